@@ -1,0 +1,92 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import {
+	searchAgentRuns,
+	searchAgents,
+	searchContacts,
+	searchInvoices,
+	searchQuotes,
+	searchRequests,
+	searchWebhooks,
+} from './listSearch';
+import { getEventTypes } from './loadOptions';
+import { agentDescription } from './resources/agent';
+import { agentRunDescription } from './resources/agentRun';
+import { contactDescription } from './resources/contact';
+import { invoiceDescription } from './resources/invoice';
+import { meDescription } from './resources/me';
+import { organizationDescription } from './resources/organization';
+import { quoteDescription } from './resources/quote';
+import { requestDescription } from './resources/request';
+import { webhookDescription } from './resources/webhook';
+import { executeRoutedRequest } from './shared/routedRequest';
+import { validateRequestBody } from './shared/validation';
+
+export class BusinessOps implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Business Ops',
+		name: 'businessOps',
+		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Manage contacts, quotes, invoices, organization settings, AI agents, customer requests and webhooks of the Business Operations API',
+		defaults: { name: 'Business Ops' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'businessOpsApi', required: true }],
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl}}',
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+		},
+		// RoutingNode hands a request to `pagination` whenever `paginate` is set; the Resource
+		// field sets it for every operation so that all requests go through the shared transport.
+		requestOperations: { pagination: executeRoutedRequest },
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Agent', value: 'agent' },
+					{ name: 'Agent Run', value: 'agentRun' },
+					{ name: 'API Key', value: 'me' },
+					{ name: 'Contact', value: 'contact' },
+					{ name: 'Customer Request', value: 'request' },
+					{ name: 'Invoice', value: 'invoice' },
+					{ name: 'Organization', value: 'organization' },
+					{ name: 'Quote', value: 'quote' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'contact',
+				routing: { send: { paginate: true, preSend: [validateRequestBody] } },
+			},
+			...agentDescription,
+			...agentRunDescription,
+			...meDescription,
+			...contactDescription,
+			...requestDescription,
+			...invoiceDescription,
+			...organizationDescription,
+			...quoteDescription,
+			...webhookDescription,
+		],
+	};
+
+	methods = {
+		listSearch: {
+			searchAgentRuns,
+			searchAgents,
+			searchContacts,
+			searchInvoices,
+			searchQuotes,
+			searchRequests,
+			searchWebhooks,
+		},
+		loadOptions: { getEventTypes },
+	};
+}

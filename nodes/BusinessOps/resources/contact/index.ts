@@ -1,0 +1,58 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { getManyFields, idPath } from '../../shared/descriptions';
+import { contactCreateDescription } from './create';
+import { contactIdField } from './fields';
+import { contactUpdateDescription } from './update';
+
+export const contactDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a contact',
+				description: 'Create a new contact',
+				routing: { request: { method: 'POST', url: '/contacts' } },
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a contact',
+				description: 'Delete a contact permanently; this cannot be undone',
+				routing: { request: { method: 'DELETE', url: `=/contacts/${idPath('contactId')}` } },
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a contact',
+				description: 'Get a contact by ID',
+				routing: { request: { method: 'GET', url: `=/contacts/${idPath('contactId')}` } },
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many contacts',
+				description: 'List contacts',
+				routing: { request: { method: 'GET', url: '/contacts' } },
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a contact',
+				description: 'Change fields of a contact',
+				routing: { request: { method: 'PATCH', url: `=/contacts/${idPath('contactId')}` } },
+			},
+		],
+		default: 'getAll',
+	},
+	contactIdField(['delete', 'get', 'update']),
+	...contactCreateDescription,
+	...getManyFields('contact'),
+	...contactUpdateDescription,
+];

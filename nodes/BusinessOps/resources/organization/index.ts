@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { organizationUpdateDescription } from './update';
+
+export const organizationDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['organization'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get the organization settings',
+				description: 'Get all settings of the organization the API key belongs to',
+				routing: { request: { method: 'GET', url: '/organization' } },
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update the organization settings',
+				description: 'Change settings such as VAT, payment terms and number prefixes',
+				routing: { request: { method: 'PATCH', url: '/organization' } },
+			},
+		],
+		default: 'get',
+	},
+	...organizationUpdateDescription,
+];

@@ -1,0 +1,2 @@
+import type { INodeProperties } from 'n8n-workflow';
+export const quoteDescription: INodeProperties[] = [];

@@ -1,0 +1,86 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE, sendRequest } from './transport';
+
+interface ListMeta {
+	page: number;
+	pageSize: number;
+	total: number;
+	hasMore: boolean;
+}
+
+interface Envelope {
+	data?: IDataObject | IDataObject[];
+	meta?: ListMeta;
+}
+
+function lastPathSegment(url: string | undefined): string {
+	return decodeURIComponent((url ?? '').split('?')[0].split('/').filter(Boolean).pop() ?? '');
+}
+
+function toItems(body: Envelope, options: IHttpRequestOptions): IDataObject[] {
+	if (options.method === 'DELETE') {
+		const data = body?.data as IDataObject | undefined;
+		return [{ deleted: true, id: data?.id ?? lastPathSegment(options.url) }];
+	}
+	const data = body?.data;
+	if (Array.isArray(data)) return data;
+	if (data && typeof data === 'object') return [data];
+	return [];
+}
+
+/**
+ * Executes every request the declarative node builds. RoutingNode hands a request to
+ * `requestOperations.pagination` whenever `paginate` is set, which every operation sets
+ * (see `routeThroughTransport`), so this is the one place that sends the node's requests:
+ * through the shared transport (retries, errors), following list pages, and unwrapping the
+ * `{ data, meta }` envelope before the operation's own `postReceive` functions run.
+ */
+export async function executeRoutedRequest(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const options = requestData.options as IHttpRequestOptions;
+	const itemIndex = this.getItemIndex();
+	const maxResults = requestData.maxResults === undefined ? undefined : Number(requestData.maxResults);
+	const isList = options.method === 'GET' && options.qs?.pageSize !== undefined;
+
+	const records: IDataObject[] = [];
+	let response: IN8nHttpFullResponse;
+	let page = 1;
+	for (;;) {
+		const pageOptions = isList ? { ...options, qs: { ...options.qs, page } } : options;
+		response = await sendRequest(this, pageOptions, itemIndex);
+		const body = response.body as Envelope;
+		records.push(...toItems(body, options));
+		const wantMore = maxResults === undefined || records.length < maxResults;
+		if (!isList || !body?.meta?.hasMore || !wantMore) break;
+		page++;
+	}
+
+	let items: INodeExecutionData[] = records.map((json) => ({ json }));
+	for (const { actions } of requestData.postReceive) {
+		for (const action of actions) {
+			if (typeof action !== 'function') {
+				throw new ApplicationError(
+					'Business Ops operations declare postReceive steps as functions: the envelope is unwrapped by executeRoutedRequest',
+				);
+			}
+			items = await action.call(this, items, response);
+		}
+	}
+	return items;
+}
+
+/** The routing that sends an operation's request through executeRoutedRequest. */
+export const routeThroughTransport = { send: { paginate: true } } as const;
+
+export { MAX_PAGE_SIZE };

@@ -1,0 +1,443 @@
+/**
+ * Runs this package's nodes through n8n-core's real engine: RoutingNode with an
+ * ExecuteContext for the declarative node, LoadOptionsContext for list searches,
+ * HookContext / WebhookContext for the trigger, and the credential test the way
+ * n8n's CredentialsTester runs it. Credentials are applied the way n8n's
+ * CredentialsHelper applies a credential type's `authenticate`.
+ */
+import {
+	DirectoryLoader,
+	ExecuteContext,
+	HookContext,
+	LoadOptionsContext,
+	RoutingNode,
+	WebhookContext,
+} from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialsDecrypted,
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IRunExecutionData,
+	ITaskDataConnections,
+	IVersionedNodeType,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { ICredentialsHelper, Workflow, createRunExecutionData, isExpression } from 'n8n-workflow';
+
+import { BusinessOpsApi } from '../../credentials/BusinessOpsApi.credentials';
+
+export const CREDENTIAL_TYPE = 'businessOpsApi';
+export const TEST_BASE_URL = 'https://api.business-ops.test/v1';
+export const TEST_API_KEY = 'svc_' + 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';
+
+export const credentialTypes: Record<string, ICredentialType> = {
+	[CREDENTIAL_TYPE]: new BusinessOpsApi(),
+};
+
+/** Mirrors n8n's CredentialsHelper for the parts a node execution uses. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly store: Map<string, ICredentialDataDecryptedObject>) {
+		super();
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const requestOptions = incomingRequestOptions as IHttpRequestOptions;
+		const credentialType = credentialTypes[typeName];
+		const { authenticate } = credentialType;
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions);
+		}
+		if (authenticate?.type === 'generic' && workflow && node) {
+			requestOptions.headers ??= {};
+			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(outerValue as IDataObject)) {
+					const resolve = (v: string) =>
+						isExpression(v)
+							? String(
+									workflow.expression.getSimpleParameterValue(
+										node,
+										v,
+										'internal',
+										{ $credentials: credentials },
+										undefined,
+										'',
+									) ?? '',
+								)
+							: v;
+					const target = requestOptions as unknown as Record<string, IDataObject>;
+					target[outerKey] ??= {};
+					target[outerKey][resolve(key)] = resolve(String(value));
+				}
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.store.get(nodeCredentials.id ?? '');
+		if (!data) throw new Error(`No credentials stored for id ${nodeCredentials.id}`);
+		return { ...data };
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by these tests');
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string) {
+		return credentialTypes[type].properties;
+	}
+}
+
+export interface EngineOptions {
+	credentials?: ICredentialDataDecryptedObject | null;
+	webhookBaseUrl?: string;
+}
+
+function makeAdditionalData(options: EngineOptions): IWorkflowExecuteAdditionalData {
+	const store = new Map<string, ICredentialDataDecryptedObject>();
+	if (options.credentials !== null) {
+		store.set('cred-1', options.credentials ?? { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL });
+	}
+	const webhookBaseUrl = options.webhookBaseUrl ?? 'https://n8n.example.test/';
+	return {
+		credentialsHelper: new TestCredentialsHelper(store),
+		executionId: 'test-execution',
+		restApiUrl: 'https://n8n.example.test/rest',
+		instanceBaseUrl: webhookBaseUrl,
+		formWaitingBaseUrl: `${webhookBaseUrl}form-waiting`,
+		webhookBaseUrl: `${webhookBaseUrl}webhook`,
+		webhookWaitingBaseUrl: `${webhookBaseUrl}webhook-waiting`,
+		webhookTestBaseUrl: `${webhookBaseUrl}webhook-test`,
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Applies what n8n's loader adds to a node type (the Request Options of declarative nodes). */
+export function loadNodeType<T extends INodeType>(nodeType: T): T {
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
+function nodeTypesFor(nodeType: INodeType): INodeTypes {
+	return {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+}
+
+export interface TestNode {
+	node: INode;
+	workflow: Workflow;
+	additionalData: IWorkflowExecuteAdditionalData;
+}
+
+export function createTestNode(
+	nodeType: INodeType | IVersionedNodeType,
+	parameters: INodeParameters,
+	options: EngineOptions & { staticData?: IDataObject; nodeName?: string } = {},
+): TestNode {
+	const type = nodeType as INodeType;
+	const node: INode = {
+		id: 'node-1',
+		name: options.nodeName ?? type.description.defaults.name ?? type.description.displayName,
+		type: `CUSTOM.${type.description.name}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Business Ops account' } },
+	};
+	const workflow = new Workflow({
+		id: 'workflow-1',
+		name: 'Test workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: nodeTypesFor(type),
+		staticData: options.staticData,
+	});
+	// n8n resolves node parameters against their declared defaults before running.
+	node.parameters = resolveParameters(type, parameters, node);
+	return { node, workflow, additionalData: makeAdditionalData(options) };
+}
+
+function resolveParameters(nodeType: INodeType, parameters: INodeParameters, node: INode) {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
+	return (
+		NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			nodeType.description,
+		) ?? parameters
+	);
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	context: ExecuteContext;
+}
+
+/** Runs a declarative node over the given input items, as n8n's WorkflowExecute does. */
+export async function runDeclarativeNode(
+	nodeType: INodeType,
+	parameters: INodeParameters,
+	options: EngineOptions & {
+		items?: INodeExecutionData[];
+		continueOnFail?: boolean;
+		mode?: WorkflowExecuteMode;
+		credentialsDecrypted?: ICredentialsDecrypted;
+	} = {},
+): Promise<RunResult> {
+	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
+	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+	const inputData: ITaskDataConnections = { main: [options.items ?? [{ json: {} }]] };
+	const runExecutionData: IRunExecutionData = createRunExecutionData();
+	const executeData: IExecuteData = { node, data: inputData, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		options.mode ?? 'manual',
+		runExecutionData,
+		0,
+		inputData.main[0] ?? [],
+		inputData,
+		executeData,
+		[],
+	);
+	const routingNode = new RoutingNode(context, nodeType, options.credentialsDecrypted);
+	const output = await routingNode.runNode();
+	return { items: output?.[0] ?? [], context };
+}
+
+/** Runs a credential test the way n8n's CredentialsTester does for a `test.request`. */
+export async function testCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const credentialType = credentialTypes[CREDENTIAL_TYPE];
+	const testRequest = credentialType.test!;
+	const mockNodeType: INodeType = {
+		description: {
+			displayName: 'No Operation',
+			name: 'noOp',
+			group: ['organization'],
+			version: 1,
+			description: '',
+			defaults: { name: 'No Operation' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testRequest.request },
+					default: '',
+				},
+			],
+		},
+	} as INodeType;
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: 'cred-1',
+		name: 'Business Ops account',
+		type: CREDENTIAL_TYPE,
+		data,
+	};
+	try {
+		await runDeclarativeNode(mockNodeType, {}, { credentials: null, mode: 'internal', credentialsDecrypted });
+	} catch (error) {
+		const cause = (error as { cause?: { response?: { status: number; statusText?: string } } })
+			.cause;
+		if (cause?.response) {
+			return {
+				status: 'Error',
+				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
+			};
+		}
+		return { status: 'Error', message: String((error as Error).message) };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/** Calls a `methods.listSearch` function with the node's current parameters. */
+export async function runListSearch(
+	nodeType: INodeType,
+	methodName: string,
+	parameters: INodeParameters,
+	filter?: string,
+	paginationToken?: string,
+	options: EngineOptions = {},
+): Promise<INodeListSearchResult> {
+	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
+	const context = new LoadOptionsContext(workflow, node, additionalData, '');
+	const method = nodeType.methods?.listSearch?.[methodName];
+	if (!method) throw new Error(`No listSearch method ${methodName}`);
+	return await method.call(context, filter, paginationToken);
+}
+
+/** Calls a `methods.loadOptions` function with the node's current parameters. */
+export async function runLoadOptions(
+	nodeType: INodeType,
+	methodName: string,
+	parameters: INodeParameters,
+	options: EngineOptions = {},
+): Promise<INodePropertyOptions[]> {
+	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
+	const context = new LoadOptionsContext(workflow, node, additionalData, '');
+	const method = nodeType.methods?.loadOptions?.[methodName];
+	if (!method) throw new Error(`No loadOptions method ${methodName}`);
+	return await method.call(context);
+}
+
+export function webhookDataFor(testNode: TestNode, webhookId = 'webhook-uuid'): IWebhookData {
+	const { node, workflow, additionalData } = testNode;
+	return {
+		httpMethod: 'POST',
+		node: node.name,
+		path: `${webhookId}/webhook`,
+		webhookDescription: { name: 'default', httpMethod: 'POST', path: 'webhook' },
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId,
+	};
+}
+
+/** Calls one of the trigger's `webhookMethods.default` functions (checkExists, create, delete). */
+export async function runWebhookMethod(
+	nodeType: INodeType,
+	testNode: TestNode,
+	method: 'checkExists' | 'create' | 'delete',
+	mode: WorkflowExecuteMode = 'trigger',
+	activation: WorkflowActivateMode = 'activate',
+): Promise<boolean | undefined> {
+	const { node, workflow, additionalData } = testNode;
+	const context = new HookContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		activation,
+		webhookDataFor(testNode),
+	);
+	const fn = nodeType.webhookMethods?.default?.[method];
+	if (!fn) throw new Error(`No webhook method ${method}`);
+	return await fn.call(context);
+}
+
+export interface FakeDelivery {
+	headers: Record<string, string>;
+	rawBody: Buffer;
+	body?: unknown;
+}
+
+/** Calls the trigger's `webhook()` with a request as n8n's webhook server hands it over. */
+export async function runWebhook(
+	nodeType: INodeType,
+	testNode: TestNode,
+	delivery: FakeDelivery,
+	mode: WorkflowExecuteMode = 'webhook',
+): Promise<{ result: IWebhookResponseData; status: number | undefined; sent: unknown }> {
+	const { node, workflow, additionalData } = testNode;
+	let status: number | undefined;
+	let sent: unknown;
+	const headers = Object.fromEntries(
+		Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v]),
+	);
+	const req = {
+		headers,
+		rawBody: delivery.rawBody,
+		body: delivery.body ?? safeJson(delivery.rawBody),
+		query: {},
+		params: {},
+		method: 'POST',
+	};
+	const res = {
+		status(code: number) {
+			status = code;
+			return res;
+		},
+		json(payload: unknown) {
+			sent = payload;
+			return res;
+		},
+		send(payload: unknown) {
+			sent = payload;
+			return res;
+		},
+		end(payload?: unknown) {
+			sent = payload;
+			return res;
+		},
+		setHeader() {
+			return res;
+		},
+	};
+	additionalData.httpRequest = req as never;
+	additionalData.httpResponse = res as never;
+	const context = new WebhookContext(workflow, node, additionalData, mode, webhookDataFor(testNode), [], null);
+	if (!nodeType.webhook) throw new Error('Node has no webhook()');
+	const result = await nodeType.webhook.call(context);
+	return { result, status, sent };
+}
+
+function safeJson(raw: Buffer): unknown {
+	try {
+		return JSON.parse(raw.toString('utf8'));
+	} catch {
+		return {};
+	}
+}
