@@ -343,7 +343,37 @@ export async function runLoadOptions(
 	return await method.call(context);
 }
 
-export function webhookDataFor(testNode: TestNode, webhookId = 'webhook-uuid'): IWebhookData {
+// ---------------------------------------------------------------------------------------------
+// Triggers. The call sequences below are the ones n8n 2.41 makes (packages/cli):
+// - activation (ActiveWorkflowManager.addWebhooks / WebhookTriggerRegistrar.register):
+//   checkExists, then create when it answered false, both with mode 'trigger' and the
+//   activation mode ('activate', 'init', 'update', ...), and a webhookData without isTest;
+// - deactivation (deregisterWebhooks): delete with mode 'internal', activation 'update';
+// - "listen for test event" (TestWebhooks.needsWebhook): checkExists/create with mode and
+//   activation 'manual' and webhookData.isTest = true (so getNodeWebhookUrl gives the
+//   /webhook-test/ URL); it ends (after the first execution, or on timeout/cancel) with
+//   delete in mode 'internal', activation 'update', still with isTest = true;
+// - a delivery runs webhook() in mode 'webhook' (production) or 'manual' (test URL).
+// ---------------------------------------------------------------------------------------------
+
+export const TEST_WEBHOOK_ID = 'webhook-uuid';
+
+/** A trigger node as n8n stores it: with the webhookId its webhook URLs are built from. */
+export function createTriggerNode(
+	nodeType: INodeType,
+	parameters: INodeParameters,
+	options: EngineOptions & { staticData?: IDataObject; nodeName?: string; webhookId?: string } = {},
+): TestNode {
+	const testNode = createTestNode(nodeType, parameters, options);
+	testNode.node.webhookId = options.webhookId ?? TEST_WEBHOOK_ID;
+	return testNode;
+}
+
+export function webhookDataFor(
+	testNode: TestNode,
+	webhookId = testNode.node.webhookId ?? TEST_WEBHOOK_ID,
+	isTest = false,
+): IWebhookData {
 	const { node, workflow, additionalData } = testNode;
 	return {
 		httpMethod: 'POST',
@@ -353,6 +383,7 @@ export function webhookDataFor(testNode: TestNode, webhookId = 'webhook-uuid'): 
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 		webhookId,
+		...(isTest ? { isTest: true } : {}),
 	};
 }
 
@@ -363,6 +394,7 @@ export async function runWebhookMethod(
 	method: 'checkExists' | 'create' | 'delete',
 	mode: WorkflowExecuteMode = 'trigger',
 	activation: WorkflowActivateMode = 'activate',
+	options: { isTest?: boolean } = {},
 ): Promise<boolean | undefined> {
 	const { node, workflow, additionalData } = testNode;
 	const context = new HookContext(
@@ -371,26 +403,69 @@ export async function runWebhookMethod(
 		additionalData,
 		mode,
 		activation,
-		webhookDataFor(testNode),
+		webhookDataFor(testNode, undefined, options.isTest ?? false),
 	);
 	const fn = nodeType.webhookMethods?.default?.[method];
 	if (!fn) throw new Error(`No webhook method ${method}`);
 	return await fn.call(context);
 }
 
+/** What n8n does on activation: checkExists, then create if that answered false. */
+export async function activateTrigger(
+	nodeType: INodeType,
+	testNode: TestNode,
+	activation: WorkflowActivateMode = 'activate',
+): Promise<{ existed: boolean }> {
+	const existed = (await runWebhookMethod(nodeType, testNode, 'checkExists', 'trigger', activation)) === true;
+	if (!existed) await runWebhookMethod(nodeType, testNode, 'create', 'trigger', activation);
+	return { existed };
+}
+
+/** What n8n does on deactivation. */
+export async function deactivateTrigger(nodeType: INodeType, testNode: TestNode) {
+	return await runWebhookMethod(nodeType, testNode, 'delete', 'internal', 'update');
+}
+
+/** What n8n does when the editor starts listening for a test event. */
+export async function startTestListening(nodeType: INodeType, testNode: TestNode): Promise<{ existed: boolean }> {
+	const opts = { isTest: true };
+	const existed = (await runWebhookMethod(nodeType, testNode, 'checkExists', 'manual', 'manual', opts)) === true;
+	if (!existed) await runWebhookMethod(nodeType, testNode, 'create', 'manual', 'manual', opts);
+	return { existed };
+}
+
+/** What n8n does when test listening ends (after the first execution, a timeout or a cancel). */
+export async function stopTestListening(nodeType: INodeType, testNode: TestNode) {
+	return await runWebhookMethod(nodeType, testNode, 'delete', 'internal', 'update', { isTest: true });
+}
+
 export interface FakeDelivery {
-	headers: Record<string, string>;
-	rawBody: Buffer;
+	headers: Record<string, string | string[]>;
+	/** The bytes as received; leave out to simulate a request without `rawBody`. */
+	rawBody?: Buffer;
 	body?: unknown;
 }
 
-/** Calls the trigger's `webhook()` with a request as n8n's webhook server hands it over. */
+export interface WebhookRun {
+	result: IWebhookResponseData;
+	/** The status set through `res.status()`, when the node answered itself. */
+	status: number | undefined;
+	/** The payload passed to `res.json()` / `res.send()` / `res.end()`. */
+	sent: unknown;
+}
+
+/**
+ * Calls the trigger's `webhook()` with a request as n8n's webhook server hands it over
+ * (lower-cased header names, `rawBody` as a Buffer, `body` parsed from it). Mode 'manual'
+ * is a delivery to the test URL (webhookData.isTest), unless `isTest` says otherwise.
+ */
 export async function runWebhook(
 	nodeType: INodeType,
 	testNode: TestNode,
 	delivery: FakeDelivery,
 	mode: WorkflowExecuteMode = 'webhook',
-): Promise<{ result: IWebhookResponseData; status: number | undefined; sent: unknown }> {
+	options: { isTest?: boolean } = {},
+): Promise<WebhookRun> {
 	const { node, workflow, additionalData } = testNode;
 	let status: number | undefined;
 	let sent: unknown;
@@ -400,26 +475,36 @@ export async function runWebhook(
 	const req = {
 		headers,
 		rawBody: delivery.rawBody,
-		body: delivery.body ?? safeJson(delivery.rawBody),
+		body: delivery.body ?? (delivery.rawBody ? safeJson(delivery.rawBody) : {}),
 		query: {},
 		params: {},
 		method: 'POST',
+		header(name: string) {
+			return headers[name.toLowerCase()];
+		},
+		get(name: string) {
+			return headers[name.toLowerCase()];
+		},
 	};
 	const res = {
+		headersSent: false,
 		status(code: number) {
 			status = code;
 			return res;
 		},
 		json(payload: unknown) {
 			sent = payload;
+			res.headersSent = true;
 			return res;
 		},
 		send(payload: unknown) {
 			sent = payload;
+			res.headersSent = true;
 			return res;
 		},
 		end(payload?: unknown) {
-			sent = payload;
+			if (payload !== undefined) sent = payload;
+			res.headersSent = true;
 			return res;
 		},
 		setHeader() {
@@ -428,7 +513,16 @@ export async function runWebhook(
 	};
 	additionalData.httpRequest = req as never;
 	additionalData.httpResponse = res as never;
-	const context = new WebhookContext(workflow, node, additionalData, mode, webhookDataFor(testNode), [], null);
+	const isTest = options.isTest ?? mode === 'manual';
+	const context = new WebhookContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		webhookDataFor(testNode, undefined, isTest),
+		[],
+		null,
+	);
 	if (!nodeType.webhook) throw new Error('Node has no webhook()');
 	const result = await nodeType.webhook.call(context);
 	return { result, status, sent };
@@ -440,4 +534,18 @@ function safeJson(raw: Buffer): unknown {
 	} catch {
 		return {};
 	}
+}
+
+/** Records what nodes log as warnings through n8n's Logger (the one contexts expose as `this.logger`). */
+export function captureLogWarnings(): { warnings: string[]; restore(): void } {
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const { Container } = require('@n8n/di') as typeof import('@n8n/di');
+	const { Logger } = require('@n8n/backend-common') as typeof import('@n8n/backend-common');
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	const logger = Container.get(Logger);
+	const warnings: string[] = [];
+	const spy = jest.spyOn(logger, 'warn').mockImplementation((message: string) => {
+		warnings.push(message);
+	});
+	return { warnings, restore: () => spy.mockRestore() };
 }

@@ -29,15 +29,17 @@ export const retryTiming = {
 };
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-]);
+
+const NETWORK_PROBLEMS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed by the server',
+	EPIPE: 'the connection was closed by the server',
+	ECONNREFUSED: 'the server refused the connection',
+	ETIMEDOUT: 'no answer within the timeout',
+	ECONNABORTED: 'no answer within the timeout',
+	EAI_AGAIN: 'the host name could not be resolved',
+	ENOTFOUND: 'the host name could not be resolved',
+	ENETUNREACH: 'the network is unreachable',
+};
 
 const FIX_BY_STATUS: Record<number, string> = {
 	400: 'Check the field named in the message and run the node again.',
@@ -134,7 +136,7 @@ function describeFailure(error: unknown): NetworkFailure {
 	};
 	const code = err.cause?.code ?? err.code;
 	const noAnswer = Boolean(err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED');
-	const isNetwork = noAnswer || Boolean(code && TRANSIENT_NETWORK_CODES.has(code));
+	const isNetwork = noAnswer || Boolean(code && code in NETWORK_PROBLEMS);
 	return { code, message: String(err.message ?? error), isNetwork };
 }
 
@@ -187,17 +189,16 @@ export async function sendRequest(
 				await retryTiming.sleep(retryDelayMs(attempt));
 				continue;
 			}
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ code: failure.code ?? 'network_error', message: failure.message } as JsonObject,
-				{
-					message: `Could not complete ${target}: ${failure.code ?? failure.message}${itemSuffix(itemIndex)}`,
-					description: mayRepeat
-						? `The request failed ${MAX_ATTEMPTS} times. Check that the Base URL is reachable from n8n.`
-						: 'The request was not repeated because it changes data; check whether the change was made before running it again.',
-					itemIndex,
-				},
-			);
+			// Worded, not the raw code: n8n replaces any error message that contains a network code
+			// such as ECONNRESET with a generic text, which would lose the method, path and item.
+			const problem = NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer';
+			const advice = mayRepeat
+				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
+				description: `${advice} (network error: ${(failure.code ?? failure.message).toLowerCase()})`,
+				itemIndex,
+			});
 		}
 
 		const status = response.statusCode;

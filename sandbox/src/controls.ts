@@ -1,0 +1,345 @@
+/**
+ * Test controls, outside the API's own routes: in-process through `sandbox.control`, and over
+ * HTTP under /__sandbox/ (no API key; loopback clients only).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { EmittedEvent, FailRule, RequestLogEntry, SandboxApp } from './app';
+import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
+import { ApiError, invalidRequest } from './errors';
+import { newId } from './ids';
+import type { RateLimitConfig } from './rateLimit';
+import { seedBulk } from './seed';
+import { SIGNING_SCHEMES, type SigningScheme } from './signing';
+import type { BulkResource } from './store';
+import type { Webhook } from './types';
+import { validate, type Schema } from './validation';
+import { webhookView } from './views';
+import type { DeliveryAttempt } from './webhooks/delivery';
+import { EVENT_TYPE_NAMES, resourceOf, type EventType } from './webhooks/events';
+import { sampleRecord } from './webhooks/samples';
+
+export interface SeedInput {
+	resource: BulkResource;
+	count: number;
+	/** Organization id, or "primary" (default) / "other". */
+	organization?: string;
+}
+
+export interface FailNextInput {
+	/** How many matching requests fail (default 1). */
+	count?: number;
+	/** "status" (default): answer `status` with an error envelope; "reset": destroy the socket; "hang": wait `ms`, then answer `status` if given, else normally. */
+	mode?: 'status' | 'reset' | 'hang';
+	status?: number;
+	code?: string;
+	message?: string;
+	/** Retry-After header (seconds) to send with the injected answer. */
+	retryAfter?: number;
+	ms?: number;
+	/** Path relative to the base ("/contacts") or full ("/v1/contacts"); a trailing * matches a prefix. Default: any. */
+	path?: string;
+	method?: string;
+}
+
+export interface CreateKeyInput {
+	scopes: string[];
+	organization?: string;
+	name?: string;
+	expiresAt?: string | null;
+}
+
+export interface CreatedKey {
+	id: string;
+	/** The plain key: shown this once. */
+	key: string;
+	name: string;
+	organizationId: string;
+	scopes: string[];
+	prefix: string;
+	expiresAt: string | null;
+}
+
+export interface SandboxControl {
+	/** Back to the seed state: data, logs, switches (rate limit, latency, fail-next, signing scheme, deprecation). Keys stay. */
+	reset(): void;
+	seed(input: SeedInput): { resource: BulkResource; organizationId: string; created: number; total: number; ids: string[] };
+	setRateLimit(config: RateLimitConfig): RateLimitConfig;
+	rateLimit(): RateLimitConfig;
+	failNext(input?: FailNextInput): FailRule;
+	failRules(): FailRule[];
+	clearFailures(): void;
+	setLatency(ms: number): void;
+	requestLog(): RequestLogEntry[];
+	clearRequestLog(): void;
+	deliveries(): DeliveryAttempt[];
+	clearDeliveries(): void;
+	/** Resolves when no webhook delivery is queued, in flight or waiting for a retry. */
+	waitForDeliveries(): Promise<void>;
+	events(): EmittedEvent[];
+	clearEvents(): void;
+	emit(input: { type: string; organization?: string; data?: unknown }): EmittedEvent;
+	setSigningScheme(scheme: SigningScheme): void;
+	signingScheme(): SigningScheme;
+	/** Every subscription of every organization, without secrets. */
+	webhooks(): Array<Webhook & { organizationId: string }>;
+	createKey(input: CreateKeyInput): CreatedKey;
+	revokeKey(id: string): boolean;
+	/** What the key store holds (scrypt hashes and SHA-256 fingerprints only). */
+	keyStore(): { records: ApiKeyRecord[]; verifiedFingerprints: string[] };
+	setDeprecation(enabled: boolean): void;
+	organizationIds: { primary: string; other: string };
+}
+
+const schemas: Record<string, Schema> = {
+	seed: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['resource', 'count'],
+		properties: {
+			resource: { type: 'string', enum: ['contacts', 'quotes', 'invoices', 'requests'] },
+			count: { type: 'integer', minimum: 1, maximum: 100_000 },
+			organization: { type: 'string' },
+		},
+	},
+	rateLimit: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['limit', 'windowMs'],
+		properties: { limit: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } },
+	},
+	failNext: {
+		type: 'object',
+		additionalProperties: false,
+		properties: {
+			count: { type: 'integer', minimum: 1, maximum: 100_000 },
+			mode: { type: 'string', enum: ['status', 'reset', 'hang'] },
+			status: { type: 'integer', minimum: 400, maximum: 599 },
+			code: { type: 'string', minLength: 1 },
+			message: { type: 'string', minLength: 1 },
+			retryAfter: { type: 'integer', minimum: 0 },
+			ms: { type: 'integer', minimum: 0, maximum: 600_000 },
+			path: { type: 'string', minLength: 1 },
+			method: { type: 'string', enum: ['GET', 'POST', 'PATCH', 'DELETE', 'get', 'post', 'patch', 'delete'] },
+		},
+	},
+	latency: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['ms'],
+		properties: { ms: { type: 'integer', minimum: 0, maximum: 600_000 } },
+	},
+	emit: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['type'],
+		properties: { type: { type: 'string', enum: EVENT_TYPE_NAMES }, organization: { type: 'string' }, data: {} },
+	},
+	signing: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['scheme'],
+		properties: { scheme: { type: 'string', enum: SIGNING_SCHEMES } },
+	},
+	keys: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['scopes'],
+		properties: {
+			scopes: { type: 'array', minItems: 1, items: { type: 'string', enum: KNOWN_SCOPES } },
+			organization: { type: 'string' },
+			name: { type: 'string', minLength: 1, maxLength: 100 },
+			expiresAt: { type: ['string', 'null'], format: 'date-time' },
+		},
+	},
+	deprecate: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['enabled'],
+		properties: { enabled: { type: 'boolean' } },
+	},
+};
+
+function checked<T>(input: unknown, schema: Schema): T {
+	validate(input ?? {}, schema, '');
+	return (input ?? {}) as T;
+}
+
+export function createControl(app: SandboxApp, organizationIds: { primary: string; other: string }): SandboxControl {
+	const orgOf = (organization: string | undefined) => {
+		const org = app.org(organization);
+		if (!org) throw invalidRequest(`"organization" must be "primary", "other" or an organization id; "${organization}" is none`, 'organization');
+		return org;
+	};
+	return {
+		organizationIds,
+		reset: () => app.reset(),
+		seed(input) {
+			const { resource, count, organization } = checked<SeedInput>(input, schemas.seed);
+			const org = orgOf(organization);
+			const ids = seedBulk(org, resource, count, new Date().toISOString());
+			return { resource, organizationId: org.id, created: ids.length, total: org[resource].size, ids };
+		},
+		setRateLimit(config) {
+			const { limit, windowMs } = checked<RateLimitConfig>(config, schemas.rateLimit);
+			app.rateLimiter.configure({ limit, windowMs });
+			return app.rateLimiter.current;
+		},
+		rateLimit: () => app.rateLimiter.current,
+		failNext(input = {}) {
+			const i = checked<FailNextInput>(input, schemas.failNext);
+			const mode = i.mode ?? 'status';
+			const rule: FailRule = {
+				remaining: i.count ?? 1,
+				mode,
+				status: i.status ?? (mode === 'status' ? 500 : null),
+				code: i.code ?? null,
+				message: i.message ?? null,
+				retryAfter: i.retryAfter ?? null,
+				ms: i.ms ?? (mode === 'hang' ? 30_000 : 0),
+				path: i.path ?? null,
+				method: i.method ? i.method.toUpperCase() : null,
+			};
+			app.failRules.push(rule);
+			return { ...rule };
+		},
+		failRules: () => app.failRules.map((rule) => ({ ...rule })),
+		clearFailures: () => void (app.failRules = []),
+		setLatency(ms) {
+			app.latencyMs = checked<{ ms: number }>({ ms }, schemas.latency).ms;
+		},
+		requestLog: () => app.requestLog.map((entry) => ({ ...entry, query: { ...entry.query } })),
+		clearRequestLog: () => void (app.requestLog = []),
+		deliveries: () => app.deliveries.log,
+		clearDeliveries: () => app.deliveries.clearLog(),
+		waitForDeliveries: () => app.deliveries.idle(),
+		events: () => app.eventLog.slice(),
+		clearEvents: () => void (app.eventLog = []),
+		emit(input) {
+			const { type, organization, data } = checked<{ type: EventType; organization?: string; data?: unknown }>(input, schemas.emit);
+			const org = orgOf(organization);
+			return app.emit(org, type, data === undefined ? sampleRecord(org, resourceOf(type)) : data);
+		},
+		setSigningScheme(scheme) {
+			app.signingScheme = checked<{ scheme: SigningScheme }>({ scheme }, schemas.signing).scheme;
+		},
+		signingScheme: () => app.signingScheme,
+		webhooks: () =>
+			app.store.all().flatMap((org) => org.webhooks.all().map((w) => ({ ...webhookView(w), organizationId: org.id }))),
+		createKey(input) {
+			const { scopes, organization, name, expiresAt } = checked<CreateKeyInput>(input, schemas.keys);
+			const org = orgOf(organization);
+			const key = randomKey();
+			const record = app.keys.add(key, {
+				id: newId('key'),
+				organizationId: org.id,
+				name: name ?? 'Key made by the sandbox control',
+				scopes: Array.from(new Set(scopes)),
+				expiresAt: expiresAt ? new Date(expiresAt).toISOString() : null,
+			});
+			return { id: record.id, key, name: record.name, organizationId: org.id, scopes: record.scopes, prefix: record.prefix, expiresAt: record.expiresAt };
+		},
+		revokeKey: (id) => app.keys.revoke(id),
+		keyStore: () => app.keys.dump(),
+		setDeprecation(enabled) {
+			app.deprecated = checked<{ enabled: boolean }>({ enabled }, schemas.deprecate).enabled;
+		},
+	};
+}
+
+// ---- HTTP form of the controls.
+
+type ControlHandler = (control: SandboxControl, body: Record<string, unknown>, params: string[]) => unknown;
+
+const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHandler }> = [
+	{ method: 'POST', pattern: /^\/reset$/, handler: (c) => (c.reset(), { reset: true }) },
+	{ method: 'POST', pattern: /^\/seed$/, handler: (c, b) => c.seed(b as unknown as SeedInput) },
+	{ method: 'GET', pattern: /^\/rate-limit$/, handler: (c) => c.rateLimit() },
+	{ method: 'POST', pattern: /^\/rate-limit$/, handler: (c, b) => c.setRateLimit(b as unknown as RateLimitConfig) },
+	{ method: 'GET', pattern: /^\/fail-next$/, handler: (c) => c.failRules() },
+	{ method: 'POST', pattern: /^\/fail-next$/, handler: (c, b) => c.failNext(b as FailNextInput) },
+	{ method: 'DELETE', pattern: /^\/fail-next$/, handler: (c) => (c.clearFailures(), { cleared: true }) },
+	{ method: 'POST', pattern: /^\/latency$/, handler: (c, b) => (c.setLatency(b.ms as number), { ms: b.ms }) },
+	{ method: 'GET', pattern: /^\/requests$/, handler: (c) => c.requestLog() },
+	{ method: 'DELETE', pattern: /^\/requests$/, handler: (c) => (c.clearRequestLog(), { cleared: true }) },
+	{ method: 'GET', pattern: /^\/deliveries$/, handler: (c) => c.deliveries() },
+	{ method: 'DELETE', pattern: /^\/deliveries$/, handler: (c) => (c.clearDeliveries(), { cleared: true }) },
+	{ method: 'POST', pattern: /^\/deliveries\/wait$/, handler: async (c) => (await c.waitForDeliveries(), { idle: true }) },
+	{ method: 'GET', pattern: /^\/events$/, handler: (c) => c.events() },
+	{ method: 'DELETE', pattern: /^\/events$/, handler: (c) => (c.clearEvents(), { cleared: true }) },
+	{ method: 'POST', pattern: /^\/emit$/, handler: (c, b) => c.emit(b as { type: string }) },
+	{ method: 'GET', pattern: /^\/signing$/, handler: (c) => ({ scheme: c.signingScheme() }) },
+	{ method: 'POST', pattern: /^\/signing$/, handler: (c, b) => (c.setSigningScheme(b.scheme as SigningScheme), { scheme: c.signingScheme() }) },
+	{ method: 'GET', pattern: /^\/webhooks$/, handler: (c) => c.webhooks() },
+	{ method: 'POST', pattern: /^\/keys$/, handler: (c, b) => c.createKey(b as unknown as CreateKeyInput) },
+	{
+		method: 'DELETE',
+		pattern: /^\/keys\/([^/]+)$/,
+		handler: (c, _b, [id]) => {
+			if (!c.revokeKey(id)) throw new ApiError(404, 'not_found', `No active key "${id}"`);
+			return { id, revoked: true };
+		},
+	},
+	{ method: 'POST', pattern: /^\/deprecate$/, handler: (c, b) => (c.setDeprecation(b.enabled as boolean), { enabled: b.enabled }) },
+];
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+export async function handleControlRequest(
+	app: SandboxApp,
+	origin: string,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+): Promise<void> {
+	const send = (status: number, body: unknown): void => {
+		res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+		res.end(JSON.stringify(body));
+	};
+	try {
+		if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) throw new ApiError(403, 'forbidden', 'Sandbox controls answer loopback clients only');
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		const text = Buffer.concat(chunks).toString('utf8').trim();
+		let body: Record<string, unknown> = {};
+		if (text !== '') {
+			try {
+				body = JSON.parse(text) as Record<string, unknown>;
+			} catch {
+				throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
+			}
+			if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object');
+		}
+		const path = url.pathname.replace(/^\/__sandbox/, '').replace(/\/$/, '');
+		const method = (req.method ?? 'GET').toUpperCase();
+		const control = app.control;
+		if (path === '' && method === 'GET') {
+			return send(200, { data: describe(app, origin) });
+		}
+		for (const route of controlRoutes) {
+			const match = route.pattern.exec(path);
+			if (match && route.method === method) return send(200, { data: await route.handler(control, body, match.slice(1).map(decodeURIComponent)) });
+		}
+		throw new ApiError(404, 'not_found', `No sandbox control for ${method} ${url.pathname}`);
+	} catch (err) {
+		if (err instanceof ApiError) return send(err.status, err.body());
+		app.options.log(`control error: ${err instanceof Error ? err.message : String(err)}`);
+		return send(500, { error: { code: 'internal_error', message: 'Internal error in the sandbox controls' } });
+	}
+}
+
+function describe(app: SandboxApp, origin: string) {
+	return {
+		baseUrl: `${origin}/v1`,
+		legacyBaseUrl: `${origin}/api/v1`,
+		controlUrl: `${origin}/__sandbox`,
+		organizations: app.store.all().map((org) => ({ id: org.id, legalName: org.organization.legalName })),
+		keys: app.keys.dump().records.map(({ id, name, organizationId, scopes, prefix, revokedAt }) => ({ id, name, organizationId, scopes, prefix, revokedAt })),
+		rateLimit: app.rateLimiter.current,
+		signingScheme: app.signingScheme,
+		latencyMs: app.latencyMs,
+		deprecated: app.deprecated,
+		failRules: app.failRules.length,
+		controls: controlRoutes.map((r) => `${r.method} /__sandbox${r.pattern.source.replace(/^\^|\$$/g, '').replace(/\\\//g, '/').replace('([^/]+)', '{id}')}`),
+	};
+}

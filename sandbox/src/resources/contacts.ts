@@ -1,0 +1,137 @@
+import { duplicate } from '../errors';
+import { newId } from '../ids';
+import type { Route } from '../router';
+import { field, list, paginationQuery, single } from '../schemas';
+import type { OrgData } from '../store';
+import { CONTACT_TYPES, type Contact, type ContactType } from '../types';
+import { deleted, findOr404, now, nullable, objectBody, paginate } from './common';
+
+const contactFields = {
+	name: { ...field.name(200), description: 'Name of the business or person.' },
+	email: { ...nullable(field.email), description: 'Unique per organization (case-insensitive).' },
+	phone: nullable(field.phone),
+	kvkNumber: { ...nullable(field.kvkNumber), description: 'Chamber-of-commerce number, 8 digits; unique per organization.' },
+	type: { type: 'string', enum: CONTACT_TYPES, default: 'business' } as const,
+	billingCountry: { ...field.countryCode, default: 'NL' },
+};
+
+interface ContactInput {
+	name?: string;
+	email?: string | null;
+	phone?: string | null;
+	kvkNumber?: string | null;
+	type?: ContactType;
+	billingCountry?: string;
+}
+
+/** 409 when another contact of the organization has the same e-mail (any case) or KvK number. */
+function assertUnique(org: OrgData, input: ContactInput, selfId?: string): void {
+	if (input.email) {
+		const other = org.contactsByEmail.get(input.email.toLowerCase());
+		if (other && other !== selfId) throw duplicate(`A contact with email "${input.email}" already exists (${other})`, 'email');
+	}
+	if (input.kvkNumber) {
+		const other = org.contactsByKvk.get(input.kvkNumber);
+		if (other && other !== selfId) throw duplicate(`A contact with kvkNumber "${input.kvkNumber}" already exists (${other})`, 'kvkNumber');
+	}
+}
+
+export const contactRoutes: Route[] = [
+	{
+		method: 'GET',
+		path: '/contacts',
+		operationId: 'listContacts',
+		summary: 'List contacts',
+		tag: 'Contacts',
+		scope: 'contacts.read',
+		query: paginationQuery,
+		response: { status: 200, description: 'A page of contacts, oldest first.', schema: list('Contact') },
+		errors: [400],
+		handler: ({ org, query }) => paginate(org.contacts.all(), query),
+	},
+	{
+		method: 'GET',
+		path: '/contacts/{id}',
+		operationId: 'getContact',
+		summary: 'Get a contact',
+		tag: 'Contacts',
+		scope: 'contacts.read',
+		response: { status: 200, description: 'The contact.', schema: single('Contact') },
+		errors: [404],
+		handler: ({ org, params }) => ({ data: findOr404(org.contacts, params.id, 'Contact') }),
+	},
+	{
+		method: 'POST',
+		path: '/contacts',
+		operationId: 'createContact',
+		summary: 'Create a contact',
+		tag: 'Contacts',
+		scope: 'contacts.write',
+		body: objectBody(contactFields, ['name']),
+		response: { status: 201, description: 'The created contact.', schema: single('Contact') },
+		errors: [400, 409],
+		handler: ({ app, org, body }) => {
+			const input = body as ContactInput;
+			assertUnique(org, input);
+			const time = now();
+			const contact: Contact = {
+				id: newId('ctc'),
+				name: input.name as string,
+				email: input.email ?? null,
+				phone: input.phone ?? null,
+				kvkNumber: input.kvkNumber ?? null,
+				type: input.type ?? 'business',
+				billingCountry: input.billingCountry ?? 'NL',
+				createdAt: time,
+				updatedAt: time,
+			};
+			org.addContact(contact);
+			app.emit(org, 'contact.created', contact);
+			return { data: contact };
+		},
+	},
+	{
+		method: 'PATCH',
+		path: '/contacts/{id}',
+		operationId: 'updateContact',
+		summary: 'Update a contact',
+		description: 'Send only the fields to change; null clears email, phone or kvkNumber.',
+		tag: 'Contacts',
+		scope: 'contacts.write',
+		body: objectBody(contactFields),
+		response: { status: 200, description: 'The updated contact.', schema: single('Contact') },
+		errors: [400, 404, 409],
+		handler: ({ org, params, body }) => {
+			const contact = findOr404(org.contacts, params.id, 'Contact');
+			const input = body as ContactInput;
+			assertUnique(org, input, contact.id);
+			org.unindexContact(contact);
+			if (input.name !== undefined) contact.name = input.name;
+			if (input.email !== undefined) contact.email = input.email;
+			if (input.phone !== undefined) contact.phone = input.phone;
+			if (input.kvkNumber !== undefined) contact.kvkNumber = input.kvkNumber;
+			if (input.type !== undefined) contact.type = input.type;
+			if (input.billingCountry !== undefined) contact.billingCountry = input.billingCountry;
+			contact.updatedAt = now();
+			org.indexContact(contact);
+			return { data: contact };
+		},
+	},
+	{
+		method: 'DELETE',
+		path: '/contacts/{id}',
+		operationId: 'deleteContact',
+		summary: 'Delete a contact (permanent)',
+		description: 'Hard delete; cannot be undone. Quotes and invoices that refer to the contact keep its id.',
+		tag: 'Contacts',
+		scope: 'contacts.write',
+		response: { status: 200, description: 'The id of the deleted contact.', schema: single('Deleted') },
+		errors: [404],
+		handler: ({ org, params }) => {
+			const contact = findOr404(org.contacts, params.id, 'Contact');
+			org.contacts.delete(contact.id);
+			org.unindexContact(contact);
+			return deleted(contact.id);
+		},
+	},
+];
