@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+
+const SPEC = join(__dirname, '..', '..', '..', 'shared', 'api-spec.md');
+const SNAPSHOT = join(__dirname, '..', 'fixtures', 'spec-endpoints.txt');
+
+/** `METHOD /path scope` for every row of the spec's endpoint tables (section 4). */
+function endpointsOfSpec(markdown: string): string[] {
+	return markdown
+		.split('\n')
+		.filter((line) => /^\| (GET|POST|PATCH|DELETE) \| \//.test(line))
+		.map((line) => {
+			const [method, path, scope] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+			return `${method} ${path} ${scope}`;
+		});
+}
+
+const snapshot = readFileSync(SNAPSHOT, 'utf8').trim().split('\n');
+const specEndpoints = existsSync(SPEC) ? endpointsOfSpec(readFileSync(SPEC, 'utf8')) : snapshot;
+const normalize = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+
+interface Operation {
+	resource: string;
+	operation: string;
+	endpoint: string;
+	action: string;
+}
+
+function operationsOfNode(): Operation[] {
+	const properties = new BusinessOps().description.properties as INodeProperties[];
+	return properties
+		.filter((p) => p.name === 'operation')
+		.flatMap((p) =>
+			(p.options as INodePropertyOptions[]).map((option) => {
+				const request = option.routing?.request ?? {};
+				const url = String(request.url ?? '')
+					.replace(/^=/, '')
+					.replace(/\{\{[^}]*\}\}/g, '{}');
+				return {
+					resource: String(p.displayOptions?.show?.resource?.[0]),
+					operation: String(option.value),
+					endpoint: `${request.method} ${url}`,
+					action: String(option.action),
+				};
+			}),
+		);
+}
+
+test('the committed snapshot of the endpoint table matches the spec', () => {
+	if (!existsSync(SPEC)) return;
+	expect(endpointsOfSpec(readFileSync(SPEC, 'utf8'))).toEqual(snapshot);
+});
+
+test('the node reaches all 37 endpoints of the spec, and no endpoint outside it', () => {
+	const spec = new Set(specEndpoints.map((row) => normalize(row.split(' ').slice(0, 2).join(' '))));
+	const operations = operationsOfNode();
+	const reached = new Set(operations.map((op) => op.endpoint));
+
+	expect(spec.size).toBe(37);
+	expect([...spec].filter((endpoint) => !reached.has(endpoint))).toEqual([]);
+	expect(operations.filter((op) => !spec.has(op.endpoint))).toEqual([]);
+});
+
+test('every operation has a sentence-case action and a unique value per resource', () => {
+	const operations = operationsOfNode();
+	const acronyms = new Set(['API', 'ID', 'IDs', 'JSON', 'VAT', 'URL']);
+	const notSentenceCase = operations.filter(({ action }) => {
+		const [first, ...rest] = action.split(' ');
+		return !/^[A-Z][a-z]*$/.test(first) || rest.some((word) => /[A-Z]/.test(word) && !acronyms.has(word));
+	});
+	expect(notSentenceCase).toEqual([]);
+	const keys = operations.map((op) => `${op.resource}:${op.operation}`);
+	expect(new Set(keys).size).toBe(keys.length);
+});
