@@ -1,7 +1,8 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { retryDelayMs, retryTiming } from '../../nodes/BusinessOps/shared/transport';
+import { clearRateLimitGates, timing } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { retryDelayMs } from '../../nodes/BusinessOps/shared/transport';
 import { captureLogWarnings, loadNodeType, runDeclarativeNode } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
@@ -14,17 +15,21 @@ const connectionReset = () => Object.assign(new Error('socket hang up'), { code:
 const serverError = { error: { code: 'internal_error', message: 'Something broke' } };
 
 let waits: number[];
-const realSleep = retryTiming.sleep;
+const realTiming = { ...timing };
 
 beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
 	waits = [];
-	retryTiming.sleep = async (ms: number) => {
+	clearRateLimitGates();
+	let now = 1_000_000;
+	timing.now = () => now;
+	timing.sleep = async (ms: number) => {
 		waits.push(ms);
+		now += ms;
 	};
 });
 afterEach(() => {
-	retryTiming.sleep = realSleep;
+	Object.assign(timing, realTiming);
 	nock.cleanAll();
 });
 afterAll(() => nock.enableNetConnect());

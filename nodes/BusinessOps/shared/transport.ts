@@ -10,7 +10,9 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { gateFor, timing } from './rateLimitGate';
 
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 export const MAX_ATTEMPTS = 5;
@@ -22,11 +24,6 @@ export type BusinessOpsContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IWebhookFunctions;
-
-/** Replaced in tests to observe waits without spending them. */
-export const retryTiming = {
-	sleep: async (ms: number) => await sleep(ms),
-};
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -121,6 +118,11 @@ export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
 }
 
+/** Requests made with one credential share one rate limit. */
+function gateKeyOf(ctx: BusinessOpsContext, options: IHttpRequestOptions): string {
+	return ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? String(options.baseURL);
+}
+
 interface NetworkFailure {
 	code?: string;
 	message: string;
@@ -168,15 +170,14 @@ export async function sendRequest(
 	const method = (options.method ?? 'GET').toUpperCase();
 	const mayRepeat = IDEMPOTENT_METHODS.has(method);
 	const target = `${method} ${options.url}`;
+	const gate = gateFor(gateKeyOf(ctx, options));
 
 	for (let attempt = 1; ; attempt++) {
 		const attemptsLeft = attempt < MAX_ATTEMPTS;
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				options,
+			response = (await gate.run(
+				async () => await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options),
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			const failure = describeFailure(error);
@@ -186,7 +187,7 @@ export async function sendRequest(
 				});
 			}
 			if (mayRepeat && attemptsLeft) {
-				await retryTiming.sleep(retryDelayMs(attempt));
+				await timing.sleep(retryDelayMs(attempt));
 				continue;
 			}
 			// Worded, not the raw code: n8n replaces any error message that contains a network code
@@ -206,9 +207,10 @@ export async function sendRequest(
 			warnIfDeprecated(ctx, response);
 			return response;
 		}
+		if (status === 429) gate.rateLimited(retryAfterMs(response.headers) ?? 1000);
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {
-			await retryTiming.sleep(retryDelayMs(attempt, response.headers));
+			await timing.sleep(retryDelayMs(attempt, response.headers));
 			continue;
 		}
 		throw apiErrorFor(ctx, response, target, itemIndex);
