@@ -1,0 +1,297 @@
+/**
+ * The remote webhook subscription behind the trigger: where its id and signing secret live in
+ * the workflow's static data, and the checkExists / create / delete steps n8n runs on
+ * activation, deactivation and the editor's "listen for test event".
+ *
+ * Static data (`getWorkflowStaticData('node')`):
+ *   { subscriptions: { production?: Stored, test?: Stored } }
+ * with Stored = { id, url, events, secret }. The production subscription (URL `/webhook/...`)
+ * and the test one (URL `/webhook-test/...`) each have their own slot, id and secret.
+ */
+import type {
+	IDataObject,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../BusinessOps/shared/transport';
+
+export type SubscriptionSlot = 'production' | 'test';
+
+export interface StoredSubscription {
+	id: string;
+	url: string;
+	events: string[];
+	/** Returned once by POST /webhooks; never logged, never put in output or errors. */
+	secret?: string;
+}
+
+type Subscriptions = Partial<Record<SubscriptionSlot, StoredSubscription>>;
+
+const SLOTS: SubscriptionSlot[] = ['production', 'test'];
+const NAME_MAX_LENGTH = 200;
+const LIST_PAGE_SIZE = 100;
+const LIST_MAX_PAGES = 20;
+
+type AnyContext = IHookFunctions | IWebhookFunctions;
+
+function readAll(ctx: AnyContext): Subscriptions {
+	const staticData = ctx.getWorkflowStaticData('node');
+	const stored = staticData.subscriptions;
+	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
+}
+
+/** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
+function writeSlot(ctx: AnyContext, slot: SubscriptionSlot, entry: StoredSubscription | undefined) {
+	const staticData = ctx.getWorkflowStaticData('node');
+	const next: Subscriptions = { ...readAll(ctx) };
+	if (entry) next[slot] = entry;
+	else delete next[slot];
+	staticData.subscriptions = next as IDataObject;
+}
+
+export function storedSubscription(
+	ctx: AnyContext,
+	slot: SubscriptionSlot,
+): StoredSubscription | undefined {
+	return readAll(ctx)[slot];
+}
+
+function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot | undefined {
+	if (!url) return undefined;
+	const stored = readAll(ctx);
+	return SLOTS.find((slot) => stored[slot]?.url === url);
+}
+
+/** n8n serves test webhooks under `/webhook-test/` (its default N8N_ENDPOINT_WEBHOOK_TEST). */
+export function looksLikeTestUrl(url: string | undefined): boolean {
+	return typeof url === 'string' && /\/webhook-test\//.test(url);
+}
+
+/**
+ * Which subscription a lifecycle call is about. n8n 2.x runs checkExists and create with
+ * mode and activation `manual` for "listen for test event" and with mode `trigger` on
+ * activation; delete always runs with mode `internal`, activation `update`, so there only the
+ * webhook URL (the test URL while testing) tells the two apart.
+ */
+export function hookSlot(ctx: IHookFunctions): SubscriptionSlot {
+	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
+	const url = ctx.getNodeWebhookUrl('default');
+	return slotOfUrl(ctx, url) ?? (looksLikeTestUrl(url) ? 'test' : 'production');
+}
+
+/** Which subscription's secret signs a delivery: the one registered for the URL being served. */
+export function webhookSlot(ctx: IWebhookFunctions): SubscriptionSlot {
+	const served =
+		typeof ctx.getWebhookResourceUrl === 'function' ? ctx.getWebhookResourceUrl('default') : undefined;
+	return slotOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
+}
+
+/** `n8n: <workflow> / <node> (<workflow id>)`, with ` (test)` for the editor's test subscription. */
+export function subscriptionName(ctx: IHookFunctions, slot: SubscriptionSlot): string {
+	const workflow = ctx.getWorkflow();
+	const suffix = ` / ${ctx.getNode().name} (${workflow.id ?? 'unsaved'})${slot === 'test' ? ' (test)' : ''}`;
+	let workflowName = workflow.name ?? 'workflow';
+	const room = NAME_MAX_LENGTH - 'n8n: '.length - suffix.length;
+	if (workflowName.length > room) workflowName = `${workflowName.slice(0, Math.max(0, room - 1))}…`;
+	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
+}
+
+export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions): string[] {
+	const events = ctx.getNodeParameter('events', []) as unknown;
+	return Array.isArray(events) ? events.map(String).filter((event) => event !== '') : [];
+}
+
+export function sameEventSet(a: unknown, b: string[]): boolean {
+	if (!Array.isArray(a)) return false;
+	const left = new Set(a.map(String));
+	const right = new Set(b);
+	return left.size === right.size && [...left].every((event) => right.has(event));
+}
+
+function isNotFound(error: unknown): boolean {
+	return (error as { httpCode?: string }).httpCode === '404';
+}
+
+function isConflict(error: unknown): boolean {
+	return (error as { httpCode?: string }).httpCode === '409';
+}
+
+async function call(
+	ctx: IHookFunctions,
+	method: IHttpRequestMethods,
+	path: string,
+	options: { qs?: IDataObject; body?: IDataObject } = {},
+): Promise<IDataObject> {
+	return await apiRequest<IDataObject>(ctx, method, path, options);
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * Runs a call and hands back its outcome. The transport already turns every failure into a
+ * NodeApiError or NodeOperationError, so a failure that is not handled is thrown unchanged.
+ */
+async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+	return await promise.then(
+		(value): Settled<T> => ({ ok: true, value }),
+		(error: unknown): Settled<T> => ({ ok: false, error }),
+	);
+}
+
+function record(body: IDataObject): IDataObject {
+	const data = body?.data;
+	return data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : body ?? {};
+}
+
+/** DELETE /webhooks/{id}; a 404 means it is already gone. Other failures are thrown. */
+async function deleteRemote(ctx: IHookFunctions, id: string): Promise<void> {
+	const outcome = await settle(call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`));
+	if (!outcome.ok && !isNotFound(outcome.error)) throw outcome.error;
+}
+
+/** Deletes the slot's subscription (if any) and forgets it; the record stays if deletion fails. */
+async function discard(ctx: IHookFunctions, slot: SubscriptionSlot, why: string): Promise<void> {
+	const stored = storedSubscription(ctx, slot);
+	if (!stored) return;
+	ctx.logger.info(
+		`Business Ops Trigger "${ctx.getNode().name}": replacing webhook subscription ${stored.id} (${why})`,
+	);
+	if (stored.id) await deleteRemote(ctx, stored.id);
+	writeSlot(ctx, slot, undefined);
+}
+
+/**
+ * True only when the stored subscription still exists with this URL, these events, active,
+ * and its secret is held. Anything else is cleaned up (deleted where it still exists) and
+ * answers false, so that n8n calls create.
+ */
+export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
+	const slot = hookSlot(ctx);
+	const stored = storedSubscription(ctx, slot);
+	if (!stored) return false;
+	if (!stored.id) {
+		writeSlot(ctx, slot, undefined);
+		return false;
+	}
+	if (!stored.secret) {
+		await discard(ctx, slot, 'its signing secret is not stored');
+		return false;
+	}
+
+	const fetched = await settle(call(ctx, 'GET', `/webhooks/${encodeURIComponent(stored.id)}`));
+	if (!fetched.ok) {
+		if (!isNotFound(fetched.error)) throw fetched.error;
+		writeSlot(ctx, slot, undefined);
+		return false;
+	}
+	const remote = record(fetched.value);
+
+	const url = ctx.getNodeWebhookUrl('default');
+	const events = chosenEvents(ctx);
+	const drift =
+		stored.url !== url || remote.url !== url
+			? 'the webhook URL changed'
+			: !sameEventSet(remote.events, events)
+				? 'the chosen events changed'
+				: remote.active === false
+					? 'it is paused'
+					: undefined;
+	if (drift) {
+		await discard(ctx, slot, drift);
+		return false;
+	}
+	return true;
+}
+
+/** Finds our own earlier subscription (same name and URL) that a lost static data left behind. */
+async function findOrphan(ctx: IHookFunctions, name: string, url: string): Promise<string | undefined> {
+	for (let page = 1; page <= LIST_MAX_PAGES; page++) {
+		const body = await call(ctx, 'GET', '/webhooks', { qs: { page, pageSize: LIST_PAGE_SIZE } });
+		const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+		const match = entries.find((entry) => entry.name === name && entry.url === url);
+		if (match?.id !== undefined) return String(match.id);
+		const meta = (body.meta ?? {}) as IDataObject;
+		if (meta.hasMore !== true || entries.length === 0) return undefined;
+	}
+	return undefined;
+}
+
+async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise<IDataObject> {
+	const first = await settle(call(ctx, 'POST', '/webhooks', { body }));
+	if (first.ok) return record(first.value);
+	if (!isConflict(first.error)) throw first.error;
+	// The API refuses a second subscription with the same name and URL. Both carry this
+	// workflow's id and this node's webhook id, so the one in the way is ours, left behind
+	// when its record here was lost. Its secret is gone: delete it (never adopt it) and retry.
+	const orphan = await findOrphan(ctx, String(body.name), String(body.url));
+	if (orphan === undefined) throw first.error;
+	ctx.logger.warn(
+		`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${orphan}, left behind without its signing secret`,
+	);
+	await deleteRemote(ctx, orphan);
+	return record(await call(ctx, 'POST', '/webhooks', { body }));
+}
+
+/** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
+export async function createSubscription(ctx: IHookFunctions): Promise<boolean> {
+	const slot = hookSlot(ctx);
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) {
+		throw new NodeOperationError(ctx.getNode(), 'n8n did not give this trigger a webhook URL');
+	}
+	const events = chosenEvents(ctx);
+	if (events.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event', {
+			description: 'The trigger subscribes to the events chosen in "Events".',
+		});
+	}
+	await discard(ctx, slot, 'a new one is being created');
+
+	const name = subscriptionName(ctx, slot);
+	const created = await postSubscription(ctx, { name, url, events });
+	const id = created.id === undefined || created.id === null ? '' : String(created.id);
+	if (id === '') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The API did not return an id for the new webhook subscription',
+			{ description: `Check the Business Ops dashboard for a subscription named "${name}" and delete it.` },
+		);
+	}
+	const secret = typeof created.signingSecret === 'string' ? created.signingSecret : '';
+	// Stored before anything else can fail; without a secret the record marks it for deletion.
+	writeSlot(ctx, slot, { id, url, events, ...(secret ? { secret } : {}) });
+	if (secret) return true;
+
+	const removed = await settle(deleteRemote(ctx, id));
+	if (!removed.ok) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The API created webhook subscription ${id} without a signing secret, and deleting it failed`,
+			{
+				description: `Deliveries cannot be verified without the secret. Delete subscription ${id} in the Business Ops dashboard (or activate the workflow again to retry). Cause: ${(removed.error as Error).message}`,
+			},
+		);
+	}
+	writeSlot(ctx, slot, undefined);
+	throw new NodeOperationError(
+		ctx.getNode(),
+		'The API created the webhook subscription without returning its signing secret',
+		{
+			description:
+				'Deliveries cannot be verified without the secret, so the subscription was deleted again. Try activating the workflow again; if this keeps happening, contact Business Ops support.',
+		},
+	);
+}
+
+/** DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. */
+export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
+	const slot = hookSlot(ctx);
+	const stored = storedSubscription(ctx, slot);
+	if (!stored) return true;
+	if (stored.id) await deleteRemote(ctx, stored.id);
+	writeSlot(ctx, slot, undefined);
+	return true;
+}

@@ -1,0 +1,65 @@
+/**
+ * Test-side signers, written from the scheme descriptions (not from the node's verifier), and
+ * a log capture for checking that the signing secret never reaches the logs.
+ */
+import { createHmac } from 'node:crypto';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
+/** The Standard Webhooks specification's published test vector. */
+export const VECTOR = {
+	secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+	id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+	timestamp: 1614265330,
+	body: '{"test": 2432232314}',
+	signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+
+export function standardHeaders(secret: string, id: string, timestamp: number, body: string | Buffer) {
+	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+	const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+	return {
+		'webhook-id': id,
+		'webhook-timestamp': String(timestamp),
+		'webhook-signature': `v1,${mac}`,
+	};
+}
+
+export function githubSignature(secret: string, body: string | Buffer): string {
+	return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex')}`;
+}
+
+export function stripeV1(secret: string, timestamp: number, body: string | Buffer): string {
+	return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(body).digest('hex');
+}
+
+export function stripeSignature(secret: string, timestamp: number, body: string | Buffer): string {
+	return `t=${timestamp},v1=${stripeV1(secret, timestamp, body)}`;
+}
+
+export interface LogLine {
+	level: string;
+	message: string;
+	meta?: unknown;
+}
+
+/** Replaces n8n's Logger (which node contexts read from the DI container) with a recorder. */
+export function captureLogs(): { lines: LogLine[]; restore: () => void } {
+	const lines: LogLine[] = [];
+	const original = Container.get(Logger);
+	const record =
+		(level: string) =>
+		(message: string, meta?: unknown): void => {
+			lines.push({ level, message, meta });
+		};
+	const fake = {
+		error: record('error'),
+		warn: record('warn'),
+		info: record('info'),
+		debug: record('debug'),
+		scoped: () => fake,
+	};
+	Container.set(Logger, fake as unknown as Logger);
+	return { lines, restore: () => Container.set(Logger, original) };
+}

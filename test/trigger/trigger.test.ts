@@ -1,0 +1,646 @@
+import nock from 'nock';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { clearRateLimitGates, timing } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
+import {
+	activateTrigger,
+	createTriggerNode,
+	deactivateTrigger,
+	runLoadOptions,
+	runWebhook,
+	runWebhookMethod,
+	startTestListening,
+	stopTestListening,
+	type FakeDelivery,
+	type TestNode,
+	type WebhookRun,
+} from '../harness/engine';
+import { captureLogs, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
+
+const trigger = new BusinessOpsTrigger();
+const API = 'https://api.business-ops.test';
+const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
+const TEST_URL = 'https://n8n.example.test/webhook-test/webhook-uuid/webhook';
+const NAME = 'n8n: Test workflow / Business Ops Trigger (workflow-1)';
+const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+const TEST_SECRET = 'whsec_dGVzdC1tb2RlLXNlY3JldC1vZi10aGUtdHJpZ2dlcg==';
+const NOW = 1_700_000_000;
+const EVENTS = ['invoice.paid', 'quote.approved'];
+const notFound = { error: { code: 'not_found', message: 'Webhook not found' } };
+
+let logs: { lines: LogLine[]; restore: () => void };
+const realSleep = timing.sleep;
+
+beforeAll(() => nock.disableNetConnect());
+beforeEach(() => {
+	timing.sleep = async () => undefined;
+	logs = captureLogs();
+});
+afterEach(() => {
+	timing.sleep = realSleep;
+	clearRateLimitGates();
+	logs.restore();
+	jest.restoreAllMocks();
+	nock.cleanAll();
+});
+afterAll(() => nock.enableNetConnect());
+
+function makeNode(parameters: INodeParameters = {}, staticData?: IDataObject): TestNode {
+	return createTriggerNode(trigger, { events: EVENTS, ...parameters }, { staticData });
+}
+
+function subscriptions(testNode: TestNode): IDataObject {
+	return (testNode.workflow.getStaticData('node', testNode.node).subscriptions ?? {}) as IDataObject;
+}
+
+function withProduction(extra: IDataObject = {}): IDataObject {
+	return {
+		'node:Business Ops Trigger': {
+			subscriptions: {
+				production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET, ...extra },
+			},
+		},
+	};
+}
+
+const remote = (overrides: IDataObject = {}) => ({
+	data: { id: 'whk_1', name: NAME, url: PROD_URL, events: [...EVENTS].reverse(), active: true, ...overrides },
+});
+
+describe('description', () => {
+	test('is a webhook trigger with the events, options and the None notice', () => {
+		const { description } = trigger;
+		expect(description.name).toBe('businessOpsTrigger');
+		expect(description.group).toEqual(['trigger']);
+		expect(description.inputs).toEqual([]);
+		expect(description.usableAsTool).toBeUndefined();
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
+		expect(description.credentials).toEqual([{ name: 'businessOpsApi', required: true }]);
+		expect(description.properties.map((p) => p.name)).toEqual(['events', 'options', 'noSignatureNotice']);
+		const options = description.properties[1].options as Array<{ name: string; default: unknown }>;
+		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
+			includeHeaders: false,
+			signatureHeader: '',
+			signatureScheme: 'auto',
+			timestampTolerance: 300,
+		});
+		const notice = description.properties[2];
+		expect(notice.type).toBe('notice');
+		const shown = (options: IDataObject) =>
+			NodeHelpers.displayParameter({ events: EVENTS, options } as INodeParameters, notice, null, description);
+		expect(shown({ signatureScheme: 'none' })).toBe(true);
+		expect(shown({ signatureScheme: 'auto' })).toBe(false);
+		expect(shown({})).toBe(false);
+	});
+
+	test('events load from GET /webhooks/events, falling back to the spec list when it fails', async () => {
+		nock(API)
+			.get('/v1/webhooks/events')
+			.reply(200, { data: [{ type: 'invoice.paid', description: 'Paid' }, { type: 'agent.paused' }] });
+		expect((await runLoadOptions(trigger, 'getEventTypes', { events: [] })).map((o) => o.value)).toEqual([
+			'invoice.paid',
+			'agent.paused',
+		]);
+		nock(API).get('/v1/webhooks/events').reply(403, { error: { code: 'insufficient_scope', message: 'webhooks.read' } });
+		expect((await runLoadOptions(trigger, 'getEventTypes', { events: [] })).map((o) => o.value)).toEqual([
+			'invoice.sent',
+			'invoice.paid',
+			'quote.approved',
+			'quote.created',
+			'request.received',
+		]);
+	});
+});
+
+describe('create', () => {
+	test('posts name, URL and events, and keeps the id and the signing secret', async () => {
+		let posted: IDataObject | undefined;
+		const scope = nock(API)
+			.post('/v1/webhooks', (body) => {
+				posted = body;
+				return true;
+			})
+			.reply(201, { data: { id: 'whk_1', name: NAME, url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+		const testNode = makeNode();
+		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+		expect(posted).toEqual({ name: NAME, url: PROD_URL, events: EVENTS });
+		expect(subscriptions(testNode)).toEqual({
+			production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET },
+		});
+	});
+
+	test('a response without a signing secret: the subscription is deleted again and a clear error thrown', async () => {
+		const scope = nock(API)
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true } })
+			.delete('/v1/webhooks/whk_2')
+			.reply(200, { data: { id: 'whk_2', deleted: true } });
+		const testNode = makeNode();
+		const error = await runWebhookMethod(trigger, testNode, 'create').catch((e: Error) => e);
+		expect(scope.isDone()).toBe(true);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toBe(
+			'The API created the webhook subscription without returning its signing secret',
+		);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test('without a secret and failing deletion, the id stays so the next activation removes it', async () => {
+		nock(API)
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true } })
+			.delete('/v1/webhooks/whk_2')
+			.reply(500, { error: { code: 'internal_error', message: 'boom' } });
+		const testNode = makeNode();
+		const error = (await runWebhookMethod(trigger, testNode, 'create').catch((e: Error) => e)) as Error;
+		expect(error.message).toBe(
+			'The API created webhook subscription whk_2 without a signing secret, and deleting it failed',
+		);
+		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_2', url: PROD_URL, events: EVENTS } });
+
+		const scope = nock(API)
+			.delete('/v1/webhooks/whk_2')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({
+			production: { id: 'whk_3', url: PROD_URL, events: EVENTS, secret: SECRET },
+		});
+	});
+
+	test('no events chosen is refused before any request', async () => {
+		const testNode = makeNode({ events: [] });
+		await expect(runWebhookMethod(trigger, testNode, 'create')).rejects.toThrow('Choose at least one event');
+	});
+
+	test('a 409 from our own orphaned subscription (same name and URL): it is deleted, never adopted', async () => {
+		const scope = nock(API)
+			.post('/v1/webhooks')
+			.reply(409, { error: { code: 'duplicate_resource', message: 'exists' } })
+			.get('/v1/webhooks')
+			.query({ page: 1, pageSize: 100 })
+			.reply(200, {
+				data: [
+					{ id: 'whk_other', name: 'Mine', url: PROD_URL, events: EVENTS, active: true },
+					{ id: 'whk_old', name: NAME, url: PROD_URL, events: EVENTS, active: true },
+				],
+				meta: { page: 1, pageSize: 100, total: 2, hasMore: false },
+			})
+			.delete('/v1/webhooks/whk_old')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_new', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+		const testNode = makeNode();
+		await runWebhookMethod(trigger, testNode, 'create');
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_new', secret: SECRET } });
+	});
+
+	test('a 409 that is not ours is reported', async () => {
+		nock(API)
+			.post('/v1/webhooks')
+			.reply(409, { error: { code: 'duplicate_resource', message: 'A webhook subscription named x exists' } })
+			.get('/v1/webhooks')
+			.query(true)
+			.reply(200, { data: [], meta: { hasMore: false } });
+		const error = (await runWebhookMethod(trigger, makeNode(), 'create').catch((e: Error) => e)) as Error;
+		expect(error.message).toMatch(/HTTP 409 duplicate_resource, POST \/webhooks/);
+	});
+});
+
+describe('checkExists', () => {
+	test('nothing stored: false, without a request', async () => {
+		expect(await runWebhookMethod(trigger, makeNode(), 'checkExists')).toBe(false);
+	});
+
+	test('true when it exists with this URL, these events (any order), active, and the secret is held', async () => {
+		const scope = nock(API).get('/v1/webhooks/whk_1').reply(200, remote());
+		const testNode = makeNode({}, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1', secret: SECRET } });
+	});
+
+	test('404: cleared, false (nothing left to delete)', async () => {
+		const scope = nock(API).get('/v1/webhooks/whk_1').reply(404, notFound);
+		const testNode = makeNode({}, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test.each([
+		['URL drift', remote({ url: 'https://old-host.example/webhook/webhook-uuid/webhook' })],
+		['event drift', remote({ events: ['invoice.paid'] })],
+		['an extra event', remote({ events: [...EVENTS, 'invoice.sent'] })],
+		['an inactive subscription', remote({ active: false })],
+	])('%s: deleted, cleared, false', async (_case, answer) => {
+		const scope = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, answer)
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, { data: { id: 'whk_1' } });
+		const testNode = makeNode({}, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test('a changed n8n URL (stored URL differs from the current one): deleted, cleared, false', async () => {
+		const scope = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote({ url: 'https://old.example/webhook/webhook-uuid/webhook' }))
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, {});
+		const testNode = makeNode({}, withProduction({ url: 'https://old.example/webhook/webhook-uuid/webhook' }));
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test('chosen events changed in the node: deleted, cleared, false', async () => {
+		const scope = nock(API).get('/v1/webhooks/whk_1').reply(200, remote()).delete('/v1/webhooks/whk_1').reply(200, {});
+		const testNode = makeNode({ events: ['invoice.paid', 'quote.approved', 'request.received'] }, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('stored secret missing: deleted (without asking whether it matches), cleared, false; then recreated', async () => {
+		const scope = nock(API)
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_9', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+		const testNode = makeNode({}, withProduction({ secret: undefined }));
+		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({
+			production: { id: 'whk_9', url: PROD_URL, events: EVENTS, secret: SECRET },
+		});
+	});
+
+	test('an already deleted subscription during cleanup (404 on DELETE) still counts as cleaned', async () => {
+		const scope = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote({ active: false }))
+			.delete('/v1/webhooks/whk_1')
+			.reply(404, notFound);
+		const testNode = makeNode({}, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test('other API errors are reported (activation fails) and the record is kept', async () => {
+		nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(403, { error: { code: 'insufficient_scope', message: 'Missing scope webhooks.read' } });
+		const testNode = makeNode({}, withProduction());
+		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: Error) => e)) as Error;
+		expect(error.message).toMatch(/HTTP 403 insufficient_scope/);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1' } });
+	});
+});
+
+describe('delete', () => {
+	test.each([
+		[200, {}],
+		[404, notFound],
+	])('answer %s: done, static data cleared', async (status, body) => {
+		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(status, body);
+		const testNode = makeNode({}, withProduction());
+		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test('nothing stored: true without a request', async () => {
+		expect(await deactivateTrigger(trigger, makeNode())).toBe(true);
+	});
+
+	test('a failing API: false, logged, record kept for the next activation', async () => {
+		nock(API).delete('/v1/webhooks/whk_1').reply(500, { error: { code: 'internal_error', message: 'boom' } });
+		const testNode = makeNode({}, withProduction());
+		expect(await deactivateTrigger(trigger, testNode)).toBe(false);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1', secret: SECRET } });
+		expect(logs.lines.some((l) => l.level === 'warn' && l.message.includes('could not delete'))).toBe(true);
+	});
+});
+
+describe('test mode and production are kept apart', () => {
+	test('each gets its own subscription, secret and cleanup', async () => {
+		const posted: IDataObject[] = [];
+		nock(API)
+			.post('/v1/webhooks', (body) => {
+				posted.push(body);
+				return true;
+			})
+			.reply(201, { data: { id: 'whk_prod', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } })
+			.post('/v1/webhooks', (body) => {
+				posted.push(body);
+				return true;
+			})
+			.reply(201, { data: { id: 'whk_test', url: TEST_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+		const testNode = makeNode();
+		await activateTrigger(trigger, testNode);
+		await startTestListening(trigger, testNode);
+		expect(posted).toEqual([
+			{ name: NAME, url: PROD_URL, events: EVENTS },
+			{ name: `${NAME} (test)`, url: TEST_URL, events: EVENTS },
+		]);
+		expect(subscriptions(testNode)).toEqual({
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, secret: SECRET },
+			test: { id: 'whk_test', url: TEST_URL, events: EVENTS, secret: TEST_SECRET },
+		});
+
+		// Listening again while the test subscription is live reuses it.
+		nock(API)
+			.get('/v1/webhooks/whk_test')
+			.reply(200, { data: { id: 'whk_test', url: TEST_URL, events: EVENTS, active: true } });
+		expect(await startTestListening(trigger, testNode)).toEqual({ existed: true });
+
+		// A delivery to the test URL is checked with the test secret, to the production URL with the production one.
+		const body = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', timestamp: 'now', data: {} });
+		jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
+		const signedWith = (secret: string): FakeDelivery => ({
+			headers: standardHeaders(secret, 'evt_1', NOW, body),
+			rawBody: Buffer.from(body),
+		});
+		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'manual')).result.workflowData).toBeDefined();
+		expect((await runWebhook(trigger, testNode, signedWith(SECRET), 'manual')).status).toBe(401);
+		expect((await runWebhook(trigger, testNode, signedWith(SECRET), 'webhook')).result.workflowData).toBeDefined();
+		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'webhook')).status).toBe(401);
+
+		// The end of test listening (mode internal, activation update, test URL) deletes only the test one.
+		const testDelete = nock(API).delete('/v1/webhooks/whk_test').reply(200, {});
+		await stopTestListening(trigger, testNode);
+		expect(testDelete.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, secret: SECRET },
+		});
+
+		// Deactivation (same mode and activation, production URL) deletes only the production one.
+		const prodDelete = nock(API).delete('/v1/webhooks/whk_prod').reply(200, {});
+		await deactivateTrigger(trigger, testNode);
+		expect(prodDelete.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+	});
+});
+
+describe('webhook()', () => {
+	const event = {
+		id: 'evt_42',
+		type: 'invoice.paid',
+		timestamp: '2023-11-14T22:13:20.000Z',
+		data: { id: 'inv_7', number: 'F-2023-007', status: 'paid', total: 121 },
+	};
+	const BODY = JSON.stringify(event);
+
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
+	});
+
+	/** A node whose production subscription is stored (`null`: nothing stored). */
+	function activeNode(options: IDataObject = {}, staticData: IDataObject | null = withProduction()) {
+		return makeNode({ options: options as INodeParameters }, staticData ?? undefined);
+	}
+
+	async function deliver(testNode: TestNode, delivery: FakeDelivery): Promise<WebhookRun> {
+		return await runWebhook(trigger, testNode, delivery);
+	}
+
+	function expectRefused(run: WebhookRun, reason: string) {
+		expect(run.status).toBe(401);
+		expect(run.sent).toEqual({ error: reason });
+		expect(run.result).toEqual({ noWebhookResponse: true });
+	}
+
+	function expectStarted(run: WebhookRun) {
+		expect(run.status).toBeUndefined();
+		expect(run.result.workflowData).toHaveLength(1);
+		return run.result.workflowData![0].map((item) => item.json);
+	}
+
+	const standard = (body = BODY, secret = SECRET, timestamp = NOW): FakeDelivery => ({
+		headers: { 'Content-Type': 'application/json', ...standardHeaders(secret, 'msg_1', timestamp, body) },
+		rawBody: Buffer.from(body),
+	});
+
+	describe.each<[string, () => FakeDelivery]>([
+		['standardWebhooks', () => standard()],
+		['github', () => ({ headers: { 'X-Hub-Signature-256': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) })],
+		['stripe', () => ({ headers: { 'Stripe-Signature': stripeSignature(SECRET, NOW, BODY) }, rawBody: Buffer.from(BODY) })],
+	])('%s', (scheme, delivery) => {
+		test('a valid delivery starts the workflow (scheme chosen, and under Auto)', async () => {
+			for (const options of [{ signatureScheme: scheme }, {}]) {
+				expect(expectStarted(await deliver(activeNode(options), delivery()))).toEqual([event]);
+			}
+		});
+
+		test('a body changed by one byte is refused', async () => {
+			const tampered = delivery();
+			tampered.rawBody = Buffer.from(BODY.replace('"total":121', '"total":122'));
+			expectRefused(await deliver(activeNode({ signatureScheme: scheme }), tampered), 'signature does not match');
+		});
+
+		test('the same JSON re-serialised (different bytes) is refused', async () => {
+			const reserialised = delivery();
+			reserialised.rawBody = Buffer.from(JSON.stringify(event, null, 1));
+			reserialised.body = event;
+			expectRefused(await deliver(activeNode({ signatureScheme: scheme }), reserialised), 'signature does not match');
+		});
+
+		test('a wrong secret is refused', async () => {
+			const testNode = activeNode({ signatureScheme: scheme }, withProduction({ secret: 'whsec_d3Jvbmc=' }));
+			expectRefused(await deliver(testNode, delivery()), 'signature does not match');
+		});
+
+		test('no stored secret fails closed', async () => {
+			expectRefused(await deliver(activeNode({ signatureScheme: scheme }, null), delivery()), 'no signing secret is stored');
+			expectRefused(
+				await deliver(activeNode({ signatureScheme: scheme }, withProduction({ secret: '' })), delivery()),
+				'no signing secret is stored',
+			);
+		});
+
+		test('a request without rawBody fails closed, whatever req.body holds', async () => {
+			const noRaw = { ...delivery(), rawBody: undefined, body: event };
+			expectRefused(await deliver(activeNode({ signatureScheme: scheme }), noRaw), 'the raw request body is not available');
+		});
+	});
+
+	test('stale and future timestamps are refused; the tolerance option widens the window', async () => {
+		expectRefused(await deliver(activeNode(), standard(BODY, SECRET, NOW - 301)), 'timestamp too old');
+		expectRefused(await deliver(activeNode(), standard(BODY, SECRET, NOW + 301)), 'timestamp in the future');
+		const stripeStale = {
+			headers: { 'stripe-signature': stripeSignature(SECRET, NOW - 900, BODY) },
+			rawBody: Buffer.from(BODY),
+		};
+		expectRefused(await deliver(activeNode({ signatureScheme: 'stripe' }), stripeStale), 'timestamp too old');
+		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe', timestampTolerance: 1000 }), stripeStale));
+	});
+
+	test('missing and malformed headers are refused', async () => {
+		expectRefused(
+			await deliver(activeNode(), { headers: {}, rawBody: Buffer.from(BODY) }),
+			'missing signature header (expected webhook-signature, X-Hub-Signature-256 or Stripe-Signature)',
+		);
+		const noId = standard();
+		delete (noId.headers as Record<string, string>)['webhook-id'];
+		expectRefused(await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), noId), 'missing webhook-id header');
+		const malformed = standard();
+		(malformed.headers as Record<string, string>)['webhook-signature'] = 'v1;abc';
+		expectRefused(await deliver(activeNode(), malformed), 'malformed webhook-signature header');
+		expectRefused(
+			await deliver(activeNode({ signatureScheme: 'github' }), {
+				headers: { 'x-hub-signature-256': 'md5=abc' },
+				rawBody: Buffer.from(BODY),
+			}),
+			'malformed X-Hub-Signature-256 header',
+		);
+	});
+
+	test('several signatures (rotation) with one valid are accepted', async () => {
+		const rotated = standard();
+		const headers = rotated.headers as Record<string, string>;
+		headers['webhook-signature'] = `v1,${Buffer.alloc(32).toString('base64')} ${headers['webhook-signature']}`;
+		expectStarted(await deliver(activeNode(), rotated));
+		const stripeRotated = {
+			headers: {
+				'stripe-signature': `${stripeSignature(SECRET, NOW, BODY)},v1=${'0'.repeat(64)}`.replace(
+					`t=${NOW},`,
+					`t=${NOW},v1=${'f'.repeat(64)},`,
+				),
+			},
+			rawBody: Buffer.from(BODY),
+		};
+		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe' }), stripeRotated));
+	});
+
+	test('a configured signature header is used', async () => {
+		const delivery = { headers: { 'X-BO-Signature': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) };
+		expectStarted(await deliver(activeNode({ signatureScheme: 'github', signatureHeader: 'X-BO-Signature' }), delivery));
+		expectRefused(await deliver(activeNode({ signatureScheme: 'github' }), delivery), 'missing X-Hub-Signature-256 header');
+	});
+
+	test('None accepts unsigned deliveries, even with nothing stored', async () => {
+		const items = expectStarted(
+			await deliver(activeNode({ signatureScheme: 'none' }, null), { headers: {}, rawBody: Buffer.from(BODY) }),
+		);
+		expect(items).toEqual([event]);
+	});
+
+	test('an event type not chosen answers 200 (webhookResponse) and starts nothing', async () => {
+		const other = JSON.stringify({ ...event, type: 'invoice.sent' });
+		const run = await deliver(activeNode(), standard(other));
+		expect(run.status).toBeUndefined();
+		expect(run.result.workflowData).toBeUndefined();
+		expect(run.result.noWebhookResponse).toBeUndefined();
+		expect(run.result.webhookResponse).toEqual({ received: true, ignored: 'event type not selected: invoice.sent' });
+	});
+
+	test('a verified body that is not a JSON object answers 400 and starts nothing', async () => {
+		const run = await deliver(activeNode(), standard('[1,2]'));
+		expect(run.status).toBe(400);
+		expect(run.result).toEqual({ noWebhookResponse: true });
+	});
+
+	test('the output is { id, type, timestamp, data }; the id falls back to the webhook-id header', async () => {
+		const withoutId: IDataObject = { ...event };
+		delete withoutId.id;
+		const body = JSON.stringify(withoutId);
+		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
+		expect(item).toEqual({ ...event, id: 'msg_1' });
+		expect(Object.keys(item)).toEqual(['id', 'type', 'timestamp', 'data']);
+	});
+
+	test('a test event (POST /webhooks/{id}/test) keeps its test flag', async () => {
+		const body = JSON.stringify({ ...event, test: true });
+		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
+		expect(item).toEqual({ ...event, test: true });
+	});
+
+	test('Include Headers adds the request headers, without Authorization and Cookie', async () => {
+		const delivery = standard();
+		Object.assign(delivery.headers, {
+			'X-Business-Ops-Event': 'invoice.paid',
+			Authorization: 'Bearer something',
+			Cookie: 'n8n-auth=abc',
+		});
+		const [item] = expectStarted(await deliver(activeNode({ includeHeaders: true }), delivery));
+		expect(item.headers).toEqual({
+			'content-type': 'application/json',
+			'webhook-id': 'msg_1',
+			'webhook-timestamp': String(NOW),
+			'webhook-signature': (delivery.headers as Record<string, string>)['webhook-signature'],
+			'x-business-ops-event': 'invoice.paid',
+		});
+		const [plain] = expectStarted(await deliver(activeNode(), standard()));
+		expect(plain.headers).toBeUndefined();
+	});
+
+	test('the secret appears in no output, response, error or log line', async () => {
+		const outputs: unknown[] = [];
+		const github = { headers: { 'x-hub-signature-256': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) };
+		const stripe = { headers: { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) }, rawBody: Buffer.from(BODY) };
+		const deliveries: Array<[IDataObject, FakeDelivery]> = [
+			[{ includeHeaders: true }, standard()],
+			[{ includeHeaders: true }, github],
+			[{ includeHeaders: true }, stripe],
+			[{}, { ...standard(), rawBody: Buffer.from(`${BODY} `) }],
+			[{}, standard(BODY, 'whsec_b3RoZXI=')],
+			[{}, standard(BODY, SECRET, NOW - 900)],
+			[{ signatureScheme: 'stripe' }, github],
+			[{}, standard(JSON.stringify({ ...event, type: 'quote.created' }))],
+			[{}, { headers: {}, rawBody: Buffer.from(BODY) }],
+		];
+		for (const [options, delivery] of deliveries) {
+			const run = await deliver(activeNode(options), delivery);
+			outputs.push(run.result, run.sent);
+		}
+		const errors: unknown[] = [];
+		nock(API)
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_5', url: PROD_URL, events: EVENTS } })
+			.delete('/v1/webhooks/whk_5')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_6', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } })
+			.get('/v1/webhooks/whk_6')
+			.reply(200, { data: { id: 'whk_6', url: PROD_URL, events: ['invoice.paid'], active: true } })
+			.delete('/v1/webhooks/whk_6')
+			.reply(500, { error: { code: 'internal_error', message: 'boom' } });
+		errors.push(await runWebhookMethod(trigger, makeNode(), 'create').catch((e: Error) => e));
+		const created = makeNode();
+		await runWebhookMethod(trigger, created, 'create');
+		errors.push(await runWebhookMethod(trigger, created, 'checkExists').catch((e: Error) => e));
+		expect(errors.every((e) => e instanceof Error)).toBe(true);
+
+		const everything = JSON.stringify({
+			outputs,
+			errors: errors.map((e) => ({ ...(e as object), message: (e as Error).message, stack: (e as Error).stack })),
+			logs: logs.lines,
+		});
+		expect(logs.lines).toHaveLength(6);
+		for (const secret of [SECRET, SECRET.slice('whsec_'.length), 'b3RoZXI=']) {
+			expect(everything).not.toContain(secret);
+		}
+	});
+
+	test('refusals are logged with their reason (never with the secret)', async () => {
+		await deliver(activeNode(), standard(BODY, 'whsec_b3RoZXI='));
+		expect(logs.lines).toContainEqual(
+			expect.objectContaining({
+				level: 'warn',
+				message: 'Business Ops Trigger "Business Ops Trigger" refused a delivery with HTTP 401: signature does not match',
+			}),
+		);
+	});
+});
