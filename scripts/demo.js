@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm run demo`: real n8n 2.41.1 with this package loaded, next to the local sandbox of the
+// Business Operations API, with a ready credential and the example workflows of demo/workflows.
+//
+//   npm run demo                          n8n on 127.0.0.1:5678, sandbox on 127.0.0.1:4010
+//   DEMO_N8N_PORT=5700 DEMO_SANDBOX_PORT=4100 npm run demo   other ports (taken ports are replaced by free ones)
+//   DEMO_SKIP_BUILD=1 npm run demo        use dist/ and build/sandbox/ as they are
+//
+// Runs until Ctrl-C (SIGINT) or SIGTERM, then stops n8n and the sandbox and removes n8n's temp folder.
+'use strict';
+
+const rt = require('./n8n');
+const { loadDemoWorkflows } = require('./n8n/demo-workflows');
+
+const out = (line) => process.stdout.write(`${line}\n`);
+const say = (line) => out(`[demo] ${line}`);
+
+let sandbox;
+let n8n;
+let stopping = false;
+
+async function stopAll(code) {
+	if (stopping) return;
+	stopping = true;
+	say('stopping…');
+	if (n8n) await n8n.dispose().catch((e) => say(`stopping n8n: ${e.message}`));
+	if (sandbox) await sandbox.stop().catch((e) => say(`stopping the sandbox: ${e.message}`));
+	say('stopped');
+	process.exit(code);
+}
+
+process.on('exit', () => rt.killN8nNow(n8n));
+process.once('SIGINT', () => stopAll(0));
+process.once('SIGTERM', () => stopAll(0));
+
+function portFromEnv(name, fallback) {
+	const v = Number(process.env[name]);
+	return Number.isInteger(v) && v > 0 ? v : fallback;
+}
+
+async function main() {
+	const t0 = Date.now();
+	say('preparing the n8n runtime (the first run installs it: several minutes)…');
+	const runtime = rt.ensureRuntime({ log: (l) => say(`  ${l}`) });
+	if (!process.env.DEMO_SKIP_BUILD) {
+		say('building the package (npm run build) and the sandbox…');
+		rt.buildPackage();
+		rt.buildSandbox();
+	}
+
+	const sandboxPort = await rt.freePort(portFromEnv('DEMO_SANDBOX_PORT', 4010));
+	sandbox = await rt.startSandbox({ port: sandboxPort, log: process.env.DEMO_VERBOSE ? (l) => say(`sandbox: ${l}`) : undefined });
+	say(`sandbox listening on ${sandbox.baseUrl}`);
+
+	say('starting n8n…');
+	n8n = await rt.startN8n({
+		runtime,
+		extensionsDir: rt.DIST_DIR,
+		port: portFromEnv('DEMO_N8N_PORT', 5678),
+		log: (l) => say(l),
+	});
+	const client = new rt.N8nClient(n8n.baseUrl);
+	await client.bootstrap(rt.DEMO_OWNER);
+	const credential = await client.createCredential({
+		name: 'Business Ops API',
+		type: rt.CREDENTIAL_TYPE,
+		data: rt.credentialData(sandbox, sandbox.keys.admin),
+	});
+	const test = await client.testCredentialPublic(credential.id).catch((e) => ({ status: 'Error', message: e.message }));
+	say(`credential "Business Ops API" (admin key, ${sandbox.baseUrl}): test ${test.status} ${test.message}`);
+
+	const knownTypes = new Set((await client.nodeTypes()).map((t) => t.name));
+	const imported = [];
+	for (const { file, wf, missing, isTrigger } of loadDemoWorkflows(credential, knownTypes)) {
+		if (missing.length) {
+			say(`skipping ${file}: n8n does not know ${missing.join(', ')} (not built yet?)`);
+			continue;
+		}
+		const created = await client.createWorkflow(wf);
+		let state = 'imported';
+		if (isTrigger) {
+			try {
+				const before = sandbox.control.webhooks().length;
+				await client.publishWorkflow(created.id);
+				// n8n 2.41 publishes through an outbox: the trigger subscribes a moment after the answer.
+				const deadline = Date.now() + 30_000;
+				while (sandbox.control.webhooks().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+				const sub = sandbox.control.webhooks().length > before ? sandbox.control.webhooks().at(-1) : undefined;
+				state = sub ? `published (subscription ${sub.id} on ${sub.events.join(', ')})` : 'published, but no subscription appeared within 30 s (see the n8n log)';
+			} catch (e) {
+				state = `imported, publishing failed: ${e.message}`;
+			}
+		}
+		imported.push({ name: wf.name, id: created.id, state });
+	}
+
+	const line = '-'.repeat(72);
+	out(line);
+	out(`n8n          ${n8n.baseUrl}/   (ready in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+	out(`login        ${rt.DEMO_OWNER.email} / ${rt.DEMO_OWNER.password}`);
+	out(`sandbox API  ${sandbox.baseUrl}   (controls: ${sandbox.controlUrl})`);
+	out('API keys     (the credential "Business Ops API" uses the admin key)');
+	for (const [name, key] of Object.entries(sandbox.keys)) out(`  ${name.padEnd(13)}${key}`);
+	out('workflows');
+	if (imported.length === 0) out('  (none imported)');
+	for (const w of imported) out(`  ${w.name}  ${n8n.baseUrl}/workflow/${w.id}  ${w.state}`);
+	out('try          curl -X POST ' + `${sandbox.controlUrl}/emit -H 'content-type: application/json' -d '{"type":"invoice.paid"}'`);
+	out(`n8n log      ${n8n.logFile}`);
+	out('Ctrl-C stops n8n and the sandbox.');
+	out(line);
+
+	// Stay up; if n8n dies, say so and stop.
+	n8n.child.once('exit', (code, signal) => {
+		if (stopping) return;
+		say(`n8n exited (code ${code}, signal ${signal}); last lines of its log:`);
+		out(n8n.tail(40));
+		n8n.child = null;
+		stopAll(1);
+	});
+	setInterval(() => {}, 1 << 30);
+}
+
+main().catch(async (e) => {
+	say(`failed: ${e.message}`);
+	if (n8n && !e.n8nLogTail) out(n8n.tail(40));
+	await stopAll(1);
+});

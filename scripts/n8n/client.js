@@ -1,0 +1,237 @@
+// A small client for a running n8n 2.41.1: the editor's REST API (/rest, session cookie) for the
+// owner setup, API keys and credential tests, and the public API (/api/v1, X-N8N-API-KEY) for
+// credentials, workflows, publishing and executions. Standard library only (global fetch).
+'use strict';
+
+const BROWSER_ID = 'bizops-e2e-browser';
+
+class N8nRequestError extends Error {
+	constructor(method, url, status, body) {
+		const detail = typeof body === 'string' ? body : JSON.stringify(body);
+		super(`${method} ${url} -> ${status}: ${String(detail).slice(0, 600)}`);
+		this.status = status;
+		this.body = body;
+	}
+}
+
+class N8nClient {
+	/** @param {string} baseUrl e.g. http://127.0.0.1:5678 */
+	constructor(baseUrl) {
+		this.baseUrl = baseUrl.replace(/\/+$/, '');
+		this.cookie = '';
+		this.apiKey = '';
+	}
+
+	async request(method, pathname, { body, api = false, query, expect, timeoutMs = 30_000 } = {}) {
+		const url = new URL(this.baseUrl + pathname);
+		for (const [k, v] of Object.entries(query || {})) if (v !== undefined) url.searchParams.set(k, String(v));
+		const headers = { accept: 'application/json', 'browser-id': BROWSER_ID };
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		if (api) headers['x-n8n-api-key'] = this.apiKey;
+		else if (this.cookie) headers.cookie = this.cookie;
+		const res = await fetch(url, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		const setCookie = res.headers.getSetCookie?.() || [];
+		for (const c of setCookie) if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
+		const text = await res.text();
+		let parsed = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			/* not JSON */
+		}
+		const ok = expect ? [].concat(expect).includes(res.status) : res.ok;
+		if (!ok) throw new N8nRequestError(method, url.pathname, res.status, parsed);
+		return { status: res.status, body: parsed, headers: res.headers };
+	}
+
+	/** Editor REST call; unwraps n8n's `{ data }` envelope. */
+	async rest(method, pathname, body, opts = {}) {
+		const res = await this.request(method, `/rest${pathname}`, { body, ...opts });
+		return res.body && typeof res.body === 'object' && 'data' in res.body ? res.body.data : res.body;
+	}
+
+	/** Public API call (X-N8N-API-KEY). */
+	async api(method, pathname, body, opts = {}) {
+		return (await this.request(method, `/api/v1${pathname}`, { body, api: true, ...opts })).body;
+	}
+
+	// ----- owner, login, API key -----
+
+	async setupOwner({ email, password, firstName = 'Demo', lastName = 'Owner' }) {
+		return this.rest('POST', '/owner/setup', { email, password, firstName, lastName });
+	}
+
+	async login({ email, password }) {
+		return this.rest('POST', '/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** Creates a public-API key with every scope the owner may have; keeps it for api() calls. */
+	async createApiKey(label = 'e2e') {
+		let scopes;
+		try {
+			scopes = await this.rest('GET', '/api-keys/scopes');
+		} catch {
+			scopes = undefined;
+		}
+		if (!Array.isArray(scopes) || scopes.length === 0) {
+			scopes = ['workflow:create', 'workflow:read', 'workflow:update', 'workflow:delete', 'workflow:list', 'workflow:activate', 'workflow:deactivate', 'credential:create', 'credential:read', 'credential:delete', 'credential:list', 'execution:read', 'execution:list', 'execution:delete'];
+		}
+		const created = await this.rest('POST', '/api-keys', { label, scopes, expiresAt: null });
+		this.apiKey = created.rawApiKey;
+		return this.apiKey;
+	}
+
+	/** Owner + login session + public-API key, in one go. */
+	async bootstrap(owner) {
+		await this.setupOwner(owner);
+		if (!this.cookie) await this.login(owner);
+		await this.createApiKey();
+		return this;
+	}
+
+	// ----- types -----
+
+	/** All node types known to the running n8n (the editor's /types/nodes.json). */
+	async nodeTypes() {
+		return (await this.request('GET', '/types/nodes.json')).body;
+	}
+
+	async credentialTypes() {
+		return (await this.request('GET', '/types/credentials.json')).body;
+	}
+
+	// ----- credentials -----
+
+	/** Creates a credential through the public API; returns { id, name, type }. */
+	async createCredential({ name, type, data }) {
+		return this.api('POST', '/credentials', { name, type, data });
+	}
+
+	async deleteCredential(id) {
+		return this.api('DELETE', `/credentials/${id}`);
+	}
+
+	/** Tests a stored credential as the editor's "Retry"/"Save" does: { status: 'OK'|'Error', message }. */
+	async testCredential(id, type, data) {
+		return this.rest('POST', '/credentials/test', { credentials: { id, name: '', type, ...(data ? { data } : {}) } });
+	}
+
+	/** The public API's credential test (2.x): { status, message }. */
+	async testCredentialPublic(id) {
+		return this.api('POST', `/credentials/${id}/test`);
+	}
+
+	// ----- workflows -----
+
+	/** Creates a workflow from an export-style object (name, nodes, connections, settings). */
+	async createWorkflow(wf) {
+		const body = {
+			name: wf.name,
+			nodes: wf.nodes,
+			connections: wf.connections || {},
+			settings: wf.settings || { executionOrder: 'v1' },
+			...(wf.staticData ? { staticData: wf.staticData } : {}),
+		};
+		return this.api('POST', '/workflows', body);
+	}
+
+	async getWorkflow(id) {
+		return this.api('GET', `/workflows/${id}`);
+	}
+
+	async listWorkflows() {
+		return (await this.api('GET', '/workflows', undefined, { query: { limit: 250 } })).data;
+	}
+
+	async deleteWorkflow(id) {
+		return this.api('DELETE', `/workflows/${id}`);
+	}
+
+	/** Publishes (n8n 1.x: "activates") a workflow: its trigger subscribes. */
+	async publishWorkflow(id) {
+		return this.api('POST', `/workflows/${id}/publish`, {});
+	}
+
+	/** Unpublishes (1.x: "deactivates"): the trigger unsubscribes. */
+	async unpublishWorkflow(id) {
+		return this.api('POST', `/workflows/${id}/unpublish`);
+	}
+
+	/**
+	 * Runs a workflow with a Manual Trigger the way the editor's "Execute workflow" button does,
+	 * and waits for the finished execution (with its data). Returns the execution.
+	 */
+	async runManually(workflowId, { timeoutMs = 120_000 } = {}) {
+		const wf = await this.rest('GET', `/workflows/${workflowId}`);
+		const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+		const started = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
+		const executionId = started.executionId;
+		if (!executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
+		return this.waitForExecution(executionId, { timeoutMs });
+	}
+
+	/** Polls an execution until it has finished; returns it with data. */
+	async waitForExecution(executionId, { timeoutMs = 120_000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			let ex;
+			try {
+				ex = await this.api('GET', `/executions/${executionId}`, undefined, { query: { includeData: true } });
+			} catch (e) {
+				if (e.status !== 404) throw e;
+			}
+			if (ex && ex.finished !== undefined && ex.status && !['new', 'running', 'waiting'].includes(ex.status)) return ex;
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`);
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	}
+
+	/** Executions of a workflow, newest first, with data. */
+	async executions(workflowId, { limit = 50, includeData = true, status } = {}) {
+		const res = await this.api('GET', '/executions', undefined, { query: { workflowId, limit, includeData, status } });
+		return res.data;
+	}
+
+	/** Waits until a workflow has at least `count` finished executions; returns them (newest first). */
+	async waitForExecutions(workflowId, count, { timeoutMs = 30_000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const list = (await this.executions(workflowId)).filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			if (list.length >= count) return list;
+			if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: ${list.length} finished execution(s) after ${timeoutMs / 1000} s, expected ${count}`);
+			await new Promise((r) => setTimeout(r, 300));
+		}
+	}
+}
+
+/**
+ * The items a node output in a finished execution (first run, main output `output`).
+ * Returns the `json` of each item.
+ */
+function nodeOutput(execution, nodeName, output = 0) {
+	const runs = execution?.data?.resultData?.runData?.[nodeName];
+	if (!runs) return undefined;
+	const main = runs[0]?.data?.main?.[output] || [];
+	return main.map((i) => i.json);
+}
+
+/** The error of a failed execution (message, description, httpCode), or undefined. */
+function executionError(execution) {
+	const rd = execution?.data?.resultData;
+	const err = rd?.error;
+	if (!err) return undefined;
+	return {
+		message: err.message,
+		description: err.description,
+		httpCode: err.httpCode,
+		node: err.node?.name,
+	};
+}
+
+module.exports = { N8nClient, N8nRequestError, nodeOutput, executionError };

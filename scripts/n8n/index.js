@@ -1,0 +1,112 @@
+// Runtime library for running this package in real n8n (used by scripts/demo.js and
+// scripts/e2e.js). Plain CommonJS, standard library only.
+//
+//   const rt = require('./n8n');
+//   const runtime = rt.ensureRuntime();                 // pinned n8n 2.41.1 + Node 24, cached
+//   rt.buildPackage(); rt.buildSandbox();               // dist/ and build/sandbox/
+//   const sandbox = await rt.startSandbox({ port: 4010 });
+//   const n8n = await rt.startN8n({ runtime, extensionsDir: rt.DIST_DIR, port: 5678 });
+//   const client = await new rt.N8nClient(n8n.baseUrl).bootstrap(rt.DEMO_OWNER);
+//   ... client.createCredential / createWorkflow / publishWorkflow / runManually / executions
+//   await n8n.dispose(); await sandbox.stop();
+'use strict';
+
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const install = require('./install');
+const server = require('./server');
+const client = require('./client');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const DIST_DIR = path.join(REPO_ROOT, 'dist');
+
+/** Node type names of this package as n8n 2.41.1 names nodes loaded from N8N_CUSTOM_EXTENSIONS. */
+const NODE_TYPES = {
+	action: 'CUSTOM.businessOps',
+	trigger: 'CUSTOM.businessOpsTrigger',
+};
+const CREDENTIAL_TYPE = 'businessOpsApi';
+
+/** The owner account the demo (and e2e) create; printed by the demo. */
+const DEMO_OWNER = {
+	email: 'demo@example.com',
+	password: 'Demo-Passw0rd!',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
+
+function runChecked(cmd, args, label, opts = {}) {
+	const res = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
+	if (res.error) throw res.error;
+	if (res.status !== 0) {
+		const out = `${res.stdout || ''}${res.stderr || ''}`.trim().split('\n').slice(-40).join('\n');
+		throw new Error(`${label} failed (exit ${res.status}):\n${out}`);
+	}
+	return res.stdout;
+}
+
+/** `npm run build`: tsc + icons into dist/. */
+function buildPackage() {
+	runChecked('npm', ['run', '--silent', 'build'], 'npm run build');
+}
+
+/** Compiles the sandbox into build/sandbox/. */
+function buildSandbox() {
+	const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+	runChecked(process.execPath, [tsc, '-p', path.join('sandbox', 'tsconfig.json')], 'tsc -p sandbox/tsconfig.json');
+}
+
+/** Starts the sandbox in this process (build/sandbox/index.js must exist). */
+async function startSandbox(options = {}) {
+	const mod = require(path.join(REPO_ROOT, 'build', 'sandbox', 'index.js'));
+	return mod.startSandbox({ host: '127.0.0.1', ...options });
+}
+
+/** Calls one of the sandbox's HTTP controls (`<controlUrl>/<what>`). */
+async function sandboxControl(controlUrl, method, what, body) {
+	const res = await fetch(`${controlUrl}/${what.replace(/^\//, '')}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(15_000),
+	});
+	const text = await res.text();
+	let parsed = text;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		/* not JSON */
+	}
+	if (!res.ok) throw new Error(`sandbox ${method} /${what} -> ${res.status}: ${text.slice(0, 300)}`);
+	return parsed && typeof parsed === 'object' && 'data' in parsed && Object.keys(parsed).length === 1 ? parsed.data : parsed;
+}
+
+/** Credential data for a sandbox key. */
+function credentialData(sandbox, key) {
+	return { apiKey: key, baseUrl: sandbox.baseUrl };
+}
+
+module.exports = {
+	REPO_ROOT,
+	DIST_DIR,
+	NODE_TYPES,
+	CREDENTIAL_TYPE,
+	DEMO_OWNER,
+	ensureRuntime: install.ensureRuntime,
+	runtimeDir: install.runtimeDir,
+	isRuntimeInstalled: install.isInstalled,
+	buildPackage,
+	buildSandbox,
+	startSandbox,
+	sandboxControl,
+	credentialData,
+	startN8n: server.startN8n,
+	killN8nNow: server.killNow,
+	freePort: server.freePort,
+	tailOf: server.tailOf,
+	N8nClient: client.N8nClient,
+	N8nRequestError: client.N8nRequestError,
+	nodeOutput: client.nodeOutput,
+	executionError: client.executionError,
+};

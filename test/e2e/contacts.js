@@ -1,0 +1,117 @@
+// Contacts through the Business Ops node in real n8n: Return All over more than 250 records,
+// Limit, the create → get → update → delete cycle, and errors shown to the user.
+'use strict';
+
+const { assert, byId, runOperation, expectSuccess, expectFailure } = require('./harness');
+
+const TOTAL = 260;
+
+module.exports = {
+	area: 'contacts',
+	steps: [
+		{
+			name: `Get Many with Return All returns all ${TOTAL} records`,
+			async run(ctx) {
+				ctx.requireOperation('contact', 'getAll');
+				const control = ctx.sandbox.control;
+				const existing = control.seed({ resource: 'contacts', count: 1 }).total;
+				if (existing < TOTAL) control.seed({ resource: 'contacts', count: TOTAL - existing });
+				control.clearRequestLog();
+				const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
+				const items = expectSuccess(r);
+				assert.equal(items.length, TOTAL);
+				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL, 'duplicate records across pages');
+				const pages = control.requestLog().filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
+				assert.ok(pages.length >= 3, `expected at least 3 page requests, saw ${pages.length}`);
+				return `${items.length} records in ${pages.length} requests (pageSize ${pages.map((p) => p.query.pageSize).join('/')})`;
+			},
+		},
+		{
+			name: 'Return All under a tight rate limit: 429 answers are waited out, nothing is lost',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'getAll');
+				const control = ctx.sandbox.control;
+				const previous = control.rateLimit();
+				control.clearRequestLog();
+				control.setRateLimit({ limit: 2, windowMs: 1500 });
+				try {
+					const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
+					const items = expectSuccess(r);
+					assert.equal(items.length, TOTAL);
+					const log = control.requestLog().filter((e) => /\/contacts$/.test(e.path));
+					const limited = log.filter((e) => e.status === 429).length;
+					assert.ok(limited >= 1, `no request was rate limited (${log.map((e) => e.status).join(', ')})`);
+					return `${items.length} records; ${limited} answer(s) 429 retried`;
+				} finally {
+					control.setRateLimit(previous);
+				}
+			},
+		},
+		{
+			name: 'Get Many with Limit 7 returns 7 records',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'getAll');
+				const items = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 7 }));
+				assert.equal(items.length, 7);
+			},
+		},
+		{
+			name: 'Create, Get, Update and Delete a contact',
+			async run(ctx) {
+				for (const op of ['create', 'get', 'update', 'delete']) ctx.requireOperation('contact', op);
+				const email = `e2e-${Date.now()}@example.com`;
+				const [created] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'create',
+						name: 'E2E Bakkerij B.V.',
+						additionalFields: { email, billingCountry: 'nl', type: 'business' },
+					}),
+				);
+				assert.match(created.id, /^ctc_/);
+				assert.equal(created.email, email);
+				assert.equal(created.billingCountry, 'NL');
+				const [got] = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(created.id) }));
+				assert.equal(got.id, created.id);
+				const [updated] = expectSuccess(
+					await runOperation(ctx, { resource: 'contact', operation: 'update', contactId: byId(created.id), updateFields: { phone: '+31 20 555 0101' } }),
+				);
+				assert.equal(updated.phone, '+31 20 555 0101');
+				assert.equal(updated.name, 'E2E Bakkerij B.V.');
+				expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'delete', contactId: byId(created.id) }));
+				const gone = await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(created.id) });
+				const e = expectFailure(gone, /404|not[ _]found/i);
+				return `created ${created.id}; after delete: "${e.message}"`;
+			},
+		},
+		{
+			name: 'a duplicate e-mail shows the API message (409)',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const [first] = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }));
+				const r = await runOperation(ctx, { resource: 'contact', operation: 'create', name: 'Dubbel', additionalFields: { email: first.email } });
+				const e = expectFailure(r, /409|duplicate/i, /already exists/i);
+				return `"${e.message}"`;
+			},
+		},
+		{
+			name: "a key of another organization does not see this organization's contact (404)",
+			async run(ctx) {
+				ctx.requireOperation('contact', 'get');
+				const [mine] = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }));
+				const r = await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(mine.id) }, { key: 'otherOrg' });
+				const e = expectFailure(r, /404|not[ _]found/i);
+				return `"${e.message}"`;
+			},
+		},
+		{
+			name: 'a read-only key gets 403 naming the missing scope contacts.write',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const r = await runOperation(ctx, { resource: 'contact', operation: 'create', name: 'Niet toegestaan' }, { key: 'readOnly' });
+				const e = expectFailure(r, /403|insufficient_scope/i, /contacts\.write/);
+				return `"${e.message}" / "${e.description}"`;
+			},
+		},
+	],
+};

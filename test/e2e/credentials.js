@@ -1,0 +1,68 @@
+// The credential test (the editor's "Retry" / save check, and the public API's test) against the
+// sandbox: passes for a real key, fails with a clear message for a wrong or malformed key.
+'use strict';
+
+const { assert, rt } = require('./harness');
+
+async function both(ctx, cred, data) {
+	const rest = await ctx.client.testCredential(cred.id, rt.CREDENTIAL_TYPE, data);
+	const pub = await ctx.client.testCredentialPublic(cred.id);
+	return { rest, pub };
+}
+
+module.exports = {
+	area: 'credentials',
+	steps: [
+		{
+			name: 'credential test passes with the admin key',
+			async run(ctx) {
+				const { rest, pub } = await both(ctx, ctx.credentials.admin, rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin));
+				assert.equal(rest.status, 'OK', `REST test: ${rest.message}`);
+				assert.equal(pub.status, 'OK', `public API test: ${pub.message}`);
+				const hits = ctx.sandbox.control.requestLog().filter((r) => /\/me$/.test(r.path || r.url || ''));
+				assert.ok(hits.length >= 2, 'the test did not call GET /me on the sandbox');
+				return rest.message;
+			},
+		},
+		{
+			name: 'credential test passes with a read-only key',
+			async run(ctx) {
+				const { rest } = await both(ctx, ctx.credentials.readOnly, rt.credentialData(ctx.sandbox, ctx.sandbox.keys.readOnly));
+				assert.equal(rest.status, 'OK', rest.message);
+				return rest.message;
+			},
+		},
+		{
+			name: 'credential test fails clearly for a revoked/unknown key (401)',
+			async run(ctx) {
+				const data = rt.credentialData(ctx.sandbox, `svc_${'A'.repeat(32)}`);
+				const cred = await ctx.client.createCredential({ name: 'Business Ops (unknown key)', type: rt.CREDENTIAL_TYPE, data });
+				try {
+					const { rest, pub } = await both(ctx, cred, data);
+					assert.equal(rest.status, 'Error');
+					assert.equal(pub.status, 'Error');
+					assert.match(rest.message, /unauthori[sz]ed|invalid|api key|401/i, `message: ${rest.message}`);
+					assert.ok(!rest.message.includes(data.apiKey), 'the message repeats the key');
+					return `"${rest.message}"`;
+				} finally {
+					await ctx.client.deleteCredential(cred.id).catch(() => {});
+				}
+			},
+		},
+		{
+			name: 'credential test fails clearly for a malformed key',
+			async run(ctx) {
+				const data = rt.credentialData(ctx.sandbox, 'not-a-key');
+				const cred = await ctx.client.createCredential({ name: 'Business Ops (malformed key)', type: rt.CREDENTIAL_TYPE, data });
+				try {
+					const { rest } = await both(ctx, cred, data);
+					assert.equal(rest.status, 'Error');
+					assert.match(rest.message, /svc_/, `message: ${rest.message}`);
+					return `"${rest.message.slice(0, 70)}…"`;
+				} finally {
+					await ctx.client.deleteCredential(cred.id).catch(() => {});
+				}
+			},
+		},
+	],
+};

@@ -1,0 +1,157 @@
+// Helpers shared by the e2e step modules: workflow builders, running a node operation in real
+// n8n, reading what an execution produced, and small assertions. Plain Node.js.
+'use strict';
+
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+
+const rt = require('../../scripts/n8n');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A workflow node object as the editor exports it. */
+function node(name, type, parameters = {}, extra = {}) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion: 1,
+		position: extra.position || [0, 0],
+		parameters,
+		...extra,
+	};
+}
+
+/** connections for a straight chain of node names. */
+function chain(...names) {
+	const connections = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+/** `{ businessOpsApi: { id, name } }` for one of the credentials the runner created. */
+function credentialRef(cred) {
+	return { [rt.CREDENTIAL_TYPE]: { id: cred.id, name: cred.name } };
+}
+
+/**
+ * Manual Trigger → Business Ops (one operation). `parameters` are the node's parameters as the
+ * editor saves them (resource, operation, …).
+ */
+function operationWorkflow(name, parameters, cred, { nodeName = 'Business Ops', settings } = {}) {
+	return {
+		name,
+		nodes: [
+			node('When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+			node(nodeName, rt.NODE_TYPES.action, parameters, { position: [220, 0], credentials: credentialRef(cred) }),
+		],
+		connections: chain('When clicking ‘Execute workflow’', nodeName),
+		settings: settings || { executionOrder: 'v1' },
+	};
+}
+
+/** A resource locator value "By ID" as the editor stores it. */
+function byId(id) {
+	return { __rl: true, mode: 'id', value: id };
+}
+
+/**
+ * Creates a Manual Trigger → Business Ops workflow, runs it like the editor's Execute button
+ * and returns { workflowId, execution, status, items, error }.
+ * @param {object} ctx  the e2e context
+ * @param {object} parameters  Business Ops node parameters
+ * @param {{ key?: string, name?: string }} [o]  key: which credential (admin, readOnly, contactsOnly, otherOrg)
+ */
+async function runOperation(ctx, parameters, o = {}) {
+	const cred = ctx.credentials[o.key || 'admin'];
+	const wfName = o.name || `e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`;
+	const wf = await ctx.client.createWorkflow(operationWorkflow(wfName, parameters, cred));
+	const execution = await ctx.client.runManually(wf.id, { timeoutMs: o.timeoutMs || 120_000 });
+	return {
+		workflowId: wf.id,
+		execution,
+		status: execution.status,
+		items: rt.nodeOutput(execution, 'Business Ops') || [],
+		error: nodeError(execution, 'Business Ops'),
+	};
+}
+
+/** The error a node showed in an execution (what the user sees in the node's output panel). */
+function nodeError(execution, nodeName) {
+	const run = execution?.data?.resultData?.runData?.[nodeName]?.[0];
+	const err = run?.error || execution?.data?.resultData?.error;
+	if (!err) return undefined;
+	return {
+		message: String(err.message || ''),
+		description: err.description == null ? '' : String(err.description),
+		httpCode: err.httpCode == null ? undefined : String(err.httpCode),
+		text: `${err.message || ''} ${err.description || ''}`,
+	};
+}
+
+/** Fails with the execution's error when it did not succeed. */
+function expectSuccess(result) {
+	if (result.status !== 'success') {
+		const e = result.error;
+		throw new Error(`execution ${result.execution.id} ended "${result.status}": ${e ? `${e.message} | ${e.description}` : 'no error recorded'}`);
+	}
+	return result.items;
+}
+
+/** Fails unless the execution failed with an error whose text matches every pattern. */
+function expectFailure(result, ...patterns) {
+	if (result.status === 'success') throw new Error(`expected the node to fail, but it succeeded with ${result.items.length} item(s)`);
+	const e = result.error;
+	if (!e) throw new Error(`execution ${result.execution.id} ended "${result.status}" with no error recorded`);
+	for (const p of patterns) {
+		if (!p.test(e.text)) throw new Error(`error shown to the user does not match ${p}: "${e.message}" / "${e.description}"`);
+	}
+	return e;
+}
+
+/** GET on the sandbox API with the admin key (test bookkeeping, not through n8n); returns `data`. */
+async function sandboxGet(ctx, pathname) {
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
+	const body = await res.json();
+	if (!res.ok) throw new Error(`sandbox GET ${pathname} -> ${res.status}: ${JSON.stringify(body)}`);
+	return body.data;
+}
+
+/** Id of the first record of a list, e.g. sandboxFirstId(ctx, 'contacts'). */
+async function sandboxFirstId(ctx, resource, query = '') {
+	const list = await sandboxGet(ctx, `/${resource}?pageSize=1${query}`);
+	if (!list.length) throw new Error(`the sandbox has no ${resource}${query}`);
+	return list[0].id;
+}
+
+/** Polls `fn` until it returns a truthy value; returns it. */
+async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	for (;;) {
+		last = await fn();
+		if (last) return last;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+module.exports = {
+	assert,
+	sleep,
+	node,
+	chain,
+	credentialRef,
+	operationWorkflow,
+	byId,
+	runOperation,
+	nodeError,
+	expectSuccess,
+	expectFailure,
+	waitFor,
+	sandboxGet,
+	sandboxFirstId,
+	rt,
+};

@@ -1,0 +1,66 @@
+// Invoices through the Business Ops node in real n8n: Return All over more than 250 records, the
+// draft → sent → paid life cycle (with the API's events), a 422 shown to the user, a missing scope.
+'use strict';
+
+const { assert, byId, runOperation, expectSuccess, expectFailure, sandboxFirstId } = require('./harness');
+
+const TOTAL = 255;
+const ITEMS = { item: [{ name: 'Roggebrood', quantity: 40, unitPrice: 4.1, vatPercentage: 9 }] };
+
+module.exports = {
+	area: 'invoices',
+	steps: [
+		{
+			name: `Get Many with Return All returns all ${TOTAL} invoices`,
+			async run(ctx) {
+				ctx.requireOperation('invoice', 'getAll');
+				const control = ctx.sandbox.control;
+				const existing = control.seed({ resource: 'invoices', count: 1 }).total;
+				if (existing < TOTAL) control.seed({ resource: 'invoices', count: TOTAL - existing });
+				const items = expectSuccess(await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }));
+				assert.equal(items.length, TOTAL);
+				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL);
+				return `${items.length} invoices`;
+			},
+		},
+		{
+			name: 'Create (draft) → Send → Mark as Paid emits invoice.sent and invoice.paid',
+			async run(ctx) {
+				for (const op of ['create', 'send', 'markAsPaid']) ctx.requireOperation('invoice', op);
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const [invoice] = expectSuccess(
+					await runOperation(ctx, { resource: 'invoice', operation: 'create', contactId: byId(contactId), itemsInput: 'form', items: ITEMS }),
+				);
+				assert.equal(invoice.status, 'draft');
+				ctx.sandbox.control.clearEvents();
+				const [sent] = expectSuccess(await runOperation(ctx, { resource: 'invoice', operation: 'send', invoiceId: byId(invoice.id) }));
+				assert.equal(sent.status, 'sent');
+				const [paid] = expectSuccess(await runOperation(ctx, { resource: 'invoice', operation: 'markAsPaid', invoiceId: byId(invoice.id) }));
+				assert.equal(paid.status, 'paid');
+				const events = ctx.sandbox.control.events().map((e) => e.type);
+				assert.ok(events.includes('invoice.sent') && events.includes('invoice.paid'), `events: ${events.join(', ')}`);
+				ctx.state.paidInvoiceId = invoice.id;
+				return `${invoice.number || invoice.id}: draft → sent → paid; events ${events.join(', ')}`;
+			},
+		},
+		{
+			name: 'moving a paid invoice back to draft shows the API message (422)',
+			async run(ctx) {
+				ctx.requireOperation('invoice', 'updateStatus');
+				assert.ok(ctx.state.paidInvoiceId, 'needs the invoice of the previous step');
+				const r = await runOperation(ctx, { resource: 'invoice', operation: 'updateStatus', invoiceId: byId(ctx.state.paidInvoiceId), status: 'draft' });
+				const e = expectFailure(r, /422|invalid_state/i, /paid/);
+				return `"${e.message}"`;
+			},
+		},
+		{
+			name: 'a contacts-only key gets 403 naming invoices.read',
+			async run(ctx) {
+				ctx.requireOperation('invoice', 'getAll');
+				const r = await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: false, limit: 5 }, { key: 'contactsOnly' });
+				const e = expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
+				return `"${e.message}"`;
+			},
+		},
+	],
+};

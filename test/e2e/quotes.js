@@ -1,0 +1,82 @@
+// Quotes through the Business Ops node in real n8n: the draft → sent → approved life cycle, a 422
+// for a move the API does not allow (shown to the user), cancel + delete, and a missing scope.
+'use strict';
+
+const { assert, byId, runOperation, expectSuccess, expectFailure, sandboxFirstId } = require('./harness');
+
+const ITEMS = { item: [{ name: 'Schilderwerk voorgevel', quantity: 12, unitPrice: 45, vatPercentage: 21 }] };
+
+const firstContactId = (ctx) => sandboxFirstId(ctx, 'contacts');
+
+async function createQuote(ctx) {
+	const [quote] = expectSuccess(
+		await runOperation(ctx, { resource: 'quote', operation: 'create', contactId: byId(await firstContactId(ctx)), itemsInput: 'form', items: ITEMS }),
+	);
+	return quote;
+}
+
+module.exports = {
+	area: 'quotes',
+	steps: [
+		{
+			name: 'Get Many with Return All',
+			async run(ctx) {
+				ctx.requireOperation('quote', 'getAll');
+				const items = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'getAll', returnAll: true }));
+				assert.ok(items.length >= 5, `only ${items.length} quotes`);
+				assert.ok(items.every((q) => /^quo_/.test(q.id)));
+				return `${items.length} quotes`;
+			},
+		},
+		{
+			name: 'Create (draft) → Send → Approve',
+			async run(ctx) {
+				for (const op of ['create', 'send', 'approve']) ctx.requireOperation('quote', op);
+				const quote = await createQuote(ctx);
+				assert.equal(quote.status, 'draft');
+				assert.equal(quote.items.length, 1);
+				const [sent] = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'send', quoteId: byId(quote.id) }));
+				assert.equal(sent.status, 'sent');
+				const [approved] = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'approve', quoteId: byId(quote.id) }));
+				assert.equal(approved.status, 'approved');
+				ctx.state.approvedQuoteId = quote.id;
+				return `${quote.number || quote.id}: draft → sent → approved`;
+			},
+		},
+		{
+			name: 'sending an approved quote shows the API message (422)',
+			async run(ctx) {
+				ctx.requireOperation('quote', 'send');
+				const id = ctx.state.approvedQuoteId;
+				assert.ok(id, 'needs the quote of the previous step');
+				const r = await runOperation(ctx, { resource: 'quote', operation: 'send', quoteId: byId(id) });
+				const e = expectFailure(r, /422|invalid_state/i, /approved/);
+				return `"${e.message}"`;
+			},
+		},
+		{
+			name: 'Cancel and Delete a draft quote; Get then gives 404',
+			async run(ctx) {
+				for (const op of ['create', 'cancel', 'delete', 'get']) ctx.requireOperation('quote', op);
+				const quote = await createQuote(ctx);
+				const [canceled] = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'cancel', quoteId: byId(quote.id) }));
+				assert.equal(canceled.status, 'canceled');
+				expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'delete', quoteId: byId(quote.id) }));
+				expectFailure(await runOperation(ctx, { resource: 'quote', operation: 'get', quoteId: byId(quote.id) }), /404|not[ _]found/i);
+			},
+		},
+		{
+			name: 'a read-only key gets 403 naming quotes.write',
+			async run(ctx) {
+				ctx.requireOperation('quote', 'create');
+				const r = await runOperation(
+					ctx,
+					{ resource: 'quote', operation: 'create', contactId: byId(await firstContactId(ctx)), itemsInput: 'form', items: ITEMS },
+					{ key: 'readOnly' },
+				);
+				const e = expectFailure(r, /403|insufficient_scope/i, /quotes\.write/);
+				return `"${e.message}"`;
+			},
+		},
+	],
+};

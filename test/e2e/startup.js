@@ -1,0 +1,51 @@
+// n8n 2.41.1 starts with this package loaded from N8N_CUSTOM_EXTENSIONS=<repo>/dist.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { assert, rt } = require('./harness');
+
+module.exports = {
+	area: 'startup',
+	steps: [
+		{
+			name: `node type ${rt.NODE_TYPES.action} is loaded`,
+			async run(ctx) {
+				const types = await ctx.client.nodeTypes();
+				const names = types.map((t) => t.name);
+				const action = types.find((t) => t.name === rt.NODE_TYPES.action);
+				assert.ok(action, `n8n does not know ${rt.NODE_TYPES.action}; custom types: ${names.filter((n) => n.startsWith('CUSTOM.')).join(', ') || 'none'}`);
+				assert.deepEqual(action.credentials.map((c) => c.name), [rt.CREDENTIAL_TYPE]);
+				const resources = action.properties.find((p) => p.name === 'resource').options.map((o) => o.value);
+				return `${resources.length} resources: ${resources.join(', ')}`;
+			},
+		},
+		{
+			name: `node type ${rt.NODE_TYPES.trigger} is loaded (when built)`,
+			async run(ctx) {
+				const built = fs.existsSync(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'BusinessOpsTrigger.node.js'));
+				const types = await ctx.client.nodeTypes();
+				const trigger = types.find((t) => t.name === rt.NODE_TYPES.trigger);
+				if (!built) {
+					assert.equal(trigger, undefined);
+					return 'not built yet';
+				}
+				assert.ok(trigger, `dist has the trigger but n8n does not know ${rt.NODE_TYPES.trigger}`);
+				assert.ok(trigger.webhooks?.length, 'the trigger declares no webhook');
+				return `webhooks: ${trigger.webhooks.map((w) => w.name).join(', ')}`;
+			},
+		},
+		{
+			name: `credential type ${rt.CREDENTIAL_TYPE} is loaded`,
+			async run(ctx) {
+				const types = await ctx.client.credentialTypes();
+				const cred = types.find((t) => t.name === rt.CREDENTIAL_TYPE);
+				assert.ok(cred, `n8n does not know the credential type ${rt.CREDENTIAL_TYPE}`);
+				const fields = cred.properties.map((p) => p.name);
+				assert.ok(fields.includes('apiKey') && fields.includes('baseUrl'), `credential fields: ${fields.join(', ')}`);
+				return `"${cred.displayName}": ${fields.join(', ')}`;
+			},
+		},
+	],
+};

@@ -1,0 +1,266 @@
+// The Business Ops Trigger in real n8n against the sandbox: publishing subscribes exactly once,
+// events start executions carrying the event, a wrongly signed delivery gets 401 and starts
+// nothing, every signing scheme of the sandbox verifies, a restart of n8n leaves no duplicate
+// subscription, unpublishing deletes the subscription.
+'use strict';
+
+const crypto = require('node:crypto');
+
+const { assert, node, chain, credentialRef, sleep, waitFor, sandboxFirstId, rt } = require('./harness');
+
+const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
+const TRIGGER = 'Business Ops Trigger';
+
+function triggerWorkflow(ctx, name, options = {}) {
+	return {
+		name,
+		nodes: [
+			node(TRIGGER, rt.NODE_TYPES.trigger, { events: EVENTS, options }, { position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId: crypto.randomUUID() }),
+			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+		],
+		connections: chain(TRIGGER, 'No Operation'),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Subscriptions in the sandbox that deliver to this n8n. */
+function ourSubscriptions(ctx) {
+	const prefix = `${ctx.n8n.baseUrl}/webhook/`;
+	return ctx.sandbox.control.webhooks().filter((w) => w.url.startsWith(prefix));
+}
+
+/**
+ * n8n 2.41.1 publishes through an outbox (N8N_USE_WORKFLOW_PUBLICATION_SERVICE, on by default):
+ * POST /publish answers before the trigger's `create` has run. Waits until `count` of our
+ * subscriptions exist, then checks that the number stays there.
+ */
+async function waitForSubscriptions(ctx, count, what) {
+	await waitFor(() => ourSubscriptions(ctx).length === count, { timeoutMs: 30_000, what });
+	await sleep(1000);
+	const subs = ourSubscriptions(ctx);
+	assert.equal(subs.length, count, `${what}: ${subs.length} subscriptions a second later`);
+	return subs;
+}
+
+/** Emits an event in the sandbox and waits until its deliveries are done. */
+async function emit(ctx, type, data) {
+	const ev = ctx.sandbox.control.emit({ type, ...(data ? { data } : {}) });
+	await ctx.sandbox.control.waitForDeliveries();
+	return ev;
+}
+
+/** The trigger's output items of all finished executions of a workflow (newest first). */
+async function triggerEvents(ctx, workflowId) {
+	const list = await ctx.client.executions(workflowId);
+	return list.map((ex) => ({ ex, event: (rt.nodeOutput(ex, TRIGGER) || [])[0] }));
+}
+
+/** Waits until the workflow has `count` executions; returns the trigger outputs (newest first). */
+async function waitForEvents(ctx, workflowId, count) {
+	await ctx.client.waitForExecutions(workflowId, count, { timeoutMs: 30_000 });
+	return triggerEvents(ctx, workflowId);
+}
+
+/** A delivery signed Standard-Webhooks style with a secret that is not the subscription's. */
+function forgedDelivery(type) {
+	const id = `evt_forged${Date.now()}`;
+	const ts = Math.floor(Date.now() / 1000);
+	const body = JSON.stringify({ id, type, timestamp: new Date().toISOString(), data: { id: 'inv_forged' } });
+	const key = crypto.randomBytes(24);
+	const sig = crypto.createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
+	return { body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` } };
+}
+
+async function post(url, { body, headers }) {
+	const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(15_000) });
+	return { status: res.status, text: await res.text() };
+}
+
+module.exports = {
+	area: 'trigger',
+	steps: [
+		{
+			name: 'publishing the workflow creates exactly one subscription',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const before = ourSubscriptions(ctx).length;
+				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e trigger'));
+				ctx.state.triggerWorkflowId = wf.id;
+				const t = Date.now();
+				await ctx.client.publishWorkflow(wf.id);
+				const subs = await waitForSubscriptions(ctx, before + 1, 'the subscription of the published workflow');
+				const took = ((Date.now() - t - 1000) / 1000).toFixed(1);
+				const sub = subs[subs.length - 1];
+				assert.deepEqual([...sub.events].sort(), [...EVENTS].sort());
+				assert.equal(sub.active, true);
+				ctx.state.subscription = sub;
+				return `${sub.id} → ${sub.url.replace(ctx.n8n.baseUrl, '')} (${sub.events.join(', ')}) after ${took} s`;
+			},
+		},
+		{
+			name: `events ${EVENTS.join(', ')} start executions carrying the event`,
+			async run(ctx) {
+				ctx.requireTrigger();
+				const id = ctx.state.triggerWorkflowId;
+				assert.ok(id, 'needs the published workflow of the previous step');
+				const emitted = [];
+				for (const type of EVENTS) emitted.push(await emit(ctx, type));
+				const got = await waitForEvents(ctx, id, EVENTS.length);
+				for (const ev of emitted) {
+					const hit = got.find((g) => g.event && g.event.id === ev.id);
+					assert.ok(hit, `no execution carries event ${ev.id} (${ev.type}); saw ${got.map((g) => g.event && g.event.type).join(', ')}`);
+					assert.equal(hit.event.type, ev.type);
+					assert.equal(hit.ex.status, 'success');
+					assert.ok(hit.event.data && hit.event.data.id, `event ${ev.type} has no data: ${JSON.stringify(hit.event)}`);
+				}
+				const failed = ctx.sandbox.control.deliveries().filter((d) => !d.success);
+				assert.equal(failed.length, 0, `failed deliveries: ${JSON.stringify(failed.slice(0, 2))}`);
+				return `${got.length} executions: ${got.map((g) => `${g.event.type} ${g.event.data.id}`).join(', ')}`;
+			},
+		},
+		{
+			name: 'a real status change (invoice marked paid through the API) starts an execution',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const id = ctx.state.triggerWorkflowId;
+				const before = (await ctx.client.executions(id)).length;
+				const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' };
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const createRes = await fetch(`${ctx.sandbox.baseUrl}/invoices`, {
+					method: 'POST',
+					headers,
+					body: JSON.stringify({ contactId, items: [{ name: 'Brood', quantity: 1, unitPrice: 5, vatPercentage: 9 }] }),
+				});
+				assert.equal(createRes.status, 201, await createRes.clone().text());
+				const target = (await createRes.json()).data.id;
+				const sendRes = await fetch(`${ctx.sandbox.baseUrl}/invoices/${target}`, { method: 'PATCH', headers, body: JSON.stringify({ status: 'sent' }) });
+				assert.equal(sendRes.status, 200, await sendRes.text());
+				const res = await fetch(`${ctx.sandbox.baseUrl}/invoices/${target}`, { method: 'PATCH', headers, body: JSON.stringify({ status: 'paid' }) });
+				assert.equal(res.status, 200, await res.text());
+				await ctx.sandbox.control.waitForDeliveries();
+				const got = await waitForEvents(ctx, id, before + 1);
+				const hit = got.find((g) => g.event && g.event.type === 'invoice.paid' && g.event.data && g.event.data.id === target);
+				assert.ok(hit, `no execution for invoice.paid of ${target}`);
+				assert.equal(hit.event.data.status, 'paid');
+				return `${target} paid → execution ${hit.ex.id}`;
+			},
+		},
+		{
+			name: 'a delivery with a wrong signature gets 401 and starts nothing',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const id = ctx.state.triggerWorkflowId;
+				const url = ctx.state.subscription.url;
+				const before = (await ctx.client.executions(id)).length;
+				const forged = await post(url, forgedDelivery('invoice.paid'));
+				assert.equal(forged.status, 401, `forged signature: HTTP ${forged.status} ${forged.text}`);
+				const unsigned = await post(url, { body: JSON.stringify({ id: 'evt_unsigned', type: 'invoice.paid', data: {} }), headers: { 'content-type': 'application/json' } });
+				assert.equal(unsigned.status, 401, `no signature: HTTP ${unsigned.status} ${unsigned.text}`);
+				await sleep(1500);
+				const after = (await ctx.client.executions(id)).length;
+				assert.equal(after, before, `${after - before} execution(s) started`);
+				return `forged: 401 ${forged.text.slice(0, 80)}; unsigned: 401`;
+			},
+		},
+		{
+			name: 'deliveries signed with each scheme of the sandbox (standard, github, stripe) verify',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const id = ctx.state.triggerWorkflowId;
+				const control = ctx.sandbox.control;
+				const done = [];
+				try {
+					for (const scheme of ['standard', 'github', 'stripe']) {
+						control.setSigningScheme(scheme);
+						control.clearDeliveries();
+						const before = (await ctx.client.executions(id)).length;
+						const ev = await emit(ctx, 'quote.approved');
+						const deliveries = control.deliveries().filter((d) => d.eventId === ev.id);
+						assert.ok(deliveries.length >= 1, `${scheme}: nothing was delivered`);
+						assert.ok(deliveries.every((d) => d.scheme === scheme));
+						assert.ok(deliveries[0].success, `${scheme}: n8n answered ${deliveries[0].statusCode} ${deliveries[0].error || ''}`);
+						const got = await waitForEvents(ctx, id, before + 1);
+						assert.ok(got.some((g) => g.event && g.event.id === ev.id), `${scheme}: no execution carries ${ev.id}`);
+						done.push(`${scheme} ${deliveries[0].statusCode}`);
+					}
+				} finally {
+					control.setSigningScheme('standard');
+				}
+				return done.join(', ');
+			},
+		},
+		{
+			name: 'a trigger set to Standard Webhooks refuses a GitHub-style delivery',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const control = ctx.sandbox.control;
+				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e trigger (standard only)', { signatureScheme: 'standardWebhooks' }));
+				await ctx.client.publishWorkflow(wf.id);
+				try {
+					await waitForSubscriptions(ctx, 2, 'the subscription of the second workflow');
+					control.setSigningScheme('github');
+					control.clearDeliveries();
+					const sub = ourSubscriptions(ctx).find((s) => s.id !== ctx.state.subscription.id);
+					assert.ok(sub, 'the second workflow has no subscription');
+					const ev = await emit(ctx, 'request.received');
+					const mine = control.deliveries().filter((d) => d.eventId === ev.id && d.subscriptionId === sub.id);
+					assert.ok(mine.length >= 1, 'nothing was delivered');
+					assert.ok(mine.every((d) => d.statusCode === 401), `statuses: ${mine.map((d) => d.statusCode).join(', ')}`);
+					await sleep(1000);
+					assert.equal((await ctx.client.executions(wf.id)).length, 0, 'an execution started');
+					return `${mine.length} attempt(s), all 401`;
+				} finally {
+					control.setSigningScheme('standard');
+					await ctx.client.unpublishWorkflow(wf.id).catch(() => {});
+					await waitFor(() => ourSubscriptions(ctx).length === 1, { timeoutMs: 30_000, what: 'the second subscription to go' }).catch(() => {});
+				}
+			},
+		},
+		{
+			name: 'an n8n restart leaves exactly one subscription and one execution per event',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				ctx.requireTrigger();
+				const id = ctx.state.triggerWorkflowId;
+				const url = ctx.state.subscription.url;
+				const t = Date.now();
+				await ctx.n8n.restart();
+				// Production webhooks register a little after readiness: poll the webhook itself.
+				await waitFor(async () => (await post(url, forgedDelivery('quote.approved')).catch(() => ({ status: 0 }))).status === 401, {
+					timeoutMs: 60_000,
+					what: 'the trigger webhook to be registered again',
+				});
+				const restartSecs = ((Date.now() - t) / 1000).toFixed(1);
+				await sleep(1000);
+				const subs = ourSubscriptions(ctx);
+				assert.equal(subs.length, 1, `subscriptions after restart: ${subs.map((s) => s.id).join(', ')}`);
+				assert.equal(subs[0].id, ctx.state.subscription.id, 'the subscription was replaced');
+				const before = (await ctx.client.executions(id)).length;
+				const ev = await emit(ctx, 'invoice.paid');
+				const got = await waitForEvents(ctx, id, before + 1);
+				await sleep(1000);
+				const after = await ctx.client.executions(id);
+				assert.equal(after.length, before + 1, `${after.length - before} executions for one event`);
+				assert.ok(got.some((g) => g.event && g.event.id === ev.id));
+				return `back in ${restartSecs} s; subscription ${subs[0].id} kept`;
+			},
+		},
+		{
+			name: 'unpublishing deletes the subscription',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const id = ctx.state.triggerWorkflowId;
+				await ctx.client.unpublishWorkflow(id);
+				await waitFor(() => ourSubscriptions(ctx).length === 0, { timeoutMs: 30_000, what: 'the subscription to be deleted' }).catch(() => {});
+				const left = ourSubscriptions(ctx);
+				assert.equal(left.length, 0, `left: ${left.map((s) => `${s.id} ${s.url}`).join(', ')}`);
+				const before = (await ctx.client.executions(id)).length;
+				const ev = await emit(ctx, 'invoice.paid');
+				assert.equal(ev.subscriptionIds.length, 0, 'the event still went to a subscription');
+				await sleep(500);
+				assert.equal((await ctx.client.executions(id)).length, before);
+				return `${ctx.state.subscription.id} deleted`;
+			},
+		},
+	],
+};
