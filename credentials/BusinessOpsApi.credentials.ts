@@ -100,5 +100,31 @@ export class BusinessOpsApi implements ICredentialType {
 			url: '/me',
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The API key was not accepted (401): it is mistyped, revoked or expired. Create a new key in the dashboard.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The API key works but lacks the scope "organization.read", which the test (GET /me) needs. The key may still work for the operations its scopes allow.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Nothing answers at this Base URL: check that it ends in the API version, e.g. https://api.example.com/v1',
+				},
+			},
+		],
 	};
 }

@@ -29,12 +29,19 @@ describe('credential test (GET /me)', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	test('fails on 401 without showing the key', async () => {
+	test.each([
+		[401, 'unauthorized', /^The API key was not accepted \(401\)/],
+		[403, 'insufficient_scope', /lacks the scope "organization.read"/],
+		[404, 'not_found', /Nothing answers at this Base URL/],
+	])('explains a %i answer without showing the key', async (status, code, message) => {
+		// n8n sends a request answered 401 once more after re-applying the credential.
 		nock('https://api.example.com')
 			.get('/v1/me')
-			.reply(401, { error: { code: 'unauthorized', message: 'Invalid API key' } });
+			.times(status === 401 ? 2 : 1)
+			.reply(status, { error: { code, message: 'refused' } });
 		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://api.example.com/v1' });
 		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(message);
 		expect(result.message).not.toContain(TEST_API_KEY);
 	});
 

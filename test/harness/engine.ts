@@ -303,6 +303,10 @@ export async function testCredential(
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string } } })
 			.cause;
 		if (cause?.response) {
+			const rule = testRequest.rules?.find(
+				(r) => r.type === 'responseCode' && r.properties.value === cause.response?.status,
+			);
+			if (rule) return { status: 'Error', message: rule.properties.message };
 			return {
 				status: 'Error',
 				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
