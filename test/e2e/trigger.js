@@ -23,9 +23,17 @@ function triggerWorkflow(ctx, name, options = {}) {
 	};
 }
 
+/**
+ * Where n8n serves production webhooks: the n8n itself, or in queue mode (scripts/e2e-queue.js)
+ * the separate webhook process, which the runner passes as ctx.webhookBaseUrl.
+ */
+function webhookBase(ctx) {
+	return ctx.webhookBaseUrl || ctx.n8n.baseUrl;
+}
+
 /** Subscriptions in the sandbox that deliver to this n8n. */
 function ourSubscriptions(ctx) {
-	const prefix = `${ctx.n8n.baseUrl}/webhook/`;
+	const prefix = `${webhookBase(ctx)}/webhook/`;
 	return ctx.sandbox.control.webhooks().filter((w) => w.url.startsWith(prefix));
 }
 
@@ -94,7 +102,7 @@ module.exports = {
 				assert.deepEqual([...sub.events].sort(), [...EVENTS].sort());
 				assert.equal(sub.active, true);
 				ctx.state.subscription = sub;
-				return `${sub.id} → ${sub.url.replace(ctx.n8n.baseUrl, '')} (${sub.events.join(', ')}) after ${took} s`;
+				return `${sub.id} → ${sub.url.replace(webhookBase(ctx), '')} (${sub.events.join(', ')}) after ${took} s`;
 			},
 		},
 		{

@@ -3,6 +3,7 @@ import type {
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	IDisplayOptions,
 } from 'n8n-workflow';
 
@@ -66,6 +67,59 @@ export function idLocator(options: IdLocatorOptions): Omit<INodeProperties, 'dis
 			send: { preSend: [checkIdParameter(options.name, options.displayName)] },
 		},
 	};
+}
+
+/** A record picker (see idLocator) shown for the given operations of one resource. */
+export function idLocatorFor(resource: string, operations: string[], options: IdLocatorOptions): INodeProperties {
+	return { ...idLocator(options), displayOptions: showFor(resource, operations) };
+}
+
+/** A Filters collection for a Get Many operation; each filter adds its own query parameter. */
+export function filtersField(resource: string, filters: INodeProperties[], operation = 'getAll'): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: showFor(resource, [operation]),
+		options: filters,
+	};
+}
+
+/** One filter of a Filters collection: a choice sent as the query parameter of the same name. */
+export function queryOptionFilter(
+	displayName: string,
+	name: string,
+	options: INodePropertyOptions[],
+	description: string,
+): INodeProperties {
+	const first = options[0].value;
+	return {
+		displayName,
+		name,
+		type: 'options',
+		options,
+		default: first,
+		description,
+		routing: { send: { type: 'query', property: name } },
+	};
+}
+
+/** "in_collection" as "In Collection". */
+function titleOf(value: string): string {
+	return value
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+/** A Status filter sent as query `status`, one choice per status value, sorted by name. */
+export function statusFilter(statuses: string[], records: string): INodeProperties {
+	const options = statuses
+		.map((value) => ({ name: titleOf(value), value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return queryOptionFilter('Status', 'status', options, `Only ${records} with this status`);
 }
 
 /** A path segment for a resource locator parameter, as used in `routing.request.url`. */

@@ -18,6 +18,18 @@ export function isEmail(value: unknown): boolean {
 	return typeof value === 'string' && EMAIL.test(value.trim());
 }
 
+/** An absolute http or https URL with a host. */
+export function isHttpUrl(value: unknown): boolean {
+	if (typeof value !== 'string') return false;
+	let url: URL;
+	try {
+		url = new URL(value.trim());
+	} catch {
+		return false;
+	}
+	return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
 export function isIsoDate(value: unknown): boolean {
 	return typeof value === 'string' && ISO_DATE.test(value.trim()) && !Number.isNaN(Date.parse(value));
 }
@@ -34,7 +46,7 @@ export function toStrictNumber(value: unknown): number | undefined {
 	return Number(text);
 }
 
-type FieldKind = 'email' | 'date' | 'percentage' | 'nonNegativeInteger' | 'currency';
+type FieldKind = 'email' | 'date' | 'percentage' | 'nonNegativeInteger' | 'positiveInteger' | 'currency' | 'httpUrl';
 
 /** Body fields checked before any request is sent, with the label the user sees in the node. */
 const BODY_FIELD_RULES: Record<string, { label: string; kind: FieldKind }> = {
@@ -45,8 +57,9 @@ const BODY_FIELD_RULES: Record<string, { label: string; kind: FieldKind }> = {
 	issueDate: { label: 'Issue Date', kind: 'date' },
 	defaultVatPercentage: { label: 'Default VAT Percentage', kind: 'percentage' },
 	defaultPaymentTermsDays: { label: 'Default Payment Terms (Days)', kind: 'nonNegativeInteger' },
-	autoAfterApprovalsCount: { label: 'Approvals Before Automatic', kind: 'nonNegativeInteger' },
+	autoAfterApprovalsCount: { label: 'Approvals Count', kind: 'positiveInteger' },
 	defaultCurrency: { label: 'Default Currency', kind: 'currency' },
+	url: { label: 'URL', kind: 'httpUrl' },
 };
 
 function problemWith(kind: FieldKind, value: unknown): string | undefined {
@@ -65,6 +78,12 @@ function problemWith(kind: FieldKind, value: unknown): string | undefined {
 			const n = toStrictNumber(value);
 			return n !== undefined && Number.isInteger(n) && n >= 0 ? undefined : `"${String(value)}" must be a whole number of 0 or more`;
 		}
+		case 'positiveInteger': {
+			const n = toStrictNumber(value);
+			return n !== undefined && Number.isInteger(n) && n >= 1 ? undefined : `"${String(value)}" must be a whole number of 1 or more`;
+		}
+		case 'httpUrl':
+			return isHttpUrl(value) ? undefined : `"${String(value)}" is not an http:// or https:// URL`;
 		case 'currency':
 			return typeof value === 'string' && /^[A-Z]{3}$/.test(value.trim())
 				? undefined
@@ -97,6 +116,17 @@ export function checkIdParameter(parameterName: string, label: string) {
 		}
 		if (!ID.test(id.trim())) {
 			throw invalidInput(this, label, `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`);
+		}
+		return requestOptions;
+	};
+}
+
+/** preSend step of a required text field that an expression may still leave empty. */
+export function checkNotEmpty(parameterName: string, label: string) {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const value = this.getNodeParameter(parameterName, '');
+		if (value === undefined || value === null || String(value).trim() === '') {
+			throw invalidInput(this, label, 'a value is required');
 		}
 		return requestOptions;
 	};

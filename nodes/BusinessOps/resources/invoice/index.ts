@@ -1,2 +1,89 @@
 import type { INodeProperties } from 'n8n-workflow';
-export const invoiceDescription: INodeProperties[] = [];
+
+import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
+import { invoiceCreateDescription } from './create';
+import { INVOICE_SIMPLE_KEYS } from './fields';
+import { invoiceStatusField } from './status';
+import { invoiceUpdateDescription } from './update';
+
+const invoiceUrl = `=/invoices/${idPath('invoiceId')}`;
+
+export const invoiceDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['invoice'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create an invoice',
+				description: 'Create a draft invoice for a contact',
+				routing: { request: { method: 'POST', url: '/invoices' } },
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete an invoice',
+				description: 'Delete a draft invoice',
+				routing: { request: { method: 'DELETE', url: invoiceUrl } },
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get an invoice',
+				description: 'Get an invoice by ID',
+				routing: { request: { method: 'GET', url: invoiceUrl } },
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many invoices',
+				description: 'List invoices',
+				routing: { request: { method: 'GET', url: '/invoices' } },
+			},
+			{
+				name: 'Mark as Paid',
+				value: 'markAsPaid',
+				action: 'Mark an invoice as paid',
+				description: 'Set the status of an invoice to paid',
+				routing: { request: { method: 'PATCH', url: invoiceUrl, body: { status: 'paid' } } },
+			},
+			{
+				name: 'Send',
+				value: 'send',
+				action: 'Send an invoice',
+				description: 'Set the status of an invoice to sent',
+				routing: { request: { method: 'PATCH', url: invoiceUrl, body: { status: 'sent' } } },
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update an invoice',
+				description: 'Change the contact, items or due date of an invoice',
+				routing: { request: { method: 'PATCH', url: invoiceUrl } },
+			},
+			{
+				name: 'Update Status',
+				value: 'updateStatus',
+				action: 'Update the status of an invoice',
+				description: 'Set the status of an invoice to any status',
+				routing: { request: { method: 'PATCH', url: invoiceUrl } },
+			},
+		],
+		default: 'getAll',
+	},
+	idLocatorFor('invoice', ['delete', 'get', 'markAsPaid', 'send', 'update', 'updateStatus'], {
+		displayName: 'Invoice',
+		name: 'invoiceId',
+		searchListMethod: 'searchInvoices',
+		placeholder: 'e.g. inv_4fK9xQ2mZp7LbW1s',
+	}),
+	...invoiceCreateDescription,
+	...getManyFields('invoice'),
+	simplifyField('invoice', ['get', 'getAll'], INVOICE_SIMPLE_KEYS),
+	...invoiceUpdateDescription,
+	invoiceStatusField,
+];

@@ -1,2 +1,87 @@
 import type { INodeProperties } from 'n8n-workflow';
-export const quoteDescription: INodeProperties[] = [];
+
+import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
+import { quoteCreateDescription } from './create';
+import { QUOTE_SIMPLE_KEYS } from './fields';
+import { quoteUpdateDescription } from './update';
+
+const quoteUrl = `=/quotes/${idPath('quoteId')}`;
+
+export const quoteDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['quote'] } },
+		options: [
+			{
+				name: 'Approve',
+				value: 'approve',
+				action: 'Approve a quote',
+				description: 'Set the status of a sent quote to approved',
+				routing: { request: { method: 'PATCH', url: quoteUrl, body: { status: 'approved' } } },
+			},
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				action: 'Cancel a quote',
+				description: 'Set the status of a quote to canceled',
+				routing: { request: { method: 'PATCH', url: quoteUrl, body: { status: 'canceled' } } },
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a quote',
+				description: 'Create a draft quote for a contact',
+				routing: { request: { method: 'POST', url: '/quotes' } },
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a quote',
+				description: 'Delete a draft or canceled quote',
+				routing: { request: { method: 'DELETE', url: quoteUrl } },
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a quote',
+				description: 'Get a quote by ID',
+				routing: { request: { method: 'GET', url: quoteUrl } },
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many quotes',
+				description: 'List quotes',
+				routing: { request: { method: 'GET', url: '/quotes' } },
+			},
+			{
+				name: 'Send',
+				value: 'send',
+				action: 'Send a quote',
+				description: 'Set the status of a draft quote to sent',
+				routing: { request: { method: 'PATCH', url: quoteUrl, body: { status: 'sent' } } },
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a quote',
+				description: 'Change the contact, items or validity of a quote',
+				routing: { request: { method: 'PATCH', url: quoteUrl } },
+			},
+		],
+		default: 'getAll',
+	},
+	idLocatorFor('quote', ['approve', 'cancel', 'delete', 'get', 'send', 'update'], {
+		displayName: 'Quote',
+		name: 'quoteId',
+		searchListMethod: 'searchQuotes',
+		placeholder: 'e.g. quo_4fK9xQ2mZp7LbW1s',
+	}),
+	...quoteCreateDescription,
+	...getManyFields('quote'),
+	simplifyField('quote', ['get', 'getAll'], QUOTE_SIMPLE_KEYS),
+	...quoteUpdateDescription,
+];

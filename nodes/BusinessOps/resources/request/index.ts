@@ -1,2 +1,43 @@
 import type { INodeProperties } from 'n8n-workflow';
-export const requestDescription: INodeProperties[] = [];
+
+import { idPath } from '../../shared/descriptions';
+import { requestCreateDescription } from './create';
+import { requestIdField } from './fields';
+import { requestGetAllDescription } from './getAll';
+
+export const requestDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['request'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a customer request',
+				description: 'Submit a customer request for processing by the matching agent',
+				routing: { request: { method: 'POST', url: '/requests' } },
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a customer request',
+				description: 'Get a customer request, with the output of its agent run when there is one',
+				routing: { request: { method: 'GET', url: `=/requests/${idPath('requestId')}` } },
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many customer requests',
+				description: 'List customer requests',
+				routing: { request: { method: 'GET', url: '/requests' } },
+			},
+		],
+		default: 'getAll',
+	},
+	requestIdField,
+	...requestCreateDescription,
+	...requestGetAllDescription,
+];

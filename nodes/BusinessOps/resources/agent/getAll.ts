@@ -1,0 +1,21 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { filtersField, getManyFields, queryOptionFilter, statusFilter } from '../../shared/descriptions';
+
+export const agentGetAllDescription: INodeProperties[] = [
+	...getManyFields('agent'),
+	filtersField('agent', [
+		queryOptionFilter(
+			'Agent Type',
+			'agentType',
+			[
+				{ name: 'Customer Care Agent', value: 'CustomerCareAgent' },
+				{ name: 'Invoice Agent', value: 'InvoiceAgent' },
+				{ name: 'Planning Agent', value: 'PlanningAgent' },
+				{ name: 'Quote Agent', value: 'QuoteAgent' },
+			],
+			'Only agents of this type',
+		),
+		statusFilter(['active', 'paused', 'uninstalled'], 'agents'),
+	]),
+];

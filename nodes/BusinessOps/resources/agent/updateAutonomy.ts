@@ -1,0 +1,158 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { showFor } from '../../shared/descriptions';
+import { invalidInput, toStrictNumber, validateRequestBody } from '../../shared/validation';
+
+/** The modes of the spec's mode table, used for the default mode and for each override. */
+const autonomyModeOptions: INodePropertyOptions[] = [
+	{
+		name: 'Automatic After Approvals',
+		value: 'auto_after_approvals',
+		description: 'An action runs automatically once users have approved that action type a number of times',
+	},
+	{
+		name: 'Automatic Instantly',
+		value: 'auto_instant',
+		description: 'Actions are applied directly, without review',
+	},
+	{
+		name: 'Manual',
+		value: 'manual',
+		description: 'Every agent action waits for user approval',
+	},
+];
+
+const MODES = autonomyModeOptions.map((option) => String(option.value));
+
+/** Default Mode value that leaves the agent's default mode out of the request. */
+const KEEP_CURRENT = 'keep';
+
+const showForUpdateAutonomy = showFor('agent', ['updateAutonomy']);
+
+export const agentUpdateAutonomyDescription: INodeProperties[] = [
+	{
+		displayName: 'Default Mode',
+		name: 'defaultMode',
+		type: 'options',
+		options: [
+			...autonomyModeOptions,
+			{
+				name: 'Keep Current Mode',
+				value: KEEP_CURRENT,
+				description: 'Leave the default mode as it is and change only the action overrides',
+			},
+		].sort((a, b) => a.name.localeCompare(b.name)),
+		default: KEEP_CURRENT,
+		description:
+			'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
+		displayOptions: showForUpdateAutonomy,
+	},
+	{
+		displayName: 'Approvals Count',
+		name: 'autoAfterApprovalsCount',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		required: true,
+		default: 3,
+		description: 'Number of user approvals of an action type after which that action runs automatically',
+		displayOptions: showFor('agent', ['updateAutonomy'], { defaultMode: ['auto_after_approvals'] }),
+	},
+	{
+		displayName: 'Action Overrides',
+		name: 'actionOverrides',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Action Override',
+		default: {},
+		description:
+			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list may replace the current ones; leave it empty to keep the current overrides.',
+		displayOptions: showForUpdateAutonomy,
+		options: [
+			{
+				displayName: 'Override',
+				name: 'override',
+				values: [
+					{
+						displayName: 'Action Name',
+						name: 'action',
+						type: 'string',
+						required: true,
+						default: '',
+						placeholder: 'e.g. send_invoice',
+						description: 'Name of the agent action this mode applies to',
+					},
+					{
+						displayName: 'Mode',
+						name: 'mode',
+						type: 'options',
+						options: autonomyModeOptions,
+						default: 'manual',
+						description: 'How the agent handles this action',
+					},
+				],
+			},
+		],
+	},
+];
+
+function checkedMode(ctx: IExecuteSingleFunctions, field: string, value: unknown, of = ''): string {
+	if (typeof value === 'string' && MODES.includes(value)) return value;
+	throw invalidInput(ctx, field, `"${String(value)}"${of} is not a mode; use ${MODES.join(', ')}`);
+}
+
+/** The rows of Action Overrides as `{ "<action>": { "mode": "<mode>" } }`, or undefined when there are none. */
+function actionOverridesOf(ctx: IExecuteSingleFunctions): IDataObject | undefined {
+	const rows = ctx.getNodeParameter('actionOverrides.override', []) as IDataObject[];
+	if (rows.length === 0) return undefined;
+	const seen = new Set<string>();
+	const entries = rows.map((row, index): [string, IDataObject] => {
+		const action = typeof row.action === 'string' ? row.action.trim() : '';
+		if (action === '') {
+			throw invalidInput(
+				ctx,
+				'Action Overrides',
+				`override ${index + 1} has no action name; enter one such as send_invoice, or remove the override`,
+			);
+		}
+		if (seen.has(action)) {
+			throw invalidInput(ctx, 'Action Overrides', `"${action}" is listed more than once; give each action one mode`);
+		}
+		seen.add(action);
+		return [action, { mode: checkedMode(ctx, 'Action Overrides', row.mode, ` (mode of "${action}")`) }];
+	});
+	// fromEntries keeps every name an own property, even one such as "__proto__"
+	return Object.fromEntries(entries);
+}
+
+/**
+ * preSend of Update Autonomy: builds the body from the editor. The approvals count is sent only
+ * with the mode it belongs to, the overrides only when rows were added, and a request that
+ * would change nothing is refused.
+ */
+export async function buildAutonomyBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const body: IDataObject = {};
+	const defaultMode = this.getNodeParameter('defaultMode', KEEP_CURRENT);
+	if (defaultMode !== KEEP_CURRENT) {
+		body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
+		if (defaultMode === 'auto_after_approvals') {
+			const count = this.getNodeParameter('autoAfterApprovalsCount', undefined);
+			body.autoAfterApprovalsCount = toStrictNumber(count) ?? count;
+		}
+	}
+	const actionOverrides = actionOverridesOf(this);
+	if (actionOverrides) body.actionOverrides = actionOverrides;
+	if (Object.keys(body).length === 0) {
+		throw invalidInput(this, 'Default Mode', 'nothing to change: choose a default mode or add an action override');
+	}
+	requestOptions.body = body;
+	return await validateRequestBody.call(this, requestOptions);
+}

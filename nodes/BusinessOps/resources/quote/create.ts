@@ -1,0 +1,7 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { documentCreateFields } from '../../shared/lineItems';
+import { validUntilField } from './fields';
+
+/** POST /quotes: contact and line items; Valid Until is optional. */
+export const quoteCreateDescription: INodeProperties[] = documentCreateFields('quote', [validUntilField]);

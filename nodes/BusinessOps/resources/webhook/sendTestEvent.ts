@@ -1,0 +1,21 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { showFor } from '../../shared/descriptions';
+import { checkNotEmpty } from '../../shared/validation';
+
+export const webhookSendTestEventDescription: INodeProperties[] = [
+	{
+		displayName: 'Event Type Name or ID',
+		name: 'eventType',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getEventTypes' },
+		required: true,
+		default: '',
+		description:
+			'Type of the test event sent to the subscription URL. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: showFor('webhook', ['sendTestEvent']),
+		routing: {
+			send: { type: 'body', property: 'eventType', preSend: [checkNotEmpty('eventType', 'Event Type Name or ID')] },
+		},
+	},
+];

@@ -1,0 +1,354 @@
+/**
+ * What quotes and invoices share: the contact they are for, their line items and their date
+ * fields. The fields are built here once for both resources; `checkLineItems` is the pure rule
+ * set, and the preSend steps apply it to whichever input the user chose before anything is sent.
+ */
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { idLocator, idLocatorFor, showFor } from './descriptions';
+import { checkIdParameter, invalidInput, isIsoDate, parseJsonParameter, toStrictNumber } from './validation';
+
+/** One line of a quote or an invoice, as the API takes it. */
+export interface LineItem {
+	name: string;
+	quantity: number;
+	unitPrice: number;
+	vatPercentage?: number;
+}
+
+export const LINE_ITEM_KEYS = ['name', 'quantity', 'unitPrice', 'vatPercentage'] as const;
+
+/** The fields of one row of the Items form; their names are the API's keys. */
+const ITEM_FORM_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Website design',
+		description: 'Name of the product or service',
+	},
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'number',
+		default: 1,
+		description: 'Number of units; more than 0, decimals allowed',
+	},
+	{
+		displayName: 'Unit Price',
+		name: 'unitPrice',
+		type: 'number',
+		default: 0,
+		description: 'Price of one unit, excluding VAT',
+	},
+	{
+		displayName: 'VAT %',
+		name: 'vatPercentage',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 21,
+		description: 'VAT percentage of the line, from 0 to 100',
+	},
+];
+
+/** The defaults of the form's fields, applied when a stored form row leaves a field out. */
+const FORM_DEFAULTS: IDataObject = Object.fromEntries(ITEM_FORM_FIELDS.map((field) => [field.name, field.default]));
+
+const ITEMS_LABEL = 'Items';
+const ITEMS_JSON_LABEL = 'Items (JSON)';
+const JSON_EXAMPLE = '[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
+
+export type LineItemsResult = { items: LineItem[] } | { problem: string };
+
+/** How a refused value is quoted in a message. */
+function shown(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') return JSON.stringify(value);
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	return String(value);
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type NumberRule = { test: (n: number) => boolean; expected: string };
+
+const NUMBER_RULES: Record<'quantity' | 'unitPrice' | 'vatPercentage', NumberRule> = {
+	quantity: { test: (n) => n > 0, expected: 'must be more than 0' },
+	unitPrice: { test: (n) => n >= 0, expected: 'must be 0 or more' },
+	vatPercentage: { test: (n) => n >= 0 && n <= 100, expected: 'must be from 0 to 100' },
+};
+
+/** The number in `value`, or the problem with it, for the key `key` of line `line`. */
+function readNumber(line: number, key: keyof typeof NUMBER_RULES, value: unknown): number | string {
+	const where = `item ${line} "${key}"`;
+	if (value === undefined) return `${where} is missing`;
+	const n = toStrictNumber(value);
+	if (n === undefined) {
+		const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
+		return `${where} must be a number; got ${shown(value)}${hint}`;
+	}
+	const rule = NUMBER_RULES[key];
+	return rule.test(n) ? n : `${where} ${rule.expected}; got ${n}`;
+}
+
+function readName(line: number, value: unknown): string | { problem: string } {
+	const where = `item ${line} "name"`;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string') {
+		return { problem: value === undefined ? `${where} is missing` : `${where} must be text; got ${shown(value)}` };
+	}
+	const name = value.trim();
+	return name === '' ? { problem: `${where} is empty; give the name of the product or service` } : name;
+}
+
+function checkLineItem(line: number, raw: unknown): LineItem | { problem: string } {
+	if (!isPlainObject(raw)) {
+		return { problem: `item ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${shown(raw)}` };
+	}
+	const unknownKeys = Object.keys(raw).filter((key) => !(LINE_ITEM_KEYS as readonly string[]).includes(key));
+	if (unknownKeys.length > 0) {
+		const names = unknownKeys.map((key) => `"${key}"`).join(', ');
+		return {
+			problem: `item ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')}`,
+		};
+	}
+	const name = readName(line, raw.name);
+	if (typeof name !== 'string') return name;
+	const item: LineItem = { name, quantity: 0, unitPrice: 0 };
+	for (const key of ['quantity', 'unitPrice', 'vatPercentage'] as const) {
+		// vatPercentage may be left out: the API then applies the organization's default.
+		if (key === 'vatPercentage' && raw[key] === undefined) continue;
+		const n = readNumber(line, key, raw[key]);
+		if (typeof n === 'string') return { problem: n };
+		item[key] = n;
+	}
+	return item;
+}
+
+/**
+ * Checks a list of line items and returns them as the API takes them, or the first problem:
+ * numbers given as text ("2.5") become numbers; "2,5", "", "abc" and null are refused, as are an
+ * empty list, an empty name, a quantity of 0 or less, a negative unit price, a VAT percentage
+ * outside 0 to 100 and keys the API does not know. Lines are counted from 1, as in the form.
+ */
+export function checkLineItems(value: unknown, whenEmpty = 'add at least one item'): LineItemsResult {
+	if (!Array.isArray(value)) {
+		return { problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${shown(value)}` };
+	}
+	if (value.length === 0) return { problem: `no items were given; ${whenEmpty}` };
+	const items: LineItem[] = [];
+	for (const [index, raw] of value.entries()) {
+		const item = checkLineItem(index + 1, raw);
+		if ('problem' in item) return item;
+		items.push(item);
+	}
+	return { items };
+}
+
+/** Rows of the Items form, with the form's defaults for fields a stored row leaves out. */
+export function formRows(value: unknown): IDataObject[] {
+	const rows = isPlainObject(value) ? value.item : undefined;
+	if (!Array.isArray(rows)) return [];
+	return rows.map((row) => ({ ...FORM_DEFAULTS, ...(row as IDataObject) }));
+}
+
+type ItemsSource = { mode: 'form' | 'json'; value: unknown };
+
+/** Reads the items from their source, or throws the problem naming the field and the line. */
+function itemsFrom(ctx: IExecuteSingleFunctions, source: ItemsSource, whenEmpty: string): LineItem[] {
+	const label = source.mode === 'form' ? ITEMS_LABEL : ITEMS_JSON_LABEL;
+	let value: unknown;
+	if (source.mode === 'form') {
+		value = formRows(source.value);
+	} else if (source.value === '' || source.value === undefined || source.value === null) {
+		throw invalidInput(ctx, label, `no items were given; ${whenEmpty}, e.g. ${JSON_EXAMPLE}`);
+	} else {
+		value = parseJsonParameter(ctx, source.value, label);
+	}
+	const result = checkLineItems(value, whenEmpty);
+	if ('problem' in result) throw invalidInput(ctx, label, result.problem);
+	return result.items;
+}
+
+function withItems(requestOptions: IHttpRequestOptions, items: LineItem[]): IHttpRequestOptions {
+	const body = isPlainObject(requestOptions.body) ? requestOptions.body : {};
+	return { ...requestOptions, body: { ...body, items } };
+}
+
+/** preSend of Create: builds `body.items` from the form or the JSON, whichever Items Input names. */
+export async function sendItemsOnCreate(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const mode = this.getNodeParameter('itemsInput', 'form') as 'form' | 'json';
+	const value = this.getNodeParameter(mode === 'form' ? 'items' : 'itemsJson', mode === 'form' ? {} : '');
+	return withItems(requestOptions, itemsFrom(this, { mode, value }, 'add at least one item'));
+}
+
+/**
+ * preSend of Update: sends `body.items` only when Items or Items (JSON) was added to Update
+ * Fields, and refuses an Update with no field to change (the PATCH would change nothing).
+ */
+export async function sendItemsOnUpdate(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
+	if (Object.keys(fields).length === 0) {
+		throw invalidInput(this, 'Update Fields', 'no field to change was added; add at least one');
+	}
+	const inForm = fields.items !== undefined;
+	const inJson = fields.itemsJson !== undefined;
+	if (inForm && inJson) {
+		throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`);
+	}
+	if (!inForm && !inJson) return requestOptions;
+	const source: ItemsSource = inForm ? { mode: 'form', value: fields.items } : { mode: 'json', value: fields.itemsJson };
+	const whenEmpty = 'add at least one item, or remove the field from Update Fields to keep the current items';
+	return withItems(requestOptions, itemsFrom(this, source, whenEmpty));
+}
+
+/** The Items form: one row per line. */
+function itemsFormField(description: string): INodeProperties {
+	return {
+		displayName: ITEMS_LABEL,
+		name: 'items',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Item',
+		default: {},
+		description,
+		options: [
+			{
+				displayName: 'Item',
+				name: 'item',
+				values: ITEM_FORM_FIELDS,
+			},
+		],
+	};
+}
+
+/** Items (JSON): an array of items as JSON text or, from an expression, as a value. */
+function itemsJsonField(prefix = ''): INodeProperties {
+	return {
+		displayName: ITEMS_JSON_LABEL,
+		name: 'itemsJson',
+		type: 'json',
+		default: '',
+		description: `${prefix}A JSON array of items, each with name, quantity, unitPrice and optionally vatPercentage (left out: the organization's default VAT), e.g. ${JSON_EXAMPLE}`,
+		hint: 'To take the items from the input, use an expression such as {{ $json.items }}',
+	};
+}
+
+/**
+ * A date picker sent as the body property of the same name. After the shared body check has
+ * accepted the value as an ISO date, `toApi` turns it into the form the API takes, given the
+ * workflow's time zone (the picker gives a local time without a zone).
+ */
+export function documentDateField(
+	field: { displayName: string; name: string; description: string },
+	toApi: (value: string, timeZone: string) => string,
+): INodeProperties {
+	async function convert(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const body = requestOptions.body as IDataObject;
+		const value = body[field.name];
+		if (isIsoDate(value)) body[field.name] = toApi(value as string, this.getTimezone());
+		return requestOptions;
+	}
+	return {
+		...field,
+		type: 'dateTime',
+		default: '',
+		routing: { send: { type: 'body', property: field.name, preSend: [convert] } },
+	};
+}
+
+const contactLocator = {
+	displayName: 'Contact',
+	name: 'contactId',
+	searchListMethod: 'searchContacts',
+	placeholder: 'e.g. ctc_8sK2m',
+};
+
+/**
+ * The fields of Create shared by quotes and invoices: Contact, Items Input with the form or the
+ * JSON field, and an Additional Fields collection holding the resource's own optional fields.
+ */
+export function documentCreateFields(resource: string, additionalFields: INodeProperties[]): INodeProperties[] {
+	const show = (extra = {}) => showFor(resource, ['create'], extra);
+	return [
+		{
+			...idLocatorFor(resource, ['create'], { ...contactLocator, description: `The contact the ${resource} is for` }),
+			routing: {
+				send: { type: 'body', property: 'contactId', preSend: [checkIdParameter('contactId', 'Contact')] },
+			},
+		},
+		{
+			displayName: 'Items Input',
+			name: 'itemsInput',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Form', value: 'form', description: 'Enter the items one by one' },
+				{ name: 'JSON', value: 'json', description: 'Give a JSON array of items, e.g. from an expression' },
+			],
+			default: 'form',
+			description: 'How to give the line items',
+			displayOptions: show(),
+			routing: { send: { preSend: [sendItemsOnCreate] } },
+		},
+		{ ...itemsFormField('The lines, in the order they appear'), required: true, displayOptions: show({ itemsInput: ['form'] }) },
+		{ ...itemsJsonField(), required: true, displayOptions: show({ itemsInput: ['json'] }) },
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: show(),
+			options: additionalFields,
+		},
+	];
+}
+
+/**
+ * Update Fields of a quote or an invoice: Contact, Items or Items (JSON), and the resource's own
+ * fields; only the fields the user adds are sent.
+ */
+export function documentUpdateFields(resource: string, ownFields: INodeProperties[]): INodeProperties {
+	const contact: INodeProperties = {
+		...idLocator({ ...contactLocator, required: false }),
+		routing: {
+			send: {
+				type: 'body',
+				property: 'contactId',
+				preSend: [checkIdParameter('updateFields.contactId', 'Contact')],
+			},
+		},
+	};
+	const items = itemsFormField(`Replaces all lines of the ${resource}, in the order given`);
+	const itemsJson = itemsJsonField(`Replaces all lines of the ${resource}. `);
+	const options = [contact, items, itemsJson, ...ownFields].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	);
+	return {
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: showFor(resource, ['update']),
+		options,
+		routing: { send: { preSend: [sendItemsOnUpdate] } },
+	};
+}

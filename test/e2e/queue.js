@@ -1,0 +1,392 @@
+// Queue-mode steps, run only by scripts/e2e-queue.js (not listed in index.js: they need the
+// main / worker / webhook processes, PostgreSQL and Redis that runner starts). They run after
+// the reused areas (startup, credentials, contacts, quotes, invoices, trigger) and check:
+//   - every execution so far was enqueued (by the main for manual runs, by the webhook process
+//     for deliveries) and ran on the worker; the main ran none;
+//   - the trigger's subscription id and signing secret, stored by the main at activation, are
+//     in the workflow's static data in PostgreSQL, and the webhook process verifies with them;
+//   - a bad signature gets 401 from the webhook process, starts nothing, writes nothing;
+//   - throughput: deliveries per second through the webhook process, executions per second on
+//     the worker (figures kept in ctx.state.figures for the runner's summary);
+//   - unpublishing removes the subscription.
+// Extra ctx fields (from the runner): ctx.queue = { main, worker, webhook, pg, redis, config },
+// ctx.webhookBaseUrl, ctx.logSince(handle, offset).
+'use strict';
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+
+const { assert, node, chain, credentialRef, byId, sleep, waitFor, sandboxFirstId, runOperation, expectSuccess, nodeError, rt } = require('./harness');
+
+const TRIGGER = 'Business Ops Trigger';
+const LOAD_EVENT = 'invoice.paid';
+const DONE = "('success','error','crashed','canceled')";
+
+const int = (v) => Number.parseInt(v, 10);
+
+function logText(handle) {
+	try {
+		return fs.readFileSync(handle.logFile, 'utf8');
+	} catch {
+		return '';
+	}
+}
+
+/** Execution ids a log names in lines like "Worker started execution 12 (job 7)". */
+function idsIn(text, phrase) {
+	const ids = new Set();
+	const re = new RegExp(`${phrase} (\\d+) \\(job`, 'g');
+	for (let m = re.exec(text); m; m = re.exec(text)) ids.add(m[1]);
+	return ids;
+}
+
+/** All executions in PostgreSQL: [{ id, mode, status, workflowId }]. */
+function executionsInDb(ctx, where = 'true') {
+	return ctx.queue.pg
+		.query(`select id, mode, status, "workflowId" from execution_entity where ${where} order by id`)
+		.map(([id, mode, status, workflowId]) => ({ id, mode, status, workflowId }));
+}
+
+function safeId(id) {
+	assert.match(String(id), /^[A-Za-z0-9_-]+$/, `unexpected id ${id}`);
+	return String(id);
+}
+
+/** The trigger node's static data as PostgreSQL holds it, and the row's updatedAt. */
+function storedStaticData(ctx, workflowId) {
+	const rows = ctx.queue.pg.query(`select coalesce("staticData"::text, 'null'), "updatedAt"::text from workflow_entity where id = '${safeId(workflowId)}'`);
+	assert.equal(rows.length, 1, `workflow ${workflowId} not found in PostgreSQL`);
+	const [json, updatedAt] = rows[0];
+	return { raw: json, updatedAt, data: JSON.parse(json) || {} };
+}
+
+/** Standard Webhooks signature with a `whsec_` secret (as the API signs). */
+function signedDelivery(secret, type, data) {
+	const id = `evt_q${crypto.randomBytes(8).toString('hex')}`;
+	const ts = Math.floor(Date.now() / 1000);
+	const body = JSON.stringify({ id, type, timestamp: new Date().toISOString(), data });
+	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+	const sig = crypto.createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
+	return { id, body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` } };
+}
+
+async function post(url, { body, headers }) {
+	const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
+	return { status: res.status, text: await res.text() };
+}
+
+function ourSubscriptions(ctx, workflowId) {
+	return ctx.sandbox.control.webhooks().filter((w) => w.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`) && (!workflowId || w.name.includes(`(${workflowId})`)));
+}
+
+/** Trigger (invoice.paid) → Business Ops: Get a contact. Each execution calls the API once. */
+function loadWorkflow(ctx, contactId) {
+	return {
+		name: 'e2e queue: delivery → Business Ops (worker)',
+		nodes: [
+			node(TRIGGER, rt.NODE_TYPES.trigger, { events: [LOAD_EVENT], options: { signatureScheme: 'standardWebhooks' } }, {
+				position: [0, 0],
+				credentials: credentialRef(ctx.credentials.admin),
+				webhookId: crypto.randomUUID(),
+			}),
+			node('Business Ops', rt.NODE_TYPES.action, { resource: 'contact', operation: 'get', contactId: byId(contactId) }, {
+				position: [220, 0],
+				credentials: credentialRef(ctx.credentials.admin),
+			}),
+		],
+		connections: chain(TRIGGER, 'Business Ops'),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Waits until `count` executions of the workflow with id > afterId are done; returns them. */
+async function waitForDone(ctx, workflowId, afterId, count, timeoutMs) {
+	const where = `"workflowId" = '${safeId(workflowId)}' and id > ${int(afterId)} and status in ${DONE}`;
+	await waitFor(() => int(ctx.queue.pg.query(`select count(*) from execution_entity where ${where}`)[0][0]) >= count, {
+		timeoutMs,
+		intervalMs: 300,
+		what: `${count} finished execution(s) of workflow ${workflowId}`,
+	});
+	return executionsInDb(ctx, `"workflowId" = '${safeId(workflowId)}' and id > ${int(afterId)}`);
+}
+
+function maxExecutionId(ctx) {
+	return int(ctx.queue.pg.query('select coalesce(max(id), 0) from execution_entity')[0][0]);
+}
+
+/** Figures of a batch from PostgreSQL: count, successes, seconds from first start to last stop. */
+function batchFigures(ctx, workflowId, afterId) {
+	const [[count, ok, span, total]] = ctx.queue.pg.query(
+		`select count(*), count(*) filter (where status = 'success'),
+		        extract(epoch from max("stoppedAt") - min("startedAt")),
+		        extract(epoch from max("stoppedAt") - min("createdAt"))
+		   from execution_entity where "workflowId" = '${safeId(workflowId)}' and id > ${int(afterId)}`,
+	);
+	return { count: int(count), ok: int(ok), runSeconds: Number(span), totalSeconds: Number(total) };
+}
+
+/** Checks that the worker ran each execution and the expected process (only) enqueued it. */
+function assertRanOnWorker(ctx, ids, enqueuedBy) {
+	const { main, worker, webhook } = ctx.queue;
+	const workerLog = logText(worker);
+	const started = idsIn(workerLog, 'Worker started execution');
+	const finished = idsIn(workerLog, 'Worker finished execution');
+	const enqueued = { main: idsIn(logText(main), 'Enqueued execution'), webhook: idsIn(logText(webhook), 'Enqueued execution') };
+	const other = enqueuedBy === 'main' ? 'webhook' : 'main';
+	const notStarted = ids.filter((id) => !started.has(id));
+	const notFinished = ids.filter((id) => !finished.has(id));
+	const notEnqueued = ids.filter((id) => !enqueued[enqueuedBy].has(id));
+	const wrongProcess = ids.filter((id) => enqueued[other].has(id));
+	assert.deepEqual(notStarted, [], `the worker log names no start of execution(s) ${notStarted.join(', ')}`);
+	assert.deepEqual(notFinished, [], `the worker log names no finish of execution(s) ${notFinished.join(', ')}`);
+	assert.deepEqual(notEnqueued, [], `the ${enqueuedBy} log names no enqueueing of execution(s) ${notEnqueued.join(', ')}`);
+	assert.deepEqual(wrongProcess, [], `the ${other} process enqueued execution(s) ${wrongProcess.join(', ')}`);
+	for (const h of [main, webhook]) {
+		assert.doesNotMatch(logText(h), /Worker started execution/, `the ${h.command === 'start' ? 'main' : h.command} process ran an execution itself`);
+	}
+}
+
+/** Runs `total` async jobs with at most `concurrency` at a time. */
+async function pool(total, concurrency, job) {
+	let next = 0;
+	const results = new Array(total);
+	async function lane() {
+		while (next < total) {
+			const i = next++;
+			results[i] = await job(i);
+		}
+	}
+	await Promise.all(Array.from({ length: Math.min(concurrency, total) }, lane));
+	return results;
+}
+
+const rate = (n, seconds) => (seconds > 0 ? n / seconds : 0);
+const fmt = (x) => x.toFixed(1);
+
+module.exports = {
+	area: 'queue',
+	signedDelivery,
+	steps: [
+		{
+			name: 'a node operation run from the editor is enqueued by the main and executed by the worker',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'getAll');
+				const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 3 });
+				const items = expectSuccess(r);
+				assert.equal(items.length, 3);
+				assert.equal(r.execution.mode, 'manual');
+				assertRanOnWorker(ctx, [String(r.execution.id)], 'main');
+				return `execution ${r.execution.id}: "Enqueued execution ${r.execution.id}" in the main log, "Worker started/finished execution ${r.execution.id}" in the worker log; ${items.length} contacts`;
+			},
+		},
+		{
+			name: 'the main serves no production webhooks (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)',
+			async run(ctx) {
+				const res = await fetch(`${ctx.queue.main.baseUrl}/webhook/any/webhook`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+				assert.notEqual(res.status, 200);
+				return `main answers ${res.status} on /webhook/…`;
+			},
+		},
+		{
+			name: 'publishing (on the main) stores subscription id and signing secret in static data in PostgreSQL',
+			async run(ctx) {
+				ctx.requireTrigger();
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const wf = await ctx.client.createWorkflow(loadWorkflow(ctx, contactId));
+				ctx.state.loadWorkflowId = wf.id;
+				await ctx.client.publishWorkflow(wf.id);
+				const [sub] = await waitFor(() => (ourSubscriptions(ctx, wf.id).length === 1 ? ourSubscriptions(ctx, wf.id) : null), { timeoutMs: 30_000, what: 'the subscription' });
+				// The main writes static data right after `create`; poll until it is there.
+				const stored = await waitFor(
+					() => {
+						const s = storedStaticData(ctx, wf.id);
+						const entry = s.data[`node:${TRIGGER}`]?.subscriptions?.production;
+						return entry?.secret ? { ...s, entry } : null;
+					},
+					{ timeoutMs: 15_000, what: 'the static data in PostgreSQL' },
+				);
+				assert.equal(stored.entry.id, sub.id, 'static data holds another subscription id');
+				assert.equal(stored.entry.url, sub.url);
+				assert.match(stored.entry.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+				assert.ok(sub.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`), `subscription URL ${sub.url} is not the webhook process`);
+				ctx.state.load = { sub, secret: stored.entry.secret, staticData: stored.raw, updatedAt: stored.updatedAt, contactId };
+				return `${sub.id} → ${sub.url}; static data "node:${TRIGGER}".subscriptions.production = { id, url, events, secret: whsec_… }`;
+			},
+		},
+		{
+			name: 'a delivery signed with that stored secret, POSTed to the webhook process, runs on the worker',
+			async run(ctx) {
+				const { sub, secret, contactId } = ctx.state.load || {};
+				assert.ok(sub, 'needs the previous step');
+				const before = maxExecutionId(ctx);
+				const d = signedDelivery(secret, LOAD_EVENT, { id: 'inv_queue', status: 'paid' });
+				const res = await post(sub.url, d);
+				assert.equal(res.status, 200, `webhook process answered ${res.status} ${res.text}`);
+				const [ex] = await waitForDone(ctx, ctx.state.loadWorkflowId, before, 1, 30_000);
+				assertRanOnWorker(ctx, [ex.id], 'webhook');
+				const full = await ctx.client.waitForExecution(ex.id);
+				assert.equal(full.status, 'success', `execution ${ex.id}: ${full.status}`);
+				assert.equal(rt.nodeOutput(full, TRIGGER)[0].id, d.id);
+				const [contact] = rt.nodeOutput(full, 'Business Ops');
+				assert.equal(contact.id, contactId);
+				return `HTTP 200 from port ${ctx.queue.webhook.port}; execution ${ex.id} on the worker: event ${d.id} → contact ${contact.id}`;
+			},
+		},
+		{
+			name: 'a bad signature gets 401 from the webhook process, starts nothing and changes no static data',
+			async run(ctx) {
+				const { sub, staticData, updatedAt } = ctx.state.load || {};
+				assert.ok(sub, 'needs the publishing step');
+				const before = maxExecutionId(ctx);
+				const forged = await post(sub.url, signedDelivery(`whsec_${crypto.randomBytes(24).toString('base64')}`, LOAD_EVENT, { id: 'inv_forged' }));
+				assert.equal(forged.status, 401, `forged: ${forged.status} ${forged.text}`);
+				const unsigned = await post(sub.url, { body: JSON.stringify({ id: 'evt_unsigned', type: LOAD_EVENT, data: {} }), headers: { 'content-type': 'application/json' } });
+				assert.equal(unsigned.status, 401, `unsigned: ${unsigned.status} ${unsigned.text}`);
+				await sleep(1500);
+				assert.equal(maxExecutionId(ctx), before, 'an execution was created');
+				const now = storedStaticData(ctx, ctx.state.loadWorkflowId);
+				assert.equal(now.raw, staticData, 'the static data changed');
+				assert.equal(now.updatedAt, updatedAt, 'the workflow row was written');
+				assert.match(logText(ctx.queue.webhook), /refused a delivery with HTTP 401/);
+				return `forged 401, unsigned 401 (${forged.text.slice(0, 60)}); no execution; static data and updatedAt unchanged`;
+			},
+		},
+		{
+			name: 'throughput: sandbox events delivered in order to the webhook process',
+			timeoutMs: 300_000,
+			async run(ctx) {
+				const n = ctx.queue.config.sandboxEvents;
+				const control = ctx.sandbox.control;
+				const { sub } = ctx.state.load;
+				control.clearDeliveries();
+				const before = maxExecutionId(ctx);
+				const t0 = Date.now();
+				for (let i = 0; i < n; i++) control.emit({ type: LOAD_EVENT });
+				await control.waitForDeliveries();
+				const deliverSeconds = (Date.now() - t0) / 1000;
+				const mine = control.deliveries().filter((x) => x.subscriptionId === sub.id);
+				const failed = mine.filter((x) => !x.success);
+				assert.equal(mine.length, n, `${mine.length} delivery attempts for ${n} events`);
+				assert.equal(failed.length, 0, `failed: ${JSON.stringify(failed.slice(0, 2))}`);
+				const list = await waitForDone(ctx, ctx.state.loadWorkflowId, before, n, 120_000 + n * 500);
+				const doneSeconds = (Date.now() - t0) / 1000;
+				assert.equal(list.length, n, `${list.length} executions for ${n} events`);
+				assert.ok(list.every((e) => e.status === 'success'), `statuses: ${[...new Set(list.map((e) => e.status))].join(', ')}`);
+				assertRanOnWorker(ctx, list.map((e) => e.id), 'webhook');
+				const f = batchFigures(ctx, ctx.state.loadWorkflowId, before);
+				const latency = mine.reduce((s, x) => s + x.durationMs, 0) / mine.length;
+				ctx.state.figures.sandbox = { n, deliverSeconds, doneSeconds, perSecond: rate(n, deliverSeconds), avgMs: latency, workerPerSecond: rate(f.count, f.runSeconds) };
+				return `${n} events: delivered (2xx) in ${fmt(deliverSeconds)} s = ${fmt(rate(n, deliverSeconds))}/s, one at a time (avg ${latency.toFixed(0)} ms per delivery); all ${n} executions done after ${fmt(doneSeconds)} s`;
+			},
+		},
+		{
+			name: 'throughput: concurrent signed deliveries → webhook process → worker',
+			timeoutMs: 420_000,
+			async run(ctx) {
+				const { total, concurrency } = ctx.queue.config.load;
+				const { sub, secret } = ctx.state.load;
+				const before = maxExecutionId(ctx);
+				ctx.sandbox.control.clearRequestLog();
+				const statuses = {};
+				const cpu0 = ctx.queue.cpu();
+				const t0 = Date.now();
+				await pool(total, concurrency, async (i) => {
+					let status;
+					try {
+						status = (await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: `inv_load${i}`, status: 'paid' }))).status;
+					} catch (e) {
+						status = e.name || 'error';
+					}
+					statuses[status] = (statuses[status] || 0) + 1;
+				});
+				const acceptSeconds = (Date.now() - t0) / 1000;
+				assert.equal(statuses[200], total, `answers: ${JSON.stringify(statuses)}`);
+				const list = await waitForDone(ctx, ctx.state.loadWorkflowId, before, total, 120_000 + total * 500);
+				const doneSeconds = (Date.now() - t0) / 1000;
+				const cpu1 = ctx.queue.cpu();
+				const notOk = list.filter((e) => e.status !== 'success');
+				if (notOk.length) {
+					const why = [];
+					for (const e of notOk.slice(0, 3)) {
+						const full = await ctx.client.waitForExecution(e.id).catch(() => undefined);
+						const err = full && (nodeError(full, 'Business Ops') || nodeError(full, TRIGGER));
+						why.push(`${e.id} ${e.status}: ${err ? `${err.message} | ${err.description}` : 'no error recorded'}`);
+					}
+					assert.fail(`${notOk.length} of ${total} execution(s) not successful: ${why.join('; ')}`);
+				}
+				assert.equal(list.length, total);
+				assertRanOnWorker(ctx, list.map((e) => e.id), 'webhook');
+				const f = batchFigures(ctx, ctx.state.loadWorkflowId, before);
+				const apiCalls = ctx.sandbox.control.requestLog().filter((r) => r.method === 'GET' && /\/contacts\/[^/]+$/.test(r.path)).length;
+				assert.equal(apiCalls, total, `${apiCalls} GET /contacts/{id} calls for ${total} executions`);
+				const cores = os.availableParallelism?.() || os.cpus().length;
+				const used = Object.entries(cpu1)
+					.filter(([k, v]) => v !== undefined && cpu0[k] !== undefined)
+					.map(([k, v]) => [k, v - cpu0[k]]);
+				const cpu = {
+					available: cores * doneSeconds,
+					byProcess: Object.fromEntries(used),
+					text: used.map(([k, v]) => `${k} ${v.toFixed(1)} s (${((100 * v) / (cores * doneSeconds)).toFixed(0)}%)`).join(', '),
+				};
+				ctx.state.figures.load = {
+					total,
+					concurrency,
+					acceptSeconds,
+					acceptPerSecond: rate(total, acceptSeconds),
+					doneSeconds,
+					endToEndPerSecond: rate(total, doneSeconds),
+					workerSeconds: f.runSeconds,
+					workerPerSecond: rate(f.count, f.runSeconds),
+					workerConcurrency: ctx.queue.config.workerConcurrency,
+					cpu,
+				};
+				return (
+					`${total} POSTs, ${concurrency} at a time: all 200 in ${fmt(acceptSeconds)} s = ${fmt(rate(total, acceptSeconds))} deliveries/s accepted; ` +
+					`${f.count} executions (${f.ok} success) done after ${fmt(doneSeconds)} s = ${fmt(rate(total, doneSeconds))}/s end to end; ` +
+					`worker: ${fmt(rate(f.count, f.runSeconds))} executions/s (first start → last stop ${fmt(f.runSeconds)} s); ${apiCalls} GET /contacts/{id} in the sandbox; CPU: ${cpu.text}`
+				);
+			},
+		},
+		{
+			name: 'unpublishing (on the main) removes the subscription from the sandbox',
+			async run(ctx) {
+				const id = ctx.state.loadWorkflowId;
+				assert.ok(id, 'needs the publishing step');
+				await ctx.client.unpublishWorkflow(id);
+				await waitFor(() => ourSubscriptions(ctx, id).length === 0, { timeoutMs: 30_000, what: 'the subscription to be deleted' });
+				const { sub, secret } = ctx.state.load;
+				const ev = ctx.sandbox.control.emit({ type: LOAD_EVENT });
+				assert.equal(ev.subscriptionIds.includes(sub.id), false, 'the event still went to the subscription');
+				// The webhook process no longer serves the URL once the workflow is unpublished.
+				const before = maxExecutionId(ctx);
+				const late = await waitFor(
+					async () => {
+						const r = await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: 'inv_late' }));
+						return r.status === 404 ? r : null;
+					},
+					{ timeoutMs: 20_000, what: 'the webhook process to stop serving the URL' },
+				);
+				await sleep(1000);
+				assert.equal(maxExecutionId(ctx), before, 'an execution started after unpublishing');
+				return `${sub.id} deleted; the webhook process answers ${late.status} on its URL`;
+			},
+		},
+		{
+			name: 'every execution of this run: enqueued by the main (manual) or the webhook process (deliveries), executed by the worker, none by the main',
+			async run(ctx) {
+				const all = executionsInDb(ctx);
+				const manual = all.filter((e) => e.mode === 'manual');
+				const hooks = all.filter((e) => e.mode === 'webhook');
+				const other = all.filter((e) => e.mode !== 'manual' && e.mode !== 'webhook');
+				assert.deepEqual(other.map((e) => `${e.id} ${e.mode}`), [], 'executions of another mode');
+				assertRanOnWorker(ctx, manual.map((e) => e.id), 'main');
+				assertRanOnWorker(ctx, hooks.map((e) => e.id), 'webhook');
+				const port = `:${ctx.queue.webhook.port}/`;
+				const stray = ctx.sandbox.control.deliveries().filter((d) => !d.url.includes(port));
+				assert.deepEqual(stray.map((d) => d.url), [], 'deliveries that did not go to the webhook process');
+				return `${manual.length} manual + ${hooks.length} webhook executions, all on the worker; sandbox deliveries all to port ${ctx.queue.webhook.port} (webhook process), none to ${ctx.queue.main.port} (main)`;
+			},
+		},
+	],
+};

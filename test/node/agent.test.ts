@@ -1,0 +1,345 @@
+import nock from 'nock';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+
+const node = loadNodeType(new BusinessOps());
+const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
+	await runDeclarativeNode(node, { resource: 'agent', ...params }, options);
+const jsonOf = (items: Array<{ json: unknown }>) => items.map((item) => item.json);
+/** n8n leaves the body out of a POST that has no fields. */
+const noBody = (body: unknown) => body === '';
+
+/** The Action Overrides parameter with one override per [action, mode] pair. */
+const overrides = (...pairs: Array<[string, string]>) => ({
+	override: pairs.map(([action, mode]) => ({ action, mode })),
+});
+
+const quoteAgent = { id: 'agt_1', name: 'Offertes', agentType: 'QuoteAgent', status: 'active' };
+const careAgent = { id: 'agt_2', name: 'Klantcontact', agentType: 'CustomerCareAgent', status: 'active' };
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => {
+	expect(nock.pendingMocks()).toEqual([]);
+	nock.cleanAll();
+});
+// Give the net back: jest may run the next test file in this process, with its own nock.
+afterAll(() => nock.enableNetConnect());
+
+describe('Agent: Get and Get Many', () => {
+	it('Get reads GET /agents/{id} and returns the agent with its counts', async () => {
+		const detail = { ...quoteAgent, counts: { runs: 12, connectors: 1, examples: 3 } };
+		api().get('/agents/agt_1').reply(200, { data: detail });
+
+		const { items } = await run({ operation: 'get', agentId: byId('agt_1') });
+
+		expect(jsonOf(items)).toEqual([detail]);
+	});
+
+	it('Get takes the agent from the list mode of the locator as well', async () => {
+		api().get('/agents/agt_2').reply(200, { data: careAgent });
+
+		const { items } = await run({ operation: 'get', agentId: { __rl: true, mode: 'list', value: 'agt_2' } });
+
+		expect(jsonOf(items)).toEqual([careAgent]);
+	});
+
+	it('Get Many with Return All follows every page at the largest page size, with the filters as query', async () => {
+		const page = (n: number, hasMore: boolean) => ({
+			data: [{ ...quoteAgent, id: `agt_p${n}` }],
+			meta: { page: n, pageSize: 100, total: 3, hasMore },
+		});
+		const filter = { status: 'paused', agentType: 'QuoteAgent', pageSize: '100' };
+		api().get('/agents').query({ ...filter, page: '1' }).reply(200, page(1, true));
+		api().get('/agents').query({ ...filter, page: '2' }).reply(200, page(2, true));
+		api().get('/agents').query({ ...filter, page: '3' }).reply(200, page(3, false));
+
+		const { items } = await run({
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status: 'paused', agentType: 'QuoteAgent' },
+		});
+
+		expect(jsonOf(items).map((a) => (a as { id: string }).id)).toEqual(['agt_p1', 'agt_p2', 'agt_p3']);
+	});
+
+	it('Get Many with a Limit asks for that many and stops there', async () => {
+		api()
+			.get('/agents')
+			.query({ page: '1', pageSize: '2' })
+			.reply(200, { data: [quoteAgent, careAgent], meta: { page: 1, pageSize: 2, total: 9, hasMore: true } });
+
+		const { items } = await run({ operation: 'getAll', returnAll: false, limit: 2 });
+
+		expect(jsonOf(items)).toEqual([quoteAgent, careAgent]);
+	});
+
+	it('Get Many sends only the filter that was added', async () => {
+		api()
+			.get('/agents')
+			.query({ page: '1', pageSize: '50', agentType: 'CustomerCareAgent' })
+			.reply(200, { data: [careAgent], meta: { page: 1, pageSize: 50, total: 1, hasMore: false } });
+
+		const { items } = await run({ operation: 'getAll', filters: { agentType: 'CustomerCareAgent' } });
+
+		expect(jsonOf(items)).toEqual([careAgent]);
+	});
+
+	it('the agent list search lists the agents with name, type and status', async () => {
+		api()
+			.get('/agents')
+			.query({ page: '1', pageSize: '100' })
+			.reply(200, { data: [quoteAgent, careAgent], meta: { page: 1, pageSize: 100, total: 2, hasMore: false } });
+
+		const result = await runListSearch(node, 'searchAgents', { resource: 'agent', operation: 'get' }, 'klant');
+
+		expect(result).toEqual({
+			results: [{ name: 'Klantcontact · CustomerCareAgent · active', value: 'agt_2' }],
+			paginationToken: undefined,
+		});
+	});
+});
+
+describe('Agent: Update, Pause and Resume', () => {
+	it('Update renames the agent with PATCH /agents/{id} and body { name }', async () => {
+		const renamed = { ...quoteAgent, name: 'Offertes schilderwerk' };
+		api().patch('/agents/agt_1', { name: 'Offertes schilderwerk' }).reply(200, { data: renamed });
+
+		const { items } = await run({ operation: 'update', agentId: byId('agt_1'), name: 'Offertes schilderwerk' });
+
+		expect(jsonOf(items)).toEqual([renamed]);
+	});
+
+	it('Update refuses an empty name and sends nothing', async () => {
+		await expect(run({ operation: 'update', agentId: byId('agt_1'), name: '={{ "  " }}' })).rejects.toThrow(
+			'Name: a value is required [item 0]',
+		);
+	});
+
+	it('Pause posts to /agents/{id}/pause without a body', async () => {
+		const paused = { ...quoteAgent, status: 'paused' };
+		api().post('/agents/agt_1/pause', noBody).reply(200, { data: paused });
+
+		const { items } = await run({ operation: 'pause', agentId: byId('agt_1') });
+
+		expect(jsonOf(items)).toEqual([paused]);
+	});
+
+	it('Resume posts to /agents/{id}/resume without a body', async () => {
+		api().post('/agents/agt_1/resume', noBody).reply(200, { data: quoteAgent });
+
+		const { items } = await run({ operation: 'resume', agentId: byId('agt_1') });
+
+		expect(jsonOf(items)).toEqual([quoteAgent]);
+	});
+
+	it('Pause with a read-only key fails with the API code, message, HTTP status, missing scope and item', async () => {
+		api()
+			.post('/agents/agt_1/pause')
+			.reply(403, { error: { code: 'insufficient_scope', message: 'This API key lacks the scope "agents.write"' } });
+
+		const error = await run({ operation: 'pause', agentId: byId('agt_1') }).catch((e: unknown) => e);
+
+		expect(error).toMatchObject({
+			message:
+				'This API key lacks the scope "agents.write" (HTTP 403 insufficient_scope, POST /agents/agt_1/pause) [item 0]',
+			httpCode: '403',
+			errorResponse: {
+				code: 'insufficient_scope',
+				message: 'This API key lacks the scope "agents.write"',
+				status: 403,
+				scope: 'agents.write',
+			},
+			context: { itemIndex: 0 },
+		});
+		expect((error as { description: string }).description).toContain('"agents.write"');
+	});
+
+	it('Pause of a paused agent fails with the 422 invalid_state answer and is not repeated', async () => {
+		const message = 'Cannot pause agent agt_1: its status is "paused"';
+		api().post('/agents/agt_1/pause').once().reply(422, { error: { code: 'invalid_state', message } });
+
+		const error = await run({ operation: 'pause', agentId: byId('agt_1') }).catch((e: unknown) => e);
+
+		expect(error).toMatchObject({
+			message: `${message} (HTTP 422 invalid_state, POST /agents/agt_1/pause) [item 0]`,
+			httpCode: '422',
+			errorResponse: { code: 'invalid_state', status: 422 },
+		});
+		expect((error as { description: string }).description).toContain(message);
+	});
+
+	it('an ID that is not one URL segment is refused before anything is sent', async () => {
+		await expect(run({ operation: 'pause', agentId: byId('agt_1/../x') })).rejects.toThrow(
+			'Agent: "agt_1/../x" is not an ID',
+		);
+	});
+});
+
+describe('Agent: autonomy', () => {
+	const autonomy = {
+		defaultMode: 'auto_after_approvals',
+		autoAfterApprovalsCount: 5,
+		actionOverrides: { send_invoice: { mode: 'manual' } },
+	};
+
+	it('Get Autonomy reads GET /agents/{id}/autonomy', async () => {
+		api().get('/agents/agt_1/autonomy').reply(200, { data: autonomy });
+
+		const { items } = await run({ operation: 'getAutonomy', agentId: byId('agt_1') });
+
+		expect(jsonOf(items)).toEqual([autonomy]);
+	});
+
+	it('Update Autonomy sends the mode, the approvals count and the overrides as an object keyed by action', async () => {
+		const body = {
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 5,
+			actionOverrides: { send_invoice: { mode: 'manual' }, create_draft_quote: { mode: 'auto_instant' } },
+		};
+		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
+
+		const { items } = await run({
+			operation: 'updateAutonomy',
+			agentId: byId('agt_1'),
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 5,
+			actionOverrides: overrides([' send_invoice ', 'manual'], ['create_draft_quote', 'auto_instant']),
+		});
+
+		expect(jsonOf(items)).toEqual([body]);
+	});
+
+	it.each(['manual', 'auto_instant'])('Update Autonomy to %s leaves the approvals count out', async (mode) => {
+		api().patch('/agents/agt_1/autonomy', { defaultMode: mode }).reply(200, { data: { defaultMode: mode } });
+
+		await run({
+			operation: 'updateAutonomy',
+			agentId: byId('agt_1'),
+			defaultMode: mode,
+			autoAfterApprovalsCount: 4,
+		});
+	});
+
+	it('Update Autonomy with Keep Current Mode sends only the overrides', async () => {
+		const body = { actionOverrides: { send_invoice: { mode: 'auto_after_approvals' } } };
+		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: { ...autonomy, ...body } });
+
+		await run({
+			operation: 'updateAutonomy',
+			agentId: byId('agt_1'),
+			actionOverrides: overrides(['send_invoice', 'auto_after_approvals']),
+		});
+	});
+
+	it('the approvals count from an expression is sent as a number', async () => {
+		api()
+			.patch('/agents/agt_1/autonomy', { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 2 })
+			.reply(200, { data: {} });
+
+		await run(
+			{
+				operation: 'updateAutonomy',
+				agentId: byId('agt_1'),
+				defaultMode: 'auto_after_approvals',
+				autoAfterApprovalsCount: '={{ $json.approvals }}',
+			},
+			{ items: [{ json: { approvals: '2' } }] },
+		);
+	});
+
+	const refused: Array<[string, INodeParameters, string]> = [
+		['nothing to change', {}, 'Default Mode: nothing to change: choose a default mode or add an action override [item 0]'],
+		[
+			'an approvals count of 0',
+			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 },
+			'Approvals Count: "0" must be a whole number of 1 or more [item 0]',
+		],
+		[
+			'a fractional approvals count',
+			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 2.5 },
+			'Approvals Count: "2.5" must be a whole number of 1 or more [item 0]',
+		],
+		[
+			'an unknown default mode',
+			{ defaultMode: '={{ "automatic" }}' },
+			'Default Mode: "automatic" is not a mode; use auto_after_approvals, auto_instant, manual [item 0]',
+		],
+		[
+			'a duplicate action name',
+			{ actionOverrides: overrides(['send_invoice', 'manual'], ['send_invoice ', 'auto_instant']) },
+			'Action Overrides: "send_invoice" is listed more than once; give each action one mode [item 0]',
+		],
+		[
+			'an empty action name',
+			{ defaultMode: 'manual', actionOverrides: overrides(['send_invoice', 'manual'], [' ', 'manual']) },
+			'Action Overrides: override 2 has no action name; enter one such as send_invoice, or remove the override [item 0]',
+		],
+		[
+			'an unknown override mode',
+			{ actionOverrides: overrides(['send_invoice', '={{ "never" }}']) },
+			'Action Overrides: "never" (mode of "send_invoice") is not a mode; use auto_after_approvals, auto_instant, manual [item 0]',
+		],
+	];
+
+	it.each(refused)('Update Autonomy refuses %s and sends nothing', async (_case, params, message) => {
+		const error = await run({ operation: 'updateAutonomy', agentId: byId('agt_1'), ...params }).catch(
+			(e: unknown) => e,
+		);
+
+		expect(error).toMatchObject({ message, context: { itemIndex: 0 } });
+		expect((error as { description: string }).description).toContain('Nothing was sent for this item');
+	});
+
+	it('a refused item names its own index and the other items are still sent', async () => {
+		api()
+			.patch('/agents/agt_1/autonomy', { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 })
+			.reply(200, { data: { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 } });
+
+		const { items } = await run(
+			{
+				operation: 'updateAutonomy',
+				agentId: byId('agt_1'),
+				defaultMode: 'auto_after_approvals',
+				autoAfterApprovalsCount: '={{ $json.approvals }}',
+			},
+			{ items: [{ json: { approvals: 3 } }, { json: { approvals: 0 } }], continueOnFail: true },
+		);
+
+		expect(items[0].json).toEqual({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 });
+		expect(items[1].error?.message).toBe('Approvals Count: "0" must be a whole number of 1 or more [item 1]');
+	});
+});
+
+describe('Agent: description', () => {
+	const properties = node.description.properties;
+
+	it('shows the approvals count only for the auto_after_approvals default mode', () => {
+		const count = properties.find((p) => p.name === 'autoAfterApprovalsCount');
+		expect(count?.displayOptions?.show).toEqual({
+			resource: ['agent'],
+			operation: ['updateAutonomy'],
+			defaultMode: ['auto_after_approvals'],
+		});
+	});
+
+	it('offers the operations sorted by name, each with a sentence-case action', () => {
+		const operation = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('agent'),
+		);
+		const options = (operation?.options ?? []) as Array<{ name: string; action: string }>;
+		expect(options.map((o) => o.name)).toEqual([
+			'Get',
+			'Get Autonomy',
+			'Get Many',
+			'Pause',
+			'Resume',
+			'Update',
+			'Update Autonomy',
+		]);
+		expect(options.find((o) => o.name === 'Pause')?.action).toBe('Pause an agent');
+	});
+});
