@@ -24,29 +24,36 @@ const normalize = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 interface Operation {
 	resource: string;
+	resourceName: string;
 	operation: string;
+	operationName: string;
 	endpoint: string;
 	action: string;
 }
 
 function operationsOfNode(): Operation[] {
 	const properties = new BusinessOps().description.properties as INodeProperties[];
+	const resources = properties[0].options as INodePropertyOptions[];
 	return properties
 		.filter((p) => p.name === 'operation')
-		.flatMap((p) =>
-			(p.options as INodePropertyOptions[]).map((option) => {
+		.flatMap((p) => {
+			const resource = String(p.displayOptions?.show?.resource?.[0]);
+			const resourceName = resources.find((option) => option.value === resource)?.name ?? resource;
+			return (p.options as INodePropertyOptions[]).map((option) => {
 				const request = option.routing?.request ?? {};
 				const url = String(request.url ?? '')
 					.replace(/^=/, '')
 					.replace(/\{\{[^}]*\}\}/g, '{}');
 				return {
-					resource: String(p.displayOptions?.show?.resource?.[0]),
+					resource,
+					resourceName,
 					operation: String(option.value),
+					operationName: option.name,
 					endpoint: `${request.method} ${url}`,
 					action: String(option.action),
 				};
-			}),
-		);
+			});
+		});
 }
 
 test('the committed snapshot of the endpoint table matches the spec', () => {
@@ -74,4 +81,12 @@ test('every operation has a sentence-case action and a unique value per resource
 	expect(notSentenceCase).toEqual([]);
 	const keys = operations.map((op) => `${op.resource}:${op.operation}`);
 	expect(new Set(keys).size).toBe(keys.length);
+});
+
+test('the README lists every operation with its request', () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const rows = operationsOfNode().map(
+		(op) => `| ${op.resourceName} | ${op.operationName} | \`${op.endpoint.split(' ')[0]} `,
+	);
+	expect(rows.filter((row) => !readme.includes(row))).toEqual([]);
 });
