@@ -47,20 +47,14 @@ export function idLocator(options: IdLocatorOptions): Omit<INodeProperties, 'dis
 				placeholder: `Select a ${options.displayName.toLowerCase()}...`,
 				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
 			},
+			// No `validation` regex here: n8n runs such regexes before every execution in a VM with
+			// a 250 ms limit, which a busy instance can exceed and then fails the workflow.
+			// checkIdParameter checks the ID instead, per item, before the request is sent.
 			{
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
 				placeholder: options.placeholder,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: '^[A-Za-z0-9_.:-]+$',
-							errorMessage: 'Not a valid ID: letters, digits, "_", "-", "." and ":" only',
-						},
-					},
-				],
 			},
 		],
 		routing: {
