@@ -219,6 +219,36 @@ async function findOrphan(ctx: IHookFunctions, name: string, url: string): Promi
 	return undefined;
 }
 
+/** The path of a webhook URL (`/webhook/<webhookId>/webhook`), which stays when n8n's host changes. */
+function pathOf(url: unknown): string | undefined {
+	try {
+		return new URL(String(url)).pathname;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Our own earlier subscriptions for this slot under another URL (same name, or the same
+ * webhook path on another host): left behind when the static data was lost and n8n's URL
+ * changed since, so that no 409 points at them.
+ */
+async function findLeftBehind(ctx: IHookFunctions, name: string, url: string): Promise<string[]> {
+	const found: string[] = [];
+	const path = pathOf(url);
+	for (let page = 1; page <= LIST_MAX_PAGES; page++) {
+		const body = await call(ctx, 'GET', '/webhooks', { qs: { page, pageSize: LIST_PAGE_SIZE } });
+		const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+		for (const entry of entries) {
+			const ours = entry.name === name || (path !== undefined && pathOf(entry.url) === path);
+			if (ours && entry.url !== url && entry.id !== undefined) found.push(String(entry.id));
+		}
+		const meta = (body.meta ?? {}) as IDataObject;
+		if (meta.hasMore !== true || entries.length === 0) break;
+	}
+	return found;
+}
+
 async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise<IDataObject> {
 	const first = await settle(call(ctx, 'POST', '/webhooks', { body }));
 	if (first.ok) return record(first.value);
@@ -248,9 +278,19 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 			description: 'The trigger subscribes to the events chosen in "Events".',
 		});
 	}
+	const hadRecord = storedSubscription(ctx, slot) !== undefined;
 	await discard(ctx, slot, 'a new one is being created');
 
 	const name = subscriptionName(ctx, slot);
+	if (!hadRecord) {
+		// Nothing stored: the static data may have been lost after an earlier create.
+		for (const orphan of await findLeftBehind(ctx, name, url)) {
+			ctx.logger.warn(
+				`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${orphan}, left behind without its signing secret`,
+			);
+			await deleteRemote(ctx, orphan);
+		}
+	}
 	const created = await postSubscription(ctx, { name, url, events });
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {

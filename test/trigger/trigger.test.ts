@@ -30,6 +30,14 @@ const NOW = 1_700_000_000;
 const EVENTS = ['invoice.paid', 'quote.approved'];
 const notFound = { error: { code: 'not_found', message: 'Webhook not found' } };
 
+/** Create without a stored record first lists the subscriptions, looking for ones left behind. */
+const noneLeftBehind = (times = 1) =>
+	nock(API)
+		.get('/v1/webhooks')
+		.query(true)
+		.times(times)
+		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
+
 let logs: { lines: LogLine[]; restore: () => void };
 const realSleep = timing.sleep;
 
@@ -118,6 +126,7 @@ describe('description', () => {
 
 describe('create', () => {
 	test('posts name, URL and events, and keeps the id and the signing secret', async () => {
+		noneLeftBehind();
 		let posted: IDataObject | undefined;
 		const scope = nock(API)
 			.post('/v1/webhooks', (body) => {
@@ -135,6 +144,7 @@ describe('create', () => {
 	});
 
 	test('a response without a signing secret: the subscription is deleted again and a clear error thrown', async () => {
+		noneLeftBehind();
 		const scope = nock(API)
 			.post('/v1/webhooks')
 			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true } })
@@ -151,6 +161,7 @@ describe('create', () => {
 	});
 
 	test('without a secret and failing deletion, the id stays so the next activation removes it', async () => {
+		noneLeftBehind(2);
 		nock(API)
 			.post('/v1/webhooks')
 			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true } })
@@ -181,6 +192,7 @@ describe('create', () => {
 	});
 
 	test('a 409 from our own orphaned subscription (same name and URL): it is deleted, never adopted', async () => {
+		noneLeftBehind();
 		const scope = nock(API)
 			.post('/v1/webhooks')
 			.reply(409, { error: { code: 'duplicate_resource', message: 'exists' } })
@@ -204,6 +216,7 @@ describe('create', () => {
 	});
 
 	test('a 409 that is not ours is reported', async () => {
+		noneLeftBehind();
 		nock(API)
 			.post('/v1/webhooks')
 			.reply(409, { error: { code: 'duplicate_resource', message: 'A webhook subscription named x exists' } })
@@ -273,6 +286,7 @@ describe('checkExists', () => {
 	});
 
 	test('stored secret missing: deleted (without asking whether it matches), cleared, false; then recreated', async () => {
+		noneLeftBehind();
 		const scope = nock(API)
 			.delete('/v1/webhooks/whk_1')
 			.reply(200, {})
@@ -336,6 +350,7 @@ describe('delete', () => {
 
 describe('test mode and production are kept apart', () => {
 	test('each gets its own subscription, secret and cleanup', async () => {
+		noneLeftBehind(2);
 		const posted: IDataObject[] = [];
 		nock(API)
 			.post('/v1/webhooks', (body) => {
@@ -606,6 +621,7 @@ describe('webhook()', () => {
 			outputs.push(run.result, run.sent);
 		}
 		const errors: unknown[] = [];
+		noneLeftBehind(2);
 		nock(API)
 			.post('/v1/webhooks')
 			.reply(201, { data: { id: 'whk_5', url: PROD_URL, events: EVENTS } })

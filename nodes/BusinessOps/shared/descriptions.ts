@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
@@ -8,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from './transport';
-import { checkIdParameter } from './validation';
+import { checkIdParameter, invalidInput, toStrictNumber } from './validation';
 
 export type ShowFor = NonNullable<IDisplayOptions['show']>;
 
@@ -121,6 +122,16 @@ export function idPath(parameterName: string): string {
 	return `{{ encodeURIComponent($parameter["${parameterName}"]) }}`;
 }
 
+/** preSend of Limit: a whole number of 1 or more, checked before anything is sent. */
+async function checkLimit(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const value = this.getNodeParameter('limit', 50);
+	const n = toStrictNumber(value);
+	if (n === undefined || !Number.isInteger(n) || n < 1) {
+		throw invalidInput(this, 'Limit', `"${String(value)}" must be a whole number of 1 or more`);
+	}
+	return requestOptions;
+}
+
 /**
  * Return All and Limit for a Get Many operation. Return All pages at the largest page size the
  * API allows; Limit asks for no more than it needs. executeRoutedRequest follows `meta.hasMore`.
@@ -147,7 +158,12 @@ export function getManyFields(resource: string, operation = 'getAll'): INodeProp
 			default: 50,
 			description: 'Max number of results to return',
 			routing: {
-				send: { type: 'query', property: 'pageSize', value: `={{ Math.min($value, ${MAX_PAGE_SIZE}) }}` },
+				send: {
+					type: 'query',
+					property: 'pageSize',
+					value: `={{ Math.min($value, ${MAX_PAGE_SIZE}) }}`,
+					preSend: [checkLimit],
+				},
 				output: { maxResults: '={{ $value }}' },
 			},
 		},

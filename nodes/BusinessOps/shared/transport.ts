@@ -65,6 +65,14 @@ export function missingScopeOf(error: ApiErrorBody): string | undefined {
 	return error.message?.match(/\b([a-z]+\.(?:read|write|trigger|\*))\b/)?.[1];
 }
 
+/** API keys, signing secrets and Authorization values an API message may repeat. */
+const SECRET_LIKE = /svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer\s+[^\s"',;)]+/g;
+
+/** A text from outside (an API answer) with anything that looks like a key or a secret taken out. */
+export function redactSecrets(text: string): string {
+	return text.replace(SECRET_LIKE, '[redacted]');
+}
+
 function itemSuffix(itemIndex: number | undefined) {
 	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 }
@@ -79,7 +87,7 @@ export function apiErrorFor(
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
 	const code = apiError.code ?? `http_${status}`;
-	const apiMessage = apiError.message ?? response.statusMessage ?? 'The API answered with an error';
+	const apiMessage = redactSecrets(apiError.message ?? response.statusMessage ?? 'The API answered with an error');
 	let description = FIX_BY_STATUS[status] ?? FIX_BY_STATUS[500];
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	if (status === 403) {

@@ -10,12 +10,12 @@ export function invalidInput(ctx: IExecuteSingleFunctions, field: string, proble
 	});
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const ID = /^[A-Za-z0-9_.:-]+$/;
 
 export function isEmail(value: unknown): boolean {
-	return typeof value === 'string' && EMAIL.test(value.trim());
+	return typeof value === 'string' && value.trim().length <= 254 && EMAIL.test(value.trim());
 }
 
 /** An absolute http or https URL with a host. */
@@ -31,7 +31,13 @@ export function isHttpUrl(value: unknown): boolean {
 }
 
 export function isIsoDate(value: unknown): boolean {
-	return typeof value === 'string' && ISO_DATE.test(value.trim()) && !Number.isNaN(Date.parse(value));
+	if (typeof value !== 'string') return false;
+	const text = value.trim();
+	if (!ISO_DATE.test(text) || Number.isNaN(Date.parse(text))) return false;
+	// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
+	const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /**
@@ -114,7 +120,7 @@ export function checkIdParameter(parameterName: string, label: string) {
 		if (typeof id !== 'string' || id.trim() === '') {
 			throw invalidInput(this, label, 'no ID was given; pick one from the list or enter an ID');
 		}
-		if (!ID.test(id.trim())) {
+		if (!ID.test(id)) {
 			throw invalidInput(this, label, `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`);
 		}
 		return requestOptions;

@@ -29,7 +29,7 @@ export const optionalContactFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. NL',
 		description: 'Two-letter country code (ISO 3166-1), e.g. NL, BE or DE',
-		routing: { send: { type: 'body', property: 'billingCountry', value: '={{ $value.trim().toUpperCase() }}' } },
+		routing: { send: { type: 'body', property: 'billingCountry', value: '={{ String($value).trim().toUpperCase() }}' } },
 	},
 	{
 		displayName: 'Email',
@@ -37,7 +37,7 @@ export const optionalContactFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'name@email.com',
-		routing: { send: { type: 'body', property: 'email', value: '={{ $value.trim() }}' } },
+		routing: { send: { type: 'body', property: 'email', value: '={{ String($value).trim() }}' } },
 	},
 	{
 		displayName: 'KvK Number',

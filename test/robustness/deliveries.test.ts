@@ -1,0 +1,590 @@
+/**
+ * Issue 7, trigger deliveries: more than 1,000 generated deliveries through the trigger's
+ * webhook() in n8n's real WebhookContext, a deterministic (seeded) mix over the three signing
+ * schemes and Auto: valid ones, ones tampered in one byte (body, signature, timestamp), signed
+ * with a wrong secret, replayed outside the time window (past and future), with a header left
+ * out or malformed (garbage, wrong prefix, empty, very long, non-ASCII), duplicated headers,
+ * and oversized bodies (1 to 5 MB, valid and invalid).
+ *
+ * Every valid delivery must start the workflow with its event; every bad one must be answered
+ * 401 and start nothing; webhook() never throws.
+ *
+ * The signatures are made here from the scheme descriptions (README, sandbox README), not with
+ * the node's verifier.
+ */
+import { createHmac } from 'node:crypto';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
+import { captureLogWarnings, createTriggerNode, runWebhook, type TestNode } from '../harness/engine';
+
+const trigger = new BusinessOpsTrigger();
+const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
+const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
+const SECRET = `whsec_${Buffer.from('robustness-secret-of-24b!').toString('base64')}`;
+const WRONG_SECRET = `whsec_${Buffer.from('another-secret-of-24-byt').toString('base64')}`;
+
+type Scheme = 'standard' | 'github' | 'stripe';
+const SCHEMES: Scheme[] = ['standard', 'github', 'stripe'];
+
+interface Config {
+	name: string;
+	options: INodeParameters;
+	accepts: Scheme[];
+	githubHeader: string;
+	stripeHeader: string;
+	tolerance: number;
+	testNode?: TestNode;
+}
+
+const CONFIGS: Config[] = [
+	{ name: 'Auto', options: {}, accepts: SCHEMES, githubHeader: 'x-hub-signature-256', stripeHeader: 'stripe-signature', tolerance: 300 },
+	{
+		name: 'Auto, one custom header',
+		options: { signatureHeader: 'X-Signature' },
+		accepts: SCHEMES,
+		githubHeader: 'x-signature',
+		stripeHeader: 'x-signature',
+		tolerance: 300,
+	},
+	{
+		name: 'Standard Webhooks',
+		options: { signatureScheme: 'standardWebhooks', timestampTolerance: 600 },
+		accepts: ['standard'],
+		githubHeader: 'x-hub-signature-256',
+		stripeHeader: 'stripe-signature',
+		tolerance: 600,
+	},
+	{ name: 'GitHub-style', options: { signatureScheme: 'github' }, accepts: ['github'], githubHeader: 'x-hub-signature-256', stripeHeader: 'stripe-signature', tolerance: 300 },
+	{
+		name: 'Stripe-style',
+		options: { signatureScheme: 'stripe', timestampTolerance: 120 },
+		accepts: ['stripe'],
+		githubHeader: 'x-hub-signature-256',
+		stripeHeader: 'stripe-signature',
+		tolerance: 120,
+	},
+];
+
+// ---- deterministic randomness
+
+function mulberry32(seed: number) {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+const rng = mulberry32(7);
+const int = (max: number) => Math.floor(rng() * max);
+const pick = <T>(list: readonly T[]): T => list[int(list.length)];
+
+// ---- signing, from the scheme descriptions
+
+const standardKey = (secret: string) => Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+const hmac = (key: Buffer | string, ...parts: Array<string | Buffer>) => {
+	const mac = createHmac('sha256', key);
+	for (const part of parts) mac.update(part);
+	return mac.digest();
+};
+const standardSig = (secret: string, id: string, ts: string, body: Buffer) =>
+	hmac(standardKey(secret), `${id}.${ts}.`, body).toString('base64');
+const githubHex = (secret: string, body: Buffer) => hmac(Buffer.from(secret, 'utf8'), body).toString('hex');
+const stripeHex = (secret: string, ts: string, body: Buffer) => hmac(Buffer.from(secret, 'utf8'), `${ts}.`, body).toString('hex');
+
+interface Delivery {
+	label: string;
+	headers: Record<string, string | string[]>;
+	rawBody?: Buffer;
+	/** accept: starts the workflow with this event id; 401: refused; other statuses: refused without execution. */
+	expect: { accept: string } | { status: number } | { ignored: true };
+}
+
+interface Base {
+	scheme: Scheme;
+	id: string;
+	ts: string;
+	body: Buffer;
+	secret: string;
+}
+
+const UNICODE = ['é', 'ß', '€', '😀', '中', 'ñ', '\u00a0', '"', '\\', '\n'];
+
+function eventBody(id: string, padding = 0, type = pick(EVENTS)): Buffer {
+	const note = Array.from({ length: 5 + int(40) }, () => (rng() < 0.2 ? pick(UNICODE) : String.fromCharCode(97 + int(26)))).join('');
+	const event = {
+		id,
+		type,
+		timestamp: new Date(Date.UTC(2026, int(12), 1 + int(28))).toISOString(),
+		data: { id: `inv_${int(1e6)}`, status: 'paid', total: int(1e6) / 100, note, ...(padding > 0 ? { padding: 'x'.repeat(padding) } : {}) },
+	};
+	return Buffer.from(JSON.stringify(event), 'utf8');
+}
+
+let counter = 0;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function freshBase(scheme: Scheme, padding = 0, type?: string): Base {
+	const id = `evt_${(++counter).toString(36)}_${int(1e9).toString(36)}`;
+	return { scheme, id, ts: String(nowSeconds()), body: eventBody(id, padding, type), secret: SECRET };
+}
+
+function signatureHeaderOf(scheme: Scheme, config: Config): string {
+	return scheme === 'standard' ? 'webhook-signature' : scheme === 'github' ? config.githubHeader : config.stripeHeader;
+}
+
+function signed(base: Base, config: Config): Record<string, string | string[]> {
+	const common = {
+		'content-type': 'application/json',
+		'user-agent': 'BusinessOps-Webhooks/1.0',
+		'x-business-ops-delivery': base.id,
+		'x-business-ops-attempt': '1',
+	};
+	switch (base.scheme) {
+		case 'standard':
+			return {
+				...common,
+				'webhook-id': base.id,
+				'webhook-timestamp': base.ts,
+				'webhook-signature': `v1,${standardSig(base.secret, base.id, base.ts, base.body)}`,
+			};
+		case 'github':
+			return { ...common, [config.githubHeader]: `sha256=${githubHex(base.secret, base.body)}` };
+		case 'stripe':
+			return { ...common, [config.stripeHeader]: `t=${base.ts},v1=${stripeHex(base.secret, base.ts, base.body)}` };
+	}
+}
+
+/** One character replaced by another of the same alphabet, so only the value changes, not the form. */
+function flipChar(text: string, from: number, to: number, alphabet: string): string {
+	const index = from + int(to - from);
+	const current = text[index].toLowerCase();
+	const choices = alphabet.split('').filter((c) => c.toLowerCase() !== current);
+	return text.slice(0, index) + pick(choices) + text.slice(index + 1);
+}
+const HEX = '0123456789abcdef';
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const DIGITS = '0123456789';
+
+function flipSignature(headers: Record<string, string | string[]>, scheme: Scheme, config: Config) {
+	const name = signatureHeaderOf(scheme, config);
+	const value = String(headers[name]);
+	if (scheme === 'standard') headers[name] = flipChar(value, 3, value.length - 1, B64);
+	if (scheme === 'github') headers[name] = flipChar(value, 'sha256='.length, value.length, HEX);
+	if (scheme === 'stripe') {
+		const at = value.indexOf('v1=') + 3;
+		headers[name] = flipChar(value, at, value.length, HEX);
+	}
+}
+
+function flipTimestamp(headers: Record<string, string | string[]>, scheme: Scheme, config: Config) {
+	if (scheme === 'standard') {
+		const ts = String(headers['webhook-timestamp']);
+		headers['webhook-timestamp'] = flipChar(ts, 0, ts.length, DIGITS);
+	} else if (scheme === 'stripe') {
+		const name = config.stripeHeader;
+		const value = String(headers[name]);
+		const end = value.indexOf(',');
+		headers[name] = flipChar(value, 2, end, DIGITS);
+	} else {
+		// GitHub-style carries no timestamp: the byte of its "sha256=" prefix instead
+		const name = config.githubHeader;
+		headers[name] = flipChar(String(headers[name]), 0, 6, 'abcdefghijklmnopqrstuvwxyz');
+	}
+}
+
+function flipBodyByte(body: Buffer): Buffer {
+	const copy = Buffer.from(body);
+	const index = int(copy.length);
+	copy[index] = copy[index] ^ (1 + int(255));
+	return copy;
+}
+
+const VERY_LONG = 'a'.repeat(100_000);
+const NON_ASCII = 'v1,ü€😀中文签名';
+
+/** Garbage for the signature header of a scheme; `good` is the valid value, `parts` its pieces. */
+function malformedSignatures(base: Base, config: Config): string[] {
+	const common = ['', ' ', 'garbage', VERY_LONG, NON_ASCII, '\u0000', 'null', 'undefined', '[object Object]'];
+	if (base.scheme === 'standard') {
+		const b64 = standardSig(base.secret, base.id, base.ts, base.body);
+		const hex = Buffer.from(b64, 'base64').toString('hex');
+		return [...common, `v2,${b64}`, `v1${b64}`, `v1;${b64}`, b64, `v1,${hex}`, `v1,${b64.slice(0, -2)}`, `v1,${b64}A`, `v1a,${b64}`, `v1,${b64.replace('=', '')}`, `v1,${VERY_LONG}`];
+	}
+	if (base.scheme === 'github') {
+		const hex = githubHex(base.secret, base.body);
+		const b64 = Buffer.from(hex, 'hex').toString('base64');
+		return [...common, `sha1=${hex.slice(0, 40)}`, `sha256:${hex}`, hex, `sha256=${b64}`, `sha256=${hex.slice(1)}`, `sha256=${hex}0`, `sha512=${hex}`, `sha256=${hex.replace(/./g, 'g')}`, `sha256 =${hex}`];
+	}
+	const hex = stripeHex(base.secret, base.ts, base.body);
+	const ts = base.ts;
+	const out = [
+		...common,
+		`v1=${hex}`,
+		`t=${ts}`,
+		`t=abc,v1=${hex}`,
+		`t=,v1=${hex}`,
+		`t=${ts},t=${ts},v1=${hex}`,
+		`t=${ts},v0=${hex}`,
+		`t=${ts},v1=${Buffer.from(hex, 'hex').toString('base64')}`,
+		`t=${Number(ts) * 1000},v1=${hex}`,
+		`${ts},${hex}`,
+		`t=${ts};v1=${hex}`,
+	];
+	// with one header for both schemes, a GitHub-looking value is no Stripe signature either
+	if (config.githubHeader === config.stripeHeader) out.push(`sha256=${hex}`);
+	return out;
+}
+
+const MALFORMED_TIMESTAMPS = (ts: string) => ['', ' ', 'abc', '1.7e9', '-1', `${ts}000`, '１７００００００００', `0x${Number(ts).toString(16)}`, `${ts} ${ts}`, `${ts}.5`, VERY_LONG.slice(0, 5000)];
+
+/** Every delivery of one round for one configuration and one scheme. */
+function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() => Delivery> {
+	const accepted = config.accepts.includes(scheme);
+	const tag = (label: string) => `${config.name} / ${scheme} / ${label}`;
+	const out: Array<() => Delivery> = [];
+	const bad = (label: string, make: () => Omit<Delivery, 'label' | 'expect'>) =>
+		out.push(() => ({ label: tag(label), expect: { status: 401 }, ...make() }));
+
+	// valid (or signed under a scheme this configuration does not accept)
+	for (let i = 0; i < 6; i++) {
+		out.push(() => {
+			const base = freshBase(scheme);
+			return {
+				label: tag(accepted ? 'valid' : 'valid, but a scheme this configuration does not accept'),
+				headers: signed(base, config),
+				rawBody: base.body,
+				expect: accepted ? { accept: base.id } : { status: 401 },
+			};
+		});
+	}
+	if (!accepted) return out;
+
+	// inside the window, near both edges: valid
+	if (scheme !== 'github') {
+		for (const offset of [-(config.tolerance - 15), config.tolerance - 15]) {
+			out.push(() => {
+				const base = { ...freshBase(scheme), ts: String(nowSeconds() + offset) };
+				return { label: tag('valid, near the edge of the window'), headers: signed(base, config), rawBody: base.body, expect: { accept: base.id } };
+			});
+		}
+	}
+	// several signatures, one valid (key rotation): valid
+	out.push(() => {
+		const base = freshBase(scheme);
+		const headers = signed(base, config);
+		const other = signed({ ...base, secret: WRONG_SECRET }, config);
+		if (scheme === 'standard') headers['webhook-signature'] = `${other['webhook-signature']} ${headers['webhook-signature']}`;
+		if (scheme === 'stripe') headers[config.stripeHeader] = `${headers[config.stripeHeader]},v1=${String(other[config.stripeHeader]).split('v1=')[1]}`;
+		return { label: tag('valid, with a second signature of another secret'), headers, rawBody: base.body, expect: { accept: base.id } };
+	});
+	// the same valid delivery twice inside the window (a retry): both start the workflow (dedupe is by event id)
+	let retried: Base | undefined;
+	for (const label of ['valid, first attempt', 'valid, the same delivery again (retry)']) {
+		out.push(() => {
+			retried ??= freshBase(scheme);
+			return { label: tag(label), headers: signed(retried, config), rawBody: retried.body, expect: { accept: retried.id } };
+		});
+	}
+
+	// tampered in one byte
+	for (let i = 0; i < 3; i++) {
+		bad('one byte of the body changed', () => {
+			const base = freshBase(scheme);
+			return { headers: signed(base, config), rawBody: flipBodyByte(base.body) };
+		});
+		bad('one character of the signature changed', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			flipSignature(headers, scheme, config);
+			return { headers, rawBody: base.body };
+		});
+		bad(scheme === 'github' ? 'one character of the signature prefix changed' : 'one digit of the timestamp changed', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			flipTimestamp(headers, scheme, config);
+			return { headers, rawBody: base.body };
+		});
+	}
+	bad('body re-serialised (same JSON, other bytes)', () => {
+		const base = freshBase(scheme);
+		return { headers: signed(base, config), rawBody: Buffer.from(JSON.stringify(JSON.parse(base.body.toString('utf8')), null, 1)) };
+	});
+	bad('a byte appended to the body', () => {
+		const base = freshBase(scheme);
+		return { headers: signed(base, config), rawBody: Buffer.concat([base.body, Buffer.from(' ')]) };
+	});
+	if (scheme === 'standard') {
+		bad('another webhook-id than the signed one', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			headers['webhook-id'] = `${base.id}x`;
+			return { headers, rawBody: base.body };
+		});
+	}
+
+	// wrong secret, and the right secret used the wrong way
+	bad('signed with another secret', () => {
+		const base = { ...freshBase(scheme), secret: WRONG_SECRET };
+		return { headers: signed(base, config), rawBody: base.body };
+	});
+	bad('signed with the secret used the way of another scheme', () => {
+		const base = freshBase(scheme);
+		const headers = signed(base, config);
+		if (scheme === 'standard') {
+			headers['webhook-signature'] = `v1,${hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64')}`;
+		} else if (scheme === 'github') {
+			headers[config.githubHeader] = `sha256=${hmac(standardKey(SECRET), base.body).toString('hex')}`;
+		} else {
+			headers[config.stripeHeader] = `t=${base.ts},v1=${hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex')}`;
+		}
+		return { headers, rawBody: base.body };
+	});
+	bad('signed with an empty secret', () => {
+		const base = { ...freshBase(scheme), secret: '' };
+		return { headers: signed(base, config), rawBody: base.body };
+	});
+
+	// replayed outside the window
+	if (scheme !== 'github') {
+		bad('timestamp before the window', () => {
+			const base = { ...freshBase(scheme), ts: String(nowSeconds() - config.tolerance - 2 - int(10 ** (1 + int(6)))) };
+			return { headers: signed(base, config), rawBody: base.body };
+		});
+		bad('timestamp after the window', () => {
+			const base = { ...freshBase(scheme), ts: String(nowSeconds() + config.tolerance + 2 + int(10 ** (1 + int(6)))) };
+			return { headers: signed(base, config), rawBody: base.body };
+		});
+		bad('timestamp 0 (1970)', () => {
+			const base = { ...freshBase(scheme), ts: '0' };
+			return { headers: signed(base, config), rawBody: base.body };
+		});
+		for (const ts of MALFORMED_TIMESTAMPS(String(nowSeconds()))) {
+			bad(`malformed timestamp ${JSON.stringify(ts.slice(0, 20))}`, () => {
+				const base = { ...freshBase(scheme), ts };
+				return { headers: signed(base, config), rawBody: base.body };
+			});
+		}
+	}
+
+	// missing headers
+	const names = scheme === 'standard' ? ['webhook-id', 'webhook-timestamp', 'webhook-signature'] : [signatureHeaderOf(scheme, config)];
+	for (const name of names) {
+		bad(`without ${name}`, () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			delete headers[name];
+			return { headers, rawBody: base.body };
+		});
+	}
+	if (scheme === 'standard') {
+		bad('without any webhook-* header', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) delete headers[name];
+			return { headers, rawBody: base.body };
+		});
+	}
+	bad('without the raw body', () => {
+		const base = freshBase(scheme);
+		return { headers: signed(base, config) };
+	});
+
+	// malformed signature headers (one per round, in turn, so that all are used over the rounds)
+	const malformed = malformedSignatures(freshBase(scheme), config);
+	for (let i = 0; i < malformed.length; i++) {
+		if (i % 3 !== round % 3 && round < 3) continue;
+		bad(`malformed ${signatureHeaderOf(scheme, config)} #${i}`, () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			headers[signatureHeaderOf(scheme, config)] = malformedSignatures(base, config)[i];
+			return { headers, rawBody: base.body };
+		});
+	}
+
+	// duplicated headers: n8n hands them over joined by ", " (Node's http); other servers as arrays
+	const sigName = signatureHeaderOf(scheme, config);
+	bad('signature header twice, the first copy forged (array)', () => {
+		const base = freshBase(scheme);
+		const headers = signed(base, config);
+		const forged = signed({ ...base, secret: WRONG_SECRET }, config)[sigName];
+		headers[sigName] = [String(forged), String(headers[sigName])];
+		return { headers, rawBody: base.body };
+	});
+	bad('signature header twice, both forged (joined by ", ")', () => {
+		const base = freshBase(scheme);
+		const headers = signed({ ...base, secret: WRONG_SECRET }, config);
+		headers[sigName] = `${headers[sigName]}, ${headers[sigName]}`;
+		return { headers, rawBody: base.body };
+	});
+	bad('signature header as an empty array', () => {
+		const base = freshBase(scheme);
+		const headers = signed(base, config);
+		headers[sigName] = [];
+		return { headers, rawBody: base.body };
+	});
+	if (scheme !== 'standard') {
+		bad('signature header twice, valid copy second (joined by ", ")', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			const forged = signed({ ...base, secret: WRONG_SECRET }, config)[sigName];
+			headers[sigName] = `${forged}, ${headers[sigName]}`;
+			return { headers, rawBody: base.body };
+		});
+	}
+	if (scheme === 'standard') {
+		bad('webhook-timestamp twice, a stale copy first (array)', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			headers['webhook-timestamp'] = [String(nowSeconds() - config.tolerance - 100), base.ts];
+			return { headers, rawBody: base.body };
+		});
+		bad('webhook-id twice (joined by ", ")', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			headers['webhook-id'] = `${base.id}, ${base.id}`;
+			return { headers, rawBody: base.body };
+		});
+		bad('webhook-timestamp twice (joined by ", ")', () => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			headers['webhook-timestamp'] = `${base.ts}, ${base.ts}`;
+			return { headers, rawBody: base.body };
+		});
+	}
+
+	// valid signature, nothing to run: an event type not chosen (200) and a body that is no JSON object (400)
+	if (round === 0) {
+		out.push(() => {
+			const base = freshBase(scheme, 0, 'agent.paused');
+			return { label: tag('valid, event type not chosen'), headers: signed(base, config), rawBody: base.body, expect: { ignored: true } };
+		});
+		out.push(() => {
+			const base = { ...freshBase(scheme), body: Buffer.from('[1,2,3]') };
+			return { label: tag('valid signature, body not a JSON object'), headers: signed(base, config), rawBody: base.body, expect: { status: 400 } };
+		});
+	}
+
+	// oversized bodies, 1 to 5 MB: valid and invalid
+	if (round === 0) {
+		const megabytes = 1 + ((CONFIGS.indexOf(config) * 3 + SCHEMES.indexOf(scheme)) % 5);
+		out.push(() => {
+			const base = freshBase(scheme, megabytes * 1024 * 1024);
+			return { label: tag(`valid, ${megabytes} MB`), headers: signed(base, config), rawBody: base.body, expect: { accept: base.id } };
+		});
+		bad(`${megabytes} MB, last byte changed`, () => {
+			const base = freshBase(scheme, megabytes * 1024 * 1024);
+			const body = Buffer.from(base.body);
+			body[body.length - 2] ^= 1;
+			return { headers: signed(base, config), rawBody: body };
+		});
+		bad(`${megabytes} MB, another secret`, () => {
+			const base = { ...freshBase(scheme, megabytes * 1024 * 1024), secret: WRONG_SECRET };
+			return { headers: signed(base, config), rawBody: base.body };
+		});
+	}
+	return out;
+}
+
+interface Result {
+	delivery: Delivery;
+	status?: number;
+	sent?: unknown;
+	eventIds: unknown[];
+	threw?: string;
+	ignored: boolean;
+}
+
+function mismatch(result: Result): string | undefined {
+	const { delivery, status, eventIds, threw, ignored } = result;
+	if (threw) return `threw: ${threw}`;
+	const expected = delivery.expect;
+	if ('accept' in expected) {
+		if (eventIds.length !== 1 || eventIds[0] !== expected.accept) {
+			return `expected the workflow to start with ${expected.accept}; got HTTP ${status} ${JSON.stringify(result.sent)}`;
+		}
+		return status === undefined ? undefined : `accepted but also answered ${status}`;
+	}
+	if (eventIds.length > 0) return `started the workflow (${String(eventIds[0])}) instead of answering ${'status' in expected ? expected.status : 200}`;
+	if ('ignored' in expected) return ignored ? undefined : `expected 200 "ignored", got HTTP ${status}`;
+	if (status !== expected.status) return `expected HTTP ${expected.status}, got ${status ?? 'no status'} ${JSON.stringify(result.sent)}`;
+	const reason = (result.sent as { error?: unknown } | undefined)?.error;
+	if (typeof reason !== 'string' || reason === '') return 'refused without a reason';
+	return undefined;
+}
+
+test('more than 1,000 generated deliveries: every valid one starts the workflow, every bad one is refused', async () => {
+	const started = Date.now();
+	const logs = captureLogWarnings();
+	for (const config of CONFIGS) {
+		const staticData = {
+			'node:Business Ops Trigger': {
+				subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET } },
+			},
+		};
+		config.testNode = createTriggerNode(trigger, { events: EVENTS, options: config.options }, { staticData });
+	}
+
+	const makers: Array<{ config: Config; make: () => Delivery }> = [];
+	for (let round = 0; round < 4; round++) {
+		for (const config of CONFIGS) {
+			for (const scheme of SCHEMES) {
+				for (const make of deliveriesFor(config, scheme, round)) makers.push({ config, make });
+			}
+		}
+	}
+	// a deterministic shuffle, so the kinds are interleaved
+	for (let i = makers.length - 1; i > 0; i--) {
+		const j = int(i + 1);
+		[makers[i], makers[j]] = [makers[j], makers[i]];
+	}
+
+	const results: Result[] = [];
+	try {
+		for (const { config, make } of makers) {
+			const delivery = make();
+			const result: Result = { delivery, eventIds: [], ignored: false };
+			try {
+				const run = await runWebhook(trigger, config.testNode as TestNode, {
+					headers: delivery.headers,
+					rawBody: delivery.rawBody,
+					// n8n parses the body as well; the node must not rely on it, and large ones are skipped here
+					body: delivery.rawBody && delivery.rawBody.length < 100_000 ? undefined : {},
+				});
+				result.status = run.status;
+				result.sent = run.sent;
+				result.eventIds = (run.result.workflowData?.[0] ?? []).map((item) => item.json.id);
+				result.ignored = Boolean((run.result.webhookResponse as IDataObject | undefined)?.ignored);
+			} catch (error) {
+				result.threw = (error as Error).message;
+			}
+			results.push(result);
+		}
+	} finally {
+		logs.restore();
+	}
+
+	const problems = results.flatMap((result) => {
+		const problem = mismatch(result);
+		return problem ? [`${result.delivery.label}: ${problem}`] : [];
+	});
+	expect(problems).toEqual([]);
+
+	const accepted = results.filter((r) => 'accept' in r.delivery.expect);
+	const refused = results.filter((r) => r.status === 401);
+	expect(results.length).toBeGreaterThanOrEqual(1000);
+	expect(accepted.length).toBeGreaterThanOrEqual(100);
+	expect(refused.length).toBeGreaterThanOrEqual(800);
+	// every kind of delivery was generated for every scheme
+	const kinds = new Set(results.map((r) => r.delivery.label.replace(/ #\d+$/, '')));
+	expect(kinds.size).toBeGreaterThanOrEqual(150);
+	// one warning per refusal, none with the secret
+	const refusals = logs.warnings.filter((line) => line.includes('refused a delivery with HTTP 401'));
+	expect(refusals).toHaveLength(refused.length);
+	expect(logs.warnings.filter((line) => line.includes(SECRET) || line.includes(SECRET.slice(6)))).toEqual([]);
+	expect(Date.now() - started).toBeLessThan(20_000);
+}, 30_000);
