@@ -30,31 +30,31 @@ describe('checkLineItems', () => {
 	});
 
 	test.each([
-		[[design, { ...design, quantity: '2,5' }], 'item 2 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
-		[[{ ...design, quantity: '' }], 'item 1 "quantity" must be a number; got ""'],
-		[[{ ...design, quantity: 'abc' }], 'item 1 "quantity" must be a number; got "abc"'],
-		[[{ ...design, quantity: null }], 'item 1 "quantity" must be a number; got null'],
-		[[{ ...design, quantity: 0 }], 'item 1 "quantity" must be more than 0; got 0'],
-		[[{ ...design, quantity: -1 }], 'item 1 "quantity" must be more than 0; got -1'],
-		[[{ name: 'A', unitPrice: 1 }], 'item 1 "quantity" is missing'],
-		[[{ ...design, unitPrice: -0.01 }], 'item 1 "unitPrice" must be 0 or more; got -0.01'],
-		[[{ ...design, unitPrice: '1.234,50' }], 'item 1 "unitPrice" must be a number; got "1.234,50" (use a dot for decimals)'],
-		[[{ name: 'A', quantity: 1 }], 'item 1 "unitPrice" is missing'],
-		[[{ ...design, vatPercentage: 121 }], 'item 1 "vatPercentage" must be from 0 to 100; got 121'],
-		[[{ ...design, vatPercentage: -1 }], 'item 1 "vatPercentage" must be from 0 to 100; got -1'],
-		[[{ ...design, vatPercentage: '21%' }], 'item 1 "vatPercentage" must be a number; got "21%"'],
-		[[{ ...design, name: '  ' }], 'item 1 "name" is empty; give the name of the product or service'],
-		[[{ ...design, name: undefined }], 'item 1 "name" is missing'],
-		[[{ ...design, name: { en: 'x' } }], 'item 1 "name" must be text; got an object'],
-		[[design, 'Hosting'], 'item 2 must be an object with name, quantity, unitPrice, vatPercentage; got "Hosting"'],
-		[[null], 'item 1 must be an object with name, quantity, unitPrice, vatPercentage; got null'],
+		[[design, { ...design, quantity: '2,5' }], 'line 2 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
+		[[{ ...design, quantity: '' }], 'line 1 "quantity" must be a number; got ""'],
+		[[{ ...design, quantity: 'abc' }], 'line 1 "quantity" must be a number; got "abc"'],
+		[[{ ...design, quantity: null }], 'line 1 "quantity" must be a number; got null'],
+		[[{ ...design, quantity: 0 }], 'line 1 "quantity" must be more than 0; got 0'],
+		[[{ ...design, quantity: -1 }], 'line 1 "quantity" must be more than 0; got -1'],
+		[[{ name: 'A', unitPrice: 1 }], 'line 1 "quantity" is missing'],
+		[[{ ...design, unitPrice: -0.01 }], 'line 1 "unitPrice" must be 0 or more; got -0.01'],
+		[[{ ...design, unitPrice: '1.234,50' }], 'line 1 "unitPrice" must be a number; got "1.234,50" (use a dot for decimals)'],
+		[[{ name: 'A', quantity: 1 }], 'line 1 "unitPrice" is missing'],
+		[[{ ...design, vatPercentage: 121 }], 'line 1 "vatPercentage" must be from 0 to 100; got 121'],
+		[[{ ...design, vatPercentage: -1 }], 'line 1 "vatPercentage" must be from 0 to 100; got -1'],
+		[[{ ...design, vatPercentage: '21%' }], 'line 1 "vatPercentage" must be a number; got "21%"'],
+		[[{ ...design, name: '  ' }], 'line 1 "name" is empty; give the name of the product or service'],
+		[[{ ...design, name: undefined }], 'line 1 "name" is missing'],
+		[[{ ...design, name: { en: 'x' } }], 'line 1 "name" must be text; got an object'],
+		[[design, 'Hosting'], 'line 2 must be an object with name, quantity, unitPrice, vatPercentage; got "Hosting"'],
+		[[null], 'line 1 must be an object with name, quantity, unitPrice, vatPercentage; got null'],
 		[
 			[{ name: 'A', quantity: 1, unit_price: 5 }],
-			'item 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage',
+			'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage',
 		],
 		[
 			[{ name: 'A', quantity: 1, unitPrice: 5, vat: 21, sku: 'X' }],
-			'item 1 has unknown keys "vat", "sku"; allowed keys: name, quantity, unitPrice, vatPercentage',
+			'line 1 has unknown keys "vat", "sku"; allowed keys: name, quantity, unitPrice, vatPercentage',
 		],
 		[[], 'no items were given; add at least one item'],
 		[{ items: [design] }, expect.stringMatching(/^must be a list \(JSON array\) of items such as \[.*\]; got an object$/)],
@@ -142,12 +142,12 @@ describe.each([
 			const message = await refused(
 				create({ items: { item: [design, { ...hosting, quantity: '={{ "2,5" }}' }] } }),
 			);
-			expect(message).toBe('Items: item 2 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 0]');
+			expect(message).toBe('Items: line 2 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 0]');
 		});
 
 		test('the form: a row without a name is refused', async () => {
 			const message = await refused(create({ items: { item: [{ ...design, name: '' }] } }));
-			expect(message).toBe('Items: item 1 "name" is empty; give the name of the product or service [item 0]');
+			expect(message).toBe('Items: line 1 "name" is empty; give the name of the product or service [item 0]');
 		});
 
 		test('the form: no rows is refused', async () => {
@@ -156,13 +156,13 @@ describe.each([
 		});
 
 		test.each([
-			[{ ...design, quantity: '2,5' }, 'item 1 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
-			[{ ...design, quantity: 0 }, 'item 1 "quantity" must be more than 0; got 0'],
-			[{ ...design, unitPrice: -5 }, 'item 1 "unitPrice" must be 0 or more; got -5'],
-			[{ ...design, vatPercentage: 101 }, 'item 1 "vatPercentage" must be from 0 to 100; got 101'],
-			[{ ...design, name: '' }, 'item 1 "name" is empty; give the name of the product or service'],
-			[{ ...design, quantity: null }, 'item 1 "quantity" must be a number; got null'],
-			[{ name: 'A', quantity: 1, unit_price: 5 }, 'item 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage'],
+			[{ ...design, quantity: '2,5' }, 'line 1 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
+			[{ ...design, quantity: 0 }, 'line 1 "quantity" must be more than 0; got 0'],
+			[{ ...design, unitPrice: -5 }, 'line 1 "unitPrice" must be 0 or more; got -5'],
+			[{ ...design, vatPercentage: 101 }, 'line 1 "vatPercentage" must be from 0 to 100; got 101'],
+			[{ ...design, name: '' }, 'line 1 "name" is empty; give the name of the product or service'],
+			[{ ...design, quantity: null }, 'line 1 "quantity" must be a number; got null'],
+			[{ name: 'A', quantity: 1, unit_price: 5 }, 'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage'],
 		])('JSON item %j is refused: %s', async (bad, problem) => {
 			const message = await refused(create({ itemsInput: 'json', itemsJson: JSON.stringify([bad]) }));
 			expect(message).toBe(`Items (JSON): ${problem} [item 0]`);
@@ -220,7 +220,7 @@ describe.each([
 
 		test('a bad item in the form is refused, naming the item', async () => {
 			const message = await refused(update({ items: { item: [design, { ...hosting, vatPercentage: '={{ "abc" }}' }] } }));
-			expect(message).toBe('Items: item 2 "vatPercentage" must be a number; got "abc" [item 0]');
+			expect(message).toBe('Items: line 2 "vatPercentage" must be a number; got "abc" [item 0]');
 		});
 	});
 });

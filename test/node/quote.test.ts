@@ -270,7 +270,7 @@ describe('continue on fail', () => {
 		expect(items[0].json.items).toEqual([{ ...item, quantity: 2 }]);
 		expect(items[1].json).toEqual({});
 		expect(items[1].error?.message).toBe(
-			'Items: item 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]',
+			'Items: line 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]',
 		);
 	});
 

@@ -90,7 +90,7 @@ const NUMBER_RULES: Record<'quantity' | 'unitPrice' | 'vatPercentage', NumberRul
 
 /** The number in `value`, or the problem with it, for the key `key` of line `line`. */
 function readNumber(line: number, key: keyof typeof NUMBER_RULES, value: unknown): number | string {
-	const where = `item ${line} "${key}"`;
+	const where = `line ${line} "${key}"`;
 	if (value === undefined) return `${where} is missing`;
 	const n = toStrictNumber(value);
 	if (n === undefined) {
@@ -102,7 +102,7 @@ function readNumber(line: number, key: keyof typeof NUMBER_RULES, value: unknown
 }
 
 function readName(line: number, value: unknown): string | { problem: string } {
-	const where = `item ${line} "name"`;
+	const where = `line ${line} "name"`;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value !== 'string') {
 		return { problem: value === undefined ? `${where} is missing` : `${where} must be text; got ${shown(value)}` };
@@ -113,13 +113,13 @@ function readName(line: number, value: unknown): string | { problem: string } {
 
 function checkLineItem(line: number, raw: unknown): LineItem | { problem: string } {
 	if (!isPlainObject(raw)) {
-		return { problem: `item ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${shown(raw)}` };
+		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${shown(raw)}` };
 	}
 	const unknownKeys = Object.keys(raw).filter((key) => !(LINE_ITEM_KEYS as readonly string[]).includes(key));
 	if (unknownKeys.length > 0) {
 		const names = unknownKeys.map((key) => `"${key}"`).join(', ');
 		return {
-			problem: `item ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')}`,
+			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')}`,
 		};
 	}
 	const name = readName(line, raw.name);
