@@ -1,5 +1,6 @@
-// Starts and stops a real n8n (`n8n start`) headless on 127.0.0.1, with this package loaded
-// through N8N_CUSTOM_EXTENSIONS. Standard library only.
+// Starts and stops a real n8n headless on 127.0.0.1, with this package loaded through
+// N8N_CUSTOM_EXTENSIONS: `n8n start` (the main process; the default), and for queue mode also
+// `n8n worker` and `n8n webhook` (option `command`). Standard library only.
 'use strict';
 
 const crypto = require('node:crypto');
@@ -72,6 +73,12 @@ function tailOf(file, lines = 60) {
  *
  * @param {object} o
  * @param {{nodeBin: string, n8nBin: string}} o.runtime  from ensureRuntime()
+ * @param {'start'|'worker'|'webhook'} [o.command]  which n8n process: `start` (main, default),
+ *   `worker` (queue mode: executes jobs; `port` is then its health server, QUEUE_HEALTH_CHECK_PORT),
+ *   `webhook` (queue mode: serves production webhooks on `port`). Queue mode itself
+ *   (EXECUTIONS_MODE, DB_*, QUEUE_BULL_*) comes through `env`.
+ * @param {string} [o.encryptionKey]  N8N_ENCRYPTION_KEY (random by default; processes of one
+ *   queue-mode setup must share it)
  * @param {string} o.extensionsDir  the package's dist/ (N8N_CUSTOM_EXTENSIONS)
  * @param {number} [o.port]  preferred port (a free one is used if it is taken); 0 = any
  * @param {string} [o.userFolder]  N8N_USER_FOLDER; a fresh temp folder by default
@@ -87,7 +94,10 @@ async function startN8n(o) {
 	const ownsUserFolder = !o.userFolder;
 	const logFile = o.logFile || path.join(userFolder, 'n8n.log');
 	const encryptionKey = o.encryptionKey || crypto.randomBytes(24).toString('hex');
+	const command = o.command || 'start';
+	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`unknown n8n command "${command}"`);
 	const handle = {
+		command,
 		userFolder,
 		ownsUserFolder,
 		logFile,
@@ -154,11 +164,16 @@ async function launch(handle, o, preferredPort, log) {
 		NO_PROXY: [process.env.NO_PROXY, '127.0.0.1', 'localhost'].filter(Boolean).join(','),
 		no_proxy: [process.env.no_proxy, '127.0.0.1', 'localhost'].filter(Boolean).join(','),
 		NODE_OPTIONS: '',
+		// A worker listens on no N8N_PORT; its health server (/healthz, /healthz/readiness) is how
+		// readiness is seen. Harmless for the other commands, which read none of these.
+		...(handle.command === 'worker'
+			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: HOST }
+			: {}),
 		...(o.env || {}),
 	};
-	fs.appendFileSync(handle.logFile, `\n===== n8n start ${new Date().toISOString()} on port ${port} =====\n`);
+	fs.appendFileSync(handle.logFile, `\n===== n8n ${handle.command} ${new Date().toISOString()} on port ${port} =====\n`);
 	const fd = fs.openSync(handle.logFile, 'a');
-	const child = spawn(o.runtime.nodeBin, [o.runtime.n8nBin, 'start'], {
+	const child = spawn(o.runtime.nodeBin, [o.runtime.n8nBin, handle.command], {
 		cwd: handle.userFolder,
 		env,
 		detached: true, // own process group: stop() kills n8n and its task runner together
@@ -171,12 +186,13 @@ async function launch(handle, o, preferredPort, log) {
 	child.once('exit', (code, signal) => {
 		exited = { code, signal };
 	});
-	log(`n8n starting on ${handle.baseUrl} (pid ${child.pid}, log ${handle.logFile})`);
+	const what = handle.command === 'start' ? 'n8n' : `n8n ${handle.command}`;
+	log(`${what} starting on ${handle.baseUrl} (pid ${child.pid}, log ${handle.logFile})`);
 
 	const deadline = Date.now() + (o.readyTimeoutMs || 180_000);
 	for (;;) {
 		if (exited) {
-			throw Object.assign(new Error(`n8n exited before it was ready (code ${exited.code}, signal ${exited.signal})\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
+			throw Object.assign(new Error(`${what} exited before it was ready (code ${exited.code}, signal ${exited.signal})\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
 		}
 		try {
 			const res = await fetch(`${handle.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
@@ -186,7 +202,7 @@ async function launch(handle, o, preferredPort, log) {
 		}
 		if (Date.now() > deadline) {
 			await stopN8n(handle);
-			throw Object.assign(new Error(`n8n was not ready after ${(o.readyTimeoutMs || 180_000) / 1000} s\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
+			throw Object.assign(new Error(`${what} was not ready after ${(o.readyTimeoutMs || 180_000) / 1000} s\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
 		}
 		await sleep(300);
 	}
