@@ -30,12 +30,12 @@ const path = require('node:path');
 
 const rt = require('./n8n');
 const services = require('./queue/services');
+const { requireOperationOf, runSteps, secs, withTimeout } = require('../test/e2e/runner');
 
 const REUSED_AREAS = ['startup', 'credentials', 'contacts', 'quotes', 'invoices', 'trigger'];
 const started = Date.now();
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const out = (line) => process.stdout.write(`${line}\n`);
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const envInt = (name, dflt) => {
 	const v = Number.parseInt(process.env[name] || '', 10);
 	return Number.isFinite(v) && v > 0 ? v : dflt;
@@ -49,7 +49,6 @@ const CONFIG = {
 	rateLimit: { limit: 10, windowMs: 5000, executions: 40 },
 };
 
-class Skip extends Error {}
 
 const procs = { pg: undefined, redis: undefined, sandbox: undefined, main: undefined, workers: [], webhook: undefined };
 let stopped;
@@ -139,16 +138,6 @@ function printAllTails(lines = 40) {
 	if (procs.redis) printBlock(`redis: ${procs.redis.logFile}`, procs.redis.tail(10), 10);
 }
 
-function withTimeout(promise, ms, what) {
-	let timer;
-	return Promise.race([
-		promise,
-		new Promise((_, reject) => {
-			timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
-		}),
-	]).finally(() => clearTimeout(timer));
-}
-
 // ----- setup -----
 
 async function setup() {
@@ -236,20 +225,7 @@ async function setup() {
 		webhookBaseUrl: procs.webhook.baseUrl,
 		queue: { main: procs.main, workers: procs.workers, webhook: procs.webhook, pg: procs.pg, redis: procs.redis, config: CONFIG, cpu: cpuNow },
 		state: { figures: {} },
-		requireOperation(resource, operation) {
-			if (!nodeType) throw new Error(`n8n does not know ${rt.NODE_TYPES.action}`);
-			const resources = nodeType.properties.find((p) => p.name === 'resource')?.options?.map((o) => o.value) || [];
-			const opProps = nodeType.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-			if (!resources.includes(resource)) throw new Error(`the node has no resource "${resource}"`);
-			const ops = opProps.flatMap((p) => p.options || []).map((o) => o.value);
-			if (ops.length === 0) throw new Skip(`the node has no ${resource} operations yet`);
-			if (!ops.includes(operation)) throw new Error(`the node's ${resource} resource has no operation "${operation}" (has: ${ops.join(', ')})`);
-		},
-		requireTrigger() {
-			if (!fs.existsSync(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'BusinessOpsTrigger.node.js'))) {
-				throw new Skip('the trigger node is not built yet');
-			}
-		},
+		requireOperation: requireOperationOf(nodeType, rt.NODE_TYPES.action),
 	};
 }
 
@@ -303,36 +279,16 @@ async function main() {
 	}
 
 	if (ctx) {
-		const beforeDone = new Set();
-		let i = 0;
-		for (const step of steps) {
-			if (interrupted) return;
-			i++;
-			const label = `[queue] ${i}/${steps.length} ${step.module.area}: ${step.name}`;
-			const t = Date.now();
-			const offsets = logOffsets();
-			try {
-				if (step.module.before && !beforeDone.has(step.module)) {
-					beforeDone.add(step.module);
-					await withTimeout(Promise.resolve(step.module.before(ctx)), 120_000, `${step.module.area} before()`);
-				}
-				const detail = await withTimeout(Promise.resolve(step.run(ctx)), step.timeoutMs || 180_000, 'step');
-				if (interrupted) return;
-				counts.passed++;
-				out(`${label} … ok (${secs(Date.now() - t)})${detail ? ` ${detail}` : ''}`);
-			} catch (e) {
-				if (interrupted) return;
-				if (e instanceof Skip || e?.constructor?.name === 'Skip') {
-					counts.skipped++;
-					out(`${label} … skipped (${e.message})`);
-					continue;
-				}
-				counts.failed++;
-				out(`${label} … FAILED (${secs(Date.now() - t)})`);
-				for (const line of String(e && e.stack ? e.message : e).split('\n')) out(`    ${line}`);
-				printLogsSince(offsets);
-			}
-		}
+		await runSteps({
+			steps,
+			ctx,
+			prefix: 'queue',
+			counts,
+			out,
+			isInterrupted: () => interrupted,
+			markLogs: logOffsets,
+			printLogsSince,
+		});
 		printFigures(ctx);
 	}
 

@@ -20,16 +20,14 @@
 'use strict';
 
 const fs = require('node:fs');
-const path = require('node:path');
 
 const rt = require('./n8n');
+const { requireOperationOf, runSteps, secs } = require('../test/e2e/runner');
 
 const started = Date.now();
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const out = (line) => process.stdout.write(`${line}\n`);
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-class Skip extends Error {}
 
 let sandbox;
 let n8n;
@@ -94,16 +92,6 @@ function printN8nLog(offset) {
 	out('    -----');
 }
 
-function withTimeout(promise, ms, what) {
-	let timer;
-	return Promise.race([
-		promise,
-		new Promise((_, reject) => {
-			timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
-		}),
-	]).finally(() => clearTimeout(timer));
-}
-
 async function setup() {
 	const phase = async (name, fn) => {
 		const t = Date.now();
@@ -148,20 +136,7 @@ async function setup() {
 		credentials,
 		nodeType,
 		state: {},
-		requireOperation(resource, operation) {
-			if (!nodeType) throw new Error(`n8n does not know ${rt.NODE_TYPES.action}`);
-			const resources = nodeType.properties.find((p) => p.name === 'resource')?.options?.map((o) => o.value) || [];
-			const opProps = nodeType.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-			if (!resources.includes(resource)) throw new Error(`the node has no resource "${resource}"`);
-			const ops = opProps.flatMap((p) => p.options || []).map((o) => o.value);
-			if (ops.length === 0) throw new Skip(`the node has no ${resource} operations yet`);
-			if (!ops.includes(operation)) throw new Error(`the node's ${resource} resource has no operation "${operation}" (has: ${ops.join(', ')})`);
-		},
-		requireTrigger() {
-			if (!fs.existsSync(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'BusinessOpsTrigger.node.js'))) {
-				throw new Skip('the trigger node is not built yet');
-			}
-		},
+		requireOperation: requireOperationOf(nodeType, rt.NODE_TYPES.action),
 	};
 	return ctx;
 }
@@ -185,36 +160,16 @@ async function main() {
 	}
 
 	if (ctx) {
-		const beforeDone = new Set();
-		let i = 0;
-		for (const step of steps) {
-			if (interrupted) return;
-			i++;
-			const label = `[e2e] ${i}/${steps.length} ${step.module.area}: ${step.name}`;
-			const t = Date.now();
-			const offset = logSize();
-			try {
-				if (step.module.before && !beforeDone.has(step.module)) {
-					beforeDone.add(step.module);
-					await withTimeout(Promise.resolve(step.module.before(ctx)), 120_000, `${step.module.area} before()`);
-				}
-				const detail = await withTimeout(Promise.resolve(step.run(ctx)), step.timeoutMs || 180_000, 'step');
-				if (interrupted) return;
-				counts.passed++;
-				out(`${label} … ok (${secs(Date.now() - t)})${detail ? ` ${detail}` : ''}`);
-			} catch (e) {
-				if (interrupted) return;
-				if (e instanceof Skip) {
-					counts.skipped++;
-					out(`${label} … skipped (${e.message})`);
-					continue;
-				}
-				counts.failed++;
-				out(`${label} … FAILED (${secs(Date.now() - t)})`);
-				for (const line of String(e && e.stack ? e.message : e).split('\n')) out(`    ${line}`);
-				printN8nLog(offset);
-			}
-		}
+		await runSteps({
+			steps,
+			ctx,
+			prefix: 'e2e',
+			counts,
+			out,
+			isInterrupted: () => interrupted,
+			markLogs: logSize,
+			printLogsSince: printN8nLog,
+		});
 	}
 
 	if (interrupted) return;

@@ -53,7 +53,6 @@ module.exports = {
 		{
 			name: 'the trigger example workflows publish (one subscription each) and unpublish',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const done = [];
 				for (const { file, wf, isTrigger } of workflows(ctx)) {
 					if (!isTrigger) continue;
@@ -76,7 +75,6 @@ module.exports = {
 		{
 			name: '"quote.created → quote sent" sends the quote of the event',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state['demo:1-quote-created-send-quote.json'];
 				assert.ok(id, 'the example was not imported');
 				const quote = await apiCall(ctx, 'POST', '/quotes', {
@@ -95,7 +93,6 @@ module.exports = {
 		{
 			name: '"invoice.paid → contact updated" updates the contact of the invoice',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state['demo:2-invoice-paid-update-contact.json'];
 				assert.ok(id, 'the example was not imported');
 				const contact = await apiCall(ctx, 'POST', '/contacts', { name: 'Jan Jansen', type: 'individual', email: `jan-${Date.now()}@example.com` });

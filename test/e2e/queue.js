@@ -213,7 +213,6 @@ module.exports = {
 		{
 			name: 'publishing (on the main) stores subscription id and signing secret in static data in PostgreSQL',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const contactId = await sandboxFirstId(ctx, 'contacts');
 				const wf = await ctx.client.createWorkflow(loadWorkflow(ctx, contactId));
 				ctx.state.loadWorkflowId = wf.id;

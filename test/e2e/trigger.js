@@ -90,7 +90,6 @@ module.exports = {
 		{
 			name: 'publishing the workflow creates exactly one subscription',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const before = ourSubscriptions(ctx).length;
 				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e trigger'));
 				ctx.state.triggerWorkflowId = wf.id;
@@ -108,7 +107,6 @@ module.exports = {
 		{
 			name: `events ${EVENTS.join(', ')} start executions carrying the event`,
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state.triggerWorkflowId;
 				assert.ok(id, 'needs the published workflow of the previous step');
 				const emitted = [];
@@ -129,7 +127,6 @@ module.exports = {
 		{
 			name: 'a real status change (invoice marked paid through the API) starts an execution',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state.triggerWorkflowId;
 				const before = (await ctx.client.executions(id)).length;
 				const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' };
@@ -156,7 +153,6 @@ module.exports = {
 		{
 			name: 'a delivery with a wrong signature gets 401 and starts nothing',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state.triggerWorkflowId;
 				const url = ctx.state.subscription.url;
 				const before = (await ctx.client.executions(id)).length;
@@ -173,7 +169,6 @@ module.exports = {
 		{
 			name: 'deliveries signed with each scheme of the sandbox (standard, github, stripe) verify',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state.triggerWorkflowId;
 				const control = ctx.sandbox.control;
 				const done = [];
@@ -200,7 +195,6 @@ module.exports = {
 		{
 			name: 'a trigger set to Standard Webhooks refuses a GitHub-style delivery',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const control = ctx.sandbox.control;
 				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e trigger (standard only)', { signatureScheme: 'standardWebhooks' }));
 				await ctx.client.publishWorkflow(wf.id);
@@ -228,7 +222,6 @@ module.exports = {
 			name: 'an n8n restart leaves exactly one subscription and one execution per event',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state.triggerWorkflowId;
 				const url = ctx.state.subscription.url;
 				const t = Date.now();
@@ -256,7 +249,6 @@ module.exports = {
 		{
 			name: 'unpublishing deletes the subscription',
 			async run(ctx) {
-				ctx.requireTrigger();
 				const id = ctx.state.triggerWorkflowId;
 				await ctx.client.unpublishWorkflow(id);
 				await waitFor(() => ourSubscriptions(ctx).length === 0, { timeoutMs: 30_000, what: 'the subscription to be deleted' }).catch(() => {});
