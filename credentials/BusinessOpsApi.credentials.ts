@@ -79,6 +79,7 @@ export class BusinessOpsApi implements ICredentialType {
 		},
 	];
 
+	/** Every request of the package gets its base URL and its bearer key here, and only here. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

@@ -225,15 +225,10 @@ export async function sendRequest(
 	}
 }
 
-/** Reads the credential's base URL without trailing slashes. */
-async function baseUrlOf(ctx: BusinessOpsContext): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-}
-
 /**
  * One API call for code outside the declarative routing (list searches, load options,
- * the trigger's lifecycle). Returns the response body.
+ * the trigger's lifecycle). Returns the response body. The credential's `authenticate` adds
+ * the base URL and the key.
  */
 export async function apiRequest<T = IDataObject>(
 	ctx: BusinessOpsContext,
@@ -241,12 +236,6 @@ export async function apiRequest<T = IDataObject>(
 	path: string,
 	options: { qs?: IDataObject; body?: IDataObject } = {},
 ): Promise<T> {
-	const response = await sendRequest(ctx, {
-		method,
-		baseURL: await baseUrlOf(ctx),
-		url: path,
-		qs: options.qs,
-		body: options.body,
-	});
+	const response = await sendRequest(ctx, { method, url: path, qs: options.qs, body: options.body });
 	return response.body as T;
 }
