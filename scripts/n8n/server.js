@@ -255,4 +255,4 @@ function killNow(handle) {
 	if (handle?.child?.pid) groupKill(handle.child.pid, 'SIGKILL');
 }
 
-module.exports = { startN8n, stopN8n, killNow, freePort, tailOf, HOST };
+module.exports = { startN8n, stopN8n, killNow, freePort, tailOf, groupKill, groupAlive, HOST };

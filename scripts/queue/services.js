@@ -16,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 
-const { freePort, HOST } = require('../n8n/server');
+const { freePort, groupAlive, groupKill, HOST } = require('../n8n/server');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,29 +34,6 @@ function installGuards() {
 			if (!process.env.KEEP_QUEUE_FOLDERS) fs.rmSync(s.folder, { recursive: true, force: true });
 		}
 	});
-}
-
-function groupKill(pid, signal) {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		try {
-			process.kill(pid, signal);
-			return true;
-		} catch {
-			return false;
-		}
-	}
-}
-
-function groupAlive(pid) {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 // ----- Debian packages -----
