@@ -37,6 +37,9 @@ function toItems(body: Envelope, options: IHttpRequestOptions): IDataObject[] {
 	return [];
 }
 
+/** Pages of one list read requested at the same time once the first page told the total. */
+const PAGE_CONCURRENCY = 4;
+
 /**
  * Executes every request the declarative node builds. RoutingNode hands a request to
  * `requestOperations.pagination` whenever `paginate` is set, which every operation sets
@@ -54,16 +57,47 @@ export async function executeRoutedRequest(
 	const isList = options.method === 'GET' && options.qs?.pageSize !== undefined;
 
 	const records: IDataObject[] = [];
-	let response: IN8nHttpFullResponse;
+	const pageOptions = (page: number) => (isList ? { ...options, qs: { ...options.qs, page } } : options);
+	const wantMore = () => maxResults === undefined || records.length < maxResults;
+
+	let response = await sendRequest(this, pageOptions(1), itemIndex);
+	let body = response.body as Envelope;
+	records.push(...toItems(body, options));
 	let page = 1;
-	for (;;) {
-		const pageOptions = isList ? { ...options, qs: { ...options.qs, page } } : options;
-		response = await sendRequest(this, pageOptions, itemIndex);
-		const body = response.body as Envelope;
-		records.push(...toItems(body, options));
-		const wantMore = maxResults === undefined || records.length < maxResults;
-		if (!isList || !body?.meta?.hasMore || !wantMore) break;
+
+	// The first page tells how many pages there are: fetch the rest a few at a time, in order.
+	const meta = body?.meta;
+	if (isList && meta?.hasMore && wantMore() && meta.pageSize > 0 && meta.total > meta.pageSize) {
+		const wanted = maxResults === undefined ? meta.total : Math.min(meta.total, maxResults);
+		const lastPage = Math.ceil(wanted / meta.pageSize);
+		const pages: IDataObject[][] = [];
+		const answers: IN8nHttpFullResponse[] = [];
+		let next = 2;
+		let failure: unknown;
+		const worker = async () => {
+			while (failure === undefined && next <= lastPage) {
+				const p = next++;
+				try {
+					answers[p] = await sendRequest(this, pageOptions(p), itemIndex);
+					pages[p] = toItems(answers[p].body as Envelope, options);
+				} catch (error) {
+					failure ??= error;
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, lastPage - 1) }, worker));
+		if (failure !== undefined) throw failure;
+		for (let p = 2; p <= lastPage; p++) records.push(...pages[p]);
+		response = answers[lastPage];
+		body = response.body as Envelope;
+		page = lastPage;
+	}
+	// Records added while paging (or an API without totals): follow hasMore one page at a time.
+	while (isList && body?.meta?.hasMore && wantMore()) {
 		page++;
+		response = await sendRequest(this, pageOptions(page), itemIndex);
+		body = response.body as Envelope;
+		records.push(...toItems(body, options));
 	}
 
 	let items: INodeExecutionData[] = records.map((json) => ({ json }));

@@ -184,9 +184,16 @@ export async function sendRequest(
 		const attemptsLeft = attempt < MAX_ATTEMPTS;
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await gate.run(
-				async () => await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options),
-			)) as IN8nHttpFullResponse;
+			response = await gate.run(async () => {
+				const answer = (await ctx.helpers.httpRequestWithAuthentication.call(
+					ctx,
+					CREDENTIAL_TYPE,
+					options,
+				)) as IN8nHttpFullResponse;
+				// Within the turn, so that the request queued behind this one already waits.
+				if (answer.statusCode === 429) gate.rateLimited(retryAfterMs(answer.headers) ?? 1000);
+				return answer;
+			});
 		} catch (error) {
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
@@ -215,7 +222,6 @@ export async function sendRequest(
 			warnIfDeprecated(ctx, response);
 			return response;
 		}
-		if (status === 429) gate.rateLimited(retryAfterMs(response.headers) ?? 1000);
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {
 			await timing.sleep(retryDelayMs(attempt, response.headers));
