@@ -9,6 +9,8 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
+const { SAMPLE_INVOICE } = require('./lib/sampleEvent');
+
 const ROOT = path.resolve(__dirname, '..');
 const { verifyDelivery } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'signature.js'));
 const { signatureHeaders } = require(path.join(ROOT, 'build', 'sandbox', 'signing.js'));
@@ -23,24 +25,7 @@ const body = Buffer.from(
 		id,
 		type: 'invoice.paid',
 		timestamp: new Date(now * 1000).toISOString(),
-		data: {
-			id: 'inv_bench000000001',
-			number: 'INV-2026-0001',
-			status: 'paid',
-			contactId: 'ctc_bench000000001',
-			items: [
-				{ name: 'Volkorenbrood', quantity: 40, unitPrice: 3.25, vatPercentage: 9, total: 130 },
-				{ name: 'Bezorging', quantity: 1, unitPrice: 15, vatPercentage: 21, total: 15 },
-			],
-			issueDate: '2026-11-01',
-			dueDate: '2026-12-01',
-			currency: 'EUR',
-			subtotal: 145,
-			vatTotal: 14.85,
-			total: 159.85,
-			createdAt: '2026-11-01T09:00:00.000Z',
-			updatedAt: '2026-11-21T10:00:00.000Z',
-		},
+		data: SAMPLE_INVOICE,
 	}),
 );
 

@@ -25,29 +25,13 @@ const { spawnSync } = require('node:child_process');
 const nw = require('./lib/n8n');
 const { median, percentile, sleep, fmtMs } = require('./lib/stats');
 const { atMost } = require('./lib/table');
+const { SAMPLE_INVOICE } = require('./lib/sampleEvent');
 
 const TRIGGER = 'Business Ops Trigger';
 const WEBHOOK = 'Webhook';
 
 /** The event record every workflow receives. */
-const DATA = {
-	id: 'inv_bench000000001',
-	number: 'INV-2026-0001',
-	status: 'paid',
-	contactId: 'ctc_bench000000001',
-	items: [
-		{ name: 'Volkorenbrood', quantity: 40, unitPrice: 3.25, vatPercentage: 9, total: 130 },
-		{ name: 'Bezorging', quantity: 1, unitPrice: 15, vatPercentage: 21, total: 15 },
-	],
-	issueDate: '2026-11-01',
-	dueDate: '2026-12-01',
-	currency: 'EUR',
-	subtotal: 145,
-	vatTotal: 14.85,
-	total: 159.85,
-	createdAt: '2026-11-01T09:00:00.000Z',
-	updatedAt: '2026-11-21T10:00:00.000Z',
-};
+const DATA = SAMPLE_INVOICE;
 
 /** Event id carried by an execution of any of the workflows. */
 function eventIdOf(ex) {
