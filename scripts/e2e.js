@@ -149,12 +149,11 @@ async function main() {
 	const steps = selected.flatMap((m) => m.steps.map((s) => ({ ...s, module: m })));
 
 	let ctx;
-	const offset0 = 0;
 	try {
 		ctx = await setup();
 	} catch (e) {
 		out(`[e2e] setup FAILED: ${e.message}`);
-		if (n8n && !e.n8nLogTail) printN8nLog(offset0);
+		if (n8n && !e.n8nLogTail) printN8nLog(0);
 		counts.failed = 1;
 		counts.skipped = steps.length;
 	}

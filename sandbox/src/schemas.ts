@@ -80,6 +80,20 @@ export const itemsSchema: Schema = { type: 'array', minItems: 1, maxItems: 200, 
 
 const autonomyMode: Schema = { type: 'string', enum: AUTONOMY_MODES };
 
+const agentSchema = {
+	type: 'object',
+	required: ['id', 'name', 'agentType', 'status', 'description', 'createdAt', 'updatedAt'],
+	properties: {
+		id: id('agt'),
+		name: { type: 'string' },
+		agentType: { type: 'string', enum: AGENT_TYPES },
+		status: { type: 'string', enum: AGENT_STATUSES },
+		description: { type: 'string' },
+		createdAt: timestamp,
+		updatedAt: timestamp,
+	},
+} satisfies Schema;
+
 export const componentSchemas: Record<string, Schema> = {
 	Error: {
 		type: 'object',
@@ -209,31 +223,13 @@ export const componentSchemas: Record<string, Schema> = {
 			updatedAt: timestamp,
 		},
 	},
-	Agent: {
-		type: 'object',
-		required: ['id', 'name', 'agentType', 'status', 'description', 'createdAt', 'updatedAt'],
-		properties: {
-			id: id('agt'),
-			name: { type: 'string' },
-			agentType: { type: 'string', enum: AGENT_TYPES },
-			status: { type: 'string', enum: AGENT_STATUSES },
-			description: { type: 'string' },
-			createdAt: timestamp,
-			updatedAt: timestamp,
-		},
-	},
+	Agent: agentSchema,
 	AgentDetail: {
-		type: 'object',
+		...agentSchema,
 		description: 'An agent plus counts.',
 		required: ['id', 'name', 'agentType', 'status', 'counts'],
 		properties: {
-			id: id('agt'),
-			name: { type: 'string' },
-			agentType: { type: 'string', enum: AGENT_TYPES },
-			status: { type: 'string', enum: AGENT_STATUSES },
-			description: { type: 'string' },
-			createdAt: timestamp,
-			updatedAt: timestamp,
+			...agentSchema.properties,
 			counts: {
 				type: 'object',
 				required: ['runs', 'connectors', 'examples'],

@@ -5,7 +5,7 @@
 import { stableId } from './ids';
 import { computeTotals, documentNumber } from './money';
 import { Prng } from './prng';
-import { OrgData, Store, type BulkResource } from './store';
+import { OrgData, receivedRequest, Store, type BulkResource } from './store';
 import type {
 	AgentRecord,
 	AgentRun,
@@ -516,24 +516,19 @@ export function seedBulk(org: OrgData, resource: BulkResource, count: number, no
 		} else {
 			const first = rng.pick(FIRST_NAMES);
 			const last = rng.pick(LAST_NAMES);
-			const request = org.addRequest({
-				id: stableId('req', label),
-				fromEmail: `${slug(first)}.${slug(last)}.${i}@example.nl`,
-				fromName: `${first} ${last}`,
-				subject: rng.next() < 0.5 ? `Offerte voor ${rng.pick(PRODUCTS)[0]}` : 'Vraag over levering',
-				bodyText: 'Automatisch aangemaakt testverzoek.',
-				externalRef: `BULK-${org.id}-${i}`,
-				status: 'new',
-				agentId: null,
-				agentRunId: null,
-				contactId: null,
-				quoteId: null,
-				output: null,
-				failureReason: null,
-				processedAt: null,
-				createdAt: now,
-				updatedAt: now,
-			});
+			const request = org.addRequest(
+				receivedRequest(
+					{
+						id: stableId('req', label),
+						fromEmail: `${slug(first)}.${slug(last)}.${i}@example.nl`,
+						fromName: `${first} ${last}`,
+						subject: rng.next() < 0.5 ? `Offerte voor ${rng.pick(PRODUCTS)[0]}` : 'Vraag over levering',
+						bodyText: 'Automatisch aangemaakt testverzoek.',
+						externalRef: `BULK-${org.id}-${i}`,
+					},
+					now,
+				),
+			);
 			ids.push(request.id);
 		}
 	}

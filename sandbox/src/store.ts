@@ -111,3 +111,23 @@ export class Store {
 		return Array.from(this.orgs.values());
 	}
 }
+
+/** The fields a customer request gets from its sender. */
+export type RequestFromSender = Pick<CustomerRequest, 'id' | 'fromEmail' | 'fromName' | 'subject' | 'bodyText' | 'externalRef'>;
+
+/** A request as received: status `new`, nothing filled in by an agent yet. */
+export function receivedRequest(fields: RequestFromSender, time: string): CustomerRequest {
+	return {
+		...fields,
+		status: 'new',
+		agentId: null,
+		agentRunId: null,
+		contactId: null,
+		quoteId: null,
+		output: null,
+		failureReason: null,
+		processedAt: null,
+		createdAt: time,
+		updatedAt: time,
+	};
+}

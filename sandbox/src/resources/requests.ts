@@ -2,7 +2,7 @@ import { duplicate } from '../errors';
 import { newId } from '../ids';
 import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
-import type { OrgData } from '../store';
+import { receivedRequest, type OrgData } from '../store';
 import { REQUEST_STATUSES, type AgentRecord, type AgentRun, type AgentType, type CustomerRequest, type JsonObject } from '../types';
 import type { SandboxApp } from '../app';
 import { findOr404, now, objectBody, paginate } from './common';
@@ -165,24 +165,19 @@ export const requestRoutes: Route[] = [
 				if (other) throw duplicate(`A request with externalRef "${externalRef}" already exists (${other})`, 'externalRef');
 			}
 			const time = now();
-			const request = org.addRequest({
-				id: newId('req'),
-				fromEmail: input.fromEmail,
-				fromName: input.fromName ?? null,
-				subject: input.subject,
-				bodyText: input.bodyText,
-				externalRef,
-				status: 'new',
-				agentId: null,
-				agentRunId: null,
-				contactId: null,
-				quoteId: null,
-				output: null,
-				failureReason: null,
-				processedAt: null,
-				createdAt: time,
-				updatedAt: time,
-			});
+			const request = org.addRequest(
+				receivedRequest(
+					{
+						id: newId('req'),
+						fromEmail: input.fromEmail,
+						fromName: input.fromName ?? null,
+						subject: input.subject,
+						bodyText: input.bodyText,
+						externalRef,
+					},
+					time,
+				),
+			);
 			app.emit(org, 'request.received', request);
 			if (input.processImmediately) processRequest(app, org, request);
 			return { data: request };
