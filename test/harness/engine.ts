@@ -553,3 +553,13 @@ export function captureLogWarnings(): { warnings: string[]; restore(): void } {
 	});
 	return { warnings, restore: () => spy.mockRestore() };
 }
+
+/** A resource locator value in "By ID" mode, as the editor stores it. */
+export function byId(value: string) {
+	return { __rl: true, mode: 'id', value };
+}
+
+/** The JSON of each output item. */
+export function jsonOf<T extends { json: unknown }>(items: T[]): Array<T['json']> {
+	return items.map((item) => item.json);
+}

@@ -2,14 +2,12 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import { byId, jsonOf, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
 	await runDeclarativeNode(node, { resource: 'agentRun', ...params }, options);
-const jsonOf = (items: Array<{ json: unknown }>) => items.map((item) => item.json);
 
 const runRecord = (id: string, status = 'success') => ({
 	id,

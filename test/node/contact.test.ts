@@ -1,12 +1,11 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY } from '../harness/engine';
+import { byId, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const api = () =>
 	nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 const contact = {
 	id: 'ctc_1',

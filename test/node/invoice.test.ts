@@ -1,12 +1,11 @@
 import nock from 'nock';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { byId, jsonOf, loadNodeType, runDeclarativeNode } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 const item = { name: 'Speculaas (kilo)', quantity: 25, unitPrice: 14.5, vatPercentage: 9 };
 const invoice = {
@@ -42,7 +41,6 @@ const onInvoice = (operation: string, extra: INodeParameters = {}): INodeParamet
 });
 const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
 	await runDeclarativeNode(node, params, options);
-const jsonOf = (items: Array<{ json: IDataObject }>) => items.map((i) => i.json);
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
 

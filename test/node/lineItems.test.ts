@@ -3,11 +3,10 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { checkLineItems, formRows } from '../../nodes/BusinessOps/shared/lineItems';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { byId, loadNodeType, runDeclarativeNode } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 const design = { name: 'Website design', quantity: 2, unitPrice: 95, vatPercentage: 21 };
 const hosting = { name: 'Hosting', quantity: 12, unitPrice: 9.5, vatPercentage: 21 };

@@ -3,11 +3,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { toUtcTimestamp } from '../../nodes/BusinessOps/resources/quote/fields';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
+import { byId, jsonOf, loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 const item = { name: 'Bruidstaart drie lagen', quantity: 1, unitPrice: 485, vatPercentage: 9 };
 const quote = {
@@ -50,7 +49,6 @@ const createParams = (extra: INodeParameters = {}): INodeParameters => ({
 
 const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
 	await runDeclarativeNode(node, params, options);
-const jsonOf = (items: Array<{ json: IDataObject }>) => items.map((i) => i.json);
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
 
