@@ -7,5 +7,6 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
+	setupFilesAfterEnv: ['<rootDir>/test/harness/nock.ts'],
 	testTimeout: 30000,
 };

@@ -10,7 +10,6 @@ import {
 	searchRequests,
 	searchWebhooks,
 } from './listSearch';
-import { getEventTypes } from './loadOptions';
 import { agentDescription } from './resources/agent';
 import { agentRunDescription } from './resources/agentRun';
 import { contactDescription } from './resources/contact';
@@ -20,7 +19,8 @@ import { organizationDescription } from './resources/organization';
 import { quoteDescription } from './resources/quote';
 import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
-import { executeRoutedRequest } from './shared/routedRequest';
+import { getEventTypes } from '../shared/api/eventTypes';
+import { executeRoutedRequest } from './shared/routingSeam';
 import { validateRequestBody } from './shared/validation';
 
 export class BusinessOps implements INodeType {
@@ -42,8 +42,8 @@ export class BusinessOps implements INodeType {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
-		// RoutingNode hands a request to `pagination` whenever `paginate` is set; the Resource
-		// field sets it for every operation so that all requests go through the shared transport.
+		// The seam with n8n's RoutingNode (see shared/routingSeam.ts): the Resource field sets
+		// `paginate` for every operation, so RoutingNode hands each request to this hook.
 		requestOperations: { pagination: executeRoutedRequest },
 		properties: [
 			{

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { getEventTypes } from '../BusinessOps/loadOptions';
+import { getEventTypes } from '../shared/api/eventTypes';
 import { eventTypeOf, outputHeaders, parseEventBody, toEvent } from './delivery';
 import {
 	DEFAULT_TOLERANCE_SECONDS,

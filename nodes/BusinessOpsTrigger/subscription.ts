@@ -16,7 +16,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../BusinessOps/shared/transport';
+import { recordOf } from '../shared/api/envelope';
+import { apiRequest, listAll } from '../shared/api/transport';
 
 export type SubscriptionSlot = 'production' | 'test';
 
@@ -32,8 +33,6 @@ type Subscriptions = Partial<Record<SubscriptionSlot, StoredSubscription>>;
 
 const SLOTS: SubscriptionSlot[] = ['production', 'test'];
 const NAME_MAX_LENGTH = 200;
-const LIST_PAGE_SIZE = 100;
-const LIST_MAX_PAGES = 20;
 
 type AnyContext = IHookFunctions | IWebhookFunctions;
 
@@ -141,11 +140,6 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	);
 }
 
-function record(body: IDataObject): IDataObject {
-	const data = body?.data;
-	return data && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : body ?? {};
-}
-
 /** DELETE /webhooks/{id}; a 404 means it is already gone. Other failures are thrown. */
 async function deleteRemote(ctx: IHookFunctions, id: string): Promise<void> {
 	const outcome = await settle(call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`));
@@ -187,7 +181,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
-	const remote = record(fetched.value);
+	const remote = recordOf(fetched.value);
 
 	const url = ctx.getNodeWebhookUrl('default');
 	const events = chosenEvents(ctx);
@@ -208,15 +202,8 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 
 /** Finds our own earlier subscription (same name and URL) that a lost static data left behind. */
 async function findOrphan(ctx: IHookFunctions, name: string, url: string): Promise<string | undefined> {
-	for (let page = 1; page <= LIST_MAX_PAGES; page++) {
-		const body = await call(ctx, 'GET', '/webhooks', { qs: { page, pageSize: LIST_PAGE_SIZE } });
-		const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-		const match = entries.find((entry) => entry.name === name && entry.url === url);
-		if (match?.id !== undefined) return String(match.id);
-		const meta = (body.meta ?? {}) as IDataObject;
-		if (meta.hasMore !== true || entries.length === 0) return undefined;
-	}
-	return undefined;
+	const match = (await listAll(ctx, '/webhooks')).find((entry) => entry.name === name && entry.url === url);
+	return match?.id === undefined ? undefined : String(match.id);
 }
 
 /** The path of a webhook URL (`/webhook/<webhookId>/webhook`), which stays when n8n's host changes. */
@@ -234,24 +221,16 @@ function pathOf(url: unknown): string | undefined {
  * changed since, so that no 409 points at them.
  */
 async function findLeftBehind(ctx: IHookFunctions, name: string, url: string): Promise<string[]> {
-	const found: string[] = [];
 	const path = pathOf(url);
-	for (let page = 1; page <= LIST_MAX_PAGES; page++) {
-		const body = await call(ctx, 'GET', '/webhooks', { qs: { page, pageSize: LIST_PAGE_SIZE } });
-		const entries = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-		for (const entry of entries) {
-			const ours = entry.name === name || (path !== undefined && pathOf(entry.url) === path);
-			if (ours && entry.url !== url && entry.id !== undefined) found.push(String(entry.id));
-		}
-		const meta = (body.meta ?? {}) as IDataObject;
-		if (meta.hasMore !== true || entries.length === 0) break;
-	}
-	return found;
+	return (await listAll(ctx, '/webhooks'))
+		.filter((entry) => entry.name === name || (path !== undefined && pathOf(entry.url) === path))
+		.filter((entry) => entry.url !== url && entry.id !== undefined)
+		.map((entry) => String(entry.id));
 }
 
 async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise<IDataObject> {
 	const first = await settle(call(ctx, 'POST', '/webhooks', { body }));
-	if (first.ok) return record(first.value);
+	if (first.ok) return recordOf(first.value);
 	if (!isConflict(first.error)) throw first.error;
 	// The API refuses a second subscription with the same name and URL. Both carry this
 	// workflow's id and this node's webhook id, so the one in the way is ours, left behind
@@ -262,7 +241,7 @@ async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise
 		`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${orphan}, left behind without its signing secret`,
 	);
 	await deleteRemote(ctx, orphan);
-	return record(await call(ctx, 'POST', '/webhooks', { body }));
+	return recordOf(await call(ctx, 'POST', '/webhooks', { body }));
 }
 
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */

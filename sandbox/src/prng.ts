@@ -28,3 +28,9 @@ export class Prng {
 		return out;
 	}
 }
+
+/** A `() => number` in [0, 1) from a seed, for tests that need reproducible randomness. */
+export function seededRandom(seed: number): () => number {
+	const prng = new Prng(seed);
+	return () => prng.next();
+}

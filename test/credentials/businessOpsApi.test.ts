@@ -6,9 +6,6 @@ import { loadNodeType, runDeclarativeNode, testCredential, TEST_API_KEY } from '
 const node = loadNodeType(new BusinessOps());
 const me = { apiKeyId: 'key_1', organizationId: 'org_1', scopes: ['*'], prefix: 'svc_Ab3d…' };
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
 
 function expectBearer(host: string) {
 	return nock(host, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });

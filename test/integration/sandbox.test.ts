@@ -3,7 +3,7 @@
  * gate under a burst of items, and errors as the sandbox answers them.
  */
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { clearRateLimitGates } from '../../nodes/shared/api/rateLimitGate';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
 

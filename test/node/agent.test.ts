@@ -19,13 +19,10 @@ const overrides = (...pairs: Array<[string, string]>) => ({
 const quoteAgent = { id: 'agt_1', name: 'Offertes', agentType: 'QuoteAgent', status: 'active' };
 const careAgent = { id: 'agt_2', name: 'Klantcontact', agentType: 'CustomerCareAgent', status: 'active' };
 
-beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
 	expect(nock.pendingMocks()).toEqual([]);
 	nock.cleanAll();
 });
-// Give the net back: jest may run the next test file in this process, with its own nock.
-afterAll(() => nock.enableNetConnect());
 
 describe('Agent: Get and Get Many', () => {
 	it('Get reads GET /agents/{id} and returns the agent with its counts', async () => {

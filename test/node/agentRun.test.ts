@@ -23,13 +23,10 @@ const runRecord = (id: string, status = 'success') => ({
 	output: { action: 'quote_created', quoteId: 'quo_7', lines: [{ name: 'Gevel', data: { m2: 40 } }] },
 });
 
-beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
 	expect(nock.pendingMocks()).toEqual([]);
 	nock.cleanAll();
 });
-// Give the net back: jest may run the next test file in this process, with its own nock.
-afterAll(() => nock.enableNetConnect());
 
 describe('Agent Run: Get', () => {
 	it('reads GET /agents/{id}/runs/{runId} and returns the run with its input and output as sent', async () => {

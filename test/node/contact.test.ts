@@ -17,9 +17,6 @@ const contact = {
 	billingCountry: 'NL',
 };
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
 
 function page(ids: string[], pageNumber: number, hasMore: boolean) {
 	return {

@@ -44,9 +44,6 @@ const run = async (params: INodeParameters, options: Parameters<typeof runDeclar
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
 
 describe('Create (POST /invoices)', () => {
 	test('sends contactId, the items of the form and Due Date as a calendar date', async () => {

@@ -11,9 +11,6 @@ const API = 'https://api.business-ops.test';
 const design = { name: 'Website design', quantity: 2, unitPrice: 95, vatPercentage: 21 };
 const hosting = { name: 'Hosting', quantity: 12, unitPrice: 9.5, vatPercentage: 21 };
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
 
 describe('checkLineItems', () => {
 	test('numbers given as text with a dot become numbers; names are trimmed', () => {

@@ -52,9 +52,6 @@ const run = async (params: INodeParameters, options: Parameters<typeof runDeclar
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
 
 describe('Create (POST /quotes)', () => {
 	test('sends contactId and the items of the form with the bearer key, returns the quote', async () => {

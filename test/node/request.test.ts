@@ -21,14 +21,11 @@ const request = (id: string, status = 'new') => ({
 	createdAt: '2026-11-20T09:00:00Z',
 });
 
-beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
 	const pending = nock.pendingMocks();
 	nock.cleanAll();
 	expect(pending).toEqual([]);
 });
-// Give the net back: jest may run the next test file in this process, with its own nock.
-afterAll(() => nock.enableNetConnect());
 
 describe('Customer Request: Create', () => {
 	it('posts every field to /requests and returns the created request from the 201 answer', async () => {

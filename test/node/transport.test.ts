@@ -1,8 +1,8 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates, timing } from '../../nodes/BusinessOps/shared/rateLimitGate';
-import { retryDelayMs } from '../../nodes/BusinessOps/shared/transport';
+import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
+import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { captureLogWarnings, loadNodeType, runDeclarativeNode } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
@@ -17,7 +17,6 @@ const serverError = { error: { code: 'internal_error', message: 'Something broke
 let waits: number[];
 const realTiming = { ...timing };
 
-beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
 	waits = [];
 	clearRateLimitGates();
@@ -32,7 +31,6 @@ afterEach(() => {
 	Object.assign(timing, realTiming);
 	nock.cleanAll();
 });
-afterAll(() => nock.enableNetConnect());
 
 describe('429 rate limited', () => {
 	test('waits Retry-After, then succeeds', async () => {

@@ -23,7 +23,7 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { clearRateLimitGates } from '../../nodes/shared/api/rateLimitGate';
 import { loadNodeType, runDeclarativeNode, TEST_BASE_URL } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
@@ -288,14 +288,11 @@ function interceptAll() {
 	}
 }
 
-beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
 	sent = [];
 	clearRateLimitGates();
 	interceptAll();
 });
-afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
 
 describe('discovery', () => {
 	test('every operation has a baseline, and the walk finds the fields the issue names', () => {

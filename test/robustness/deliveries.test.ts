@@ -18,6 +18,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { captureLogWarnings, createTriggerNode, runWebhook, type TestNode } from '../harness/engine';
+import { seededRandom } from '../../sandbox/src/prng';
 
 const trigger = new BusinessOpsTrigger();
 const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
@@ -69,17 +70,7 @@ const CONFIGS: Config[] = [
 
 // ---- deterministic randomness
 
-function mulberry32(seed: number) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-const rng = mulberry32(7);
+const rng = seededRandom(7);
 const int = (max: number) => Math.floor(rng() * max);
 const pick = <T>(list: readonly T[]): T => list[int(list.length)];
 

@@ -21,7 +21,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { LoggerProxy } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates, timing } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
 import {
@@ -315,7 +315,6 @@ describe('operations', () => {
 	// node passes the API's message on verbatim. Kept out of the scan below, which is about the
 	// sandbox's flows, and checked here on its own.
 	test('an API error that repeats the key or the Authorization header does not bring it into the error', async () => {
-		nock.disableNetConnect();
 		try {
 			const echoed = `Invalid API key ${UNKNOWN_KEY} (Authorization: Bearer ${UNKNOWN_KEY})`;
 			nock('https://api.business-ops.test')
@@ -336,7 +335,6 @@ describe('operations', () => {
 			expect(render(hook.error)).not.toContain('A'.repeat(32));
 		} finally {
 			nock.cleanAll();
-			nock.enableNetConnect();
 		}
 	});
 });

@@ -13,7 +13,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { clearRateLimitGates, timing } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import {
@@ -25,6 +25,7 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { captureLogs } from '../trigger/helpers';
+import { seededRandom } from '../../sandbox/src/prng';
 
 const trigger = new BusinessOpsTrigger();
 const NODE_KEY = 'node:Business Ops Trigger';
@@ -52,16 +53,6 @@ afterEach(() => {
 	logs.restore();
 });
 
-function mulberry32(seed: number) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 interface WorkflowModel {
 	id: string;
@@ -167,7 +158,7 @@ function checkInvariants(workflows: WorkflowModel[], where: string, strict: bool
 }
 
 test('50 cycles of publish, unpublish, restart and remote deletion leave no duplicate and no orphan', async () => {
-	const random = mulberry32(2026);
+	const random = seededRandom(2026);
 	const int = (n: number) => Math.floor(random() * n);
 	const workflows: WorkflowModel[] = [
 		{ id: 'wf-A', webhookId: 'hook-a', apiKey: sandbox.keys.admin, events: EVENT_SETS[0], active: false, saved: {} },

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { clearRateLimitGates, timing } from '../../nodes/BusinessOps/shared/rateLimitGate';
+import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import {
 	activateTrigger,
@@ -41,7 +41,6 @@ const noneLeftBehind = (times = 1) =>
 let logs: { lines: LogLine[]; restore: () => void };
 const realSleep = timing.sleep;
 
-beforeAll(() => nock.disableNetConnect());
 beforeEach(() => {
 	timing.sleep = async () => undefined;
 	logs = captureLogs();
@@ -53,7 +52,6 @@ afterEach(() => {
 	jest.restoreAllMocks();
 	nock.cleanAll();
 });
-afterAll(() => nock.enableNetConnect());
 
 function makeNode(parameters: INodeParameters = {}, staticData?: IDataObject): TestNode {
 	return createTriggerNode(trigger, { events: EVENTS, ...parameters }, { staticData });
@@ -105,22 +103,43 @@ describe('description', () => {
 		expect(shown({})).toBe(false);
 	});
 
-	test('events load from GET /webhooks/events, falling back to the spec list when it fails', async () => {
+	test('events load from every page of GET /webhooks/events', async () => {
 		nock(API)
 			.get('/v1/webhooks/events')
-			.reply(200, { data: [{ type: 'invoice.paid', description: 'Paid' }, { type: 'agent.paused' }] });
+			.query({ page: '1', pageSize: '100' })
+			.reply(200, { data: [{ type: 'invoice.paid', description: 'Paid' }], meta: { page: 1, pageSize: 1, total: 2, hasMore: true } })
+			.get('/v1/webhooks/events')
+			.query({ page: '2', pageSize: '100' })
+			.reply(200, { data: [{ type: 'agent.paused' }], meta: { page: 2, pageSize: 1, total: 2, hasMore: false } });
 		expect((await runLoadOptions(trigger, 'getEventTypes', { events: [] })).map((o) => o.value)).toEqual([
 			'invoice.paid',
 			'agent.paused',
 		]);
-		nock(API).get('/v1/webhooks/events').reply(403, { error: { code: 'insufficient_scope', message: 'webhooks.read' } });
-		expect((await runLoadOptions(trigger, 'getEventTypes', { events: [] })).map((o) => o.value)).toEqual([
+	});
+
+	test('an API error reaches the dropdown instead of a silent fallback list', async () => {
+		nock(API)
+			.get('/v1/webhooks/events')
+			.query(true)
+			.reply(403, { error: { code: 'insufficient_scope', message: 'Missing scope webhooks.read' } });
+		await expect(runLoadOptions(trigger, 'getEventTypes', { events: [] })).rejects.toThrow(
+			/Missing scope webhooks\.read \(HTTP 403 insufficient_scope/,
+		);
+		nock(API).get('/v1/webhooks/events').query(true).reply(401, { error: { code: 'unauthorized', message: 'Invalid API key' } });
+		await expect(runLoadOptions(trigger, 'getEventTypes', { events: [] })).rejects.toThrow(/HTTP 401 unauthorized/);
+	});
+
+	test('the spec list stands in only for an API without the endpoint, and says so', async () => {
+		nock(API).get('/v1/webhooks/events').query(true).reply(404, { error: { code: 'not_found', message: 'Not found' } });
+		const options = await runLoadOptions(trigger, 'getEventTypes', { events: [] });
+		expect(options.map((o) => o.value)).toEqual([
 			'invoice.sent',
 			'invoice.paid',
 			'quote.approved',
 			'quote.created',
 			'request.received',
 		]);
+		expect(options[0].description).toMatch(/Named in the API documentation \(this API has no list of event types\)/);
 	});
 });
 

@@ -1,11 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE } from '../shared/transport';
-
-interface ListPage {
-	data: IDataObject[];
-	meta?: { hasMore?: boolean };
-}
+import { recordsOf } from '../../shared/api/envelope';
+import { MAX_PAGE_SIZE, nextPageOf } from '../../shared/api/pages';
+import { apiRequest } from '../../shared/api/transport';
 
 /**
  * One page of a list endpoint as resource-locator choices. The API has no text search, so the
@@ -19,10 +16,11 @@ export async function searchRecords(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const body = await apiRequest<ListPage>(ctx, 'GET', path, { qs: { page, pageSize: MAX_PAGE_SIZE } });
+	const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { page, pageSize: MAX_PAGE_SIZE } });
 	const needle = filter?.trim().toLowerCase();
-	const results = (body.data ?? [])
+	const results = recordsOf(body)
 		.map((record) => ({ name: label(record), value: String(record.id) }))
 		.filter((choice) => !needle || `${choice.name} ${choice.value}`.toLowerCase().includes(needle));
-	return { results, paginationToken: body.meta?.hasMore ? String(page + 1) : undefined };
+	const next = nextPageOf(body, page);
+	return { results, paginationToken: next === undefined ? undefined : String(next) };
 }

@@ -8,7 +8,7 @@ import type {
 	IDisplayOptions,
 } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from './transport';
+import { MAX_PAGE_SIZE } from '../../shared/api/pages';
 import { checkIdParameter, invalidInput, toStrictNumber } from './validation';
 
 export type ShowFor = NonNullable<IDisplayOptions['show']>;
@@ -134,7 +134,7 @@ async function checkLimit(this: IExecuteSingleFunctions, requestOptions: IHttpRe
 
 /**
  * Return All and Limit for a Get Many operation. Return All pages at the largest page size the
- * API allows; Limit asks for no more than it needs. executeRoutedRequest follows `meta.hasMore`.
+ * API allows; Limit asks for no more than it needs. The routing seam follows the pages.
  */
 export function getManyFields(resource: string, operation = 'getAll'): INodeProperties[] {
 	return [

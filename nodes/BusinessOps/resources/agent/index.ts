@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { idPath } from '../../shared/descriptions';
+import { listRouting } from '../../shared/routingSeam';
 import { agentIdField } from './fields';
 import { agentGetAllDescription } from './getAll';
 import { agentUpdateDescription } from './update';
@@ -35,7 +36,7 @@ export const agentDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many agents',
 				description: 'List the installed agents',
-				routing: { request: { method: 'GET', url: '/agents' } },
+				routing: listRouting('/agents'),
 			},
 			{
 				name: 'Pause',

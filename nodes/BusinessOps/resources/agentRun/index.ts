@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { idPath } from '../../shared/descriptions';
+import { listRouting } from '../../shared/routingSeam';
 import { agentIdField } from '../agent/fields';
 import { runIdField } from './fields';
 import { agentRunGetAllDescription } from './getAll';
@@ -27,7 +28,7 @@ export const agentRunDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many agent runs',
 				description: 'List the run history of an agent',
-				routing: { request: { method: 'GET', url: runsUrl } },
+				routing: listRouting(runsUrl),
 			},
 		],
 		default: 'getAll',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, idPath } from '../../shared/descriptions';
+import { listRouting } from '../../shared/routingSeam';
 import { contactCreateDescription } from './create';
 import { contactIdField } from './fields';
 import { contactUpdateDescription } from './update';
@@ -39,7 +40,7 @@ export const contactDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many contacts',
 				description: 'List contacts',
-				routing: { request: { method: 'GET', url: '/contacts' } },
+				routing: listRouting('/contacts'),
 			},
 			{
 				name: 'Update',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
+import { listRouting } from '../../shared/routingSeam';
 import { invoiceCreateDescription } from './create';
 import { INVOICE_SIMPLE_KEYS } from './fields';
 import { invoiceStatusField } from './status';
@@ -42,7 +43,7 @@ export const invoiceDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many invoices',
 				description: 'List invoices',
-				routing: { request: { method: 'GET', url: '/invoices' } },
+				routing: listRouting('/invoices'),
 			},
 			{
 				name: 'Mark as Paid',

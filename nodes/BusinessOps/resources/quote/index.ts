@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
+import { listRouting } from '../../shared/routingSeam';
 import { quoteCreateDescription } from './create';
 import { QUOTE_SIMPLE_KEYS } from './fields';
 import { quoteUpdateDescription } from './update';
@@ -55,7 +56,7 @@ export const quoteDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many quotes',
 				description: 'List quotes',
-				routing: { request: { method: 'GET', url: '/quotes' } },
+				routing: listRouting('/quotes'),
 			},
 			{
 				name: 'Send',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { idPath } from '../../shared/descriptions';
+import { listRouting } from '../../shared/routingSeam';
 import { requestCreateDescription } from './create';
 import { requestIdField } from './fields';
 import { requestGetAllDescription } from './getAll';
@@ -32,7 +33,7 @@ export const requestDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many customer requests',
 				description: 'List customer requests',
-				routing: { request: { method: 'GET', url: '/requests' } },
+				routing: listRouting('/requests'),
 			},
 		],
 		default: 'getAll',

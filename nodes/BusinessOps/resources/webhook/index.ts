@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { getManyFields, idPath } from '../../shared/descriptions';
-import { MAX_PAGE_SIZE } from '../../shared/transport';
+import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
+import { listRouting } from '../../shared/routingSeam';
 import { addSigningSecretNote, webhookCreateDescription } from './create';
 import { webhookIdField } from './fields';
 import { toEventTypeItems } from './getEventTypes';
@@ -48,8 +49,7 @@ export const webhookDescription: INodeProperties[] = [
 				action: 'Get the webhook event types',
 				description: 'List the event types a subscription can receive, one item per type',
 				routing: {
-					// pageSize makes executeRoutedRequest follow the pages, should the list have several
-					request: { method: 'GET', url: '/webhooks/events', qs: { pageSize: MAX_PAGE_SIZE } },
+					...listRouting('/webhooks/events', { qs: { pageSize: MAX_PAGE_SIZE } }),
 					output: { postReceive: [toEventTypeItems] },
 				},
 			},
@@ -58,7 +58,7 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many webhooks',
 				description: 'List the webhook subscriptions',
-				routing: { request: { method: 'GET', url: '/webhooks' } },
+				routing: listRouting('/webhooks'),
 			},
 			{
 				name: 'Send Test Event',

@@ -1,29 +1,15 @@
 import type {
 	IDataObject,
-	IExecuteFunctions,
-	IExecuteSingleFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS } from './errors';
+import { MAX_PAGE_SIZE, walkPages } from './pages';
 import { gateFor, timing } from './rateLimitGate';
-
-export const CREDENTIAL_TYPE = 'businessOpsApi';
-export const MAX_ATTEMPTS = 5;
-export const MAX_PAGE_SIZE = 100;
-
-export type BusinessOpsContext =
-	| IExecuteSingleFunctions
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -37,79 +23,6 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 	ENOTFOUND: 'the host name could not be resolved',
 	ENETUNREACH: 'the network is unreachable',
 };
-
-const FIX_BY_STATUS: Record<number, string> = {
-	400: 'Check the field named in the message and run the node again.',
-	401: 'Check the API key and the Base URL in the Business Ops API credential; a revoked or mistyped key gives this error.',
-	404: 'Check the ID: the record does not exist, was deleted, or belongs to another organization.',
-	409: 'A record with the same unique value already exists; update that record instead of creating a new one.',
-	422: "The record's current status does not allow this change.",
-	429: `The API kept answering "rate limited" after ${MAX_ATTEMPTS} attempts. Spread the requests out (Request Options > Batching) or run the workflow later.`,
-	500: 'The API had an internal error. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
-};
-
-interface ApiErrorBody {
-	code?: string;
-	message?: string;
-	scope?: string;
-}
-
-function readApiError(body: unknown): ApiErrorBody {
-	const error = (body as { error?: unknown } | undefined)?.error;
-	return error && typeof error === 'object' ? (error as ApiErrorBody) : {};
-}
-
-/** The scope an `insufficient_scope` error is about, from its field or its message. */
-export function missingScopeOf(error: ApiErrorBody): string | undefined {
-	if (error.scope) return error.scope;
-	return error.message?.match(/\b([a-z]+\.(?:read|write|trigger|\*))\b/)?.[1];
-}
-
-/** API keys, signing secrets and Authorization values an API message may repeat. */
-const SECRET_LIKE = /svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer\s+[^\s"',;)]+/g;
-
-/** A text from outside (an API answer) with anything that looks like a key or a secret taken out. */
-export function redactSecrets(text: string): string {
-	return text.replace(SECRET_LIKE, '[redacted]');
-}
-
-function itemSuffix(itemIndex: number | undefined) {
-	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-}
-
-/** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
-export function apiErrorFor(
-	ctx: BusinessOpsContext,
-	response: IN8nHttpFullResponse,
-	method: string,
-	itemIndex?: number,
-): NodeApiError {
-	const status = response.statusCode;
-	const apiError = readApiError(response.body);
-	const code = apiError.code ?? `http_${status}`;
-	const apiMessage = redactSecrets(apiError.message ?? response.statusMessage ?? 'The API answered with an error');
-	let description = FIX_BY_STATUS[status] ?? FIX_BY_STATUS[500];
-	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
-	if (status === 403) {
-		description = scope
-			? `The API key lacks the scope "${scope}". Create a key with that scope (or "${scope.split('.')[0]}.*") in the dashboard and update the credential.`
-			: 'The API key lacks a scope this operation needs; see the scopes table in the README.';
-	}
-	if (status === 422) {
-		description = `${apiMessage}. ${description}`;
-	}
-	const error = new NodeApiError(
-		ctx.getNode(),
-		{ code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject,
-		{
-			message: `${apiMessage} (HTTP ${status} ${code}, ${method})${itemSuffix(itemIndex)}`,
-			description,
-			httpCode: String(status),
-			itemIndex,
-		},
-	);
-	return error;
-}
 
 function retryAfterMs(headers: IDataObject): number | undefined {
 	const value = headers['retry-after'];
@@ -244,4 +157,20 @@ export async function apiRequest<T = IDataObject>(
 ): Promise<T> {
 	const response = await sendRequest(ctx, { method, url: path, qs: options.qs, body: options.body });
 	return response.body as T;
+}
+
+/**
+ * Every record of a list endpoint, for code outside the declarative routing (load options,
+ * the trigger's lifecycle). Pages are read by the one page walker.
+ */
+export async function listAll(
+	ctx: BusinessOpsContext,
+	path: string,
+	qs: IDataObject = {},
+): Promise<IDataObject[]> {
+	const { records } = await walkPages(async (page) => {
+		const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
+		return { body, response: undefined };
+	});
+	return records;
 }

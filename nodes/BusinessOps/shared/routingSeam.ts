@@ -1,0 +1,102 @@
+/**
+ * The seam between n8n's RoutingNode (the declarative engine) and the package's API client.
+ *
+ * RoutingNode builds each item's request from the operation's `routing` and, because the Resource
+ * field sets `paginate`, hands it to `requestOperations.pagination` instead of sending it itself.
+ * That hook is `executeRoutedRequest`, so every request of the node goes through the shared
+ * transport (rate budget, retries, errors). An operation that reads a list says so with
+ * `listRouting`, which makes the seam follow the pages with the one page walker.
+ *
+ * The `{ data, meta }` envelope is unwrapped here, before the operation's own `postReceive`
+ * steps run; those must be functions (a test checks every operation), since n8n's declarative
+ * forms such as `rootProperty` would see the records, not the envelope.
+ */
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+import { recordsOf } from '../../shared/api/envelope';
+import { walkPages } from '../../shared/api/pages';
+import { sendRequest } from '../../shared/api/transport';
+
+function lastPathSegment(url: string | undefined): string {
+	return decodeURIComponent((url ?? '').split('?')[0].split('/').filter(Boolean).pop() ?? '');
+}
+
+/** The items of a single-record answer; a DELETE answers with what was deleted. */
+function itemsOf(body: unknown, options: IHttpRequestOptions): IDataObject[] {
+	if (options.method === 'DELETE') {
+		const data = (body as { data?: IDataObject } | undefined)?.data;
+		return [{ deleted: true, id: data?.id ?? lastPathSegment(options.url) }];
+	}
+	return recordsOf(body);
+}
+
+async function route(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	isList: boolean,
+): Promise<INodeExecutionData[]> {
+	const options = requestData.options as IHttpRequestOptions;
+	const itemIndex = ctx.getItemIndex();
+	let records: IDataObject[];
+	let response: IN8nHttpFullResponse;
+	if (isList) {
+		const maxResults = requestData.maxResults === undefined ? undefined : Number(requestData.maxResults);
+		const walk = await walkPages(
+			async (page) => {
+				const answer = await sendRequest(ctx, { ...options, qs: { ...options.qs, page } }, itemIndex);
+				return { body: answer.body, response: answer };
+			},
+			{ maxResults },
+		);
+		records = walk.records;
+		response = walk.last;
+	} else {
+		response = await sendRequest(ctx, options, itemIndex);
+		records = itemsOf(response.body, options);
+	}
+
+	let items: INodeExecutionData[] = records.map((json) => ({ json }));
+	for (const { actions } of requestData.postReceive) {
+		for (const action of actions) {
+			if (typeof action !== 'function') {
+				throw new ApplicationError(
+					'Business Ops operations declare postReceive steps as functions: the envelope is unwrapped by the routing seam',
+				);
+			}
+			items = await action.call(ctx, items, response);
+		}
+	}
+	return items;
+}
+
+/** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
+export async function executeRoutedRequest(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	return await route(this, requestData, false);
+}
+
+async function executeRoutedList(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	return await route(this, requestData, true);
+}
+
+/** The routing of an operation that reads a list (GET `url`): the seam follows its pages. */
+export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
+	return {
+		request: { method: 'GET', url, ...extra },
+		operations: { pagination: executeRoutedList },
+	};
+}

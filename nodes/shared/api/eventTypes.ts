@@ -1,0 +1,51 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { listAll } from './transport';
+
+/** Event types named in the spec, offered when the API has no event-type list endpoint. */
+export const KNOWN_EVENT_TYPES = [
+	'invoice.sent',
+	'invoice.paid',
+	'quote.approved',
+	'quote.created',
+	'request.received',
+];
+
+function eventName(entry: unknown): { value: string; description?: string } {
+	if (typeof entry === 'string') return { value: entry };
+	const record = entry as IDataObject;
+	const value = String(record.type ?? record.name ?? record.id ?? '');
+	return { value, description: record.description ? String(record.description) : undefined };
+}
+
+/** The endpoint is missing (an older API): the only case where the spec's list stands in. */
+function endpointMissing(error: unknown): boolean {
+	const httpCode = (error as { httpCode?: string }).httpCode;
+	return httpCode === '404' || httpCode === '405' || httpCode === '501';
+}
+
+/**
+ * loadOptions of the Events fields (trigger and Webhook operations): every page of
+ * GET /webhooks/events. An error of the API (401, 403 naming webhooks.read, ...) is shown in
+ * the dropdown; the spec's list is offered only when the API does not have the endpoint.
+ */
+export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const entries = await listAll(this, '/webhooks/events').catch((error: unknown) => {
+		if (endpointMissing(error)) return undefined;
+		throw error;
+	});
+	if (entries === undefined) return fallbackOptions('this API has no list of event types');
+	const options = entries
+		.map(eventName)
+		.filter((event) => event.value !== '')
+		.map((event) => ({ name: event.value, value: event.value, description: event.description }));
+	return options.length > 0 ? options : fallbackOptions('the API listed no event types');
+}
+
+function fallbackOptions(why: string): INodePropertyOptions[] {
+	return KNOWN_EVENT_TYPES.map((value) => ({
+		name: value,
+		value,
+		description: `Named in the API documentation (${why})`,
+	}));
+}

@@ -1,0 +1,111 @@
+import type { IDataObject } from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+import { recordsOf } from './envelope';
+
+/** The largest page size the API allows (spec 8). */
+export const MAX_PAGE_SIZE = 100;
+
+/** Pages of one list read requested at the same time once the first page told the total. */
+const PAGE_CONCURRENCY = 4;
+
+/** A walk never reads more pages than this, whatever the API says (a safety bound). */
+const MAX_PAGES = 10_000;
+
+/** `meta` of a list answer (spec 2, "Response envelopes"). */
+interface ListMeta {
+	page?: number;
+	pageSize?: number;
+	total?: number;
+	hasMore?: boolean;
+}
+
+function metaOf(body: unknown): ListMeta | undefined {
+	const meta = (body as { meta?: unknown } | undefined)?.meta;
+	return meta && typeof meta === 'object' ? (meta as ListMeta) : undefined;
+}
+
+/** The page after `page`, or undefined when the answer says it was the last one (or has no `meta`). */
+export function nextPageOf(body: unknown, page: number): number | undefined {
+	return metaOf(body)?.hasMore === true ? page + 1 : undefined;
+}
+
+export interface FetchedPage<R> {
+	/** The decoded body of the answer. */
+	body: unknown;
+	/** Whatever the caller needs back of the last page (the full response, for instance). */
+	response: R;
+}
+
+export interface WalkResult<R> {
+	records: IDataObject[];
+	/** What the fetcher returned for the last page read. */
+	last: R;
+}
+
+/**
+ * The one page walker: every list read of both nodes goes through it.
+ *
+ * Reads page 1; when its `meta` gives the total, reads the remaining pages a few at a time and
+ * keeps them in order; then follows `hasMore` one page at a time (records added while paging, or an
+ * API that gives no totals). An answer without `meta` is the whole list (the spec does not say that
+ * every list is paginated). Stops once `maxResults` records are in hand. A page that says there are
+ * more but holds no records ends the walk with an error instead of looping.
+ */
+export async function walkPages<R>(
+	fetchPage: (page: number) => Promise<FetchedPage<R>>,
+	options: { maxResults?: number } = {},
+): Promise<WalkResult<R>> {
+	const { maxResults } = options;
+	const records: IDataObject[] = [];
+	const wantMore = () => maxResults === undefined || records.length < maxResults;
+
+	let fetched = await fetchPage(1);
+	records.push(...recordsOf(fetched.body));
+	let page = 1;
+
+	const meta = metaOf(fetched.body);
+	const pageSize = Number(meta?.pageSize);
+	const total = Number(meta?.total);
+	if (meta?.hasMore === true && wantMore() && pageSize > 0 && total > pageSize) {
+		const wanted = maxResults === undefined ? total : Math.min(total, maxResults);
+		const lastPage = Math.min(Math.ceil(wanted / pageSize), MAX_PAGES);
+		const pages: Array<FetchedPage<R>> = [];
+		let next = 2;
+		let failure: unknown;
+		const worker = async () => {
+			while (failure === undefined && next <= lastPage) {
+				const p = next++;
+				try {
+					pages[p] = await fetchPage(p);
+				} catch (error) {
+					failure ??= error;
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, lastPage - 1) }, worker));
+		if (failure !== undefined) throw failure;
+		for (let p = 2; p <= lastPage; p++) records.push(...recordsOf(pages[p].body));
+		if (lastPage > 1) fetched = pages[lastPage];
+		page = lastPage;
+	}
+
+	let next = nextPageOf(fetched.body, page);
+	while (next !== undefined && wantMore()) {
+		if (next > MAX_PAGES) {
+			throw new ApplicationError(`The API kept announcing more pages after ${MAX_PAGES}; stopped reading the list`);
+		}
+		const fetchedNext = await fetchPage(next);
+		const more = recordsOf(fetchedNext.body);
+		if (more.length === 0 && nextPageOf(fetchedNext.body, next) !== undefined) {
+			throw new ApplicationError(
+				`The API answered page ${next} of the list with no records but said there were more; stopped reading the list`,
+			);
+		}
+		records.push(...more);
+		fetched = fetchedNext;
+		page = next;
+		next = nextPageOf(fetched.body, page);
+	}
+	return { records, last: fetched.response };
+}

@@ -1,0 +1,101 @@
+import nock from 'nock';
+import type { INodeProperties, INodePropertyOptions, INodePropertyRouting } from 'n8n-workflow';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { walkPages } from '../../nodes/shared/api/pages';
+import { clearRateLimitGates } from '../../nodes/shared/api/rateLimitGate';
+import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+
+const description = new BusinessOps().description;
+const node = loadNodeType(new BusinessOps());
+const API = 'https://api.business-ops.test';
+
+beforeEach(() => clearRateLimitGates());
+
+/** Every `routing` of the node, with where it sits: properties, options, collection entries. */
+function routings(properties: Array<INodeProperties | INodePropertyOptions>, at = ''): Array<[string, INodePropertyRouting]> {
+	const found: Array<[string, INodePropertyRouting]> = [];
+	for (const property of properties) {
+		const where = `${at}${'name' in property ? property.name : ''}`;
+		if ('routing' in property && property.routing) found.push([where, property.routing]);
+		const children = ('options' in property && Array.isArray(property.options) ? property.options : []) as Array<
+			INodeProperties | INodePropertyOptions | { values?: INodeProperties[] }
+		>;
+		for (const child of children) {
+			if ('values' in child && Array.isArray(child.values)) found.push(...routings(child.values, `${where}.`));
+			else if (typeof child === 'object') found.push(...routings([child as INodeProperties], `${where}.`));
+		}
+	}
+	return found;
+}
+
+test('every postReceive step is a function: the seam unwraps the envelope before they run', () => {
+	const all = routings(description.properties);
+	expect(all.length).toBeGreaterThan(40);
+	const declarative = all
+		.flatMap(([where, routing]) => (routing.output?.postReceive ?? []).map((step) => [where, step] as const))
+		.filter(([, step]) => typeof step !== 'function')
+		.map(([where]) => where);
+	expect(declarative).toEqual([]);
+});
+
+test('every Get Many reads its list through the page walker, and nothing else does', () => {
+	const operations = description.properties.filter((p) => p.name === 'operation');
+	const lists: string[] = [];
+	const getMany: string[] = [];
+	for (const property of operations) {
+		const resource = property.displayOptions?.show?.resource?.[0];
+		for (const option of (property.options ?? []) as INodePropertyOptions[]) {
+			if (option.routing?.operations?.pagination) lists.push(`${String(resource)}.${String(option.value)}`);
+			if (option.value === 'getAll') getMany.push(`${String(resource)}.getAll`);
+		}
+	}
+	expect(getMany.length).toBe(7);
+	expect(lists.sort()).toEqual([...getMany, 'webhook.getEventTypes'].sort());
+});
+
+describe('the page walker', () => {
+	const page = (records: number[], meta?: object) => ({ body: { data: records.map((id) => ({ id })), ...(meta ? { meta } : {}) }, response: records });
+
+	test('an answer without meta is the whole list: one request, every record', async () => {
+		const fetched: number[] = [];
+		const { records } = await walkPages(async (n) => {
+			fetched.push(n);
+			return page([1, 2, 3]);
+		});
+		expect(fetched).toEqual([1]);
+		expect(records).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+	});
+
+	test('hasMore without totals is followed page by page until it ends', async () => {
+		const fetched: number[] = [];
+		const { records, last } = await walkPages(async (n) => {
+			fetched.push(n);
+			return page([n], { hasMore: n < 3 });
+		});
+		expect(fetched).toEqual([1, 2, 3]);
+		expect(records).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+		expect(last).toEqual([3]);
+	});
+
+	test('a page that says there is more but holds nothing ends with an error, not a loop', async () => {
+		let calls = 0;
+		await expect(
+			walkPages(async (n) => {
+				calls++;
+				return page(n === 1 ? [1] : [], { hasMore: true });
+			}),
+		).rejects.toThrow(/page 2 of the list with no records but said there were more/);
+		expect(calls).toBe(2);
+	});
+});
+
+test('Get Event Types: a plain data array without meta gives every record in one request', async () => {
+	const scope = nock(API)
+		.get('/v1/webhooks/events')
+		.query(true)
+		.reply(200, { data: ['invoice.paid', 'invoice.sent', 'quote.created'] });
+	const { items } = await runDeclarativeNode(node, { resource: 'webhook', operation: 'getEventTypes' });
+	expect(items.map((item) => item.json.type)).toEqual(['invoice.paid', 'invoice.sent', 'quote.created']);
+	expect(scope.isDone()).toBe(true);
+});
