@@ -184,21 +184,8 @@ function addRequest(
 	day: number,
 	fields: Pick<CustomerRequest, 'fromEmail' | 'fromName' | 'subject' | 'bodyText' | 'externalRef'> & Partial<CustomerRequest>,
 ): CustomerRequest {
-	const createdAt = at(day, 8);
-	return org.addRequest({
-		id: stableId('req', `${label}/request/${n}`),
-		status,
-		agentId: null,
-		agentRunId: null,
-		contactId: null,
-		quoteId: null,
-		output: null,
-		failureReason: null,
-		processedAt: null,
-		createdAt,
-		updatedAt: createdAt,
-		...fields,
-	});
+	const id = stableId('req', `${label}/request/${n}`);
+	return org.addRequest({ ...receivedRequest({ id, ...fields }, at(day, 8)), status, ...fields });
 }
 
 const BAKERY_AGENTS: AgentSeed[] = [
