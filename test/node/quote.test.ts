@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { toUtcTimestamp } from '../../nodes/BusinessOps/resources/quote/fields';
+import { toUtcTimestamp } from '../../nodes/BusinessOps/shared/dates';
 import { byId, jsonOf, loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
