@@ -195,6 +195,22 @@ describe('Update (PATCH /quotes/{id})', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	test('carries content and a status in one request (spec: "content changes and/or a status")', async () => {
+		const lines = [item];
+		const scope = nock(API)
+			.patch('/v1/quotes/quo_1', { items: lines, status: 'sent' })
+			.reply(200, { data: { ...quote, status: 'sent' } });
+		const { items } = await run(onQuote('update', { updateFields: { items: { item: lines }, status: 'sent' } }));
+		expect(items[0].json.status).toBe('sent');
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('a status the list does not offer can come from an expression, and is sent as given', async () => {
+		const scope = nock(API).patch('/v1/quotes/quo_1', { status: 'expired' }).reply(200, { data: quote });
+		await run(onQuote('update', { updateFields: { status: '={{ "expired" }}' } }));
+		expect(scope.isDone()).toBe(true);
+	});
+
 	test('refuses an Update with no field to change, sending nothing', async () => {
 		const scope = nock(API).patch('/v1/quotes/quo_1').reply(200, { data: quote });
 		const error = await run(onQuote('update', { updateFields: {} })).catch((e) => e);
