@@ -15,12 +15,12 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|
 const ID = /^[A-Za-z0-9_.:-]+$/;
 const DOT_SEGMENT = /^\.{1,2}$/;
 
-export function isEmail(value: unknown): boolean {
+function isEmail(value: unknown): boolean {
 	return typeof value === 'string' && value.trim().length <= 254 && EMAIL.test(value.trim());
 }
 
 /** An absolute http or https URL with a host. */
-export function isHttpUrl(value: unknown): boolean {
+function isHttpUrl(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	let url: URL;
 	try {

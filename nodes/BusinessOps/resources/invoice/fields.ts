@@ -5,7 +5,7 @@ import { documentDateField, documentStatusField } from '../../shared/documentFie
 export const INVOICE_SIMPLE_KEYS = ['id', 'number', 'status', 'contactId', 'total', 'issueDate', 'dueDate'];
 
 /** The spec's invoice statuses (section 3). */
-export const INVOICE_STATUSES = ['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'];
+const INVOICE_STATUSES = ['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'];
 
 /**
  * Due Date, for Create's Additional Fields and for Update Fields. The spec does not show the body

@@ -5,7 +5,7 @@ import { documentDateField, documentStatusField } from '../../shared/documentFie
 export const QUOTE_SIMPLE_KEYS = ['id', 'number', 'status', 'contactId', 'total', 'validUntil', 'createdAt'];
 
 /** The spec's known quote statuses (section 3). */
-export const QUOTE_STATUSES = ['draft', 'sent', 'approved', 'canceled'];
+const QUOTE_STATUSES = ['draft', 'sent', 'approved', 'canceled'];
 
 /** Valid Until, for Create's Additional Fields and for Update Fields; the API takes a UTC timestamp. */
 export const validUntilField = documentDateField(
