@@ -21,7 +21,6 @@ import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { executeRoutedRequest } from './shared/routingSeam';
-import { validateRequestBody } from './shared/validation';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -63,7 +62,7 @@ export class BusinessOps implements INodeType {
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'contact',
-				routing: { send: { paginate: true, preSend: [validateRequestBody] } },
+				routing: { send: { paginate: true } },
 			},
 			...agentDescription,
 			...agentRunDescription,

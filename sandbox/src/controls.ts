@@ -8,6 +8,7 @@ import type { EmittedEvent, FailRule, RequestLogEntry, SandboxApp } from './app'
 import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
 import { ApiError, invalidRequest } from './errors';
 import { newId } from './ids';
+import { readingsOf, resetReadings, setReadings, type SpecReadings } from './readings';
 import type { RateLimitConfig } from './rateLimit';
 import { seedBulk } from './seed';
 import { SIGNING_SCHEMES, type SigningScheme } from './signing';
@@ -89,6 +90,10 @@ export interface SandboxControl {
 	keyStore(): { records: ApiKeyRecord[]; verifiedFingerprints: string[] };
 	setDeprecation(enabled: boolean): void;
 	organizationIds: { primary: string; other: string };
+	// -- Readings of what the spec leaves open (issue 15): permissive by default, reset by reset().
+	/** Turns strict mode and the other readings on or off; see sandbox/src/readings.ts. */
+	setReadings(change: Partial<SpecReadings>): SpecReadings;
+	readings(): SpecReadings;
 }
 
 const schemas: Record<string, Schema> = {
@@ -158,6 +163,11 @@ const schemas: Record<string, Schema> = {
 		required: ['enabled'],
 		properties: { enabled: { type: 'boolean' } },
 	},
+	readings: {
+		type: 'object',
+		additionalProperties: false,
+		properties: { strict: { type: 'boolean' }, webhookListsWithoutMeta: { type: 'boolean' } },
+	},
 };
 
 function checked<T>(input: unknown, schema: Schema): T {
@@ -173,7 +183,10 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 	};
 	return {
 		organizationIds,
-		reset: () => app.reset(),
+		reset: () => {
+			app.reset();
+			resetReadings(app);
+		},
 		seed(input) {
 			const { resource, count, organization } = checked<SeedInput>(input, schemas.seed);
 			const org = orgOf(organization);
@@ -244,6 +257,9 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		setDeprecation(enabled) {
 			app.deprecated = checked<{ enabled: boolean }>({ enabled }, schemas.deprecate).enabled;
 		},
+		// -- Readings of what the spec leaves open.
+		setReadings: (change) => setReadings(app, checked<Partial<SpecReadings>>(change, schemas.readings)),
+		readings: () => ({ ...readingsOf(app) }),
 	};
 }
 
@@ -281,6 +297,9 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 		},
 	},
 	{ method: 'POST', pattern: /^\/deprecate$/, handler: (c, b) => (c.setDeprecation(b.enabled as boolean), { enabled: b.enabled }) },
+	// -- Readings of what the spec leaves open.
+	{ method: 'GET', pattern: /^\/readings$/, handler: (c) => c.readings() },
+	{ method: 'POST', pattern: /^\/readings$/, handler: (c, b) => c.setReadings(b as Partial<SpecReadings>) },
 ];
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -339,6 +358,7 @@ function describe(app: SandboxApp, origin: string) {
 		signingScheme: app.signingScheme,
 		latencyMs: app.latencyMs,
 		deprecated: app.deprecated,
+		readings: readingsOf(app),
 		failRules: app.failRules.length,
 		controls: controlRoutes.map((r) => `${r.method} /__sandbox${r.pattern.source.replace(/^\^|\$$/g, '').replace(/\\\//g, '/').replace('([^/]+)', '{id}')}`),
 	};

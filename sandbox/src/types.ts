@@ -28,7 +28,8 @@ export interface Contact {
 	email: string | null;
 	phone: string | null;
 	kvkNumber: string | null;
-	type: ContactType;
+	/** One of CONTACT_TYPES, or any other text the API was given (the spec does not show the full list). */
+	type: ContactType | (string & {});
 	billingCountry: string;
 	createdAt: string;
 	updatedAt: string;

@@ -147,9 +147,9 @@ describe('autonomy', () => {
 
 	test.each([
 		[{ defaultMode: 'sometimes' }, 'defaultMode', '"defaultMode" must be one of "manual", "auto_after_approvals", "auto_instant"; got "sometimes"'],
-		[{ autoAfterApprovalsCount: 0 }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" must be an integer from 1 to 1000'],
-		[{ autoAfterApprovalsCount: 2.5 }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" must be an integer from 1 to 1000'],
-		[{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: null }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" is required (an integer of at least 1) when a mode is auto_after_approvals'],
+		[{ autoAfterApprovalsCount: -1 }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" must be an integer from 0 to 1000'],
+		[{ autoAfterApprovalsCount: 2.5 }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" must be an integer from 0 to 1000'],
+		[{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: null }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" is required (an integer of at least 0) when a mode is auto_after_approvals'],
 		[{ actionOverrides: { send_invoice: { mode: 'later' } } }, 'actionOverrides.send_invoice.mode', 'actionOverrides.send_invoice.mode must be one of "manual", "auto_after_approvals", "auto_instant"; got "later"'],
 		[{ actionOverrides: { send_invoice: {} } }, 'actionOverrides.send_invoice.mode', 'actionOverrides.send_invoice.mode is required'],
 		[{ actionOverrides: { send_invoice: 'manual' } }, 'actionOverrides.send_invoice', 'actionOverrides.send_invoice must be an object'],

@@ -54,7 +54,7 @@ describe('contacts', () => {
 		[{ name: 42 }, 'name', '"name" must be a non-empty string of at most 200 characters'],
 		[{ name: 'X', email: 'not-an-email' }, 'email', '"email" must be a valid e-mail address'],
 		[{ name: 'X', email: 'a@b' }, 'email', '"email" must be a valid e-mail address'],
-		[{ name: 'X', type: 'company' }, 'type', '"type" must be one of "business", "individual"; got "company"'],
+		[{ name: 'X', type: '' }, 'type', '"type" must be a non-empty string of at most 50 characters'],
 		[{ name: 'X', billingCountry: 'NLD' }, 'billingCountry', '"billingCountry" must be a two-letter ISO 3166-1 country code in capitals, e.g. "NL"; got "NLD"'],
 		[{ name: 'X', billingCountry: 'nl' }, 'billingCountry', '"billingCountry" must be a two-letter ISO 3166-1 country code in capitals, e.g. "NL"; got "nl"'],
 		[{ name: 'X', billingCountry: 'XX' }, 'billingCountry', '"billingCountry" must be a two-letter ISO 3166-1 country code in capitals, e.g. "NL"; got "XX"'],

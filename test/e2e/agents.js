@@ -3,6 +3,9 @@
 
 const { assert, byId, runOperation, expectSuccess, expectFailure, sandboxGet } = require('./harness');
 
+/** The Action Overrides parameter with one override. */
+const override = (action, mode) => ({ override: [{ action, mode }] });
+
 module.exports = {
 	area: 'agents',
 	steps: [
@@ -54,6 +57,47 @@ module.exports = {
 				assert.equal(run.id, runs[0].id);
 				assert.ok('input' in run || 'output' in run, `run fields: ${Object.keys(run).join(', ')}`);
 				return `${runs.length} runs of ${agentId}`;
+			},
+		},
+			{
+			name: 'Update Autonomy: a manual default with an auto_after_approvals override carries the count; 0 is sent; Clear Action Overrides empties them',
+			async run(ctx) {
+				ctx.requireOperation('agent', 'updateAutonomy');
+				const agent = (await sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
+				const update = (params) => runOperation(ctx, { resource: 'agent', operation: 'updateAutonomy', agentId: byId(agent.id), ...params });
+				const [withOverride] = expectSuccess(
+					await update({ defaultMode: 'manual', autoAfterApprovalsCount: 4, actionOverrides: override('send_invoice', 'auto_after_approvals') }),
+				);
+				assert.deepEqual(
+					{ defaultMode: withOverride.defaultMode, count: withOverride.autoAfterApprovalsCount, overrides: withOverride.actionOverrides },
+					{ defaultMode: 'manual', count: 4, overrides: { send_invoice: { mode: 'auto_after_approvals' } } },
+				);
+				const [zero] = expectSuccess(await update({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 }));
+				assert.equal(zero.autoAfterApprovalsCount, 0);
+				const [cleared] = expectSuccess(await update({ clearActionOverrides: true }));
+				assert.deepEqual(cleared.actionOverrides, {});
+				return `${agent.name}: manual + override with count 4, count 0, overrides cleared`;
+			},
+		},
+		{
+			name: 'strict sandbox: an approvals count of 0 is refused by the API, and the node shows its message',
+			async run(ctx) {
+				ctx.requireOperation('agent', 'updateAutonomy');
+				const agent = (await sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
+				ctx.sandbox.control.setReadings({ strict: true });
+				try {
+					const r = await runOperation(ctx, {
+						resource: 'agent',
+						operation: 'updateAutonomy',
+						agentId: byId(agent.id),
+						defaultMode: 'auto_after_approvals',
+						autoAfterApprovalsCount: 0,
+					});
+					const e = expectFailure(r, /400|invalid_request/i, /autoAfterApprovalsCount/);
+					return `"${e.message}"`;
+				} finally {
+					ctx.sandbox.control.setReadings({ strict: false });
+				}
 			},
 		},
 	],

@@ -2,7 +2,7 @@
 // Limit, the create → get → update → delete cycle, and errors shown to the user.
 'use strict';
 
-const { assert, byId, runOperation, expectSuccess, expectFailure } = require('./harness');
+const { assert, byId, runOperation, expectSuccess, expectFailure, rt } = require('./harness');
 
 const TOTAL = 260;
 
@@ -111,6 +111,50 @@ module.exports = {
 				const r = await runOperation(ctx, { resource: 'contact', operation: 'create', name: 'Niet toegestaan' }, { key: 'readOnly' });
 				const e = expectFailure(r, /403|insufficient_scope/i, /contacts\.write/);
 				return `"${e.message}" / "${e.description}"`;
+			},
+		},
+			{
+			name: 'Create with a contact type the API documentation does not list (from an expression) sends it as given; a strict API refuses it and the node shows why',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const params = { resource: 'contact', operation: 'create', name: `Stichting E2E ${Date.now()}`, additionalFields: { type: '={{ "foundation" }}' } };
+				const [created] = expectSuccess(await runOperation(ctx, params));
+				assert.equal(created.type, 'foundation');
+				ctx.sandbox.control.setReadings({ strict: true });
+				try {
+					const e = expectFailure(await runOperation(ctx, { ...params, name: `${params.name} 2` }), /400|invalid_request/i, /"type"/);
+					return `kept "foundation"; strict: "${e.message}"`;
+				} finally {
+					ctx.sandbox.control.setReadings({ strict: false });
+				}
+			},
+		},
+		{
+			name: 'the ID ".." is refused before anything is sent (it would reach another address)',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'get');
+				ctx.sandbox.control.clearRequestLog();
+				const e = expectFailure(await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId('..') }), /"\.\." is not an ID/);
+				assert.equal(ctx.sandbox.control.requestLog().length, 0, 'a request reached the API');
+				return `"${e.message}"`;
+			},
+		},
+		{
+			name: 'Get Many with a Base URL without its version segment says so (not "Check the ID")',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'getAll');
+				const data = { ...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), baseUrl: ctx.sandbox.baseUrl.replace(/\/v1\/?$/, '') };
+				const cred = await ctx.client.createCredential({ name: 'Business Ops (no version)', type: rt.CREDENTIAL_TYPE, data });
+				ctx.credentials.noVersion = { id: cred.id, name: cred.name };
+				try {
+					const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true }, { key: 'noVersion' });
+					const e = expectFailure(r, /404/, /version segment/);
+					assert.ok(!/Check the ID/.test(e.description), e.description);
+					return `"${e.description}"`;
+				} finally {
+					delete ctx.credentials.noVersion;
+					await ctx.client.deleteCredential(cred.id);
+				}
 			},
 		},
 	],

@@ -62,5 +62,24 @@ module.exports = {
 				return `"${e.message}"`;
 			},
 		},
+			{
+			name: 'Update carries a new Due Date and the status "sent" in one PATCH, which emits invoice.sent',
+			async run(ctx) {
+				ctx.requireOperation('invoice', 'update');
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const [draft] = expectSuccess(
+					await runOperation(ctx, { resource: 'invoice', operation: 'create', contactId: byId(contactId), itemsInput: 'form', items: ITEMS }),
+				);
+				ctx.sandbox.control.clearEvents();
+				const [updated] = expectSuccess(
+					await runOperation(ctx, { resource: 'invoice', operation: 'update', invoiceId: byId(draft.id), updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' } }),
+				);
+				assert.equal(updated.status, 'sent');
+				assert.equal(updated.dueDate, '2027-03-31');
+				const events = ctx.sandbox.control.events().filter((e) => e.data && e.data.id === draft.id).map((e) => e.type);
+				assert.deepEqual(events, ['invoice.sent']);
+				return `${updated.number}: due ${updated.dueDate} and sent in one request`;
+			},
+		},
 	],
 };

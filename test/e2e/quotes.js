@@ -78,5 +78,41 @@ module.exports = {
 				return `"${e.message}"`;
 			},
 		},
+			{
+			name: 'Update carries new items and the status "sent" in one PATCH; discount and credit lines are sent as given',
+			async run(ctx) {
+				ctx.requireOperation('quote', 'update');
+				const quote = await createQuote(ctx);
+				const lines = [
+					{ name: 'Schilderwerk', quantity: 10, unitPrice: 45, vatPercentage: 21 },
+					{ name: 'Korting vaste klant', quantity: 1, unitPrice: -50, vatPercentage: 21 },
+					{ name: 'Retour verf', quantity: -2, unitPrice: 12.5, vatPercentage: 21 },
+				];
+				ctx.sandbox.control.clearRequestLog();
+				const [updated] = expectSuccess(
+					await runOperation(ctx, { resource: 'quote', operation: 'update', quoteId: byId(quote.id), updateFields: { items: { item: lines }, status: 'sent' } }),
+				);
+				assert.equal(updated.status, 'sent');
+				assert.equal(updated.subtotal, 375);
+				const patches = ctx.sandbox.control.requestLog().filter((r) => r.method === 'PATCH');
+				assert.equal(patches.length, 1, `${patches.length} PATCH requests`);
+				return `${updated.number}: 3 lines (one discount, one credit) and sent in one request, subtotal ${updated.subtotal}`;
+			},
+		},
+		{
+			name: 'strict sandbox: Cancel (a move the spec does not show) is refused by the API, and the node shows its message',
+			async run(ctx) {
+				ctx.requireOperation('quote', 'cancel');
+				const quote = await createQuote(ctx);
+				ctx.sandbox.control.setReadings({ strict: true });
+				try {
+					const r = await runOperation(ctx, { resource: 'quote', operation: 'cancel', quoteId: byId(quote.id) });
+					const e = expectFailure(r, /422|invalid_state/i, /canceled/);
+					return `"${e.message}"`;
+				} finally {
+					ctx.sandbox.control.setReadings({ strict: false });
+				}
+			},
+		},
 	],
 };

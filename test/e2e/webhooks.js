@@ -5,7 +5,18 @@
 const http = require('node:http');
 const path = require('node:path');
 
-const { assert, byId, runOperation, expectSuccess, waitFor, rt } = require('./harness');
+const { assert, byId, runOperation, expectSuccess, waitFor, rt, credentialRef } = require('./harness');
+
+/** The event choices as the editor loads them (n8n's dynamic-node-parameters endpoint), for a key. */
+async function loadEventChoices(ctx, key) {
+	return await ctx.client.rest('POST', '/dynamic-node-parameters/options', {
+		path: 'events',
+		methodName: 'getEventTypes',
+		nodeTypeAndVersion: { name: rt.NODE_TYPES.action, version: 1 },
+		currentNodeParameters: { resource: 'webhook', operation: 'create', events: [] },
+		credentials: credentialRef(ctx.credentials[key]),
+	});
+}
 
 /** An HTTP receiver on 127.0.0.1 that records every request. */
 function startReceiver() {
@@ -71,6 +82,61 @@ module.exports = {
 				} finally {
 					await receiver.close();
 				}
+			},
+		},
+			{
+			name: 'Get Many and Get Event Types work whether or not the API answers the webhook lists with meta',
+			async run(ctx) {
+				ctx.requireOperation('webhook', 'getAll');
+				ctx.requireOperation('webhook', 'getEventTypes');
+				const control = ctx.sandbox.control;
+				const created = [];
+				for (let i = 0; i < 3; i++) {
+					const [hook] = expectSuccess(
+						await runOperation(ctx, { resource: 'webhook', operation: 'create', name: `E2E list ${i}`, url: `https://example.com/hook/${i}`, events: ['invoice.paid'] }),
+					);
+					created.push(hook.id);
+				}
+				const counts = {};
+				try {
+					for (const withoutMeta of [false, true]) {
+						control.setReadings({ webhookListsWithoutMeta: withoutMeta });
+						control.clearRequestLog();
+						const hooks = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getAll', returnAll: true }));
+						for (const id of created) assert.ok(hooks.some((h) => h.id === id), `${id} missing (without meta: ${withoutMeta})`);
+						const limited = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getAll', returnAll: false, limit: 2 }));
+						assert.equal(limited.length, 2);
+						const types = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }));
+						assert.ok(types.some((t) => t.type === 'quote.approved'), JSON.stringify(types.slice(0, 2)));
+						const lists = control.requestLog().filter((r) => /\/webhooks(\/events)?$/.test(r.path)).length;
+						assert.equal(lists, 3, `${lists} list requests for 3 operations (without meta: ${withoutMeta})`);
+						counts[withoutMeta ? 'without meta' : 'with meta'] = `${hooks.length} hooks, ${types.length} types`;
+					}
+				} finally {
+					control.setReadings({ webhookListsWithoutMeta: false });
+					for (const id of created) await runOperation(ctx, { resource: 'webhook', operation: 'delete', webhookId: byId(id) });
+				}
+				return JSON.stringify(counts);
+			},
+		},
+		{
+			name: "the editor's event list comes from the API, and shows the API's 403 naming webhooks.read instead of a fallback",
+			async run(ctx) {
+				const control = ctx.sandbox.control;
+				control.clearRequestLog();
+				const choices = await loadEventChoices(ctx, 'admin');
+				const values = choices.map((c) => c.value);
+				const all = (await fetch(`${ctx.sandbox.baseUrl}/webhooks/events?pageSize=100`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } }).then((r) => r.json())).data;
+				assert.deepEqual(values.slice().sort(), all.map((t) => t.type).sort());
+				let refused;
+				try {
+					await loadEventChoices(ctx, 'contactsOnly');
+				} catch (error) {
+					refused = error;
+				}
+				assert.ok(refused, 'the event list loaded with a key without webhooks.read');
+				assert.match(JSON.stringify(refused.body ?? refused.message), /webhooks\.read/);
+				return `${values.length} event types; without the scope: ${String(refused.message).slice(0, 120)}`;
 			},
 		},
 	],

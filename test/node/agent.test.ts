@@ -220,13 +220,67 @@ describe('Agent: autonomy', () => {
 	});
 
 	it('Update Autonomy with Keep Current Mode sends only the overrides', async () => {
-		const body = { actionOverrides: { send_invoice: { mode: 'auto_after_approvals' } } };
+		const body = { actionOverrides: { send_invoice: { mode: 'auto_instant' } } };
 		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: { ...autonomy, ...body } });
 
 		await run({
 			operation: 'updateAutonomy',
 			agentId: byId('agt_1'),
-			actionOverrides: overrides(['send_invoice', 'auto_after_approvals']),
+			actionOverrides: overrides(['send_invoice', 'auto_instant']),
+		});
+	});
+
+	it.each(['manual', 'keep'])(
+		'with default mode %s and an auto_after_approvals override, the approvals count is sent with the override',
+		async (defaultMode) => {
+			const body = {
+				...(defaultMode === 'keep' ? {} : { defaultMode }),
+				actionOverrides: { send_invoice: { mode: 'auto_after_approvals' } },
+				autoAfterApprovalsCount: 4,
+			};
+			api().patch('/agents/agt_1/autonomy', body).reply(200, { data: { ...autonomy, ...body } });
+
+			await run({
+				operation: 'updateAutonomy',
+				agentId: byId('agt_1'),
+				defaultMode,
+				autoAfterApprovalsCount: 4,
+				actionOverrides: overrides(['send_invoice', 'auto_after_approvals']),
+			});
+		},
+	);
+
+	it('an approvals count of 0 is sent: the spec does not refuse it, the API decides', async () => {
+		const body = { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 };
+		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
+
+		const { items } = await run({
+			operation: 'updateAutonomy',
+			agentId: byId('agt_1'),
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 0,
+		});
+
+		expect(jsonOf(items)).toEqual([body]);
+	});
+
+	it('Clear Action Overrides sends an empty set of overrides', async () => {
+		api().patch('/agents/agt_1/autonomy', { actionOverrides: {} }).reply(200, { data: { ...autonomy, actionOverrides: {} } });
+
+		const { items } = await run({ operation: 'updateAutonomy', agentId: byId('agt_1'), clearActionOverrides: true });
+
+		expect(items[0].json.actionOverrides).toEqual({});
+	});
+
+	it('Clear Action Overrides wins over override rows left in a saved workflow (the rows are hidden)', async () => {
+		api().patch('/agents/agt_1/autonomy', { defaultMode: 'manual', actionOverrides: {} }).reply(200, { data: autonomy });
+
+		await run({
+			operation: 'updateAutonomy',
+			agentId: byId('agt_1'),
+			defaultMode: 'manual',
+			clearActionOverrides: true,
+			actionOverrides: overrides(['send_invoice', 'auto_instant']),
 		});
 	});
 
@@ -247,16 +301,25 @@ describe('Agent: autonomy', () => {
 	});
 
 	const refused: Array<[string, INodeParameters, string]> = [
-		['nothing to change', {}, 'Default Mode: nothing to change: choose a default mode or add an action override [item 0]'],
 		[
-			'an approvals count of 0',
-			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 },
-			'Approvals Count: "0" must be a whole number of 1 or more [item 0]',
+			'nothing to change',
+			{},
+			'Default Mode: nothing to change: choose a default mode, add an action override or turn on Clear Action Overrides [item 0]',
+		],
+		[
+			'a negative approvals count',
+			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: -1 },
+			'Approvals Count: "-1" must be a whole number of 0 or more [item 0]',
 		],
 		[
 			'a fractional approvals count',
 			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 2.5 },
-			'Approvals Count: "2.5" must be a whole number of 1 or more [item 0]',
+			'Approvals Count: "2.5" must be a whole number of 0 or more [item 0]',
+		],
+		[
+			'a fractional approvals count that an override needs',
+			{ actionOverrides: overrides(['send_invoice', 'auto_after_approvals']), autoAfterApprovalsCount: 1.5 },
+			'Approvals Count: "1.5" must be a whole number of 0 or more [item 0]',
 		],
 		[
 			'an unknown default mode',
@@ -301,24 +364,25 @@ describe('Agent: autonomy', () => {
 				defaultMode: 'auto_after_approvals',
 				autoAfterApprovalsCount: '={{ $json.approvals }}',
 			},
-			{ items: [{ json: { approvals: 3 } }, { json: { approvals: 0 } }], continueOnFail: true },
+			{ items: [{ json: { approvals: 3 } }, { json: { approvals: 'two' } }], continueOnFail: true },
 		);
 
 		expect(items[0].json).toEqual({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 });
-		expect(items[1].error?.message).toBe('Approvals Count: "0" must be a whole number of 1 or more [item 1]');
+		expect(items[1].error?.message).toBe('Approvals Count: "two" must be a whole number of 0 or more [item 1]');
 	});
 });
 
 describe('Agent: description', () => {
 	const properties = node.description.properties;
 
-	it('shows the approvals count only for the auto_after_approvals default mode', () => {
+	it('shows the approvals count for every default mode, since an override may need it', () => {
 		const count = properties.find((p) => p.name === 'autoAfterApprovalsCount');
-		expect(count?.displayOptions?.show).toEqual({
-			resource: ['agent'],
-			operation: ['updateAutonomy'],
-			defaultMode: ['auto_after_approvals'],
-		});
+		expect(count?.displayOptions?.show).toEqual({ resource: ['agent'], operation: ['updateAutonomy'] });
+	});
+
+	it('hides the override rows while Clear Action Overrides is on', () => {
+		const rows = properties.find((p) => p.name === 'actionOverrides');
+		expect(rows?.displayOptions?.show).toMatchObject({ clearActionOverrides: [false] });
 	});
 
 	it('offers the operations sorted by name, each with a sentence-case action', () => {

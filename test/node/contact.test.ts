@@ -26,6 +26,25 @@ function page(ids: string[], pageNumber: number, hasMore: boolean) {
 }
 
 describe('Contact', () => {
+	test('Type: a value the API documentation does not list can come from an expression and is sent as given', async () => {
+		const scope = api()
+			.post('/v1/contacts', { name: 'Stichting Vrienden', type: 'foundation' })
+			.reply(201, { data: { ...contact, type: 'foundation' } });
+		await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'create',
+			name: 'Stichting Vrienden',
+			additionalFields: { type: '={{ "foundation" }}' },
+		});
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('Type is sent only when it was added', async () => {
+		const scope = api().post('/v1/contacts', { name: 'Jan' }).reply(201, { data: contact });
+		await runDeclarativeNode(node, { resource: 'contact', operation: 'create', name: 'Jan' });
+		expect(scope.isDone()).toBe(true);
+	});
+
 	test('Create sends the name and only the additional fields that were set', async () => {
 		const scope = api()
 			.post('/v1/contacts', { name: contact.name, email: contact.email, billingCountry: 'NL', type: 'business' })

@@ -90,3 +90,33 @@ test('the README lists every operation with its request', () => {
 	);
 	expect(rows.filter((row) => !readme.includes(row))).toEqual([]);
 });
+
+/** Every value the node offers for a field that holds an API value (types, statuses, modes). */
+function offeredApiValues(): Map<string, Set<string>> {
+	const offered = new Map<string, Set<string>>();
+	const visit = (property: INodeProperties) => {
+		if (property.type === 'options' && ['type', 'status', 'defaultMode', 'mode', 'agentType'].includes(property.name)) {
+			const values = offered.get(property.name) ?? new Set<string>();
+			for (const option of property.options as INodePropertyOptions[]) values.add(String(option.value));
+			offered.set(property.name, values);
+		}
+		for (const child of (property.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>) {
+			if ('values' in child && Array.isArray(child.values)) child.values.forEach(visit);
+			else if ('displayName' in child && 'type' in child) visit(child as INodeProperties);
+		}
+	};
+	(new BusinessOps().description.properties as INodeProperties[]).forEach(visit);
+	return offered;
+}
+
+test("the README's table of documented and free values names every value the node offers", () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const section = readme.split('### Values the API documents, and values that are free')[1]?.split('\n### ')[0] ?? '';
+	expect(section).toContain('| Field | Offered in the node | Documented by the API | Other values |');
+	const offered = offeredApiValues();
+	expect([...offered.keys()].sort()).toEqual(['agentType', 'defaultMode', 'mode', 'status', 'type']);
+	const missing = [...offered.entries()].flatMap(([name, values]) =>
+		[...values].filter((value) => value !== 'keep' && !section.includes(`\`${value}\``)).map((value) => `${name}: ${value}`),
+	);
+	expect(missing).toEqual([]);
+});

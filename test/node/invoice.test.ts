@@ -157,6 +157,15 @@ describe('Update (PATCH /invoices/{id})', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	test('carries content and a status in one request: a new due date and sent', async () => {
+		const scope = nock(API)
+			.patch('/v1/invoices/inv_1', { dueDate: '2027-01-15', status: 'sent' })
+			.reply(200, { data: { ...invoice, status: 'sent', dueDate: '2027-01-15' } });
+		const { items } = await run(onInvoice('update', { updateFields: { dueDate: '2027-01-15', status: 'sent' } }));
+		expect(items[0].json).toMatchObject({ status: 'sent', dueDate: '2027-01-15' });
+		expect(scope.isDone()).toBe(true);
+	});
+
 	test('sends only the contact when only Contact was added', async () => {
 		const scope = nock(API).patch('/v1/invoices/inv_1', { contactId: 'ctc_9' }).reply(200, { data: invoice });
 		await run(onInvoice('update', { updateFields: { contactId: byId('ctc_9') } }));

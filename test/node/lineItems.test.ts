@@ -25,15 +25,23 @@ describe('checkLineItems', () => {
 		});
 	});
 
+	test('discount and credit lines go through: the spec says only "number", the API decides', () => {
+		const lines = [
+			{ name: 'Korting', quantity: 1, unitPrice: -25, vatPercentage: 21 },
+			{ name: 'Creditering', quantity: -2, unitPrice: '95', vatPercentage: 21 },
+			{ name: 'Gratis', quantity: 0, unitPrice: 10 },
+		];
+		expect(checkLineItems(lines)).toEqual({
+			items: [lines[0], { ...lines[1], unitPrice: 95 }, lines[2]],
+		});
+	});
+
 	test.each([
 		[[design, { ...design, quantity: '2,5' }], 'line 2 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
 		[[{ ...design, quantity: '' }], 'line 1 "quantity" must be a number; got ""'],
 		[[{ ...design, quantity: 'abc' }], 'line 1 "quantity" must be a number; got "abc"'],
 		[[{ ...design, quantity: null }], 'line 1 "quantity" must be a number; got null'],
-		[[{ ...design, quantity: 0 }], 'line 1 "quantity" must be more than 0; got 0'],
-		[[{ ...design, quantity: -1 }], 'line 1 "quantity" must be more than 0; got -1'],
 		[[{ name: 'A', unitPrice: 1 }], 'line 1 "quantity" is missing'],
-		[[{ ...design, unitPrice: -0.01 }], 'line 1 "unitPrice" must be 0 or more; got -0.01'],
 		[[{ ...design, unitPrice: '1.234,50' }], 'line 1 "unitPrice" must be a number; got "1.234,50" (use a dot for decimals)'],
 		[[{ name: 'A', quantity: 1 }], 'line 1 "unitPrice" is missing'],
 		[[{ ...design, vatPercentage: 121 }], 'line 1 "vatPercentage" must be from 0 to 100; got 121'],
@@ -153,8 +161,6 @@ describe.each([
 
 		test.each([
 			[{ ...design, quantity: '2,5' }, 'line 1 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
-			[{ ...design, quantity: 0 }, 'line 1 "quantity" must be more than 0; got 0'],
-			[{ ...design, unitPrice: -5 }, 'line 1 "unitPrice" must be 0 or more; got -5'],
 			[{ ...design, vatPercentage: 101 }, 'line 1 "vatPercentage" must be from 0 to 100; got 101'],
 			[{ ...design, name: '' }, 'line 1 "name" is empty; give the name of the product or service'],
 			[{ ...design, quantity: null }, 'line 1 "quantity" must be a number; got null'],
@@ -162,6 +168,20 @@ describe.each([
 		])('JSON item %j is refused: %s', async (bad, problem) => {
 			const message = await refused(create({ itemsInput: 'json', itemsJson: JSON.stringify([bad]) }));
 			expect(message).toBe(`Items (JSON): ${problem} [item 0]`);
+		});
+
+		test('a credit line (negative quantity) and a discount line (negative price) are sent as given', async () => {
+			const lines = [design, { name: 'Korting', quantity: 1, unitPrice: -20, vatPercentage: 21 }, { name: 'Retour', quantity: -1, unitPrice: 95 }];
+			const scope = nock(API).post(path, { contactId: 'ctc_1', items: lines }).reply(201, { data: record });
+			await runDeclarativeNode(node, create({ itemsInput: 'json', itemsJson: JSON.stringify(lines) }));
+			expect(scope.isDone()).toBe(true);
+		});
+
+		test('the form sends a quantity of 0 and a negative unit price as given', async () => {
+			const rows = [{ name: 'Korting', quantity: 0, unitPrice: -5, vatPercentage: 9 }];
+			const scope = nock(API).post(path, { contactId: 'ctc_1', items: rows }).reply(201, { data: record });
+			await runDeclarativeNode(node, create({ items: { item: rows } }));
+			expect(scope.isDone()).toBe(true);
 		});
 
 		test('JSON: an empty array is refused', async () => {

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { toUtcTimestamp } from '../../nodes/BusinessOps/resources/quote/fields';
+import { toUtcTimestamp } from '../../nodes/BusinessOps/shared/dates';
 import { byId, jsonOf, loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
@@ -192,6 +192,22 @@ describe('Update (PATCH /quotes/{id})', () => {
 		const lines = [item, { name: 'Proeverij', quantity: 1, unitPrice: 35, vatPercentage: 21 }];
 		const scope = nock(API).patch('/v1/quotes/quo_1', { items: lines }).reply(200, { data: quote });
 		await run(onQuote('update', { updateFields: { items: { item: lines } } }));
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('carries content and a status in one request (spec: "content changes and/or a status")', async () => {
+		const lines = [item];
+		const scope = nock(API)
+			.patch('/v1/quotes/quo_1', { items: lines, status: 'sent' })
+			.reply(200, { data: { ...quote, status: 'sent' } });
+		const { items } = await run(onQuote('update', { updateFields: { items: { item: lines }, status: 'sent' } }));
+		expect(items[0].json.status).toBe('sent');
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('a status the list does not offer can come from an expression, and is sent as given', async () => {
+		const scope = nock(API).patch('/v1/quotes/quo_1', { status: 'expired' }).reply(200, { data: quote });
+		await run(onQuote('update', { updateFields: { status: '={{ "expired" }}' } }));
 		expect(scope.isDone()).toBe(true);
 	});
 

@@ -229,6 +229,30 @@ describe('Webhook: events', () => {
 		expect(jsonOf(items)).toEqual([{ type: 'quote.created' }, { type: 'request.received' }]);
 	});
 
+	it('Get Event Types takes records without meta as the whole list, in one request', async () => {
+		const scope = api()
+			.get('/webhooks/events')
+			.query({ page: '1', pageSize: '100' })
+			.reply(200, { data: [{ type: 'invoice.sent' }, { type: 'invoice.paid' }, { type: 'quote.created' }] });
+
+		const { items } = await run({ operation: 'getEventTypes' });
+
+		expect(jsonOf(items).map((i) => (i as { type: string }).type)).toEqual(['invoice.sent', 'invoice.paid', 'quote.created']);
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('the webhook list search offers a list without meta whole, with no next page', async () => {
+		api()
+			.get('/webhooks')
+			.query({ page: '1', pageSize: '100' })
+			.reply(200, { data: [webhook('whk_1'), webhook('whk_2')] });
+
+		const result = await runListSearch(node, 'searchWebhooks', { resource: 'webhook', operation: 'get' });
+
+		expect(result.results.map((r) => r.value)).toEqual(['whk_1', 'whk_2']);
+		expect(result.paginationToken).toBeUndefined();
+	});
+
 	it('the event choices come from GET /webhooks/events', async () => {
 		api()
 			.get('/webhooks/events')

@@ -1,3 +1,7 @@
+/**
+ * The "From list" searches of the record pickers, one per list endpoint, all from searchList.
+ * The names are the `searchListMethod` values of the pickers (shared/descriptions.ts idLocator).
+ */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { searchRecords } from './searchRecords';
@@ -6,66 +10,37 @@ function label(...parts: unknown[]): string {
 	return parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
 }
 
-export async function searchContacts(
+type ListSearch = (
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(this, '/contacts', (c) => label(c.name, c.email), filter, paginationToken);
+) => Promise<INodeListSearchResult>;
+
+/**
+ * A list search over the list at `path` (or the path `pathOf` gives for the node's current
+ * parameters; undefined there means there is nothing to list yet), labelled by `labelOf`.
+ */
+function searchList(
+	path: string | ((ctx: ILoadOptionsFunctions) => string | undefined),
+	labelOf: (record: IDataObject) => string,
+): ListSearch {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+		const listPath = typeof path === 'string' ? path : path(this);
+		if (listPath === undefined) return { results: [] };
+		return await searchRecords(this, listPath, labelOf, filter, paginationToken);
+	};
 }
 
-export async function searchQuotes(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(this, '/quotes', (q) => label(q.number, q.status, q.total), filter, paginationToken);
+/** The runs of the agent chosen in the Agent field. */
+function runsOfChosenAgent(ctx: ILoadOptionsFunctions): string | undefined {
+	const agentId = ctx.getNodeParameter('agentId', '', { extractValue: true }) as string;
+	return agentId ? `/agents/${encodeURIComponent(agentId)}/runs` : undefined;
 }
 
-export async function searchInvoices(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(this, '/invoices', (i) => label(i.number, i.status, i.total), filter, paginationToken);
-}
-
-export async function searchAgents(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(this, '/agents', (a) => label(a.name, a.agentType, a.status), filter, paginationToken);
-}
-
-export async function searchAgentRuns(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const agentId = this.getNodeParameter('agentId', '', { extractValue: true }) as string;
-	if (!agentId) return { results: [] };
-	return await searchRecords(
-		this,
-		`/agents/${encodeURIComponent(agentId)}/runs`,
-		(r: IDataObject) => label(r.id, r.status, r.startedAt ?? r.createdAt),
-		filter,
-		paginationToken,
-	);
-}
-
-export async function searchRequests(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(this, '/requests', (r) => label(r.subject, r.fromEmail, r.status), filter, paginationToken);
-}
-
-export async function searchWebhooks(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(this, '/webhooks', (w) => label(w.name, w.url), filter, paginationToken);
-}
+export const searchContacts = searchList('/contacts', (c) => label(c.name, c.email));
+export const searchQuotes = searchList('/quotes', (q) => label(q.number, q.status, q.total));
+export const searchInvoices = searchList('/invoices', (i) => label(i.number, i.status, i.total));
+export const searchAgents = searchList('/agents', (a) => label(a.name, a.agentType, a.status));
+export const searchAgentRuns = searchList(runsOfChosenAgent, (r) => label(r.id, r.status, r.startedAt ?? r.createdAt));
+export const searchRequests = searchList('/requests', (r) => label(r.subject, r.fromEmail, r.status));
+export const searchWebhooks = searchList('/webhooks', (w) => label(w.name, w.url));

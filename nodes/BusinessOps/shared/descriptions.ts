@@ -102,7 +102,7 @@ export function queryOptionFilter(
 }
 
 /** "in_collection" as "In Collection". */
-function titleOf(value: string): string {
+export function titleOf(value: string): string {
 	return value
 		.split('_')
 		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))

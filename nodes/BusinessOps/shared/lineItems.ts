@@ -1,7 +1,7 @@
 /**
- * What quotes and invoices share: the contact they are for, their line items and their date
- * fields. The fields are built here once for both resources; `checkLineItems` is the pure rule
- * set, and the preSend steps apply it to whichever input the user chose before anything is sent.
+ * The line items of quotes and invoices: the Items form and Items (JSON) fields, `checkLineItems`
+ * (the pure rule set) and the preSend steps that apply it to whichever input the user chose
+ * before anything is sent.
  */
 import type {
 	IDataObject,
@@ -10,8 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { idLocator, idLocatorFor, showFor } from './descriptions';
-import { checkIdParameter, invalidInput, isIsoDate, parseJsonParameter, toStrictNumber } from './validation';
+import { invalidInput, parseJsonParameter, toStrictNumber } from './validation';
 
 /** One line of a quote or an invoice, as the API takes it. */
 export interface LineItem {
@@ -38,14 +37,14 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 		name: 'quantity',
 		type: 'number',
 		default: 1,
-		description: 'Number of units; more than 0, decimals allowed',
+		description: 'Number of units; decimals allowed. A negative quantity (a credit line) is sent as given; the API decides whether it accepts it.',
 	},
 	{
 		displayName: 'Unit Price',
 		name: 'unitPrice',
 		type: 'number',
 		default: 0,
-		description: 'Price of one unit, excluding VAT',
+		description: 'Price of one unit, excluding VAT. A negative price (a discount line) is sent as given; the API decides whether it accepts it.',
 	},
 	{
 		displayName: 'VAT %',
@@ -80,16 +79,14 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-type NumberRule = { test: (n: number) => boolean; expected: string };
+type NumberKey = 'quantity' | 'unitPrice' | 'vatPercentage';
 
-const NUMBER_RULES: Record<'quantity' | 'unitPrice' | 'vatPercentage', NumberRule> = {
-	quantity: { test: (n) => n > 0, expected: 'must be more than 0' },
-	unitPrice: { test: (n) => n >= 0, expected: 'must be 0 or more' },
-	vatPercentage: { test: (n) => n >= 0 && n <= 100, expected: 'must be from 0 to 100' },
-};
-
-/** The number in `value`, or the problem with it, for the key `key` of line `line`. */
-function readNumber(line: number, key: keyof typeof NUMBER_RULES, value: unknown): number | string {
+/**
+ * The number in `value`, or the problem with it, for the key `key` of line `line`. Only the VAT
+ * percentage has a range: the spec says just "number" for quantity and unit price, so any number
+ * goes there (discount and credit lines) and the API refuses what it does not take.
+ */
+function readNumber(line: number, key: NumberKey, value: unknown): number | string {
 	const where = `line ${line} "${key}"`;
 	if (value === undefined) return `${where} is missing`;
 	const n = toStrictNumber(value);
@@ -97,8 +94,8 @@ function readNumber(line: number, key: keyof typeof NUMBER_RULES, value: unknown
 		const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
 		return `${where} must be a number; got ${shown(value)}${hint}`;
 	}
-	const rule = NUMBER_RULES[key];
-	return rule.test(n) ? n : `${where} ${rule.expected}; got ${n}`;
+	if (key === 'vatPercentage' && (n < 0 || n > 100)) return `${where} must be from 0 to 100; got ${n}`;
+	return n;
 }
 
 function readName(line: number, value: unknown): string | { problem: string } {
@@ -138,8 +135,8 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
 /**
  * Checks a list of line items and returns them as the API takes them, or the first problem:
  * numbers given as text ("2.5") become numbers; "2,5", "", "abc" and null are refused, as are an
- * empty list, an empty name, a quantity of 0 or less, a negative unit price, a VAT percentage
- * outside 0 to 100 and keys the API does not know. Lines are counted from 1, as in the form.
+ * empty list, an empty name, a VAT percentage outside 0 to 100 and keys the API does not know.
+ * Any quantity and unit price is sent (0 and negative ones too). Lines are counted from 1, as in the form.
  */
 export function checkLineItems(value: unknown, whenEmpty = 'add at least one item'): LineItemsResult {
 	if (!Array.isArray(value)) {
@@ -219,7 +216,7 @@ export async function sendItemsOnUpdate(
 }
 
 /** The Items form: one row per line. */
-function itemsFormField(description: string): INodeProperties {
+export function itemsFormField(description: string): INodeProperties {
 	return {
 		displayName: ITEMS_LABEL,
 		name: 'items',
@@ -239,7 +236,7 @@ function itemsFormField(description: string): INodeProperties {
 }
 
 /** Items (JSON): an array of items as JSON text or, from an expression, as a value. */
-function itemsJsonField(prefix = ''): INodeProperties {
+export function itemsJsonField(prefix = ''): INodeProperties {
 	return {
 		displayName: ITEMS_JSON_LABEL,
 		name: 'itemsJson',
@@ -250,105 +247,3 @@ function itemsJsonField(prefix = ''): INodeProperties {
 	};
 }
 
-/**
- * A date picker sent as the body property of the same name. After the shared body check has
- * accepted the value as an ISO date, `toApi` turns it into the form the API takes, given the
- * workflow's time zone (the picker gives a local time without a zone).
- */
-export function documentDateField(
-	field: { displayName: string; name: string; description: string },
-	toApi: (value: string, timeZone: string) => string,
-): INodeProperties {
-	async function convert(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = requestOptions.body as IDataObject;
-		const value = body[field.name];
-		if (isIsoDate(value)) body[field.name] = toApi(value as string, this.getTimezone());
-		return requestOptions;
-	}
-	return {
-		...field,
-		type: 'dateTime',
-		default: '',
-		routing: { send: { type: 'body', property: field.name, preSend: [convert] } },
-	};
-}
-
-const contactLocator = {
-	displayName: 'Contact',
-	name: 'contactId',
-	searchListMethod: 'searchContacts',
-	placeholder: 'e.g. ctc_8sK2m',
-};
-
-/**
- * The fields of Create shared by quotes and invoices: Contact, Items Input with the form or the
- * JSON field, and an Additional Fields collection holding the resource's own optional fields.
- */
-export function documentCreateFields(resource: string, additionalFields: INodeProperties[]): INodeProperties[] {
-	const show = (extra = {}) => showFor(resource, ['create'], extra);
-	return [
-		{
-			...idLocatorFor(resource, ['create'], { ...contactLocator, description: `The contact the ${resource} is for` }),
-			routing: {
-				send: { type: 'body', property: 'contactId', preSend: [checkIdParameter('contactId', 'Contact')] },
-			},
-		},
-		{
-			displayName: 'Items Input',
-			name: 'itemsInput',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{ name: 'Form', value: 'form', description: 'Enter the items one by one' },
-				{ name: 'JSON', value: 'json', description: 'Give a JSON array of items, e.g. from an expression' },
-			],
-			default: 'form',
-			description: 'How to give the line items',
-			displayOptions: show(),
-			routing: { send: { preSend: [sendItemsOnCreate] } },
-		},
-		{ ...itemsFormField('The lines, in the order they appear'), required: true, displayOptions: show({ itemsInput: ['form'] }) },
-		{ ...itemsJsonField(), required: true, displayOptions: show({ itemsInput: ['json'] }) },
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			displayOptions: show(),
-			options: additionalFields,
-		},
-	];
-}
-
-/**
- * Update Fields of a quote or an invoice: Contact, Items or Items (JSON), and the resource's own
- * fields; only the fields the user adds are sent.
- */
-export function documentUpdateFields(resource: string, ownFields: INodeProperties[]): INodeProperties {
-	const contact: INodeProperties = {
-		...idLocator({ ...contactLocator, required: false }),
-		routing: {
-			send: {
-				type: 'body',
-				property: 'contactId',
-				preSend: [checkIdParameter('updateFields.contactId', 'Contact')],
-			},
-		},
-	};
-	const items = itemsFormField(`Replaces all lines of the ${resource}, in the order given`);
-	const itemsJson = itemsJsonField(`Replaces all lines of the ${resource}. `);
-	const options = [contact, items, itemsJson, ...ownFields].sort((a, b) =>
-		a.displayName.localeCompare(b.displayName),
-	);
-	return {
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showFor(resource, ['update']),
-		options,
-		routing: { send: { preSend: [sendItemsOnUpdate] } },
-	};
-}

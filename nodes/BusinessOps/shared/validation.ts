@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** A value was given that the API would refuse or misread: fail before anything is sent. */
@@ -13,13 +13,14 @@ export function invalidInput(ctx: IExecuteSingleFunctions, field: string, proble
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const ID = /^[A-Za-z0-9_.:-]+$/;
+const DOT_SEGMENT = /^\.{1,2}$/;
 
-export function isEmail(value: unknown): boolean {
+function isEmail(value: unknown): boolean {
 	return typeof value === 'string' && value.trim().length <= 254 && EMAIL.test(value.trim());
 }
 
 /** An absolute http or https URL with a host. */
-export function isHttpUrl(value: unknown): boolean {
+function isHttpUrl(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	let url: URL;
 	try {
@@ -52,24 +53,11 @@ export function toStrictNumber(value: unknown): number | undefined {
 	return Number(text);
 }
 
-type FieldKind = 'email' | 'date' | 'percentage' | 'nonNegativeInteger' | 'positiveInteger' | 'currency' | 'httpUrl';
+/** What a checked field's value must be; see checkedField. */
+export type FieldRule = 'email' | 'date' | 'percentage' | 'nonNegativeInteger' | 'currency' | 'httpUrl';
 
-/** Body fields checked before any request is sent, with the label the user sees in the node. */
-const BODY_FIELD_RULES: Record<string, { label: string; kind: FieldKind }> = {
-	email: { label: 'Email', kind: 'email' },
-	fromEmail: { label: 'From Email', kind: 'email' },
-	validUntil: { label: 'Valid Until', kind: 'date' },
-	dueDate: { label: 'Due Date', kind: 'date' },
-	issueDate: { label: 'Issue Date', kind: 'date' },
-	defaultVatPercentage: { label: 'Default VAT Percentage', kind: 'percentage' },
-	defaultPaymentTermsDays: { label: 'Default Payment Terms (Days)', kind: 'nonNegativeInteger' },
-	autoAfterApprovalsCount: { label: 'Approvals Count', kind: 'positiveInteger' },
-	defaultCurrency: { label: 'Default Currency', kind: 'currency' },
-	url: { label: 'URL', kind: 'httpUrl' },
-};
-
-function problemWith(kind: FieldKind, value: unknown): string | undefined {
-	switch (kind) {
+function problemWith(rule: FieldRule, value: unknown): string | undefined {
+	switch (rule) {
 		case 'email':
 			return isEmail(value) ? undefined : `"${String(value)}" is not an e-mail address`;
 		case 'date':
@@ -84,10 +72,6 @@ function problemWith(kind: FieldKind, value: unknown): string | undefined {
 			const n = toStrictNumber(value);
 			return n !== undefined && Number.isInteger(n) && n >= 0 ? undefined : `"${String(value)}" must be a whole number of 0 or more`;
 		}
-		case 'positiveInteger': {
-			const n = toStrictNumber(value);
-			return n !== undefined && Number.isInteger(n) && n >= 1 ? undefined : `"${String(value)}" must be a whole number of 1 or more`;
-		}
 		case 'httpUrl':
 			return isHttpUrl(value) ? undefined : `"${String(value)}" is not an http:// or https:// URL`;
 		case 'currency':
@@ -97,19 +81,23 @@ function problemWith(kind: FieldKind, value: unknown): string | undefined {
 	}
 }
 
-/** preSend step shared by every operation: checks the body fields named above. */
-export async function validateRequestBody(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const body = requestOptions.body as IDataObject | undefined;
-	if (!body || typeof body !== 'object') return requestOptions;
-	for (const [name, rule] of Object.entries(BODY_FIELD_RULES)) {
-		if (body[name] === undefined) continue;
-		const problem = problemWith(rule.kind, body[name]);
-		if (problem) throw invalidInput(this, rule.label, problem);
+/**
+ * A field whose value is checked before anything is sent. The check is the field's own preSend:
+ * it reads what the field put into the body (n8n fills the whole body before any preSend runs)
+ * and names the field by its displayName. A field whose body is built by its operation's preSend
+ * (Update Autonomy) is checked after that, since an operation precedes its fields.
+ */
+export function checkedField<T extends INodeProperties>(field: T, rule: FieldRule): T {
+	const send = field.routing?.send ?? {};
+	const property = send.property ?? field.name;
+	async function check(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const value = (requestOptions.body as IDataObject | undefined)?.[property];
+		if (value === undefined) return requestOptions;
+		const problem = problemWith(rule, value);
+		if (problem) throw invalidInput(this, field.displayName, problem);
+		return requestOptions;
 	}
-	return requestOptions;
+	return { ...field, routing: { ...field.routing, send: { ...send, preSend: [check, ...(send.preSend ?? [])] } } };
 }
 
 /** preSend step of a resource locator: the ID goes into the URL, so it must be one plain segment. */
@@ -122,6 +110,10 @@ export function checkIdParameter(parameterName: string, label: string) {
 		}
 		if (!ID.test(id)) {
 			throw invalidInput(this, label, `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`);
+		}
+		if (DOT_SEGMENT.test(id)) {
+			// a URL normalises "/contacts/.." into "/", so the request would reach another address
+			throw invalidInput(this, label, `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`);
 		}
 		return requestOptions;
 	};

@@ -9,12 +9,46 @@ export const MAX_ATTEMPTS = 5;
 const FIX_BY_STATUS: Record<number, string> = {
 	400: 'Check the field named in the message and run the node again.',
 	401: 'Check the API key and the Base URL in the Business Ops API credential; a revoked or mistyped key gives this error.',
-	404: 'Check the ID: the record does not exist, was deleted, or belongs to another organization.',
+	404: 'Check the ID: the record does not exist, was deleted, or belongs to another organization. If every call gives 404, check that the Base URL ends with its version segment (…/v1 or …/api/v1).',
+	405: 'The API does not take this method at this address. Check that the Base URL ends with its version segment (…/v1 or …/api/v1) and points at the Business Operations API.',
+	406: 'The API cannot answer in JSON at this address. Check that the Base URL points at the Business Operations API.',
+	408: 'The API gave up waiting for the request. Run the node again; check first whether a create, update or delete was made.',
 	409: 'A record with the same unique value already exists; update that record instead of creating a new one.',
+	410: 'The record or this API version is gone. Check the ID, and the version segment of the Base URL.',
+	413: 'The request is too large for the API. Send fewer line items or shorter texts per item.',
+	414: 'The address is too long for the API. Use shorter IDs or filter values.',
+	415: 'The API did not accept the body as JSON. Check that the Base URL points at the Business Operations API.',
 	422: "The record's current status does not allow this change.",
 	429: `The API kept answering "rate limited" after ${MAX_ATTEMPTS} attempts. Spread the requests out (Request Options > Batching) or run the workflow later.`,
 	500: 'The API had an internal error. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
+	501: 'The API does not offer this operation at this address. Check the Base URL and the API version.',
+	502: 'A gateway in front of the API got no good answer from it. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
+	503: 'The API is unavailable for now. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
+	504: 'A gateway in front of the API got no answer in time. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
 };
+
+/** What to do about a status that has no text of its own, by its class. */
+function fixForStatus(status: number): string {
+	const own = FIX_BY_STATUS[status];
+	if (own) return own;
+	if (status >= 500) {
+		return `The API answered with server error ${status}. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.`;
+	}
+	return `The API refused the request with HTTP ${status}. Check the message above, the operation's fields and the credential's Base URL.`;
+}
+
+/**
+ * A 404 on a path of one segment (`/contacts`, `/me`) or on `/webhooks/events` holds no ID, so it
+ * means that nothing answers at that address: most likely the Base URL lacks its version segment.
+ */
+const NO_ID_PATHS = /^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
+
+function fixForNotFound(target: string): string {
+	if (NO_ID_PATHS.test(target)) {
+		return 'Nothing answers at this address, so the Base URL in the credential is most likely incomplete: it must end with the version segment, e.g. https://api.example.com/v1 (or the legacy …/api/v1).';
+	}
+	return FIX_BY_STATUS[404];
+}
 
 interface ApiErrorBody {
 	code?: string;
@@ -49,14 +83,15 @@ export function itemSuffix(itemIndex: number | undefined) {
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
 	response: IN8nHttpFullResponse,
-	method: string,
+	/** The method and path, e.g. `GET /contacts`. */
+	target: string,
 	itemIndex?: number,
 ): NodeApiError {
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
 	const code = apiError.code ?? `http_${status}`;
 	const apiMessage = redactSecrets(apiError.message ?? response.statusMessage ?? 'The API answered with an error');
-	let description = FIX_BY_STATUS[status] ?? FIX_BY_STATUS[500];
+	let description = status === 404 ? fixForNotFound(target) : fixForStatus(status);
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	if (status === 403) {
 		description = scope
@@ -70,7 +105,7 @@ export function apiErrorFor(
 		ctx.getNode(),
 		{ code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject,
 		{
-			message: `${apiMessage} (HTTP ${status} ${code}, ${method})${itemSuffix(itemIndex)}`,
+			message: `${apiMessage} (HTTP ${status} ${code}, ${target})${itemSuffix(itemIndex)}`,
 			description,
 			httpCode: String(status),
 			itemIndex,

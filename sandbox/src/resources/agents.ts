@@ -1,5 +1,6 @@
 import { invalidRequest, invalidState, notFound } from '../errors';
 import type { Route } from '../router';
+import { readingsOf } from '../readings';
 import { list, paginationQuery, single } from '../schemas';
 import type { OrgData } from '../store';
 import { AGENT_STATUSES, AGENT_TYPES, AUTONOMY_MODES, RUN_STATUSES, type AgentRecord, type Autonomy, type AutonomyMode } from '../types';
@@ -12,9 +13,10 @@ const autonomyBody = objectBody({
 	defaultMode: modeSchema,
 	autoAfterApprovalsCount: {
 		type: ['integer', 'null'],
-		minimum: 1,
+		minimum: 0,
 		maximum: 1000,
-		description: 'Required (an integer of at least 1) when defaultMode or an override is auto_after_approvals.',
+		description:
+			'Required when defaultMode or an override is auto_after_approvals; may be sent with any mode. 0 means after no approvals (strict mode: at least 1).',
 	},
 	actionOverrides: {
 		type: 'object',
@@ -158,7 +160,7 @@ export const agentRoutes: Route[] = [
 		body: autonomyBody,
 		response: { status: 200, description: 'The configuration after the change.', schema: single('Autonomy') },
 		errors: [400, 404, 422],
-		handler: ({ org, params, body }) => {
+		handler: ({ app, org, params, body }) => {
 			const agent = findAgent(org, params.id);
 			const input = body as AutonomyInput;
 			const next: Autonomy = {
@@ -170,9 +172,12 @@ export const agentRoutes: Route[] = [
 			const usesCount = next.defaultMode === 'auto_after_approvals' || Object.values(next.actionOverrides).some((o) => o.mode === 'auto_after_approvals');
 			if (usesCount && next.autoAfterApprovalsCount === null) {
 				throw invalidRequest(
-					'"autoAfterApprovalsCount" is required (an integer of at least 1) when a mode is auto_after_approvals',
+					'"autoAfterApprovalsCount" is required (an integer of at least 0) when a mode is auto_after_approvals',
 					'autoAfterApprovalsCount',
 				);
+			}
+			if (readingsOf(app).strict && input.autoAfterApprovalsCount === 0) {
+				throw invalidRequest('"autoAfterApprovalsCount" must be an integer from 1 to 1000', 'autoAfterApprovalsCount');
 			}
 			assertInstalled(agent, 'configure');
 			agent.autonomy = { ...next, actionOverrides: { ...next.actionOverrides }, updatedAt: now() };

@@ -1,9 +1,11 @@
-import { duplicate } from '../errors';
+import { duplicate, invalidRequest } from '../errors';
 import { newId } from '../ids';
 import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
+import type { Schema } from '../validation';
 import type { OrgData } from '../store';
-import { CONTACT_TYPES, type Contact, type ContactType } from '../types';
+import { readingsOf } from '../readings';
+import { CONTACT_TYPES, type Contact } from '../types';
 import { deleted, findOr404, now, nullable, objectBody, paginate } from './common';
 
 const contactFields = {
@@ -11,7 +13,14 @@ const contactFields = {
 	email: { ...nullable(field.email), description: 'Unique per organization (case-insensitive).' },
 	phone: nullable(field.phone),
 	kvkNumber: { ...nullable(field.kvkNumber), description: 'Chamber-of-commerce number, 8 digits; unique per organization.' },
-	type: { type: 'string', enum: CONTACT_TYPES, default: 'business' } as const,
+	type: {
+		type: 'string',
+		minLength: 1,
+		maxLength: 50,
+		default: 'business',
+		examples: [...CONTACT_TYPES],
+		description: 'The spec names only "business" and does not show the full list, so any value is taken (strict mode: business or individual).',
+	} as Schema,
 	billingCountry: { ...field.countryCode, default: 'NL' },
 };
 
@@ -20,8 +29,14 @@ interface ContactInput {
 	email?: string | null;
 	phone?: string | null;
 	kvkNumber?: string | null;
-	type?: ContactType;
+	type?: string;
 	billingCountry?: string;
+}
+
+/** Strict mode: the type must be one the sandbox knows. */
+function assertKnownType(app: object, type: string | undefined): void {
+	if (type === undefined || !readingsOf(app).strict || (CONTACT_TYPES as readonly string[]).includes(type)) return;
+	throw invalidRequest(`"type" must be one of ${CONTACT_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(type)}`, 'type');
 }
 
 /** 409 when another contact of the organization has the same e-mail (any case) or KvK number. */
@@ -72,6 +87,7 @@ export const contactRoutes: Route[] = [
 		errors: [400, 409],
 		handler: ({ app, org, body }) => {
 			const input = body as ContactInput;
+			assertKnownType(app, input.type);
 			assertUnique(org, input);
 			const time = now();
 			const contact: Contact = {
@@ -101,9 +117,10 @@ export const contactRoutes: Route[] = [
 		body: objectBody(contactFields),
 		response: { status: 200, description: 'The updated contact.', schema: single('Contact') },
 		errors: [400, 404, 409],
-		handler: ({ org, params, body }) => {
+		handler: ({ app, org, params, body }) => {
 			const contact = findOr404(org.contacts, params.id, 'Contact');
 			const input = body as ContactInput;
+			assertKnownType(app, input.type);
 			assertUnique(org, input, contact.id);
 			org.unindexContact(contact);
 			if (input.name !== undefined) contact.name = input.name;

@@ -1,7 +1,10 @@
 import { newId } from '../ids';
 import { computeTotals, documentNumber } from '../money';
 import type { Route } from '../router';
+import { invalidRequest } from '../errors';
+import { assertStrictItems, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
+import { isIsoDate } from '../validation';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../types';
 import { deleted, findOr404, now, objectBody, paginate, requireContact, toIsoDate, addDays } from './common';
 import { assertDeletable, assertEditable, normalizeItems, refusedMove, type ItemInput } from './documents';
@@ -32,6 +35,14 @@ const contentFields = {
 		description: "ISO 8601 date; defaults to the issue date plus the organization's defaultPaymentTermsDays.",
 	} as const,
 };
+
+/** Strict mode: the lines' ranges, and dueDate a bare date (the spec does not show the invoice's body fields). */
+function assertStrictInput(app: object, input: InvoiceInput): void {
+	assertStrictItems(app, input.items);
+	if (readingsOf(app).strict && input.dueDate !== undefined && !isIsoDate(input.dueDate)) {
+		throw invalidRequest('"dueDate" must be an ISO 8601 date such as "2026-12-31"', 'dueDate');
+	}
+}
 
 interface InvoiceInput {
 	contactId?: string;
@@ -77,6 +88,7 @@ export const invoiceRoutes: Route[] = [
 		handler: ({ app, org, body }) => {
 			const input = body as InvoiceInput;
 			requireContact(org, input.contactId as string);
+			assertStrictInput(app, input);
 			const time = now();
 			const year = Number(time.slice(0, 4));
 			const items = normalizeItems(org, input.items as ItemInput[]);
@@ -115,6 +127,7 @@ export const invoiceRoutes: Route[] = [
 			const invoice = findOr404(org.invoices, params.id, 'Invoice');
 			const input = body as InvoiceInput;
 			if (input.contactId !== undefined) requireContact(org, input.contactId);
+			assertStrictInput(app, input);
 			assertEditable('invoice', invoice.number, invoice.status, (['contactId', 'items', 'dueDate'] as const).filter((f) => input[f] !== undefined));
 			const target = input.status !== undefined && input.status !== invoice.status ? input.status : undefined;
 			if (target && !INVOICE_TRANSITIONS[invoice.status].includes(target)) {

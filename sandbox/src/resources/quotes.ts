@@ -1,13 +1,17 @@
 import { newId } from '../ids';
 import { computeTotals, documentNumber } from '../money';
 import type { Route } from '../router';
+import { assertStrictItems, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import type { OrgData } from '../store';
 import { QUOTE_STATUSES, type Quote, type QuoteStatus } from '../types';
 import { addDays, deleted, findOr404, now, objectBody, paginate, requireContact, toIsoTimestamp } from './common';
 import { assertDeletable, assertEditable, normalizeItems, refusedMove, type ItemInput } from './documents';
 
-/** Allowed status moves; approved and canceled are final. Setting the current status again is a no-op. */
+/**
+ * Allowed status moves; approved and canceled are final. Setting the current status again is a
+ * no-op. The moves to canceled are this sandbox's permissive reading; strict mode refuses them.
+ */
 export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
 	draft: ['sent', 'canceled'],
 	sent: ['approved', 'canceled'],
@@ -68,6 +72,7 @@ export const quoteRoutes: Route[] = [
 		handler: ({ app, org, body }) => {
 			const input = body as QuoteInput;
 			requireContact(org, input.contactId as string);
+			assertStrictItems(app, input.items);
 			const quote = createQuote(org, input.contactId as string, normalizeItems(org, input.items as ItemInput[]), input.validUntil);
 			app.emit(org, 'quote.created', quote);
 			return { data: quote };
@@ -91,10 +96,13 @@ export const quoteRoutes: Route[] = [
 			const input = body as QuoteInput;
 			if (input.contactId !== undefined) requireContact(org, input.contactId);
 			assertEditable('quote', quote.number, quote.status, (['contactId', 'items', 'validUntil'] as const).filter((f) => input[f] !== undefined));
+			assertStrictItems(app, input.items);
 			const target = input.status !== undefined && input.status !== quote.status ? input.status : undefined;
-			if (target && !QUOTE_TRANSITIONS[quote.status].includes(target)) {
-				throw refusedMove('quote', quote.status, target, QUOTE_TRANSITIONS[quote.status]);
-			}
+			// strict mode: the spec shows no move to canceled ("Other moves: not shown")
+			const allowed = readingsOf(app).strict
+				? QUOTE_TRANSITIONS[quote.status].filter((status) => status !== 'canceled')
+				: QUOTE_TRANSITIONS[quote.status];
+			if (target && !allowed.includes(target)) throw refusedMove('quote', quote.status, target, allowed);
 			if (input.contactId !== undefined) quote.contactId = input.contactId;
 			if (input.items !== undefined) {
 				quote.items = normalizeItems(org, input.items);

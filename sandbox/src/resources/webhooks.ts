@@ -1,6 +1,7 @@
 import { duplicate } from '../errors';
 import { newId } from '../ids';
 import type { Route } from '../router';
+import { readingsOf } from '../readings';
 import { list, paginationQuery, single } from '../schemas';
 import { newSigningSecret } from '../signing';
 import type { OrgData } from '../store';
@@ -28,6 +29,14 @@ interface WebhookInput {
 	active?: boolean;
 }
 
+/**
+ * The spec does not say that the webhook lists are paginated: by default they are, like every
+ * list; with the switch webhookListsWithoutMeta they answer every record as `{ data }`, no `meta`.
+ */
+function listOrPage<T>(app: object, records: T[], query: Record<string, unknown>) {
+	return readingsOf(app).webhookListsWithoutMeta ? { data: records } : paginate(records, query);
+}
+
 /** 409 when another subscription of the organization has the same url and the same name. */
 function assertUnique(org: OrgData, name: string, url: string, selfId?: string): void {
 	const other = org.webhooks.all().find((w) => w.id !== selfId && w.url === url && w.name === name);
@@ -46,7 +55,7 @@ export const webhookRoutes: Route[] = [
 		query: paginationQuery,
 		response: { status: 200, description: 'A page of subscriptions, oldest first.', schema: list('Webhook') },
 		errors: [400],
-		handler: ({ org, query }) => paginate(org.webhooks.all(), query, webhookView),
+		handler: ({ app, org, query }) => listOrPage(app, org.webhooks.all().map(webhookView), query),
 	},
 	{
 		method: 'POST',
@@ -92,7 +101,7 @@ export const webhookRoutes: Route[] = [
 		query: paginationQuery,
 		response: { status: 200, description: 'The event types with what emits each.', schema: list('EventType') },
 		errors: [400],
-		handler: ({ query }) => paginate(EVENT_TYPES.map(({ type, description }) => ({ type, description })), query),
+		handler: ({ app, query }) => listOrPage(app, EVENT_TYPES.map(({ type, description }) => ({ type, description })), query),
 	},
 	{
 		method: 'GET',

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { invalidInput, toStrictNumber, validateRequestBody } from '../../shared/validation';
+import { checkedField, invalidInput, toStrictNumber } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */
 const autonomyModeOptions: INodePropertyOptions[] = [
@@ -53,15 +53,26 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 			'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
 		displayOptions: showForUpdateAutonomy,
 	},
+	checkedField(
+		{
+			displayName: 'Approvals Count',
+			name: 'autoAfterApprovalsCount',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 3,
+			description:
+				'Number of user approvals of an action type after which that action runs automatically. Sent only when the default mode or an action override is Automatic After Approvals.',
+			displayOptions: showForUpdateAutonomy,
+		},
+		'nonNegativeInteger',
+	),
 	{
-		displayName: 'Approvals Count',
-		name: 'autoAfterApprovalsCount',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		required: true,
-		default: 3,
-		description: 'Number of user approvals of an action type after which that action runs automatically',
-		displayOptions: showFor('agent', ['updateAutonomy'], { defaultMode: ['auto_after_approvals'] }),
+		displayName: 'Clear Action Overrides',
+		name: 'clearActionOverrides',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to remove every action override, so that every action follows the default mode',
+		displayOptions: showForUpdateAutonomy,
 	},
 	{
 		displayName: 'Action Overrides',
@@ -71,8 +82,8 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 		placeholder: 'Add Action Override',
 		default: {},
 		description:
-			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list may replace the current ones; leave it empty to keep the current overrides.',
-		displayOptions: showForUpdateAutonomy,
+			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list replaces the current ones; leave it empty to keep the current overrides.',
+		displayOptions: showFor('agent', ['updateAutonomy'], { clearActionOverrides: [false] }),
 		options: [
 			{
 				displayName: 'Override',
@@ -107,11 +118,11 @@ function checkedMode(ctx: IExecuteSingleFunctions, field: string, value: unknown
 }
 
 /** The rows of Action Overrides as `{ "<action>": { "mode": "<mode>" } }`, or undefined when there are none. */
-function actionOverridesOf(ctx: IExecuteSingleFunctions): IDataObject | undefined {
+function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode: string }> | undefined {
 	const rows = ctx.getNodeParameter('actionOverrides.override', []) as IDataObject[];
 	if (rows.length === 0) return undefined;
 	const seen = new Set<string>();
-	const entries = rows.map((row, index): [string, IDataObject] => {
+	const entries = rows.map((row, index): [string, { mode: string }] => {
 		const action = typeof row.action === 'string' ? row.action.trim() : '';
 		if (action === '') {
 			throw invalidInput(
@@ -131,9 +142,10 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): IDataObject | undefine
 }
 
 /**
- * preSend of Update Autonomy: builds the body from the editor. The approvals count is sent only
- * with the mode it belongs to, the overrides only when rows were added, and a request that
- * would change nothing is refused.
+ * preSend of Update Autonomy: builds the body from the editor. The approvals count is sent
+ * whenever a mode in the request (the default or an override) is auto_after_approvals, the
+ * overrides when rows were added or Clear Action Overrides is on (`{}`), and a request that
+ * would change nothing is refused. The Approvals Count field checks its own value afterwards.
  */
 export async function buildAutonomyBody(
 	this: IExecuteSingleFunctions,
@@ -141,18 +153,21 @@ export async function buildAutonomyBody(
 ): Promise<IHttpRequestOptions> {
 	const body: IDataObject = {};
 	const defaultMode = this.getNodeParameter('defaultMode', KEEP_CURRENT);
-	if (defaultMode !== KEEP_CURRENT) {
-		body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
-		if (defaultMode === 'auto_after_approvals') {
-			const count = this.getNodeParameter('autoAfterApprovalsCount', undefined);
-			body.autoAfterApprovalsCount = toStrictNumber(count) ?? count;
-		}
-	}
-	const actionOverrides = actionOverridesOf(this);
+	if (defaultMode !== KEEP_CURRENT) body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
+	const actionOverrides = this.getNodeParameter('clearActionOverrides', false) ? {} : actionOverridesOf(this);
 	if (actionOverrides) body.actionOverrides = actionOverrides;
+	const modes = [body.defaultMode, ...Object.values(actionOverrides ?? {}).map((override) => override.mode)];
+	if (modes.includes('auto_after_approvals')) {
+		const count = this.getNodeParameter('autoAfterApprovalsCount', undefined);
+		body.autoAfterApprovalsCount = toStrictNumber(count) ?? count;
+	}
 	if (Object.keys(body).length === 0) {
-		throw invalidInput(this, 'Default Mode', 'nothing to change: choose a default mode or add an action override');
+		throw invalidInput(
+			this,
+			'Default Mode',
+			'nothing to change: choose a default mode, add an action override or turn on Clear Action Overrides',
+		);
 	}
 	requestOptions.body = body;
-	return await validateRequestBody.call(this, requestOptions);
+	return requestOptions;
 }

@@ -1,23 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idLocator, showFor } from '../../shared/descriptions';
+import { checkedField } from '../../shared/validation';
 
-/** The contact picker, shown for the given contact operations. */
-export function contactIdField(operations: string[]): INodeProperties {
-	return {
-		...idLocator({
-			displayName: 'Contact',
-			name: 'contactId',
-			searchListMethod: 'searchContacts',
-			placeholder: 'e.g. ctc_8sK2m',
-		}),
-		displayOptions: showFor('contact', operations),
-	};
-}
-
-export const contactTypeOptions = [
-	{ name: 'Business', value: 'business' },
-	{ name: 'Individual', value: 'individual' },
+/**
+ * Contact types: the spec names only `business` and does not show the full list, so these are
+ * suggestions; an expression sends any other value as given, and the API decides.
+ */
+const contactTypeOptions = [
+	{ name: 'Business', value: 'business', description: 'A business (the value the API documentation names)' },
+	{ name: 'Individual', value: 'individual', description: 'A private person (not in the API documentation)' },
 ];
 
 /** The optional contact fields, each sent in the body only when the user adds it. */
@@ -31,14 +22,17 @@ export const optionalContactFields: INodeProperties[] = [
 		description: 'Two-letter country code (ISO 3166-1), e.g. NL, BE or DE',
 		routing: { send: { type: 'body', property: 'billingCountry', value: '={{ String($value).trim().toUpperCase() }}' } },
 	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		default: '',
-		placeholder: 'name@email.com',
-		routing: { send: { type: 'body', property: 'email', value: '={{ String($value).trim() }}' } },
-	},
+	checkedField(
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			default: '',
+			placeholder: 'name@email.com',
+			routing: { send: { type: 'body', property: 'email', value: '={{ String($value).trim() }}' } },
+		},
+		'email',
+	),
 	{
 		displayName: 'KvK Number',
 		name: 'kvkNumber',
@@ -62,7 +56,8 @@ export const optionalContactFields: INodeProperties[] = [
 		type: 'options',
 		options: contactTypeOptions,
 		default: 'business',
-		description: 'Whether the contact is a business or a private person',
+		description:
+			'Kind of contact. The API documents only "business"; to send another value, switch to Expression and type it.',
 		routing: { send: { type: 'body', property: 'type' } },
 	},
 ];

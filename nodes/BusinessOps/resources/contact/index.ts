@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { contactIdField } from '../../shared/contactPicker';
 import { getManyFields, idPath } from '../../shared/descriptions';
 import { listRouting } from '../../shared/routingSeam';
 import { contactCreateDescription } from './create';
-import { contactIdField } from './fields';
 import { contactUpdateDescription } from './update';
 
 export const contactDescription: INodeProperties[] = [

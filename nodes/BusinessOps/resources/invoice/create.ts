@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { documentCreateFields } from '../../shared/lineItems';
+import { documentCreateFields } from '../../shared/documentFields';
 import { dueDateField } from './fields';
 
 /** POST /invoices: contact and line items; Due Date is optional. */

@@ -1,15 +1,25 @@
-import { documentDateField } from '../../shared/lineItems';
+import { toCalendarDate } from '../../shared/dates';
+import { documentDateField, documentStatusField } from '../../shared/documentFields';
 
 /** What Simplify keeps of an invoice. */
 export const INVOICE_SIMPLE_KEYS = ['id', 'number', 'status', 'contactId', 'total', 'issueDate', 'dueDate'];
 
-/** Due Date, for Create's Additional Fields and for Update Fields; the API takes a calendar date. */
+/** The spec's invoice statuses (section 3). */
+const INVOICE_STATUSES = ['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'];
+
+/**
+ * Due Date, for Create's Additional Fields and for Update Fields. The spec does not show the body
+ * fields of an invoice: `dueDate` as a calendar date is this package's reading, sent only when added.
+ */
 export const dueDateField = documentDateField(
 	{
 		displayName: 'Due Date',
 		name: 'dueDate',
 		description:
-			"Date by which the invoice must be paid; only the date is sent. Left out on Create, the API uses the organization's payment terms.",
+			"Date by which the invoice must be paid, sent as dueDate with only the date (a field the API documentation does not list). Left out on Create, the API uses its default.",
 	},
-	(value) => value.trim().slice(0, 10),
+	toCalendarDate,
 );
+
+/** Status in Update Fields: content and a status in one PATCH. */
+export const invoiceStatusInUpdate = documentStatusField('invoice', INVOICE_STATUSES);

@@ -1,7 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { documentUpdateFields } from '../../shared/lineItems';
-import { dueDateField } from './fields';
+import { documentUpdateFields } from '../../shared/documentFields';
+import { dueDateField, invoiceStatusInUpdate } from './fields';
 
-/** PATCH /invoices/{id}: only the content fields the user adds. */
-export const invoiceUpdateDescription: INodeProperties[] = [documentUpdateFields('invoice', [dueDateField])];
+/** PATCH /invoices/{id}: only the fields the user adds, content and/or a status. */
+export const invoiceUpdateDescription: INodeProperties[] = [
+	documentUpdateFields('invoice', [dueDateField, invoiceStatusInUpdate]),
+];

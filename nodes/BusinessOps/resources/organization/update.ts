@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { checkedField, type FieldRule } from '../../shared/validation';
 
 function textSetting(displayName: string, name: string, description: string, placeholder?: string): INodeProperties {
 	return {
@@ -14,6 +15,18 @@ function textSetting(displayName: string, name: string, description: string, pla
 	};
 }
 
+function numberSetting(
+	field: { displayName: string; name: string; default: number },
+	description: string,
+	typeOptions: INodeProperties['typeOptions'],
+	rule: FieldRule,
+): INodeProperties {
+	return checkedField(
+		{ ...field, type: 'number', typeOptions, description, routing: { send: { type: 'body', property: field.name } } },
+		rule,
+	);
+}
+
 export const organizationUpdateDescription: INodeProperties[] = [
 	{
 		displayName: 'Update Fields',
@@ -23,25 +36,22 @@ export const organizationUpdateDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('organization', ['update']),
 		options: [
-			textSetting('Default Currency', 'defaultCurrency', 'ISO 4217 currency code of new quotes and invoices', 'e.g. EUR'),
-			{
-				displayName: 'Default Payment Terms (Days)',
-				name: 'defaultPaymentTermsDays',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 0 },
-				default: 30,
-				description: 'Days after the invoice date that payment is due',
-				routing: { send: { type: 'body', property: 'defaultPaymentTermsDays' } },
-			},
-			{
-				displayName: 'Default VAT Percentage',
-				name: 'defaultVatPercentage',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 100 },
-				default: 21,
-				description: 'VAT percentage used for new line items, from 0 to 100',
-				routing: { send: { type: 'body', property: 'defaultVatPercentage' } },
-			},
+			checkedField(
+				textSetting('Default Currency', 'defaultCurrency', 'ISO 4217 currency code of new quotes and invoices', 'e.g. EUR'),
+				'currency',
+			),
+			numberSetting(
+				{ displayName: 'Default Payment Terms (Days)', name: 'defaultPaymentTermsDays', default: 30 },
+				'Days after the invoice date that payment is due',
+				{ minValue: 0, numberPrecision: 0 },
+				'nonNegativeInteger',
+			),
+			numberSetting(
+				{ displayName: 'Default VAT Percentage', name: 'defaultVatPercentage', default: 21 },
+				'VAT percentage used for new line items, from 0 to 100',
+				{ minValue: 0, maxValue: 100 },
+				'percentage',
+			),
 			textSetting('IBAN', 'iban', 'Bank account printed on invoices', 'e.g. NL91ABNA0417164300'),
 			textSetting('Invoice Footer', 'invoiceFooter', 'Text printed at the bottom of every invoice'),
 			textSetting('Invoice Number Prefix', 'invoiceNumberPrefix', 'Prefix of new invoice numbers', 'e.g. INV-'),

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { documentCreateFields } from '../../shared/lineItems';
+import { documentCreateFields } from '../../shared/documentFields';
 import { validUntilField } from './fields';
 
 /** POST /quotes: contact and line items; Valid Until is optional. */

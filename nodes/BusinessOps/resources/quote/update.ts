@@ -1,7 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { documentUpdateFields } from '../../shared/lineItems';
-import { validUntilField } from './fields';
+import { documentUpdateFields } from '../../shared/documentFields';
+import { quoteStatusField, validUntilField } from './fields';
 
-/** PATCH /quotes/{id}: only the content fields the user adds. */
-export const quoteUpdateDescription: INodeProperties[] = [documentUpdateFields('quote', [validUntilField])];
+/** PATCH /quotes/{id}: only the fields the user adds, content and/or a status. */
+export const quoteUpdateDescription: INodeProperties[] = [
+	documentUpdateFields('quote', [validUntilField, quoteStatusField]),
+];

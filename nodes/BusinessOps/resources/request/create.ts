@@ -1,22 +1,25 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkNotEmpty } from '../../shared/validation';
+import { checkedField, checkNotEmpty } from '../../shared/validation';
 
 const showForCreate = showFor('request', ['create']);
 
 export const requestCreateDescription: INodeProperties[] = [
-	{
-		displayName: 'From Email',
-		name: 'fromEmail',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'name@email.com',
-		description: 'E-mail address of the customer who sent the request',
-		displayOptions: showForCreate,
-		routing: { send: { type: 'body', property: 'fromEmail', value: '={{ String($value).trim() }}' } },
-	},
+	checkedField(
+		{
+			displayName: 'From Email',
+			name: 'fromEmail',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'name@email.com',
+			description: 'E-mail address of the customer who sent the request',
+			displayOptions: showForCreate,
+			routing: { send: { type: 'body', property: 'fromEmail', value: '={{ String($value).trim() }}' } },
+		},
+		'email',
+	),
 	{
 		displayName: 'Subject',
 		name: 'subject',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { idLocatorFor } from '../../shared/descriptions';
-import { invalidInput } from '../../shared/validation';
+import { checkedField, invalidInput } from '../../shared/validation';
 
 export const webhookIdField: INodeProperties = idLocatorFor('webhook', ['delete', 'get', 'sendTestEvent', 'update'], {
 	displayName: 'Webhook',
@@ -39,13 +39,16 @@ export const eventsField: INodeProperties = {
 	routing: { send: { type: 'body', property: 'events', preSend: [checkEvents] } },
 };
 
-/** The target URL of the deliveries; checked as an http(s) URL by validateRequestBody. */
-export const urlField: INodeProperties = {
-	displayName: 'URL',
-	name: 'url',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. https://example.com/hooks/business-ops',
-	description: 'Address that receives the deliveries (http or https)',
-	routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
-};
+/** The target URL of the deliveries, checked as an http(s) URL. */
+export const urlField: INodeProperties = checkedField(
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://example.com/hooks/business-ops',
+		description: 'Address that receives the deliveries (http or https)',
+		routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
+	},
+	'httpUrl',
+);

@@ -1,0 +1,45 @@
+/**
+ * Readings of what the spec leaves open ("not shown"). By default the sandbox takes the most
+ * permissive reasonable reading; each switch here turns on another one, so that the node is
+ * tested against more than one API and never agrees with the sandbox by construction.
+ */
+import { invalidRequest } from './errors';
+
+export interface SpecReadings {
+	/**
+	 * Narrow readings: a line's quantity must be more than 0 and its unit price 0 or more; the
+	 * approvals count at least 1; a contact's type `business` or `individual`; an invoice's
+	 * dueDate a bare date; and no quote moves to `canceled` (the spec shows no such move).
+	 */
+	strict: boolean;
+	/** GET /webhooks and GET /webhooks/events answer every record as `{ data: [...] }`, without `meta`. */
+	webhookListsWithoutMeta: boolean;
+}
+
+const PERMISSIVE: SpecReadings = { strict: false, webhookListsWithoutMeta: false };
+
+const byApp = new WeakMap<object, SpecReadings>();
+
+/** The readings a sandbox (its app object) currently takes. */
+export function readingsOf(app: object): SpecReadings {
+	return byApp.get(app) ?? PERMISSIVE;
+}
+
+export function setReadings(app: object, change: Partial<SpecReadings>): SpecReadings {
+	const next = { ...readingsOf(app), ...change };
+	byApp.set(app, next);
+	return { ...next };
+}
+
+export function resetReadings(app: object): void {
+	byApp.delete(app);
+}
+
+/** Strict mode: 400 naming the first line whose quantity is 0 or less or whose unit price is negative. */
+export function assertStrictItems(app: object, items: Array<{ quantity: number; unitPrice: number }> | undefined): void {
+	if (!readingsOf(app).strict || !items) return;
+	for (const [i, item] of items.entries()) {
+		if (item.quantity <= 0) throw invalidRequest(`items[${i}].quantity must be a number greater than 0`, `items[${i}].quantity`);
+		if (item.unitPrice < 0) throw invalidRequest(`items[${i}].unitPrice must be a number of at least 0`, `items[${i}].unitPrice`);
+	}
+}

@@ -1,0 +1,97 @@
+// What an API error says to do, for every status (not only those with a text of their own), and
+// a Base URL without its version segment, through n8n-core's engine.
+import nock from 'nock';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { byId, loadNodeType, runDeclarativeNode } from '../harness/engine';
+
+const node = loadNodeType(new BusinessOps());
+const API = 'https://api.business-ops.test';
+const getContact = { resource: 'contact', operation: 'get', contactId: byId('ctc_1') };
+const createContact = { resource: 'contact', operation: 'create', name: 'Bakkerij' };
+const getManyContacts = { resource: 'contact', operation: 'getAll', returnAll: true };
+
+const INTERNAL = /internal error/i;
+
+describe('a status without a text of its own does not read as an internal error', () => {
+	test.each([
+		[405, /does not take this method.*version segment/],
+		[406, /cannot answer in JSON/],
+		[408, /gave up waiting/],
+		[410, /gone/],
+		[413, /too large.*fewer line items/],
+		[414, /address is too long/],
+		[415, /did not accept the body as JSON/],
+		[418, /refused the request with HTTP 418/],
+		[451, /refused the request with HTTP 451/],
+		[501, /does not offer this operation/],
+		[502, /gateway.*no good answer/],
+		[503, /unavailable for now/],
+		[504, /gateway.*no answer in time/],
+		[599, /server error 599/],
+	])('%i', async (status, fix) => {
+		// a POST is never repeated, so one answer is all the test needs
+		nock(API).post('/v1/contacts').reply(status, { error: { code: `code_${status}`, message: `Status ${status}` } });
+		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
+		expect(error.message).toBe(`Status ${status} (HTTP ${status} code_${status}, POST /contacts) [item 0]`);
+		expect(error.httpCode).toBe(String(status));
+		expect(error.description).toMatch(fix);
+		expect(error.description).not.toMatch(INTERNAL);
+	});
+
+	test('500 still says the API had an internal error', async () => {
+		nock(API).post('/v1/contacts').reply(500, { error: { code: 'internal_error', message: 'Boom' } });
+		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
+		expect(error.description).toMatch(INTERNAL);
+	});
+
+	test('an answer without the error envelope keeps the status and a clear text', async () => {
+		nock(API).post('/v1/contacts').reply(413, '<html>Request Entity Too Large</html>');
+		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
+		expect(error.message).toMatch(/\(HTTP 413 http_413, POST \/contacts\) \[item 0\]$/);
+		expect(error.description).toMatch(/too large/);
+	});
+});
+
+describe('404', () => {
+	test('on a record: check the ID (and the Base URL if every call gives 404)', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(404, { error: { code: 'not_found', message: 'Contact "ctc_1" was not found' } });
+		const error = await runDeclarativeNode(node, getContact).catch((e) => e);
+		expect(error.description).toMatch(/^Check the ID/);
+	});
+
+	test('on Get Many with a Base URL without its version segment: the Base URL is named, not the ID', async () => {
+		nock(API).get('/contacts').query(true).reply(404, { error: { code: 'not_found', message: 'No route for GET /contacts' } });
+		const error = await runDeclarativeNode(node, getManyContacts, {
+			credentials: { apiKey: `svc_${'a'.repeat(32)}`, baseUrl: API },
+		}).catch((e) => e);
+		expect(error.message).toBe('No route for GET /contacts (HTTP 404 not_found, GET /contacts) [item 0]');
+		expect(error.description).toMatch(/Base URL in the credential is most likely incomplete: it must end with the version segment/);
+		expect(error.description).not.toMatch(/Check the ID/);
+	});
+
+	test.each([
+		[{ resource: 'me', operation: 'get' }, '/me'],
+		[{ resource: 'webhook', operation: 'getEventTypes' }, '/webhooks/events'],
+	])('on %j the Base URL is named too', async (params, path) => {
+		nock(API).get(`/v1${path}`).query(true).reply(404, { error: { code: 'not_found', message: 'No route' } });
+		const error = await runDeclarativeNode(node, params).catch((e) => e);
+		expect(error.description).toMatch(/version segment/);
+		expect(error.description).not.toMatch(/Check the ID/);
+	});
+});
+
+describe('the ID check', () => {
+	test.each(['.', '..'])('refuses "%s", which the address would normalise into another path', async (id) => {
+		const error = await runDeclarativeNode(node, { ...getContact, contactId: byId(id) }).catch((e) => e);
+		expect(error.message).toBe(
+			`Contact: "${id}" is not an ID: "." and ".." name a folder of the address, not a record [item 0]`,
+		);
+	});
+
+	test('takes an ID with dots inside it', async () => {
+		nock(API).get('/v1/contacts/ctc.1..2').reply(200, { data: { id: 'ctc.1..2' } });
+		const { items } = await runDeclarativeNode(node, { ...getContact, contactId: byId('ctc.1..2') });
+		expect(items[0].json).toEqual({ id: 'ctc.1..2' });
+	});
+});
