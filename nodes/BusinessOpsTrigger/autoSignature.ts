@@ -96,7 +96,9 @@ function signedContents(headers: HeaderBag, signatureTimestamps: Array<{ value: 
 	}
 	const ids: Array<{ value: string; header: string }> = [];
 	const idHeader = (name: string) => name === 'webhook-id' || name.endsWith('-id') || name.includes('delivery');
-	for (const [header, value] of headerValues(headers, idHeader)) {
+	// webhook-id first: the id a Standard Webhooks API signs
+	const idValues = headerValues(headers, idHeader).sort(([a], [b]) => Number(b.toLowerCase() === 'webhook-id') - Number(a.toLowerCase() === 'webhook-id'));
+	for (const [header, value] of idValues) {
 		addUnique(ids, { value: value.trim(), header }, (a, b) => a.value === b.value, MAX_IDS);
 	}
 	const usable = (part: { value: string }) => part.value !== '' && part.value.length <= MAX_PART_LENGTH;

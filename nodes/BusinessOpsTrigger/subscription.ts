@@ -189,13 +189,25 @@ async function deleteRemote(ctx: IHookFunctions, id: string): Promise<void> {
 }
 
 /** Deletes the slot's subscription (if any) and forgets it; the record stays if deletion fails. */
-async function discard(ctx: IHookFunctions, slot: SubscriptionSlot, why: string): Promise<void> {
+/**
+ * Forgets the slot's subscription, deleting it only when its URL is exactly this trigger's
+ * current one. One at another URL may be another n8n's (the same workflow imported with its
+ * static data, e.g. staging beside production) or this n8n's under an earlier address: it is
+ * left in place, with a warning that says so. The record stays if deletion fails.
+ */
+async function discard(ctx: IHookFunctions, slot: SubscriptionSlot, why: string, remoteUrl?: unknown): Promise<void> {
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return;
-	ctx.logger.info(
-		`Business Ops Trigger "${ctx.getNode().name}": replacing webhook subscription ${stored.id} (${why})`,
-	);
-	if (stored.id) await deleteRemote(ctx, stored.id);
+	const url = ctx.getNodeWebhookUrl('default');
+	const node = ctx.getNode().name;
+	if (stored.url !== url || (remoteUrl !== undefined && remoteUrl !== url)) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${node}": no longer using webhook subscription ${stored.id} (${why}); it points at ${String(remoteUrl ?? stored.url)}, not at this trigger's URL ${url}, so it is left in place: it may belong to another n8n with this workflow. Delete it in Business Ops if nothing uses it.`,
+		);
+	} else {
+		ctx.logger.info(`Business Ops Trigger "${node}": replacing webhook subscription ${stored.id} (${why})`);
+		if (stored.id) await deleteRemote(ctx, stored.id);
+	}
 	writeSlot(ctx, slot, undefined);
 }
 
@@ -212,6 +224,11 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
+	const url = ctx.getNodeWebhookUrl('default');
+	if (stored.url !== url) {
+		await discard(ctx, slot, 'the webhook URL changed');
+		return false;
+	}
 	const reading = await readSecret(ctx, slot, stored);
 	if (!reading || 'problem' in reading) {
 		await discard(ctx, slot, reading?.problem ?? 'its signing secret is not stored');
@@ -226,18 +243,17 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const remote = recordOf(fetched.value);
 
-	const url = ctx.getNodeWebhookUrl('default');
 	const events = chosenEvents(ctx);
 	const drift =
-		stored.url !== url || remote.url !== url
-			? 'the webhook URL changed'
+		remote.url !== url
+			? 'its URL was changed in Business Ops'
 			: !sameEventSet(remote.events, events)
 				? 'the chosen events changed'
 				: remote.active === false
 					? 'it is paused'
 					: undefined;
 	if (drift) {
-		await discard(ctx, slot, drift);
+		await discard(ctx, slot, drift, remote.url);
 		return false;
 	}
 	return true;
@@ -257,7 +273,7 @@ async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[
 async function deleteLeftBehind(ctx: IHookFunctions, ids: string[]): Promise<void> {
 	for (const id of ids) {
 		ctx.logger.warn(
-			`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${id}, left behind at this trigger's URL without its signing secret`,
+			`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${id}, left behind without its signing secret at exactly this trigger's URL`,
 		);
 		await deleteRemote(ctx, id);
 	}
@@ -334,9 +350,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 /** DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
-	const stored = storedSubscription(ctx, slot);
-	if (!stored) return true;
-	if (stored.id) await deleteRemote(ctx, stored.id);
-	writeSlot(ctx, slot, undefined);
+	if (!storedSubscription(ctx, slot)) return true;
+	await discard(ctx, slot, 'the workflow was unpublished');
 	return true;
 }

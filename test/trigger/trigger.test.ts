@@ -298,7 +298,6 @@ describe('checkExists', () => {
 	});
 
 	test.each([
-		['URL drift', remote({ url: 'https://old-host.example/webhook/webhook-uuid/webhook' })],
 		['event drift', remote({ events: ['invoice.paid'] })],
 		['an extra event', remote({ events: [...EVENTS, 'invoice.sent'] })],
 		['an inactive subscription', remote({ active: false })],
@@ -314,16 +313,25 @@ describe('checkExists', () => {
 		expect(subscriptions(testNode)).toEqual({});
 	});
 
-	test('a changed n8n URL (stored URL differs from the current one): deleted, cleared, false', async () => {
-		const scope = nock(API)
-			.get('/v1/webhooks/whk_1')
-			.reply(200, remote({ url: 'https://old.example/webhook/webhook-uuid/webhook' }))
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, {});
-		const testNode = makeNode({}, withProduction({ url: 'https://old.example/webhook/webhook-uuid/webhook' }));
+	test('a subscription at another URL is never deleted: forgotten, left in place with a warning, false', async () => {
+		// the URL changed in Business Ops: the subscription points elsewhere now
+		const moved = nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ url: 'https://elsewhere.example/hook' }));
+		const testNode = makeNode({}, withProduction());
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
-		expect(scope.isDone()).toBe(true);
+		expect(moved.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({});
+
+		// the record is another n8n's (the workflow imported with its static data, e.g. into staging) or
+		// this n8n's under an earlier address: no request touches it (nock would refuse a DELETE)
+		const imported = makeNode({}, withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }));
+		expect(await runWebhookMethod(trigger, imported, 'checkExists')).toBe(false);
+		expect(subscriptions(imported)).toEqual({});
+		const deactivated = makeNode({}, withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }));
+		expect(await deactivateTrigger(trigger, deactivated)).toBe(true);
+		expect(subscriptions(deactivated)).toEqual({});
+		const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+		expect(warnings).toHaveLength(3);
+		for (const warning of warnings) expect(warning).toMatch(/it is left in place: it may belong to another n8n with this workflow/);
 	});
 
 	test('chosen events changed in the node: deleted, cleared, false', async () => {
