@@ -226,7 +226,7 @@ async function run(ctx) {
 		ratio: lat(main, 'trigger') / lat(main, 'webhookV1'),
 		target: '<= 1.05x',
 		verdict: atMost(lat(main, 'trigger') / lat(main, 'webhookV1'), 1.05),
-		detail: `median of ${opts.samples} events per workflow, one at a time, rotating; from the sandbox starting the delivery's POST to the execution's stoppedAt in n8n's record (p90 ${fmtMs(percentile(main.latency.trigger, 90))} vs ${fmtMs(percentile(main.latency.webhookV1, 90))}); the HTTP answer alone took ${fmtMs(median(main.accept.trigger))} vs ${fmtMs(median(main.accept.webhookV1))}; the trigger checks the signature (Auto) and opens its sealed secret with the credential; n8n defaults (expression engine "vm", isolate pool 1)`,
+		detail: `median of ${opts.samples} events per workflow, one at a time, rotating; from the sandbox starting the delivery's POST to the execution's stoppedAt in n8n's record (p90 ${fmtMs(percentile(main.latency.trigger, 90))} vs ${fmtMs(percentile(main.latency.webhookV1, 90))}); the HTTP answer alone took ${fmtMs(median(main.accept.trigger))} vs ${fmtMs(median(main.accept.webhookV1))}; the trigger checks the signature (Auto) with the secret it opened once (kept in memory per process); n8n defaults (expression engine "vm", isolate pool 1)`,
 	});
 	ctx.row({
 		section,

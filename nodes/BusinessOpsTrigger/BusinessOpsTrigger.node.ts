@@ -22,6 +22,7 @@ import {
 	createSubscription,
 	deleteSubscription,
 	readSecret,
+	storedSubscription,
 	webhookSlot,
 } from './subscription';
 
@@ -242,7 +243,8 @@ export class BusinessOpsTrigger implements INodeType {
 
 		let secret: string | undefined;
 		if (scheme !== 'none') {
-			const reading = await readSecret(this, webhookSlot(this));
+			const slot = webhookSlot(this);
+			const reading = await readSecret(this, slot, storedSubscription(this, slot), true);
 			if (reading && 'problem' in reading) return refuse(this, 401, reading.problem);
 			secret = reading?.secret;
 		}

@@ -147,21 +147,32 @@ async function credentialApiKey(ctx: AnyContext): Promise<string> {
 const KEY_CHANGED =
 	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
 
+/** Secrets opened by this n8n process, by their sealed form: a delivery then needs no credential read. */
+const opened = new Map<string, string>();
+const MAX_OPENED = 1000;
+
 /**
  * The slot's signing secret: opened with the credential's API key, or a problem that says to
  * republish. A clear secret of a workflow saved before sealing is used, and sealed on the way.
- * Undefined when no secret is stored.
+ * Undefined when no secret is stored. With `remembered`, a secret this process opened before is
+ * used without reading the credential (deliveries); the lifecycle always reads the credential.
  */
 export async function readSecret(
 	ctx: AnyContext,
 	slot: SubscriptionSlot,
 	stored = storedSubscription(ctx, slot),
+	remembered = false,
 ): Promise<SecretReading | undefined> {
 	if (!stored) return undefined;
+	const known = remembered && stored.sealedSecret ? opened.get(stored.sealedSecret) : undefined;
+	if (known !== undefined) return { secret: known };
 	const apiKey = await credentialApiKey(ctx);
 	if (stored.sealedSecret) {
 		const secret = openSecret(stored.sealedSecret, apiKey, stored.id);
-		return secret === undefined ? { problem: KEY_CHANGED } : { secret };
+		if (secret === undefined) return { problem: KEY_CHANGED };
+		if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+		opened.set(stored.sealedSecret, secret);
+		return { secret };
 	}
 	if (!stored.secret) return undefined;
 	const { secret, ...rest } = stored;

@@ -848,6 +848,25 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(openSecret(String(record.sealedSecret), otherKey.apiKey, 'whk_2')).toBe(TEST_SECRET);
 	});
 
+	test('a secret opened once is kept by this n8n process: deliveries keep verifying after the key changed, until the next activation', async () => {
+		const otherKey = { apiKey: 'svc_' + 'Qq1wEe2rTt3yUu4iOo5pAa6sDd7fGg8h', baseUrl: 'https://api.business-ops.test/v1' };
+		const staticData = withProduction();
+		const before = node({}, structuredClone(staticData));
+		expect((await runWebhook(trigger, before, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		// the credential now holds another key: the secret this process opened still verifies (it is still the subscription's)
+		const after = node({}, structuredClone(staticData), { credentials: otherKey });
+		expect((await runWebhook(trigger, after, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		// the lifecycle always reads the credential: the next activation subscribes anew
+		noneLeftBehind();
+		const scope = nock(API)
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+		expect(await activateTrigger(trigger, after)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+	});
+
 	test('Custom: a delivery signed the configured way runs; bad settings stop the activation with what to fix', async () => {
 		const settings = {
 			header: 'X-Sig',
