@@ -199,7 +199,6 @@ async function deleteRemote(ctx: IHookFunctions, id: string): Promise<void> {
 	if (!outcome.ok && !isNotFound(outcome.error)) throw outcome.error;
 }
 
-/** Deletes the slot's subscription (if any) and forgets it; the record stays if deletion fails. */
 /**
  * Forgets the slot's subscription, deleting it only when its URL is exactly this trigger's
  * current one. One at another URL may be another n8n's (the same workflow imported with its
