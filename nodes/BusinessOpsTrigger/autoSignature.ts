@@ -3,8 +3,8 @@
  * is accepted only when an HMAC-SHA256 made with the subscription's secret equals one of the
  * signatures it carries; what is searched is where that signature sits:
  *
- * - any header whose name contains `signature` (and the one set under Signature Header); every value, split on spaces and commas
- *   (several signatures for key rotation);
+ * - any header whose name contains `signature` (and the one set under Signature Header); every
+ *   value, split on spaces and commas (several signatures for key rotation);
  * - values `v1,<base64>`, `<name>=<hex or base64>` (`sha256=`, `v1=`), bare hex or base64;
  * - signed content `<body>`, `<timestamp>.<body>` or `<id>.<timestamp>.<body>`, the timestamp
  *   from a `t=` element of the signature value or from a header whose name contains

@@ -19,7 +19,8 @@ import {
 
 /** Placeholders are matched whatever their case: {ID} and {id} are the same. */
 const PLACEHOLDERS = /\{(body|timestamp|id)\}/gi;
-const TIMESTAMP_ELEMENT = /(?:^|[\s,;])t=(\d+)/;
+/** A `t=` (or `ts=`, `timestamp=`) element of the signature header, as Auto reads it. */
+const TIMESTAMP_ELEMENT = /(?:^|[\s,;])(?:t|ts|timestamp)=(\d+)/i;
 
 /** What is wrong with the Custom settings, in words that say what to fix; undefined when fine. */
 export function customProblem(custom: CustomSignature): string | undefined {

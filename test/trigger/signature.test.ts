@@ -264,6 +264,16 @@ describe('Auto: finds the API form without weakening the check', () => {
 		}
 	});
 
+	test('ts= in the signature value is a signed timestamp too, and the pinned Custom form reads it', () => {
+		const headers = { 'X-Sig-Signature': `ts=${NOW} v1=${stripeV1(SECRET, NOW, BODY)}` };
+		const result = verify({ headers });
+		expect(result).toMatchObject({ valid: true, timestamp: NOW });
+		if (!result.valid) return;
+		expect(verify({ scheme: 'custom', custom: result.form.custom, headers })).toMatchObject({ valid: true, timestamp: NOW });
+		const stale = { 'X-Sig-Signature': `ts=${NOW - 400} v1=${stripeV1(SECRET, NOW - 400, BODY)}` };
+		expect(reasonOf(verify({ headers: stale }))).toBe('timestamp too old');
+	});
+
 	test('a signature over timestamp.body does not verify once the timestamp is changed or left out', () => {
 		const headers = formHeaders(FORMS[4][1], SECRET, ID, NOW, BODY);
 		expect(reasonOf(verify({ headers: { ...headers, 'X-Webhook-Timestamp': String(NOW + 1) } }))).toBe('signature does not match');
