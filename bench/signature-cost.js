@@ -13,6 +13,7 @@ const { SAMPLE_INVOICE } = require('./lib/sampleEvent');
 
 const ROOT = path.resolve(__dirname, '..');
 const { verifyDelivery } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'signature.js'));
+const { openSecret, sealSecret } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
 const { signatureHeaders } = require(path.join(ROOT, 'build', 'sandbox', 'signing.js'));
 
 const iterations = Number(process.argv[2] || 20_000);
@@ -65,4 +66,8 @@ for (const [name, [scheme, headers]] of Object.entries(cases)) {
 	if (!check.valid) throw new Error(`${name}: the sandbox-signed delivery did not verify: ${check.reason}`);
 	perCallMs[name] = time(() => verifyDelivery(options));
 }
+// Opening the sealed secret (HKDF-SHA256 + AES-256-GCM), done once per delivery before the check.
+const sealed = sealSecret(secret, 'svc_bench-api-key', 'whk_bench');
+if (openSecret(sealed, 'svc_bench-api-key', 'whk_bench') !== secret) throw new Error('the sealed secret did not open');
+perCallMs.openSecret = time(() => openSecret(sealed, 'svc_bench-api-key', 'whk_bench'));
 process.stdout.write(`${JSON.stringify({ bodyBytes: body.length, iterations, perCallMs })}\n`);

@@ -6,36 +6,64 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
-import { eventTypeOf, outputHeaders, parseEventBody, toEvent } from './delivery';
-import {
-	DEFAULT_TOLERANCE_SECONDS,
-	type HeaderBag,
-	type SignatureScheme,
-	verifyDelivery,
-} from './signature';
+import { customSignatureOf, customSignatureOption } from './customProperties';
+import { customProblem } from './customSignature';
+import { deliveryIdOf, eventTypeOf, outputHeaders, parseEventBody, toEvent } from './delivery';
+import { seenBefore } from './deliveryIds';
+import { DEFAULT_TOLERANCE_SECONDS, type HeaderBag, type VerifiedForm } from './hmac';
+import { recordRefusal } from './refusals';
+import { type SignatureScheme, verifyDelivery } from './signature';
 import {
 	checkSubscription,
 	chosenEvents,
 	createSubscription,
 	deleteSubscription,
+	readSecret,
 	storedSubscription,
 	webhookSlot,
 } from './subscription';
 
 interface TriggerOptions {
+	eventTypeField?: string;
+	ignoreRepeatedDeliveries?: boolean;
 	includeHeaders?: boolean;
 	signatureHeader?: string;
 	signatureScheme?: SignatureScheme;
 	timestampTolerance?: number;
 }
 
-/** Answers the sender with an error status and a short reason; starts no execution. */
+/**
+ * Refuses a delivery: counted and logged (refusals.ts), answered with the status and a short
+ * reason, no execution. While the editor listens for a test event, the refusal is thrown
+ * instead: n8n then ends the wait and shows the reason in the editor (the sender gets n8n's 500).
+ */
 function refuse(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
+	const record = recordRefusal(ctx, status, reason);
+	if (ctx.getMode() === 'manual') {
+		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
+			description: `A delivery to the test URL did not pass the trigger's checks, so no test event was produced. Refusals so far: ${record.count}. See the README's trigger section for the signing forms Auto accepts and the Custom scheme.`,
+		});
+	}
 	ctx.getResponseObject().status(status).json({ error: reason });
 	return { noWebhookResponse: true };
+}
+
+/** Workflow, node and form already named in the log by this n8n process. */
+const formsLogged = new Set<string>();
+
+function logFormOnce(ctx: IWebhookFunctions, scheme: SignatureScheme, form: VerifiedForm): void {
+	const key = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}\u0000${form.description}`;
+	if (formsLogged.has(key)) return;
+	formsLogged.add(key);
+	const pin = form.custom
+		? ` To pin it, choose Signature Scheme "Custom" with: header ${form.custom.header}, prefix "${form.custom.prefix}", encoding ${form.custom.encoding}, signed content ${form.custom.content}, key ${form.custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${form.custom.timestampHeader ? `, timestamp header ${form.custom.timestampHeader}` : ''}${form.custom.idHeader ? `, ID header ${form.custom.idHeader}` : ''}, algorithm SHA-256.`
+		: '';
+	ctx.logger.info(
+		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${pin}`,
+	);
 }
 
 export class BusinessOpsTrigger implements INodeType {
@@ -78,6 +106,24 @@ export class BusinessOpsTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
+					customSignatureOption,
+					{
+						displayName: 'Event Type Field',
+						name: 'eventTypeField',
+						type: 'string',
+						default: '',
+						placeholder: 'meta.eventName',
+						description:
+							'Where the body holds the event type, as a dot path. Leave empty to read type, event, eventType or event_type, then a header such as X-Business-Ops-Event.',
+					},
+					{
+						displayName: 'Ignore Repeated Deliveries',
+						name: 'ignoreRepeatedDeliveries',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the Webhook-ID header, else the event ID) within the timestamp tolerance. Kept in memory per n8n process: not shared between instances or kept across restarts.',
+					},
 					{
 						displayName: 'Include Headers',
 						name: 'includeHeaders',
@@ -106,7 +152,12 @@ export class BusinessOpsTrigger implements INodeType {
 								name: 'Auto',
 								value: 'auto',
 								description:
-									'Accept a delivery that verifies under any of the schemes below. Pick the exact scheme to rule out the GitHub-style one, which carries no timestamp.',
+									'Find the signature in any header whose name contains "signature", in the common forms; the log names the form found so that you can pin it',
+							},
+							{
+								name: 'Custom',
+								value: 'custom',
+								description: 'Set the header, value form, signed content and key by hand',
 							},
 							{
 								name: 'GitHub-Style',
@@ -138,7 +189,7 @@ export class BusinessOpsTrigger implements INodeType {
 						default: DEFAULT_TOLERANCE_SECONDS,
 						typeOptions: { minValue: 1 },
 						description:
-							'How far the signed timestamp may be from the current time, in the past or the future, before a delivery is refused as a possible replay (Standard Webhooks and Stripe-style)',
+							'How far the signed timestamp may be from the current time, in the past or the future, before a delivery is refused as a possible replay (whenever a timestamp is signed)',
 					},
 				],
 			},
@@ -163,6 +214,9 @@ export class BusinessOpsTrigger implements INodeType {
 				return await checkSubscription(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				const options = this.getNodeParameter('options', {}) as TriggerOptions;
+				const problem = options.signatureScheme === 'custom' ? customProblem(customSignatureOf(options as IDataObject)) : undefined;
+				if (problem) throw new NodeOperationError(this.getNode(), problem);
 				return await createSubscription(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -185,23 +239,27 @@ export class BusinessOpsTrigger implements INodeType {
 		const headers = req.headers as HeaderBag;
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const scheme = options.signatureScheme ?? 'auto';
-		const subscription = storedSubscription(this, webhookSlot(this));
+		const tolerance = options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS;
 
+		let secret: string | undefined;
+		if (scheme !== 'none') {
+			const slot = webhookSlot(this);
+			const reading = await readSecret(this, slot, storedSubscription(this, slot), true);
+			if (reading && 'problem' in reading) return refuse(this, 401, reading.problem);
+			secret = reading?.secret;
+		}
 		const verified = verifyDelivery({
 			scheme,
-			secret: subscription?.secret,
+			secret,
 			headers,
 			rawBody: req.rawBody,
 			signatureHeader: options.signatureHeader,
-			toleranceSeconds: options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS,
+			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
+			toleranceSeconds: tolerance,
 			nowSeconds: Math.floor(Date.now() / 1000),
 		});
-		if (!verified.valid) {
-			this.logger.warn(
-				`Business Ops Trigger "${this.getNode().name}" refused a delivery with HTTP 401: ${verified.reason}`,
-			);
-			return refuse(this, 401, verified.reason);
-		}
+		if (!verified.valid) return refuse(this, 401, verified.reason);
+		if (scheme !== 'none') logFormOnce(this, scheme, verified.form);
 
 		// The bytes just verified are the ones read; only without a signature check may n8n's
 		// own parse of the body stand in for missing raw bytes.
@@ -212,12 +270,29 @@ export class BusinessOpsTrigger implements INodeType {
 				: undefined);
 		if (!body) return refuse(this, 400, 'body is not a JSON object');
 
-		const type = eventTypeOf(body);
-		if (type === null || !chosenEvents(this).includes(type)) {
-			return { webhookResponse: { received: true, ignored: `event type not selected: ${type ?? '(none)'}` } };
+		const node = this.getNode().name;
+		const { type, from } = eventTypeOf(body, headers, options.eventTypeField);
+		if (type === null) {
+			this.logger.warn(
+				`Business Ops Trigger "${node}" could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${options.eventTypeField ? `, nothing at ${options.eventTypeField}` : ''}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere.`,
+			);
+		} else if (!chosenEvents(this).includes(type)) {
+			this.logger.warn(
+				`Business Ops Trigger "${node}" answered 200 and ignored a delivery of event type "${type}" (read from ${from}): it is not among the chosen events`,
+			);
+			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
-		const event = toEvent(body, headers, verified.timestamp);
+		const deliveryId = deliveryIdOf(body, headers);
+		if (options.ignoreRepeatedDeliveries && deliveryId !== null) {
+			const trigger = `${this.getWorkflow().id ?? ''}\u0000${node}`;
+			if (seenBefore(trigger, deliveryId, Date.now(), tolerance * 1000)) {
+				this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
+				return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
+			}
+		}
+
+		const event = toEvent(body, headers, type, verified.timestamp);
 		if (options.includeHeaders) event.headers = outputHeaders(headers);
 		return { workflowData: [this.helpers.returnJsonArray([event])] };
 	}

@@ -1,16 +1,27 @@
 /** Turns a verified delivery into the trigger's output item. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { headerValue, type HeaderBag } from './signature';
+import { headerValue, headerValues, type HeaderBag } from './hmac';
 
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
 const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 export interface DeliveredEvent extends IDataObject {
 	id: string | null;
+	/** The `webhook-id` header, else the event id: the same on every retry of one delivery. */
+	deliveryId: string | null;
 	type: string | null;
 	timestamp: string | null;
 	data: IDataObject | null;
+}
+
+/** Body fields that name the event type, in the order they are read. */
+const TYPE_FIELDS = ['type', 'event', 'eventType', 'event_type'];
+
+/** Where the event type was read: a body field, a header, or nowhere. */
+export interface EventTypeReading {
+	type: string | null;
+	from: string;
 }
 
 /** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
@@ -31,28 +42,69 @@ function text(value: unknown): string | null {
 	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
 }
 
-/** The event type of a delivery: the body's `type`. */
-export function eventTypeOf(body: IDataObject): string | null {
-	return text(body.type);
+/** The value at a dot path (`meta.event.name`); a key that itself holds dots is tried whole first. */
+function atPath(body: IDataObject, path: string): unknown {
+	if (path in body) return body[path];
+	let value: unknown = body;
+	for (const key of path.split('.')) {
+		if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
 }
 
+/** A header that names the event type: `X-Business-Ops-Event`, `X-Event-Type`, `X-GitHub-Event`, `webhook-event-type`. */
+const isEventTypeHeader = (name: string) => /(^|-)event(-?type)?$/.test(name);
+
 /**
- * `{ id, type, timestamp, data }` of the event. The id falls back to the `webhook-id` header
- * (then `X-Business-Ops-Delivery`), the timestamp to the signed timestamp; a test event sent
- * by POST /webhooks/{id}/test also carries `test: true`.
+ * The event type of a delivery: the field set under Event Type Field, else `type`, `event`,
+ * `eventType`, `event_type`, else a header that names the event type.
+ */
+export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): EventTypeReading {
+	const path = field.trim();
+	if (path !== '') {
+		const value = text(atPath(body, path));
+		if (value !== null) return { type: value, from: `field ${path}` };
+	}
+	for (const name of TYPE_FIELDS) {
+		const value = text(body[name]);
+		if (value !== null) return { type: value, from: `field ${name}` };
+	}
+	for (const [name, value] of headerValues(headers, isEventTypeHeader)) {
+		if (text(value.trim()) !== null) return { type: value.trim(), from: `header ${name}` };
+	}
+	return { type: null, from: 'nowhere' };
+}
+
+/** The delivery's stable id: the `webhook-id` header, else the event id, else `X-Business-Ops-Delivery`. */
+export function deliveryIdOf(body: IDataObject, headers: HeaderBag): string | null {
+	return (
+		text(headerValue(headers, 'webhook-id')) ?? text(body.id) ?? text(headerValue(headers, 'x-business-ops-delivery'))
+	);
+}
+
+const isRecord = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * `{ id, deliveryId, type, timestamp, data }` of the event. The id falls back to the delivery
+ * id; the timestamp to the signed timestamp; `data` is the body's `data`, else its `payload`,
+ * else the whole body. A type that could not be read is `null` with `typeUnknown: true`; a test
+ * event sent by POST /webhooks/{id}/test also carries `test: true`.
  */
 export function toEvent(
 	body: IDataObject,
 	headers: HeaderBag,
+	type: string | null,
 	signedTimestamp: number | undefined,
 ): DeliveredEvent {
-	const id =
-		text(body.id) ?? text(headerValue(headers, 'webhook-id')) ?? text(headerValue(headers, 'x-business-ops-delivery'));
+	const deliveryId = deliveryIdOf(body, headers);
 	const timestamp =
 		text(body.timestamp) ??
 		(signedTimestamp !== undefined ? new Date(signedTimestamp * 1000).toISOString() : null);
-	const data = body.data && typeof body.data === 'object' ? (body.data as IDataObject) : null;
-	const event: DeliveredEvent = { id, type: eventTypeOf(body), timestamp, data };
+	const data = isRecord(body.data) ? body.data : isRecord(body.payload) ? body.payload : body;
+	const event: DeliveredEvent = { id: text(body.id) ?? deliveryId, deliveryId, type, timestamp, data };
+	if (type === null) event.typeUnknown = true;
 	if (body.test === true) event.test = true;
 	return event;
 }

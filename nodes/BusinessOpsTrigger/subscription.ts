@@ -5,8 +5,14 @@
  *
  * Static data (`getWorkflowStaticData('node')`):
  *   { subscriptions: { production?: Stored, test?: Stored } }
- * with Stored = { id, url, events, secret }. The production subscription (URL `/webhook/...`)
- * and the test one (URL `/webhook-test/...`) each have their own slot, id and secret.
+ * with Stored = { id, url, events, sealedSecret } (secretBox.ts). The production subscription
+ * (URL `/webhook/...`) and the test one (URL `/webhook-test/...`) each have their own slot, id
+ * and secret. Workflows saved before sealing hold a clear `secret`: it is still used, and sealed
+ * at the next activation or delivery.
+ *
+ * Only a subscription whose URL is exactly this trigger's own production or test URL is ever
+ * deleted or replaced: another n8n with the same imported workflow (same workflow id, webhook
+ * id and name, another host) keeps its own.
  */
 import type {
 	IDataObject,
@@ -16,8 +22,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { recordOf } from '../shared/api/envelope';
 import { apiRequest, listAll } from '../shared/api/transport';
+import { openSecret, sealSecret } from './secretBox';
 
 export type SubscriptionSlot = 'production' | 'test';
 
@@ -25,9 +33,13 @@ export interface StoredSubscription {
 	id: string;
 	url: string;
 	events: string[];
-	/** Returned once by POST /webhooks; never logged, never put in output or errors. */
+	/** The signing secret returned once by POST /webhooks, sealed; never logged, never put in output or errors. */
+	sealedSecret?: string;
+	/** The secret in clear, as workflows saved before sealing hold it. */
 	secret?: string;
 }
+
+export type SecretReading = { secret: string } | { problem: string };
 
 type Subscriptions = Partial<Record<SubscriptionSlot, StoredSubscription>>;
 
@@ -127,6 +139,47 @@ async function call(
 	return await apiRequest<IDataObject>(ctx, method, path, options);
 }
 
+async function credentialApiKey(ctx: AnyContext): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	return typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+}
+
+const KEY_CHANGED =
+	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
+
+/** Secrets opened by this n8n process, by their sealed form: a delivery then needs no credential read. */
+const opened = new Map<string, string>();
+const MAX_OPENED = 1000;
+
+/**
+ * The slot's signing secret: opened with the credential's API key, or a problem that says to
+ * republish. A clear secret of a workflow saved before sealing is used, and sealed on the way.
+ * Undefined when no secret is stored. With `remembered`, a secret this process opened before is
+ * used without reading the credential (deliveries); the lifecycle always reads the credential.
+ */
+export async function readSecret(
+	ctx: AnyContext,
+	slot: SubscriptionSlot,
+	stored = storedSubscription(ctx, slot),
+	remembered = false,
+): Promise<SecretReading | undefined> {
+	if (!stored) return undefined;
+	const known = remembered && stored.sealedSecret ? opened.get(stored.sealedSecret) : undefined;
+	if (known !== undefined) return { secret: known };
+	const apiKey = await credentialApiKey(ctx);
+	if (stored.sealedSecret) {
+		const secret = openSecret(stored.sealedSecret, apiKey, stored.id);
+		if (secret === undefined) return { problem: KEY_CHANGED };
+		if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+		opened.set(stored.sealedSecret, secret);
+		return { secret };
+	}
+	if (!stored.secret) return undefined;
+	const { secret, ...rest } = stored;
+	writeSlot(ctx, slot, { ...rest, sealedSecret: sealSecret(secret, apiKey, stored.id) });
+	return { secret };
+}
+
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
@@ -146,14 +199,25 @@ async function deleteRemote(ctx: IHookFunctions, id: string): Promise<void> {
 	if (!outcome.ok && !isNotFound(outcome.error)) throw outcome.error;
 }
 
-/** Deletes the slot's subscription (if any) and forgets it; the record stays if deletion fails. */
-async function discard(ctx: IHookFunctions, slot: SubscriptionSlot, why: string): Promise<void> {
+/**
+ * Forgets the slot's subscription, deleting it only when its URL is exactly this trigger's
+ * current one. One at another URL may be another n8n's (the same workflow imported with its
+ * static data, e.g. staging beside production) or this n8n's under an earlier address: it is
+ * left in place, with a warning that says so. The record stays if deletion fails.
+ */
+async function discard(ctx: IHookFunctions, slot: SubscriptionSlot, why: string, remoteUrl?: unknown): Promise<void> {
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return;
-	ctx.logger.info(
-		`Business Ops Trigger "${ctx.getNode().name}": replacing webhook subscription ${stored.id} (${why})`,
-	);
-	if (stored.id) await deleteRemote(ctx, stored.id);
+	const url = ctx.getNodeWebhookUrl('default');
+	const node = ctx.getNode().name;
+	if (stored.url !== url || (remoteUrl !== undefined && remoteUrl !== url)) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${node}": no longer using webhook subscription ${stored.id} (${why}); it points at ${String(remoteUrl ?? stored.url)}, not at this trigger's URL ${url}, so it is left in place: it may belong to another n8n with this workflow. Delete it in Business Ops if nothing uses it.`,
+		);
+	} else {
+		ctx.logger.info(`Business Ops Trigger "${node}": replacing webhook subscription ${stored.id} (${why})`);
+		if (stored.id) await deleteRemote(ctx, stored.id);
+	}
 	writeSlot(ctx, slot, undefined);
 }
 
@@ -170,8 +234,14 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
-	if (!stored.secret) {
-		await discard(ctx, slot, 'its signing secret is not stored');
+	const url = ctx.getNodeWebhookUrl('default');
+	if (stored.url !== url) {
+		await discard(ctx, slot, 'the webhook URL changed');
+		return false;
+	}
+	const reading = await readSecret(ctx, slot, stored);
+	if (!reading || 'problem' in reading) {
+		await discard(ctx, slot, reading?.problem ?? 'its signing secret is not stored');
 		return false;
 	}
 
@@ -183,64 +253,52 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const remote = recordOf(fetched.value);
 
-	const url = ctx.getNodeWebhookUrl('default');
 	const events = chosenEvents(ctx);
 	const drift =
-		stored.url !== url || remote.url !== url
-			? 'the webhook URL changed'
+		remote.url !== url
+			? 'its URL was changed in Business Ops'
 			: !sameEventSet(remote.events, events)
 				? 'the chosen events changed'
 				: remote.active === false
 					? 'it is paused'
 					: undefined;
 	if (drift) {
-		await discard(ctx, slot, drift);
+		await discard(ctx, slot, drift, remote.url);
 		return false;
 	}
 	return true;
 }
 
-/** Finds our own earlier subscription (same name and URL) that a lost static data left behind. */
-async function findOrphan(ctx: IHookFunctions, name: string, url: string): Promise<string | undefined> {
-	const match = (await listAll(ctx, '/webhooks')).find((entry) => entry.name === name && entry.url === url);
-	return match?.id === undefined ? undefined : String(match.id);
-}
-
-/** The path of a webhook URL (`/webhook/<webhookId>/webhook`), which stays when n8n's host changes. */
-function pathOf(url: unknown): string | undefined {
-	try {
-		return new URL(String(url)).pathname;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
- * Our own earlier subscriptions for this slot under another URL (same name, or the same
- * webhook path on another host): left behind when the static data was lost and n8n's URL
- * changed since, so that no 409 points at them.
+ * Subscriptions to exactly this URL that no record here knows of: ours, left behind when the
+ * static data was lost. A subscription to any other URL (the same workflow imported into
+ * another n8n, an older host of this one) is never touched: it may be another instance's.
  */
-async function findLeftBehind(ctx: IHookFunctions, name: string, url: string): Promise<string[]> {
-	const path = pathOf(url);
+async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
 	return (await listAll(ctx, '/webhooks'))
-		.filter((entry) => entry.name === name || (path !== undefined && pathOf(entry.url) === path))
-		.filter((entry) => entry.url !== url && entry.id !== undefined)
+		.filter((entry) => entry.url === url && entry.id !== undefined && entry.id !== null)
 		.map((entry) => String(entry.id));
+}
+
+async function deleteLeftBehind(ctx: IHookFunctions, ids: string[]): Promise<void> {
+	for (const id of ids) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${id}, left behind without its signing secret at exactly this trigger's URL`,
+		);
+		await deleteRemote(ctx, id);
+	}
 }
 
 async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise<IDataObject> {
 	const first = await settle(call(ctx, 'POST', '/webhooks', { body }));
 	if (first.ok) return recordOf(first.value);
 	if (!isConflict(first.error)) throw first.error;
-	// The API refuses a second subscription with the same name and URL. Both carry this
-	// workflow's id and this node's webhook id, so the one in the way is ours, left behind
-	// when its record here was lost. Its secret is gone: delete it (never adopt it) and retry.
-	const orphan = await findOrphan(ctx, String(body.name), String(body.url));
-	if (orphan === undefined) throw first.error;
-	ctx.logger.warn(
-		`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${orphan}, left behind without its signing secret`,
-	);
-	await deleteRemote(ctx, orphan);
+	// The API refuses a second subscription with the same name and URL. One to exactly this
+	// URL is ours, left behind when its record here was lost. Its secret is gone: delete it
+	// (never adopt it) and retry. A conflict with any other URL is reported as it is.
+	const orphans = await findLeftBehind(ctx, String(body.url));
+	if (orphans.length === 0) throw first.error;
+	await deleteLeftBehind(ctx, orphans);
 	return recordOf(await call(ctx, 'POST', '/webhooks', { body }));
 }
 
@@ -261,15 +319,9 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	await discard(ctx, slot, 'a new one is being created');
 
 	const name = subscriptionName(ctx, slot);
-	if (!hadRecord) {
-		// Nothing stored: the static data may have been lost after an earlier create.
-		for (const orphan of await findLeftBehind(ctx, name, url)) {
-			ctx.logger.warn(
-				`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${orphan}, left behind without its signing secret`,
-			);
-			await deleteRemote(ctx, orphan);
-		}
-	}
+	// Nothing stored: the static data may have been lost after an earlier create.
+	if (!hadRecord) await deleteLeftBehind(ctx, await findLeftBehind(ctx, url));
+	const apiKey = await credentialApiKey(ctx);
 	const created = await postSubscription(ctx, { name, url, events });
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {
@@ -281,7 +333,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	}
 	const secret = typeof created.signingSecret === 'string' ? created.signingSecret : '';
 	// Stored before anything else can fail; without a secret the record marks it for deletion.
-	writeSlot(ctx, slot, { id, url, events, ...(secret ? { secret } : {}) });
+	writeSlot(ctx, slot, { id, url, events, ...(secret ? { sealedSecret: sealSecret(secret, apiKey, id) } : {}) });
 	if (secret) return true;
 
 	const removed = await settle(deleteRemote(ctx, id));
@@ -308,9 +360,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 /** DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
-	const stored = storedSubscription(ctx, slot);
-	if (!stored) return true;
-	if (stored.id) await deleteRemote(ctx, stored.id);
-	writeSlot(ctx, slot, undefined);
+	if (!storedSubscription(ctx, slot)) return true;
+	await discard(ctx, slot, 'the workflow was unpublished');
 	return true;
 }

@@ -7,6 +7,7 @@ import { buildStore, OTHER_ORG_ID, PRIMARY_ORG_ID } from './seed';
 import type { SigningScheme } from './signing';
 import type { OrgData, Store } from './store';
 import { TimerSet } from './timers';
+import { defaultContract, eventPayload, type DeliveryContract } from './webhooks/contract';
 import { DeliveryService, type DeliveryTarget, type PreparedEvent } from './webhooks/delivery';
 import { resourceOf, type EventType } from './webhooks/events';
 import { sampleRecord } from './webhooks/samples';
@@ -72,7 +73,8 @@ export class SandboxApp {
 	readonly deliveries: DeliveryService;
 	/** Latency and hang timers: cleared on stop. */
 	readonly timers = new TimerSet();
-	signingScheme: SigningScheme;
+	/** How deliveries are signed and shaped (webhooks/contract.ts); `signing.form` is the signing scheme. */
+	deliveryContract: DeliveryContract;
 	latencyMs = 0;
 	deprecated = false;
 	failRules: FailRule[] = [];
@@ -84,12 +86,12 @@ export class SandboxApp {
 	constructor(readonly options: ResolvedOptions) {
 		this.store = buildStore(options.seed);
 		this.rateLimiter = new SlidingWindowRateLimiter(options.rateLimit);
-		this.signingScheme = options.signingScheme;
+		this.deliveryContract = defaultContract(options.signingScheme);
 		this.deliveries = new DeliveryService({
 			attempts: options.deliveryRetry.attempts,
 			baseDelayMs: options.deliveryRetry.baseDelayMs,
 			timeoutMs: options.deliveryTimeoutMs,
-			scheme: () => this.signingScheme,
+			contract: () => this.deliveryContract,
 			stillWanted: (target, event) => this.stillWanted(target, event),
 			log: options.log,
 			maxLogEntries: LOG_LIMIT,
@@ -109,7 +111,7 @@ export class SandboxApp {
 		this.store = buildStore(this.options.seed);
 		this.rateLimiter.configure(this.options.rateLimit);
 		this.rateLimiter.clear();
-		this.signingScheme = this.options.signingScheme;
+		this.deliveryContract = defaultContract(this.options.signingScheme);
 		this.latencyMs = 0;
 		this.deprecated = false;
 		this.failRules = [];
@@ -144,11 +146,10 @@ export class SandboxApp {
 	private prepare(org: OrgData, type: EventType, data: unknown, test: boolean, subscriptionIds: string[]) {
 		const id = newId('evt');
 		const timestamp = new Date().toISOString();
-		const payload = test ? { id, type, timestamp, test: true, data } : { id, type, timestamp, data };
-		const body = JSON.stringify(payload);
+		const body = JSON.stringify(eventPayload(this.deliveryContract, { id, type, timestamp, test, data }));
 		const prepared: PreparedEvent = { id, type, body: Buffer.from(body), test };
 		// The log keeps a snapshot: the record may change after the event.
-		const snapshot = (JSON.parse(body) as { data: unknown }).data;
+		const snapshot = data === undefined ? undefined : (JSON.parse(JSON.stringify(data)) as unknown);
 		const emitted: EmittedEvent = { id, type, organizationId: org.id, timestamp, test, subscriptionIds, data: snapshot };
 		pushBounded(this.eventLog, emitted);
 		return { prepared, emitted };

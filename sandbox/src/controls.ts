@@ -12,6 +12,7 @@ import { readingsOf, resetReadings, setReadings, type SpecReadings } from './rea
 import type { RateLimitConfig } from './rateLimit';
 import { seedBulk } from './seed';
 import { SIGNING_SCHEMES, type SigningScheme } from './signing';
+import { contractSchema, defaultContract, type DeliveryContract } from './webhooks/contract';
 import type { BulkResource } from './store';
 import type { Webhook } from './types';
 import { validate, type Schema } from './validation';
@@ -81,7 +82,10 @@ export interface SandboxControl {
 	clearEvents(): void;
 	emit(input: { type: string; organization?: string; data?: unknown }): EmittedEvent;
 	setSigningScheme(scheme: SigningScheme): void;
-	signingScheme(): SigningScheme;
+	signingScheme(): string;
+	/** Delivery switches: signing form and its parts, event type placement, payload shape (webhooks/contract.ts). */
+	setDeliveryContract(input: Partial<DeliveryContract>): DeliveryContract;
+	deliveryContract(): DeliveryContract;
 	/** Every subscription of every organization, without secrets. */
 	webhooks(): Array<Webhook & { organizationId: string }>;
 	createKey(input: CreateKeyInput): CreatedKey;
@@ -234,9 +238,17 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 			return app.emit(org, type, data === undefined ? sampleRecord(org, resourceOf(type)) : data);
 		},
 		setSigningScheme(scheme) {
-			app.signingScheme = checked<{ scheme: SigningScheme }>({ scheme }, schemas.signing).scheme;
+			const form = checked<{ scheme: SigningScheme }>({ scheme }, schemas.signing).scheme;
+			app.deliveryContract = { ...app.deliveryContract, signing: { form } };
 		},
-		signingScheme: () => app.signingScheme,
+		signingScheme: () => app.deliveryContract.signing.form,
+		// ---- delivery switches (issue 11): start from the default contract, change what is given.
+		setDeliveryContract(input) {
+			const given = checked<Partial<DeliveryContract>>(input, contractSchema);
+			app.deliveryContract = { ...defaultContract(), ...given, signing: { ...(given.signing ?? defaultContract().signing) } };
+			return structuredClone(app.deliveryContract);
+		},
+		deliveryContract: () => structuredClone(app.deliveryContract),
 		webhooks: () =>
 			app.store.all().flatMap((org) => org.webhooks.all().map((w) => ({ ...webhookView(w), organizationId: org.id }))),
 		createKey(input) {
@@ -286,6 +298,8 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 	{ method: 'POST', pattern: /^\/emit$/, handler: (c, b) => c.emit(b as { type: string }) },
 	{ method: 'GET', pattern: /^\/signing$/, handler: (c) => ({ scheme: c.signingScheme() }) },
 	{ method: 'POST', pattern: /^\/signing$/, handler: (c, b) => (c.setSigningScheme(b.scheme as SigningScheme), { scheme: c.signingScheme() }) },
+	{ method: 'GET', pattern: /^\/delivery-contract$/, handler: (c) => c.deliveryContract() },
+	{ method: 'POST', pattern: /^\/delivery-contract$/, handler: (c, b) => c.setDeliveryContract(b as Partial<DeliveryContract>) },
 	{ method: 'GET', pattern: /^\/webhooks$/, handler: (c) => c.webhooks() },
 	{ method: 'POST', pattern: /^\/keys$/, handler: (c, b) => c.createKey(b as unknown as CreateKeyInput) },
 	{
@@ -355,7 +369,8 @@ function describe(app: SandboxApp, origin: string) {
 		organizations: app.store.all().map((org) => ({ id: org.id, legalName: org.organization.legalName })),
 		keys: app.keys.dump().records.map(({ id, name, organizationId, scopes, prefix, revokedAt }) => ({ id, name, organizationId, scopes, prefix, revokedAt })),
 		rateLimit: app.rateLimiter.current,
-		signingScheme: app.signingScheme,
+		signingScheme: app.deliveryContract.signing.form,
+		deliveryContract: app.deliveryContract,
 		latencyMs: app.latencyMs,
 		deprecated: app.deprecated,
 		readings: readingsOf(app),

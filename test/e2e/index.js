@@ -16,5 +16,6 @@ module.exports = [
 	require('./requests'),
 	require('./webhooks'),
 	require('./trigger'),
+	require('./instances'),
 	require('./demo'),
 ];

@@ -3,9 +3,11 @@
 // the reused areas (startup, credentials, contacts, quotes, invoices, trigger) and check:
 //   - a node operation run from the editor is enqueued by the main and executed by the worker;
 //   - the main serves no production webhooks; deliveries go to the webhook process;
-//   - the trigger's subscription id and signing secret, stored by the main at activation, are
-//     in the workflow's static data in PostgreSQL, and the webhook process verifies with them;
-//   - a bad signature gets 401 from the webhook process, starts nothing, writes nothing;
+//   - the trigger's subscription id and signing secret (sealed under the credential's API key),
+//     stored by the main at activation, are in the workflow's static data in PostgreSQL, and the
+//     webhook process verifies with them;
+//   - a bad signature gets 401 from the webhook process, starts nothing, and only its count
+//     (`refusals`) changes in the static data;
 //   - throughput: deliveries per second through the webhook process, executions per second on
 //     the worker (figures kept in ctx.state.figures for the runner's summary), with the CPU
 //     each process used;
@@ -22,6 +24,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
 
 const { assert, node, chain, credentialRef, byId, sleep, waitFor, sandboxFirstId, runOperation, expectSuccess, nodeError, rt } = require('./harness');
 
@@ -223,16 +226,20 @@ module.exports = {
 					() => {
 						const s = storedStaticData(ctx, wf.id);
 						const entry = s.data[`node:${TRIGGER}`]?.subscriptions?.production;
-						return entry?.secret ? { ...s, entry } : null;
+						return entry?.sealedSecret ? { ...s, entry } : null;
 					},
 					{ timeoutMs: 15_000, what: 'the static data in PostgreSQL' },
 				);
 				assert.equal(stored.entry.id, sub.id, 'static data holds another subscription id');
 				assert.equal(stored.entry.url, sub.url);
-				assert.match(stored.entry.secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+				assert.ok(!stored.raw.includes('whsec_'), 'the signing secret is in clear in the static data');
+				// sealed under the credential's API key (the admin key of the sandbox)
+				const { openSecret } = require(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
+				const secret = openSecret(stored.entry.sealedSecret, ctx.sandbox.keys.admin, stored.entry.id);
+				assert.match(String(secret), /^whsec_[A-Za-z0-9+/]+=*$/);
 				assert.ok(sub.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`), `subscription URL ${sub.url} is not the webhook process`);
-				ctx.state.load = { sub, secret: stored.entry.secret, staticData: stored.raw, updatedAt: stored.updatedAt, contactId };
-				return `${sub.id} → ${sub.url}; static data "node:${TRIGGER}".subscriptions.production = { id, url, events, secret: whsec_… }`;
+				ctx.state.load = { sub, secret, staticData: stored.raw, updatedAt: stored.updatedAt, contactId };
+				return `${sub.id} → ${sub.url}; static data "node:${TRIGGER}".subscriptions.production = { id, url, events, sealedSecret }`;
 			},
 		},
 		{
@@ -255,9 +262,9 @@ module.exports = {
 			},
 		},
 		{
-			name: 'a bad signature gets 401 from the webhook process, starts nothing and changes no static data',
+			name: 'a bad signature gets 401 from the webhook process, starts nothing, and is counted in the static data',
 			async run(ctx) {
-				const { sub, staticData, updatedAt } = ctx.state.load || {};
+				const { sub, staticData } = ctx.state.load || {};
 				assert.ok(sub, 'needs the publishing step');
 				const before = maxExecutionId(ctx);
 				const forged = await post(sub.url, signedDelivery(`whsec_${crypto.randomBytes(24).toString('base64')}`, LOAD_EVENT, { id: 'inv_forged' }));
@@ -266,11 +273,14 @@ module.exports = {
 				assert.equal(unsigned.status, 401, `unsigned: ${unsigned.status} ${unsigned.text}`);
 				await sleep(1500);
 				assert.equal(maxExecutionId(ctx), before, 'an execution was created');
+				// the webhook process saved the refusal count; the subscription record is as it was
 				const now = storedStaticData(ctx, ctx.state.loadWorkflowId);
-				assert.equal(now.raw, staticData, 'the static data changed');
-				assert.equal(now.updatedAt, updatedAt, 'the workflow row was written');
+				const node = now.data[`node:${TRIGGER}`];
+				assert.deepEqual(node.subscriptions, JSON.parse(staticData)[`node:${TRIGGER}`].subscriptions, 'the subscription record changed');
+				assert.equal(node.refusals?.count, 2, `refusals: ${JSON.stringify(node.refusals)}`);
 				assert.match(logText(ctx.queue.webhook), /refused a delivery with HTTP 401/);
-				return `forged 401, unsigned 401 (${forged.text.slice(0, 60)}); no execution; static data and updatedAt unchanged`;
+				ctx.state.load.staticData = now.raw;
+				return `forged 401, unsigned 401 (${forged.text.slice(0, 60)}); no execution; the subscription record unchanged, refusals ${node.refusals.count}`;
 			},
 		},
 		{

@@ -1,7 +1,9 @@
 // The Business Ops Trigger in real n8n against the sandbox: publishing subscribes exactly once,
-// events start executions carrying the event, a wrongly signed delivery gets 401 and starts
-// nothing, every signing scheme of the sandbox verifies, a restart of n8n leaves no duplicate
-// subscription, unpublishing deletes the subscription.
+// the signing secret is not in the workflow in clear, events start executions carrying the
+// event, a wrongly signed delivery gets 401, starts nothing and is counted in the static data,
+// every signing form and payload shape of the sandbox verifies under Auto and under Custom, a
+// refusal ends the editor's wait for a test event with the reason, a restart of n8n leaves no
+// duplicate subscription, unpublishing deletes the subscription.
 'use strict';
 
 const crypto = require('node:crypto');
@@ -10,6 +12,18 @@ const { assert, node, chain, credentialRef, sleep, waitFor, sandboxFirstId, rt }
 
 const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
 const TRIGGER = 'Business Ops Trigger';
+
+/** Delivery contracts of the sandbox (sandbox/src/webhooks/contract.ts): signing forms, header names, type placement, payload shapes. */
+const CONTRACTS = [
+	['Standard Webhooks (default)', { signing: { form: 'standard' } }],
+	['GitHub-style under X-BO-Signature', { signing: { form: 'github', signatureHeader: 'X-BO-Signature' } }],
+	['Stripe-style under X-Signature, rotated', { signing: { form: 'stripe', signatureHeader: 'X-Signature', rotate: true } }],
+	['bare hex of timestamp.body, X-Signature-Timestamp', { signing: { form: 'hex' } }],
+	['bare base64 of id.timestamp.body, whsec key', { signing: { form: 'base64', content: 'id.timestamp.body', key: 'whsec', idHeader: 'X-Message-Id' } }],
+	['type under "event", record under "payload"', { signing: { form: 'standard' }, typeField: 'event', dataField: 'payload' }],
+	['type under "event_type"', { signing: { form: 'github', signatureHeader: 'Signature' }, typeField: 'event_type' }],
+	['type only in an X-Event-Type header', { signing: { form: 'standard' }, typeField: null, typeHeader: 'X-Event-Type' }],
+];
 
 function triggerWorkflow(ctx, name, options = {}) {
 	return {
@@ -101,7 +115,14 @@ module.exports = {
 				assert.deepEqual([...sub.events].sort(), [...EVENTS].sort());
 				assert.equal(sub.active, true);
 				ctx.state.subscription = sub;
-				return `${sub.id} → ${sub.url.replace(webhookBase(ctx), '')} (${sub.events.join(', ')}) after ${took} s`;
+				// the workflow as n8n's public API returns it holds the secret sealed, not in clear
+				const { staticData } = await ctx.client.getWorkflow(wf.id);
+				const record = staticData && staticData[`node:${TRIGGER}`] && staticData[`node:${TRIGGER}`].subscriptions.production;
+				assert.ok(record && record.id === sub.id, `static data: ${JSON.stringify(staticData)}`);
+				assert.match(String(record.sealedSecret), /^v1\./);
+				assert.equal(record.secret, undefined);
+				assert.ok(!JSON.stringify(staticData).includes('whsec_'), 'a secret in clear in the static data');
+				return `${sub.id} → ${sub.url.replace(webhookBase(ctx), '')} (${sub.events.join(', ')}) after ${took} s; secret sealed`;
 			},
 		},
 		{
@@ -163,33 +184,100 @@ module.exports = {
 				await sleep(1500);
 				const after = (await ctx.client.executions(id)).length;
 				assert.equal(after, before, `${after - before} execution(s) started`);
-				return `forged: 401 ${forged.text.slice(0, 80)}; unsigned: 401`;
+				// counted where a user finds it without server access: the trigger's static data
+				const { staticData } = await ctx.client.getWorkflow(id);
+				const refusals = staticData[`node:${TRIGGER}`].refusals;
+				assert.ok(refusals && refusals.count >= 2, `refusals: ${JSON.stringify(refusals)}`);
+				assert.equal(refusals.lastStatus, 401);
+				assert.match(refusals.lastReason, /missing signature header/);
+				return `forged: 401 ${forged.text.slice(0, 80)}; unsigned: 401; static data: ${refusals.count} refusals, last "${refusals.lastReason}"`;
 			},
 		},
 		{
-			name: 'deliveries signed with each scheme of the sandbox (standard, github, stripe) verify',
+			name: 'under Auto, deliveries verify in every signing form and payload shape of the sandbox',
+			timeoutMs: 180_000,
 			async run(ctx) {
 				const id = ctx.state.triggerWorkflowId;
 				const control = ctx.sandbox.control;
 				const done = [];
 				try {
-					for (const scheme of ['standard', 'github', 'stripe']) {
-						control.setSigningScheme(scheme);
+					for (const [label, contract] of CONTRACTS) {
+						control.setDeliveryContract(contract);
 						control.clearDeliveries();
 						const before = (await ctx.client.executions(id)).length;
 						const ev = await emit(ctx, 'quote.approved');
 						const deliveries = control.deliveries().filter((d) => d.eventId === ev.id);
-						assert.ok(deliveries.length >= 1, `${scheme}: nothing was delivered`);
-						assert.ok(deliveries.every((d) => d.scheme === scheme));
-						assert.ok(deliveries[0].success, `${scheme}: n8n answered ${deliveries[0].statusCode} ${deliveries[0].error || ''}`);
+						assert.ok(deliveries.length >= 1, `${label}: nothing was delivered`);
+						assert.ok(deliveries[0].success, `${label}: n8n answered ${deliveries[0].statusCode} ${deliveries[0].error || ''}`);
 						const got = await waitForEvents(ctx, id, before + 1);
-						assert.ok(got.some((g) => g.event && g.event.id === ev.id), `${scheme}: no execution carries ${ev.id}`);
-						done.push(`${scheme} ${deliveries[0].statusCode}`);
+						const hit = got.find((g) => g.event && g.event.id === ev.id);
+						assert.ok(hit, `${label}: no execution carries ${ev.id}`);
+						assert.equal(hit.event.type, 'quote.approved', `${label}: type ${hit.event.type}`);
+						assert.ok(hit.event.data && hit.event.data.id, `${label}: no record in ${JSON.stringify(hit.event)}`);
+						assert.equal(hit.event.deliveryId, ev.id, `${label}: deliveryId`);
+						done.push(label);
 					}
 				} finally {
-					control.setSigningScheme('standard');
+					control.setDeliveryContract({});
 				}
-				return done.join(', ');
+				return done.join('; ');
+			},
+		},
+		{
+			name: 'under Custom, the form set by hand verifies and other forms get 401',
+			async run(ctx) {
+				const control = ctx.sandbox.control;
+				const custom = { header: 'X-Api-Signature', prefix: 'sha256=', encoding: 'hex', signedContent: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Api-Timestamp' };
+				const wf = await ctx.client.createWorkflow(
+					triggerWorkflow(ctx, 'e2e trigger (custom)', { signatureScheme: 'custom', customSignature: { settings: custom } }),
+				);
+				await ctx.client.publishWorkflow(wf.id);
+				try {
+					await waitForSubscriptions(ctx, 2, 'the subscription of the Custom workflow');
+					const sub = ourSubscriptions(ctx).find((s) => s.id !== ctx.state.subscription.id);
+					control.setDeliveryContract({ signing: { form: 'github', signatureHeader: 'X-Api-Signature', content: 'timestamp.body', timestampHeader: 'X-Api-Timestamp' } });
+					control.clearDeliveries();
+					const ev = await emit(ctx, 'request.received');
+					const ok = control.deliveries().find((d) => d.eventId === ev.id && d.subscriptionId === sub.id);
+					assert.ok(ok && ok.success, `custom form: ${ok && ok.statusCode}`);
+					const got = await waitForEvents(ctx, wf.id, 1);
+					assert.ok(got.some((g) => g.event && g.event.id === ev.id), 'no execution for the custom-signed event');
+					control.setDeliveryContract({});
+					control.clearDeliveries();
+					const other = await emit(ctx, 'request.received');
+					const refused = control.deliveries().filter((d) => d.eventId === other.id && d.subscriptionId === sub.id);
+					assert.ok(refused.length >= 1 && refused.every((d) => d.statusCode === 401), `Standard Webhooks to Custom: ${refused.map((d) => d.statusCode)}`);
+					await sleep(1000);
+					assert.equal((await ctx.client.executions(wf.id)).length, 1, 'the refused delivery started an execution');
+					return 'custom form 200 and run; Standard Webhooks form 401, not run';
+				} finally {
+					control.setDeliveryContract({});
+					await ctx.client.unpublishWorkflow(wf.id).catch(() => {});
+					await waitFor(() => ourSubscriptions(ctx).length === 1, { timeoutMs: 30_000, what: 'the Custom subscription to go' }).catch(() => {});
+				}
+			},
+		},
+		{
+			name: 'while the editor listens for a test event, a refused delivery ends the wait and shows the reason',
+			async run(ctx) {
+				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e trigger (listening)'));
+				const full = await ctx.client.rest('GET', `/workflows/${wf.id}`);
+				const started = await ctx.client.rest('POST', `/workflows/${wf.id}/run`, { workflowData: full, triggerToStartFrom: { name: TRIGGER } });
+				assert.ok(started && started.waitingForWebhook, `listening did not start: ${JSON.stringify(started)}`);
+				const testPrefix = `${ctx.n8n.baseUrl}/webhook-test/`;
+				const sub = await waitFor(() => ctx.sandbox.control.webhooks().find((w) => w.url.startsWith(testPrefix) && w.url.includes(full.nodes[0].webhookId)), {
+					timeoutMs: 30_000,
+					what: 'the test subscription',
+				});
+				const answer = await post(sub.url, forgedDelivery('invoice.paid'));
+				const failed = await waitFor(
+					async () => (await ctx.client.executions(wf.id)).find((ex) => ex.status === 'error'),
+					{ timeoutMs: 30_000, what: 'the failed test execution' },
+				);
+				const message = JSON.stringify(failed.data && failed.data.resultData && failed.data.resultData.error);
+				assert.match(message, /Delivery refused \(HTTP 401\): signature does not match/);
+				await waitFor(() => !ctx.sandbox.control.webhooks().some((w) => w.id === sub.id), { timeoutMs: 30_000, what: 'the test subscription to go' });
+				return `sender got HTTP ${answer.status}; the editor's execution failed with the reason; test subscription removed`;
 			},
 		},
 		{

@@ -1,13 +1,18 @@
 /**
- * Issue 7, trigger deliveries: more than 1,000 generated deliveries through the trigger's
- * webhook() in n8n's real WebhookContext, a deterministic (seeded) mix over the three signing
- * schemes and Auto: valid ones, ones tampered in one byte (body, signature, timestamp), signed
+ * Issues 7 and 11, trigger deliveries: more than 1,000 generated deliveries through the trigger's
+ * webhook() in n8n's real WebhookContext, a deterministic (seeded) mix over five signing forms
+ * (Standard Webhooks, GitHub-style, Stripe-style, bare hex of `<timestamp>.<body>` with a
+ * timestamp header, bare base64 of `<id>.<timestamp>.<body>` keyed with the whsec_ bytes under
+ * X-Webhook-* headers) and the schemes Auto, the three named ones and Custom: valid ones,
+ * ones tampered in one byte (body, signature, timestamp), signed
  * with a wrong secret, replayed outside the time window (past and future), with a header left
  * out or malformed (garbage, wrong prefix, empty, very long, non-ASCII), duplicated headers,
  * and oversized bodies (1 to 5 MB, valid and invalid).
  *
  * Every valid delivery must start the workflow with its event; every bad one must be answered
- * 401 and start nothing; webhook() never throws.
+ * 401 and start nothing; webhook() never throws. Auto accepts a delivery whose HMAC is authentic
+ * in any form it searches (e.g. `sha512=<the SHA-256 hex>` or the id from another header): the
+ * cases where a value looks malformed but still carries the true HMAC are marked as such by hand.
  *
  * The signatures are made here from the scheme descriptions (README, sandbox README), not with
  * the node's verifier.
@@ -17,7 +22,8 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { captureLogWarnings, createTriggerNode, runWebhook, type TestNode } from '../harness/engine';
+import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
+import { captureLogWarnings, createTriggerNode, runWebhook, TEST_API_KEY, type TestNode } from '../harness/engine';
 import { seededRandom } from '../../sandbox/src/prng';
 
 const trigger = new BusinessOpsTrigger();
@@ -26,8 +32,11 @@ const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
 const SECRET = `whsec_${Buffer.from('robustness-secret-of-24b!').toString('base64')}`;
 const WRONG_SECRET = `whsec_${Buffer.from('another-secret-of-24-byt').toString('base64')}`;
 
-type Scheme = 'standard' | 'github' | 'stripe';
-const SCHEMES: Scheme[] = ['standard', 'github', 'stripe'];
+type Scheme = 'standard' | 'github' | 'stripe' | 'hex' | 'base64id';
+const SCHEMES: Scheme[] = ['standard', 'github', 'stripe', 'hex', 'base64id'];
+/** The headers of the two forms beyond the named schemes. */
+const HEX_HEADERS = { signature: 'x-signature', timestamp: 'x-signature-timestamp' };
+const B64_HEADERS = { signature: 'x-webhook-signature', timestamp: 'x-webhook-timestamp', id: 'x-webhook-id' };
 
 interface Config {
 	name: string;
@@ -43,10 +52,44 @@ const CONFIGS: Config[] = [
 	{ name: 'Auto', options: {}, accepts: SCHEMES, githubHeader: 'x-hub-signature-256', stripeHeader: 'stripe-signature', tolerance: 300 },
 	{
 		name: 'Auto, one custom header',
-		options: { signatureHeader: 'X-Signature' },
+		options: { signatureHeader: 'X-BO-Sig' },
 		accepts: SCHEMES,
-		githubHeader: 'x-signature',
-		stripeHeader: 'x-signature',
+		githubHeader: 'x-bo-sig',
+		stripeHeader: 'x-bo-sig',
+		tolerance: 300,
+	},
+	{
+		name: 'Custom (bare hex of timestamp.body)',
+		options: {
+			signatureScheme: 'custom',
+			timestampTolerance: 200,
+			customSignature: {
+				settings: { header: 'X-Signature', prefix: '', encoding: 'hex', signedContent: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Signature-Timestamp' },
+			},
+		},
+		accepts: ['hex'],
+		githubHeader: 'x-hub-signature-256',
+		stripeHeader: 'stripe-signature',
+		tolerance: 200,
+	},
+	{
+		name: 'Custom (base64 of id.timestamp.body, whsec key)',
+		options: {
+			signatureScheme: 'custom',
+			customSignature: {
+				settings: {
+					header: 'X-Webhook-Signature',
+					encoding: 'base64',
+					signedContent: '{ID}.{timestamp}.{body}',
+					key: 'whsecBase64',
+					timestampHeader: 'X-Webhook-Timestamp',
+					idHeader: 'X-Webhook-Id',
+				},
+			},
+		},
+		accepts: ['base64id'],
+		githubHeader: 'x-hub-signature-256',
+		stripeHeader: 'stripe-signature',
 		tolerance: 300,
 	},
 	{
@@ -125,7 +168,14 @@ function freshBase(scheme: Scheme, padding = 0, type?: string): Base {
 }
 
 function signatureHeaderOf(scheme: Scheme, config: Config): string {
+	if (scheme === 'hex') return HEX_HEADERS.signature;
+	if (scheme === 'base64id') return B64_HEADERS.signature;
 	return scheme === 'standard' ? 'webhook-signature' : scheme === 'github' ? config.githubHeader : config.stripeHeader;
+}
+
+/** The header that carries a form's timestamp, when it has one outside the signature value. */
+function timestampHeaderOf(scheme: Scheme): string | undefined {
+	return { standard: 'webhook-timestamp', hex: HEX_HEADERS.timestamp, base64id: B64_HEADERS.timestamp }[scheme as string];
 }
 
 function signed(base: Base, config: Config): Record<string, string | string[]> {
@@ -147,6 +197,15 @@ function signed(base: Base, config: Config): Record<string, string | string[]> {
 			return { ...common, [config.githubHeader]: `sha256=${githubHex(base.secret, base.body)}` };
 		case 'stripe':
 			return { ...common, [config.stripeHeader]: `t=${base.ts},v1=${stripeHex(base.secret, base.ts, base.body)}` };
+		case 'hex':
+			return { ...common, [HEX_HEADERS.signature]: stripeHex(base.secret, base.ts, base.body), [HEX_HEADERS.timestamp]: base.ts };
+		case 'base64id':
+			return {
+				...common,
+				[B64_HEADERS.signature]: standardSig(base.secret, base.id, base.ts, base.body),
+				[B64_HEADERS.timestamp]: base.ts,
+				[B64_HEADERS.id]: base.id,
+			};
 	}
 }
 
@@ -164,6 +223,8 @@ const DIGITS = '0123456789';
 function flipSignature(headers: Record<string, string | string[]>, scheme: Scheme, config: Config) {
 	const name = signatureHeaderOf(scheme, config);
 	const value = String(headers[name]);
+	if (scheme === 'hex') headers[name] = flipChar(value, 0, value.length, HEX);
+	if (scheme === 'base64id') headers[name] = flipChar(value, 0, value.length - 1, B64);
 	if (scheme === 'standard') headers[name] = flipChar(value, 3, value.length - 1, B64);
 	if (scheme === 'github') headers[name] = flipChar(value, 'sha256='.length, value.length, HEX);
 	if (scheme === 'stripe') {
@@ -173,9 +234,10 @@ function flipSignature(headers: Record<string, string | string[]>, scheme: Schem
 }
 
 function flipTimestamp(headers: Record<string, string | string[]>, scheme: Scheme, config: Config) {
-	if (scheme === 'standard') {
-		const ts = String(headers['webhook-timestamp']);
-		headers['webhook-timestamp'] = flipChar(ts, 0, ts.length, DIGITS);
+	const header = timestampHeaderOf(scheme);
+	if (header) {
+		const ts = String(headers[header]);
+		headers[header] = flipChar(ts, 0, ts.length, DIGITS);
 	} else if (scheme === 'stripe') {
 		const name = config.stripeHeader;
 		const value = String(headers[name]);
@@ -198,36 +260,63 @@ function flipBodyByte(body: Buffer): Buffer {
 const VERY_LONG = 'a'.repeat(100_000);
 const NON_ASCII = 'v1,ü€😀中文签名';
 
-/** Garbage for the signature header of a scheme; `good` is the valid value, `parts` its pieces. */
-function malformedSignatures(base: Base, config: Config): string[] {
-	const common = ['', ' ', 'garbage', VERY_LONG, NON_ASCII, '\u0000', 'null', 'undefined', '[object Object]'];
-	if (base.scheme === 'standard') {
+/**
+ * Garbage for the signature header of a form, each with whether it still carries the true HMAC
+ * in a form Auto searches (then Auto accepts it and every exact scheme refuses it).
+ */
+function malformedSignatures(base: Base, config: Config): Array<[string, boolean]> {
+	const common: Array<[string, boolean]> = ['', ' ', 'garbage', VERY_LONG, NON_ASCII, '\u0000', 'null', 'undefined', '[object Object]'].map((v) => [v, false]);
+	if (base.scheme === 'standard' || base.scheme === 'base64id') {
 		const b64 = standardSig(base.secret, base.id, base.ts, base.body);
 		const hex = Buffer.from(b64, 'base64').toString('hex');
-		return [...common, `v2,${b64}`, `v1${b64}`, `v1;${b64}`, b64, `v1,${hex}`, `v1,${b64.slice(0, -2)}`, `v1,${b64}A`, `v1a,${b64}`, `v1,${b64.replace('=', '')}`, `v1,${VERY_LONG}`];
+		const cases: Array<[string, boolean]> = [
+			[`v2,${b64}`, true],
+			[`v1${b64}`, false],
+			[`v1;${b64}`, false],
+			[b64, true],
+			[`v1,${hex}`, true],
+			[`v1,${b64.slice(0, -2)}`, false],
+			[`v1,${b64}A`, false],
+			[`v1a,${b64}`, true],
+			[`v1,${b64.replace('=', '')}`, true],
+			[`v1,${VERY_LONG}`, false],
+		];
+		// the bare base64 form: the value itself is the valid one, so `b64` is left out there
+		return [...common, ...(base.scheme === 'standard' ? cases : cases.filter(([value]) => value !== b64))];
 	}
-	if (base.scheme === 'github') {
-		const hex = githubHex(base.secret, base.body);
+	if (base.scheme === 'github' || base.scheme === 'hex') {
+		const hex = base.scheme === 'github' ? githubHex(base.secret, base.body) : stripeHex(base.secret, base.ts, base.body);
 		const b64 = Buffer.from(hex, 'hex').toString('base64');
-		return [...common, `sha1=${hex.slice(0, 40)}`, `sha256:${hex}`, hex, `sha256=${b64}`, `sha256=${hex.slice(1)}`, `sha256=${hex}0`, `sha512=${hex}`, `sha256=${hex.replace(/./g, 'g')}`, `sha256 =${hex}`];
+		const cases: Array<[string, boolean]> = [
+			[`sha1=${hex.slice(0, 40)}`, false],
+			[`sha256:${hex}`, false],
+			[hex, true],
+			[`sha256=${b64}`, true],
+			[`sha256=${hex.slice(1)}`, false],
+			[`sha256=${hex}0`, false],
+			[`sha512=${hex}`, true],
+			[`sha256=${hex.replace(/./g, 'g')}`, false],
+			[`sha256 =${hex}`, false],
+		];
+		return [...common, ...(base.scheme === 'github' ? cases : cases.filter(([value]) => value !== hex))];
 	}
 	const hex = stripeHex(base.secret, base.ts, base.body);
 	const ts = base.ts;
-	const out = [
+	const out: Array<[string, boolean]> = [
 		...common,
-		`v1=${hex}`,
-		`t=${ts}`,
-		`t=abc,v1=${hex}`,
-		`t=,v1=${hex}`,
-		`t=${ts},t=${ts},v1=${hex}`,
-		`t=${ts},v0=${hex}`,
-		`t=${ts},v1=${Buffer.from(hex, 'hex').toString('base64')}`,
-		`t=${Number(ts) * 1000},v1=${hex}`,
-		`${ts},${hex}`,
-		`t=${ts};v1=${hex}`,
+		[`v1=${hex}`, false],
+		[`t=${ts}`, false],
+		[`t=abc,v1=${hex}`, false],
+		[`t=,v1=${hex}`, false],
+		[`t=${ts},t=${ts},v1=${hex}`, true],
+		[`t=${ts},v0=${hex}`, true],
+		[`t=${ts},v1=${Buffer.from(hex, 'hex').toString('base64')}`, true],
+		[`t=${Number(ts) * 1000},v1=${hex}`, false],
+		[`${ts},${hex}`, false],
+		[`t=${ts};v1=${hex}`, false],
 	];
 	// with one header for both schemes, a GitHub-looking value is no Stripe signature either
-	if (config.githubHeader === config.stripeHeader) out.push(`sha256=${hex}`);
+	if (config.githubHeader === config.stripeHeader) out.push([`sha256=${hex}`, false]);
 	return out;
 }
 
@@ -236,10 +325,21 @@ const MALFORMED_TIMESTAMPS = (ts: string) => ['', ' ', 'abc', '1.7e9', '-1', `${
 /** Every delivery of one round for one configuration and one scheme. */
 function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() => Delivery> {
 	const accepted = config.accepts.includes(scheme);
+	const auto = config.name.startsWith('Auto');
+	const custom = config.name.startsWith('Custom');
 	const tag = (label: string) => `${config.name} / ${scheme} / ${label}`;
 	const out: Array<() => Delivery> = [];
-	const bad = (label: string, make: () => Omit<Delivery, 'label' | 'expect'>) =>
-		out.push(() => ({ label: tag(label), expect: { status: 401 }, ...make() }));
+	/**
+	 * A bad-looking delivery: 401. Unless it still carries the true HMAC in a form that Auto
+	 * searches ('auto'), or that Custom also reads (several values split on spaces and commas,
+	 * every copy of the header: 'flexible'): then those schemes accept it.
+	 */
+	const bad = (label: string, make: () => Omit<Delivery, 'label' | 'expect'> & { id?: string }, authentic: false | 'auto' | 'flexible' = false) =>
+		out.push(() => {
+			const { id, ...delivery } = make();
+			const accepts = (authentic !== false && auto) || (authentic === 'flexible' && custom);
+			return { label: tag(label), expect: accepts ? { accept: String(id) } : { status: 401 }, ...delivery };
+		});
 
 	// valid (or signed under a scheme this configuration does not accept)
 	for (let i = 0; i < 6; i++) {
@@ -271,6 +371,10 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		const other = signed({ ...base, secret: WRONG_SECRET }, config);
 		if (scheme === 'standard') headers['webhook-signature'] = `${other['webhook-signature']} ${headers['webhook-signature']}`;
 		if (scheme === 'stripe') headers[config.stripeHeader] = `${headers[config.stripeHeader]},v1=${String(other[config.stripeHeader]).split('v1=')[1]}`;
+		if (scheme === 'hex' || scheme === 'base64id') {
+			const name = signatureHeaderOf(scheme, config);
+			headers[name] = `${other[name]} ${headers[name]}`;
+		}
 		return { label: tag('valid, with a second signature of another secret'), headers, rawBody: base.body, expect: { accept: base.id } };
 	});
 	// the same valid delivery twice inside the window (a retry): both start the workflow (dedupe is by event id)
@@ -294,12 +398,17 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 			flipSignature(headers, scheme, config);
 			return { headers, rawBody: base.body };
 		});
-		bad(scheme === 'github' ? 'one character of the signature prefix changed' : 'one digit of the timestamp changed', () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			flipTimestamp(headers, scheme, config);
-			return { headers, rawBody: base.body };
-		});
+		bad(
+			scheme === 'github' ? 'one character of the signature prefix changed' : 'one digit of the timestamp changed',
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				flipTimestamp(headers, scheme, config);
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			// Auto reads the value after any name=, so the prefix's spelling does not matter to it
+			scheme === 'github' ? 'auto' : false,
+		);
 	}
 	bad('body re-serialised (same JSON, other bytes)', () => {
 		const base = freshBase(scheme);
@@ -309,13 +418,19 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		const base = freshBase(scheme);
 		return { headers: signed(base, config), rawBody: Buffer.concat([base.body, Buffer.from(' ')]) };
 	});
-	if (scheme === 'standard') {
-		bad('another webhook-id than the signed one', () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			headers['webhook-id'] = `${base.id}x`;
-			return { headers, rawBody: base.body };
-		});
+	if (scheme === 'standard' || scheme === 'base64id') {
+		// Auto also finds the signed id in X-Business-Ops-Delivery
+		const idHeader = scheme === 'standard' ? 'webhook-id' : B64_HEADERS.id;
+		bad(
+			`another ${idHeader} than the signed one`,
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				headers[idHeader] = `${base.id}x`;
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			'auto',
+		);
 	}
 
 	// wrong secret, and the right secret used the wrong way
@@ -323,18 +438,27 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		const base = { ...freshBase(scheme), secret: WRONG_SECRET };
 		return { headers: signed(base, config), rawBody: base.body };
 	});
-	bad('signed with the secret used the way of another scheme', () => {
-		const base = freshBase(scheme);
-		const headers = signed(base, config);
-		if (scheme === 'standard') {
-			headers['webhook-signature'] = `v1,${hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64')}`;
-		} else if (scheme === 'github') {
-			headers[config.githubHeader] = `sha256=${hmac(standardKey(SECRET), base.body).toString('hex')}`;
-		} else {
-			headers[config.stripeHeader] = `t=${base.ts},v1=${hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex')}`;
-		}
-		return { headers, rawBody: base.body };
-	});
+	// (Auto tries both key forms, the whole secret and the whsec_ bytes: there this is authentic)
+	bad(
+		'signed with the secret used the way of another scheme',
+		() => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			if (scheme === 'standard') {
+				headers['webhook-signature'] = `v1,${hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64')}`;
+			} else if (scheme === 'github') {
+				headers[config.githubHeader] = `sha256=${hmac(standardKey(SECRET), base.body).toString('hex')}`;
+			} else if (scheme === 'stripe') {
+				headers[config.stripeHeader] = `t=${base.ts},v1=${hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex')}`;
+			} else if (scheme === 'hex') {
+				headers[HEX_HEADERS.signature] = hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex');
+			} else {
+				headers[B64_HEADERS.signature] = hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64');
+			}
+			return { headers, rawBody: base.body, id: base.id };
+		},
+		'auto',
+	);
 	bad('signed with an empty secret', () => {
 		const base = { ...freshBase(scheme), secret: '' };
 		return { headers: signed(base, config), rawBody: base.body };
@@ -363,14 +487,23 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	}
 
 	// missing headers
-	const names = scheme === 'standard' ? ['webhook-id', 'webhook-timestamp', 'webhook-signature'] : [signatureHeaderOf(scheme, config)];
+	const names = {
+		standard: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+		hex: [HEX_HEADERS.signature, HEX_HEADERS.timestamp],
+		base64id: [B64_HEADERS.signature, B64_HEADERS.timestamp, B64_HEADERS.id],
+	}[scheme as string] ?? [signatureHeaderOf(scheme, config)];
 	for (const name of names) {
-		bad(`without ${name}`, () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			delete headers[name];
-			return { headers, rawBody: base.body };
-		});
+		bad(
+			`without ${name}`,
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				delete headers[name];
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			// without its id header, Auto still finds the signed id in X-Business-Ops-Delivery
+			name === 'webhook-id' || name === B64_HEADERS.id ? 'auto' : false,
+		);
 	}
 	if (scheme === 'standard') {
 		bad('without any webhook-* header', () => {
@@ -389,23 +522,34 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	const malformed = malformedSignatures(freshBase(scheme), config);
 	for (let i = 0; i < malformed.length; i++) {
 		if (i % 3 !== round % 3 && round < 3) continue;
-		bad(`malformed ${signatureHeaderOf(scheme, config)} #${i}`, () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			headers[signatureHeaderOf(scheme, config)] = malformedSignatures(base, config)[i];
-			return { headers, rawBody: base.body };
-		});
+		const flexible = malformed[i][0].startsWith('v') && malformed[i][1] && scheme === 'base64id' && !/^v1,[0-9a-f]{64}$/.test(malformed[i][0]);
+		bad(
+			`malformed ${signatureHeaderOf(scheme, config)} #${i}`,
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				headers[signatureHeaderOf(scheme, config)] = malformedSignatures(base, config)[i][0];
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			// Custom with an empty prefix also splits `v2,<base64>` into values and takes unpadded base64
+			malformed[i][1] ? (flexible ? 'flexible' : 'auto') : false,
+		);
 	}
 
 	// duplicated headers: n8n hands them over joined by ", " (Node's http); other servers as arrays
 	const sigName = signatureHeaderOf(scheme, config);
-	bad('signature header twice, the first copy forged (array)', () => {
-		const base = freshBase(scheme);
-		const headers = signed(base, config);
-		const forged = signed({ ...base, secret: WRONG_SECRET }, config)[sigName];
-		headers[sigName] = [String(forged), String(headers[sigName])];
-		return { headers, rawBody: base.body };
-	});
+	// every copy of a signature header counts for Auto and Custom (a valid one among them verifies)
+	bad(
+		'signature header twice, the first copy forged (array)',
+		() => {
+			const base = freshBase(scheme);
+			const headers = signed(base, config);
+			const forged = signed({ ...base, secret: WRONG_SECRET }, config)[sigName];
+			headers[sigName] = [String(forged), String(headers[sigName])];
+			return { headers, rawBody: base.body, id: base.id };
+		},
+		'flexible',
+	);
 	bad('signature header twice, both forged (joined by ", ")', () => {
 		const base = freshBase(scheme);
 		const headers = signed({ ...base, secret: WRONG_SECRET }, config);
@@ -419,27 +563,40 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		return { headers, rawBody: base.body };
 	});
 	if (scheme !== 'standard') {
-		bad('signature header twice, valid copy second (joined by ", ")', () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			const forged = signed({ ...base, secret: WRONG_SECRET }, config)[sigName];
-			headers[sigName] = `${forged}, ${headers[sigName]}`;
-			return { headers, rawBody: base.body };
-		});
+		bad(
+			'signature header twice, valid copy second (joined by ", ")',
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				const forged = signed({ ...base, secret: WRONG_SECRET }, config)[sigName];
+				headers[sigName] = `${forged}, ${headers[sigName]}`;
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			'flexible',
+		);
 	}
 	if (scheme === 'standard') {
-		bad('webhook-timestamp twice, a stale copy first (array)', () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			headers['webhook-timestamp'] = [String(nowSeconds() - config.tolerance - 100), base.ts];
-			return { headers, rawBody: base.body };
-		});
-		bad('webhook-id twice (joined by ", ")', () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			headers['webhook-id'] = `${base.id}, ${base.id}`;
-			return { headers, rawBody: base.body };
-		});
+		// Auto tries every copy of a timestamp header and also finds the id in X-Business-Ops-Delivery
+		bad(
+			'webhook-timestamp twice, a stale copy first (array)',
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				headers['webhook-timestamp'] = [String(nowSeconds() - config.tolerance - 100), base.ts];
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			'auto',
+		);
+		bad(
+			'webhook-id twice (joined by ", ")',
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				headers['webhook-id'] = `${base.id}, ${base.id}`;
+				return { headers, rawBody: base.body, id: base.id };
+			},
+			'auto',
+		);
 		bad('webhook-timestamp twice (joined by ", ")', () => {
 			const base = freshBase(scheme);
 			const headers = signed(base, config);
@@ -514,7 +671,7 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 	for (const config of CONFIGS) {
 		const staticData = {
 			'node:Business Ops Trigger': {
-				subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET } },
+				subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: sealSecret(SECRET, TEST_API_KEY, 'whk_1') } },
 			},
 		};
 		config.testNode = createTriggerNode(trigger, { events: EVENTS, options: config.options }, { staticData });

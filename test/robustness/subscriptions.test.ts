@@ -1,11 +1,15 @@
 /**
- * Issue 7, subscriptions: 50 cycles of publish, unpublish, restart and remote deletion (plus
- * pausing in the dashboard, editing the events of a published workflow, a changed n8n URL, a
- * crash between create and the saving of the static data, and the editor's test listening), in a seeded random order, for three workflows in two
- * organizations of the in-process sandbox. After every step: no duplicate (at most one
- * subscription per workflow and slot) and no orphan (every subscription in the sandbox is one
- * a workflow still holds in its static data); after every restart each published workflow has
- * exactly its one subscription; at the end, with everything unpublished, the sandbox holds none.
+ * Issues 7 and 11, subscriptions: 50 cycles of publish, unpublish, restart and remote deletion
+ * (plus pausing in the dashboard, editing the events of a published workflow, a crash between
+ * create and the saving of the static data, the editor's test listening, and importing the
+ * workflow with its static data into the other instance), in a seeded random order, for three
+ * workflows in two organizations of the in-process sandbox, each in two n8n instances
+ * (production and staging: the same workflow id, webhook id and name, another host).
+ * After every step: no duplicate (at most one subscription per instance, workflow and slot) and
+ * no orphan (every subscription in the sandbox is one a workflow still holds in its static
+ * data); after every restart each published copy has exactly its one subscription, at its own
+ * URL; unpublishing one instance's copy never removes the other's; at the end, with everything
+ * unpublished, the sandbox holds none.
  *
  * The calls are the ones n8n makes (see test/harness/engine.ts). Static data is modelled the way
  * n8n keeps it: each lifecycle call runs on a Workflow built from the saved static data, and
@@ -29,7 +33,8 @@ import { seededRandom } from '../../sandbox/src/prng';
 
 const trigger = new BusinessOpsTrigger();
 const NODE_KEY = 'node:Business Ops Trigger';
-const BASE_URLS = ['https://n8n.example.test/', 'https://automation.example.test/'];
+const PRODUCTION = 'https://n8n.example.test/';
+const STAGING = 'https://staging.example.test/';
 const EVENT_SETS = [['invoice.paid'], ['invoice.paid', 'quote.approved'], ['request.received', 'quote.created']];
 
 let sandbox: Sandbox;
@@ -46,7 +51,6 @@ beforeEach(() => {
 	clearRateLimitGates();
 	timing.sleep = async () => undefined;
 	logs = captureLogs();
-	baseUrl = BASE_URLS[0];
 });
 afterEach(() => {
 	timing.sleep = realSleep;
@@ -57,6 +61,8 @@ afterEach(() => {
 interface WorkflowModel {
 	id: string;
 	webhookId: string;
+	/** The n8n instance this copy lives in. */
+	base: string;
 	apiKey: string;
 	events: string[];
 	active: boolean;
@@ -68,10 +74,8 @@ interface Stored {
 	id: string;
 	url: string;
 	events: string[];
-	secret?: string;
+	sealedSecret?: string;
 }
-
-let baseUrl = BASE_URLS[0];
 
 /** A Workflow as n8n builds it for one lifecycle call: from the saved static data. */
 function load(wf: WorkflowModel): TestNode {
@@ -82,7 +86,7 @@ function load(wf: WorkflowModel): TestNode {
 			credentials: { apiKey: wf.apiKey, baseUrl: sandbox.baseUrl },
 			staticData: structuredClone(wf.saved),
 			webhookId: wf.webhookId,
-			webhookBaseUrl: baseUrl,
+			webhookBaseUrl: wf.base,
 		},
 	);
 	testNode.workflow.id = wf.id;
@@ -113,8 +117,9 @@ function storedOf(wf: WorkflowModel): Partial<Record<'production' | 'test', Stor
 
 const nameOf = (wf: WorkflowModel, slot: 'production' | 'test') =>
 	`n8n: Test workflow / Business Ops Trigger (${wf.id})${slot === 'test' ? ' (test)' : ''}`;
-const urlOf = (wf: WorkflowModel, slot: 'production' | 'test', base = baseUrl) =>
-	`${base}${slot === 'test' ? 'webhook-test' : 'webhook'}/${wf.webhookId}/webhook`;
+const urlOf = (wf: WorkflowModel, slot: 'production' | 'test') =>
+	`${wf.base}${slot === 'test' ? 'webhook-test' : 'webhook'}/${wf.webhookId}/webhook`;
+const label = (wf: WorkflowModel) => `${wf.id}@${wf.base === PRODUCTION ? 'production' : 'staging'}`;
 
 async function dashboard(wf: WorkflowModel, method: string, path: string, body?: IDataObject) {
 	const response = await fetch(`${sandbox.baseUrl}${path}`, {
@@ -125,34 +130,34 @@ async function dashboard(wf: WorkflowModel, method: string, path: string, body?:
 	return response.status;
 }
 
-/** No duplicate, no orphan; `strict` also wants each published workflow to hold exactly its live subscription. */
+/** No duplicate, no orphan; `strict` also wants each published copy to hold exactly its live subscription. */
 function checkInvariants(workflows: WorkflowModel[], where: string, strict: boolean): string[] {
 	const problems: string[] = [];
 	const remote = sandbox.control.webhooks();
-	const held = new Map<string, string>();
+	const held = new Set<string>();
 	for (const wf of workflows) {
-		for (const [slot, stored] of Object.entries(storedOf(wf))) if (stored) held.set(stored.id, `${wf.id}/${slot}`);
+		for (const stored of Object.values(storedOf(wf))) if (stored) held.add(stored.id);
 	}
 	for (const sub of remote) {
 		if (!held.has(sub.id)) problems.push(`${where}: orphan ${sub.id} "${sub.name}" (${sub.url})`);
 	}
 	for (const wf of workflows) {
 		for (const slot of ['production', 'test'] as const) {
-			const mine = remote.filter((sub) => sub.name === nameOf(wf, slot) || sub.url.includes(`/${slot === 'test' ? 'webhook-test' : 'webhook'}/${wf.webhookId}/`));
-			if (mine.length > 1) problems.push(`${where}: ${mine.length} subscriptions for ${wf.id}/${slot}: ${mine.map((s) => s.id).join(', ')}`);
+			const mine = remote.filter((sub) => sub.url === urlOf(wf, slot));
+			if (mine.length > 1) problems.push(`${where}: ${mine.length} subscriptions for ${label(wf)}/${slot}: ${mine.map((s) => s.id).join(', ')}`);
 		}
-		const production = remote.filter((sub) => sub.name === nameOf(wf, 'production'));
-		if (!wf.active && production.length > 0) problems.push(`${where}: ${wf.id} is unpublished but ${production[0].id} is left`);
+		const production = remote.filter((sub) => sub.url === urlOf(wf, 'production'));
+		if (!wf.active && production.length > 0) problems.push(`${where}: ${label(wf)} is unpublished but ${production[0].id} is left`);
 		if (strict && wf.active) {
 			const stored = storedOf(wf).production;
 			const live = production[0];
-			if (!live || !stored || live.id !== stored.id || !stored.secret) {
-				problems.push(`${where}: published ${wf.id} holds ${stored?.id ?? 'nothing'}, the sandbox has ${live?.id ?? 'nothing'}`);
-			} else if (!live.active || live.url !== urlOf(wf, 'production') || [...live.events].sort().join() !== [...wf.events].sort().join()) {
-				problems.push(`${where}: ${wf.id}'s subscription is not current: ${JSON.stringify(live)}`);
+			if (!live || !stored || live.id !== stored.id || !stored.sealedSecret) {
+				problems.push(`${where}: published ${label(wf)} holds ${stored?.id ?? 'nothing'}, the sandbox has ${live?.id ?? 'nothing'}`);
+			} else if (!live.active || [...live.events].sort().join() !== [...wf.events].sort().join()) {
+				problems.push(`${where}: ${label(wf)}'s subscription is not current: ${JSON.stringify(live)}`);
 			}
 		}
-		if (storedOf(wf).test && strict) problems.push(`${where}: ${wf.id} still holds a test subscription outside a listening session`);
+		if (storedOf(wf).test && strict) problems.push(`${where}: ${label(wf)} still holds a test subscription outside a listening session`);
 	}
 	return problems;
 }
@@ -160,14 +165,18 @@ function checkInvariants(workflows: WorkflowModel[], where: string, strict: bool
 test('50 cycles of publish, unpublish, restart and remote deletion leave no duplicate and no orphan', async () => {
 	const random = seededRandom(2026);
 	const int = (n: number) => Math.floor(random() * n);
-	const workflows: WorkflowModel[] = [
-		{ id: 'wf-A', webhookId: 'hook-a', apiKey: sandbox.keys.admin, events: EVENT_SETS[0], active: false, saved: {} },
-		{ id: 'wf-B', webhookId: 'hook-b', apiKey: sandbox.keys.admin, events: EVENT_SETS[1], active: false, saved: {} },
-		{ id: 'wf-C', webhookId: 'hook-c', apiKey: sandbox.keys.otherOrg, events: EVENT_SETS[2], active: false, saved: {} },
+	const originals: WorkflowModel[] = [
+		{ id: 'wf-A', webhookId: 'hook-a', base: PRODUCTION, apiKey: sandbox.keys.admin, events: EVENT_SETS[0], active: false, saved: {} },
+		{ id: 'wf-B', webhookId: 'hook-b', base: PRODUCTION, apiKey: sandbox.keys.admin, events: EVENT_SETS[1], active: false, saved: {} },
+		{ id: 'wf-C', webhookId: 'hook-c', base: PRODUCTION, apiKey: sandbox.keys.otherOrg, events: EVENT_SETS[2], active: false, saved: {} },
 	];
+	// the same workflows imported into staging: same ids, webhook ids and names
+	const workflows = [...originals, ...originals.map((wf) => ({ ...wf, base: STAGING }))];
+	const twinOf = (wf: WorkflowModel) => workflows.find((other) => other.id === wf.id && other.base !== wf.base) as WorkflowModel;
 	const problems: string[] = [];
 	const counts: Record<string, number> = {};
 	const errors: string[] = [];
+	let bothPublished = 0;
 
 	const publish = async (wf: WorkflowModel, activation: 'activate' | 'init' | 'update' = 'activate') => {
 		await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, activation));
@@ -178,8 +187,9 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 		wf.active = false;
 	};
 
-	const startAll = async () => {
-		for (const each of workflows) if (each.active) await publish(each, 'init');
+	/** One instance starts: every copy published there is added again ('init'). */
+	const startAll = async (base?: string) => {
+		for (const each of workflows) if (each.active && (base === undefined || each.base === base)) await publish(each, 'init');
 	};
 
 	const steps: Record<string, (wf: WorkflowModel) => Promise<void>> = {
@@ -191,20 +201,27 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 		unpublish: async (wf) => {
 			if (wf.active) await unpublish(wf);
 		},
-		restart: async () => {
-			// n8n stops without touching webhooks; on start it adds every published workflow ('init');
-			// now and then its webhook URL changed meanwhile (WEBHOOK_URL)
-			if (int(4) === 0) baseUrl = BASE_URLS[(BASE_URLS.indexOf(baseUrl) + 1) % BASE_URLS.length];
-			await startAll();
+		restart: async (wf) => {
+			// n8n stops without touching webhooks; on start it adds every published workflow ('init')
+			await startAll(wf.base);
+		},
+		importIntoOther: async (wf) => {
+			// the workflow exported here (with its static data) and imported into the other instance,
+			// replacing its copy there, which is then published or not
+			const twin = twinOf(wf);
+			if (twin.active) await unpublish(twin);
+			twin.saved = structuredClone(wf.saved);
+			twin.events = wf.events;
+			if (int(2) === 0) await publish(twin);
 		},
 		remoteDelete: async (wf) => {
-			const live = sandbox.control.webhooks().filter((sub) => sub.name.includes(`(${wf.id})`));
+			const live = sandbox.control.webhooks().filter((sub) => sub.url.startsWith(wf.base) && sub.name.includes(`(${wf.id})`));
 			if (live.length === 0) return;
 			const victim = live[int(live.length)];
 			expect(await dashboard(wf, 'DELETE', `/webhooks/${victim.id}`)).toBe(200);
 		},
 		remotePause: async (wf) => {
-			const live = sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'production'));
+			const live = sandbox.control.webhooks().filter((sub) => sub.url === urlOf(wf, 'production'));
 			if (live.length === 0) return;
 			expect(await dashboard(wf, 'PATCH', `/webhooks/${live[0].id}`, { active: false })).toBe(200);
 		},
@@ -224,7 +241,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			// (with the same webhook URL: see the separate test for a crash followed by a URL change)
 			await activateTrigger(trigger, load(wf));
 			wf.active = true;
-			await startAll();
+			await startAll(wf.base);
 		},
 		listen: async (wf) => {
 			// one editor session: listen (sometimes clicked twice), maybe deleted remotely meanwhile, then stop
@@ -232,8 +249,8 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			await lifecycle(wf, session, async (t) => await startTestListening(trigger, t));
 			if (int(3) === 0) await lifecycle(wf, session, async (t) => await startTestListening(trigger, t));
 			problems.push(...checkInvariants(workflows, `${wf.id} listening`, false));
-			const test = sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'));
-			if (test.length !== 1) problems.push(`${wf.id} listening: ${test.length} test subscriptions`);
+			const test = sandbox.control.webhooks().filter((sub) => sub.url === urlOf(wf, 'test'));
+			if (test.length !== 1) problems.push(`${label(wf)} listening: ${test.length} test subscriptions`);
 			if (int(3) === 0 && test[0]) await dashboard(wf, 'DELETE', `/webhooks/${test[0].id}`);
 			await lifecycle(wf, session, async (t) => await stopTestListening(trigger, t));
 		},
@@ -242,7 +259,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	for (let cycle = 1; cycle <= 50; cycle++) {
 		// every cycle has the four of the issue; the others are mixed in
 		const names = ['publish', 'unpublish', 'restart', 'remoteDelete'];
-		for (const extra of ['publish', 'remotePause', 'editEvents', 'listen', 'restart', 'crashAfterCreate']) if (random() < 0.5) names.push(extra);
+		for (const extra of ['publish', 'remotePause', 'editEvents', 'listen', 'restart', 'crashAfterCreate', 'importIntoOther', 'importIntoOther']) if (random() < 0.5) names.push(extra);
 		for (let i = names.length - 1; i > 0; i--) {
 			const j = int(i + 1);
 			[names[i], names[j]] = [names[j], names[i]];
@@ -252,15 +269,16 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			try {
 				await steps[name](wf);
 			} catch (error) {
-				errors.push(`cycle ${cycle} ${name} ${wf.id}: ${(error as Error).message}`);
+				errors.push(`cycle ${cycle} ${name} ${label(wf)}: ${(error as Error).message}`);
 			}
 			counts[name] = (counts[name] ?? 0) + 1;
+			if (wf.active && twinOf(wf).active) bothPublished++;
 			// right after a restart every published workflow must be whole again; between, a remote
 			// deletion or pause may leave one without a live subscription until the next restart
-			problems.push(...checkInvariants(workflows, `cycle ${cycle} after ${name} ${wf.id}`, name === 'restart' || name === 'crashAfterCreate'));
+			problems.push(...checkInvariants(workflows, `cycle ${cycle} after ${name} ${label(wf)}`, false));
 		}
-		// the end of a cycle: a restart puts every published workflow back in order
-		await steps.restart(workflows[0]);
+		// the end of a cycle: a restart of both instances puts every published copy back in order
+		await startAll();
 		problems.push(...checkInvariants(workflows, `end of cycle ${cycle}`, true));
 	}
 
@@ -269,8 +287,11 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	expect(errors).toEqual([]);
 	expect(problems).toEqual([]);
 	expect(sandbox.control.webhooks()).toEqual([]);
-	expect(workflows.map((wf) => storedOf(wf))).toEqual([{}, {}, {}]);
-	expect(Object.keys(counts).sort()).toEqual(['crashAfterCreate', 'editEvents', 'listen', 'publish', 'remoteDelete', 'remotePause', 'restart', 'unpublish']);
+	expect(workflows.map((wf) => storedOf(wf))).toEqual([{}, {}, {}, {}, {}, {}]);
+	expect(Object.keys(counts).sort()).toEqual(['crashAfterCreate', 'editEvents', 'importIntoOther', 'listen', 'publish', 'remoteDelete', 'remotePause', 'restart', 'unpublish']);
+	// both instances had the same workflow published at once, and imports carried the other's record
+	expect(bothPublished).toBeGreaterThan(10);
+	expect(logs.lines.filter((line) => /it is left in place: it may belong to another n8n/.test(line.message)).length).toBeGreaterThan(3);
 	expect(logs.lines.filter((line) => /left behind without its signing secret/.test(line.message)).length).toBeGreaterThan(5);
 	// both organizations were used
 	const orgs = new Set(sandbox.control.requestLog().map((entry) => entry.organizationId));
@@ -281,7 +302,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 }, 30_000);
 
 test('a listening session cut off by a restart: the next session replaces its subscription, no duplicate is left', async () => {
-	const wf: WorkflowModel = { id: 'wf-D', webhookId: 'hook-d', apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+	const wf: WorkflowModel = { id: 'wf-D', webhookId: 'hook-d', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
 	await lifecycle(wf, load(wf), async (t) => await startTestListening(trigger, t));
 	// n8n restarts: the session is gone and its stop never comes; the user listens again later
 	const again = load(wf);
@@ -300,19 +321,33 @@ test('a listening session cut off by a restart: the next session replaces its su
 	expect(sandbox.control.webhooks()).toEqual([]);
 });
 
-test('a crash between create and saving the static data, and a changed n8n URL on the restart: the lost subscription is removed', async () => {
-	const wf: WorkflowModel = { id: 'wf-E', webhookId: 'hook-e', apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
-	baseUrl = BASE_URLS[0];
+test('a crash between create and saving the static data, then a changed n8n URL: the lost subscription is left in place (it cannot be told from another instance\'s)', async () => {
+	const wf: WorkflowModel = { id: 'wf-E', webhookId: 'hook-e', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
 	// published; n8n stops before the static data with the new subscription is saved
 	await activateTrigger(trigger, load(wf));
 	const lost = sandbox.control.webhooks().map((sub) => sub.id);
 	expect(lost).toHaveLength(1);
 	// n8n starts again under another webhook URL and adds the published workflow
-	baseUrl = BASE_URLS[1];
+	wf.base = STAGING;
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
 	const held = storedOf(wf).production?.id;
-	expect(sandbox.control.webhooks().map((sub) => sub.id)).toEqual([held]);
-	// and after unpublishing nothing is left
+	expect(sandbox.control.webhooks().map((sub) => sub.id).sort()).toEqual([held, lost[0]].sort());
+	// after unpublishing only the one at the old URL is left, for the user to delete
 	await lifecycle(wf, load(wf), async (t) => await deactivateTrigger(trigger, t));
-	expect(sandbox.control.webhooks()).toEqual([]);
+	expect(sandbox.control.webhooks().map((sub) => sub.id)).toEqual(lost);
+});
+
+test('the same workflow published in two instances: each keeps its own subscription; unpublishing one removes only its own', async () => {
+	const production: WorkflowModel = { id: 'wf-F', webhookId: 'hook-f', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+	await lifecycle(production, load(production), async (t) => await activateTrigger(trigger, t));
+	// staging imports it with its static data (the production record included) and publishes it
+	const staging: WorkflowModel = { ...production, base: STAGING, saved: structuredClone(production.saved) };
+	await lifecycle(staging, load(staging), async (t) => await activateTrigger(trigger, t));
+	const urls = () => sandbox.control.webhooks().map((sub) => sub.url).sort();
+	expect(urls()).toEqual([urlOf(production, 'production'), urlOf(staging, 'production')].sort());
+	expect(storedOf(staging).production?.url).toBe(urlOf(staging, 'production'));
+	await lifecycle(staging, load(staging), async (t) => await deactivateTrigger(trigger, t));
+	expect(urls()).toEqual([urlOf(production, 'production')]);
+	await lifecycle(production, load(production), async (t) => await deactivateTrigger(trigger, t));
+	expect(urls()).toEqual([]);
 });

@@ -63,3 +63,33 @@ export function captureLogs(): { lines: LogLine[]; restore: () => void } {
 	Container.set(Logger, fake as unknown as Logger);
 	return { lines, restore: () => Container.set(Logger, original) };
 }
+
+/** A signing form as an API might use it; signed here from its description, not by the node. */
+export interface FormSpec {
+	header: string;
+	/** How the value is written: `v1,<base64>`, `sha256=<hex>`, `t=<ts>,v1=<hex>`, bare hex or bare base64. */
+	value: 'v1,base64' | 'sha256=hex' | 't=,v1=hex' | 'hex' | 'base64';
+	content: 'body' | 'timestamp.body' | 'id.timestamp.body';
+	key: 'secret' | 'whsec';
+	/** Where a timestamp travels outside the value (`t=` carries it otherwise). */
+	timestampHeader?: string;
+	idHeader?: string;
+	algorithm?: 'sha256' | 'sha512';
+}
+
+export function formHeaders(spec: FormSpec, secret: string, id: string, timestamp: number, body: string | Buffer) {
+	const key = spec.key === 'whsec' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret, 'utf8');
+	const prefix = spec.content === 'body' ? '' : spec.content === 'timestamp.body' ? `${timestamp}.` : `${id}.${timestamp}.`;
+	const mac = createHmac(spec.algorithm ?? 'sha256', key).update(prefix).update(body).digest();
+	const values = {
+		'v1,base64': `v1,${mac.toString('base64')}`,
+		'sha256=hex': `sha256=${mac.toString('hex')}`,
+		't=,v1=hex': `t=${timestamp},v1=${mac.toString('hex')}`,
+		hex: mac.toString('hex'),
+		base64: mac.toString('base64'),
+	};
+	const headers: Record<string, string> = { [spec.header]: values[spec.value] };
+	if (spec.timestampHeader) headers[spec.timestampHeader] = String(timestamp);
+	if (spec.idHeader) headers[spec.idHeader] = id;
+	return headers;
+}

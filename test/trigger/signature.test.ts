@@ -1,13 +1,18 @@
 import { createHmac } from 'node:crypto';
 
+import { customProblem } from '../../nodes/BusinessOpsTrigger/customSignature';
+import { whsecKey as standardWebhooksKey, type CustomSignature, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
+import { verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signature';
+import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
-	standardWebhooksKey,
-	verifyDelivery,
-	type VerifyOptions,
-	type VerifyResult,
-} from '../../nodes/BusinessOpsTrigger/signature';
-import { signatureHeaders } from '../../sandbox/src/signing';
-import { githubSignature, standardHeaders, stripeSignature, stripeV1, VECTOR } from './helpers';
+	formHeaders,
+	githubSignature,
+	standardHeaders,
+	stripeSignature,
+	stripeV1,
+	VECTOR,
+	type FormSpec,
+} from './helpers';
 
 const NOW = VECTOR.timestamp;
 const SECRET = 'whsec_c2VjcmV0LWZvci10aGUtdHJpZ2dlci10ZXN0cy0xMjM0NQ==';
@@ -45,7 +50,7 @@ describe('Standard Webhooks', () => {
 		});
 
 	test('accepts the published test vector', () => {
-		expect(run(vector)).toEqual({ valid: true, scheme: 'standardWebhooks', timestamp: VECTOR.timestamp });
+		expect(run(vector)).toEqual({ valid: true, form: { description: 'Standard Webhooks' }, timestamp: VECTOR.timestamp });
 	});
 
 	test('the test-side signer reproduces the vector (so the other tests sign correctly)', () => {
@@ -125,7 +130,10 @@ describe('GitHub-style', () => {
 	const headers = { 'x-hub-signature-256': githubSignature(SECRET, BODY) };
 
 	test('accepts a valid signature in the default header', () => {
-		expect(verify({ scheme: 'github', headers })).toEqual({ valid: true, scheme: 'github' });
+		expect(verify({ scheme: 'github', headers })).toEqual({
+			valid: true,
+			form: { description: 'GitHub-style (header X-Hub-Signature-256)' },
+		});
 	});
 
 	test('the key is the whole secret as UTF-8 (whsec_ included)', () => {
@@ -165,7 +173,11 @@ describe('Stripe-style', () => {
 	const headers = { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) };
 
 	test('accepts a valid signature', () => {
-		expect(verify({ scheme: 'stripe', headers })).toEqual({ valid: true, scheme: 'stripe', timestamp: NOW });
+		expect(verify({ scheme: 'stripe', headers })).toEqual({
+			valid: true,
+			form: { description: 'Stripe-style (header Stripe-Signature)' },
+			timestamp: NOW,
+		});
 	});
 
 	test('several v1 signatures: one valid is enough; other schemes in the header are ignored', () => {
@@ -213,61 +225,148 @@ describe('Stripe-style', () => {
 	});
 });
 
-describe('Auto', () => {
-	test('accepts each scheme when its headers verify', () => {
-		expect(verify({ headers: standardHeaders(SECRET, 'evt_1', NOW, BODY) })).toMatchObject({
-			valid: true,
-			scheme: 'standardWebhooks',
-		});
-		expect(verify({ headers: { 'x-hub-signature-256': githubSignature(SECRET, BODY) } })).toMatchObject({
-			valid: true,
-			scheme: 'github',
-		});
-		expect(verify({ headers: { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) } })).toMatchObject({
-			valid: true,
-			scheme: 'stripe',
-		});
+describe('Auto: finds the API form without weakening the check', () => {
+	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+	/** Forms an API might use, beyond the three named schemes: header names, value forms, contents, keys. */
+	const FORMS: Array<[string, FormSpec]> = [
+		['Standard Webhooks', { header: 'webhook-signature', value: 'v1,base64', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'webhook-timestamp', idHeader: 'webhook-id' }],
+		['GitHub-style under another header', { header: 'X-BusinessOps-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }],
+		['Stripe-style under another header', { header: 'X-Signature', value: 't=,v1=hex', content: 'timestamp.body', key: 'secret' }],
+		['bare hex of the body', { header: 'Signature', value: 'hex', content: 'body', key: 'secret' }],
+		['bare base64, timestamp header', { header: 'X-Webhook-Signature', value: 'base64', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Webhook-Timestamp' }],
+		['bare hex, whsec key, id and timestamp headers', { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'X-Signature-Timestamp', idHeader: 'X-Message-Id' }],
+		['v1,<base64> of timestamp.body with the whole secret', { header: 'BO-Signature', value: 'v1,base64', content: 'timestamp.body', key: 'secret', timestampHeader: 'BO-Timestamp' }],
+		['sha256=<hex> of id.timestamp.body (Svix-like headers)', { header: 'svix-signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'svix-timestamp', idHeader: 'svix-id' }],
+	];
+
+	test.each(FORMS)('%s: accepted, and the form it names verifies under Custom', (_name, spec) => {
+		const headers = formHeaders(spec, SECRET, ID, NOW, BODY);
+		const result = verify({ headers });
+		expect(result.valid).toBe(true);
+		if (!result.valid) return;
+		expect(result.form.custom).toBeDefined();
+		const custom = result.form.custom as CustomSignature;
+		expect(custom.header.toLowerCase()).toBe(spec.header.toLowerCase());
+		expect(custom.encoding).toBe(spec.value.endsWith('base64') ? 'base64' : 'hex');
+		expect(custom.key).toBe(spec.key === 'whsec' ? 'whsecBase64' : 'secret');
+		expect(result.timestamp).toBe(spec.content === 'body' ? undefined : NOW);
+		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({ valid: true });
+		// the same form, tampered or signed with another secret, is refused
+		expect(reasonOf(verify({ headers, rawBody: Buffer.from(`${BODY} `) }))).toBe('signature does not match');
+		expect(reasonOf(verify({ headers: formHeaders(spec, 'whsec_b3RoZXI=', ID, NOW, BODY) }))).toBe('signature does not match');
 	});
 
-	test('refuses a delivery without any signature header', () => {
+	test('a signed timestamp outside the window is refused, from a header or from t=', () => {
+		for (const spec of [FORMS[1 + 1][1], FORMS[4][1], FORMS[0][1]]) {
+			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY) }))).toBe('timestamp too old');
+			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW + 301, BODY) }))).toBe('timestamp in the future');
+			expect(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY), toleranceSeconds: 400 }).valid).toBe(true);
+		}
+	});
+
+	test('ts= in the signature value is a signed timestamp too, and the pinned Custom form reads it', () => {
+		const headers = { 'X-Sig-Signature': `ts=${NOW} v1=${stripeV1(SECRET, NOW, BODY)}` };
+		const result = verify({ headers });
+		expect(result).toMatchObject({ valid: true, timestamp: NOW });
+		if (!result.valid) return;
+		expect(verify({ scheme: 'custom', custom: result.form.custom, headers })).toMatchObject({ valid: true, timestamp: NOW });
+		const stale = { 'X-Sig-Signature': `ts=${NOW - 400} v1=${stripeV1(SECRET, NOW - 400, BODY)}` };
+		expect(reasonOf(verify({ headers: stale }))).toBe('timestamp too old');
+	});
+
+	test('a signature over timestamp.body does not verify once the timestamp is changed or left out', () => {
+		const headers = formHeaders(FORMS[4][1], SECRET, ID, NOW, BODY);
+		expect(reasonOf(verify({ headers: { ...headers, 'X-Webhook-Timestamp': String(NOW + 1) } }))).toBe('signature does not match');
+		const withoutTimestamp = { ...headers };
+		delete (withoutTimestamp as Record<string, string>)['X-Webhook-Timestamp'];
+		expect(reasonOf(verify({ headers: withoutTimestamp }))).toBe('signature does not match');
+	});
+
+	test('several signatures (rotation), separated by spaces or commas: one valid is enough', () => {
+		const good = formHeaders(FORMS[3][1], SECRET, ID, NOW, BODY).Signature;
+		const other = formHeaders(FORMS[3][1], 'whsec_b3RoZXI=', ID, NOW, BODY).Signature;
+		expect(verify({ headers: { Signature: `${other} ${good}` } }).valid).toBe(true);
+		expect(verify({ headers: { Signature: `${other},${good}` } }).valid).toBe(true);
+		expect(verify({ headers: { Signature: [other, good] } }).valid).toBe(true);
+		expect(reasonOf(verify({ headers: { Signature: `${other} ${other}` } }))).toBe('signature does not match');
+	});
+
+	test('a header set under Signature Header is searched even without "signature" in its name', () => {
+		const headers = { 'X-BO-Sig': githubSignature(SECRET, BODY) };
+		expect(reasonOf(verify({ headers }))).toBe('missing signature header (no header name contains "signature")');
+		expect(verify({ headers, signatureHeader: 'X-BO-Sig' }).valid).toBe(true);
+	});
+
+	test('missing and malformed signature headers are refused with a reason', () => {
 		expect(reasonOf(verify({ headers: { 'content-type': 'application/json' } }))).toBe(
-			'missing signature header (expected webhook-signature, X-Hub-Signature-256 or Stripe-Signature)',
+			'missing signature header (no header name contains "signature")',
 		);
+		expect(reasonOf(verify({ headers: { 'X-Signature': 'nonsense' } }))).toBe(
+			'malformed X-Signature header: no HMAC-SHA256 value in hex or base64',
+		);
+		expect(reasonOf(verify({ headers: { 'X-Signature': 'sha256=abc' } }))).toMatch(/^malformed X-Signature header/);
 	});
 
-	test('only a full match counts: a stale or wrong signature is not rescued by being present', () => {
-		expect(reasonOf(verify({ headers: standardHeaders(SECRET, 'evt_1', NOW - 400, BODY) }))).toBe('timestamp too old');
-		expect(reasonOf(verify({ headers: standardHeaders('whsec_b3RoZXI=', 'evt_1', NOW, BODY) }))).toBe(
+	test('the secret used the way of another form does not verify (key forms are not mixed up)', () => {
+		const keyedWithText = createHmac('sha256', Buffer.from('whsec_other', 'utf8')).update(BODY).digest('hex');
+		expect(reasonOf(verify({ headers: { Signature: keyedWithText } }))).toBe('signature does not match');
+		const mac = createHmac('sha512', Buffer.from(SECRET, 'utf8')).update(BODY).digest('hex');
+		expect(reasonOf(verify({ headers: { Signature: mac } }))).toMatch(/^malformed Signature header/);
+	});
+});
+
+describe('Custom', () => {
+	const base: CustomSignature = {
+		header: 'X-Sig',
+		prefix: 'sha512=',
+		encoding: 'hex',
+		content: '{ID}:{timestamp}:{body}',
+		key: 'secret',
+		timestampHeader: 'X-Sig-Time',
+		idHeader: 'X-Sig-Id',
+		algorithm: 'sha512',
+	};
+	const signed = (custom = base, timestamp = NOW, body = BODY) => {
+		const mac = createHmac('sha512', Buffer.from(SECRET, 'utf8')).update(`evt_9:${timestamp}:${body}`).digest('hex');
+		return { 'X-Sig': `${custom.prefix}${mac}`, 'X-Sig-Time': String(timestamp), 'X-Sig-Id': 'evt_9' };
+	};
+
+	test('every part set by hand, HMAC-SHA512 with a template of its own', () => {
+		expect(verify({ scheme: 'custom', custom: base, headers: signed() })).toEqual({
+			valid: true,
+			form: { description: 'Custom (header X-Sig)' },
+			timestamp: NOW,
+		});
+		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: signed(base, NOW - 301) }))).toBe('timestamp too old');
+		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: { ...signed(), 'X-Sig-Id': 'evt_8' } }))).toBe(
 			'signature does not match',
 		);
-		const partial = { 'webhook-signature': standardHeaders(SECRET, 'evt_1', NOW, BODY)['webhook-signature'] };
-		expect(reasonOf(verify({ headers: partial }))).toBe('missing webhook-id, webhook-timestamp header');
-		expect(
-			verify({
-				headers: {
-					'x-hub-signature-256': githubSignature('wrong', BODY),
-					'stripe-signature': stripeSignature('wrong', NOW, BODY),
-				},
-			}).valid,
-		).toBe(false);
+		expect(reasonOf(verify({ scheme: 'custom', custom: { ...base, algorithm: 'sha256' }, headers: signed() }))).toMatch(
+			/^malformed X-Sig header: expected sha512=<hex HMAC-SHA256>/,
+		);
+		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: {} }))).toBe('missing X-Sig header');
 	});
 
-	test('one valid scheme among several headers is accepted', () => {
-		const headers = {
-			...standardHeaders('whsec_b3RoZXI=', 'evt_1', NOW, BODY),
-			'stripe-signature': stripeSignature(SECRET, NOW, BODY),
-		};
-		expect(verify({ headers })).toMatchObject({ valid: true, scheme: 'stripe' });
+	test('the timestamp from t= of the signature header when no timestamp header is set', () => {
+		const custom: CustomSignature = { ...base, prefix: 'v1=', content: '{timestamp}.{body}', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
+		const headers = { 'X-Sig': stripeSignature(SECRET, NOW, BODY) };
+		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({ valid: true, timestamp: NOW });
+		expect(reasonOf(verify({ scheme: 'custom', custom, headers: { 'X-Sig': `v1=${stripeV1(SECRET, NOW, BODY)}` } }))).toBe(
+			'missing timestamp (t= in X-Sig)',
+		);
 	});
 
-	test('with one custom header, the value form picks GitHub-style or Stripe-style', () => {
-		const signatureHeader = 'X-Signature';
-		expect(verify({ signatureHeader, headers: { 'x-signature': githubSignature(SECRET, BODY) } }).valid).toBe(true);
-		expect(
-			verify({ signatureHeader, headers: { 'x-signature': stripeSignature(SECRET, NOW, BODY) } }).valid,
-		).toBe(true);
-		expect(reasonOf(verify({ signatureHeader, headers: { 'x-signature': 'nonsense' } }))).toBe(
-			'malformed X-Signature header',
+	test('settings that cannot work are refused with what to fix', () => {
+		expect(customProblem({ ...base, header: ' ' })).toBe('Custom signature: set "Signature Header"');
+		expect(customProblem({ ...base, content: '{timestamp}' })).toMatch(/must contain \{body\} exactly once/);
+		expect(customProblem({ ...base, content: '{body}{body}' })).toMatch(/must contain \{body\} exactly once/);
+		expect(customProblem({ ...base, content: '{ts}.{body}' })).toBe(
+			'Custom signature: "Signed Content" has {ts}; use {body}, {timestamp} and {ID}',
+		);
+		expect(customProblem({ ...base, idHeader: '' })).toBe('Custom signature: "Signed Content" uses {ID}, so set "ID Header"');
+		expect(customProblem(base)).toBeUndefined();
+		expect(reasonOf(verify({ scheme: 'custom', custom: { ...base, header: '' }, headers: signed() }))).toBe(
+			'Custom signature: set "Signature Header"',
 		);
 	});
 });
@@ -288,7 +387,7 @@ describe('fails closed, never throws', () => {
 	test('None accepts anything, with or without secret and body', () => {
 		expect(verify({ scheme: 'none', headers: {}, secret: undefined, rawBody: undefined })).toEqual({
 			valid: true,
-			scheme: 'none',
+			form: { description: 'None (not checked)' },
 		});
 	});
 
@@ -330,12 +429,25 @@ describe('fails closed, never throws', () => {
 });
 
 describe('interoperates with the sandbox API signer', () => {
-	test.each(['standard', 'github', 'stripe'] as const)('%s deliveries verify, explicitly and under Auto', (scheme) => {
+	test.each(['standard', 'github', 'stripe'] as const)('%s deliveries verify, explicitly and under Auto', (form) => {
 		const body = Buffer.from(BODY);
-		const signed = signatureHeaders(scheme, SECRET, 'evt_1', NOW, body);
-		const explicit = { standard: 'standardWebhooks', github: 'github', stripe: 'stripe' }[scheme] as VerifyOptions['scheme'];
+		const signed = signDelivery({ form }, SECRET, 'evt_1', NOW, body);
+		const explicit = { standard: 'standardWebhooks', github: 'github', stripe: 'stripe' }[form] as VerifyOptions['scheme'];
 		expect(verify({ scheme: explicit, headers: signed, rawBody: body }).valid).toBe(true);
 		expect(verify({ scheme: 'auto', headers: signed, rawBody: body }).valid).toBe(true);
 		expect(verify({ scheme: explicit, headers: signed, rawBody: Buffer.from(`${BODY}\n`) }).valid).toBe(false);
 	});
+
+	test.each(SIGNING_FORMS.flatMap((form) => (['body', 'timestamp.body', 'id.timestamp.body'] as const).map((content) => [form, content] as const)))(
+		'sandbox form %s over %s, under another header and with rotation: Auto accepts, tampering is refused',
+		(form, content) => {
+			const body = Buffer.from(BODY);
+			const signed = signDelivery({ form, content, signatureHeader: 'X-Api-Signature', rotate: true }, SECRET, 'evt_1', NOW, body);
+			expect(verify({ headers: signed, rawBody: body }).valid).toBe(true);
+			expect(verify({ headers: signed, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
+			const stale = signDelivery({ form, content, signatureHeader: 'X-Api-Signature' }, SECRET, 'evt_1', NOW - 3600, body);
+			expect(verify({ headers: stale, rawBody: body }).valid).toBe(content === 'body');
+		},
+	);
 });
+

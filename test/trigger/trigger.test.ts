@@ -17,6 +17,8 @@ import {
 	type TestNode,
 	type WebhookRun,
 } from '../harness/engine';
+import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
+import { TEST_API_KEY } from '../harness/engine';
 import { captureLogs, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
 
 const trigger = new BusinessOpsTrigger();
@@ -61,11 +63,30 @@ function subscriptions(testNode: TestNode): IDataObject {
 	return (testNode.workflow.getStaticData('node', testNode.node).subscriptions ?? {}) as IDataObject;
 }
 
+/** A sealed secret as create stores it: opens only with the credential's API key and for that subscription. */
+const sealed = (secret: string, id = 'whk_1') => sealSecret(secret, TEST_API_KEY, id);
+const SEALED = expect.stringMatching(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+
+/** The secret a stored record holds, opened with the test credential's API key. */
+function secretOf(testNode: TestNode, slot = 'production'): string | undefined {
+	const record = (subscriptions(testNode)[slot] ?? {}) as IDataObject;
+	return typeof record.sealedSecret === 'string' ? openSecret(record.sealedSecret, TEST_API_KEY, String(record.id)) : undefined;
+}
+
 function withProduction(extra: IDataObject = {}): IDataObject {
+	const secret = 'secret' in extra ? extra.secret : SECRET;
+	const rest = { ...extra };
+	delete rest.secret;
 	return {
 		'node:Business Ops Trigger': {
 			subscriptions: {
-				production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET, ...extra },
+				production: {
+					id: 'whk_1',
+					url: PROD_URL,
+					events: EVENTS,
+					...(typeof secret === 'string' && secret !== '' ? { sealedSecret: sealed(secret, String(rest.id ?? 'whk_1')) } : {}),
+					...rest,
+				},
 			},
 		},
 	};
@@ -89,6 +110,9 @@ describe('description', () => {
 		expect(description.properties.map((p) => p.name)).toEqual(['events', 'options', 'noSignatureNotice']);
 		const options = description.properties[1].options as Array<{ name: string; default: unknown }>;
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
+			customSignature: {},
+			eventTypeField: '',
+			ignoreRepeatedDeliveries: false,
 			includeHeaders: false,
 			signatureHeader: '',
 			signatureScheme: 'auto',
@@ -158,8 +182,11 @@ describe('create', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(posted).toEqual({ name: NAME, url: PROD_URL, events: EVENTS });
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET },
+			production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
 		});
+		// sealed with the credential's API key: the workflow's static data does not hold the secret in clear
+		expect(JSON.stringify(testNode.workflow.staticData)).not.toContain(SECRET.slice('whsec_'.length));
+		expect(secretOf(testNode)).toBe(SECRET);
 	});
 
 	test('a response without a signing secret: the subscription is deleted again and a clear error thrown', async () => {
@@ -201,7 +228,7 @@ describe('create', () => {
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_3', url: PROD_URL, events: EVENTS, secret: SECRET },
+			production: { id: 'whk_3', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
 		});
 	});
 
@@ -210,7 +237,7 @@ describe('create', () => {
 		await expect(runWebhookMethod(trigger, testNode, 'create')).rejects.toThrow('Choose at least one event');
 	});
 
-	test('a 409 from our own orphaned subscription (same name and URL): it is deleted, never adopted', async () => {
+	test('a 409 from our own orphaned subscription (exactly this URL): it is deleted, never adopted; other URLs are left alone', async () => {
 		noneLeftBehind();
 		const scope = nock(API)
 			.post('/v1/webhooks')
@@ -219,7 +246,7 @@ describe('create', () => {
 			.query({ page: 1, pageSize: 100 })
 			.reply(200, {
 				data: [
-					{ id: 'whk_other', name: 'Mine', url: PROD_URL, events: EVENTS, active: true },
+					{ id: 'whk_staging', name: NAME, url: PROD_URL.replace('n8n.example.test', 'staging.example.test'), events: EVENTS, active: true },
 					{ id: 'whk_old', name: NAME, url: PROD_URL, events: EVENTS, active: true },
 				],
 				meta: { page: 1, pageSize: 100, total: 2, hasMore: false },
@@ -231,7 +258,8 @@ describe('create', () => {
 		const testNode = makeNode();
 		await runWebhookMethod(trigger, testNode, 'create');
 		expect(scope.isDone()).toBe(true);
-		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_new', secret: SECRET } });
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_new' } });
+		expect(secretOf(testNode)).toBe(SECRET);
 	});
 
 	test('a 409 that is not ours is reported', async () => {
@@ -257,7 +285,8 @@ describe('checkExists', () => {
 		const testNode = makeNode({}, withProduction());
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(true);
 		expect(scope.isDone()).toBe(true);
-		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1', secret: SECRET } });
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1' } });
+		expect(secretOf(testNode)).toBe(SECRET);
 	});
 
 	test('404: cleared, false (nothing left to delete)', async () => {
@@ -269,7 +298,6 @@ describe('checkExists', () => {
 	});
 
 	test.each([
-		['URL drift', remote({ url: 'https://old-host.example/webhook/webhook-uuid/webhook' })],
 		['event drift', remote({ events: ['invoice.paid'] })],
 		['an extra event', remote({ events: [...EVENTS, 'invoice.sent'] })],
 		['an inactive subscription', remote({ active: false })],
@@ -285,16 +313,25 @@ describe('checkExists', () => {
 		expect(subscriptions(testNode)).toEqual({});
 	});
 
-	test('a changed n8n URL (stored URL differs from the current one): deleted, cleared, false', async () => {
-		const scope = nock(API)
-			.get('/v1/webhooks/whk_1')
-			.reply(200, remote({ url: 'https://old.example/webhook/webhook-uuid/webhook' }))
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, {});
-		const testNode = makeNode({}, withProduction({ url: 'https://old.example/webhook/webhook-uuid/webhook' }));
+	test('a subscription at another URL is never deleted: forgotten, left in place with a warning, false', async () => {
+		// the URL changed in Business Ops: the subscription points elsewhere now
+		const moved = nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ url: 'https://elsewhere.example/hook' }));
+		const testNode = makeNode({}, withProduction());
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
-		expect(scope.isDone()).toBe(true);
+		expect(moved.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({});
+
+		// the record is another n8n's (the workflow imported with its static data, e.g. into staging) or
+		// this n8n's under an earlier address: no request touches it (nock would refuse a DELETE)
+		const imported = makeNode({}, withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }));
+		expect(await runWebhookMethod(trigger, imported, 'checkExists')).toBe(false);
+		expect(subscriptions(imported)).toEqual({});
+		const deactivated = makeNode({}, withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }));
+		expect(await deactivateTrigger(trigger, deactivated)).toBe(true);
+		expect(subscriptions(deactivated)).toEqual({});
+		const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+		expect(warnings).toHaveLength(3);
+		for (const warning of warnings) expect(warning).toMatch(/it is left in place: it may belong to another n8n with this workflow/);
 	});
 
 	test('chosen events changed in the node: deleted, cleared, false', async () => {
@@ -315,7 +352,7 @@ describe('checkExists', () => {
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_9', url: PROD_URL, events: EVENTS, secret: SECRET },
+			production: { id: 'whk_9', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
 		});
 	});
 
@@ -362,7 +399,7 @@ describe('delete', () => {
 		nock(API).delete('/v1/webhooks/whk_1').reply(500, { error: { code: 'internal_error', message: 'boom' } });
 		const testNode = makeNode({}, withProduction());
 		expect(await deactivateTrigger(trigger, testNode)).toBe(false);
-		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1', secret: SECRET } });
+		expect(secretOf(testNode)).toBe(SECRET);
 		expect(logs.lines.some((l) => l.level === 'warn' && l.message.includes('could not delete'))).toBe(true);
 	});
 });
@@ -390,9 +427,10 @@ describe('test mode and production are kept apart', () => {
 			{ name: `${NAME} (test)`, url: TEST_URL, events: EVENTS },
 		]);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, secret: SECRET },
-			test: { id: 'whk_test', url: TEST_URL, events: EVENTS, secret: TEST_SECRET },
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
+			test: { id: 'whk_test', url: TEST_URL, events: EVENTS, sealedSecret: SEALED },
 		});
+		expect([secretOf(testNode, 'production'), secretOf(testNode, 'test')]).toEqual([SECRET, TEST_SECRET]);
 
 		// Listening again while the test subscription is live reuses it.
 		nock(API)
@@ -408,7 +446,10 @@ describe('test mode and production are kept apart', () => {
 			rawBody: Buffer.from(body),
 		});
 		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'manual')).result.workflowData).toBeDefined();
-		expect((await runWebhook(trigger, testNode, signedWith(SECRET), 'manual')).status).toBe(401);
+		// refused while listening: thrown, so that n8n ends the editor's wait and shows why
+		await expect(runWebhook(trigger, testNode, signedWith(SECRET), 'manual')).rejects.toThrow(
+			'Delivery refused (HTTP 401): signature does not match',
+		);
 		expect((await runWebhook(trigger, testNode, signedWith(SECRET), 'webhook')).result.workflowData).toBeDefined();
 		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'webhook')).status).toBe(401);
 
@@ -417,7 +458,7 @@ describe('test mode and production are kept apart', () => {
 		await stopTestListening(trigger, testNode);
 		expect(testDelete.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, secret: SECRET },
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
 		});
 
 		// Deactivation (same mode and activation, production URL) deletes only the production one.
@@ -467,14 +508,14 @@ describe('webhook()', () => {
 		rawBody: Buffer.from(body),
 	});
 
-	describe.each<[string, () => FakeDelivery]>([
-		['standardWebhooks', () => standard()],
-		['github', () => ({ headers: { 'X-Hub-Signature-256': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) })],
-		['stripe', () => ({ headers: { 'Stripe-Signature': stripeSignature(SECRET, NOW, BODY) }, rawBody: Buffer.from(BODY) })],
-	])('%s', (scheme, delivery) => {
+	describe.each<[string, () => FakeDelivery, string]>([
+		['standardWebhooks', () => standard(), 'msg_1'],
+		['github', () => ({ headers: { 'X-Hub-Signature-256': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) }), 'evt_42'],
+		['stripe', () => ({ headers: { 'Stripe-Signature': stripeSignature(SECRET, NOW, BODY) }, rawBody: Buffer.from(BODY) }), 'evt_42'],
+	])('%s', (scheme, delivery, deliveryId) => {
 		test('a valid delivery starts the workflow (scheme chosen, and under Auto)', async () => {
 			for (const options of [{ signatureScheme: scheme }, {}]) {
-				expect(expectStarted(await deliver(activeNode(options), delivery()))).toEqual([event]);
+				expect(expectStarted(await deliver(activeNode(options), delivery()))).toEqual([{ ...event, deliveryId }]);
 			}
 		});
 
@@ -524,14 +565,15 @@ describe('webhook()', () => {
 	test('missing and malformed headers are refused', async () => {
 		expectRefused(
 			await deliver(activeNode(), { headers: {}, rawBody: Buffer.from(BODY) }),
-			'missing signature header (expected webhook-signature, X-Hub-Signature-256 or Stripe-Signature)',
+			'missing signature header (no header name contains "signature")',
 		);
 		const noId = standard();
 		delete (noId.headers as Record<string, string>)['webhook-id'];
 		expectRefused(await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), noId), 'missing webhook-id header');
 		const malformed = standard();
 		(malformed.headers as Record<string, string>)['webhook-signature'] = 'v1;abc';
-		expectRefused(await deliver(activeNode(), malformed), 'malformed webhook-signature header');
+		expectRefused(await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), malformed), 'malformed webhook-signature header');
+		expectRefused(await deliver(activeNode(), malformed), 'malformed webhook-signature header: no HMAC-SHA256 value in hex or base64');
 		expectRefused(
 			await deliver(activeNode({ signatureScheme: 'github' }), {
 				headers: { 'x-hub-signature-256': 'md5=abc' },
@@ -568,7 +610,7 @@ describe('webhook()', () => {
 		const items = expectStarted(
 			await deliver(activeNode({ signatureScheme: 'none' }, null), { headers: {}, rawBody: Buffer.from(BODY) }),
 		);
-		expect(items).toEqual([event]);
+		expect(items).toEqual([{ ...event, deliveryId: 'evt_42' }]);
 	});
 
 	test('an event type not chosen answers 200 (webhookResponse) and starts nothing', async () => {
@@ -591,14 +633,14 @@ describe('webhook()', () => {
 		delete withoutId.id;
 		const body = JSON.stringify(withoutId);
 		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
-		expect(item).toEqual({ ...event, id: 'msg_1' });
-		expect(Object.keys(item)).toEqual(['id', 'type', 'timestamp', 'data']);
+		expect(item).toEqual({ ...event, id: 'msg_1', deliveryId: 'msg_1' });
+		expect(Object.keys(item)).toEqual(['id', 'deliveryId', 'type', 'timestamp', 'data']);
 	});
 
 	test('a test event (POST /webhooks/{id}/test) keeps its test flag', async () => {
 		const body = JSON.stringify({ ...event, test: true });
 		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
-		expect(item).toEqual({ ...event, test: true });
+		expect(item).toEqual({ ...event, deliveryId: 'msg_1', test: true });
 	});
 
 	test('Include Headers adds the request headers, without Authorization and Cookie', async () => {
@@ -663,7 +705,7 @@ describe('webhook()', () => {
 			errors: errors.map((e) => ({ ...(e as object), message: (e as Error).message, stack: (e as Error).stack })),
 			logs: logs.lines,
 		});
-		expect(logs.lines).toHaveLength(6);
+		expect(logs.lines).toHaveLength(7);
 		for (const secret of [SECRET, SECRET.slice('whsec_'.length), 'b3RoZXI=']) {
 			expect(everything).not.toContain(secret);
 		}
@@ -677,5 +719,180 @@ describe('webhook()', () => {
 				message: 'Business Ops Trigger "Business Ops Trigger" refused a delivery with HTTP 401: signature does not match',
 			}),
 		);
+	});
+});
+
+describe('webhook(): event types, refusals, delivery ids, the sealed secret', () => {
+	const data = { id: 'inv_7', status: 'paid' };
+
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
+	});
+
+	const node = (options: IDataObject = {}, staticData: IDataObject = withProduction(), extra: Partial<Parameters<typeof createTriggerNode>[2]> = {}) =>
+		createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData, ...extra });
+	const signedBody = (body: IDataObject, headers: Record<string, string> = {}, secret = SECRET): FakeDelivery => {
+		const raw = JSON.stringify(body);
+		return { headers: { ...standardHeaders(secret, 'msg_7', NOW, raw), ...headers }, rawBody: Buffer.from(raw) };
+	};
+	const warnings = () => logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+
+	test.each<[string, IDataObject, Record<string, string>, IDataObject]>([
+		['event', { id: 'evt_1', event: 'invoice.paid', data }, {}, {}],
+		['eventType', { id: 'evt_1', eventType: 'invoice.paid', data }, {}, {}],
+		['event_type', { id: 'evt_1', event_type: 'invoice.paid', data }, {}, {}],
+		['the X-Business-Ops-Event header', { id: 'evt_1', data }, { 'X-Business-Ops-Event': 'invoice.paid' }, {}],
+		['an X-Event-Type header', { id: 'evt_1', data }, { 'X-Event-Type': 'invoice.paid' }, {}],
+		['a custom field path', { id: 'evt_1', meta: { eventName: 'invoice.paid' }, type: 'ignored-by-path', data }, {}, { eventTypeField: 'meta.eventName' }],
+	])('the event type is read from %s', async (_where, body, headers, options) => {
+		const [item] = (await runWebhook(trigger, node(options), signedBody(body, headers))).result.workflowData![0];
+		expect(item.json).toMatchObject({ id: 'evt_1', type: 'invoice.paid', data });
+		expect(item.json.typeUnknown).toBeUndefined();
+	});
+
+	test('the record is read from data, else payload, else the whole body', async () => {
+		const fromPayload = await runWebhook(trigger, node(), signedBody({ type: 'invoice.paid', payload: data }));
+		expect(fromPayload.result.workflowData![0][0].json.data).toEqual(data);
+		const flat = { type: 'invoice.paid', invoiceId: 'inv_7' };
+		const whole = await runWebhook(trigger, node(), signedBody(flat));
+		expect(whole.result.workflowData![0][0].json.data).toEqual(flat);
+	});
+
+	test('a verified delivery whose type cannot be read starts the workflow, marked, with a warning', async () => {
+		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_2', data }));
+		expect(run.result.workflowData![0][0].json).toMatchObject({ id: 'evt_2', type: null, typeUnknown: true, data });
+		expect(warnings()).toEqual([expect.stringContaining('could not read the event type of a verified delivery')]);
+	});
+
+	test('a type not chosen is answered 200 and logged at warn level with its type and where it was read', async () => {
+		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
+		expect(run.result).toEqual({ webhookResponse: { received: true, ignored: 'event type not selected: agent.paused' } });
+		expect(warnings()).toEqual([
+			'Business Ops Trigger "Business Ops Trigger" answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type): it is not among the chosen events',
+		]);
+	});
+
+	test('a refusal is counted in the static data with its time, status and reason', async () => {
+		const testNode = node();
+		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_b3RoZXI=');
+		await runWebhook(trigger, testNode, forged);
+		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+		expect(testNode.workflow.getStaticData('node', testNode.node).refusals).toEqual({
+			count: 2,
+			lastAt: new Date(NOW * 1000).toISOString(),
+			lastStatus: 401,
+			lastReason: 'missing signature header (no header name contains "signature")',
+		});
+	});
+
+	test('the form a delivery verified under is logged once per workflow, with how to pin it', async () => {
+		const testNode = node();
+		testNode.workflow.id = 'workflow-form-log';
+		const headers = { 'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })) };
+		for (let i = 0; i < 3; i++) {
+			const raw = JSON.stringify({ type: 'invoice.paid' });
+			expect((await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(raw) })).result.workflowData).toBeDefined();
+		}
+		const infos = logs.lines.filter((line) => line.level === 'info').map((line) => line.message);
+		expect(infos).toEqual([
+			'Business Ops Trigger "Business Ops Trigger" (workflow workflow-form-log): deliveries verify under Auto as header x-api-signature, value sha256=<hex>, HMAC-SHA256 of {body}, key the whole secret. To pin it, choose Signature Scheme "Custom" with: header x-api-signature, prefix "sha256=", encoding hex, signed content {body}, key Whole Secret, algorithm SHA-256.',
+		]);
+	});
+
+	test('Ignore Repeated Deliveries: a delivery id accepted within the window is answered 200 once more, not run', async () => {
+		const testNode = node({ ignoreRepeatedDeliveries: true });
+		testNode.workflow.id = 'workflow-dedupe';
+		const delivery = signedBody({ id: 'evt_5', type: 'invoice.paid', data });
+		expect((await runWebhook(trigger, testNode, delivery)).result.workflowData![0][0].json.deliveryId).toBe('msg_7');
+		expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({
+			webhookResponse: { received: true, ignored: 'repeated delivery: msg_7' },
+		});
+		// without the option (the default) a retry runs again
+		const plain = node();
+		plain.workflow.id = 'workflow-dedupe';
+		expect((await runWebhook(trigger, plain, delivery)).result.workflowData).toBeDefined();
+		// after the window (here 300 s) the same id runs again, signed anew
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 301) * 1000);
+		const raw = JSON.stringify({ id: 'evt_5', type: 'invoice.paid', data });
+		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 301, raw), rawBody: Buffer.from(raw) };
+		expect((await runWebhook(trigger, testNode, later)).result.workflowData).toBeDefined();
+	});
+
+	test('a workflow saved with the secret in clear still verifies, and the secret is sealed on the way', async () => {
+		const legacy = {
+			'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET } } },
+		};
+		const testNode = node({}, legacy);
+		expect((await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: SEALED } });
+		expect(secretOf(testNode)).toBe(SECRET);
+	});
+
+	test('after the API key changed: refused with a reason that says to republish; the next activation subscribes anew', async () => {
+		const otherKey = { apiKey: 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d', baseUrl: 'https://api.business-ops.test/v1' };
+		const testNode = node({}, withProduction(), { credentials: otherKey });
+		const run = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
+		expect(run.status).toBe(401);
+		expect((run.sent as { error: string }).error).toMatch(/does not open with this credential's API key .*publish the workflow again/);
+		expect(run.result.workflowData).toBeUndefined();
+
+		noneLeftBehind();
+		const scope = nock(API)
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+		const record = subscriptions(testNode).production as IDataObject;
+		expect(openSecret(String(record.sealedSecret), otherKey.apiKey, 'whk_2')).toBe(TEST_SECRET);
+	});
+
+	test('a secret opened once is kept by this n8n process: deliveries keep verifying after the key changed, until the next activation', async () => {
+		const otherKey = { apiKey: 'svc_' + 'Qq1wEe2rTt3yUu4iOo5pAa6sDd7fGg8h', baseUrl: 'https://api.business-ops.test/v1' };
+		const staticData = withProduction();
+		const before = node({}, structuredClone(staticData));
+		expect((await runWebhook(trigger, before, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		// the credential now holds another key: the secret this process opened still verifies (it is still the subscription's)
+		const after = node({}, structuredClone(staticData), { credentials: otherKey });
+		expect((await runWebhook(trigger, after, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		// the lifecycle always reads the credential: the next activation subscribes anew
+		noneLeftBehind();
+		const scope = nock(API)
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+		expect(await activateTrigger(trigger, after)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+	});
+
+	test('Custom: a delivery signed the configured way runs; bad settings stop the activation with what to fix', async () => {
+		const settings = {
+			header: 'X-Sig',
+			prefix: 'sha256=',
+			encoding: 'hex',
+			signedContent: '{timestamp}.{body}',
+			key: 'secret',
+			timestampHeader: 'X-Sig-Time',
+		};
+		const customNode = (values: IDataObject) =>
+			createTriggerNode(
+				trigger,
+				{ events: EVENTS, options: { signatureScheme: 'custom', customSignature: { settings: values } } as INodeParameters },
+				{ staticData: withProduction() },
+			);
+		const testNode = customNode(settings);
+		const raw = JSON.stringify({ type: 'invoice.paid' });
+		const sig = stripeSignature(SECRET, NOW, raw).split('v1=')[1];
+		const headers = { 'X-Sig': `sha256=${sig}`, 'X-Sig-Time': String(NOW) };
+		const run = await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(raw) });
+		expect(run.sent).toBeUndefined();
+		expect(run.result.workflowData).toBeDefined();
+		const tampered = await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(`${raw} `) });
+		expect(tampered.status).toBe(401);
+
+		const bad = customNode({ ...settings, signedContent: '{timestamp}' });
+		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow('Custom signature: "Signed Content" must contain {body} exactly once');
 	});
 });

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 
-import { signatureHeaders, type SigningScheme } from '../signing';
+import { signDelivery, type SigningForm } from '../signing';
+import type { DeliveryContract } from './contract';
 import { TimerSet } from '../timers';
 
 export interface DeliveryTarget {
@@ -31,7 +32,7 @@ export interface DeliveryAttempt {
 	success: boolean;
 	durationMs: number;
 	startedAt: string;
-	scheme: SigningScheme;
+	scheme: SigningForm;
 	test: boolean;
 }
 
@@ -39,7 +40,7 @@ export interface DeliveryOptions {
 	attempts: number;
 	baseDelayMs: number;
 	timeoutMs: number;
-	scheme: () => SigningScheme;
+	contract: () => DeliveryContract;
 	/** Checked before each attempt: false once the subscription is deleted or (for real events) paused. */
 	stillWanted: (target: DeliveryTarget, event: PreparedEvent) => boolean;
 	log?: (line: string) => void;
@@ -156,13 +157,14 @@ export class DeliveryService {
 	): Promise<DeliveryAttempt | undefined> {
 		const started = Date.now();
 		const timestampSec = Math.floor(started / 1000);
+		const contract = this.options.contract();
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': USER_AGENT,
-			'X-Business-Ops-Event': event.type,
+			...(contract.typeHeader ? { [contract.typeHeader]: event.type } : {}),
 			'X-Business-Ops-Delivery': event.id,
 			'X-Business-Ops-Attempt': String(attempt),
-			...signatureHeaders(this.options.scheme(), target.secret, event.id, timestampSec, event.body),
+			...signDelivery(contract.signing, target.secret, event.id, timestampSec, event.body),
 		};
 		let statusCode: number | null = null;
 		let error: string | null = null;
@@ -199,7 +201,7 @@ export class DeliveryService {
 			success: statusCode !== null && statusCode >= 200 && statusCode < 300,
 			durationMs: Date.now() - started,
 			startedAt: new Date(started).toISOString(),
-			scheme: this.options.scheme(),
+			scheme: this.options.contract().signing.form,
 			test: event.test,
 		};
 		this.attemptsLog.push(entry);

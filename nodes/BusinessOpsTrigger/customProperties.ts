@@ -1,0 +1,118 @@
+/**
+ * The Custom signature's fields, an option of their own (Options → Custom Signature) used when
+ * Signature Scheme is Custom, and how they are read. An option rather than fields shown by
+ * the scheme: n8n keeps a collection's values as set, while fields shown through another
+ * collection's value are dropped when it resolves the node's parameters.
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { CustomSignature } from './hmac';
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Signature Header',
+		name: 'header',
+		type: 'string',
+		default: '',
+		placeholder: 'X-Signature',
+		description: 'The header that carries the signature',
+	},
+	{
+		displayName: 'Signature Prefix',
+		name: 'prefix',
+		type: 'string',
+		default: '',
+		placeholder: 'sha256=',
+		description:
+			'Text right before each signature value, such as sha256=, v1, or v1= . Leave empty for a bare value. Several values separated by spaces or commas are each tried.',
+	},
+	{
+		displayName: 'Signature Encoding',
+		name: 'encoding',
+		type: 'options',
+		default: 'hex',
+		options: [
+			{ name: 'Hex', value: 'hex' },
+			{ name: 'Base64', value: 'base64' },
+		],
+	},
+	{
+		displayName: 'Signed Content',
+		name: 'signedContent',
+		type: 'string',
+		default: '{timestamp}.{body}',
+		description:
+			'What the HMAC covers: {body} (the raw body, exactly once), with {timestamp} and {ID} where the API puts them, e.g. {body} or {ID}.{timestamp}.{body}',
+	},
+	{
+		displayName: 'Signing Key',
+		name: 'key',
+		type: 'options',
+		default: 'secret',
+		options: [
+			{ name: 'Whole Secret', value: 'secret', description: 'The signing secret as text, prefix included' },
+			{
+				name: 'Standard Webhooks Key',
+				value: 'whsecBase64',
+				description: 'The bytes of the base64 after whsec_ (Standard Webhooks)',
+			},
+		],
+	},
+	{
+		displayName: 'Timestamp Header',
+		name: 'timestampHeader',
+		type: 'string',
+		default: '',
+		placeholder: 'X-Signature-Timestamp',
+		description:
+			'The header of the signed timestamp (Unix seconds) when Signed Content has {timestamp}. Leave empty to read t= in the signature header.',
+	},
+	{
+		displayName: 'ID Header',
+		name: 'idHeader',
+		type: 'string',
+		default: '',
+		placeholder: 'Webhook-ID',
+		description: 'The header of the message ID when Signed Content has {ID}',
+	},
+	{
+		displayName: 'Algorithm',
+		name: 'algorithm',
+		type: 'options',
+		default: 'sha256',
+		options: [
+			{ name: 'HMAC-SHA256', value: 'sha256' },
+			{ name: 'HMAC-SHA512', value: 'sha512' },
+		],
+	},
+];
+
+export const customSignatureOption: INodeProperties = {
+	displayName: 'Custom Signature',
+	name: 'customSignature',
+	type: 'fixedCollection',
+	default: {},
+	placeholder: 'Set the custom signature',
+	description: 'How deliveries are signed, when Signature Scheme is Custom',
+	options: [{ displayName: 'Settings', name: 'settings', values: fields }],
+};
+
+/** The Custom settings from the node's options (defaults for what is not set). */
+export function customSignatureOf(options: IDataObject): CustomSignature {
+	const holder = options.customSignature as { settings?: IDataObject } | undefined;
+	const settings = holder?.settings ?? {};
+	const text = (name: string, fallback: string) => {
+		const value = settings[name];
+		return typeof value === 'string' ? value : fallback;
+	};
+	return {
+		header: text('header', ''),
+		prefix: text('prefix', ''),
+		encoding: text('encoding', 'hex') === 'base64' ? 'base64' : 'hex',
+		content: text('signedContent', '{timestamp}.{body}'),
+		key: text('key', 'secret') === 'whsecBase64' ? 'whsecBase64' : 'secret',
+		timestampHeader: text('timestampHeader', ''),
+		idHeader: text('idHeader', ''),
+		algorithm: text('algorithm', 'sha256') === 'sha512' ? 'sha512' : 'sha256',
+	};
+}
