@@ -15,6 +15,8 @@ export interface ResolvedOptions {
 	port: number;
 	host: string;
 	rateLimit: RateLimitConfig;
+	/** Refused (429) requests count against the window. */
+	countRefused: boolean;
 	signingScheme: SigningScheme;
 	seed: boolean;
 	deliveryRetry: { attempts: number; baseDelayMs: number };
@@ -84,6 +86,7 @@ export class SandboxApp {
 	constructor(readonly options: ResolvedOptions) {
 		this.store = buildStore(options.seed);
 		this.rateLimiter = new SlidingWindowRateLimiter(options.rateLimit);
+		this.rateLimiter.countRefused = options.countRefused;
 		this.signingScheme = options.signingScheme;
 		this.deliveries = new DeliveryService({
 			attempts: options.deliveryRetry.attempts,
@@ -109,6 +112,7 @@ export class SandboxApp {
 		this.store = buildStore(this.options.seed);
 		this.rateLimiter.configure(this.options.rateLimit);
 		this.rateLimiter.clear();
+		this.rateLimiter.countRefused = this.options.countRefused;
 		this.signingScheme = this.options.signingScheme;
 		this.latencyMs = 0;
 		this.deprecated = false;

@@ -88,6 +88,10 @@ export interface SandboxControl {
 	/** What the key store holds (scrypt hashes and SHA-256 fingerprints only). */
 	keyStore(): { records: ApiKeyRecord[]; verifiedFingerprints: string[] };
 	setDeprecation(enabled: boolean): void;
+	// Rate-limit refusals switch (#13).
+	/** Whether refused (429) requests count against the window (default: they do not). */
+	setCountRefused(counted: boolean): void;
+	countRefused(): boolean;
 	organizationIds: { primary: string; other: string };
 }
 
@@ -151,6 +155,12 @@ const schemas: Record<string, Schema> = {
 			name: { type: 'string', minLength: 1, maxLength: 100 },
 			expiresAt: { type: ['string', 'null'], format: 'date-time' },
 		},
+	},
+	countRefused: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['counted'],
+		properties: { counted: { type: 'boolean' } },
 	},
 	deprecate: {
 		type: 'object',
@@ -244,6 +254,11 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		setDeprecation(enabled) {
 			app.deprecated = checked<{ enabled: boolean }>({ enabled }, schemas.deprecate).enabled;
 		},
+		// Rate-limit refusals switch (#13).
+		setCountRefused(counted) {
+			app.rateLimiter.countRefused = checked<{ counted: boolean }>({ counted }, schemas.countRefused).counted;
+		},
+		countRefused: () => app.rateLimiter.countRefused,
 	};
 }
 
@@ -281,6 +296,9 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 		},
 	},
 	{ method: 'POST', pattern: /^\/deprecate$/, handler: (c, b) => (c.setDeprecation(b.enabled as boolean), { enabled: b.enabled }) },
+	// Rate-limit refusals switch (#13).
+	{ method: 'GET', pattern: /^\/rate-limit\/refusals$/, handler: (c) => ({ counted: c.countRefused() }) },
+	{ method: 'POST', pattern: /^\/rate-limit\/refusals$/, handler: (c, b) => (c.setCountRefused(b.counted as boolean), { counted: c.countRefused() }) },
 ];
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -336,6 +354,7 @@ function describe(app: SandboxApp, origin: string) {
 		organizations: app.store.all().map((org) => ({ id: org.id, legalName: org.organization.legalName })),
 		keys: app.keys.dump().records.map(({ id, name, organizationId, scopes, prefix, revokedAt }) => ({ id, name, organizationId, scopes, prefix, revokedAt })),
 		rateLimit: app.rateLimiter.current,
+		refusalsCounted: app.rateLimiter.countRefused,
 		signingScheme: app.signingScheme,
 		latencyMs: app.latencyMs,
 		deprecated: app.deprecated,
