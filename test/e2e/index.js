@@ -17,4 +17,5 @@ module.exports = [
 	require('./webhooks'),
 	require('./trigger'),
 	require('./demo'),
+	require('./writes'),
 ];
