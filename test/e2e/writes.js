@@ -80,6 +80,28 @@ async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) 
 	return { id: c.id, name: c.name };
 }
 
+const TIGHT = { limit: 10, windowMs: 2000 };
+
+/**
+ * Runs `fn` while the sandbox allows 10 requests per 2 s and counts refused requests; returns what
+ * `fn` returned plus the POST /contacts answers in that time. The limit is lifted before returning.
+ */
+async function underTightLimit(ctx, fn) {
+	const control = ctx.sandbox.control;
+	const previous = control.rateLimit();
+	control.clearRequestLog();
+	control.setRateLimit(TIGHT);
+	control.setCountRefused(true);
+	try {
+		const value = await fn();
+		const posts = control.requestLog().filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path));
+		return { value, posts: posts.length, refused: posts.filter((e) => e.status === 429).length };
+	} finally {
+		control.setRateLimit(previous);
+		control.setCountRefused(false);
+	}
+}
+
 module.exports = {
 	area: 'writes',
 	steps: [
@@ -112,29 +134,16 @@ module.exports = {
 			timeoutMs: 120_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const control = ctx.sandbox.control;
-				const previous = control.rateLimit();
 				const prefix = `e2e-paced-${Date.now()}`;
-				const cred = await pacedCredential(ctx, prefix, 10, 2);
+				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
 				const rows = Array.from({ length: 30 }, (_, i) => ({ name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
-				control.clearRequestLog();
-				control.setRateLimit({ limit: 10, windowMs: 2000 });
-				control.setCountRefused(true);
-				try {
-					const t0 = Date.now();
-					const r = await run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred));
-					const seconds = (Date.now() - t0) / 1000;
-					expectSuccess(r);
-					const posts = control.requestLog().filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path));
-					const refused = posts.filter((e) => e.status === 429).length;
-					assert.equal(refused, 0, `${refused} of ${posts.length} requests refused`);
-					control.setRateLimit(previous);
-					assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 30);
-					return `30 created, 0 refused, ${seconds.toFixed(1)} s (at least 4 s at that limit)`;
-				} finally {
-					control.setRateLimit(previous);
-					control.setCountRefused(false);
-				}
+				const t0 = Date.now();
+				const { value: r, posts, refused } = await underTightLimit(ctx, () => run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred)));
+				const seconds = (Date.now() - t0) / 1000;
+				expectSuccess(r);
+				assert.equal(refused, 0, `${refused} of ${posts} requests refused`);
+				assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 30);
+				return `30 created, 0 refused, ${seconds.toFixed(1)} s (at least 4 s at that limit)`;
 			},
 		},
 		{
@@ -142,10 +151,8 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const control = ctx.sandbox.control;
-				const previous = control.rateLimit();
 				const prefix = `e2e-two-${Date.now()}`;
-				const cred = await pacedCredential(ctx, prefix, 10, 2);
+				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
 				const wfs = [0, 1].map((w) =>
 					createContactsWorkflow(
 						`e2e ${prefix} ${w}`,
@@ -153,22 +160,11 @@ module.exports = {
 						cred,
 					),
 				);
-				control.clearRequestLog();
-				control.setRateLimit({ limit: 10, windowMs: 2000 });
-				control.setCountRefused(true);
-				try {
-					const results = await Promise.all(wfs.map((wf) => run(ctx, wf)));
-					results.forEach(expectSuccess);
-					const posts = control.requestLog().filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path));
-					const refused = posts.filter((e) => e.status === 429).length;
-					control.setRateLimit(previous);
-					assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 40);
-					const workers = ctx.queue ? ` on ${ctx.queue.workers.length} worker(s)` : ' in one process';
-					return `40 created${workers}; ${refused} of ${posts.length} requests refused (429) and waited out`;
-				} finally {
-					control.setRateLimit(previous);
-					control.setCountRefused(false);
-				}
+				const { value: results, posts, refused } = await underTightLimit(ctx, () => Promise.all(wfs.map((wf) => run(ctx, wf))));
+				results.forEach(expectSuccess);
+				assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 40);
+				const workers = ctx.queue ? ` on ${ctx.queue.workers.length} worker(s)` : ' in one process';
+				return `40 created${workers}; ${refused} of ${posts} requests refused (429) and waited out`;
 			},
 		},
 		{

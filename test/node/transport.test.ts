@@ -205,6 +205,16 @@ describe('rate budget', () => {
 		expect(waits).toEqual([60_000]);
 	});
 
+	test('the budget belongs to the API key: the same key shares it, another key has its own', async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact });
+		const otherKey = 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d';
+		await runDeclarativeNode(node, getContact, paced(1, 10));
+		await runDeclarativeNode(node, getContact, { credentials: { ...paced(1, 10).credentials, apiKey: otherKey } });
+		expect(waits).toEqual([]);
+		await runDeclarativeNode(node, getContact, paced(1, 10));
+		expect(waits).toEqual([10_000]);
+	});
+
 	test('a Retry-After longer than 120 s fails the item at once and names the wait', async () => {
 		nock(API).post('/v1/contacts').reply(429, rateLimited, { 'Retry-After': '3600' });
 		const error = await runDeclarativeNode(node, createContact).catch((e) => e);

@@ -59,6 +59,18 @@ function positiveNumber(value: unknown, fallback: number): number {
  * two credentials holding the same key.
  */
 async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
+	let budget = budgetsByContext.get(ctx);
+	if (!budget) {
+		budget = readBudget(ctx);
+		budgetsByContext.set(ctx, budget);
+	}
+	return await budget;
+}
+
+/** One credential read per n8n context (a list read sends all its pages from one). */
+const budgetsByContext = new WeakMap<object, Promise<RateBudget>>();
+
+async function readBudget(ctx: BusinessOpsContext): Promise<RateBudget> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const key = createHash('sha256')
 		.update(`${String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '')}\n${String(credentials.apiKey ?? '').trim()}`)
