@@ -40,11 +40,27 @@ test('a refusal pauses everyone for Retry-After (capped) and halves the share fo
 	budget.refused(2000);
 	expect(budget.waitMs()).toBe(2000);
 	now = 2000;
-	await budget.take();
-	await budget.take();
+	(await budget.take()).answered();
+	(await budget.take()).answered();
 	expect(budget.waitMs()).toBe(1000); // half of 4 while shared
 	now = 3000 + 1;
 	expect(budget.waitMs()).toBe(0);
 	budget.refused(10 * MAX_RETRY_AFTER_MS);
 	expect(budget.waitMs()).toBe(MAX_RETRY_AFTER_MS);
+});
+
+test('after a refusal, one request at a time until a window passes without one', async () => {
+	const budget = new RateBudget({ limit: 10, windowMs: 1000 });
+	budget.refused(0);
+	const first = await budget.take();
+	let secondSent = false;
+	const second = budget.take().then((slot) => ((secondSent = true), slot));
+	await new Promise((r) => setImmediate(r));
+	expect(secondSent).toBe(false);
+	first.answered();
+	(await second).answered();
+	expect(secondSent).toBe(true);
+	now = 1001;
+	await budget.take();
+	await budget.take(); // the window passed: no longer one at a time
 });

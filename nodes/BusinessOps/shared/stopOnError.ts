@@ -43,12 +43,11 @@ class RunOrder {
 	finish(itemIndex: number, error?: Error): void {
 		if (error && !this.failures.has(itemIndex)) this.failures.set(itemIndex, error);
 		this.finished.add(itemIndex);
-		while (this.finished.has(this.done)) this.done++;
-		for (const [index, resolve] of this.waiting) {
-			if (index <= this.done) {
-				this.waiting.delete(index);
-				resolve();
-			}
+		while (this.finished.has(this.done)) {
+			this.done++;
+			// Item `done` may go now: every item before it has finished.
+			this.waiting.get(this.done)?.();
+			this.waiting.delete(this.done);
 		}
 	}
 
@@ -64,7 +63,8 @@ class RunOrder {
 		const failure = this.failures.get(failedIndex) as (Error & { description?: string | null }) | undefined;
 		if (!failure) return;
 		this.ownDescription ??= failure.description ?? '';
-		failure.description = `${this.ownDescription} ${notSentText(this.notSent.join(', '), this.notSent.length)}`.trim();
+		const shown = this.notSent.slice(0, 20).join(', ') + (this.notSent.length > 20 ? ` and ${this.notSent.length - 20} more` : '');
+		failure.description = `${this.ownDescription} ${notSentText(shown, this.notSent.length)}`.trim();
 	}
 }
 

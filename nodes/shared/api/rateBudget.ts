@@ -34,8 +34,10 @@ export interface Slot {
  * Requests take their turn in the order they asked; a turn only waits for room in the window
  * (or a Retry-After pause), never for another request's network exchange.
  *
- * After a 429 (someone else uses the key too: another n8n worker or tool), everyone waits out the
- * Retry-After and the budget takes half its share until a whole window passes without a refusal.
+ * After a 429 (someone else uses the key too: another n8n worker or tool, or the API's limit is
+ * lower than the credential says), everyone waits out the Retry-After, and until a whole window
+ * passes without a refusal the budget takes half its share and sends one request at a time, so
+ * that each answer (and each Retry-After) is known before the next request goes.
  */
 export class RateBudget {
 	private settings: BudgetSettings;
@@ -43,6 +45,14 @@ export class RateBudget {
 	private pausedUntil = 0;
 	private sharedUntil = 0;
 	private queue: Promise<void> = Promise.resolve();
+	private inFlight = 0;
+	private answer: { promise: Promise<void>; resolve: () => void } = RateBudget.nextAnswer();
+
+	private static nextAnswer() {
+		let resolve!: () => void;
+		const promise = new Promise<void>((r) => (resolve = r));
+		return { promise, resolve };
+	}
 
 	constructor(settings: BudgetSettings) {
 		this.settings = { ...settings };
@@ -83,17 +93,35 @@ export class RateBudget {
 	}
 
 	private async waitForRoom(): Promise<Slot> {
-		// Each round either finds room or sleeps until the earliest moment room can appear.
+		// Each round either finds room or waits until the earliest moment room can appear.
 		for (;;) {
 			const now = timing.now();
-			const wait = this.waitMs(now);
-			if (wait <= 0) {
-				const slot = { at: now };
-				this.sent.push(slot);
-				return { answered: () => void (slot.at = Math.max(slot.at, timing.now())) };
+			if (now < this.sharedUntil && this.inFlight > 0) {
+				await this.answer.promise;
+				continue;
 			}
+			const wait = this.waitMs(now);
+			if (wait <= 0) return this.send(now);
 			await timing.sleep(wait);
 		}
+	}
+
+	private send(now: number): Slot {
+		const slot = { at: now };
+		this.sent.push(slot);
+		this.inFlight++;
+		let open = true;
+		return {
+			answered: () => {
+				if (!open) return;
+				open = false;
+				slot.at = Math.max(slot.at, timing.now());
+				this.inFlight--;
+				const answer = this.answer;
+				this.answer = RateBudget.nextAnswer();
+				answer.resolve();
+			},
+		};
 	}
 }
 
