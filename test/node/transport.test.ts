@@ -215,6 +215,11 @@ describe('rate budget', () => {
 		expect(waits).toEqual([10_000]);
 	});
 
+	test('a Requests per Minute that is not a number of 1 or more fails with a message naming the field', async () => {
+		const error = await runDeclarativeNode(node, getContact, paced(0, 60)).catch((e) => e);
+		expect(error.message).toMatch(/Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "0"/);
+	});
+
 	test('a Retry-After longer than 120 s fails the item at once and names the wait', async () => {
 		nock(API).post('/v1/contacts').reply(429, rateLimited, { 'Retry-After': '3600' });
 		const error = await runDeclarativeNode(node, createContact).catch((e) => e);

@@ -47,9 +47,14 @@ export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
 }
 
-function positiveNumber(value: unknown, fallback: number): number {
+/** A credential number that is absent (saved before the field existed) takes its default; a wrong one fails. */
+function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: number, label: string): number {
+	if (value === undefined || value === null || value === '') return fallback;
 	const n = Number(value);
-	return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
+	if (!Number.isFinite(n) || n < 1) {
+		throw new NodeOperationError(ctx.getNode(), `${label} in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
+	}
+	return n;
 }
 
 /**
@@ -76,8 +81,8 @@ async function readBudget(ctx: BusinessOpsContext): Promise<RateBudget> {
 		.update(`${String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '')}\n${String(credentials.apiKey ?? '').trim()}`)
 		.digest('hex');
 	return budgetFor(key, {
-		limit: Math.floor(positiveNumber(credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE)),
-		windowMs: positiveNumber(credentials.rateWindowSeconds, DEFAULT_WINDOW_MS / 1000) * 1000,
+		limit: Math.floor(credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute')),
+		windowMs: credentialNumber(ctx, credentials.rateWindowSeconds, DEFAULT_WINDOW_MS / 1000, 'Rate Window (Seconds)') * 1000,
 	});
 }
 
