@@ -41,7 +41,7 @@ export const DEPRECATION_DATA_KEY = 'businessOpsDeprecation';
 /**
  * n8n 2.41 and 1.123 drop execution hints of declarative nodes (RoutingNode's context never
  * reaches the task data), so the notice goes where the user can find it once per execution:
- * the execution's custom data (Executions list, `$execution.customData`), the server log, and,
+ * the execution's custom data (n8n 2.x: Executions list, `$execution.customData`), the server log, and,
  * when the node is run from the editor, a `deprecationNotice` field on the node's first output item.
  */
 function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFullResponse, items: INodeExecutionData[]) {
@@ -53,7 +53,8 @@ function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFul
 	try {
 		ctx.customData.set(DEPRECATION_DATA_KEY, notice);
 	} catch {
-		// Custom data is full (n8n keeps 10 keys) or not available here: the log and output still say it.
+		// Custom data is full (n8n keeps 10 keys) or missing (n8n 1.123 gives this context none):
+		// the log and the output still say it.
 	}
 	if (ctx.getMode() === 'manual' && items.length > 0) {
 		items[0] = { ...items[0], json: { ...items[0].json, deprecationNotice: notice } };
