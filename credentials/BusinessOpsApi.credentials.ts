@@ -77,6 +77,24 @@ export class BusinessOpsApi implements ICredentialType {
 			description:
 				'The API address including the version, ending in /v1 (an older address ending in /api/v1 works the same)',
 		},
+		// Rate budget (issue #13): read by nodes/shared/api/transport.ts.
+		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 120,
+			description:
+				'How many requests n8n sends with this key per minute (the API allows 120 per key, sliding window). Requests wait for room instead of being refused; every workflow using this key in this n8n shares the budget. Lower it when other tools or n8n workers use the same key.',
+		},
+		{
+			// The length of the API's window; the spec says a minute. Not shown: tests and benchmarks
+			// set a shorter one to run the same limit scaled in time.
+			displayName: 'Rate Window (Seconds)',
+			name: 'rateWindowSeconds',
+			type: 'hidden',
+			default: 60,
+		},
 	];
 
 	/** Every request of the package gets its base URL and its bearer key here, and only here. */

@@ -31,7 +31,7 @@ const rt = require('./n8n');
 const services = require('./queue/services');
 const { requireOperationOf, runSteps, secs, withTimeout } = require('../test/e2e/runner');
 
-const REUSED_AREAS = ['startup', 'credentials', 'contacts', 'quotes', 'invoices', 'trigger'];
+const REUSED_AREAS = ['startup', 'credentials', 'contacts', 'quotes', 'invoices', 'trigger', 'writes'];
 const started = Date.now();
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const out = (line) => process.stdout.write(`${line}\n`);

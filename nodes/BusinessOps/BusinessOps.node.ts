@@ -21,6 +21,7 @@ import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { executeRoutedRequest } from './shared/routingSeam';
+import { guardInputChecks } from './shared/stopOnError';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,7 +45,8 @@ export class BusinessOps implements INodeType {
 		// The seam with n8n's RoutingNode (see shared/routingSeam.ts): the Resource field sets
 		// `paginate` for every operation, so RoutingNode hands each request to this hook.
 		requestOperations: { pagination: executeRoutedRequest },
-		properties: [
+		// Input checks report a failed item to the write order (shared/stopOnError.ts).
+		properties: guardInputChecks([
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -73,7 +75,7 @@ export class BusinessOps implements INodeType {
 			...organizationDescription,
 			...quoteDescription,
 			...webhookDescription,
-		],
+		]),
 	};
 
 	methods = {

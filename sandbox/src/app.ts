@@ -16,6 +16,8 @@ export interface ResolvedOptions {
 	port: number;
 	host: string;
 	rateLimit: RateLimitConfig;
+	/** Refused (429) requests count against the window. */
+	countRefused: boolean;
 	signingScheme: SigningScheme;
 	seed: boolean;
 	deliveryRetry: { attempts: number; baseDelayMs: number };
@@ -87,6 +89,7 @@ export class SandboxApp {
 		this.store = buildStore(options.seed);
 		this.rateLimiter = new SlidingWindowRateLimiter(options.rateLimit);
 		this.deliveryContract = defaultContract(options.signingScheme);
+		this.rateLimiter.countRefused = options.countRefused;
 		this.deliveries = new DeliveryService({
 			attempts: options.deliveryRetry.attempts,
 			baseDelayMs: options.deliveryRetry.baseDelayMs,
@@ -112,6 +115,7 @@ export class SandboxApp {
 		this.rateLimiter.configure(this.options.rateLimit);
 		this.rateLimiter.clear();
 		this.deliveryContract = defaultContract(this.options.signingScheme);
+		this.rateLimiter.countRefused = this.options.countRefused;
 		this.latencyMs = 0;
 		this.deprecated = false;
 		this.failRules = [];

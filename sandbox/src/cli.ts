@@ -20,6 +20,7 @@ function options(env: NodeJS.ProcessEnv): SandboxOptions {
 		if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) fail(`SANDBOX_RATE_LIMIT must look like "120/60000" (limit/windowMs), got "${env.SANDBOX_RATE_LIMIT}"`);
 		result.rateLimit = { limit: Number(match[1]), windowMs: Number(match[2]) };
 	}
+	if (env.SANDBOX_COUNT_REFUSED === '1') result.countRefused = true;
 	if (env.SANDBOX_SIGNING_SCHEME) {
 		if (!(SIGNING_SCHEMES as readonly string[]).includes(env.SANDBOX_SIGNING_SCHEME)) {
 			fail(`SANDBOX_SIGNING_SCHEME must be one of ${SIGNING_SCHEMES.join(', ')}, got "${env.SANDBOX_SIGNING_SCHEME}"`);

@@ -93,6 +93,10 @@ export interface SandboxControl {
 	/** What the key store holds (scrypt hashes and SHA-256 fingerprints only). */
 	keyStore(): { records: ApiKeyRecord[]; verifiedFingerprints: string[] };
 	setDeprecation(enabled: boolean): void;
+	// Rate-limit refusals switch (#13).
+	/** Whether refused (429) requests count against the window (default: they do not). */
+	setCountRefused(counted: boolean): void;
+	countRefused(): boolean;
 	organizationIds: { primary: string; other: string };
 	// -- Readings of what the spec leaves open (issue 15): permissive by default, reset by reset().
 	/** Turns strict mode and the other readings on or off; see sandbox/src/readings.ts. */
@@ -160,6 +164,12 @@ const schemas: Record<string, Schema> = {
 			name: { type: 'string', minLength: 1, maxLength: 100 },
 			expiresAt: { type: ['string', 'null'], format: 'date-time' },
 		},
+	},
+	countRefused: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['counted'],
+		properties: { counted: { type: 'boolean' } },
 	},
 	deprecate: {
 		type: 'object',
@@ -272,6 +282,11 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		// -- Readings of what the spec leaves open.
 		setReadings: (change) => setReadings(app, checked<Partial<SpecReadings>>(change, schemas.readings)),
 		readings: () => ({ ...readingsOf(app) }),
+		// Rate-limit refusals switch (#13).
+		setCountRefused(counted) {
+			app.rateLimiter.countRefused = checked<{ counted: boolean }>({ counted }, schemas.countRefused).counted;
+		},
+		countRefused: () => app.rateLimiter.countRefused,
 	};
 }
 
@@ -314,6 +329,9 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 	// -- Readings of what the spec leaves open.
 	{ method: 'GET', pattern: /^\/readings$/, handler: (c) => c.readings() },
 	{ method: 'POST', pattern: /^\/readings$/, handler: (c, b) => c.setReadings(b as Partial<SpecReadings>) },
+	// Rate-limit refusals switch (#13).
+	{ method: 'GET', pattern: /^\/rate-limit\/refusals$/, handler: (c) => ({ counted: c.countRefused() }) },
+	{ method: 'POST', pattern: /^\/rate-limit\/refusals$/, handler: (c, b) => (c.setCountRefused(b.counted as boolean), { counted: c.countRefused() }) },
 ];
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -371,6 +389,7 @@ function describe(app: SandboxApp, origin: string) {
 		rateLimit: app.rateLimiter.current,
 		signingScheme: app.deliveryContract.signing.form,
 		deliveryContract: app.deliveryContract,
+		refusalsCounted: app.rateLimiter.countRefused,
 		latencyMs: app.latencyMs,
 		deprecated: app.deprecated,
 		readings: readingsOf(app),

@@ -23,6 +23,8 @@ export interface SandboxOptions {
 	host?: string;
 	/** Default 120 requests per 60 000 ms, sliding window per API key. */
 	rateLimit?: { limit: number; windowMs: number };
+	/** Refused (429) requests count against the window (default false). */
+	countRefused?: boolean;
 	/** Default 'standard'. */
 	signingScheme?: SigningScheme;
 	/** Load the deterministic Dutch seed data (default true). */
@@ -79,6 +81,7 @@ function resolve(options: SandboxOptions): ResolvedOptions {
 		port: options.port ?? 0,
 		host: options.host ?? '127.0.0.1',
 		rateLimit: { ...rateLimit },
+		countRefused: options.countRefused ?? false,
 		signingScheme: options.signingScheme ?? 'standard',
 		seed: options.seed ?? true,
 		deliveryRetry: { ...(options.deliveryRetry ?? { attempts: 3, baseDelayMs: 500 }) },

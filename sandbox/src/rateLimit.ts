@@ -34,11 +34,14 @@ class TimeQueue {
 }
 
 /**
- * Sliding-window log per API key: a request is allowed when fewer than `limit` accepted requests
- * fall in the last `windowMs`. Refused requests are not recorded, so they do not extend the wait.
+ * Sliding-window log per API key: a request is allowed when fewer than `limit` counted requests
+ * fall in the last `windowMs`. Whether refused requests count is a switch (`countRefused`): the spec
+ * does not say, and an API that counts them punishes a client that retries too early.
  */
 export class SlidingWindowRateLimiter {
 	private readonly windows = new Map<string, TimeQueue>();
+	/** Refused (429) requests are recorded in the window too. */
+	countRefused = false;
 
 	constructor(private config: RateLimitConfig) {}
 
@@ -64,6 +67,7 @@ export class SlidingWindowRateLimiter {
 		queue.dropBefore(now - windowMs);
 		if (queue.size >= limit) {
 			const waitMs = queue.oldest() + windowMs - now;
+			if (this.countRefused) queue.push(now);
 			return { allowed: false, limit, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 		}
 		queue.push(now);

@@ -18,4 +18,5 @@ module.exports = [
 	require('./trigger'),
 	require('./instances'),
 	require('./demo'),
+	require('./writes'),
 ];

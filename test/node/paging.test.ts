@@ -1,14 +1,14 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
 
-beforeEach(() => clearRateLimitGates());
+beforeEach(() => clearRateBudgets());
 
 function page(n: number, size: number, total: number) {
 	const first = (n - 1) * 100;

@@ -1,9 +1,10 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
+import { DEPRECATION_DATA_KEY, forgetDeprecationNotices } from '../../nodes/BusinessOps/shared/routingSeam';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
-import { captureLogWarnings, loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { captureLogWarnings, loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
@@ -19,7 +20,8 @@ const realTiming = { ...timing };
 
 beforeEach(() => {
 	waits = [];
-	clearRateLimitGates();
+	clearRateBudgets();
+	forgetDeprecationNotices();
 	let now = 1_000_000;
 	timing.now = () => now;
 	timing.sleep = async (ms: number) => {
@@ -157,14 +159,154 @@ describe('errors', () => {
 	});
 });
 
-test('a Deprecation header is reported as a warning in the n8n log', async () => {
-	nock(API)
-		.get('/v1/contacts/ctc_1')
-		.reply(200, { data: contact }, { Deprecation: 'true', Sunset: 'Wed, 31 Dec 2027 23:59:59 GMT' });
-	const { warnings, restore } = captureLogWarnings();
-	const { items } = await runDeclarativeNode(node, getContact).finally(restore);
-	expect(items[0].json).toEqual(contact);
-	expect(warnings).toEqual([
-		'Business Ops: this API version is deprecated (Deprecation: true). It stops working after Wed, 31 Dec 2027 23:59:59 GMT. Move the credential\'s Base URL to the newer version when it is available.',
-	]);
+describe('Deprecation', () => {
+	test('shown once per execution: first output item (editor runs), execution custom data and the log', async () => {
+		nock(API)
+			.get('/v1/contacts/ctc_1').times(2)
+			.reply(200, { data: contact }, { Deprecation: 'true', Sunset: 'Wed, 31 Dec 2027 23:59:59 GMT' });
+		const notice =
+			"This version of the Business Ops API is deprecated (Deprecation: true). It stops working after Wed, 31 Dec 2027 23:59:59 GMT. Move the credential's Base URL to the newer version when it is available.";
+		const { warnings, restore } = captureLogWarnings();
+		const { items, context } = await runDeclarativeNode(node, getContact, { items: [{ json: {} }, { json: {} }] }).finally(restore);
+		expect(items.map((i) => i.json)).toEqual([{ ...contact, deprecationNotice: notice }, contact]);
+		expect(context.customData.get(DEPRECATION_DATA_KEY)).toBe(notice);
+		expect(warnings).toContain(`Business Ops: ${notice}`);
+	});
+
+	test('outside the editor the records stay as the API sent them; the notice is in the custom data', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact }, { Deprecation: 'true' });
+		const { restore } = captureLogWarnings();
+		const { items, context } = await runDeclarativeNode(node, getContact, { mode: 'trigger' }).finally(restore);
+		expect(items.map((i) => i.json)).toEqual([contact]);
+		expect(context.customData.get(DEPRECATION_DATA_KEY)).toMatch(/^This version of the Business Ops API is deprecated \(Deprecation: true\)\./);
+	});
+});
+
+describe('rate budget', () => {
+	const paced = (requestsPerMinute: number, rateWindowSeconds: number) => ({
+		credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute, rateWindowSeconds },
+	});
+
+	test('requests wait for room in the window instead of being sent and refused', async () => {
+		const scope = nock(API).get('/v1/contacts/ctc_1').times(5).reply(200, { data: contact });
+		const { items } = await runDeclarativeNode(node, getContact, {
+			...paced(2, 10),
+			items: Array.from({ length: 5 }, () => ({ json: {} })),
+		});
+		expect(items).toHaveLength(5);
+		expect(scope.isDone()).toBe(true);
+		// 2 at once, 2 after one window, the last after two.
+		expect(waits.reduce((a, b) => a + b, 0)).toBe(20_000);
+	});
+
+	test('the default budget is the API limit: 120 requests go at once, the 121st waits a minute', async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(121).reply(200, { data: contact });
+		await runDeclarativeNode(node, getContact, { items: Array.from({ length: 121 }, () => ({ json: {} })) });
+		expect(waits).toEqual([60_000]);
+	});
+
+	test('the budget belongs to the API key: the same key shares it, another key has its own', async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact });
+		const otherKey = 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d';
+		await runDeclarativeNode(node, getContact, paced(1, 10));
+		await runDeclarativeNode(node, getContact, { credentials: { ...paced(1, 10).credentials, apiKey: otherKey } });
+		expect(waits).toEqual([]);
+		await runDeclarativeNode(node, getContact, paced(1, 10));
+		expect(waits).toEqual([10_000]);
+	});
+
+	test('a Requests per Minute that is not a number of 1 or more fails with a message naming the field', async () => {
+		const error = await runDeclarativeNode(node, getContact, paced(0, 60)).catch((e) => e);
+		expect(error.message).toMatch(/Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "0"/);
+	});
+
+	test('a Retry-After longer than 120 s fails the item at once and names the wait', async () => {
+		nock(API).post('/v1/contacts').reply(429, rateLimited, { 'Retry-After': '3600' });
+		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
+		expect(waits).toEqual([]);
+		expect(error.httpCode).toBe('429');
+		expect(error.description).toMatch(/asked to wait 3600 s .*waits at most 120 s/);
+	});
+
+	test('a Retry-After beyond 2^31 ms does not fire at once: it fails the item', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(429, rateLimited, { 'Retry-After': '99999999' });
+		const error = await runDeclarativeNode(node, getContact).catch((e) => e);
+		expect(waits).toEqual([]);
+		expect(error.description).toMatch(/asked to wait 99999999 s/);
+	});
+});
+
+describe('On Error', () => {
+	const fourItems = [
+		{ json: { name: 'A', email: 'a@example.com' } },
+		{ json: { name: 'B', email: 'taken@example.com' } },
+		{ json: { name: 'C', email: 'not-an-email' } },
+		{ json: { name: 'D', email: 'd@example.com' } },
+	];
+	const createFromInput = {
+		resource: 'contact',
+		operation: 'create',
+		name: '={{ $json.name }}',
+		additionalFields: { email: '={{ $json.email }}' },
+	};
+	const duplicate = { error: { code: 'duplicate_resource', message: 'A contact with this e-mail exists' } };
+
+	test('Stop Workflow: no write is sent after a failed item; the error names the items not sent', async () => {
+		const a = nock(API).post('/v1/contacts', (b) => b.name === 'A').reply(201, { data: { id: 'ctc_a', name: 'A' } });
+		const b = nock(API).post('/v1/contacts', (b) => b.name === 'B').reply(409, duplicate);
+		const d = nock(API).post('/v1/contacts', (b) => b.name === 'D').reply(201, { data: { id: 'ctc_d', name: 'D' } });
+		const error = await runDeclarativeNode(node, createFromInput, { items: fourItems }).catch((e) => e);
+		expect(a.isDone()).toBe(true);
+		expect(b.isDone()).toBe(true);
+		expect(d.isDone()).toBe(false);
+		expect(error.message).toBe('A contact with this e-mail exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]');
+		expect(error.description).toMatch(/Item 3 was not sent: with On Error set to "Stop Workflow"/);
+	});
+
+	test('Stop Workflow: a failed input check stops the later writes too', async () => {
+		const a = nock(API).post('/v1/contacts', (b) => b.name === 'A').reply(201, { data: { id: 'ctc_a', name: 'A' } });
+		const d = nock(API).post('/v1/contacts', (b) => b.name === 'D').reply(201, { data: { id: 'ctc_d', name: 'D' } });
+		const items = [fourItems[0], fourItems[2], fourItems[3]];
+		const error = await runDeclarativeNode(node, createFromInput, { items }).catch((e) => e);
+		expect(a.isDone()).toBe(true);
+		expect(d.isDone()).toBe(false);
+		expect(error.message).toMatch(/not-an-email.*\[item 1\]/);
+		expect(error.description).toMatch(/Item 2 was not sent/);
+	});
+
+	test('Stop Workflow: writes go one at a time in item order; Continue sends them together', async () => {
+		const watch = () => {
+			const seen = { order: [] as string[], inFlight: 0, most: 0 };
+			nock(API)
+				.post('/v1/contacts').times(3)
+				.reply(function (_uri, body, callback) {
+					const name = (body as { name: string }).name;
+					seen.order.push(name);
+					seen.most = Math.max(seen.most, ++seen.inFlight);
+					setTimeout(() => {
+						seen.inFlight--;
+						callback(null, [201, { data: { id: `ctc_${name}`, name } }]);
+					}, 20);
+				});
+			return seen;
+		};
+		const items = [fourItems[0], fourItems[3], { json: { name: 'E', email: 'e@example.com' } }];
+		const stop = watch();
+		await runDeclarativeNode(node, createFromInput, { items });
+		expect(stop).toEqual({ order: ['A', 'D', 'E'], inFlight: 0, most: 1 });
+		const go = watch();
+		await runDeclarativeNode(node, createFromInput, { items, continueOnFail: true });
+		expect(go.most).toBe(3);
+	});
+
+	test('Continue: every item is tried and each failed item carries its error', async () => {
+		nock(API).post('/v1/contacts', (b) => b.name === 'A').reply(201, { data: { id: 'ctc_a', name: 'A' } });
+		nock(API).post('/v1/contacts', (b) => b.name === 'B').reply(409, duplicate);
+		const d = nock(API).post('/v1/contacts', (b) => b.name === 'D').reply(201, { data: { id: 'ctc_d', name: 'D' } });
+		const { items } = await runDeclarativeNode(node, createFromInput, { items: fourItems, continueOnFail: true });
+		expect(d.isDone()).toBe(true);
+		expect(items.map((i) => i.json.id ?? null)).toEqual(['ctc_a', null, null, 'ctc_d']);
+		expect(items[1].error?.message).toMatch(/\[item 1\]/);
+		expect(items[2].error?.message).toMatch(/not-an-email.*\[item 2\]/);
+	});
 });

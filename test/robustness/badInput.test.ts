@@ -23,7 +23,7 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
 import { loadNodeType, runDeclarativeNode, TEST_BASE_URL } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
@@ -301,7 +301,7 @@ function interceptAll() {
 
 beforeEach(() => {
 	sent = [];
-	clearRateLimitGates();
+	clearRateBudgets();
 	interceptAll();
 });
 

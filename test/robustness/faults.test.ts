@@ -12,7 +12,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox/src';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
-	clearRateLimitGates();
+	clearRateBudgets();
 	waits = [];
 });
 afterEach(() => {

@@ -21,7 +21,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { LoggerProxy } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { openSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
@@ -170,7 +170,7 @@ afterAll(async () => {
 	await sandbox.stop();
 });
 beforeEach(() => {
-	clearRateLimitGates();
+	clearRateBudgets();
 });
 afterEach(() => {
 	Object.assign(timing, realTiming);

@@ -17,7 +17,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import {
@@ -48,7 +48,7 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
 	sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-	clearRateLimitGates();
+	clearRateBudgets();
 	timing.sleep = async () => undefined;
 	logs = captureLogs();
 });

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { clearRateLimitGates, timing } from '../../nodes/shared/api/rateLimitGate';
+import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import {
 	activateTrigger,
@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 afterEach(() => {
 	timing.sleep = realSleep;
-	clearRateLimitGates();
+	clearRateBudgets();
 	logs.restore();
 	jest.restoreAllMocks();
 	nock.cleanAll();

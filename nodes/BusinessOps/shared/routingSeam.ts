@@ -10,6 +10,10 @@
  * The `{ data, meta }` envelope is unwrapped here, before the operation's own `postReceive`
  * steps run; those must be functions (a test checks every operation), since n8n's declarative
  * forms such as `rootProperty` would see the records, not the envelope.
+ *
+ * Two rules of a whole node run live here too: writes go out in item order and stop after a failed
+ * item when the node stops on error (stopOnError.ts), and a `Deprecation` header is shown to the
+ * user once per execution (`noteDeprecation`).
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -24,7 +28,43 @@ import { ApplicationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
 import { walkPages } from '../../shared/api/pages';
-import { sendRequest } from '../../shared/api/transport';
+import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
+import { inItemOrder, isWrite } from './stopOnError';
+
+/** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
+const toldExecutions = new Set<string>();
+const MAX_TOLD = 1000;
+
+/** Execution custom data key of the notice (letters, digits and _ only). */
+export const DEPRECATION_DATA_KEY = 'businessOpsDeprecation';
+
+/**
+ * n8n 2.41 and 1.123 drop execution hints of declarative nodes (RoutingNode's context never
+ * reaches the task data), so the notice goes where the user can find it once per execution:
+ * the execution's custom data (n8n 2.x: Executions list, `$execution.customData`), the server log, and,
+ * when the node is run from the editor, a `deprecationNotice` field on the node's first output item.
+ */
+function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFullResponse, items: INodeExecutionData[]) {
+	const notice = deprecationNoticeOf(response);
+	const executionId = String(ctx.getExecutionId() ?? '');
+	if (!notice || toldExecutions.has(executionId)) return;
+	toldExecutions.add(executionId);
+	if (toldExecutions.size > MAX_TOLD) toldExecutions.delete(toldExecutions.values().next().value as string);
+	try {
+		ctx.customData.set(DEPRECATION_DATA_KEY, notice);
+	} catch {
+		// Custom data is full (n8n keeps 10 keys) or missing (n8n 1.123 gives this context none):
+		// the log and the output still say it.
+	}
+	if (ctx.getMode() === 'manual' && items.length > 0) {
+		items[0] = { ...items[0], json: { ...items[0].json, deprecationNotice: notice } };
+	}
+}
+
+/** Forgets which executions were told about a deprecation (used between tests). */
+export function forgetDeprecationNotices(): void {
+	toldExecutions.clear();
+}
 
 function lastPathSegment(url: string | undefined): string {
 	return decodeURIComponent((url ?? '').split('?')[0].split('/').filter(Boolean).pop() ?? '');
@@ -75,6 +115,7 @@ async function route(
 			items = await action.call(ctx, items, response);
 		}
 	}
+	noteDeprecation(ctx, response, items);
 	return items;
 }
 
@@ -83,7 +124,9 @@ export async function executeRoutedRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	return await route(this, requestData, false);
+	const options = requestData.options as IHttpRequestOptions;
+	if (!isWrite(options)) return await route(this, requestData, false);
+	return await inItemOrder(this, async () => await route(this, requestData, false));
 }
 
 async function executeRoutedList(

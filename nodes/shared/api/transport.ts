@@ -5,11 +5,19 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
 
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
 import { apiErrorFor, itemSuffix, MAX_ATTEMPTS } from './errors';
 import { MAX_PAGE_SIZE, walkPages } from './pages';
-import { gateFor, timing } from './rateLimitGate';
+import {
+	budgetFor,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_WINDOW_MS,
+	MAX_RETRY_AFTER_MS,
+	timing,
+	type RateBudget,
+} from './rateBudget';
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -39,9 +47,43 @@ export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
 }
 
-/** Requests made with one credential share one rate limit. */
-function gateKeyOf(ctx: BusinessOpsContext, options: IHttpRequestOptions): string {
-	return ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? String(options.baseURL);
+/** A credential number that is absent (saved before the field existed) takes its default; a wrong one fails. */
+function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: number, label: string): number {
+	if (value === undefined || value === null || value === '') return fallback;
+	const n = Number(value);
+	if (!Number.isFinite(n) || n < 1) {
+		throw new NodeOperationError(ctx.getNode(), `${label} in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
+	}
+	return n;
+}
+
+/**
+ * The rate budget of the credential's API key. The API limits each key, so the budget is keyed
+ * by a hash of the Base URL and the key (never the key itself): every node and trigger call made
+ * with that key in this process shares it, also a credential without an id (not saved yet), and
+ * two credentials holding the same key.
+ */
+async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
+	let budget = budgetsByContext.get(ctx);
+	if (!budget) {
+		budget = readBudget(ctx);
+		budgetsByContext.set(ctx, budget);
+	}
+	return await budget;
+}
+
+/** One credential read per n8n context (a list read sends all its pages from one). */
+const budgetsByContext = new WeakMap<object, Promise<RateBudget>>();
+
+async function readBudget(ctx: BusinessOpsContext): Promise<RateBudget> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const key = createHash('sha256')
+		.update(`${String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '')}\n${String(credentials.apiKey ?? '').trim()}`)
+		.digest('hex');
+	return budgetFor(key, {
+		limit: Math.floor(credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute')),
+		windowMs: credentialNumber(ctx, credentials.rateWindowSeconds, DEFAULT_WINDOW_MS / 1000, 'Rate Window (Seconds)') * 1000,
+	});
 }
 
 interface NetworkFailure {
@@ -63,19 +105,25 @@ function describeFailure(error: unknown): NetworkFailure {
 	return { code, message: String(err.message ?? error), isNetwork };
 }
 
-function warnIfDeprecated(ctx: BusinessOpsContext, response: IN8nHttpFullResponse) {
-	const deprecation = response.headers.deprecation;
-	if (deprecation === undefined) return;
+/** What a `Deprecation` (and `Sunset`) header of an answer tells the user, or undefined. */
+export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | undefined {
+	const deprecation = response.headers?.deprecation;
+	if (deprecation === undefined) return undefined;
 	const sunset = response.headers.sunset ? ` It stops working after ${String(response.headers.sunset)}.` : '';
-	ctx.logger.warn(
-		`Business Ops: this API version is deprecated (Deprecation: ${String(deprecation)}).${sunset} Move the credential's Base URL to the newer version when it is available.`,
-	);
+	return `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset} Move the credential's Base URL to the newer version when it is available.`;
+}
+
+function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, target: string, askedMs: number, itemIndex?: number) {
+	const error = apiErrorFor(ctx, response, target, itemIndex);
+	error.description = `The API asked to wait ${Math.ceil(askedMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
+	return error;
 }
 
 /**
- * Sends one API request with the package's retry rules: 429 is retried after Retry-After
- * (1 s when absent) with exponential backoff, up to MAX_ATTEMPTS attempts; 5xx and network
- * failures are retried only for GET, since repeating a POST, PATCH or DELETE could apply it twice.
+ * Sends one API request with the package's pacing and retry rules. Each request first waits for
+ * room in the API key's rate budget (see rateBudget.ts). 429 is retried after Retry-After (1 s when
+ * absent, at most MAX_RETRY_AFTER_MS) with exponential backoff, up to MAX_ATTEMPTS attempts; 5xx and
+ * network failures are retried only for GET, since repeating a POST, PATCH or DELETE could apply it twice.
  */
 export async function sendRequest(
 	ctx: BusinessOpsContext,
@@ -91,23 +139,20 @@ export async function sendRequest(
 	const method = (options.method ?? 'GET').toUpperCase();
 	const mayRepeat = IDEMPOTENT_METHODS.has(method);
 	const target = `${method} ${options.url}`;
-	const gate = gateFor(gateKeyOf(ctx, options));
+	const budget = await budgetOf(ctx);
 
 	for (let attempt = 1; ; attempt++) {
 		const attemptsLeft = attempt < MAX_ATTEMPTS;
 		let response: IN8nHttpFullResponse;
+		const slot = await budget.take();
 		try {
-			response = await gate.run(async () => {
-				const answer = (await ctx.helpers.httpRequestWithAuthentication.call(
-					ctx,
-					CREDENTIAL_TYPE,
-					options,
-				)) as IN8nHttpFullResponse;
-				// Within the turn, so that the request queued behind this one already waits.
-				if (answer.statusCode === 429) gate.rateLimited(retryAfterMs(answer.headers) ?? 1000);
-				return answer;
-			});
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				options,
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
+			slot.answered();
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
 				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, {
@@ -129,11 +174,20 @@ export async function sendRequest(
 				itemIndex,
 			});
 		}
+		slot.answered();
 
 		const status = response.statusCode;
 		if (status < 400) {
-			warnIfDeprecated(ctx, response);
+			const notice = deprecationNoticeOf(response);
+			if (notice) ctx.logger.warn(`Business Ops: ${notice}`);
 			return response;
+		}
+		if (status === 429) {
+			const asked = retryAfterMs(response.headers);
+			if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+				throw tooLongWait(ctx, response, target, asked, itemIndex);
+			}
+			budget.refused(asked ?? 1000);
 		}
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {

@@ -1,0 +1,203 @@
+// Writes in real n8n (issue #13): On Error "Stop Workflow" sends no write after a failed item,
+// "Continue" tries every item; a credential paced to the API's limit is not refused (refused
+// requests counted by the API or not); two executions at once on one key (in queue mode with
+// QUEUE_WORKERS=2: on two workers) lose no item; a Deprecation header reaches the execution data
+// the editor shows.
+'use strict';
+
+const { assert, node, chain, credentialRef, expectSuccess, expectFailure, nodeError, sleep, rt } = require('./harness');
+
+const TRIGGER = 'When clicking ‘Execute workflow’';
+const NODE = 'Business Ops';
+
+/** Manual Trigger → Code (the given items) → Business Ops Create Contact from each item. */
+function createContactsWorkflow(name, rows, cred, { onError } = {}) {
+	return {
+		name,
+		nodes: [
+			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+			node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
+			node(
+				NODE,
+				rt.NODE_TYPES.action,
+				{ resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } },
+				{ position: [440, 0], credentials: credentialRef(cred), ...(onError ? { onError } : {}) },
+			),
+		],
+		connections: chain(TRIGGER, 'Items', NODE),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+async function run(ctx, wf) {
+	const created = await ctx.client.createWorkflow(wf);
+	const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
+	return { execution, status: execution.status, items: rt.nodeOutput(execution, NODE) || [], error: nodeError(execution, NODE) };
+}
+
+/** Contacts in the sandbox whose name starts with `prefix` (admin key, not through n8n). */
+async function contactsNamed(ctx, prefix) {
+	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
+	const names = [];
+	for (let page = 1; page <= 200; page++) {
+		const res = await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers });
+		const body = await res.json();
+		names.push(...body.data.map((c) => c.name).filter((n) => n.startsWith(prefix)));
+		if (!body.meta.hasMore) break;
+	}
+	return names.sort();
+}
+
+/** The 4 items of the issue: ok, duplicate e-mail (409), invalid e-mail, ok. */
+async function fourItems(ctx, prefix) {
+	const taken = `taken-${Date.now()}@example.com`;
+	const res = await fetch(`${ctx.sandbox.baseUrl}/contacts`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ name: `${prefix} existing`, email: taken }),
+	});
+	assert.equal(res.status, 201);
+	return [
+		{ name: `${prefix} 0`, email: `${prefix}-0@example.com` },
+		{ name: `${prefix} 1`, email: taken },
+		{ name: `${prefix} 2`, email: 'not-an-email' },
+		{ name: `${prefix} 3`, email: `${prefix}-3@example.com` },
+	];
+}
+
+/**
+ * A credential of a new key (nothing else uses it) with its own rate budget; the hidden Rate Window
+ * scales the minute down. Saved as the editor saves it (the public API refuses hidden fields).
+ */
+async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) {
+	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name });
+	// The sandbox runs scrypt on a key's first use; do that before the measured run.
+	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${key.key}` } });
+	// ...and let that request leave the API's window, which the node's budget knows nothing of.
+	await sleep(rateWindowSeconds * 1000 + 100);
+	const data = { ...rt.credentialData(ctx.sandbox, key.key), requestsPerMinute, rateWindowSeconds };
+	const c = await ctx.client.rest('POST', '/credentials', { name, type: rt.CREDENTIAL_TYPE, data });
+	return { id: c.id, name: c.name };
+}
+
+const TIGHT = { limit: 10, windowMs: 2000 };
+
+/**
+ * Runs `fn` while the sandbox allows 10 requests per 2 s and counts refused requests; returns what
+ * `fn` returned plus the POST /contacts answers in that time. The limit is lifted before returning.
+ */
+async function underTightLimit(ctx, fn) {
+	const control = ctx.sandbox.control;
+	const previous = control.rateLimit();
+	control.clearRequestLog();
+	control.setRateLimit(TIGHT);
+	control.setCountRefused(true);
+	try {
+		const value = await fn();
+		const posts = control.requestLog().filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path));
+		return { value, posts: posts.length, refused: posts.filter((e) => e.status === 429).length };
+	} finally {
+		control.setRateLimit(previous);
+		control.setCountRefused(false);
+	}
+}
+
+module.exports = {
+	area: 'writes',
+	steps: [
+		{
+			name: 'Stop Workflow: 4 items (ok, duplicate 409, invalid e-mail, ok) create only item 0; the error names the items not sent',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const prefix = `e2e-stop-${Date.now()}`;
+				const r = await run(ctx, createContactsWorkflow(`e2e ${prefix}`, await fourItems(ctx, prefix), ctx.credentials.admin));
+				const e = expectFailure(r, /HTTP 409 duplicate_resource/, /\[item 1\]/, /Item 3 was not sent/);
+				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [`${prefix} 0`, `${prefix} existing`]);
+				return `"${e.message}"`;
+			},
+		},
+		{
+			name: 'Continue (regular output): items 0 and 3 created, items 1 and 2 carry their errors',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const prefix = `e2e-cont-${Date.now()}`;
+				const r = await run(ctx, createContactsWorkflow(`e2e ${prefix}`, await fourItems(ctx, prefix), ctx.credentials.admin, { onError: 'continueRegularOutput' }));
+				const items = expectSuccess(r);
+				assert.equal(items.length, 4);
+				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [`${prefix} 0`, `${prefix} 3`, `${prefix} existing`]);
+				assert.match(JSON.stringify(items[1]), /409|already exists|duplicate/i);
+				assert.match(JSON.stringify(items[2]), /not-an-email/);
+			},
+		},
+		{
+			name: 'a credential paced to the limit (10 per 2 s; the API counts refusals) creates 30 contacts without one refusal',
+			timeoutMs: 120_000,
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const prefix = `e2e-paced-${Date.now()}`;
+				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
+				const rows = Array.from({ length: 30 }, (_, i) => ({ name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
+				const t0 = Date.now();
+				const { value: r, posts, refused } = await underTightLimit(ctx, () => run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred)));
+				const seconds = (Date.now() - t0) / 1000;
+				expectSuccess(r);
+				assert.equal(refused, 0, `${refused} of ${posts} requests refused`);
+				assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 30);
+				return `30 created, 0 refused, ${seconds.toFixed(1)} s (at least 4 s at that limit)`;
+			},
+		},
+		{
+			name: 'two executions at once on one key (queue mode: on the workers) under 10 per 2 s: no item fails',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const prefix = `e2e-two-${Date.now()}`;
+				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
+				const wfs = [0, 1].map((w) =>
+					createContactsWorkflow(
+						`e2e ${prefix} ${w}`,
+						Array.from({ length: 20 }, (_, i) => ({ name: `${prefix} ${w}-${i}`, email: `${prefix}-${w}-${i}@example.com` })),
+						cred,
+					),
+				);
+				const { value: results, posts, refused } = await underTightLimit(ctx, () => Promise.all(wfs.map((wf) => run(ctx, wf))));
+				results.forEach(expectSuccess);
+				assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 40);
+				const workers = ctx.queue ? ` on ${ctx.queue.workers.length} worker(s)` : ' in one process';
+				return `40 created${workers}; ${refused} of ${posts} requests refused (429) and waited out`;
+			},
+		},
+		{
+			name: 'a Deprecation header reaches the execution data: once, on the first output item and in the custom data',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'getAll');
+				const control = ctx.sandbox.control;
+				control.setDeprecation(true);
+				try {
+					const created = await ctx.client.createWorkflow({
+						name: `e2e deprecation ${Date.now()}`,
+						nodes: [
+							node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+							node(NODE, rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 3 }, { position: [220, 0], credentials: credentialRef(ctx.credentials.admin) }),
+						],
+						connections: chain(TRIGGER, NODE),
+						settings: { executionOrder: 'v1' },
+					});
+					const execution = await ctx.client.runManually(created.id);
+					const items = rt.nodeOutput(execution, NODE) || [];
+					assert.equal(items.length, 3);
+					const notices = items.filter((i) => i.deprecationNotice);
+					assert.equal(notices.length, 1, 'the notice is on one item only');
+					assert.match(notices[0].deprecationNotice, /deprecated \(Deprecation: true\)\. It stops working after /);
+					const custom = execution.data?.resultData?.metadata?.businessOpsDeprecation;
+					// n8n 1.123 gives declarative nodes no custom data; 2.x does.
+					const version = String((await ctx.client.rest('GET', '/settings')).versionCli || '');
+					if (!version.startsWith('1.')) assert.equal(custom, notices[0].deprecationNotice, 'the execution custom data holds the notice');
+					return `n8n ${version}: ${notices[0].deprecationNotice}${custom ? ' (also in the custom data)' : ''}`;
+				} finally {
+					control.setDeprecation(false);
+				}
+			},
+		},
+	],
+};
