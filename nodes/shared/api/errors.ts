@@ -19,7 +19,7 @@ const FIX_BY_STATUS: Record<number, string> = {
 	414: 'The address is too long for the API. Use shorter IDs or filter values.',
 	415: 'The API did not accept the body as JSON. Check that the Base URL points at the Business Operations API.',
 	422: "The record's current status does not allow this change.",
-	429: `The API kept answering "rate limited" after ${MAX_ATTEMPTS} attempts. Spread the requests out (Request Options > Batching) or run the workflow later.`,
+	429: `The API kept answering "rate limited" after ${MAX_ATTEMPTS} attempts, although requests were paced to the credential's Requests per Minute. Something else uses this API key too (another tool or n8n instance): lower Requests per Minute in the credential, or run the workflow later.`,
 	500: 'The API had an internal error. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
 	501: 'The API does not offer this operation at this address. Check the Base URL and the API version.',
 	502: 'A gateway in front of the API got no good answer from it. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
