@@ -208,6 +208,7 @@ class N8nClient {
 	/** Polls an execution until it has finished; returns it with data. */
 	async waitForExecution(executionId, { timeoutMs = 120_000 } = {}) {
 		const deadline = Date.now() + timeoutMs;
+		let doneSince;
 		for (;;) {
 			let ex;
 			try {
@@ -215,7 +216,10 @@ class N8nClient {
 			} catch (e) {
 				if (e.status !== 404) throw e;
 			}
-			if (ex && ex.finished !== undefined && ex.status && !['new', 'running', 'waiting'].includes(ex.status)) return ex;
+			// n8n 1.x may report the status a moment before the run data is stored: wait up to 10 s for it.
+			const done = ex && ex.finished !== undefined && ex.status && !['new', 'running', 'waiting'].includes(ex.status);
+			doneSince ??= done ? Date.now() : undefined;
+			if (done && (ex.data?.resultData || Date.now() - doneSince > 10_000)) return ex;
 			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`);
 			await new Promise((r) => setTimeout(r, 250));
 		}

@@ -33,6 +33,11 @@ const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.businessOps`,
 	trigger: `${PACKAGE_NAME}.businessOpsTrigger`,
 };
+/** The names n8n gives the nodes when it loads dist/ through N8N_CUSTOM_EXTENSIONS (the benchmarks only). */
+const CUSTOM_NODE_TYPES = {
+	action: 'CUSTOM.businessOps',
+	trigger: 'CUSTOM.businessOpsTrigger',
+};
 const CREDENTIAL_TYPE = 'businessOpsApi';
 
 /** The owner account the demo (and e2e) create; printed by the demo. */
@@ -99,6 +104,7 @@ module.exports = {
 	DIST_DIR,
 	PACKAGE_NAME,
 	NODE_TYPES,
+	CUSTOM_NODE_TYPES,
 	CREDENTIAL_TYPE,
 	DEMO_OWNER,
 	ensureRuntime: install.ensureRuntime,

@@ -64,8 +64,10 @@ async function publishPackage(o = {}) {
 async function waitForNodeTypes(client, names, { present = true, timeoutMs = 60_000 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const known = new Set((await client.nodeTypes()).map((t) => t.name));
-		if (names.every((n) => known.has(n) === present)) return known;
+		// While n8n rewrites its type files after an install, it may answer with something else.
+		const types = await client.nodeTypes().catch(() => undefined);
+		const known = new Set(Array.isArray(types) ? types.map((t) => t.name) : []);
+		if (Array.isArray(types) && names.every((n) => known.has(n) === present)) return known;
 		if (Date.now() > deadline) {
 			const wrong = names.filter((n) => known.has(n) !== present);
 			throw new Error(`after ${timeoutMs / 1000} s n8n ${present ? 'still does not know' : 'still knows'} ${wrong.join(', ')}`);
@@ -84,13 +86,16 @@ async function waitForNodeTypes(client, names, { present = true, timeoutMs = 60_
  * @param {boolean} [o.install]  false: start only (e.g. a folder where the package is already installed)
  * @param {{email: string, password: string, firstName?: string, lastName?: string}} o.owner
  * @param {string[]} o.expectNodeTypes  node types the install must bring
+ * @param {(n8n: object, client: object) => Promise<void>} [o.beforeInstall]  runs once n8n is up and
+ *   the owner exists, before the install (queue mode starts its workers here)
  */
 async function startN8nWithPackage(o) {
-	const { pkg, install = true, owner, expectNodeTypes, ...startOptions } = o;
+	const { pkg, install = true, owner, expectNodeTypes, beforeInstall, ...startOptions } = o;
 	const n8n = await startN8n({ ...startOptions, env: { ...pkg.registry.n8nEnv(), ...(startOptions.env || {}) } });
 	try {
 		const client = new N8nClient(n8n.baseUrl, { version: n8n.n8nVersion });
 		await client.bootstrap(owner);
+		await beforeInstall?.(n8n, client);
 		let installed;
 		if (install) {
 			installed = await client.installCommunityPackage(pkg.name, pkg.version);
