@@ -44,13 +44,15 @@ runE2e({
 		/**
 		 * Another n8n of the same version against the same sandbox and registry (see README.md).
 		 * install: true (n8n's installer), false (start only: the package must already be in
-		 * `userFolder`/.n8n/nodes). Resolves to { n8n, client, credentials, installed, dispose() }.
+		 * `userFolder`/.n8n/nodes, or `expectNodeTypes: []`). Resolves to
+		 * { n8n, client, credentials, installed, dispose() }.
 		 */
 		ctx.startInstance = async (o = {}) => {
-			const started = await start({ port: 0, install: o.install !== false, userFolder: o.userFolder, env: o.env });
+			const started = await start({ port: 0, install: o.install !== false, userFolder: o.userFolder, env: o.env, ...(o.expectNodeTypes ? { expectNodeTypes: o.expectNodeTypes } : {}) });
 			const entry = [o.name || `n8n #${resources.extra.length + 2}`, started.n8n];
 			resources.extra.push(entry);
-			const instanceCredentials = await createCredentials(started.client, sandbox);
+			// Credentials of the package's type exist only where the package is.
+			const instanceCredentials = o.expectNodeTypes?.length === 0 ? {} : await createCredentials(started.client, sandbox);
 			return {
 				...started,
 				credentials: instanceCredentials,

@@ -80,6 +80,26 @@ module.exports = {
 	readmeBlock,
 	steps: [
 		{
+			name: 'with N8N_UNVERIFIED_PACKAGES_ENABLED=false (n8n 3.0\'s planned default) the installer refuses the package, which is not verified',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const strict = await ctx.startInstance({ install: false, expectNodeTypes: [], env: { N8N_UNVERIFIED_PACKAGES_ENABLED: 'false' }, name: 'n8n (verified packages only)' });
+				try {
+					const refused = await strict.client.installCommunityPackage(ctx.pkg.name, ctx.pkg.version).then(
+						(r) => assert.fail(`installed ${r.packageName}@${r.installedVersion}`),
+						(e) => e,
+					);
+					assert.ok(refused.status >= 400, String(refused.message));
+					assert.match(String(refused.message), /Installation of unverified community packages is forbidden/);
+					const types = (await strict.client.nodeTypes()).map((t) => t.name);
+					assert.ok(!types.includes(rt.NODE_TYPES.action), 'the node is there anyway');
+					return `HTTP ${refused.status}: "${String(refused.body?.message ?? refused.message).slice(0, 120)}"`;
+				} finally {
+					await strict.dispose();
+				}
+			},
+		},
+		{
 			name: "the README's manual install, run as written with npm 10.9 and the machine's npm, adds no n8n-workflow",
 			async run(ctx) {
 				const done = [];
