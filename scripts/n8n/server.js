@@ -85,7 +85,9 @@ async function launch(handle, o, preferredPort, log) {
 	handle.brokerPort = brokerPort;
 	handle.baseUrl = `http://${HOST}:${port}`;
 	const env = {
-		...process.env,
+		// Not the npm_* variables of an `npm run` that started this script: they would configure
+		// the npm calls of n8n's installer.
+		...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
 		// A user-level nodedir in ~/.npmrc (Node 20's headers) would reach npm calls of the installer.
 		npm_config_nodedir: path.dirname(path.dirname(o.runtime.nodeBin)),
 		N8N_USER_FOLDER: handle.userFolder,

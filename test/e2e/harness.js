@@ -5,6 +5,7 @@
 
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
+const fs = require('node:fs');
 
 const rt = require('../../scripts/n8n');
 
@@ -132,6 +133,15 @@ async function sandboxFirstId(ctx, resource, query = '') {
 	return list[0].id;
 }
 
+/** Everything an n8n process (a handle of scripts/n8n/server.js) has logged so far. */
+function logText(handle) {
+	try {
+		return fs.readFileSync(handle.logFile, 'utf8');
+	} catch {
+		return '';
+	}
+}
+
 /** Polls `fn` until it returns a truthy value; returns it. */
 async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -158,6 +168,7 @@ module.exports = {
 	expectSuccess,
 	expectFailure,
 	waitFor,
+	logText,
 	sandboxGet,
 	sandboxFirstId,
 	rt,

@@ -8,16 +8,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { assert, waitFor } = require('./harness');
+const { assert, waitFor, logText } = require('./harness');
 const { checkInstalledFolder } = require('./install');
-
-function logText(handle) {
-	try {
-		return fs.readFileSync(handle.logFile, 'utf8');
-	} catch {
-		return '';
-	}
-}
 
 /** Waits until the process's nodes folder holds the package at `version`; checks the folder. */
 async function expectInstalled(ctx, handle, version, what) {
