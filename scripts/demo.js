@@ -114,7 +114,7 @@ async function main() {
 	for (const w of imported) out(`  ${w.name}  ${n8n.baseUrl}/workflow/${w.id}  ${w.state}`);
 	out('try          curl -X POST ' + `${sandbox.controlUrl}/emit -H 'content-type: application/json' -d '{"type":"invoice.paid"}'`);
 	out(`n8n log      ${n8n.logFile}`);
-	out('Ctrl-C stops n8n and the sandbox.');
+	out('Ctrl-C stops n8n, the registry and the sandbox.');
 	out(line);
 
 	// Stay up; if n8n dies, say so and stop.

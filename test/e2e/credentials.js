@@ -67,5 +67,21 @@ module.exports = {
 				}
 			},
 		},
+		{
+			name: 'credential test fails for a Base URL where something else answers (n8n\'s own web page)',
+			async run(ctx) {
+				const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: `${ctx.n8n.baseUrl}/v1` };
+				const cred = await ctx.client.createCredential({ name: 'Business Ops (not the API)', type: rt.CREDENTIAL_TYPE, data });
+				try {
+					const { rest, pub } = await both(ctx, cred, data);
+					assert.equal(rest.status, 'Error', `the test passed against ${data.baseUrl}: ${rest.message}`);
+					assert.equal(pub.status, 'Error');
+					assert.match(rest.message, /did not answer like the Business Ops API|Nothing answers at this Base URL/, `message: ${rest.message}`);
+					return `"${rest.message.slice(0, 80)}…"`;
+				} finally {
+					await ctx.client.deleteCredential(cred.id).catch(() => {});
+				}
+			},
+		},
 	],
 };
