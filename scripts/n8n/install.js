@@ -239,7 +239,7 @@ function ensureRuntime(options = {}) {
 	});
 }
 
-module.exports = { RUNTIMES, ensureRuntime, runtimeDir, isInstalled, lockfileHash, node24Env, runtimePaths };
+module.exports = { ensureRuntime, runtimeDir, isInstalled, lockfileHash, node24Env, runtimePaths };
 
 if (require.main === module) {
 	try {

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { HOST, sleep, spawnGroup, stopGroup, killNow: killGroupNow, freePort, tailOf, groupKill, groupAlive } = require('./processes');
+const { HOST, sleep, spawnGroup, stopGroup, killNow: killGroupNow, freePort, tailOf } = require('./processes');
 
 /**
  * Starts n8n and waits until `/healthz/readiness` answers 200.
@@ -177,4 +177,4 @@ function killNow(handle) {
 	killGroupNow(handle?.proc);
 }
 
-module.exports = { startN8n, stopN8n, killNow, freePort, tailOf, groupKill, groupAlive, HOST };
+module.exports = { startN8n, killNow, freePort, tailOf };

@@ -246,4 +246,4 @@ async function runE2e(t) {
 	process.exitCode = failed ? 1 : 0;
 }
 
-module.exports = { runE2e, preparePackageAndSandbox, createCredentials, baseContext, requireOperationOf, withTimeout, secs, SANDBOX_KEYS };
+module.exports = { runE2e, preparePackageAndSandbox, createCredentials, baseContext };
