@@ -53,7 +53,17 @@ export class BusinessOpsApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/businessOps.svg', dark: 'file:../icons/businessOps.dark.svg' };
 
-	documentationUrl = 'https://business-ops.example/n8n#credentials';
+	documentationUrl = 'https://github.com/business-ops/n8n-nodes-business-ops#credentials';
+
+	/**
+	 * Lets the HTTP Request node use this credential ("Predefined Credential Type") for calls the
+	 * Business Ops node does not cover: n8n applies `authenticate` below (base URL and key).
+	 */
+	httpRequestNode = {
+		name: 'Business Ops',
+		docsUrl: 'https://github.com/business-ops/n8n-nodes-business-ops#custom-api-calls',
+		apiBaseUrlPlaceholder: 'https://api.example.com/v1/contacts',
+	};
 
 	properties: INodeProperties[] = [
 		{
@@ -97,11 +107,16 @@ export class BusinessOpsApi implements ICredentialType {
 		},
 	];
 
-	/** Every request of the package gets its base URL and its bearer key here, and only here. */
-	async authenticate(
+	/**
+	 * Every request of the package gets its base URL and its bearer key here, and only here.
+	 * A property, not a method: n8n copies a community package's credential types with
+	 * `{ ...type }`, which keeps own properties only, and both the HTTP Request node's list of
+	 * predefined credential types and the "Custom API Call" entry look for `authenticate` there.
+	 */
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
+	): Promise<IHttpRequestOptions> => {
 		validateBusinessOpsCredentials(credentials);
 		return {
 			...requestOptions,
@@ -111,37 +126,66 @@ export class BusinessOpsApi implements ICredentialType {
 				Authorization: `Bearer ${String(credentials.apiKey).trim()}`,
 			},
 		};
-	}
+	};
 
+	/**
+	 * GET /me. The HTTP status is not read: n8n 1.x drops it from a failed test request (its
+	 * NodeApiError keeps no `cause`), so `responseCode` rules never match there and users saw only
+	 * "Authorization failed - please check your credentials". The request therefore never fails on
+	 * a status, and the rules read the API's error code from the body, on n8n 1.x and 2.x alike.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
 			url: '/me',
 			method: 'GET',
+			ignoreHttpStatusErrors: true,
 		},
 		rules: [
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 401,
+					key: 'error.code',
+					value: 'unauthorized',
 					message:
 						'The API key was not accepted (401): it is mistyped, revoked or expired. Create a new key in the dashboard.',
 				},
 			},
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 403,
+					key: 'error.code',
+					value: 'insufficient_scope',
 					message:
 						'The API key works but lacks the scope "organization.read", which the test (GET /me) needs. The key may still work for the operations its scopes allow.',
 				},
 			},
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 404,
+					key: 'error.code',
+					value: 'not_found',
 					message:
 						'Nothing answers at this Base URL: check that it ends in the API version, e.g. https://api.example.com/v1',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'rate_limited',
+					message:
+						'The API key works, but its rate limit is used up right now (429): test again in a minute.',
+				},
+			},
+			{
+				// Anything without the `data` envelope of GET /me: another error, or not this API at all.
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data',
+					value: undefined,
+					message:
+						'GET /me at this Base URL did not answer like the Business Ops API. Check the Base URL (it ends in /v1 or /api/v1) and that the API is reachable from n8n.',
 				},
 			},
 		],

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npm run demo`: real n8n 2.41.1 with this package loaded, next to the local sandbox of the
-// Business Operations API, with a ready credential and the example workflows of demo/workflows.
+// `npm run demo`: real n8n 2.41.x with this package installed the way users install it (built,
+// packed, published to a local registry, installed by n8n's Community Nodes installer), next to
+// the local sandbox of the Business Operations API, with a ready credential and the example
+// workflows of demo/workflows.
 //
 //   npm run demo                          n8n on 127.0.0.1:5678, sandbox on 127.0.0.1:4010
 //   DEMO_N8N_PORT=5700 DEMO_SANDBOX_PORT=4100 npm run demo   other ports (taken ports are replaced by free ones)
-//   DEMO_SKIP_BUILD=1 npm run demo        use dist/ and build/sandbox/ as they are
+//   DEMO_SKIP_BUILD=1 npm run demo        pack dist/ and use build/sandbox/ as they are
 //
-// Runs until Ctrl-C (SIGINT) or SIGTERM, then stops n8n and the sandbox and removes n8n's temp folder.
+// Runs until Ctrl-C (SIGINT) or SIGTERM, then stops n8n, the registry and the sandbox and removes
+// their temp folders.
 'use strict';
 
 const rt = require('./n8n');
@@ -17,6 +20,7 @@ const say = (line) => out(`[demo] ${line}`);
 
 let sandbox;
 let n8n;
+let pkg;
 let stopping = false;
 
 async function stopAll(code) {
@@ -25,11 +29,11 @@ async function stopAll(code) {
 	say('stopping…');
 	if (n8n) await n8n.dispose().catch((e) => say(`stopping n8n: ${e.message}`));
 	if (sandbox) await sandbox.stop().catch((e) => say(`stopping the sandbox: ${e.message}`));
+	if (pkg) await pkg.stop().catch((e) => say(`stopping the registry: ${e.message}`));
 	say('stopped');
 	process.exit(code);
 }
 
-process.on('exit', () => rt.killN8nNow(n8n));
 process.once('SIGINT', () => stopAll(0));
 process.once('SIGTERM', () => stopAll(0));
 
@@ -43,24 +47,28 @@ async function main() {
 	say('preparing the n8n runtime (the first run installs it: several minutes)…');
 	const runtime = rt.ensureRuntime({ log: (l) => say(`  ${l}`) });
 	if (!process.env.DEMO_SKIP_BUILD) {
-		say('building the package (npm run build) and the sandbox…');
-		rt.buildPackage();
+		say('building the sandbox…');
 		rt.buildSandbox();
 	}
+	say('building, packing and publishing the package to a local registry…');
+	pkg = await rt.publishPackage({ build: !process.env.DEMO_SKIP_BUILD, log: (l) => say(`  ${l}`) });
 
 	const sandboxPort = await rt.freePort(portFromEnv('DEMO_SANDBOX_PORT', 4010));
 	sandbox = await rt.startSandbox({ port: sandboxPort, log: process.env.DEMO_VERBOSE ? (l) => say(`sandbox: ${l}`) : undefined });
 	say(`sandbox listening on ${sandbox.baseUrl}`);
 
-	say('starting n8n…');
-	n8n = await rt.startN8n({
+	say("starting n8n and installing the package with its Community Nodes installer…");
+	const started = await rt.startN8nWithPackage({
 		runtime,
-		extensionsDir: rt.DIST_DIR,
+		pkg,
+		owner: rt.DEMO_OWNER,
+		expectNodeTypes: Object.values(rt.NODE_TYPES),
 		port: portFromEnv('DEMO_N8N_PORT', 5678),
 		log: (l) => say(l),
 	});
-	const client = new rt.N8nClient(n8n.baseUrl);
-	await client.bootstrap(rt.DEMO_OWNER);
+	n8n = started.n8n;
+	const client = started.client;
+	say(`installed ${pkg.name}@${started.installed.installedVersion} (Settings → Community Nodes lists it)`);
 	const credential = await client.createCredential({
 		name: 'Business Ops API',
 		type: rt.CREDENTIAL_TYPE,
@@ -73,7 +81,7 @@ async function main() {
 	const imported = [];
 	for (const { file, wf, missing, isTrigger } of loadDemoWorkflows(credential, knownTypes)) {
 		if (missing.length) {
-			say(`skipping ${file}: n8n does not know ${missing.join(', ')} (not built yet?)`);
+			say(`skipping ${file}: n8n does not know ${missing.join(', ')}`);
 			continue;
 		}
 		const created = await client.createWorkflow(wf);
@@ -106,7 +114,7 @@ async function main() {
 	for (const w of imported) out(`  ${w.name}  ${n8n.baseUrl}/workflow/${w.id}  ${w.state}`);
 	out('try          curl -X POST ' + `${sandbox.controlUrl}/emit -H 'content-type: application/json' -d '{"type":"invoice.paid"}'`);
 	out(`n8n log      ${n8n.logFile}`);
-	out('Ctrl-C stops n8n and the sandbox.');
+	out('Ctrl-C stops n8n, the registry and the sandbox.');
 	out(line);
 
 	// Stay up; if n8n dies, say so and stop.
@@ -123,5 +131,6 @@ async function main() {
 main().catch(async (e) => {
 	say(`failed: ${e.message}`);
 	if (n8n && !e.n8nLogTail) out(n8n.tail(40));
+	if (e.stack) out(e.stack);
 	await stopAll(1);
 });

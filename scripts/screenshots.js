@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run screenshots`: screenshots of the real n8n editor (2.41.1) with this package loaded, for
-// the README. Starts the local sandbox and n8n with the helpers of scripts/n8n (like `npm run demo`),
+// `npm run screenshots`: screenshots of the real n8n editor (2.41.x) with this package installed
+// by its Community Nodes installer from a local registry, for the README. Starts the local sandbox
+// and n8n with the helpers of scripts/n8n (like `npm run demo`),
 // creates the owner, a credential and two workflows, then drives headless Chromium (puppeteer-core)
 // to sign in and take PNGs into docs/:
 //
@@ -10,7 +11,7 @@
 //   docs/credential.png       the Business Ops API credential, tested
 //
 //   npm run screenshots
-//   SCREENSHOTS_SKIP_BUILD=1 npm run screenshots   use dist/ and build/sandbox/ as they are
+//   SCREENSHOTS_SKIP_BUILD=1 npm run screenshots   pack dist/ and use build/sandbox/ as they are
 //   SCREENSHOTS_KEEP=1 npm run screenshots         keep the browser profile and failure shots (temp folder)
 //
 // Needs Debian's chromium at /usr/bin/chromium; when it is missing and the script runs as root,
@@ -355,6 +356,7 @@ async function shootTrigger(page, baseUrl, workflowId) {
 
 let sandbox;
 let n8n;
+let pkg;
 let browser;
 let profileDir;
 let stopping = false;
@@ -373,10 +375,11 @@ async function stopAll() {
 	n8n = undefined;
 	if (sandbox) await within(10_000, sandbox.stop(), 'stopping the sandbox').catch((e) => say(e.message));
 	sandbox = undefined;
+	if (pkg) await within(15_000, pkg.stop(), 'stopping the registry').catch((e) => say(e.message));
+	pkg = undefined;
 }
 
 process.on('exit', () => {
-	rt.killN8nNow(n8n);
 	const proc = browser?.process();
 	if (proc && proc.exitCode === null) proc.kill('SIGKILL');
 });
@@ -400,23 +403,20 @@ async function main() {
 	say('preparing the n8n runtime (the first run installs it: several minutes)…');
 	const runtime = rt.ensureRuntime({ log: (l) => say(`  ${l}`) });
 	if (!process.env.SCREENSHOTS_SKIP_BUILD) {
-		say('building the package (npm run build) and the sandbox…');
-		rt.buildPackage();
+		say('building the sandbox…');
 		rt.buildSandbox();
 	}
+	say('building, packing and publishing the package to a local registry…');
+	pkg = await rt.publishPackage({ build: !process.env.SCREENSHOTS_SKIP_BUILD, log: (l) => say(`  ${l}`) });
 	// Loaded only now: puppeteer-core is a dev dependency.
 	const puppeteer = require('puppeteer-core');
 
 	sandbox = await rt.startSandbox({ port: await rt.freePort(0) });
 	say(`sandbox on ${sandbox.baseUrl}`);
-	n8n = await rt.startN8n({ runtime, extensionsDir: rt.DIST_DIR, port: 0, log: (l) => say(l) });
-	say(`n8n ready (${elapsed()})`);
-
-	const client = new rt.N8nClient(n8n.baseUrl);
-	await client.bootstrap(rt.DEMO_OWNER);
-	const known = new Set((await client.nodeTypes()).map((t) => t.name));
-	const missing = Object.values(rt.NODE_TYPES).filter((t) => !known.has(t));
-	if (missing.length) throw new Error(`n8n did not load ${missing.join(', ')} from dist/ (see ${n8n.logFile})`);
+	const started = await rt.startN8nWithPackage({ runtime, pkg, owner: rt.DEMO_OWNER, expectNodeTypes: Object.values(rt.NODE_TYPES), port: 0, log: (l) => say(l) });
+	n8n = started.n8n;
+	const client = started.client;
+	say(`n8n ready, ${pkg.name}@${started.installed.installedVersion} installed (${elapsed()})`);
 	const credential = await client.createCredential({
 		name: 'Business Ops API',
 		type: rt.CREDENTIAL_TYPE,

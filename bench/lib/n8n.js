@@ -4,7 +4,8 @@
 
 const crypto = require('node:crypto');
 
-const rt = require('../../scripts/n8n');
+// The benchmarks load dist/ through N8N_CUSTOM_EXTENSIONS (bench/run.js), where n8n names the nodes CUSTOM.*.
+const rt = { ...require('../../scripts/n8n'), NODE_TYPES: require('../../scripts/n8n').CUSTOM_NODE_TYPES };
 const { sleep } = require('./stats');
 
 const MANUAL = 'Start';

@@ -1,6 +1,9 @@
-// A small client for a running n8n 2.41.1: the editor's REST API (/rest, session cookie) for the
-// owner setup, API keys and credential tests, and the public API (/api/v1, X-N8N-API-KEY) for
-// credentials, workflows, publishing and executions. Standard library only (global fetch).
+// A small client for a running n8n (2.x, and the 1.123 LTS line): the editor's REST API (/rest,
+// session cookie) for the owner setup, API keys, credential tests, manual runs and the Community
+// Nodes installer, and the public API (/api/v1, X-N8N-API-KEY) for credentials, workflows,
+// publishing and executions. Where 1.x differs (activate/deactivate instead of publish/unpublish,
+// the manual-run body, no public credential test), `major` (read at bootstrap) decides.
+// Standard library only (global fetch).
 'use strict';
 
 const BROWSER_ID = 'bizops-e2e-browser';
@@ -15,11 +18,21 @@ class N8nRequestError extends Error {
 }
 
 class N8nClient {
-	/** @param {string} baseUrl e.g. http://127.0.0.1:5678 */
-	constructor(baseUrl) {
+	/**
+	 * @param {string} baseUrl e.g. http://127.0.0.1:5678
+	 * @param {{ version?: string }} [o]  n8n's version when known (otherwise read at bootstrap)
+	 */
+	constructor(baseUrl, o = {}) {
 		this.baseUrl = baseUrl.replace(/\/+$/, '');
 		this.cookie = '';
 		this.apiKey = '';
+		this.setVersion(o.version || '');
+	}
+
+	setVersion(version) {
+		this.version = String(version || '');
+		/** n8n's major version (2 until known). */
+		this.major = Number(this.version.split('.')[0]) || 2;
 	}
 
 	async request(method, pathname, { body, api = false, query, expect, timeoutMs = 30_000 } = {}) {
@@ -86,10 +99,17 @@ class N8nClient {
 		return this.apiKey;
 	}
 
+	/** n8n's version, from the editor's settings (signed in: 1.x tells anonymous callers less). */
+	async readVersion() {
+		this.setVersion((await this.rest('GET', '/settings')).versionCli);
+		return this.version;
+	}
+
 	/** Owner + login session + public-API key, in one go. */
 	async bootstrap(owner) {
 		await this.setupOwner(owner);
 		if (!this.cookie) await this.login(owner);
+		if (!this.version) await this.readVersion();
 		await this.createApiKey();
 		return this;
 	}
@@ -107,9 +127,14 @@ class N8nClient {
 
 	// ----- credentials -----
 
-	/** Creates a credential through the public API; returns { id, name, type }. */
+	/**
+	 * Creates a credential through the public API; returns { id, name, type }. n8n 1.123 checks the
+	 * data against the type's schema, which includes the domain restriction n8n adds to credentials
+	 * the HTTP Request node can use: it is set to "all" there (2.x's default) unless given.
+	 */
 	async createCredential({ name, type, data }) {
-		return this.api('POST', '/credentials', { name, type, data });
+		const full = this.major < 2 ? { allowedHttpRequestDomains: 'all', ...data } : data;
+		return this.api('POST', '/credentials', { name, type, data: full });
 	}
 
 	async deleteCredential(id) {
@@ -121,8 +146,9 @@ class N8nClient {
 		return this.rest('POST', '/credentials/test', { credentials: { id, name: '', type, ...(data ? { data } : {}) } });
 	}
 
-	/** The public API's credential test (2.x): { status, message }. */
+	/** The public API's credential test (2.x only; 1.x has none): { status, message }. */
 	async testCredentialPublic(id) {
+		if (this.major < 2) throw new Error(`n8n ${this.version} has no public-API credential test`);
 		return this.api('POST', `/credentials/${id}/test`);
 	}
 
@@ -154,12 +180,12 @@ class N8nClient {
 
 	/** Publishes (n8n 1.x: "activates") a workflow: its trigger subscribes. */
 	async publishWorkflow(id) {
-		return this.api('POST', `/workflows/${id}/publish`, {});
+		return this.api('POST', `/workflows/${id}/${this.major < 2 ? 'activate' : 'publish'}`, {});
 	}
 
 	/** Unpublishes (1.x: "deactivates"): the trigger unsubscribes. */
 	async unpublishWorkflow(id) {
-		return this.api('POST', `/workflows/${id}/unpublish`);
+		return this.api('POST', `/workflows/${id}/${this.major < 2 ? 'deactivate' : 'unpublish'}`);
 	}
 
 	/**
@@ -170,7 +196,10 @@ class N8nClient {
 		const wf = await this.rest('GET', `/workflows/${workflowId}`);
 		const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
-		const started = await this.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
+		const triggerToStartFrom = { name: trigger.name };
+		// n8n 1.x takes the workflow in the body (as the editor sends it), 2.x reads it from the database.
+		const body = this.major < 2 ? { workflowData: wf, triggerToStartFrom } : { triggerToStartFrom };
+		const started = await this.rest('POST', `/workflows/${workflowId}/run`, body);
 		const executionId = started.executionId;
 		if (!executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 		return this.waitForExecution(executionId, { timeoutMs });
@@ -179,6 +208,7 @@ class N8nClient {
 	/** Polls an execution until it has finished; returns it with data. */
 	async waitForExecution(executionId, { timeoutMs = 120_000 } = {}) {
 		const deadline = Date.now() + timeoutMs;
+		let doneSince;
 		for (;;) {
 			let ex;
 			try {
@@ -186,7 +216,10 @@ class N8nClient {
 			} catch (e) {
 				if (e.status !== 404) throw e;
 			}
-			if (ex && ex.finished !== undefined && ex.status && !['new', 'running', 'waiting'].includes(ex.status)) return ex;
+			// n8n 1.x may report the status a moment before the run data is stored: wait up to 10 s for it.
+			const done = ex && ex.finished !== undefined && ex.status && !['new', 'running', 'waiting'].includes(ex.status);
+			doneSince ??= done ? Date.now() : undefined;
+			if (done && (ex.data?.resultData || Date.now() - doneSince > 10_000)) return ex;
 			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`);
 			await new Promise((r) => setTimeout(r, 250));
 		}
@@ -207,6 +240,28 @@ class N8nClient {
 			if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: ${list.length} finished execution(s) after ${timeoutMs / 1000} s, expected ${count}`);
 			await new Promise((r) => setTimeout(r, 300));
 		}
+	}
+
+	// ----- Community Nodes (Settings → Community Nodes; the owner's session) -----
+
+	/** Install, as the editor's "Install" button does; n8n downloads the package from its registry. */
+	async installCommunityPackage(name, version) {
+		return this.rest('POST', '/community-packages', { name, ...(version ? { version } : {}) }, { timeoutMs: 180_000 });
+	}
+
+	/** Update to `version` (or the latest), as the editor's "Update" button does. */
+	async updateCommunityPackage(name, version) {
+		return this.rest('PATCH', '/community-packages', { name, ...(version ? { version } : {}) }, { timeoutMs: 180_000 });
+	}
+
+	/** Uninstall, as the editor's "Uninstall package" does. */
+	async uninstallCommunityPackage(name) {
+		return this.rest('DELETE', '/community-packages', undefined, { query: { name }, timeoutMs: 180_000 });
+	}
+
+	/** The installed packages with their nodes (and `updateAvailable`, from `npm outdated`). */
+	async communityPackages() {
+		return this.rest('GET', '/community-packages', undefined, { timeoutMs: 180_000 });
 	}
 }
 

@@ -1,14 +1,14 @@
-// Reads the example workflows of demo/workflows/*.json for import into a running n8n.
-// The files name this package's nodes as an n8n that installed the package does
-// (`n8n-nodes-business-ops.businessOps`); here they become the names n8n gives nodes loaded
-// through N8N_CUSTOM_EXTENSIONS (`CUSTOM.businessOps`), and every node of ours gets the credential.
+// Reads the example workflows of demo/workflows/*.json for import into a running n8n. The files
+// name this package's nodes as an n8n that installed the package does
+// (`n8n-nodes-business-ops.businessOps`); every node of the package gets the given credential,
+// and every webhook node a fresh webhookId (so a second import does not clash with the first).
 'use strict';
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const PACKAGE_PREFIX = 'n8n-nodes-business-ops.';
+const PACKAGE_PREFIX = `${require('../../package.json').name}.`;
 const WORKFLOWS_DIR = path.resolve(__dirname, '..', '..', 'demo', 'workflows');
 
 /**
@@ -23,17 +23,15 @@ function loadDemoWorkflows(credential, knownTypes) {
 		const wf = JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8'));
 		const missing = [];
 		for (const node of wf.nodes) {
-			if (node.type.startsWith(PACKAGE_PREFIX)) node.type = `CUSTOM.${node.type.slice(PACKAGE_PREFIX.length)}`;
-			// A fresh webhook path per import, so a second import does not clash with the first.
 			if (node.webhookId) node.webhookId = crypto.randomUUID();
-			if (node.type.startsWith('CUSTOM.')) node.credentials = { businessOpsApi: { id: credential.id, name: credential.name } };
+			if (node.type.startsWith(PACKAGE_PREFIX)) node.credentials = { businessOpsApi: { id: credential.id, name: credential.name } };
 			if (knownTypes && !knownTypes.has(node.type)) missing.push(node.type);
 		}
 		return {
 			file,
 			wf,
 			missing: [...new Set(missing)],
-			isTrigger: wf.nodes.some((n) => n.type === 'CUSTOM.businessOpsTrigger'),
+			isTrigger: wf.nodes.some((n) => n.type === `${PACKAGE_PREFIX}businessOpsTrigger`),
 			isManual: wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'),
 		};
 	});

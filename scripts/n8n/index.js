@@ -1,14 +1,16 @@
-// Runtime library for running this package in real n8n (used by scripts/demo.js and
-// scripts/e2e.js). Plain CommonJS, standard library only.
+// Runtime library for running this package in real n8n (used by the demo, the e2e runners and
+// the benchmarks). Plain CommonJS, standard library only.
 //
 //   const rt = require('./n8n');
-//   const runtime = rt.ensureRuntime();                 // pinned n8n 2.41.1 + Node 24, cached
-//   rt.buildPackage(); rt.buildSandbox();               // dist/ and build/sandbox/
+//   const runtime = rt.ensureRuntime();                 // pinned n8n 2.41.x + Node 24, cached
+//                                                       // ({ which: 'n8n1' }: n8n 1.123 LTS)
+//   rt.buildSandbox();                                  // build/sandbox/
+//   const pkg = await rt.publishPackage();              // clean build, npm pack, local registry, publish
 //   const sandbox = await rt.startSandbox({ port: 4010 });
-//   const n8n = await rt.startN8n({ runtime, extensionsDir: rt.DIST_DIR, port: 5678 });
-//   const client = await new rt.N8nClient(n8n.baseUrl).bootstrap(rt.DEMO_OWNER);
+//   const { n8n, client } = await rt.startN8nWithPackage({ runtime, pkg, owner: rt.DEMO_OWNER,
+//     expectNodeTypes: Object.values(rt.NODE_TYPES), port: 5678 });   // installed by n8n's installer
 //   ... client.createCredential / createWorkflow / publishWorkflow / runManually / executions
-//   await n8n.dispose(); await sandbox.stop();
+//   await n8n.dispose(); await sandbox.stop(); await pkg.stop();
 'use strict';
 
 const path = require('node:path');
@@ -17,12 +19,22 @@ const { spawnSync } = require('node:child_process');
 const install = require('./install');
 const server = require('./server');
 const client = require('./client');
+const installed = require('./installed');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const DIST_DIR = path.join(REPO_ROOT, 'dist');
+const PACKAGE_NAME = require(path.join(REPO_ROOT, 'package.json')).name;
 
-/** Node type names of this package as n8n 2.41.1 names nodes loaded from N8N_CUSTOM_EXTENSIONS. */
+/**
+ * Node type names of this package in an n8n that installed it as a community package
+ * (`<package name>.<node name>`); every test, the demo and the example workflows use these.
+ */
 const NODE_TYPES = {
+	action: `${PACKAGE_NAME}.businessOps`,
+	trigger: `${PACKAGE_NAME}.businessOpsTrigger`,
+};
+/** The names n8n gives the nodes when it loads dist/ through N8N_CUSTOM_EXTENSIONS (the benchmarks only). */
+const CUSTOM_NODE_TYPES = {
 	action: 'CUSTOM.businessOps',
 	trigger: 'CUSTOM.businessOpsTrigger',
 };
@@ -46,7 +58,7 @@ function runChecked(cmd, args, label, opts = {}) {
 	return res.stdout;
 }
 
-/** `npm run build`: tsc + icons into dist/. */
+/** `npm run build`: tsc + icons into dist/ (the benchmarks; tests use publishPackage). */
 function buildPackage() {
 	runChecked('npm', ['run', '--silent', 'build'], 'npm run build');
 }
@@ -90,12 +102,17 @@ function credentialData(sandbox, key) {
 module.exports = {
 	REPO_ROOT,
 	DIST_DIR,
+	PACKAGE_NAME,
 	NODE_TYPES,
+	CUSTOM_NODE_TYPES,
 	CREDENTIAL_TYPE,
 	DEMO_OWNER,
 	ensureRuntime: install.ensureRuntime,
 	runtimeDir: install.runtimeDir,
 	isRuntimeInstalled: install.isInstalled,
+	publishPackage: installed.publishPackage,
+	startN8nWithPackage: installed.startN8nWithPackage,
+	waitForNodeTypes: installed.waitForNodeTypes,
 	buildPackage,
 	buildSandbox,
 	startSandbox,

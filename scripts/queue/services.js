@@ -14,27 +14,9 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 
-const { freePort, groupAlive, groupKill, HOST } = require('../n8n/server');
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Services this process started and has not stopped yet (killed on exit). */
-const live = new Set();
-let guardsInstalled = false;
-
-function installGuards() {
-	if (guardsInstalled) return;
-	guardsInstalled = true;
-	process.on('exit', () => {
-		for (const s of live) {
-			// PostgreSQL: SIGQUIT makes the postmaster end its backends (which are not in its group).
-			groupKill(s.pid, s.exitSignal || 'SIGKILL');
-			if (!process.env.KEEP_QUEUE_FOLDERS) fs.rmSync(s.folder, { recursive: true, force: true });
-		}
-	});
-}
+const { HOST, freePort, spawnGroup, stopGroup, tailOf, waitUntil } = require('../n8n/processes');
 
 // ----- Debian packages -----
 
@@ -122,59 +104,19 @@ function chownTree(dir, ids) {
 	}
 }
 
-function tailOf(file, lines = 40) {
-	try {
-		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n');
-	} catch {
-		return '(no log)';
-	}
-}
-
-/** Spawns a server in its own process group, output to `logFile`; returns a stop-able record. */
+/** Spawns a server in its own process group, output to `logFile`; removes `folder` when stopped. */
 function spawnServer(name, bin, args, { folder, logFile, ids, env, exitSignal }) {
-	installGuards();
-	const fd = fs.openSync(logFile, 'a');
-	const child = spawn(bin, args, {
-		cwd: folder,
-		env: env || process.env,
-		detached: true,
-		stdio: ['ignore', fd, fd],
-		...(ids ? { uid: ids.uid, gid: ids.gid } : {}),
-	});
-	fs.closeSync(fd);
-	const rec = { name, pid: child.pid, folder, logFile, exitSignal, exited: null };
-	child.once('exit', (code, signal) => {
-		rec.exited = { code, signal };
-	});
-	live.add(rec);
-	return rec;
+	const removeFolder = () => {
+		if (!process.env.KEEP_QUEUE_FOLDERS) fs.rmSync(folder, { recursive: true, force: true });
+	};
+	const proc = spawnGroup(bin, args, { cwd: folder, env, logFile, ids, exitSignal, onExit: removeFolder });
+	return { name, pid: proc.pid, proc, folder, logFile, removeFolder };
 }
 
 /** signal to the group, SIGKILL after `graceMs`; bounded; removes the folder. */
 async function stopServer(rec, signal = 'SIGTERM', graceMs = 15_000) {
-	if (!live.has(rec)) return;
-	live.delete(rec);
-	if (groupAlive(rec.pid)) {
-		groupKill(rec.pid, signal);
-		const deadline = Date.now() + graceMs;
-		while (groupAlive(rec.pid) && Date.now() < deadline) await sleep(100);
-		if (groupAlive(rec.pid)) {
-			groupKill(rec.pid, 'SIGKILL');
-			const d2 = Date.now() + 5000;
-			while (groupAlive(rec.pid) && Date.now() < d2) await sleep(100);
-		}
-	}
-	if (!process.env.KEEP_QUEUE_FOLDERS) fs.rmSync(rec.folder, { recursive: true, force: true });
-}
-
-async function waitUntil(rec, check, timeoutMs, what) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (rec.exited) throw new Error(`${what} exited (code ${rec.exited.code}, signal ${rec.exited.signal})\n${tailOf(rec.logFile)}`);
-		if (await check()) return;
-		if (Date.now() > deadline) throw new Error(`${what} was not ready after ${timeoutMs / 1000} s\n${tailOf(rec.logFile)}`);
-		await sleep(200);
-	}
+	await stopGroup(rec.proc, signal, graceMs);
+	rec.removeFolder();
 }
 
 // ----- PostgreSQL -----
@@ -215,12 +157,13 @@ async function startPostgres({ log = () => {}, timeoutMs = 60_000 } = {}) {
 		'-c', `port=${port}`,
 		'-c', `unix_socket_directories=${folder}`,
 		'-c', 'max_connections=100',
+	// PostgreSQL: SIGQUIT (the exit guard's signal) makes the postmaster end its backends, which are not in its group.
 	], { folder, logFile, ids, env, exitSignal: 'SIGQUIT' });
 	log(`postgres starting on ${HOST}:${port} (pid ${rec.pid}, folder ${folder})`);
 	const pgEnv = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5' };
 	const conn = ['-h', HOST, '-p', String(port), '-U', user];
 	try {
-		await waitUntil(rec, async () => spawnSync(path.join(bin, 'pg_isready'), [...conn, '-d', 'postgres', '-q'], { env: pgEnv }).status === 0, timeoutMs, 'postgres');
+		await waitUntil(rec.proc, async () => spawnSync(path.join(bin, 'pg_isready'), [...conn, '-d', 'postgres', '-q'], { env: pgEnv }).status === 0, timeoutMs, 'postgres');
 		run(path.join(bin, 'createdb'), [...conn, 'n8n'], { env: pgEnv });
 	} catch (e) {
 		await stopServer(rec);
@@ -297,7 +240,7 @@ async function startRedis({ log = () => {}, timeoutMs = 30_000 } = {}) {
 	], { folder, logFile });
 	log(`redis starting on ${HOST}:${port} (pid ${rec.pid}, folder ${folder})`);
 	try {
-		await waitUntil(rec, () => redisPing(port), timeoutMs, 'redis');
+		await waitUntil(rec.proc, () => redisPing(port), timeoutMs, 'redis');
 	} catch (e) {
 		await stopServer(rec);
 		throw e;

@@ -30,16 +30,24 @@ describe('credential test (GET /me)', () => {
 		[401, 'unauthorized', /^The API key was not accepted \(401\)/],
 		[403, 'insufficient_scope', /lacks the scope "organization.read"/],
 		[404, 'not_found', /Nothing answers at this Base URL/],
+		[429, 'rate_limited', /rate limit is used up right now \(429\)/],
+		[500, 'internal_error', /did not answer like the Business Ops API/],
 	])('explains a %i answer without showing the key', async (status, code, message) => {
-		// n8n sends a request answered 401 once more after re-applying the credential.
-		nock('https://api.example.com')
-			.get('/v1/me')
-			.times(status === 401 ? 2 : 1)
-			.reply(status, { error: { code, message: 'refused' } });
+		// The explanation comes from the error code in the body (n8n 1.x does not pass the status on).
+		nock('https://api.example.com').get('/v1/me').reply(status, { error: { code, message: 'refused' } });
 		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://api.example.com/v1' });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(message);
 		expect(result.message).not.toContain(TEST_API_KEY);
+	});
+
+	test.each([
+		['an HTML page', 404, '<html><body>Not Found</body></html>'],
+		['JSON that is not the API', 200, { status: 'ok' }],
+	])('fails when the Base URL answers with %s', async (_case, status, body) => {
+		nock('https://api.example.com').get('/v1/me').reply(status, body);
+		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://api.example.com/v1' });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^GET \/me at this Base URL did not answer like the Business Ops API/) });
 	});
 
 	test.each([

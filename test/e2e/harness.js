@@ -1,13 +1,18 @@
 // Helpers shared by the e2e step modules: workflow builders, running a node operation in real
 // n8n, reading what an execution produced, and small assertions. Plain Node.js.
+// `rt.NODE_TYPES` holds the node type names of the installed package (`n8n-nodes-business-ops.…`).
 'use strict';
 
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
+const fs = require('node:fs');
 
 const rt = require('../../scripts/n8n');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The option value n8n adds to the resource and operation lists of nodes whose credential it can proxy. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
 /** A workflow node object as the editor exports it. */
 function node(name, type, parameters = {}, extra = {}) {
@@ -62,13 +67,15 @@ function byId(id) {
  * and returns { workflowId, execution, status, items, error }.
  * @param {object} ctx  the e2e context
  * @param {object} parameters  Business Ops node parameters
- * @param {{ key?: string, name?: string }} [o]  key: which credential (admin, readOnly, contactsOnly, otherOrg)
+ * @param {{ key?: string, name?: string, client?: object, credentials?: object }} [o]  key: which credential
+ *   (admin, readOnly, contactsOnly, otherOrg); client/credentials: another instance's (ctx.startInstance)
  */
 async function runOperation(ctx, parameters, o = {}) {
-	const cred = ctx.credentials[o.key || 'admin'];
+	const client = o.client || ctx.client;
+	const cred = (o.credentials || ctx.credentials)[o.key || 'admin'];
 	const wfName = o.name || `e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`;
-	const wf = await ctx.client.createWorkflow(operationWorkflow(wfName, parameters, cred));
-	const execution = await ctx.client.runManually(wf.id, { timeoutMs: o.timeoutMs || 120_000 });
+	const wf = await client.createWorkflow(operationWorkflow(wfName, parameters, cred));
+	const execution = await client.runManually(wf.id, { timeoutMs: o.timeoutMs || 120_000 });
 	return {
 		workflowId: wf.id,
 		execution,
@@ -126,6 +133,15 @@ async function sandboxFirstId(ctx, resource, query = '') {
 	return list[0].id;
 }
 
+/** Everything an n8n process (a handle of scripts/n8n/server.js) has logged so far. */
+function logText(handle) {
+	try {
+		return fs.readFileSync(handle.logFile, 'utf8');
+	} catch {
+		return '';
+	}
+}
+
 /** Polls `fn` until it returns a truthy value; returns it. */
 async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condition' } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -141,6 +157,7 @@ async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condi
 module.exports = {
 	assert,
 	sleep,
+	CUSTOM_API_CALL,
 	node,
 	chain,
 	credentialRef,
@@ -151,6 +168,7 @@ module.exports = {
 	expectSuccess,
 	expectFailure,
 	waitFor,
+	logText,
 	sandboxGet,
 	sandboxFirstId,
 	rt,

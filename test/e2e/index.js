@@ -1,12 +1,15 @@
-// The e2e step modules, in the order they run. Each module exports
+// The e2e step modules of the single-process runs (scripts/e2e.js, n8n 2.x and 1.123), in the
+// order they run. Each module exports
 //   { area: string, steps: [{ name: string, run: async (ctx) => string | void, timeoutMs?: number }] }
 // and may export `before(ctx)` (runs once before its steps, not counted). A step passes when
 // `run` resolves (its string is printed after "ok"), fails when it throws. `ctx` is described in
-// scripts/e2e.js. To add an area: write test/e2e/<area>.js and list it here.
+// README.md. To add an area: write test/e2e/<area>.js and list it here (before `lifecycle`,
+// which updates and uninstalls the package).
 'use strict';
 
 module.exports = [
 	require('./startup'),
+	require('./install'),
 	require('./credentials'),
 	require('./contacts'),
 	require('./organization'),
@@ -19,4 +22,6 @@ module.exports = [
 	require('./instances'),
 	require('./demo'),
 	require('./writes'),
+	require('./custom-api'),
+	require('./lifecycle'),
 ];

@@ -297,8 +297,9 @@ export async function testCredential(
 		type: CREDENTIAL_TYPE,
 		data,
 	};
+	let items: INodeExecutionData[];
 	try {
-		await runDeclarativeNode(mockNodeType, {}, { credentials: null, mode: 'internal', credentialsDecrypted });
+		({ items } = await runDeclarativeNode(mockNodeType, {}, { credentials: null, mode: 'internal', credentialsDecrypted }));
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string } } })
 			.cause;
@@ -313,6 +314,14 @@ export async function testCredential(
 			};
 		}
 		return { status: 'Error', message: String((error as Error).message) };
+	}
+	for (const rule of testRequest.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		// n8n: lodash `get(response[0][0].json, key) === value`
+		const found = rule.properties.key
+			.split('.')
+			.reduce<unknown>((at: unknown, key: string) => (at !== null && typeof at === 'object' ? (at as IDataObject)[key] : undefined), items[0]?.json);
+		if (found === rule.properties.value) return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
