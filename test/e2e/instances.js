@@ -55,20 +55,13 @@ async function setPublished(instance, published) {
 module.exports = {
 	area: 'instances',
 	async before(ctx) {
-		const runtime = await rt.ensureRuntime();
-		const second = await rt.startN8n({ runtime, extensionsDir: rt.DIST_DIR, port: 0 });
-		const client = new rt.N8nClient(second.baseUrl);
-		await client.bootstrap(rt.DEMO_OWNER);
-		const credential = await client.createCredential({
-			name: 'Business Ops (admin)',
-			type: rt.CREDENTIAL_TYPE,
-			data: rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
-		});
+		// staging: a second n8n with the package installed by its own Community Nodes installer
+		const second = await ctx.startInstance({ name: 'staging' });
 		ctx.state.instances = {
 			workflowId: crypto.randomBytes(8).toString('hex'),
 			webhookId: crypto.randomUUID(),
 			production: { name: 'production', n8n: ctx.n8n, client: ctx.client, credential: ctx.credentials.admin, published: false },
-			staging: { name: 'staging', n8n: second, client, credential: { id: credential.id, name: credential.name }, published: false },
+			staging: { name: 'staging', n8n: second.n8n, client: second.client, credential: second.credentials.admin, published: false, instance: second },
 		};
 	},
 	steps: [
@@ -110,7 +103,7 @@ module.exports = {
 					return await cycles(ctx);
 				} finally {
 					// the second n8n is this module's own: stopped by its handle (its folder removed)
-					await ctx.state.instances.staging.n8n.dispose();
+					await ctx.state.instances.staging.instance.dispose();
 				}
 			},
 		},

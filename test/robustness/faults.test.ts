@@ -12,7 +12,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
+import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
+import { fastClock, realClock, realSleep } from '../harness/clock';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox/src';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
 
@@ -20,7 +21,6 @@ const node = loadNodeType(new BusinessOps());
 /** Request Options → Timeout, and how long a slow answer takes: far enough apart for a busy machine. */
 const TIMEOUT_MS = 500;
 const SLOW_MS = 900;
-const realTiming = { ...timing };
 let sandbox: Sandbox;
 let waits: number[];
 
@@ -34,20 +34,14 @@ beforeEach(() => {
 	waits = [];
 });
 afterEach(() => {
-	Object.assign(timing, realTiming);
+	realClock();
 	sandbox.control.clearFailures();
 	sandbox.control.setLatency(0);
 });
 
 /** Retry waits are recorded and skipped on a clock of their own (the order of events stays real). */
 function fastRetries() {
-	let skew = 0;
-	timing.now = () => Date.now() + skew;
-	timing.sleep = async (ms: number) => {
-		waits.push(ms);
-		skew += ms;
-		await realTiming.sleep(2);
-	};
+	waits = fastClock();
 }
 
 async function run(parameters: INodeParameters, inputs: IDataObject[], continueOnFail = true) {
@@ -107,7 +101,7 @@ function logOf(method: string, path?: string): RequestLogEntry[] {
 /** Waits until the sandbox has logged `count` requests of a kind (slow or hung ones are logged when they end). */
 async function waitForLog(method: string, count: number, timeoutMs = 3000): Promise<void> {
 	const until = Date.now() + timeoutMs;
-	while (logOf(method).length < count && Date.now() < until) await realTiming.sleep(20);
+	while (logOf(method).length < count && Date.now() < until) await realSleep(20);
 }
 
 const occurrences = (list: string[], value: string) => list.filter((entry) => entry === value).length;
@@ -239,7 +233,7 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 		expect(outcome.error).toBe(`Could not complete POST /contacts: no answer within the timeout [item ${index}]`);
 		expect(outcome.description).toMatch(/not repeated because it changes data; check whether the change was made/);
 		await waitForLog('POST', 3);
-		await realTiming.sleep(100);
+		await realSleep(100);
 		expect(logOf('POST', '/contacts')).toHaveLength(3);
 		const stored = await contactNames();
 		for (const [i, name] of names.entries()) {
@@ -272,7 +266,7 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 			names.map((_, i) => `Could not complete POST /contacts: no answer within the timeout [item ${i}]`),
 		);
 		await waitForLog('POST', 4);
-		await realTiming.sleep(200);
+		await realSleep(200);
 		expect(logOf('POST', '/contacts')).toHaveLength(4);
 		sandbox.control.setLatency(0);
 		const stored = await contactNames();

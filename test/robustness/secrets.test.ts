@@ -21,7 +21,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { LoggerProxy } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
+import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
+import { fastClock, realClock, realSleep } from '../harness/clock';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { openSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
@@ -63,7 +64,6 @@ const expectedSignatures = new Set<string>();
 let logs: { lines: LogLine[]; restore: () => void };
 const proxyLines: string[] = [];
 const consoleLines: string[] = [];
-const realTiming = { ...timing };
 
 function safeJson(value: unknown): string {
 	const seen = new WeakSet<object>();
@@ -130,15 +130,6 @@ async function runOp(
 	}
 }
 
-function fastRetries() {
-	let skew = 0;
-	timing.now = () => Date.now() + skew;
-	timing.sleep = async (ms: number) => {
-		skew += ms;
-		await realTiming.sleep(1);
-	};
-}
-
 beforeAll(async () => {
 	sandbox = await startSandbox({ log: (line) => sandboxLog.push(line), rateLimit: { limit: 10_000, windowMs: 60_000 } });
 	const created = sandbox.control.createKey({ scopes: ['*'], name: 'revoked' });
@@ -173,7 +164,7 @@ beforeEach(() => {
 	clearRateBudgets();
 });
 afterEach(() => {
-	Object.assign(timing, realTiming);
+	realClock();
 	sandbox.control.clearFailures();
 	sandbox.control.setLatency(0);
 	sandbox.control.setDeprecation(false);
@@ -279,7 +270,7 @@ describe('operations', () => {
 	});
 
 	test('429 and 5xx after the retries, resets, timeouts, refused connections, a deprecated API', async () => {
-		fastRetries();
+		fastClock();
 		sandbox.control.failNext({ status: 429, count: 5, method: 'GET', path: '/contacts' });
 		const limited = await runOp('429', { resource: 'contact', operation: 'getAll', returnAll: true });
 		expect(limited.error?.message).toMatch(/HTTP 429/);
@@ -300,7 +291,7 @@ describe('operations', () => {
 		sandbox.control.setDeprecation(true);
 		await runOp('deprecated', { resource: 'organization', operation: 'get' });
 		expect(logs.lines.some((line) => /deprecated/.test(line.message))).toBe(true);
-		await realTiming.sleep(400);
+		await realSleep(400);
 	});
 
 	test('malformed credentials and bad input are refused before anything is sent', async () => {
@@ -364,7 +355,7 @@ describe('trigger', () => {
 		await stopTestListening(trigger, testNode);
 
 		// failures of the API during the lifecycle
-		fastRetries();
+		fastClock();
 		sandbox.control.failNext({ status: 500, count: 5, method: 'GET', path: '/webhooks/*' });
 		collect('checkExists 500', await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: unknown) => e));
 		const other = createTriggerNode(trigger, { events: EVENTS }, withKey(UNKNOWN_KEY));

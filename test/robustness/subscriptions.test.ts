@@ -17,7 +17,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
+import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
+import { fastClock, realClock } from '../harness/clock';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import {
@@ -39,7 +40,6 @@ const EVENT_SETS = [['invoice.paid'], ['invoice.paid', 'quote.approved'], ['requ
 
 let sandbox: Sandbox;
 let logs: ReturnType<typeof captureLogs>;
-const realSleep = timing.sleep;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
@@ -49,11 +49,11 @@ beforeEach(() => {
 	sandbox.control.reset();
 	sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
 	clearRateBudgets();
-	timing.sleep = async () => undefined;
+	fastClock();
 	logs = captureLogs();
 });
 afterEach(() => {
-	timing.sleep = realSleep;
+	realClock();
 	logs.restore();
 });
 
