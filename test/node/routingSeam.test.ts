@@ -99,3 +99,14 @@ test('Get Event Types: a plain data array without meta gives every record in one
 	expect(items.map((item) => item.json.type)).toEqual(['invoice.paid', 'invoice.sent', 'quote.created']);
 	expect(scope.isDone()).toBe(true);
 });
+
+test('"Custom API Call" (added by n8n to the Resource and Operation lists) sends nothing and points to the HTTP Request node', async () => {
+	for (const parameters of [
+		{ resource: '__CUSTOM_API_CALL__' },
+		{ resource: 'contact', operation: '__CUSTOM_API_CALL__' },
+	]) {
+		await expect(runDeclarativeNode(node, parameters)).rejects.toThrow('Custom API Call runs in the HTTP Request node [item 0]');
+	}
+	// nock refuses any request that is not intercepted: none was sent
+	expect(nock.pendingMocks()).toEqual([]);
+});

@@ -24,7 +24,7 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { ApplicationError } from 'n8n-workflow';
+import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
 import { walkPages } from '../../shared/api/pages';
@@ -79,6 +79,20 @@ function itemsOf(body: unknown, options: IHttpRequestOptions): IDataObject[] {
 	return recordsOf(body);
 }
 
+/** The value n8n gives the "Custom API Call" entry it adds to the Resource and Operation lists. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+/** "Custom API Call" has no request of its own in a declarative node: say where it lives. */
+function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number) {
+	const chosen = ['resource', 'operation'].some((name) => ctx.getNodeParameter(name, '') === CUSTOM_API_CALL);
+	if (!chosen) return;
+	throw new NodeOperationError(ctx.getNode(), `Custom API Call runs in the HTTP Request node [item ${itemIndex}]`, {
+		itemIndex,
+		description:
+			'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
+	});
+}
+
 async function route(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -86,6 +100,7 @@ async function route(
 ): Promise<INodeExecutionData[]> {
 	const options = requestData.options as IHttpRequestOptions;
 	const itemIndex = ctx.getItemIndex();
+	refuseCustomApiCall(ctx, itemIndex);
 	let records: IDataObject[];
 	let response: IN8nHttpFullResponse;
 	if (isList) {
