@@ -92,7 +92,11 @@ export function decodeDigest(value: string, encoding: 'hex' | 'base64', bytes: n
 	if (!BASE64.test(value)) return undefined;
 	const unpadded = value.replace(/=+$/, '');
 	if (unpadded.length !== Math.ceil((bytes * 4) / 3)) return undefined;
-	const decoded = Buffer.from(unpadded.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+	const standard = unpadded.replace(/-/g, '+').replace(/_/g, '/');
+	const decoded = Buffer.from(standard, 'base64');
+	// Only the canonical spelling: the unused low bits of the last character must be zero, so a
+	// changed character always changes the digest (base64 decoders ignore those bits).
+	if (decoded.toString('base64').replace(/=+$/, '') !== standard) return undefined;
 	return decoded.length === bytes ? decoded : undefined;
 }
 

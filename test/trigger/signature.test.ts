@@ -72,6 +72,19 @@ describe('Standard Webhooks', () => {
 		expect(reasonOf(run(vector, { rawBody: tampered }))).toBe('signature does not match');
 	});
 
+	test('a signature whose last character differs only in bits base64 ignores is refused, under Auto too', () => {
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+		const signature = VECTOR.signature;
+		const last = signature.indexOf('=') - 1;
+		const twin = alphabet[alphabet.indexOf(signature[last]) ^ 1];
+		const spelledOtherwise = `${signature.slice(0, last)}${twin}${signature.slice(last + 1)}`;
+		// the same bytes to a lenient decoder: only a canonical check tells them apart
+		expect(Buffer.from(spelledOtherwise.slice(3), 'base64')).toEqual(Buffer.from(signature.slice(3), 'base64'));
+		const headers = { ...vector, 'webhook-signature': spelledOtherwise };
+		expect(run(headers).valid).toBe(false);
+		expect(run(headers, { scheme: 'auto' }).valid).toBe(false);
+	});
+
 	test('the same JSON with different bytes (re-serialised) is refused', () => {
 		const reserialised = JSON.stringify(JSON.parse(VECTOR.body));
 		expect(reserialised).not.toBe(VECTOR.body);
