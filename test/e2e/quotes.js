@@ -108,6 +108,8 @@ module.exports = {
 				try {
 					const r = await runOperation(ctx, { resource: 'quote', operation: 'cancel', quoteId: byId(quote.id) });
 					const e = expectFailure(r, /422|invalid_state/i, /canceled/);
+					// n8n reads an error message containing "canceled" as a cancelled execution (no error workflow)
+					assert.equal(r.status, 'error', `the execution ended "${r.status}"`);
 					return `"${e.message}"`;
 				} finally {
 					ctx.sandbox.control.setReadings({ strict: false });

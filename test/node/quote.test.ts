@@ -238,9 +238,25 @@ describe('Delete (DELETE /quotes/{id})', () => {
 		const message = 'Cannot delete quote OFF-2026-0003: its status is "sent"; only "draft" or "canceled" quotes can be deleted';
 		nock(API).delete('/v1/quotes/quo_1').reply(422, { error: { code: 'invalid_state', message } });
 		const error = await run(onQuote('delete')).catch((e) => e);
-		expect(error.message).toBe(`${message} (HTTP 422 invalid_state, DELETE /quotes/quo_1) [item 0]`);
+		expect(error.message).toBe(`${asShown(message)} (HTTP 422 invalid_state, DELETE /quotes/quo_1) [item 0]`);
+		expect(error.description).toContain(message);
+	});
+
+	test('an API message naming the status "canceled" is not read by n8n as a cancelled execution', async () => {
+		const message = 'Cannot change quote status from "draft" to "canceled"; allowed from "draft": "sent"';
+		nock(API).patch('/v1/quotes/quo_1', { status: 'canceled' }).reply(422, { error: { code: 'invalid_state', message } });
+		const error = await run(onQuote('cancel')).catch((e) => e);
+		// n8n-core's WorkflowExecute marks an execution canceled when the error message contains "canceled"
+		expect(error.message).not.toContain('canceled');
+		expect(error.message).toBe(
+			'Cannot change quote status from "draft" to "cancelled"; allowed from "draft": "sent" (HTTP 422 invalid_state, PATCH /quotes/quo_1) [item 0]',
+		);
+		expect(error.description).toContain(message);
 	});
 });
+
+/** The API's message as the error shows it: "canceled" spelled so that n8n does not read a cancellation. */
+const asShown = (message: string) => message.replace(/canceled/g, 'cancelled');
 
 describe('status operations (PATCH /quotes/{id} with { status })', () => {
 	test.each([
@@ -261,7 +277,7 @@ describe('status operations (PATCH /quotes/{id} with { status })', () => {
 			.reply(422, { error: { code: 'invalid_state', message } });
 		const error = await run(onQuote('approve')).catch((e) => e);
 		expect(scope.isDone()).toBe(true);
-		expect(error.message).toBe(`${message} (HTTP 422 invalid_state, PATCH /quotes/quo_1) [item 0]`);
+		expect(error.message).toBe(`${asShown(message)} (HTTP 422 invalid_state, PATCH /quotes/quo_1) [item 0]`);
 		expect(error.httpCode).toBe('422');
 		expect(error.description).toMatch(/from "draft" to "approved".*current status does not allow/);
 	});
@@ -295,7 +311,7 @@ describe('continue on fail', () => {
 			continueOnFail: true,
 		});
 		expect(items[0].json.status).toBe('approved');
-		expect(items[1].error?.message).toBe(`${message} (HTTP 422 invalid_state, PATCH /quotes/quo_2) [item 1]`);
+		expect(items[1].error?.message).toBe(`${asShown(message)} (HTTP 422 invalid_state, PATCH /quotes/quo_2) [item 1]`);
 	});
 });
 

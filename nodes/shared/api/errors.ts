@@ -80,6 +80,16 @@ export function itemSuffix(itemIndex: number | undefined) {
 }
 
 /** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
+/**
+ * n8n records an execution as "canceled" instead of failed (so no error workflow runs, and queue
+ * mode logs the job as errored) when the error's message contains the word "canceled", which an API
+ * message can hold as a status value (`canceled` quotes). The message spells it "cancelled"; the
+ * API's own words stay in the description and in the error's details.
+ */
+function notReadAsCancellation(message: string): string {
+	return message.replace(/canceled/g, 'cancelled');
+}
+
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
 	response: IN8nHttpFullResponse,
@@ -101,11 +111,13 @@ export function apiErrorFor(
 	if (status === 422) {
 		description = `${apiMessage}. ${description}`;
 	}
+	const shownMessage = notReadAsCancellation(apiMessage);
+	if (shownMessage !== apiMessage && status !== 422) description = `The API said: ${apiMessage}. ${description}`;
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject,
 		{
-			message: `${apiMessage} (HTTP ${status} ${code}, ${target})${itemSuffix(itemIndex)}`,
+			message: `${shownMessage} (HTTP ${status} ${code}, ${target})${itemSuffix(itemIndex)}`,
 			description,
 			httpCode: String(status),
 			itemIndex,
