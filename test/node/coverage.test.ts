@@ -91,6 +91,22 @@ test('docs/operations.md lists every operation with its request', () => {
 	expect(rows.filter((row) => !page.includes(row))).toEqual([]);
 });
 
+test("the README's operations table names each resource's operations", () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const section = readme.split('\n## Operations\n')[1]?.split('\n## ')[0] ?? '';
+	const inReadme = (resourceName: string) => {
+		const row = section.split('\n').find((line) => line.startsWith(`| ${resourceName} | `));
+		const cell = (row?.split('|')[2] ?? '').replace(/\([^)]*\)/g, '');
+		return cell.split(',').map((name) => name.trim()).sort();
+	};
+	const byResource = new Map<string, string[]>();
+	for (const op of operationsOfNode()) byResource.set(op.resourceName, [...(byResource.get(op.resourceName) ?? []), op.operationName]);
+	const differing = [...byResource]
+		.map(([resourceName, names]) => ({ resourceName, node: [...names].sort(), readme: inReadme(resourceName) }))
+		.filter(({ node, readme }) => readme.join() !== node.join());
+	expect(differing).toEqual([]);
+});
+
 /** Every value the node offers for a field that holds an API value (types, statuses, modes). */
 function offeredApiValues(): Map<string, Set<string>> {
 	const offered = new Map<string, Set<string>>();
