@@ -42,7 +42,7 @@ runE2e({
 		const credentials = await phase('credentials for the sandbox keys', async () => createCredentials(client, sandbox));
 		const ctx = await baseContext({ client, n8n, sandbox, pkg, runtime, credentials, installed });
 		/**
-		 * Another n8n of the same version against the same sandbox and registry (see README.md).
+		 * Another n8n of the same version against the same sandbox and registry (see docs/subscriptions.md, "Several n8n instances").
 		 * install: true (n8n's installer), false (start only: the package must already be in
 		 * `userFolder`/.n8n/nodes, or `expectNodeTypes: []`). Resolves to
 		 * { n8n, client, credentials, installed, dispose() }.

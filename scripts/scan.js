@@ -3,7 +3,7 @@
 // before it verifies a community package), both of its lint legs, run locally:
 //   1. the source: package.json + {nodes,credentials}/**/*.{js,ts,json} (what `n8n-node lint` covers);
 //   2. the package as published: `npm pack` of a clean build, unpacked: **/*.js + package.json.
-// Its third check, npm provenance, needs a version published from GitHub Actions (see README.md,
+// Its third check, npm provenance, needs a version published from GitHub Actions (see docs/publishing.md,
 // "Verification and n8n 3.0"), so it cannot run before the first release.
 // Prints each leg's result (ESLint's report on failure) and exits non-zero when either fails.
 'use strict';

@@ -1,5 +1,5 @@
 // The benchmark table: one row per measured figure, printed as aligned text (terminal) and as
-// Markdown (bench/RESULTS.md, README). Standard library only.
+// Markdown (bench/RESULTS.md, docs/benchmarks.md). Standard library only.
 //
 // A row: { section, name, measured, baseline, ratio, target, verdict, detail }
 //   measured, baseline  display strings (the baseline says what it is: "fetch loop 1.23 s")

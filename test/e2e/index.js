@@ -3,7 +3,7 @@
 //   { area: string, steps: [{ name: string, run: async (ctx) => string | void, timeoutMs?: number }] }
 // and may export `before(ctx)` (runs once before its steps, not counted). A step passes when
 // `run` resolves (its string is printed after "ok"), fails when it throws. `ctx` is described in
-// README.md. To add an area: write test/e2e/<area>.js and list it here (before `lifecycle`,
+// test/e2e/README.md. To add an area: write test/e2e/<area>.js and list it here (before `lifecycle`,
 // which updates and uninstalls the package).
 'use strict';
 

@@ -291,7 +291,7 @@ module.exports = {
 				const node = now.data[`node:${TRIGGER}`];
 				assert.deepEqual(node.subscriptions, JSON.parse(staticData)[`node:${TRIGGER}`].subscriptions, 'the subscription record changed');
 				// The webhook process reads static data per request and saves it after answering, so two
-				// refusals a moment apart may be counted once (README: "What each process keeps to itself");
+				// refusals a moment apart may be counted once (docs/rate-limit-and-errors.md: "What each process keeps to itself");
 				// the last refusal is always the latest one's.
 				assert.ok(node.refusals?.count >= 1 && node.refusals.count <= 2, `refusals: ${JSON.stringify(node.refusals)}`);
 				assert.match(String(node.refusals.lastReason), /missing .*signature/, `refusals: ${JSON.stringify(node.refusals)}`);

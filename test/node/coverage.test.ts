@@ -83,12 +83,28 @@ test('every operation has a sentence-case action and a unique value per resource
 	expect(new Set(keys).size).toBe(keys.length);
 });
 
-test('the README lists every operation with its request', () => {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+test('docs/operations.md lists every operation with its request', () => {
+	const page = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
 	const rows = operationsOfNode().map(
 		(op) => `| ${op.resourceName} | ${op.operationName} | \`${op.endpoint.split(' ')[0]} `,
 	);
-	expect(rows.filter((row) => !readme.includes(row))).toEqual([]);
+	expect(rows.filter((row) => !page.includes(row))).toEqual([]);
+});
+
+test("the README's operations table names each resource's operations", () => {
+	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	const section = readme.split('\n## Operations\n')[1]?.split('\n## ')[0] ?? '';
+	const inReadme = (resourceName: string) => {
+		const row = section.split('\n').find((line) => line.startsWith(`| ${resourceName} | `));
+		const cell = (row?.split('|')[2] ?? '').replace(/\([^)]*\)/g, '');
+		return cell.split(',').map((name) => name.trim()).sort();
+	};
+	const byResource = new Map<string, string[]>();
+	for (const op of operationsOfNode()) byResource.set(op.resourceName, [...(byResource.get(op.resourceName) ?? []), op.operationName]);
+	const differing = [...byResource]
+		.map(([resourceName, names]) => ({ resourceName, node: [...names].sort(), readme: inReadme(resourceName) }))
+		.filter(({ node, readme }) => readme.join() !== node.join());
+	expect(differing).toEqual([]);
 });
 
 /** Every value the node offers for a field that holds an API value (types, statuses, modes). */
@@ -109,9 +125,9 @@ function offeredApiValues(): Map<string, Set<string>> {
 	return offered;
 }
 
-test("the README's table of documented and free values names every value the node offers", () => {
-	const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-	const section = readme.split('### Values the API documents, and values that are free')[1]?.split('\n### ')[0] ?? '';
+test("docs/operations.md's table of documented and free values names every value the node offers", () => {
+	const page = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+	const section = page.split('## Values the API documents, and values that are free')[1]?.split('\n## ')[0] ?? '';
 	expect(section).toContain('| Field | Offered in the node | Documented by the API | Other values |');
 	const offered = offeredApiValues();
 	expect([...offered.keys()].sort()).toEqual(['agentType', 'defaultMode', 'mode', 'status', 'type']);

@@ -14,7 +14,7 @@
  * in any form it searches (e.g. `sha512=<the SHA-256 hex>` or the id from another header): the
  * cases where a value looks malformed but still carries the true HMAC are marked as such by hand.
  *
- * The signatures are made here from the scheme descriptions (README, sandbox README), not with
+ * The signatures are made here from the scheme descriptions (docs/signatures.md, sandbox README), not with
  * the node's verifier.
  */
 import { createHmac } from 'node:crypto';
