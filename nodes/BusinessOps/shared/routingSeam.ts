@@ -30,6 +30,7 @@ import { recordsOf } from '../../shared/api/envelope';
 import { walkPages } from '../../shared/api/pages';
 import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
 import { inItemOrder, isWrite } from './stopOnError';
+import { invalidInput } from './validation';
 
 /** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
 const toldExecutions = new Set<string>();
@@ -93,6 +94,18 @@ function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number
 	});
 }
 
+/** A PATCH with nothing in it would change nothing: say what to add instead of sending it. */
+function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions) {
+	const body = options.body as IDataObject | undefined;
+	if (options.method !== 'PATCH' || Object.keys(body ?? {}).length > 0) return;
+	throw invalidInput(
+		ctx,
+		'Update Fields',
+		'no field to change was added; add at least one',
+		'Fields whose value is empty or resolves to nothing are not sent. ',
+	);
+}
+
 async function route(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -115,6 +128,7 @@ async function route(
 		records = walk.records;
 		response = walk.last;
 	} else {
+		refuseEmptyUpdate(ctx, options);
 		response = await sendRequest(ctx, options, itemIndex);
 		records = itemsOf(response.body, options);
 	}
