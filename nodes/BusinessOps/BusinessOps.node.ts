@@ -22,7 +22,7 @@ import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { withEmptyValueRule } from './shared/emptyValues';
 import { executeRoutedRequest } from './shared/routingSeam';
-import { guardInputChecks } from './shared/stopOnError';
+import { beginItem, guardInputChecks } from './shared/stopOnError';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -66,7 +66,8 @@ export class BusinessOps implements INodeType {
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'contact',
-				routing: { send: { paginate: true } },
+				// beginItem: the first step of every item in every try (shared/stopOnError.ts)
+				routing: { send: { paginate: true, preSend: [beginItem] } },
 			},
 			...agentDescription,
 			...agentRunDescription,

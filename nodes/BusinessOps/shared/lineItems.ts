@@ -22,6 +22,14 @@ export interface LineItem {
 
 export const LINE_ITEM_KEYS = ['name', 'quantity', 'unitPrice', 'vatPercentage'] as const;
 
+/**
+ * Keys a line of a fetched quote or invoice carries that the API computes or assigns itself: a
+ * line copied from a record ("Get quote, then Create invoice with {{ $json.items }}") keeps them,
+ * and they are dropped rather than refused. Any other unknown key is refused (a typo such as
+ * "vat" would otherwise silently fall back to the default VAT).
+ */
+export const READ_ONLY_LINE_KEYS = ['id', 'total', 'subtotal', 'vatTotal', 'vatAmount', 'lineTotal', 'createdAt', 'updatedAt'] as const;
+
 /** The fields of one row of the Items form; their names are the API's keys. */
 const ITEM_FORM_FIELDS: INodeProperties[] = [
 	{
@@ -116,11 +124,12 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
 	if (!isPlainObject(raw)) {
 		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${shown(raw)}` };
 	}
-	const unknownKeys = Object.keys(raw).filter((key) => !(LINE_ITEM_KEYS as readonly string[]).includes(key));
+	const known: readonly string[] = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
+	const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
 	if (unknownKeys.length > 0) {
 		const names = unknownKeys.map((key) => `"${key}"`).join(', ');
 		return {
-			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')}`,
+			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`,
 		};
 	}
 	const name = readName(line, raw.name);

@@ -39,6 +39,20 @@ function isHttpUrl(value: unknown): boolean {
 	return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
+/**
+ * A date as text: what an expression gives is often not text. `$now`, `$today` and Luxon's
+ * `DateTime` give an object with `toISO()` (ISO 8601 with the workflow's offset), a JS `Date`
+ * gives `toISOString()` (UTC); text is kept as it is.
+ */
+export function dateText(value: unknown): unknown {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
+	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
+	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) {
+		return luxon.toISO() ?? value;
+	}
+	return value;
+}
+
 export function isIsoDate(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const text = value.trim();
@@ -69,7 +83,7 @@ function problemWith(rule: FieldRule, value: unknown): string | undefined {
 		case 'email':
 			return isEmail(value) ? undefined : `"${String(value)}" is not an e-mail address`;
 		case 'date':
-			return isIsoDate(value)
+			return isIsoDate(dateText(value))
 				? undefined
 				: `"${String(value)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`;
 		case 'percentage': {
