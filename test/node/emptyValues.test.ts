@@ -5,6 +5,9 @@
  * resolve to nothing must fail naming the field. Nothing here lists the fields: they come from
  * the description, so a new field is covered as soon as it exists.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import nock from 'nock';
 import type {
 	IDataObject,
@@ -26,18 +29,10 @@ const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerM
 const EMPTY_VALUES = ['={{ $json.missing }}', '={{ null }}', '', '={{ "" }}', '  '];
 const SENT_AS_NOTHING = new Set<unknown>([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 'NULL']);
 
-/** A valid value for a field, by what its checks accept. */
-const SAMPLE_BY_NAME: INodeParameters = {
-	email: 'info@example.com',
-	fromEmail: 'info@example.com',
-	url: 'https://example.com/hook',
-	defaultCurrency: 'EUR',
-	validUntil: '2026-12-31T12:00:00Z',
-	dueDate: '2026-12-31',
-	itemsJson: '[{"name": "Design", "quantity": 1, "unitPrice": 10}]',
-	events: ['invoice.paid'],
-	eventType: 'invoice.paid',
-};
+/** A valid value for a field, by what its checks accept (shared with the e2e area engine). */
+const SAMPLE_BY_NAME = JSON.parse(
+	readFileSync(join(__dirname, '..', 'fixtures', 'field-samples.json'), 'utf8'),
+) as INodeParameters;
 
 function sample(field: INodeProperties): NodeParameterValueType {
 	if (field.name in SAMPLE_BY_NAME) return SAMPLE_BY_NAME[field.name];

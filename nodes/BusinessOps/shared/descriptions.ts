@@ -165,8 +165,9 @@ export function getManyFields(resource: string, operation = 'getAll'): INodeProp
 					value: `={{ Math.min($value, ${MAX_PAGE_SIZE}) }}`,
 					preSend: [checkLimit],
 				},
-				// Left empty, Limit is its default
-				output: { maxResults: '={{ $value || 50 }}' },
+				// Left empty (or refused by checkLimit), Limit is its default: RoutingNode cuts an
+				// item's output to maxResults, the error item of Continue included.
+				output: { maxResults: '={{ Number($value) >= 1 ? Number($value) : 50 }}' },
 			},
 		},
 	];
