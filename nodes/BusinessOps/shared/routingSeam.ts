@@ -153,8 +153,10 @@ const route: Route = async (ctx, requestData, isList) => {
  */
 function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecutionData {
 	const itemIndex = ctx.getItemIndex();
-	const input = ctx.getInputData()?.json ?? {};
-	return { json: { ...input, error: error.message }, error: error as NodeApiError, pairedItem: { item: itemIndex } };
+	// The execute data's own input first: in a running n8n the item context's getInputData() can
+	// answer `{ json: {} }` for a node fed by the main input.
+	const input = ctx.getExecuteData()?.data?.main?.[0]?.[itemIndex] ?? ctx.getInputData();
+	return { json: { ...input?.json, error: error.message }, error: error as NodeApiError, pairedItem: { item: itemIndex } };
 }
 
 /** `route` with the item order of Stop Workflow, or the error items of Continue. */
