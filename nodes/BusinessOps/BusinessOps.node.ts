@@ -20,8 +20,9 @@ import { quoteDescription } from './resources/quote';
 import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
+import { withEmptyValueRule } from './shared/emptyValues';
 import { executeRoutedRequest } from './shared/routingSeam';
-import { guardInputChecks } from './shared/stopOnError';
+import { beginItem, guardInputChecks } from './shared/stopOnError';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,8 +46,9 @@ export class BusinessOps implements INodeType {
 		// The seam with n8n's RoutingNode (see shared/routingSeam.ts): the Resource field sets
 		// `paginate` for every operation, so RoutingNode hands each request to this hook.
 		requestOperations: { pagination: executeRoutedRequest },
-		// Input checks report a failed item to the write order (shared/stopOnError.ts).
-		properties: guardInputChecks([
+		// Values that resolve to nothing are "not given" (shared/emptyValues.ts); input checks report
+		// a failed item to the write order (shared/stopOnError.ts).
+		properties: guardInputChecks(withEmptyValueRule([
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -64,7 +66,8 @@ export class BusinessOps implements INodeType {
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'contact',
-				routing: { send: { paginate: true } },
+				// beginItem: the first step of every item in every try (shared/stopOnError.ts)
+				routing: { send: { paginate: true, preSend: [beginItem] } },
 			},
 			...agentDescription,
 			...agentRunDescription,
@@ -75,7 +78,7 @@ export class BusinessOps implements INodeType {
 			...organizationDescription,
 			...quoteDescription,
 			...webhookDescription,
-		]),
+		])),
 	};
 
 	methods = {

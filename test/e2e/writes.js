@@ -1,8 +1,7 @@
 // Writes in real n8n (issue #13): On Error "Stop Workflow" sends no write after a failed item,
 // "Continue" tries every item; a credential paced to the API's limit is not refused (refused
 // requests counted by the API or not); two executions at once on one key (in queue mode with
-// QUEUE_WORKERS=2: on two workers) lose no item; a Deprecation header reaches the execution data
-// the editor shows.
+// QUEUE_WORKERS=2: on two workers) lose no item. (The Deprecation notice is in engine.js.)
 'use strict';
 
 const { assert, node, chain, credentialRef, expectSuccess, expectFailure, nodeError, sleep, rt } = require('./harness');
@@ -165,38 +164,6 @@ module.exports = {
 				assert.equal((await contactsNamed(ctx, `${prefix} `)).length, 40);
 				const workers = ctx.queue ? ` on ${ctx.queue.workers.length} worker(s)` : ' in one process';
 				return `40 created${workers}; ${refused} of ${posts} requests refused (429) and waited out`;
-			},
-		},
-		{
-			name: 'a Deprecation header reaches the execution data: once, on the first output item and in the custom data',
-			async run(ctx) {
-				ctx.requireOperation('contact', 'getAll');
-				const control = ctx.sandbox.control;
-				control.setDeprecation(true);
-				try {
-					const created = await ctx.client.createWorkflow({
-						name: `e2e deprecation ${Date.now()}`,
-						nodes: [
-							node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-							node(NODE, rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 3 }, { position: [220, 0], credentials: credentialRef(ctx.credentials.admin) }),
-						],
-						connections: chain(TRIGGER, NODE),
-						settings: { executionOrder: 'v1' },
-					});
-					const execution = await ctx.client.runManually(created.id);
-					const items = rt.nodeOutput(execution, NODE) || [];
-					assert.equal(items.length, 3);
-					const notices = items.filter((i) => i.deprecationNotice);
-					assert.equal(notices.length, 1, 'the notice is on one item only');
-					assert.match(notices[0].deprecationNotice, /deprecated \(Deprecation: true\)\. It stops working after /);
-					const custom = execution.data?.resultData?.metadata?.businessOpsDeprecation;
-					// n8n 1.123 gives declarative nodes no custom data; 2.x does.
-					const version = String((await ctx.client.rest('GET', '/settings')).versionCli || '');
-					if (!version.startsWith('1.')) assert.equal(custom, notices[0].deprecationNotice, 'the execution custom data holds the notice');
-					return `n8n ${version}: ${notices[0].deprecationNotice}${custom ? ' (also in the custom data)' : ''}`;
-				} finally {
-					control.setDeprecation(false);
-				}
 			},
 		},
 	],

@@ -136,6 +136,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 
 export interface EngineOptions {
 	credentials?: ICredentialDataDecryptedObject | null;
+	/** The execution's id (what the node keeps once-per-execution state by); 'test-execution' if not given. */
+	executionId?: string;
 	webhookBaseUrl?: string;
 }
 
@@ -147,7 +149,7 @@ function makeAdditionalData(options: EngineOptions): IWorkflowExecuteAdditionalD
 	const webhookBaseUrl = options.webhookBaseUrl ?? 'https://n8n.example.test/';
 	return {
 		credentialsHelper: new TestCredentialsHelper(store),
-		executionId: 'test-execution',
+		executionId: options.executionId ?? 'test-execution',
 		restApiUrl: 'https://n8n.example.test/rest',
 		instanceBaseUrl: webhookBaseUrl,
 		formWaitingBaseUrl: `${webhookBaseUrl}form-waiting`,
@@ -261,6 +263,34 @@ export async function runDeclarativeNode(
 	const routingNode = new RoutingNode(context, nodeType, options.credentialsDecrypted);
 	const output = await routingNode.runNode();
 	return { items: output?.[0] ?? [], context };
+}
+
+/**
+ * Runs a declarative node with Retry On Fail as n8n's WorkflowExecute does: every try is a new
+ * ExecuteContext and RoutingNode over the same execute data, until a try succeeds or `maxTries`
+ * have failed. Returns each try's outcome.
+ */
+export async function runWithRetries(
+	nodeType: INodeType,
+	parameters: INodeParameters,
+	options: EngineOptions & { items: INodeExecutionData[]; maxTries: number },
+): Promise<Array<{ items?: INodeExecutionData[]; error?: Error }>> {
+	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
+	const inputData: ITaskDataConnections = { main: [options.items] };
+	const runExecutionData: IRunExecutionData = createRunExecutionData();
+	const executeData: IExecuteData = { node, data: inputData, source: null };
+	const tries: Array<{ items?: INodeExecutionData[]; error?: Error }> = [];
+	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
+		const context = new ExecuteContext(workflow, node, additionalData, 'trigger', runExecutionData, 0, options.items, inputData, executeData, []);
+		try {
+			const output = await new RoutingNode(context, nodeType).runNode();
+			tries.push({ items: output?.[0] ?? [] });
+			break;
+		} catch (error) {
+			tries.push({ error: error as Error });
+		}
+	}
+	return tries;
 }
 
 /** Runs a credential test the way n8n's CredentialsTester does for a `test.request`. */

@@ -54,11 +54,11 @@ describe('checkLineItems', () => {
 		[[null], 'line 1 must be an object with name, quantity, unitPrice, vatPercentage; got null'],
 		[
 			[{ name: 'A', quantity: 1, unit_price: 5 }],
-			'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage',
+			'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage (id, total, subtotal, vatTotal, vatAmount, lineTotal, createdAt, updatedAt of a fetched line are dropped)',
 		],
 		[
 			[{ name: 'A', quantity: 1, unitPrice: 5, vat: 21, sku: 'X' }],
-			'line 1 has unknown keys "vat", "sku"; allowed keys: name, quantity, unitPrice, vatPercentage',
+			'line 1 has unknown keys "vat", "sku"; allowed keys: name, quantity, unitPrice, vatPercentage (id, total, subtotal, vatTotal, vatAmount, lineTotal, createdAt, updatedAt of a fetched line are dropped)',
 		],
 		[[], 'no items were given; add at least one item'],
 		[{ items: [design] }, expect.stringMatching(/^must be a list \(JSON array\) of items such as \[.*\]; got an object$/)],
@@ -123,6 +123,26 @@ describe.each([
 			expect(scope.isDone()).toBe(true);
 		});
 
+		test('from the form: VAT % left empty leaves it out, so the organization default applies', async () => {
+			const scope = nock(API)
+				.post(path, { contactId: 'ctc_1', items: [{ name: 'Consult', quantity: 1, unitPrice: 80 }] })
+				.reply(201, { data: record });
+			await runDeclarativeNode(node, create({ items: { item: [{ name: 'Consult', quantity: 1, unitPrice: 80, vatPercentage: null }] } }));
+			expect(scope.isDone()).toBe(true);
+		});
+
+		test('from JSON: lines copied from a fetched record keep working; the read-only keys are dropped', async () => {
+			const fetched = [
+				{ ...design, id: 'li_1', total: 228.9, lineTotal: 190, createdAt: '2026-01-01T00:00:00Z' },
+				{ ...hosting, id: 'li_2', total: 115.95 },
+			];
+			const scope = nock(API).post(path, { contactId: 'ctc_1', items: [design, hosting] }).reply(201, { data: record });
+			await runDeclarativeNode(node, create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }), {
+				items: [{ json: { items: fetched } }],
+			});
+			expect(scope.isDone()).toBe(true);
+		});
+
 		test('from JSON: an array given by an expression', async () => {
 			const scope = nock(API).post(path, { contactId: 'ctc_1', items: [design, hosting] }).reply(201, { data: record });
 			await runDeclarativeNode(node, create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }), {
@@ -164,7 +184,7 @@ describe.each([
 			[{ ...design, vatPercentage: 101 }, 'line 1 "vatPercentage" must be from 0 to 100; got 101'],
 			[{ ...design, name: '' }, 'line 1 "name" is empty; give the name of the product or service'],
 			[{ ...design, quantity: null }, 'line 1 "quantity" must be a number; got null'],
-			[{ name: 'A', quantity: 1, unit_price: 5 }, 'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage'],
+			[{ name: 'A', quantity: 1, unit_price: 5 }, 'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage (id, total, subtotal, vatTotal, vatAmount, lineTotal, createdAt, updatedAt of a fetched line are dropped)'],
 		])('JSON item %j is refused: %s', async (bad, problem) => {
 			const message = await refused(create({ itemsInput: 'json', itemsJson: JSON.stringify([bad]) }));
 			expect(message).toBe(`Items (JSON): ${problem} [item 0]`);

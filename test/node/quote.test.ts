@@ -295,10 +295,11 @@ describe('continue on fail', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(items).toHaveLength(2);
 		expect(items[0].json.items).toEqual([{ ...item, quantity: 2 }]);
-		expect(items[1].json).toEqual({});
-		expect(items[1].error?.message).toBe(
-			'Items: line 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]',
-		);
+		const message = 'Items: line 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]';
+		// the error item carries its input item's fields and pairing
+		expect(items[1].json).toEqual({ quantity: '2,5', error: message });
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+		expect(items[1].error?.message).toBe(message);
 	});
 
 	test('two input items, the API refuses one: the other result still comes out', async () => {

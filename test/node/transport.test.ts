@@ -2,7 +2,7 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
-import { DEPRECATION_DATA_KEY, forgetDeprecationNotices } from '../../nodes/BusinessOps/shared/routingSeam';
+import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/routingSeam';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { captureLogWarnings, loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
@@ -21,7 +21,6 @@ const realTiming = { ...timing };
 beforeEach(() => {
 	waits = [];
 	clearRateBudgets();
-	forgetDeprecationNotices();
 	let now = 1_000_000;
 	timing.now = () => now;
 	timing.sleep = async (ms: number) => {
@@ -160,25 +159,31 @@ describe('errors', () => {
 });
 
 describe('Deprecation', () => {
-	test('shown once per execution: first output item (editor runs), execution custom data and the log', async () => {
-		nock(API)
-			.get('/v1/contacts/ctc_1').times(2)
-			.reply(200, { data: contact }, { Deprecation: 'true', Sunset: 'Wed, 31 Dec 2027 23:59:59 GMT' });
-		const notice =
-			"This version of the Business Ops API is deprecated (Deprecation: true). It stops working after Wed, 31 Dec 2027 23:59:59 GMT. Move the credential's Base URL to the newer version when it is available.";
+	const notice =
+		"This version of the Business Ops API is deprecated (Deprecation: true). It stops working after Wed, 31 Dec 2027 23:59:59 GMT. Move the credential's Base URL to the newer version when it is available.";
+	const deprecated = { Deprecation: 'true', Sunset: 'Wed, 31 Dec 2027 23:59:59 GMT' };
+
+	test('told once per execution, in the log and the execution custom data; the records stay as the API sent them', async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact }, deprecated);
 		const { warnings, restore } = captureLogWarnings();
-		const { items, context } = await runDeclarativeNode(node, getContact, { items: [{ json: {} }, { json: {} }] }).finally(restore);
-		expect(items.map((i) => i.json)).toEqual([{ ...contact, deprecationNotice: notice }, contact]);
+		const { items, context } = await runDeclarativeNode(node, getContact, {
+			items: [{ json: {} }, { json: {} }, { json: {} }],
+			executionId: 'deprecation-1',
+		}).finally(restore);
+		expect(items.map((i) => i.json)).toEqual([contact, contact, contact]);
 		expect(context.customData.get(DEPRECATION_DATA_KEY)).toBe(notice);
-		expect(warnings).toContain(`Business Ops: ${notice}`);
+		expect(warnings.filter((line) => line.includes('deprecated'))).toEqual([`Business Ops: ${notice}`]);
 	});
 
-	test('outside the editor the records stay as the API sent them; the notice is in the custom data', async () => {
-		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact }, { Deprecation: 'true' });
-		const { restore } = captureLogWarnings();
-		const { items, context } = await runDeclarativeNode(node, getContact, { mode: 'trigger' }).finally(restore);
-		expect(items.map((i) => i.json)).toEqual([contact]);
-		expect(context.customData.get(DEPRECATION_DATA_KEY)).toMatch(/^This version of the Business Ops API is deprecated \(Deprecation: true\)\./);
+	test('editor and production runs give the same output; each execution is told again', async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(2).reply(200, { data: contact }, deprecated);
+		const { warnings, restore } = captureLogWarnings();
+		const editor = await runDeclarativeNode(node, getContact, { mode: 'manual', executionId: 'deprecation-2' });
+		const production = await runDeclarativeNode(node, getContact, { mode: 'trigger', executionId: 'deprecation-3' }).finally(
+			restore,
+		);
+		expect(editor.items).toEqual(production.items);
+		expect(warnings.filter((line) => line.includes('deprecated'))).toHaveLength(2);
 	});
 });
 

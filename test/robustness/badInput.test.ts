@@ -162,9 +162,12 @@ const SIGNED_NUMBER_FIELDS = new Set(['quantity', 'unitPrice']);
 
 /** The garbage of a field: its kind's list, and for a number field the values outside its range. */
 function garbageFor(field: Field): unknown[] {
-	if (field.kind !== 'number') return GARBAGE[field.kind];
+	// In an optional field, null, "" and spaces mean "not given" (test/node/emptyValues.test.ts).
+	const given = (values: unknown[]) =>
+		field.property.required ? values : values.filter((value) => value !== null && !(typeof value === 'string' && value.trim() === ''));
+	if (field.kind !== 'number') return given(GARBAGE[field.kind]);
 	const signed = SIGNED_NUMBER_FIELDS.has(field.property.name);
-	return [...GARBAGE.number.filter((value) => !(signed && value === '-1')), ...rangeGarbage(field.property)];
+	return given([...GARBAGE.number.filter((value) => !(signed && value === '-1')), ...rangeGarbage(field.property)]);
 }
 
 /** Values just outside a number field's declared minValue / maxValue, and a fraction for whole numbers. */

@@ -27,7 +27,7 @@ export function documentContactField(
 	return {
 		...idLocator({ ...CONTACT, description, required }),
 		routing: {
-			send: { type: 'body', property: CONTACT.name, preSend: [checkIdParameter(parameterPath, CONTACT.displayName)] },
+			send: { type: 'body', property: CONTACT.name, preSend: [checkIdParameter(parameterPath, CONTACT.displayName, required)] },
 		},
 	};
 }

@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
-import { checkIdParameter, invalidInput, toStrictNumber } from './validation';
+import { checkIdParameter, invalidInput, isEmptyValue, toStrictNumber } from './validation';
 
 export type ShowFor = NonNullable<IDisplayOptions['show']>;
 
@@ -125,6 +125,7 @@ export function idPath(parameterName: string): string {
 /** preSend of Limit: a whole number of 1 or more, checked before anything is sent. */
 async function checkLimit(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const value = this.getNodeParameter('limit', 50);
+	if (isEmptyValue(value)) return requestOptions;
 	const n = toStrictNumber(value);
 	if (n === undefined || !Number.isInteger(n) || n < 1) {
 		throw invalidInput(this, 'Limit', `"${String(value)}" must be a whole number of 1 or more`);
@@ -164,7 +165,9 @@ export function getManyFields(resource: string, operation = 'getAll'): INodeProp
 					value: `={{ Math.min($value, ${MAX_PAGE_SIZE}) }}`,
 					preSend: [checkLimit],
 				},
-				output: { maxResults: '={{ $value }}' },
+				// Left empty (or refused by checkLimit), Limit is its default: RoutingNode cuts an
+				// item's output to maxResults, the error item of Continue included.
+				output: { maxResults: '={{ Number($value) >= 1 ? Number($value) : 50 }}' },
 			},
 		},
 	];

@@ -7,12 +7,12 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { documentContactField } from './contactPicker';
 import { showFor, titleOf } from './descriptions';
 import { itemsFormField, itemsJsonField, sendItemsOnCreate, sendItemsOnUpdate } from './lineItems';
-import { checkedField, isIsoDate } from './validation';
+import { checkedField, dateText, isIsoDate } from './validation';
 
 /**
- * A date picker sent as the body property of the same name, checked as an ISO date. `toApi` then
- * turns it into the form the API takes, given the workflow's time zone (the picker gives a local
- * time without a zone).
+ * A date picker sent as the body property of the same name, checked as an ISO date (text with or
+ * without an offset, a Luxon DateTime such as `$now`, or a JS Date). `toApi` then turns it into the
+ * form the API takes, given the workflow's time zone (the picker gives a local time without a zone).
  */
 export function documentDateField(
 	field: { displayName: string; name: string; description: string },
@@ -20,7 +20,7 @@ export function documentDateField(
 ): INodeProperties {
 	async function convert(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const body = requestOptions.body as IDataObject;
-		const value = body[field.name];
+		const value = dateText(body[field.name]);
 		if (isIsoDate(value)) body[field.name] = toApi(value as string, this.getTimezone());
 		return requestOptions;
 	}

@@ -10,7 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput, parseJsonParameter, toStrictNumber } from './validation';
+import { invalidInput, isEmptyValue, parseJsonParameter, toStrictNumber } from './validation';
 
 /** One line of a quote or an invoice, as the API takes it. */
 export interface LineItem {
@@ -22,12 +22,21 @@ export interface LineItem {
 
 export const LINE_ITEM_KEYS = ['name', 'quantity', 'unitPrice', 'vatPercentage'] as const;
 
+/**
+ * Keys a line of a fetched quote or invoice carries that the API computes or assigns itself: a
+ * line copied from a record ("Get quote, then Create invoice with {{ $json.items }}") keeps them,
+ * and they are dropped rather than refused. Any other unknown key is refused (a typo such as
+ * "vat" would otherwise silently fall back to the default VAT).
+ */
+export const READ_ONLY_LINE_KEYS = ['id', 'total', 'subtotal', 'vatTotal', 'vatAmount', 'lineTotal', 'createdAt', 'updatedAt'] as const;
+
 /** The fields of one row of the Items form; their names are the API's keys. */
 const ITEM_FORM_FIELDS: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
 		type: 'string',
+		required: true,
 		default: '',
 		placeholder: 'e.g. Website design',
 		description: 'Name of the product or service',
@@ -36,6 +45,7 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 		displayName: 'Quantity',
 		name: 'quantity',
 		type: 'number',
+		required: true,
 		default: 1,
 		description: 'Number of units; decimals allowed. A negative quantity (a credit line) is sent as given; the API decides whether it accepts it.',
 	},
@@ -43,6 +53,7 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 		displayName: 'Unit Price',
 		name: 'unitPrice',
 		type: 'number',
+		required: true,
 		default: 0,
 		description: 'Price of one unit, excluding VAT. A negative price (a discount line) is sent as given; the API decides whether it accepts it.',
 	},
@@ -52,7 +63,8 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 100 },
 		default: 21,
-		description: 'VAT percentage of the line, from 0 to 100',
+		description:
+			"VAT percentage of the line, from 0 to 100. Leave it empty to use the organization's default VAT percentage.",
 	},
 ];
 
@@ -112,19 +124,20 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
 	if (!isPlainObject(raw)) {
 		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${shown(raw)}` };
 	}
-	const unknownKeys = Object.keys(raw).filter((key) => !(LINE_ITEM_KEYS as readonly string[]).includes(key));
+	const known: readonly string[] = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
+	const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
 	if (unknownKeys.length > 0) {
 		const names = unknownKeys.map((key) => `"${key}"`).join(', ');
 		return {
-			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')}`,
+			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`,
 		};
 	}
 	const name = readName(line, raw.name);
 	if (typeof name !== 'string') return name;
 	const item: LineItem = { name, quantity: 0, unitPrice: 0 };
 	for (const key of ['quantity', 'unitPrice', 'vatPercentage'] as const) {
-		// vatPercentage may be left out: the API then applies the organization's default.
-		if (key === 'vatPercentage' && raw[key] === undefined) continue;
+		// vatPercentage may be left out or empty: the API then applies the organization's default.
+		if (key === 'vatPercentage' && isEmptyValue(raw[key])) continue;
 		const n = readNumber(line, key, raw[key]);
 		if (typeof n === 'string') return { problem: n };
 		item[key] = n;
@@ -194,18 +207,15 @@ export async function sendItemsOnCreate(
 
 /**
  * preSend of Update: sends `body.items` only when Items or Items (JSON) was added to Update
- * Fields, and refuses an Update with no field to change (the PATCH would change nothing).
+ * Fields and resolves to something (see emptyValues.ts).
  */
 export async function sendItemsOnUpdate(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
-	if (Object.keys(fields).length === 0) {
-		throw invalidInput(this, 'Update Fields', 'no field to change was added; add at least one');
-	}
-	const inForm = fields.items !== undefined;
-	const inJson = fields.itemsJson !== undefined;
+	const inForm = !isEmptyValue(fields.items);
+	const inJson = !isEmptyValue(fields.itemsJson);
 	if (inForm && inJson) {
 		throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`);
 	}

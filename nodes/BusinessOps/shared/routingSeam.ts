@@ -23,13 +23,15 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodePropertyRouting,
+	NodeApiError,
 } from 'n8n-workflow';
 import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
 import { walkPages } from '../../shared/api/pages';
 import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
-import { inItemOrder, isWrite } from './stopOnError';
+import { inItemOrder, inputCheckFailure, isWrite } from './stopOnError';
+import { invalidInput } from './validation';
 
 /** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
 const toldExecutions = new Set<string>();
@@ -40,30 +42,23 @@ export const DEPRECATION_DATA_KEY = 'businessOpsDeprecation';
 
 /**
  * n8n 2.41 and 1.123 drop execution hints of declarative nodes (RoutingNode's context never
- * reaches the task data), so the notice goes where the user can find it once per execution:
- * the execution's custom data (n8n 2.x: Executions list, `$execution.customData`), the server log, and,
- * when the node is run from the editor, a `deprecationNotice` field on the node's first output item.
+ * reaches the task data), so the notice goes where the user can find it, once per execution:
+ * the server log and the execution's custom data (n8n 2.x: Executions list, `$execution.customData`).
+ * The records are never changed: editor and production runs give the same output.
  */
-function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFullResponse, items: INodeExecutionData[]) {
+function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFullResponse) {
 	const notice = deprecationNoticeOf(response);
 	const executionId = String(ctx.getExecutionId() ?? '');
 	if (!notice || toldExecutions.has(executionId)) return;
 	toldExecutions.add(executionId);
 	if (toldExecutions.size > MAX_TOLD) toldExecutions.delete(toldExecutions.values().next().value as string);
+	ctx.logger.warn(`Business Ops: ${notice}`);
 	try {
 		ctx.customData.set(DEPRECATION_DATA_KEY, notice);
 	} catch {
 		// Custom data is full (n8n keeps 10 keys) or missing (n8n 1.123 gives this context none):
-		// the log and the output still say it.
+		// the log still says it.
 	}
-	if (ctx.getMode() === 'manual' && items.length > 0) {
-		items[0] = { ...items[0], json: { ...items[0].json, deprecationNotice: notice } };
-	}
-}
-
-/** Forgets which executions were told about a deprecation (used between tests). */
-export function forgetDeprecationNotices(): void {
-	toldExecutions.clear();
 }
 
 function lastPathSegment(url: string | undefined): string {
@@ -93,11 +88,26 @@ function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number
 	});
 }
 
-async function route(
+/** A PATCH with nothing in it would change nothing: say what to add instead of sending it. */
+function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions) {
+	const body = options.body as IDataObject | undefined;
+	if (options.method !== 'PATCH' || Object.keys(body ?? {}).length > 0) return;
+	throw invalidInput(
+		ctx,
+		'Update Fields',
+		'no field to change was added; add at least one',
+		'Fields whose value is empty or resolves to nothing are not sent. ',
+	);
+}
+
+/** One item's request through the seam: `isList` when the operation reads a list (listRouting). */
+type Route = (
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	isList: boolean,
-): Promise<INodeExecutionData[]> {
+) => Promise<INodeExecutionData[]>;
+
+const route: Route = async (ctx, requestData, isList) => {
 	const options = requestData.options as IHttpRequestOptions;
 	const itemIndex = ctx.getItemIndex();
 	refuseCustomApiCall(ctx, itemIndex);
@@ -115,11 +125,13 @@ async function route(
 		records = walk.records;
 		response = walk.last;
 	} else {
+		refuseEmptyUpdate(ctx, options);
 		response = await sendRequest(ctx, options, itemIndex);
 		records = itemsOf(response.body, options);
 	}
 
-	let items: INodeExecutionData[] = records.map((json) => ({ json }));
+	const pairedItem = { item: itemIndex };
+	let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
 	for (const { actions } of requestData.postReceive) {
 		for (const action of actions) {
 			if (typeof action !== 'function') {
@@ -130,25 +142,49 @@ async function route(
 			items = await action.call(ctx, items, response);
 		}
 	}
-	noteDeprecation(ctx, response, items);
-	return items;
+	noteDeprecation(ctx, response);
+	// Every record of input item i is paired with i, whatever a postReceive step returned.
+	return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
+};
+
+/**
+ * With "Continue" (either output) a failed item becomes one error item paired with its input item
+ * and carrying that item's fields, as n8n's own nodes do (RoutingNode would give `{}` unpaired).
+ */
+function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecutionData {
+	const itemIndex = ctx.getItemIndex();
+	// The execute data's own input first: in a running n8n the item context's getInputData() can
+	// answer `{ json: {} }` for a node fed by the main input.
+	const input = ctx.getExecuteData()?.data?.main?.[0]?.[itemIndex] ?? ctx.getInputData();
+	return { json: { ...input?.json, error: error.message }, error: error as NodeApiError, pairedItem: { item: itemIndex } };
 }
+
+/** `route` with the item order of Stop Workflow, or the error items of Continue. */
+const routed: Route = async (ctx, requestData, isList) => {
+	const options = requestData.options as IHttpRequestOptions;
+	if (!ctx.continueOnFail()) {
+		if (isList || !isWrite(options)) return await route(ctx, requestData, isList);
+		return await inItemOrder(ctx, async () => await route(ctx, requestData, false));
+	}
+	// Under "Continue" a failed input check was kept for here (stopOnError.ts).
+	const failedCheck = inputCheckFailure(ctx);
+	if (failedCheck) return [errorItem(ctx, failedCheck)];
+	return await route(ctx, requestData, isList).catch((error: Error) => [errorItem(ctx, error)]);
+};
 
 /** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
 export async function executeRoutedRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const options = requestData.options as IHttpRequestOptions;
-	if (!isWrite(options)) return await route(this, requestData, false);
-	return await inItemOrder(this, async () => await route(this, requestData, false));
+	return await routed(this, requestData, false);
 }
 
 async function executeRoutedList(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	return await route(this, requestData, true);
+	return await routed(this, requestData, true);
 }
 
 /** The routing of an operation that reads a list (GET `url`): the seam follows its pages. */

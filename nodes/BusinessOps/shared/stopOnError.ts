@@ -7,7 +7,14 @@
  * item is tried as before, and reads are never held back.
  *
  * An item that fails its input checks never reaches the routing seam, so every preSend step of
- * the node is wrapped once (`guardInputChecks`) to report that failure here.
+ * the node is wrapped once (`guardInputChecks`) to report that failure here. With "Continue", the
+ * failure is kept instead of thrown (later checks of that item are skipped), so that the seam
+ * can answer with an error item paired with its input item (`inputCheckFailure`).
+ *
+ * One try of the node is one run. n8n's Retry On Fail runs the node again with the same execute
+ * data, so that cannot tell the tries apart; what does is that RoutingNode builds each item's
+ * request exactly once per try, starting with the Resource field's preSend (`beginItem`, the first
+ * property of the node). An item that begins a second time therefore starts a new run.
  */
 import type {
 	IExecuteData,
@@ -31,6 +38,16 @@ class RunOrder {
 	private waiting = new Map<number, () => void>();
 	private failures = new Map<number, Error>();
 	private notSent: number[] = [];
+	private begun = new Set<number>();
+	/** Input-check failures kept for the seam under "Continue". */
+	readonly inputFailures = new Map<number, Error>();
+
+	/** False when `itemIndex` already began in this run: then a new try has started. */
+	begin(itemIndex: number): boolean {
+		if (this.begun.has(itemIndex)) return false;
+		this.begun.add(itemIndex);
+		return true;
+	}
 	/** The first failure's own description, before the list of items not sent was added. */
 	private ownDescription?: string;
 
@@ -74,7 +91,7 @@ function notSentText(list: string, count: number) {
 
 const runs = new WeakMap<IExecuteData, RunOrder>();
 
-/** One node run's item order: shared by all its items through the run's execute data. */
+/** The current try's item order: shared by all its items through the node's execute data. */
 function runOf(ctx: IExecuteSingleFunctions): RunOrder {
 	const key = ctx.getExecuteData();
 	let run = runs.get(key);
@@ -83,6 +100,22 @@ function runOf(ctx: IExecuteSingleFunctions): RunOrder {
 		runs.set(key, run);
 	}
 	return run;
+}
+
+/** preSend of the Resource field, the first step of every item in every try (see above). */
+export async function beginItem(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	const key = this.getExecuteData();
+	if (!runOf(this).begin(this.getItemIndex())) {
+		const run = new RunOrder();
+		run.begin(this.getItemIndex());
+		runs.set(key, run);
+	}
+	return requestOptions;
+}
+
+/** The input-check failure of this item in this try, kept under "Continue". */
+export function inputCheckFailure(ctx: IExecuteSingleFunctions): Error | undefined {
+	return runOf(ctx).inputFailures.get(ctx.getItemIndex());
 }
 
 /**
@@ -115,13 +148,23 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, send: () => P
 
 type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
 
-const guarded = new WeakSet<PreSend>();
+// beginItem never fails, and must run even for an item whose checks failed in an earlier try.
+const guarded = new WeakSet<PreSend>([beginItem]);
 
 function guard(step: PreSend): PreSend {
 	if (guarded.has(step)) return step;
 	const wrapped: PreSend = async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+		const run = runOf(this);
+		const itemIndex = this.getItemIndex();
+		if (run.inputFailures.has(itemIndex)) return options;
 		const checked = (async () => await step.call(this, options))();
-		checked.then(undefined, (error: Error) => runOf(this).finish(this.getItemIndex(), error));
+		if (this.continueOnFail()) {
+			return await checked.catch((error: Error) => {
+				run.inputFailures.set(itemIndex, error);
+				return options;
+			});
+		}
+		checked.then(undefined, (error: Error) => run.finish(itemIndex, error));
 		return await checked;
 	};
 	guarded.add(wrapped);

@@ -2,13 +2,21 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodePr
 import { NodeOperationError } from 'n8n-workflow';
 
 /** A value was given that the API would refuse or misread: fail before anything is sent. */
-export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string): NodeOperationError {
+export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string, hint = ''): NodeOperationError {
 	const itemIndex = ctx.getItemIndex();
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,
-		description: `Fix "${field}" for item ${itemIndex} and run the node again. Nothing was sent for this item.`,
+		description: `${hint}Fix "${field}" for item ${itemIndex} and run the node again. Nothing was sent for this item.`,
 	});
 }
+
+/** True for what counts as "not given": undefined, null, and text that is empty or only spaces. */
+export function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** `send.value` of a text field sent without its outer spaces; any other value is sent as it is. */
+export const TRIMMED_VALUE = '={{ typeof $value === "string" ? $value.trim() : $value }}';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -29,6 +37,20 @@ function isHttpUrl(value: unknown): boolean {
 		return false;
 	}
 	return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}
+
+/**
+ * A date as text: what an expression gives is often not text. `$now`, `$today` and Luxon's
+ * `DateTime` give an object with `toISO()` (ISO 8601 with the workflow's offset), a JS `Date`
+ * gives `toISOString()` (UTC); text is kept as it is.
+ */
+export function dateText(value: unknown): unknown {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
+	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
+	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) {
+		return luxon.toISO() ?? value;
+	}
+	return value;
 }
 
 export function isIsoDate(value: unknown): boolean {
@@ -61,7 +83,7 @@ function problemWith(rule: FieldRule, value: unknown): string | undefined {
 		case 'email':
 			return isEmail(value) ? undefined : `"${String(value)}" is not an e-mail address`;
 		case 'date':
-			return isIsoDate(value)
+			return isIsoDate(dateText(value))
 				? undefined
 				: `"${String(value)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`;
 		case 'percentage': {
@@ -100,11 +122,15 @@ export function checkedField<T extends INodeProperties>(field: T, rule: FieldRul
 	return { ...field, routing: { ...field.routing, send: { ...send, preSend: [check, ...(send.preSend ?? [])] } } };
 }
 
-/** preSend step of a resource locator: the ID goes into the URL, so it must be one plain segment. */
-export function checkIdParameter(parameterName: string, label: string) {
+/**
+ * preSend step of a resource locator: the ID goes into the URL or the body, so it must be one plain
+ * segment. An optional picker left empty sends nothing (see emptyValues.ts).
+ */
+export function checkIdParameter(parameterName: string, label: string, required = true) {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const value = this.getNodeParameter(parameterName, undefined, { extractValue: true });
 		const id = typeof value === 'number' ? String(value) : value;
+		if (!required && isEmptyValue(id)) return requestOptions;
 		if (typeof id !== 'string' || id.trim() === '') {
 			throw invalidInput(this, label, 'no ID was given; pick one from the list or enter an ID');
 		}
@@ -114,17 +140,6 @@ export function checkIdParameter(parameterName: string, label: string) {
 		if (DOT_SEGMENT.test(id)) {
 			// a URL normalises "/contacts/.." into "/", so the request would reach another address
 			throw invalidInput(this, label, `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`);
-		}
-		return requestOptions;
-	};
-}
-
-/** preSend step of a required text field that an expression may still leave empty. */
-export function checkNotEmpty(parameterName: string, label: string) {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const value = this.getNodeParameter(parameterName, '');
-		if (value === undefined || value === null || String(value).trim() === '') {
-			throw invalidInput(this, label, 'a value is required');
 		}
 		return requestOptions;
 	};

@@ -178,8 +178,6 @@ export async function sendRequest(
 
 		const status = response.statusCode;
 		if (status < 400) {
-			const notice = deprecationNoticeOf(response);
-			if (notice) ctx.logger.warn(`Business Ops: ${notice}`);
 			return response;
 		}
 		if (status === 429) {

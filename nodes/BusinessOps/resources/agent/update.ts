@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkNotEmpty } from '../../shared/validation';
 
 /** The API lets only the name of an agent change here; the status changes through Pause and Resume. */
 export const agentUpdateDescription: INodeProperties[] = [
@@ -14,6 +13,6 @@ export const agentUpdateDescription: INodeProperties[] = [
 		placeholder: 'e.g. Quotes for painting jobs',
 		description: 'New name of the agent',
 		displayOptions: showFor('agent', ['update']),
-		routing: { send: { type: 'body', property: 'name', preSend: [checkNotEmpty('name', 'Name')] } },
+		routing: { send: { type: 'body', property: 'name' } },
 	},
 ];

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkedField, invalidInput, toStrictNumber } from '../../shared/validation';
+import { checkedField, invalidInput, isEmptyValue, toStrictNumber } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */
 const autonomyModeOptions: INodePropertyOptions[] = [
@@ -103,6 +103,7 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 						name: 'mode',
 						type: 'options',
 						options: autonomyModeOptions,
+						required: true,
 						default: 'manual',
 						description: 'How the agent handles this action',
 					},
@@ -153,13 +154,13 @@ export async function buildAutonomyBody(
 ): Promise<IHttpRequestOptions> {
 	const body: IDataObject = {};
 	const defaultMode = this.getNodeParameter('defaultMode', KEEP_CURRENT);
-	if (defaultMode !== KEEP_CURRENT) body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
+	if (defaultMode !== KEEP_CURRENT && !isEmptyValue(defaultMode)) body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
 	const actionOverrides = this.getNodeParameter('clearActionOverrides', false) ? {} : actionOverridesOf(this);
 	if (actionOverrides) body.actionOverrides = actionOverrides;
 	const modes = [body.defaultMode, ...Object.values(actionOverrides ?? {}).map((override) => override.mode)];
 	if (modes.includes('auto_after_approvals')) {
 		const count = this.getNodeParameter('autoAfterApprovalsCount', undefined);
-		body.autoAfterApprovalsCount = toStrictNumber(count) ?? count;
+		if (!isEmptyValue(count)) body.autoAfterApprovalsCount = toStrictNumber(count) ?? count;
 	}
 	if (Object.keys(body).length === 0) {
 		throw invalidInput(

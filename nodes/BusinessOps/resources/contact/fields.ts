@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkedField } from '../../shared/validation';
+import { checkedField, TRIMMED_VALUE } from '../../shared/validation';
 
 /**
  * Contact types: the spec names only `business` and does not show the full list, so these are
@@ -20,7 +20,7 @@ export const optionalContactFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. NL',
 		description: 'Two-letter country code (ISO 3166-1), e.g. NL, BE or DE',
-		routing: { send: { type: 'body', property: 'billingCountry', value: '={{ String($value).trim().toUpperCase() }}' } },
+		routing: { send: { type: 'body', property: 'billingCountry', value: '={{ typeof $value === "string" ? $value.trim().toUpperCase() : $value }}' } },
 	},
 	checkedField(
 		{
@@ -29,7 +29,7 @@ export const optionalContactFields: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'name@email.com',
-			routing: { send: { type: 'body', property: 'email', value: '={{ String($value).trim() }}' } },
+			routing: { send: { type: 'body', property: 'email', value: TRIMMED_VALUE } },
 		},
 		'email',
 	),

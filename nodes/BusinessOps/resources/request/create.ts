@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkedField, checkNotEmpty } from '../../shared/validation';
+import { checkedField, TRIMMED_VALUE } from '../../shared/validation';
 
 const showForCreate = showFor('request', ['create']);
 
@@ -16,7 +16,7 @@ export const requestCreateDescription: INodeProperties[] = [
 			placeholder: 'name@email.com',
 			description: 'E-mail address of the customer who sent the request',
 			displayOptions: showForCreate,
-			routing: { send: { type: 'body', property: 'fromEmail', value: '={{ String($value).trim() }}' } },
+			routing: { send: { type: 'body', property: 'fromEmail', value: TRIMMED_VALUE } },
 		},
 		'email',
 	),
@@ -28,7 +28,7 @@ export const requestCreateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Quote for painting the front of our shop',
 		displayOptions: showForCreate,
-		routing: { send: { type: 'body', property: 'subject', preSend: [checkNotEmpty('subject', 'Subject')] } },
+		routing: { send: { type: 'body', property: 'subject' } },
 	},
 	{
 		displayName: 'Body Text',
@@ -39,7 +39,7 @@ export const requestCreateDescription: INodeProperties[] = [
 		default: '',
 		description: 'The message of the customer, as plain text',
 		displayOptions: showForCreate,
-		routing: { send: { type: 'body', property: 'bodyText', preSend: [checkNotEmpty('bodyText', 'Body Text')] } },
+		routing: { send: { type: 'body', property: 'bodyText' } },
 	},
 	{
 		displayName: 'Process Immediately',

@@ -1,7 +1,6 @@
 import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkNotEmpty } from '../../shared/validation';
 import { eventsField, urlField } from './fields';
 
 const showForCreate = showFor('webhook', ['create']);
@@ -31,7 +30,7 @@ export const webhookCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. Paid invoices to bookkeeping',
 		description: 'Name of the subscription',
 		displayOptions: showForCreate,
-		routing: { send: { type: 'body', property: 'name', preSend: [checkNotEmpty('name', 'Name')] } },
+		routing: { send: { type: 'body', property: 'name' } },
 	},
 	{ ...urlField, required: true, displayOptions: showForCreate },
 	{ ...eventsField, required: true, displayOptions: showForCreate },

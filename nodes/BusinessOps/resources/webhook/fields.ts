@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { idLocatorFor } from '../../shared/descriptions';
-import { checkedField, invalidInput } from '../../shared/validation';
+import { checkedField, invalidInput, TRIMMED_VALUE } from '../../shared/validation';
 
 export const webhookIdField: INodeProperties = idLocatorFor('webhook', ['delete', 'get', 'sendTestEvent', 'update'], {
 	displayName: 'Webhook',
@@ -18,6 +18,7 @@ async function checkEvents(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const body = requestOptions.body as IDataObject;
+	if (body.events === undefined) return requestOptions;
 	const given = typeof body.events === 'string' ? body.events.split(',') : body.events;
 	const events = Array.isArray(given) ? given.map((event) => String(event).trim()).filter((event) => event !== '') : [];
 	if (events.length === 0) {
@@ -48,7 +49,7 @@ export const urlField: INodeProperties = checkedField(
 		default: '',
 		placeholder: 'e.g. https://example.com/hooks/business-ops',
 		description: 'Address that receives the deliveries (http or https)',
-		routing: { send: { type: 'body', property: 'url', value: '={{ String($value).trim() }}' } },
+		routing: { send: { type: 'body', property: 'url', value: TRIMMED_VALUE } },
 	},
 	'httpUrl',
 );

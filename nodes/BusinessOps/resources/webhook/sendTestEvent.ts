@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkNotEmpty } from '../../shared/validation';
 
 export const webhookSendTestEventDescription: INodeProperties[] = [
 	{
@@ -15,7 +14,7 @@ export const webhookSendTestEventDescription: INodeProperties[] = [
 			'Type of the test event sent to the subscription URL. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: showFor('webhook', ['sendTestEvent']),
 		routing: {
-			send: { type: 'body', property: 'eventType', preSend: [checkNotEmpty('eventType', 'Event Type Name or ID')] },
+			send: { type: 'body', property: 'eventType' },
 		},
 	},
 ];

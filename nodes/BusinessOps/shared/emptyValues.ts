@@ -1,0 +1,67 @@
+/**
+ * Empty values, settled once for the whole node: for every field that sends a body or query
+ * property, a value that resolves to nothing (`undefined`, `null`, or text that is empty or only
+ * spaces) means "not given". An optional field then sends nothing at all; a required one fails
+ * before anything is sent, naming the field. An expression on a missing input field, a cleared
+ * input and an AI model's "" for what it does not know all resolve to nothing.
+ *
+ * `withEmptyValueRule` walks the node's properties once (collections included), so a new field is
+ * covered without being listed: each sending field gets a first preSend step that reads the
+ * field's own parameter (not the body, which a `value` expression may already have turned into
+ * text such as "undefined").
+ */
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { invalidInput, isEmptyValue } from './validation';
+
+const RESOLVED_TO_NOTHING =
+	'The field is empty or its expression resolved to nothing (for example a field the input item does not have). ';
+
+type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+
+function emptyValueStep(field: INodeProperties, path: string): PreSend {
+	const send = field.routing?.send ?? {};
+	const property = String(send.property);
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const value = this.getNodeParameter(path, undefined, { extractValue: field.type === 'resourceLocator' });
+		if (!isEmptyValue(value)) return requestOptions;
+		if (field.required) {
+			const problem =
+				field.type === 'resourceLocator' ? 'no ID was given; pick one from the list or enter an ID' : 'a value is required';
+			throw invalidInput(this, field.displayName, problem, RESOLVED_TO_NOTHING);
+		}
+		const target = (send.type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject | undefined;
+		if (target) delete target[property];
+		return requestOptions;
+	};
+}
+
+function withRule(field: INodeProperties, path: string): INodeProperties {
+	const send = field.routing?.send;
+	if (send?.property === undefined) return field;
+	if (path.includes('[]')) {
+		throw new Error(`Field "${field.displayName}" sends a property from inside a list; the empty-value rule does not cover it`);
+	}
+	return { ...field, routing: { ...field.routing, send: { ...send, preSend: [emptyValueStep(field, path), ...(send.preSend ?? [])] } } };
+}
+
+function walk(field: INodeProperties, parent: string): INodeProperties {
+	const path = parent ? `${parent}.${field.name}` : field.name;
+	const ruled = withRule(field, path);
+	if (field.type === 'collection' && Array.isArray(field.options)) {
+		return { ...ruled, options: (field.options as INodeProperties[]).map((child) => walk(child, path)) };
+	}
+	if (field.type === 'fixedCollection' && Array.isArray(field.options)) {
+		const groups = field.options as Array<{ name: string; values: INodeProperties[] }>;
+		return {
+			...ruled,
+			options: groups.map((group) => ({ ...group, values: group.values.map((leaf) => walk(leaf, `${path}.${group.name}[]`)) })),
+		} as INodeProperties;
+	}
+	return ruled;
+}
+
+/** The node's properties with the empty-value rule on every field that sends a property. */
+export function withEmptyValueRule(properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((field) => walk(field, ''));
+}

@@ -1,0 +1,406 @@
+// The node under n8n's own engine features in real n8n (issue 18): Retry On Fail under "Stop
+// Workflow", paired items on the output (a following node uses $('Items').item), the error output
+// carrying the input item, n8n's dates ($now, $today), empty values in every optional field of
+// every create and update (generated over the node description n8n serves), an empty Update
+// refused before sending, line items copied from a fetched quote, and the Deprecation notice (once
+// per execution in the log and the custom data, never in the records).
+'use strict';
+
+const http = require('node:http');
+
+const { assert, node, chain, credentialRef, byId, expectSuccess, expectFailure, nodeError, sandboxGet, sandboxFirstId, logText, rt } = require('./harness');
+
+const TRIGGER = 'When clicking ‘Execute workflow’';
+const NODE = 'Business Ops';
+
+/** Manual Trigger → Items (Code: the given rows) → Business Ops, with node options (retry, onError). */
+function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = []) {
+	return {
+		name,
+		nodes: [
+			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+			node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
+			node(NODE, rt.NODE_TYPES.action, parameters, { position: [440, 0], credentials: credentialRef(cred), ...nodeOptions }),
+			...after,
+		],
+		connections: chain(TRIGGER, 'Items', NODE, ...after.map((n) => n.name)),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+async function run(ctx, wf) {
+	const created = await ctx.client.createWorkflow(wf);
+	const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
+	return { execution, status: execution.status, items: rt.nodeOutput(execution, NODE) || [], error: nodeError(execution, NODE) };
+}
+
+/** The items of one output of a node in an execution, with their pairing. */
+function outputOf(execution, nodeName, output = 0) {
+	return execution?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] || [];
+}
+
+/** Contacts in the sandbox whose name starts with `prefix` (admin key, not through n8n). */
+async function contactsNamed(ctx, prefix) {
+	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
+	const names = [];
+	for (let page = 1; page <= 200; page++) {
+		const body = await (await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })).json();
+		names.push(...body.data.map((c) => c.name).filter((n) => n.startsWith(prefix)));
+		if (!body.meta.hasMore) break;
+	}
+	return names.sort();
+}
+
+// -- Empty values over the node description n8n serves ------------------------------------------
+
+/** Valid values for the fields whose checks need one (shared with test/node/emptyValues.test.ts). */
+const SAMPLE_BY_NAME = require('../fixtures/field-samples.json');
+
+function sample(field) {
+	if (field.name in SAMPLE_BY_NAME) return SAMPLE_BY_NAME[field.name];
+	switch (field.type) {
+		case 'resourceLocator':
+			return byId('x_1');
+		case 'number':
+			return 5;
+		case 'boolean':
+			return true;
+		case 'options':
+			return field.options?.[0]?.value ?? 'x';
+		case 'multiOptions':
+			return ['invoice.paid'];
+		case 'fixedCollection': {
+			const group = field.options[0];
+			return { [group.name]: [Object.fromEntries(group.values.filter((leaf) => leaf.required).map((leaf) => [leaf.name, sample(leaf)]))] };
+		}
+		default:
+			return 'Sample';
+	}
+}
+
+function shownFor(field, resource, operation) {
+	const show = field.displayOptions?.show || {};
+	return (
+		(show.resource || [resource]).includes(resource) &&
+		(show.operation || [operation]).includes(operation) &&
+		!['resource', 'operation', 'requestOptions'].includes(field.name)
+	);
+}
+
+/** Every create and update of the node n8n serves, with its fields. */
+function writeOperations(nodeType) {
+	const resources = nodeType.properties.find((p) => p.name === 'resource').options.map((o) => o.value);
+	return resources.flatMap((resource) => {
+		const selector = nodeType.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+		// n8n adds a "Custom API Call" resource with no operations of the node's own
+		if (!selector) return [];
+		return selector.options
+			.filter((o) => ['create', 'update'].includes(o.value) || /^update/.test(o.value))
+			.map((o) => ({ resource, operation: o.value, fields: nodeType.properties.filter((f) => shownFor(f, resource, o.value)) }));
+	});
+}
+
+/**
+ * One workflow per operation: each input item makes one optional field resolve to nothing (a
+ * missing input field, null, "" or spaces) while every other optional field has a valid value.
+ * Returns the parameters and the rows, with what each row must not send.
+ */
+function emptyValueRun(op) {
+	const parameters = { resource: op.resource, operation: op.operation };
+	const targets = [];
+	const emptyKinds = ['$json.missing', 'null', '""', '"  "'];
+	const valueFor = (target, given) => `={{ $json.target === ${JSON.stringify(target)} ? [${emptyKinds.join(', ')}][$json.kind] : ${JSON.stringify(given)} }}`;
+	for (const field of op.fields) {
+		if (field.noDataExpression) continue;
+		if (field.required) {
+			if (!field.displayOptions?.show?.itemsInput || field.displayOptions.show.itemsInput[0] === 'form') parameters[field.name] = sample(field);
+			continue;
+		}
+		if (field.type === 'collection') {
+			const value = {};
+			for (const child of field.options) {
+				if (child.type === 'fixedCollection' || child.type === 'json') continue;
+				const target = `${field.name}.${child.name}`;
+				const send = child.routing?.send;
+				targets.push({ target, sends: send?.property && { type: send.type, property: send.property } });
+				value[child.name] = child.type === 'resourceLocator' ? byId(valueFor(target, 'x_1')) : valueFor(target, sample(child));
+			}
+			parameters[field.name] = value;
+		} else if (field.type !== 'fixedCollection' && field.routing?.send?.property) {
+			targets.push({ target: field.name, sends: { type: field.routing.send.type, property: field.routing.send.property } });
+			parameters[field.name] = valueFor(field.name, sample(field));
+		}
+	}
+	const rows = targets.flatMap(({ target }) => emptyKinds.map((_, kind) => ({ target, kind })));
+	return { parameters, targets, rows };
+}
+
+/** A local server standing in for the API: records each request body and answers with one record. */
+async function captureServer() {
+	const requests = [];
+	const server = http.createServer((req, res) => {
+		let text = '';
+		req.on('data', (chunk) => (text += chunk));
+		req.on('end', () => {
+			const url = new URL(req.url, 'http://127.0.0.1');
+			requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: text ? JSON.parse(text) : {} });
+			res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ data: { id: 'x_1' } }));
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { requests, baseUrl: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const NOTHING = new Set([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 'NULL']);
+
+function emptyValuesIn(request) {
+	const found = [];
+	const visit = (value, where) => {
+		if (NOTHING.has(value) || (typeof value === 'string' && value.trim() === '')) found.push(`${where}=${JSON.stringify(value)}`);
+		else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, `${where}.${k}`);
+	};
+	visit(request.body, 'body');
+	visit(request.query, 'query');
+	return found;
+}
+
+module.exports = {
+	area: 'engine',
+	steps: [
+		{
+			name: 'Retry On Fail under Stop Workflow: the first POST answered 503 once, 3 tries: all 3 items created exactly once',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const prefix = `retry-${Date.now()}`;
+				const rows = [0, 1, 2].map((i) => ({ name: `${prefix} ${i}` }));
+				ctx.sandbox.control.failNext({ path: '/contacts', method: 'POST', status: 503, count: 1 });
+				const result = await run(
+					ctx,
+					itemsWorkflow('e2e engine retry', rows, { resource: 'contact', operation: 'create', name: '={{ $json.name }}' }, ctx.credentials.admin, {
+						retryOnFail: true,
+						maxTries: 3,
+						waitBetweenTries: 100,
+					}),
+				);
+				expectSuccess(result);
+				assert.deepEqual(await contactsNamed(ctx, prefix), rows.map((r) => r.name));
+				assert.deepEqual(outputOf(result.execution, NODE).map((i) => i.pairedItem?.item), [0, 1, 2]);
+				return '3 created once each after the 503';
+			},
+		},
+		{
+			name: 'paired items: the records of each operation kind pair with their input item ($("Items").item in the next node)',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const quoteId = await sandboxFirstId(ctx, 'quotes');
+				const prefix = `paired-${Date.now()}`;
+				const operations = {
+					'Contacts Get Many': { resource: 'contact', operation: 'getAll', limit: 3 },
+					'Contact Get': { resource: 'contact', operation: 'get', contactId: byId(contactId) },
+					'Contact Create': { resource: 'contact', operation: 'create', name: `={{ "${prefix} " + $json.tag }}` },
+					'Contact Update': { resource: 'contact', operation: 'update', contactId: byId(contactId), updateFields: { phone: '={{ $json.tag === "first" ? "+31 20 123 4567" : "+31 20 765 4321" }}' } },
+					'Organization Get': { resource: 'organization', operation: 'get' },
+					'Quote Get (Simplify)': { resource: 'quote', operation: 'get', quoteId: byId(quoteId), simplify: true },
+					'Event Types': { resource: 'webhook', operation: 'getEventTypes' },
+					'API Key': { resource: 'me', operation: 'get' },
+				};
+				const rows = [{ tag: 'first' }, { tag: 'second' }];
+				const nodes = [
+					node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+					node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
+				];
+				const connections = chain(TRIGGER, 'Items');
+				connections.Items = { main: [[]] };
+				Object.entries(operations).forEach(([name, parameters], index) => {
+					const check = `Check ${name}`;
+					nodes.push(node(name, rt.NODE_TYPES.action, parameters, { position: [440, index * 160], credentials: credentialRef(ctx.credentials.admin) }));
+					nodes.push(
+						node(check, 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: "return { json: { tag: $('Items').item.json.tag } };" }, { typeVersion: 2, position: [660, index * 160] }),
+					);
+					connections.Items.main[0].push({ node: name, type: 'main', index: 0 });
+					connections[name] = { main: [[{ node: check, type: 'main', index: 0 }]] };
+				});
+				const created = await ctx.client.createWorkflow({ name: 'e2e engine paired items', nodes, connections, settings: { executionOrder: 'v1' } });
+				const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
+				if (execution.status !== 'success') throw new Error(`execution ended "${execution.status}": ${JSON.stringify(execution.data?.resultData?.error?.message)}`);
+				const counts = [];
+				for (const name of Object.keys(operations)) {
+					const out = outputOf(execution, name);
+					const tags = rt.nodeOutput(execution, `Check ${name}`) || [];
+					assert.ok(out.length >= 2, `${name}: ${out.length} items`);
+					assert.deepEqual(
+						tags.map((t) => t.tag),
+						out.map((item) => rows[item.pairedItem.item].tag),
+						`${name}: a record is paired with the wrong input item`,
+					);
+					assert.deepEqual([...new Set(tags.map((t) => t.tag))], ['first', 'second'], name);
+					counts.push(`${name} ${out.length}`);
+				}
+				return counts.join(', ');
+			},
+		},
+		{
+			name: 'Continue (using error output): the error items carry their input item (API error and input check)',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const rows = [
+					{ tag: 'found', id: contactId },
+					{ tag: 'missing', id: 'ctc_doesnotexist' },
+					{ tag: 'bad id', id: 'not an id!' },
+				];
+				const wf = itemsWorkflow('e2e engine error output', rows, { resource: 'contact', operation: 'get', contactId: byId('={{ $json.id }}') }, ctx.credentials.admin, {
+					onError: 'continueErrorOutput',
+				});
+				// A node on the error output reads the input item through the pairing, as users do.
+				wf.nodes.push(node('On Error', 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: "return { json: { tag: $('Items').item.json.tag, error: $json.error } };" }, { typeVersion: 2, position: [660, 160] }));
+				wf.connections[NODE] = { main: [[], [{ node: 'On Error', type: 'main', index: 0 }]] };
+				const result = await run(ctx, wf);
+				const ok = outputOf(result.execution, NODE, 0);
+				const failed = outputOf(result.execution, NODE, 1);
+				assert.deepEqual(ok.map((i) => i.json.id), [contactId]);
+				assert.deepEqual(failed.map((i) => i.pairedItem?.item), [1, 2]);
+				assert.match(String(failed[0].json.error), /404|not found/i);
+				assert.match(String(failed[1].json.error), /Contact: "not an id!" is not an ID/);
+				const after = rt.nodeOutput(result.execution, 'On Error') || [];
+				assert.deepEqual(after.map((i) => i.tag), ['missing', 'bad id'], JSON.stringify(after));
+				const carried = failed.every((i) => i.json.tag !== undefined);
+				return `error output: missing (404), bad id (input check), paired with their input items${carried ? ', carrying their fields' : ' (fields through $("Items").item)'}`;
+			},
+		},
+		{
+			name: "n8n's dates: Valid Until {{ $now.plus({ days: 30 }) }} and Due Date {{ $today.plus({ days: 14 }) }} are accepted and sent as the API takes them",
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const lines = { item: [{ name: 'Design', quantity: 1, unitPrice: 100 }] };
+				const quote = await run(
+					ctx,
+					itemsWorkflow('e2e engine dates quote', [{}], { resource: 'quote', operation: 'create', contactId: byId(contactId), items: lines, additionalFields: { validUntil: '={{ $now.plus({ days: 30 }) }}' } }, ctx.credentials.admin),
+				);
+				expectSuccess(quote);
+				const validUntil = String(quote.items[0].validUntil);
+				assert.ok(Math.abs(Date.parse(validUntil) - Date.now() - 30 * 86_400_000) < 3_600_000, `validUntil ${validUntil}`);
+				const invoice = await run(
+					ctx,
+					itemsWorkflow('e2e engine dates invoice', [{}], { resource: 'invoice', operation: 'create', contactId: byId(contactId), items: lines, additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' } }, ctx.credentials.admin),
+				);
+				expectSuccess(invoice);
+				assert.match(String(invoice.items[0].dueDate), /^\d{4}-\d{2}-\d{2}/);
+				const days = (Date.parse(String(invoice.items[0].dueDate).slice(0, 10)) - Date.now()) / 86_400_000;
+				assert.ok(days > 12 && days < 15, `dueDate ${invoice.items[0].dueDate}`);
+				return `validUntil ${validUntil}, dueDate ${invoice.items[0].dueDate}`;
+			},
+		},
+		{
+			name: 'empty values: undefined, null, "" and spaces in every optional field of every create and update send nothing (generated over the node description)',
+			timeoutMs: 300_000,
+			async run(ctx) {
+				const capture = await captureServer();
+				try {
+					const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: capture.baseUrl, requestsPerMinute: 100000 };
+					const cred = await ctx.client.rest('POST', '/credentials', { name: `capture ${Date.now()}`, type: rt.CREDENTIAL_TYPE, data });
+					const summary = [];
+					for (const op of writeOperations(ctx.nodeType)) {
+						const { parameters, targets, rows } = emptyValueRun(op);
+						if (targets.length === 0) continue;
+						capture.requests.length = 0;
+						const result = await run(ctx, itemsWorkflow(`e2e engine empty ${op.resource} ${op.operation}`, rows, parameters, { id: cred.id, name: cred.name }));
+						expectSuccess(result);
+						// writes go out one at a time in item order: request i is row i
+						assert.equal(capture.requests.length, rows.length, `${op.resource} ${op.operation}: requests`);
+						rows.forEach((row, index) => {
+							const request = capture.requests[index];
+							const where = `${op.resource} ${op.operation} ${row.target} (empty kind ${row.kind})`;
+							assert.deepEqual(emptyValuesIn(request), [], where);
+							const { sends } = targets.find((t) => t.target === row.target);
+							if (sends) assert.ok(!((sends.type === 'query' ? request.query : request.body) ?? {}).hasOwnProperty(sends.property), `${where} sent ${sends.property}`);
+						});
+						summary.push(`${op.resource} ${op.operation} ${targets.length}`);
+					}
+					assert.ok(summary.length >= 5, summary.join(', '));
+					return `fields per operation: ${summary.join(', ')}`;
+				} finally {
+					await capture.close();
+				}
+			},
+		},
+		{
+			name: 'Update with no fields (or only empty ones) is refused before sending: Contact, Organization, Webhook',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const webhookId = byId('whk_any');
+				ctx.sandbox.control.clearRequestLog();
+				const cases = [
+					{ resource: 'contact', operation: 'update', contactId: byId(contactId), updateFields: {} },
+					{ resource: 'organization', operation: 'update', updateFields: { legalName: '={{ $json.missing }}' } },
+					{ resource: 'webhook', operation: 'update', webhookId, updateFields: { name: '' } },
+				];
+				for (const parameters of cases) {
+					const result = await run(ctx, itemsWorkflow(`e2e engine empty update ${parameters.resource}`, [{}], parameters, ctx.credentials.admin));
+					expectFailure(result, /Update Fields: no field to change was added; add at least one/);
+				}
+				const patches = ctx.sandbox.control.requestLog().filter((entry) => entry.method === 'PATCH');
+				assert.deepEqual(patches, [], 'a PATCH reached the API');
+				return 'refused, nothing sent';
+			},
+		},
+		{
+			name: 'line items copied from a fetched quote (with the API\'s read-only keys) create an invoice',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const quoteId = await sandboxFirstId(ctx, 'quotes');
+				const quote = await sandboxGet(ctx, `/quotes/${quoteId}`);
+				const wf = {
+					name: 'e2e engine items from quote',
+					nodes: [
+						node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+						node('Get Quote', rt.NODE_TYPES.action, { resource: 'quote', operation: 'get', quoteId: byId(quoteId) }, { position: [220, 0], credentials: credentialRef(ctx.credentials.admin) }),
+						// A fetched line of the real API also carries its id and total.
+						node('Lines As Fetched', 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: 'return { json: { ...$json, items: $json.items.map((line, i) => ({ ...line, id: "li_" + i, total: 1 })) } };' }, { typeVersion: 2, position: [440, 0] }),
+						node(NODE, rt.NODE_TYPES.action, { resource: 'invoice', operation: 'create', contactId: byId('={{ $json.contactId }}'), itemsInput: 'json', itemsJson: '={{ $json.items }}' }, { position: [660, 0], credentials: credentialRef(ctx.credentials.admin) }),
+					],
+					connections: chain(TRIGGER, 'Get Quote', 'Lines As Fetched', NODE),
+					settings: { executionOrder: 'v1' },
+				};
+				const result = await run(ctx, wf);
+				expectSuccess(result);
+				const strip = (lines) => lines.map(({ name, quantity, unitPrice, vatPercentage }) => ({ name, quantity, unitPrice, vatPercentage }));
+				assert.deepEqual(strip(result.items[0].items), strip(quote.items));
+				return `${quote.items.length} lines`;
+			},
+		},
+		{
+			name: 'a Deprecation header: told once per execution (log; custom data on 2.x), the records stay as the API sent them',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const control = ctx.sandbox.control;
+				const NOTICE = /Business Ops: This version of the Business Ops API is deprecated \(Deprecation: true\)/g;
+				const before = (logText(ctx.n8n).match(NOTICE) || []).length;
+				control.setDeprecation(true);
+				try {
+					const result = await run(ctx, itemsWorkflow('e2e engine deprecation', [{}, {}], { resource: 'contact', operation: 'getAll', limit: 3 }, ctx.credentials.admin));
+					expectSuccess(result);
+					assert.equal(result.items.length, 6);
+					assert.deepEqual(result.items.filter((i) => 'deprecationNotice' in i), [], 'a record was changed');
+					const custom = result.execution.data?.resultData?.metadata?.businessOpsDeprecation;
+					// n8n 1.123 gives declarative nodes no custom data; 2.x does.
+					if (ctx.client.major !== 1) assert.match(String(custom), /deprecated \(Deprecation: true\)\. It stops working after /);
+					// the log is written asynchronously: give it a moment
+					let told = 0;
+					for (let i = 0; i < 20 && told === 0; i++) {
+						told = (logText(ctx.n8n).match(NOTICE) || []).length - before;
+						if (told === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+					}
+					assert.equal(told, 1, `the log told it ${told} times for 2 requests`);
+					return `told once${custom ? ', custom data too' : ''}`;
+				} finally {
+					control.setDeprecation(false);
+				}
+			},
+		},
+	],
+};

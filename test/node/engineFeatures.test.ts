@@ -1,0 +1,114 @@
+/**
+ * The node under n8n's own engine features: Retry On Fail with "Stop Workflow", paired items on
+ * every output item, and error items under "Continue" that carry their input item.
+ */
+import nock from 'nock';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { loadNodeType, runDeclarativeNode, runWithRetries, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+
+const node = loadNodeType(new BusinessOps());
+const API = 'https://api.business-ops.test';
+const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
+const inputs = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, index) => ({ json: { row: index, name: `Contact ${index}` } }));
+const createContact = { resource: 'contact', operation: 'create', name: '={{ $json.name }}' };
+const serverError = { error: { code: 'internal_error', message: 'Something broke' } };
+
+describe('Retry On Fail under Stop Workflow', () => {
+	test('each try is a run of its own: after a 503 on the first item, the second try creates every item once', async () => {
+		const created: string[] = [];
+		nock(API).post('/v1/contacts').reply(503, serverError);
+		nock(API)
+			.post('/v1/contacts')
+			.times(3)
+			.reply(201, (_uri, body) => {
+				created.push((body as { name: string }).name);
+				return { data: { id: `ctc_${created.length}`, ...(body as object) } };
+			});
+		const tries = await runWithRetries(node, createContact, { credentials, items: inputs(3), maxTries: 3 });
+		expect(tries.map((attempt) => (attempt.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
+		expect(created).toEqual(['Contact 0', 'Contact 1', 'Contact 2']);
+		expect(tries[1].items?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('paired items', () => {
+	test('Get Many: every record of input item i is paired with i', async () => {
+		nock(API)
+			.get('/v1/contacts')
+			.query(true)
+			.times(2)
+			.reply(200, { data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], meta: { page: 1, pageSize: 50, total: 3, hasMore: false } });
+		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll' }, { credentials, items: inputs(2) });
+		expect(items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
+	});
+
+	test('Continue: a failed item (API error or input check) is an error item paired with its input, carrying its fields', async () => {
+		nock(API).post('/v1/contacts').reply(422, { error: { code: 'validation_error', message: 'Name taken' } });
+		nock(API).post('/v1/contacts').reply(201, { data: { id: 'ctc_2' } });
+		const { items } = await runDeclarativeNode(
+			node,
+			{ ...createContact, additionalFields: { email: '={{ $json.row === 1 ? "not an address" : "a@example.com" }}' } },
+			{ credentials, items: inputs(3), continueOnFail: true },
+		);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items.map((item) => Boolean(item.error))).toEqual([true, true, false]);
+		expect(items[0].json).toMatchObject({ row: 0, name: 'Contact 0', error: expect.stringContaining('Name taken') });
+		expect(items[1].json).toMatchObject({ row: 1, name: 'Contact 1', error: expect.stringContaining('Email') });
+	});
+});
+
+describe("n8n's own dates", () => {
+	const quoteWith = (validUntil: string) => ({
+		resource: 'quote',
+		operation: 'create',
+		contactId: { __rl: true, mode: 'id', value: 'ctc_1' },
+		items: { item: [{ name: 'Design', quantity: 1, unitPrice: 10 }] },
+		additionalFields: { validUntil },
+	});
+	const sentBodies = (path: string) => {
+		const bodies: Array<Record<string, unknown>> = [];
+		nock(API)
+			.post(path)
+			.times(3)
+			.reply(201, (_uri, body) => {
+				bodies.push(body as Record<string, unknown>);
+				return { data: { id: 'x_1' } };
+			});
+		return bodies;
+	};
+
+	test('Valid Until from $now.plus(...), a JS Date or text with an offset is sent as ISO 8601 UTC', async () => {
+		const bodies = sentBodies('/v1/quotes');
+		const expressions = [
+			'={{ $now.plus({ days: 30 }) }}',
+			'={{ new Date("2026-12-31T10:00:00Z") }}',
+			'2026-12-23T15:18:16.838-05:00',
+		];
+		for (const validUntil of expressions) await runDeclarativeNode(node, quoteWith(validUntil), { credentials });
+		const [fromNow, fromDate, fromText] = bodies.map((body) => String(body.validUntil));
+		expect(fromNow).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+		expect(Math.abs(Date.parse(fromNow) - Date.now() - 30 * 86_400_000)).toBeLessThan(3_600_000);
+		expect(fromDate).toBe('2026-12-31T10:00:00.000Z');
+		expect(fromText).toBe('2026-12-23T20:18:16.838Z');
+	});
+
+	test("Due Date from $today is the workflow's calendar date", async () => {
+		const bodies = sentBodies('/v1/invoices');
+		const { context } = await runDeclarativeNode(
+			node,
+			{ ...quoteWith(''), resource: 'invoice', additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' } },
+			{ credentials },
+		);
+		const expected = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(Date.now() + 14 * 86_400_000);
+		expect(bodies.map((body) => body.dueDate)).toEqual([expected]);
+	});
+});
