@@ -59,12 +59,14 @@ interface Learned {
 	quietSince: number;
 }
 
-/** Room for one more request among `slots` under `limit` per `windowMs`: 0 now, or the ms until then. */
+/**
+ * Room for one more request among `slots` under `limit` per `windowMs`: 0 now, the ms until then,
+ * or Infinity while it depends on a request not answered yet (it leaves a window after its answer).
+ */
 function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): number {
 	const inWindow = slots.filter((s) => s.state === 'pending' || s.at > now - windowMs);
 	if (inWindow.length < limit) return 0;
-	// An unanswered request leaves the window a window after its answer: not before now + window.
-	const times = inWindow.map((s) => (s.state === 'pending' ? now : s.at)).sort((a, b) => a - b);
+	const times = inWindow.map((s) => (s.state === 'pending' ? Infinity : s.at)).sort((a, b) => a - b);
 	return Math.max(1, times[inWindow.length - limit] + windowMs - now);
 }
 
@@ -98,6 +100,13 @@ export class RateBudget {
 	private learned: Learned | undefined;
 	private lessonAt = -Infinity;
 	private lastUsed: number;
+	private answer = RateBudget.nextAnswer();
+
+	private static nextAnswer() {
+		let resolve!: () => void;
+		const promise = new Promise<void>((r) => (resolve = r));
+		return { promise, resolve };
+	}
 
 	constructor(
 		limit: number,
@@ -149,7 +158,7 @@ export class RateBudget {
 		});
 	}
 
-	/** How long a request asking now would wait for room (0: it could go at once). */
+	/** How long a request asking now would wait for room (0: at once; Infinity: until an answer comes). */
 	waitMs(now = this.clock.now()): number {
 		this.sent = this.sent.filter((s) => s.state === 'pending' || s.at > now - this.windowMs);
 		let wait = Math.max(0, this.pausedUntil - now, roomIn(this.sent, this.limit, this.windowMs, now));
@@ -176,6 +185,10 @@ export class RateBudget {
 			while (this.waiters.length > 0) {
 				const now = this.clock.now();
 				const wait = this.waitMs(now);
+				if (wait === Infinity) {
+					await this.answer.promise;
+					continue;
+				}
 				if (wait > 0) {
 					await this.clock.sleep(wait);
 					continue;
@@ -197,6 +210,9 @@ export class RateBudget {
 			entry.state = state;
 			entry.at = Math.max(entry.at, this.clock.now());
 			this.lastUsed = entry.at;
+			const answer = this.answer;
+			this.answer = RateBudget.nextAnswer();
+			answer.resolve();
 			return true;
 		};
 		return {
