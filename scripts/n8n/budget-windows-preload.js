@@ -22,7 +22,11 @@ function windowsNow() {
 
 Module._load = function loadWithBudgetWindows(...args) {
 	const exports = load.apply(this, args);
-	if (file && exports && typeof exports.budgetFor === 'function' && typeof exports.budgetKeyOf === 'function' && !wrapped.has(exports)) {
+	// Only the package's budget module (required as './rateBudget'); other modules' exports are not
+	// touched (reading a module's exports mid-cycle makes Node warn).
+	const request = args[0];
+	if (!file || typeof request !== 'string' || !/(^|\/)rateBudget(\.js)?$/.test(request)) return exports;
+	if (exports && typeof exports.budgetFor === 'function' && typeof exports.budgetKeyOf === 'function' && !wrapped.has(exports)) {
 		wrapped.add(exports);
 		const budgetFor = exports.budgetFor;
 		exports.budgetFor = (key, limit, windowMs) => {
