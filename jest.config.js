@@ -7,6 +7,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
+	setupFiles: ['<rootDir>/test/harness/apiClock.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/harness/nock.ts'],
 	testTimeout: 30000,
 };

@@ -4,8 +4,9 @@
 // the node's wall time with the theoretical minimum (the limit lets `limit` requests through per
 // window, so N items cannot finish before (ceil(N / limit) - 1) windows plus the time of the last
 // window's requests). Scenarios: 100 items at 20 per 5 s, and 500 items at the API's 120 per minute
-// scaled to 120 per 6 s (same count per window, windows ten times shorter; the credential's hidden
-// Rate Window holds 6 s). Beside it, in the same run, n8n's HTTP Request node with Retry On Fail and
+// scaled to 120 per 6 s (same count per window, windows ten times shorter; the harness scales the
+// key's budget window to 6 s: scripts/n8n/budgetWindows.js). Beside it, in the same run, n8n's HTTP
+// Request node with Retry On Fail and
 // with Batching (as many items per batch as the limit, one window apart), and what serialising
 // writes costs: 100 creates without a limit with On Error "Stop Workflow" (writes one at a time,
 // in item order) against "Continue" (all at once).
@@ -20,6 +21,11 @@ const ALL_SCENARIOS = [
 	{ id: '500@120/6s', items: 500, limit: 120, windowMs: 6000, http: true },
 	// The API's real window: about 4 minutes per counting mode, the node only. Run it by name.
 	{ id: '500@120/60s', items: 500, limit: 120, windowMs: 60_000, http: false, byNameOnly: true },
+	// The API allows less than the credential says (issue 18): the default credential (120 per
+	// minute, the API's minute) against 20 per 5 s; then with another client of the same key sending
+	// one request every 500 ms (half the key's limit). The budget has to learn the pace.
+	{ id: 'learn:100@20/5s', items: 100, limit: 20, windowMs: 5000, http: false, defaultCredential: true, target: 1.25 },
+	{ id: 'learn:100@20/5s+other', items: 100, limit: 20, windowMs: 5000, http: false, defaultCredential: true, otherEveryMs: 500, target: 1.25 },
 ];
 /** BENCH_RATE_SCENARIOS=500@120/60s (ids, comma-separated) picks scenarios; by default the scaled ones. */
 const chosen = (process.env.BENCH_RATE_SCENARIOS || '').split(',').filter(Boolean);
@@ -85,6 +91,23 @@ async function burstMs(sandbox, n) {
 	return ms;
 }
 
+/** Another client of the same key: one GET every `everyMs` until stopped; resolves to its counts. */
+function otherClient(sandbox, apiKey, everyMs) {
+	let stopped = false;
+	const done = (async () => {
+		const counts = { sent: 0, refused: 0 };
+		while (!stopped) {
+			const res = await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+			await res.arrayBuffer();
+			counts.sent++;
+			if (res.status === 429) counts.refused++;
+			await new Promise((resolve) => setTimeout(resolve, everyMs));
+		}
+		return counts;
+	})();
+	return { stop: () => (stopped = true), done };
+}
+
 /** The Business Ops node creating `items` contacts named `<prefix> i`. */
 function nodeWorkflow(prefix, items, cred, onError) {
 	return nw.workflow(`bench: rate limit ${prefix}`, [
@@ -136,8 +159,11 @@ async function run(ctx) {
 		control.setCountRefused(mode.countRefused);
 		let wf;
 		if (kind === 'node') {
-			const data = { ...nw.rt.credentialData(sandbox, key.key), requestsPerMinute: scenario.limit, rateWindowSeconds: scenario.windowMs / 1000 };
-			// Saved as the editor saves it: the public API refuses the hidden Rate Window.
+			let data = nw.rt.credentialData(sandbox, key.key);
+			if (!scenario.defaultCredential) {
+				nw.rt.useBudgetWindow(key.key, scenario.windowMs);
+				data = { ...data, requestsPerMinute: scenario.limit };
+			}
 			const cred = await client.rest('POST', '/credentials', { name: `bench ${prefix}`, type: nw.rt.CREDENTIAL_TYPE, data });
 			wf = nodeWorkflow(prefix, scenario.items, cred, onError);
 		} else {
@@ -146,8 +172,9 @@ async function run(ctx) {
 		}
 		const nodeName = kind === 'node' ? 'Business Ops' : 'HTTP Request';
 		const created = await client.createWorkflow(wf);
+		const other = scenario.otherEveryMs ? otherClient(sandbox, key.key, scenario.otherEveryMs) : undefined;
 		// n8n is polled once a second (it is mostly waiting here); the node's run is not slowed by it.
-		const ex = await nw.runWorkflow(client, created.id, { timeoutMs: 600_000, intervalMs: 1000 });
+		const ex = await nw.runWorkflow(client, created.id, { timeoutMs: 600_000, intervalMs: 1000 }).finally(() => other?.stop());
 		const r = nw.nodeRun(ex, nodeName);
 		const posts = control.requestLog().filter((e) => e.keyId === key.id && e.method === 'POST');
 		const ok = posts.filter((e) => e.status === 201);
@@ -162,23 +189,29 @@ async function run(ctx) {
 			apiSpanMs: lastEnd - t0,
 			requests: posts.length,
 			refused: posts.filter((e) => e.status === 429).length,
+			other: other && (await other.done),
 			...t,
 		};
 	}
 
 	const results = [];
 	for (const scenario of SCENARIOS) {
-		const lastWindow = scenario.items - (Math.ceil(scenario.items / scenario.limit) - 1) * scenario.limit;
+		// What the key leaves the node: the limit, less what the other client sends per window.
+		const share = scenario.limit - (scenario.otherEveryMs ? scenario.windowMs / scenario.otherEveryMs : 0);
+		const lastWindow = scenario.items - (Math.ceil(scenario.items / share) - 1) * share;
 		const bursts = [];
 		for (let i = 0; i < 3; i++) bursts.push(await burstMs(sandbox, lastWindow));
 		const burst = median(bursts);
-		const windows = Math.ceil(scenario.items / scenario.limit) - 1;
+		const windows = Math.ceil(scenario.items / share) - 1;
 		const theoretical = windows * scenario.windowMs + burst;
+		const target = scenario.target ?? 1.05;
 		log(`${scenario.id}: theoretical minimum ${fmtMs(theoretical)} (${windows} × ${scenario.windowMs / 1000} s + a burst of ${lastWindow} creates, ${fmtMs(burst)})`);
 		for (const mode of MODES) {
-			const section = `Rate limit ${scenario.limit} req / ${scenario.windowMs / 1000} s, ${scenario.items} Create Contact items, ${mode.text}`;
+			const setting = scenario.defaultCredential ? 'default credential (120 per minute)' : `credential paced to the limit`;
+			const otherText = scenario.otherEveryMs ? `, another client of the key sending 1 per ${scenario.otherEveryMs} ms` : '';
+			const section = `Rate limit ${scenario.limit} req / ${scenario.windowMs / 1000} s, ${scenario.items} Create Contact items, ${setting}${otherText}, ${mode.text}`;
 			const node = await job('node', scenario, mode, `${scenario.items}-${mode.countRefused ? 'c' : 'n'}`);
-			log(`${section}: Business Ops ${node.status}, ${fmtMs(node.ms)}, ${node.created} created (${node.distinct} distinct, ${node.missing} missing), ${node.requests} requests, ${node.refused} answered 429`);
+			log(`${section}: Business Ops ${node.status}, ${fmtMs(node.ms)}, ${node.created} created (${node.distinct} distinct, ${node.missing} missing), ${node.requests} requests, ${node.refused} answered 429${node.other ? `; the other client sent ${node.other.sent}, ${node.other.refused} refused` : ''}`);
 			const good = node.status === 'success' && node.created === scenario.items && node.distinct === scenario.items;
 			if (!good) {
 				ctx.fail(`${section} (Business Ops node)`, `execution ${node.status}; ${node.created} contacts created for ${scenario.items} items (${node.distinct} distinct, ${node.missing} missing, ${node.twice} created more than once)${node.error ? `; ${node.error}` : ''}`);
@@ -197,8 +230,8 @@ async function run(ctx) {
 				name: 'Items created once / refusals, Business Ops node',
 				measured: `${node.distinct} of ${scenario.items}, ${node.extra} extra copies, ${node.refused} refused`,
 				baseline: `HTTP Request + Retry On Fail ${others.retry ? `${others.retry.distinct}, ${others.retry.refused} refused` : '-'}; + Batching ${others.batching ? `${others.batching.distinct}, ${others.batching.refused} refused` : '-'}`,
-				target: `all ${scenario.items}, none twice, <= 5 refused`,
-				verdict: good && node.refused <= 5 ? 'met' : 'FAIL',
+				target: scenario.defaultCredential ? `all ${scenario.items}, none twice; refusals reported` : `all ${scenario.items}, none twice, <= 5 refused`,
+				verdict: good && (scenario.defaultCredential || node.refused <= 5) ? 'met' : 'FAIL',
 				detail: `contacts counted by name in the sandbox after the run; the node sent ${node.requests} requests; ${httpText(others.retry, 'HTTP Request 4.2 with Retry On Fail (5 tries, 5 s apart: n8n\'s maximum; each try re-sends every item)')}; ${httpText(others.batching, `HTTP Request 4.2 with Batching (${scenario.limit} items per batch, ${scenario.windowMs} ms apart)`)}`,
 			});
 			ctx.row({
@@ -207,9 +240,9 @@ async function run(ctx) {
 				measured: fmtMs(node.ms),
 				baseline: `minimum ${fmtMs(theoretical)}`,
 				ratio: node.ms / theoretical,
-				target: '<= 1.05x',
-				verdict: atMost(node.ms / theoretical, 1.05),
-				detail: `node executionTime (first to last accepted request at the API: ${fmtMs(node.apiSpanMs)}); minimum = ${windows} windows × ${scenario.windowMs / 1000} s + a burst of ${lastWindow} concurrent creates measured with fetch (${fmtMs(burst)}); credential Requests per Minute ${scenario.limit}, Rate Window ${scenario.windowMs / 1000} s`,
+				target: `<= ${target}x`,
+				verdict: atMost(node.ms / theoretical, target),
+				detail: `node executionTime (first to last accepted request at the API: ${fmtMs(node.apiSpanMs)}); minimum = ${windows} windows × ${scenario.windowMs / 1000} s + a burst of ${lastWindow} concurrent creates measured with fetch (${fmtMs(burst)}); ${scenario.defaultCredential ? 'default credential: 120 per minute' : `credential Requests per Minute ${scenario.limit}, budget window ${scenario.windowMs / 1000} s (harness)`}`,
 			});
 			ctx.row({
 				section,
@@ -217,8 +250,8 @@ async function run(ctx) {
 				measured: fmtMs(node.apiSpanMs),
 				baseline: `minimum ${fmtMs(theoretical)}`,
 				ratio: node.apiSpanMs / theoretical,
-				target: '<= 1.05x',
-				verdict: atMost(node.apiSpanMs / theoretical, 1.05),
+				target: `<= ${target}x`,
+				verdict: atMost(node.apiSpanMs / theoretical, target),
 				detail: `from the sandbox's request log; the node's executionTime above also holds the time n8n's RoutingNode takes to build every item's request before it sends the first (${fmtMs(node.ms - node.apiSpanMs)} here), which the HTTP Request node spreads over its batches`,
 			});
 			for (const [kind, label] of [['retry', 'Retry On Fail'], ['batching', 'Batching']]) {

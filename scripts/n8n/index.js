@@ -119,6 +119,7 @@ module.exports = {
 	sandboxControl,
 	credentialData,
 	startN8n: server.startN8n,
+	useBudgetWindow: require('./budgetWindows').useBudgetWindow,
 	killN8nNow: server.killNow,
 	freePort: server.freePort,
 	tailOf: server.tailOf,

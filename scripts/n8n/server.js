@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const { budgetWindowsEnv } = require('./budgetWindows');
 const { HOST, sleep, spawnGroup, stopGroup, killNow: killGroupNow, freePort, tailOf } = require('./processes');
 
 /**
@@ -116,7 +117,8 @@ async function launch(handle, o, preferredPort, log) {
 		GENERIC_TIMEZONE: 'UTC',
 		NO_PROXY: [process.env.NO_PROXY, '127.0.0.1', 'localhost'].filter(Boolean).join(','),
 		no_proxy: [process.env.no_proxy, '127.0.0.1', 'localhost'].filter(Boolean).join(','),
-		NODE_OPTIONS: '',
+		// NODE_OPTIONS: only the harness's preload (scaled rate windows for new keys, budgetWindows.js).
+		...budgetWindowsEnv(),
 		// A worker listens on no N8N_PORT; its health server (/healthz, /healthz/readiness) is how
 		// readiness is seen. Harmless for the other commands, which read none of these.
 		...(handle.command === 'worker'

@@ -24,5 +24,6 @@ module.exports = [
 	require('./writes'),
 	require('./custom-api'),
 	require('./engine'),
+	require('./engine-budget'),
 	require('./lifecycle'),
 ];

@@ -65,8 +65,8 @@ async function fourItems(ctx, prefix) {
 }
 
 /**
- * A credential of a new key (nothing else uses it) with its own rate budget; the hidden Rate Window
- * scales the minute down. Saved as the editor saves it (the public API refuses hidden fields).
+ * A credential of a new key (nothing else uses it) with its own rate budget, whose minute the
+ * harness scales down to `rateWindowSeconds` (scripts/n8n/budgetWindows.js).
  */
 async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) {
 	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name });
@@ -74,7 +74,8 @@ async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) 
 	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${key.key}` } });
 	// ...and let that request leave the API's window, which the node's budget knows nothing of.
 	await sleep(rateWindowSeconds * 1000 + 100);
-	const data = { ...rt.credentialData(ctx.sandbox, key.key), requestsPerMinute, rateWindowSeconds };
+	rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
+	const data = { ...rt.credentialData(ctx.sandbox, key.key), requestsPerMinute };
 	const c = await ctx.client.rest('POST', '/credentials', { name, type: rt.CREDENTIAL_TYPE, data });
 	return { id: c.id, name: c.name };
 }

@@ -1,30 +1,102 @@
 /**
- * The API client's waits (retry backoff, Retry-After, the rate budget) on a clock of their own,
- * for tests about outcomes rather than timing: each wait is recorded and skipped, while the
- * order of events stays real (a wait still yields to the event loop, so servers in the test
- * process answer).
+ * The API client's waits (retry backoff, Retry-After, the rate budget) on a clock the tests choose.
+ * The package has no test hook: `apiClock.ts` (a jest setup file) puts `harnessClock` in place of
+ * the package's `systemClock` for every test file, and it runs on the real clock until a test
+ * switches it:
+ * - `fastClock()`: for tests about outcomes rather than timing; each wait is recorded and skipped,
+ *   while the order of events stays real (a wait still yields to the event loop, so servers in the
+ *   test process answer);
+ * - `manualClock()`: time moves only by the waits, which are recorded (exact pacing assertions);
+ * - `forgetRateBudgets()`: moves every clock past the time after which an unused budget is
+ *   forgotten, so the next test starts with fresh budgets (as a long-idle n8n would).
  */
-import { timing } from '../../nodes/shared/api/rateBudget';
+import type { Clock } from '../../nodes/shared/api/clock';
 
-const real = { ...timing };
+type ClockModule = typeof import('../../nodes/shared/api/clock');
+const real: Clock = jest.requireActual<ClockModule>('../../nodes/shared/api/clock').systemClock;
 
-/** The real sleep, for a test's own pauses while the fast clock is on. */
-export const realSleep = real.sleep;
+/** Added to every clock: forgetRateBudgets moves it on. */
+let offset = 0;
+let current: Clock = { ...real, now: () => real.now() + offset };
+
+/** What the package's transport and rate budget see as `systemClock` in tests. */
+export const harnessClock: Clock = {
+	now: () => current.now(),
+	sleep: async (ms, signal) => await current.sleep(ms, signal),
+	timeout: (ms) => current.timeout(ms),
+};
+
+/** The real sleep, for a test's own pauses while another clock is on. */
+export const realSleep = async (ms: number): Promise<void> => await real.sleep(ms);
 
 /** Turns the fast clock on; returns the list the waits asked for are recorded in. */
 export function fastClock(): number[] {
 	const waits: number[] = [];
 	let skew = 0;
-	timing.now = () => Date.now() + skew;
-	timing.sleep = async (ms: number) => {
-		waits.push(ms);
-		skew += ms;
-		await real.sleep(1);
+	current = {
+		now: () => real.now() + offset + skew,
+		sleep: async (ms, signal) => {
+			waits.push(ms);
+			skew += ms;
+			await real.sleep(1, signal);
+		},
+		timeout: real.timeout,
 	};
 	return waits;
 }
 
-/** Back to real time. */
+export interface ManualClock {
+	/** Every wait asked for, in order. */
+	waits: number[];
+	/** Milliseconds since the manual clock was turned on. */
+	elapsed(): number;
+	/** Moves time on without a wait (an answer that takes time, a pause between runs). */
+	advance(ms: number): void;
+	/** Aborts every editor timeout signal handed out so far (an editor look-up running out of time). */
+	expireTimeouts(): void;
+}
+
+/** Turns on a clock that moves only by the waits (each resolves at once) and by `advance`. */
+export function manualClock(): ManualClock {
+	const start = real.now() + offset;
+	let now = start;
+	const waits: number[] = [];
+	const timeouts: AbortController[] = [];
+	current = {
+		now: () => now,
+		sleep: async (ms, signal) => {
+			if (signal?.aborted) return await real.sleep(0, signal);
+			waits.push(ms);
+			now += ms;
+			await Promise.resolve();
+		},
+		timeout: () => {
+			const controller = new AbortController();
+			timeouts.push(controller);
+			return controller.signal;
+		},
+	};
+	return {
+		waits,
+		elapsed: () => now - start,
+		advance: (ms) => {
+			now += ms;
+		},
+		expireTimeouts: () => timeouts.forEach((c) => c.abort()),
+	};
+}
+
+/** Back to real time (still past every forgotten budget). */
 export function realClock(): void {
-	Object.assign(timing, real);
+	const base = current.now();
+	const realNow = real.now();
+	offset = Math.max(offset, base - realNow);
+	current = { ...real, now: () => real.now() + offset };
+}
+
+/** Every rate budget of the process is forgotten by the next request (an hour passes for the package). */
+export function forgetRateBudgets(): void {
+	realClock();
+	offset += 60 * 60_000;
+	current = { ...real, now: () => real.now() + offset };
 }

@@ -241,6 +241,8 @@ export async function runDeclarativeNode(
 		continueOnFail?: boolean;
 		mode?: WorkflowExecuteMode;
 		credentialsDecrypted?: ICredentialsDecrypted;
+		/** The execution's cancel signal (n8n aborts it when the execution is stopped). */
+		abortSignal?: AbortSignal;
 	} = {},
 ): Promise<RunResult> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
@@ -259,6 +261,7 @@ export async function runDeclarativeNode(
 		inputData,
 		executeData,
 		[],
+		options.abortSignal,
 	);
 	const routingNode = new RoutingNode(context, nodeType, options.credentialsDecrypted);
 	const output = await routingNode.runNode();

@@ -3,9 +3,10 @@
  * budget under a burst of items, and errors as the sandbox answers them.
  */
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { useBudgetWindow } from '../harness/budgets';
+import { forgetRateBudgets } from '../harness/clock';
 
 const node = loadNodeType(new BusinessOps());
 let sandbox: Sandbox;
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
-	clearRateBudgets();
+	forgetRateBudgets();
 });
 
 const withKey = (apiKey: string, baseUrl = sandbox.baseUrl) => ({ credentials: { apiKey, baseUrl } });
@@ -40,7 +41,7 @@ test('Return All reads 260 extra contacts in the fewest pages, on the current an
 
 describe.each([false, true])('20 creates against 5 requests per second (refusals counted: %s)', (countRefused) => {
 	const names = Array.from({ length: 20 }, (_, i) => `Burst ${i}`);
-	const createAll = async (credentials: { requestsPerMinute?: number; rateWindowSeconds?: number }) => {
+	const createAll = async (credentials: { requestsPerMinute?: number }) => {
 		sandbox.control.setRateLimit({ limit: 5, windowMs: 1000 });
 		sandbox.control.setCountRefused(countRefused);
 		const { items } = await runDeclarativeNode(
@@ -58,7 +59,8 @@ describe.each([false, true])('20 creates against 5 requests per second (refusals
 	};
 
 	test('a budget that matches the limit: paced, never refused', async () => {
-		expect(await createAll({ requestsPerMinute: 5, rateWindowSeconds: 1 })).toBe(0);
+		useBudgetWindow(sandbox.keys.admin, 5, 1000);
+		expect(await createAll({ requestsPerMinute: 5 })).toBe(0);
 	}, 30_000);
 
 	test('a budget above the limit (someone else uses the key): refusals are waited out, all created once', async () => {

@@ -1,14 +1,14 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { forgetRateBudgets } from '../harness/clock';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
 
-beforeEach(() => clearRateBudgets());
+beforeEach(() => forgetRateBudgets());
 
 function page(n: number, size: number, total: number) {
 	const first = (n - 1) * 100;

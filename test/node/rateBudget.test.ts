@@ -1,66 +1,218 @@
-import { MAX_RETRY_AFTER_MS, RateBudget, timing } from '../../nodes/shared/api/rateBudget';
+import { CancelledWait, type Clock } from '../../nodes/shared/api/clock';
+import { MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
 
-let now: number;
-const realTiming = { ...timing };
-beforeEach(() => {
-	now = 0;
-	timing.now = () => now;
-	timing.sleep = async (ms: number) => {
-		now += ms;
+/** A clock on which each wait moves time on at once. */
+function instantClock() {
+	const state = { now: 0 };
+	const clock: Clock = {
+		now: () => state.now,
+		sleep: async (ms) => {
+			state.now += ms;
+		},
+		timeout: () => new AbortController().signal,
 	};
-});
-afterEach(() => Object.assign(timing, realTiming));
+	return { state, clock };
+}
+
+/** A clock whose waits end only when the test moves time on with `tick`. */
+function steppedClock() {
+	const state = { now: 0 };
+	let sleepers: Array<{ until: number; wake: () => void }> = [];
+	const clock: Clock = {
+		now: () => state.now,
+		sleep: async (ms) => await new Promise<void>((wake) => sleepers.push({ until: state.now + ms, wake })),
+		timeout: () => new AbortController().signal,
+	};
+	const settle = async () => {
+		for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+	};
+	const tick = async (ms: number) => {
+		state.now += ms;
+		const due = sleepers.filter((s) => s.until <= state.now);
+		sleepers = sleepers.filter((s) => s.until > state.now);
+		due.forEach((s) => s.wake());
+		await settle();
+	};
+	return { state, clock, tick, settle };
+}
 
 test('a turn never waits for another request to be answered', async () => {
-	const budget = new RateBudget({ limit: 3, windowMs: 1000 });
+	const { state, clock } = instantClock();
+	const budget = new RateBudget(3, 1000, clock);
 	await budget.take(); // never answered: its exchange is still going on
 	await budget.take();
-	expect(now).toBe(0);
+	expect(state.now).toBe(0);
 });
 
 test('a slot counts from its answer: a slow answer delays the next window, never shortens it', async () => {
-	const budget = new RateBudget({ limit: 1, windowMs: 1000 });
+	const { state, clock } = instantClock();
+	const budget = new RateBudget(1, 1000, clock);
 	const slot = await budget.take();
-	now = 300;
-	slot.answered();
+	state.now = 300;
+	slot.answered(true);
 	await budget.take();
-	expect(now).toBe(1300);
+	expect(state.now).toBe(1300);
 });
 
 test('turns are taken in the order they were asked', async () => {
-	const budget = new RateBudget({ limit: 1, windowMs: 1000 });
+	const { clock, tick, settle } = steppedClock();
+	const budget = new RateBudget(1, 1000, clock);
 	const order: number[] = [];
-	await Promise.all([1, 2, 3].map(async (n) => budget.take().then(() => order.push(n))));
+	const all = Promise.all([1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(n), slot.answered(true)))));
+	await settle();
+	expect(order).toEqual([1]);
+	await tick(1000);
+	expect(order).toEqual([1, 2]);
+	await tick(1000);
+	await all;
 	expect(order).toEqual([1, 2, 3]);
-	expect(now).toBe(2000);
 });
 
-test('a refusal pauses everyone for Retry-After (capped) and halves the share for a window', async () => {
-	const budget = new RateBudget({ limit: 4, windowMs: 1000 });
-	budget.refused(2000);
+test('a refusal pauses everyone for Retry-After, capped', async () => {
+	const { state, clock } = instantClock();
+	const budget = new RateBudget(4, 1000, clock);
+	(await budget.take()).refused(2000);
 	expect(budget.waitMs()).toBe(2000);
-	now = 2000;
-	(await budget.take()).answered();
-	(await budget.take()).answered();
-	expect(budget.waitMs()).toBe(1000); // half of 4 while shared
-	now = 3000 + 1;
-	expect(budget.waitMs()).toBe(0);
-	budget.refused(10 * MAX_RETRY_AFTER_MS);
+	state.now = 2000;
+	(await budget.take()).refused(10 * MAX_RETRY_AFTER_MS);
 	expect(budget.waitMs()).toBe(MAX_RETRY_AFTER_MS);
 });
 
-test('after a refusal, one request at a time until a window passes without one', async () => {
-	const budget = new RateBudget({ limit: 10, windowMs: 1000 });
-	budget.refused(0);
-	const first = await budget.take();
-	let secondSent = false;
-	const second = budget.take().then((slot) => ((secondSent = true), slot));
-	await new Promise((r) => setImmediate(r));
-	expect(secondSent).toBe(false);
-	first.answered();
-	(await second).answered();
-	expect(secondSent).toBe(true);
-	now = 1001;
-	await budget.take();
-	await budget.take(); // the window passed: no longer one at a time
+test('two credentials with the same key and different settings: the lowest wins', async () => {
+	const { clock } = instantClock();
+	const budget = new RateBudget(10, 1000, clock);
+	budget.useLimit(3);
+	budget.useLimit(10);
+	expect(budget.limit).toBe(3);
+	for (let i = 0; i < 3; i++) (await budget.take()).answered(true);
+	expect(budget.waitMs()).toBe(1000);
+});
+
+describe('cancellation', () => {
+	test('a cancelled request stops waiting at once, takes nothing, and the next in line moves up', async () => {
+		const { clock, tick, settle } = steppedClock();
+		const budget = new RateBudget(1, 1000, clock);
+		(await budget.take()).answered(true);
+		const cancel = new AbortController();
+		const cancelled = budget.take({ signal: cancel.signal });
+		const sent: string[] = [];
+		const next = budget.take().then((slot) => (sent.push('next'), slot));
+		await settle();
+		cancel.abort();
+		await expect(cancelled).rejects.toBeInstanceOf(CancelledWait);
+		expect(sent).toEqual([]);
+		await tick(1000);
+		expect(sent).toEqual(['next']);
+		(await next).answered(true);
+		// The cancelled request took no place: one request in the window, the limit's one.
+		expect(budget.waitMs()).toBe(1000);
+	});
+
+	test('an execution already cancelled does not wait at all', async () => {
+		const { clock } = steppedClock();
+		const budget = new RateBudget(1, 1000, clock);
+		const cancel = new AbortController();
+		cancel.abort();
+		await expect(budget.take({ signal: cancel.signal })).rejects.toBeInstanceOf(CancelledWait);
+		expect(budget.waitMs()).toBe(0);
+	});
+});
+
+test('editor look-ups go before waiting production requests, within the same window', async () => {
+	const { clock, tick, settle } = steppedClock();
+	const budget = new RateBudget(2, 1000, clock);
+	for (let i = 0; i < 2; i++) (await budget.take()).answered(true);
+	const order: string[] = [];
+	const runs = [1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(`run ${n}`), slot.answered(true))));
+	await settle();
+	const editor = budget.take({ lane: 'editor' }).then((slot) => (order.push('editor'), slot.answered(true)));
+	await settle();
+	expect(order).toEqual([]); // the window is full for everyone
+	await tick(1000);
+	expect(order).toEqual(['editor', 'run 1']);
+	await tick(1000);
+	await Promise.all([...runs, editor]);
+	expect(order).toEqual(['editor', 'run 1', 'run 2', 'run 3']);
+});
+
+describe('pacing that learns (the API allows less than the setting)', () => {
+	/**
+	 * A sliding-window API (refusals not counted) and, optionally, another client of the same key
+	 * that tries one request every `otherEveryMs`. Retry-After in whole seconds, as the sandbox.
+	 */
+	function slidingApi(limit: number, windowMs: number, otherEveryMs?: number) {
+		const counted: number[] = [];
+		let otherNext = 0;
+		const room = (t: number) => counted.filter((c) => c > t - windowMs).length < limit;
+		const catchUp = (t: number) => {
+			while (otherEveryMs && otherNext <= t) {
+				if (room(otherNext)) counted.push(otherNext);
+				otherNext += otherEveryMs;
+			}
+		};
+		return {
+			hit(t: number): { ok: true } | { ok: false; retryAfterMs: number } {
+				catchUp(t);
+				if (room(t)) {
+					counted.push(t);
+					return { ok: true };
+				}
+				const inWindow = counted.filter((c) => c > t - windowMs);
+				return { ok: false, retryAfterMs: Math.max(1, Math.ceil((inWindow[0] + windowMs - t) / 1000)) * 1000 };
+			},
+		};
+	}
+
+	/** `n` writes one after another (Stop Workflow), each 25 ms at the API, 429 retried as the transport does. */
+	async function serialWrites(n: number, api: ReturnType<typeof slidingApi>) {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(120, 60_000, clock);
+		let refusals = 0;
+		for (let i = 0; i < n; i++) {
+			for (let attempt = 1; ; attempt++) {
+				expect(attempt).toBeLessThanOrEqual(5);
+				const slot = await budget.take();
+				state.now += 25;
+				const answer = api.hit(state.now);
+				if (answer.ok) {
+					slot.answered(true);
+					break;
+				}
+				refusals++;
+				slot.refused(answer.retryAfterMs);
+				await clock.sleep(Math.max(answer.retryAfterMs, 1000 * 2 ** (attempt - 1)));
+			}
+		}
+		return { ms: state.now, refusals, learned: budget.learnedPace };
+	}
+
+	test('100 writes against 20 per 5 s with the default setting: within 1.25x of the minimum, few refusals', async () => {
+		const { ms, refusals, learned } = await serialWrites(100, slidingApi(20, 5000));
+		const minimum = 4 * 5000 + 20 * 25;
+		expect(ms / minimum).toBeLessThanOrEqual(1.25);
+		expect(refusals).toBeLessThanOrEqual(8);
+		expect(learned?.limit).toBeGreaterThanOrEqual(18);
+		expect(learned?.windowMs).toBeGreaterThanOrEqual(5000);
+	});
+
+	test('another client uses half the key: settles near the other half, within 1.25x of its minimum', async () => {
+		const { ms, refusals } = await serialWrites(100, slidingApi(20, 5000, 500));
+		const minimum = 9 * 5000 + 10 * 25;
+		expect(ms / minimum).toBeLessThanOrEqual(1.25);
+		expect(refusals).toBeLessThanOrEqual(25);
+	});
+
+	test('after quiet windows the learned limit grows back by one per two windows, up to the setting', async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(10, 60_000, clock);
+		for (let i = 0; i < 4; i++) (await budget.take()).answered(true);
+		(await budget.take()).refused(4000);
+		expect(budget.learnedPace).toEqual({ limit: 4, windowMs: 4000 });
+		state.now += 4000 + 2 * 4000;
+		budget.waitMs();
+		expect(budget.learnedPace?.limit).toBe(5);
+		state.now += 10 * 2 * 4000;
+		budget.waitMs();
+		expect(budget.learnedPace).toBeUndefined();
+	});
 });

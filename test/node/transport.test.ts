@@ -1,9 +1,9 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
 import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/routingSeam';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
+import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import { captureLogWarnings, loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
@@ -16,20 +16,15 @@ const connectionReset = () => Object.assign(new Error('socket hang up'), { code:
 const serverError = { error: { code: 'internal_error', message: 'Something broke' } };
 
 let waits: number[];
-const realTiming = { ...timing };
+let clock: ManualClock;
 
 beforeEach(() => {
-	waits = [];
-	clearRateBudgets();
-	let now = 1_000_000;
-	timing.now = () => now;
-	timing.sleep = async (ms: number) => {
-		waits.push(ms);
-		now += ms;
-	};
+	forgetRateBudgets();
+	clock = manualClock();
+	waits = clock.waits;
 });
 afterEach(() => {
-	Object.assign(timing, realTiming);
+	realClock();
 	nock.cleanAll();
 });
 
@@ -188,20 +183,22 @@ describe('Deprecation', () => {
 });
 
 describe('rate budget', () => {
-	const paced = (requestsPerMinute: number, rateWindowSeconds: number) => ({
-		credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute, rateWindowSeconds },
+	const paced = (requestsPerMinute: number, baseUrl = TEST_BASE_URL) => ({
+		credentials: { apiKey: TEST_API_KEY, baseUrl, requestsPerMinute },
 	});
 
 	test('requests wait for room in the window instead of being sent and refused', async () => {
 		const scope = nock(API).get('/v1/contacts/ctc_1').times(5).reply(200, { data: contact });
 		const { items } = await runDeclarativeNode(node, getContact, {
-			...paced(2, 10),
+			...paced(2),
 			items: Array.from({ length: 5 }, () => ({ json: {} })),
 		});
 		expect(items).toHaveLength(5);
 		expect(scope.isDone()).toBe(true);
-		// 2 at once, 2 after one window, the last after two.
-		expect(waits.reduce((a, b) => a + b, 0)).toBe(20_000);
+		// 2 at once, 2 after one window, the last after two; a window counts from a request's answer,
+		// and the manual clock may move on while an answer is on its way (at most one window more).
+		expect(clock.elapsed()).toBeGreaterThanOrEqual(120_000);
+		expect(clock.elapsed()).toBeLessThanOrEqual(180_000);
 	});
 
 	test('the default budget is the API limit: 120 requests go at once, the 121st waits a minute', async () => {
@@ -213,15 +210,55 @@ describe('rate budget', () => {
 	test('the budget belongs to the API key: the same key shares it, another key has its own', async () => {
 		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact });
 		const otherKey = 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d';
-		await runDeclarativeNode(node, getContact, paced(1, 10));
-		await runDeclarativeNode(node, getContact, { credentials: { ...paced(1, 10).credentials, apiKey: otherKey } });
+		await runDeclarativeNode(node, getContact, paced(1));
+		await runDeclarativeNode(node, getContact, { credentials: { ...paced(1).credentials, apiKey: otherKey } });
 		expect(waits).toEqual([]);
-		await runDeclarativeNode(node, getContact, paced(1, 10));
-		expect(waits).toEqual([10_000]);
+		await runDeclarativeNode(node, getContact, paced(1));
+		expect(waits).toEqual([60_000]);
+	});
+
+	test("the legacy Base URL (/api/v1) and the current one (/v1) share the key's budget", async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact });
+		nock(API).get('/api/v1/contacts/ctc_1').reply(200, { data: contact });
+		await runDeclarativeNode(node, getContact, paced(1));
+		await runDeclarativeNode(node, getContact, paced(1, `${API}/api/v1/`));
+		expect(waits).toEqual([60_000]);
+	});
+
+	test('two credentials with the same key and different Requests per Minute: the lowest wins', async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact });
+		await runDeclarativeNode(node, getContact, paced(1));
+		await runDeclarativeNode(node, getContact, paced(120)); // the 1 still holds for the key
+		expect(waits).toEqual([60_000]);
+		await runDeclarativeNode(node, getContact, paced(120));
+		expect(waits).toEqual([60_000, 60_000]);
+	});
+
+	test("a saved credential with the former hidden Rate Window runs on the API's minute", async () => {
+		nock(API).get('/v1/contacts/ctc_1').times(2).reply(200, { data: contact });
+		const old = { credentials: { ...paced(1).credentials, rateWindowSeconds: 1 } };
+		await runDeclarativeNode(node, getContact, old);
+		await runDeclarativeNode(node, getContact, old);
+		expect(waits).toEqual([60_000]);
+	});
+
+	test('a cancelled execution stops waiting for the budget at once and sends nothing', async () => {
+		const scope = nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact });
+		await runDeclarativeNode(node, getContact, paced(1));
+		const cancel = new AbortController();
+		cancel.abort();
+		const error = await runDeclarativeNode(node, getContact, { ...paced(1), abortSignal: cancel.signal }).catch((e) => e);
+		expect(error.message).toMatch(/^Not sent: the execution was cancelled while GET \/contacts\/ctc_1 waited/);
+		expect(waits).toEqual([]);
+		expect(scope.isDone()).toBe(true);
+		// It took no place: the next execution waits only for the first request's window.
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact });
+		await runDeclarativeNode(node, getContact, paced(1));
+		expect(waits).toEqual([60_000]);
 	});
 
 	test('a Requests per Minute that is not a number of 1 or more fails with a message naming the field', async () => {
-		const error = await runDeclarativeNode(node, getContact, paced(0, 60)).catch((e) => e);
+		const error = await runDeclarativeNode(node, getContact, paced(0)).catch((e) => e);
 		expect(error.message).toMatch(/Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "0"/);
 	});
 

@@ -23,8 +23,8 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
 import { loadNodeType, runDeclarativeNode, TEST_BASE_URL } from '../harness/engine';
+import { forgetRateBudgets } from '../harness/clock';
 
 const node = loadNodeType(new BusinessOps());
 const ORIGIN = new URL(TEST_BASE_URL).origin;
@@ -304,7 +304,7 @@ function interceptAll() {
 
 beforeEach(() => {
 	sent = [];
-	clearRateBudgets();
+	forgetRateBudgets();
 	interceptAll();
 });
 

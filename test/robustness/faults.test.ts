@@ -12,8 +12,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
-import { fastClock, realClock, realSleep } from '../harness/clock';
+import { fastClock, forgetRateBudgets, realClock, realSleep } from '../harness/clock';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox/src';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
 
@@ -30,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
-	clearRateBudgets();
+	forgetRateBudgets();
 	waits = [];
 });
 afterEach(() => {

@@ -21,8 +21,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { LoggerProxy } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
-import { fastClock, realClock, realSleep } from '../harness/clock';
+import { fastClock, forgetRateBudgets, realClock, realSleep } from '../harness/clock';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { openSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
@@ -161,7 +160,7 @@ afterAll(async () => {
 	await sandbox.stop();
 });
 beforeEach(() => {
-	clearRateBudgets();
+	forgetRateBudgets();
 });
 afterEach(() => {
 	realClock();

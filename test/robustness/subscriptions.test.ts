@@ -17,8 +17,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { clearRateBudgets } from '../../nodes/shared/api/rateBudget';
-import { fastClock, realClock } from '../harness/clock';
+import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import {
@@ -48,7 +47,7 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
 	sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-	clearRateBudgets();
+	forgetRateBudgets();
 	fastClock();
 	logs = captureLogs();
 });

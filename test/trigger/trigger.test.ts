@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { clearRateBudgets, timing } from '../../nodes/shared/api/rateBudget';
+import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import {
 	activateTrigger,
@@ -41,15 +41,14 @@ const noneLeftBehind = (times = 1) =>
 		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
 
 let logs: { lines: LogLine[]; restore: () => void };
-const realSleep = timing.sleep;
 
 beforeEach(() => {
-	timing.sleep = async () => undefined;
+	fastClock();
 	logs = captureLogs();
 });
 afterEach(() => {
-	timing.sleep = realSleep;
-	clearRateBudgets();
+	realClock();
+	forgetRateBudgets();
 	logs.restore();
 	jest.restoreAllMocks();
 	nock.cleanAll();

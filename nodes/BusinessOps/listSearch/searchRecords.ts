@@ -16,7 +16,7 @@ export async function searchRecords(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { page, pageSize: MAX_PAGE_SIZE } });
+	const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { page, pageSize: MAX_PAGE_SIZE }, lane: 'editor' });
 	const needle = filter?.trim().toLowerCase();
 	const results = recordsOf(body)
 		.map((record) => ({ name: label(record), value: String(record.id) }))

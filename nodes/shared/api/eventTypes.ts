@@ -30,7 +30,7 @@ function endpointMissing(error: unknown): boolean {
  * the dropdown; the spec's list is offered only when the API does not have the endpoint.
  */
 export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const entries = await listAll(this, '/webhooks/events').catch((error: unknown) => {
+	const entries = await listAll(this, '/webhooks/events', {}, { lane: 'editor' }).catch((error: unknown) => {
 		if (endpointMissing(error)) return undefined;
 		throw error;
 	});

@@ -1,52 +1,106 @@
-import { sleep } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
 
-/** Replaced in tests to observe waits without spending them. */
-export const timing = {
-	now: () => Date.now(),
-	sleep: async (ms: number) => await sleep(ms),
-};
+import { CancelledWait, systemClock, type Clock } from './clock';
 
 /** The API's documented limit (spec 8): 120 requests per minute per key, sliding window. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 120;
-export const DEFAULT_WINDOW_MS = 60_000;
+export const API_WINDOW_MS = 60_000;
 
 /** The longest Retry-After a request waits for; a longer one fails the item and names the wait. */
 export const MAX_RETRY_AFTER_MS = 120_000;
 
-export interface BudgetSettings {
-	limit: number;
-	windowMs: number;
+/** A Requests per Minute setting counts for its key until it has not been used for this long. */
+const SETTING_MEMORY_MS = 10 * 60_000;
+/** A budget with nothing waiting, sent or learned for this long is forgotten. */
+const IDLE_MS = 10 * 60_000;
+/** At most this many keys' budgets are kept; beyond it the least recently used idle one goes. */
+const MAX_BUDGETS = 1000;
+/** The shortest window pacing learns (Retry-After comes in whole seconds). */
+const MIN_LEARNED_WINDOW_MS = 1000;
+/** Learned windows without a refusal before the learned limit grows by one. */
+const QUIET_WINDOWS = 2;
+
+/**
+ * `editor`: a look-up of the editor (list search, load options): it goes before every waiting
+ * production request, within the same window. `run`: everything else, first come first served.
+ */
+export type Lane = 'run' | 'editor';
+
+export interface TakeOptions {
+	lane?: Lane;
+	/** The execution's cancel signal: when it aborts, the request leaves the queue at once. */
+	signal?: AbortSignal;
 }
 
-/** A sent request's place in the window; `answered` moves it to when the answer came back. */
+/** A sent request's place in the window. Exactly one of its methods is called, once. */
 export interface Slot {
-	answered(): void;
+	/** The API answered (anything but 429), or the request failed without an answer. */
+	answered(accepted: boolean): void;
+	/** The API refused it (429) and asked to wait `retryAfterMs`. */
+	refused(retryAfterMs: number): void;
+}
+
+interface Sent {
+	sentAt: number;
+	/** When it was sent; once answered, when the answer came (the API saw it in between). */
+	at: number;
+	state: 'pending' | 'accepted' | 'refused' | 'failed';
+}
+
+interface Waiter {
+	lane: Lane;
+	give(slot: Slot): void;
+}
+
+/** What refusals taught: the API lets about `limit` requests through per `windowMs` for this key. */
+interface Learned {
+	limit: number;
+	windowMs: number;
+	quietSince: number;
 }
 
 /**
- * The client-side rate budget of one API key: at most `limit` requests in any `windowMs`
- * (the API's sliding window), counted on this side so that requests wait for room instead of
- * being sent and refused. Every request counts, refused ones too, so the budget holds whether
- * or not the API counts refusals. A request occupies its place from when it is sent until a
- * window after its answer arrived (the API saw it somewhere in between), so network delays
- * never make the next window start early.
+ * Room for one more request among `slots` under `limit` per `windowMs`: 0 now, the ms until then,
+ * or Infinity while it depends on a request not answered yet (it leaves a window after its answer).
+ */
+function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): number {
+	const inWindow = slots.filter((s) => s.state === 'pending' || s.at > now - windowMs);
+	if (inWindow.length < limit) return 0;
+	const times = inWindow.map((s) => (s.state === 'pending' ? Infinity : s.at)).sort((a, b) => a - b);
+	return Math.max(1, times[inWindow.length - limit] + windowMs - now);
+}
+
+/**
+ * The client-side rate budget of one API key: at most the credential's Requests per Minute in any
+ * window (the API's sliding minute), counted on this side so that requests wait for room instead
+ * of being sent and refused. Every request counts, refused ones too, so the budget holds whether
+ * or not the API counts refusals. A request occupies its place from when it is sent until a window
+ * after its answer arrived (the API saw it somewhere in between), so network delays never make the
+ * next window start early. Two credentials with the same key and different settings: the lowest
+ * setting used in the last SETTING_MEMORY_MS wins.
  *
- * Requests take their turn in the order they asked; a turn only waits for room in the window
- * (or a Retry-After pause), never for another request's network exchange.
+ * Turns: editor look-ups first, then production requests in the order they asked; a turn waits
+ * only for room in the window (or a Retry-After pause), never for another request's exchange. A
+ * cancelled request leaves the queue at once and takes nothing; the next in line moves up.
  *
- * After a 429 (someone else uses the key too: another n8n worker or tool, or the API's limit is
- * lower than the credential says), everyone waits out the Retry-After, and until a whole window
- * passes without a refusal the budget takes half its share and sends one request at a time, so
- * that each answer (and each Retry-After) is known before the next request goes.
+ * Pacing that learns (the key's real limit is lower than its setting: another tool uses the key, or
+ * the API enforces bursts more strictly): a 429 pauses everyone for its Retry-After, and teaches a
+ * second, tighter window: the requests the API accepted just before refusing, over the time from
+ * the first of them to when Retry-After says room appears. Both windows then hold. After
+ * QUIET_WINDOWS learned windows without a refusal the learned limit grows by one (additive
+ * increase); a refusal takes it back to what was accepted, at most halving it (multiplicative
+ * decrease). Once it reaches the setting, only the setting holds again.
  */
 export class RateBudget {
-	private settings: BudgetSettings;
-	private sent: Array<{ at: number }> = [];
+	private readonly limits = new Map<number, number>();
+	private sent: Sent[] = [];
+	private readonly waiters: Waiter[] = [];
+	private pumping = false;
 	private pausedUntil = 0;
-	private sharedUntil = 0;
-	private queue: Promise<void> = Promise.resolve();
-	private inFlight = 0;
-	private answer: { promise: Promise<void>; resolve: () => void } = RateBudget.nextAnswer();
+	private learned: Learned | undefined;
+	private lessonAt = -Infinity;
+	private lastUsed: number;
+	private answer = RateBudget.nextAnswer();
 
 	private static nextAnswer() {
 		let resolve!: () => void;
@@ -54,92 +108,193 @@ export class RateBudget {
 		return { promise, resolve };
 	}
 
-	constructor(settings: BudgetSettings) {
-		this.settings = { ...settings };
+	constructor(
+		limit: number,
+		private readonly windowMs = API_WINDOW_MS,
+		private readonly clock: Clock = systemClock,
+	) {
+		this.lastUsed = clock.now();
+		this.useLimit(limit);
 	}
 
-	configure(settings: BudgetSettings): void {
-		this.settings = { ...settings };
+	/** A credential with this Requests per Minute uses the key now. */
+	useLimit(limit: number): void {
+		const now = this.clock.now();
+		this.limits.set(limit, now);
+		for (const [value, seen] of this.limits) if (seen < now - SETTING_MEMORY_MS) this.limits.delete(value);
 	}
 
-	/** Waits for room in the window, then counts one request as sent now. */
-	async take(): Promise<Slot> {
-		const turn = this.queue.then(async () => await this.waitForRoom());
-		this.queue = turn.then(
-			() => undefined,
-			() => undefined,
-		);
-		return await turn;
+	/** The limit per window in force: the lowest setting in use. */
+	get limit(): number {
+		return Math.min(...this.limits.keys());
 	}
 
-	/** The API refused a request: pause everyone for Retry-After and halve the share for a window. */
-	refused(retryAfterMs: number): void {
-		const now = timing.now();
-		this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-		this.sharedUntil = Math.max(this.pausedUntil, now) + this.settings.windowMs;
+	/** What pacing has learned, if anything: `{ limit, windowMs }`. */
+	get learnedPace(): { limit: number; windowMs: number } | undefined {
+		return this.learned && { limit: this.learned.limit, windowMs: this.learned.windowMs };
 	}
 
-	/** How long a request asking now would wait (0: it could go at once). */
-	waitMs(now = timing.now()): number {
-		const { windowMs } = this.settings;
-		this.sent = this.sent.filter((slot) => slot.at > now - windowMs);
-		const limit = now < this.sharedUntil ? Math.max(1, Math.floor(this.settings.limit / 2)) : this.settings.limit;
-		let wait = Math.max(0, this.pausedUntil - now);
-		if (this.sent.length >= limit) {
-			const times = this.sent.map((slot) => slot.at).sort((a, b) => a - b);
-			wait = Math.max(wait, times[this.sent.length - limit] + windowMs - now);
-		}
+	/** Waits for its turn and room in the window, then counts one request as sent now. */
+	async take(options: TakeOptions = {}): Promise<Slot> {
+		const { lane = 'run', signal } = options;
+		if (signal?.aborted) throw new CancelledWait();
+		this.lastUsed = this.clock.now();
+		return await new Promise<Slot>((resolve, reject) => {
+			const onAbort = () => {
+				const index = this.waiters.indexOf(waiter);
+				if (index >= 0) this.waiters.splice(index, 1);
+				reject(new CancelledWait());
+			};
+			const waiter: Waiter = {
+				lane,
+				give: (slot) => {
+					signal?.removeEventListener('abort', onAbort);
+					resolve(slot);
+				},
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+			this.waiters.push(waiter);
+			void this.pump();
+		});
+	}
+
+	/** How long a request asking now would wait for room (0: at once; Infinity: until an answer comes). */
+	waitMs(now = this.clock.now()): number {
+		this.sent = this.sent.filter((s) => s.state === 'pending' || s.at > now - this.windowMs);
+		let wait = Math.max(0, this.pausedUntil - now, roomIn(this.sent, this.limit, this.windowMs, now));
+		const learned = this.learnedNow(now);
+		if (learned) wait = Math.max(wait, roomIn(this.sent, learned.limit, learned.windowMs, now));
 		return wait;
 	}
 
-	private async waitForRoom(): Promise<Slot> {
-		// Each round either finds room or waits until the earliest moment room can appear.
-		for (;;) {
-			const now = timing.now();
-			if (now < this.sharedUntil && this.inFlight > 0) {
-				await this.answer.promise;
-				continue;
+	/** Nothing waits, nothing is in the window or learned, and it has not been used for IDLE_MS. */
+	isIdle(now = this.clock.now()): boolean {
+		return !this.isBusy() && this.waitMs(now) === 0 && now - this.lastUsed > IDLE_MS;
+	}
+
+	/** Something waits for its turn or for its answer. */
+	isBusy(): boolean {
+		return this.waiters.length > 0 || this.sent.some((s) => s.state === 'pending');
+	}
+
+	/** Serves the queue: one runs at a time; it stops when the queue is empty. */
+	private async pump(): Promise<void> {
+		if (this.pumping) return;
+		this.pumping = true;
+		try {
+			while (this.waiters.length > 0) {
+				const now = this.clock.now();
+				const wait = this.waitMs(now);
+				if (wait === Infinity) {
+					await this.answer.promise;
+					continue;
+				}
+				if (wait > 0) {
+					await this.clock.sleep(wait);
+					continue;
+				}
+				const editor = this.waiters.findIndex((w) => w.lane === 'editor');
+				const [waiter] = this.waiters.splice(Math.max(0, editor), 1);
+				waiter.give(this.send(now));
 			}
-			const wait = this.waitMs(now);
-			if (wait <= 0) return this.send(now);
-			await timing.sleep(wait);
+		} finally {
+			this.pumping = false;
 		}
 	}
 
 	private send(now: number): Slot {
-		const slot = { at: now };
-		this.sent.push(slot);
-		this.inFlight++;
-		let open = true;
+		const entry: Sent = { sentAt: now, at: now, state: 'pending' };
+		this.sent.push(entry);
+		const close = (state: Sent['state']) => {
+			if (entry.state !== 'pending') return false;
+			entry.state = state;
+			entry.at = Math.max(entry.at, this.clock.now());
+			this.lastUsed = entry.at;
+			const answer = this.answer;
+			this.answer = RateBudget.nextAnswer();
+			answer.resolve();
+			return true;
+		};
 		return {
-			answered: () => {
-				if (!open) return;
-				open = false;
-				slot.at = Math.max(slot.at, timing.now());
-				this.inFlight--;
-				const answer = this.answer;
-				this.answer = RateBudget.nextAnswer();
-				answer.resolve();
+			answered: (accepted) => {
+				close(accepted ? 'accepted' : 'failed');
+			},
+			refused: (retryAfterMs) => {
+				if (close('refused')) this.learn(entry, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
 			},
 		};
 	}
+
+	/** A refusal: pause everyone for Retry-After; unless the request predates the last lesson, learn. */
+	private learn(refused: Sent, retryAfterMs: number): void {
+		const now = this.clock.now();
+		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+		if (refused.sentAt < this.lessonAt) return;
+		this.lessonAt = now;
+		const accepted = this.sent.filter((s) => s.state === 'accepted');
+		const justBefore = accepted.filter((s) => s.at > now - retryAfterMs).map((s) => s.at);
+		const span = justBefore.length > 0 ? now - Math.min(...justBefore) : 0;
+		const windowMs = Math.min(
+			this.windowMs,
+			Math.max(MIN_LEARNED_WINDOW_MS, retryAfterMs + span, this.learned?.windowMs ?? 0),
+		);
+		const acceptedInWindow = accepted.filter((s) => s.at > now - windowMs).length;
+		const previous = this.learned?.limit ?? this.limit;
+		const floor = this.learned ? Math.floor(previous / 2) : 1;
+		const limit = Math.max(1, floor, Math.min(previous - 1, acceptedInWindow));
+		this.learned = { limit, windowMs, quietSince: now };
+	}
+
+	/** The learned pace after additive increase for the quiet windows since the last refusal. */
+	private learnedNow(now: number): Learned | undefined {
+		const learned = this.learned;
+		if (!learned) return undefined;
+		const period = learned.windowMs * QUIET_WINDOWS;
+		const since = Math.max(learned.quietSince, this.pausedUntil);
+		const quiet = Math.floor((now - since) / period);
+		if (quiet > 0) {
+			learned.limit += quiet;
+			learned.quietSince = since + quiet * period;
+		}
+		if (learned.limit >= this.limit) this.learned = undefined;
+		return this.learned;
+	}
 }
 
-const budgets = new Map<string, RateBudget>();
+/** The name a key's budget is kept under: a hash, never the key itself. */
+export function budgetKeyOf(apiKey: string): string {
+	return createHash('sha256').update(`business-ops rate budget\n${apiKey.trim()}`).digest('hex');
+}
 
-/** The budget of one API key in this process, with the credential's current settings. */
-export function budgetFor(key: string, settings: BudgetSettings): RateBudget {
+/**
+ * Every key's budget in this process, by `budgetKeyOf`. Bounded: idle budgets are forgotten, and
+ * beyond MAX_BUDGETS the least recently used idle budget goes.
+ */
+const budgets = new Map<string, RateBudget>();
+let lastSweep = 0;
+
+/**
+ * The budget of one API key, with this credential's Requests per Minute in use. The window is the
+ * API's minute; a harness may pass another (the budget keeps the one it was created with).
+ */
+export function budgetFor(key: string, limit: number, windowMs = API_WINDOW_MS): RateBudget {
+	const now = systemClock.now();
 	let budget = budgets.get(key);
 	if (budget) {
-		budget.configure(settings);
+		budgets.delete(key); // re-inserted below: the map's order is the order of last use
+		budget.useLimit(limit);
 	} else {
-		budget = new RateBudget(settings);
-		budgets.set(key, budget);
+		budget = new RateBudget(limit, windowMs);
+	}
+	budgets.set(key, budget);
+	if (now - lastSweep > IDLE_MS / 10 || budgets.size > MAX_BUDGETS) {
+		lastSweep = now;
+		for (const [k, b] of budgets) if (b !== budget && b.isIdle(now)) budgets.delete(k);
+		// Still too many keys in use: the least recently used that nothing waits for goes first.
+		for (const [k, b] of budgets) {
+			if (budgets.size <= MAX_BUDGETS) break;
+			if (b !== budget && !b.isBusy()) budgets.delete(k);
+		}
 	}
 	return budget;
-}
-
-/** Forgets every key's budget (used between tests). */
-export function clearRateBudgets(): void {
-	budgets.clear();
 }

@@ -5,19 +5,28 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { createHash } from 'node:crypto';
 
+import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
 import { apiErrorFor, itemSuffix, MAX_ATTEMPTS } from './errors';
 import { MAX_PAGE_SIZE, walkPages } from './pages';
 import {
 	budgetFor,
+	budgetKeyOf,
 	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_WINDOW_MS,
 	MAX_RETRY_AFTER_MS,
-	timing,
+	type Lane,
 	type RateBudget,
 } from './rateBudget';
+
+/** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
+export const EDITOR_TIMEOUT_MS = 30_000;
+
+/** How one call is sent, beside the request itself. */
+export interface CallOptions {
+	/** `editor` for the editor's look-ups: ahead of production requests, and EDITOR_TIMEOUT_MS at most. */
+	lane?: Lane;
+}
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -58,10 +67,11 @@ function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: num
 }
 
 /**
- * The rate budget of the credential's API key. The API limits each key, so the budget is keyed
- * by a hash of the Base URL and the key (never the key itself): every node and trigger call made
- * with that key in this process shares it, also a credential without an id (not saved yet), and
- * two credentials holding the same key.
+ * The rate budget of the credential's API key. The API limits each key, whatever the Base URL
+ * (`/v1` and the legacy `/api/v1` are one key), so the budget is kept under a hash of the key alone
+ * (never the key itself): every node and trigger call made with that key in this process shares it,
+ * also a credential without an id (not saved yet), and two credentials holding the same key (the
+ * lower Requests per Minute wins). A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
 async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
 	let budget = budgetsByContext.get(ctx);
@@ -77,12 +87,39 @@ const budgetsByContext = new WeakMap<object, Promise<RateBudget>>();
 
 async function readBudget(ctx: BusinessOpsContext): Promise<RateBudget> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const key = createHash('sha256')
-		.update(`${String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '')}\n${String(credentials.apiKey ?? '').trim()}`)
-		.digest('hex');
-	return budgetFor(key, {
-		limit: Math.floor(credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute')),
-		windowMs: credentialNumber(ctx, credentials.rateWindowSeconds, DEFAULT_WINDOW_MS / 1000, 'Rate Window (Seconds)') * 1000,
+	const limit = credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute');
+	return budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), Math.floor(limit));
+}
+
+/** The execution's cancel signal, where the context has one (node runs; not the editor's look-ups). */
+function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
+	const withSignal = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
+	return typeof withSignal.getExecutionCancelSignal === 'function' ? withSignal.getExecutionCancelSignal() : undefined;
+}
+
+/** The signal a call's waits end on: the execution's cancellation and, for the editor, the timeout. */
+function waitSignalOf(ctx: BusinessOpsContext, call: CallOptions): AbortSignal | undefined {
+	const signals = [cancelSignalOf(ctx), call.lane === 'editor' ? systemClock.timeout(EDITOR_TIMEOUT_MS) : undefined];
+	const present = signals.filter((s): s is AbortSignal => s !== undefined);
+	if (present.length < 2) return present[0];
+	const controller = new AbortController();
+	for (const s of present) {
+		if (s.aborted) controller.abort();
+		else s.addEventListener('abort', () => controller.abort(), { once: true });
+	}
+	return controller.signal;
+}
+
+function stoppedWaiting(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex?: number): NodeOperationError {
+	if (call.lane === 'editor' && !cancelSignalOf(ctx)?.aborted) {
+		return new NodeOperationError(ctx.getNode(), `The look-up ${target} took more than ${EDITOR_TIMEOUT_MS / 1000} s`, {
+			description:
+				"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
+		});
+	}
+	return new NodeOperationError(ctx.getNode(), `Not sent: the execution was cancelled while ${target} waited${itemSuffix(itemIndex)}`, {
+		description: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
+		itemIndex,
 	});
 }
 
@@ -129,6 +166,7 @@ export async function sendRequest(
 	ctx: BusinessOpsContext,
 	requestOptions: IHttpRequestOptions,
 	itemIndex?: number,
+	call: CallOptions = {},
 ): Promise<IN8nHttpFullResponse> {
 	const options: IHttpRequestOptions = {
 		...requestOptions,
@@ -140,11 +178,19 @@ export async function sendRequest(
 	const mayRepeat = IDEMPOTENT_METHODS.has(method);
 	const target = `${method} ${options.url}`;
 	const budget = await budgetOf(ctx);
+	const signal = waitSignalOf(ctx, call);
+	if (call.lane === 'editor') options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
+	const pause = async (ms: number) =>
+		await systemClock.sleep(ms, signal).catch((error: unknown) => {
+			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
+		});
 
 	for (let attempt = 1; ; attempt++) {
 		const attemptsLeft = attempt < MAX_ATTEMPTS;
 		let response: IN8nHttpFullResponse;
-		const slot = await budget.take();
+		const slot = await budget.take({ lane: call.lane, signal }).catch((error: unknown) => {
+			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
+		});
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
@@ -152,7 +198,7 @@ export async function sendRequest(
 				options,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			slot.answered();
+			slot.answered(false);
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
 				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, {
@@ -160,7 +206,7 @@ export async function sendRequest(
 				});
 			}
 			if (mayRepeat && attemptsLeft) {
-				await timing.sleep(retryDelayMs(attempt));
+				await pause(retryDelayMs(attempt));
 				continue;
 			}
 			// Worded, not the raw code: n8n replaces any error message that contains a network code
@@ -174,22 +220,20 @@ export async function sendRequest(
 				itemIndex,
 			});
 		}
-		slot.answered();
-
 		const status = response.statusCode;
+		const asked = status === 429 ? retryAfterMs(response.headers) : undefined;
+		if (status !== 429) slot.answered(true);
+		else if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) slot.answered(false);
+		else slot.refused(asked ?? 1000);
 		if (status < 400) {
 			return response;
 		}
-		if (status === 429) {
-			const asked = retryAfterMs(response.headers);
-			if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-				throw tooLongWait(ctx, response, target, asked, itemIndex);
-			}
-			budget.refused(asked ?? 1000);
+		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+			throw tooLongWait(ctx, response, target, asked, itemIndex);
 		}
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {
-			await timing.sleep(retryDelayMs(attempt, response.headers));
+			await pause(retryDelayMs(attempt, response.headers));
 			continue;
 		}
 		throw apiErrorFor(ctx, response, target, itemIndex);
@@ -205,9 +249,10 @@ export async function apiRequest<T = IDataObject>(
 	ctx: BusinessOpsContext,
 	method: IHttpRequestMethods,
 	path: string,
-	options: { qs?: IDataObject; body?: IDataObject } = {},
+	options: { qs?: IDataObject; body?: IDataObject } & CallOptions = {},
 ): Promise<T> {
-	const response = await sendRequest(ctx, { method, url: path, qs: options.qs, body: options.body });
+	const { qs, body, ...call } = options;
+	const response = await sendRequest(ctx, { method, url: path, qs, body }, undefined, call);
 	return response.body as T;
 }
 
@@ -219,9 +264,10 @@ export async function listAll(
 	ctx: BusinessOpsContext,
 	path: string,
 	qs: IDataObject = {},
+	call: CallOptions = {},
 ): Promise<IDataObject[]> {
 	const { records } = await walkPages(async (page) => {
-		const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
+		const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
 		return { body, response: undefined };
 	});
 	return records;
