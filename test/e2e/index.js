@@ -23,5 +23,7 @@ module.exports = [
 	require('./demo'),
 	require('./writes'),
 	require('./custom-api'),
+	require('./ai'),
+	require('./mcp'),
 	require('./lifecycle'),
 ];
