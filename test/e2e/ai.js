@@ -20,9 +20,11 @@ const locatorFromAi = (key, description) => ({ __rl: true, mode: 'id', value: fr
 
 /** The OpenAI credential pointing at the fake model (1.123 also wants its domain allowance). */
 async function modelCredential(ctx, baseUrl) {
-	const data = { apiKey: 'sk-e2e-not-a-key', url: baseUrl };
-	if (ctx.client.major < 2) data.allowedHttpRequestDomains = 'all';
-	return ctx.client.createCredential({ name: 'Fake OpenAI (e2e)', type: 'openAiApi', data });
+	const credential = { name: 'Fake OpenAI (e2e)', type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-key', url: baseUrl } };
+	if (ctx.client.major >= 2) return ctx.client.createCredential(credential);
+	// 1.123's public API refuses the domain allowance its credential needs; the editor's REST API takes it
+	credential.data.allowedHttpRequestDomains = 'all';
+	return ctx.client.rest('POST', '/credentials', credential);
 }
 
 /** Manual Trigger → AI Agent, with the OpenAI Chat Model and the given Business Ops Tool nodes. */

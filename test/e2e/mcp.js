@@ -52,7 +52,9 @@ module.exports = {
 				await ctx.client.publishWorkflow(wf.id);
 				const url = `${ctx.n8n.baseUrl}/mcp/${mcpPath}`;
 				const probe = { method: 'DELETE', headers: { 'mcp-session-id': 'probe' } };
-				await waitFor(async () => (await fetch(url, probe)).status !== 404, { timeoutMs: 30_000, what: `n8n to serve ${url}` }).catch(async (e) => {
+				// publishing returns before the trigger's webhooks answer; an unknown session is the MCP server's own 404
+				const served = async () => !/is not registered/.test(await (await fetch(url, probe)).text());
+				await waitFor(served, { timeoutMs: 30_000, what: `n8n to serve ${url}` }).catch(async (e) => {
 					const stored = await ctx.client.rest('GET', `/workflows/${wf.id}`);
 					throw new Error(`${e.message}; workflow active: ${stored.active}, activeVersionId: ${stored.activeVersionId}`);
 				});
