@@ -53,7 +53,9 @@ function agentWorkflow(ctx, { agentVersion, prompt, tools }) {
 /** Runs a workflow; returns the agent's answer, the execution and the requests the model received. */
 async function runAgent(ctx, workflow) {
 	const wf = await ctx.client.createWorkflow(workflow);
-	const execution = await ctx.client.runManually(wf.id, { timeoutMs: 180_000 });
+	const execution = await ctx.client.runManually(wf.id, { timeoutMs: 180_000 }).catch((e) => {
+		throw new Error(`running workflow ${wf.id}: ${e.message}${e.cause ? ` (${e.cause.message || e.cause})` : ''}`);
+	});
 	const out = rt.nodeOutput(execution, AGENT) || [];
 	if (execution.status !== 'success') {
 		const err = rt.executionError(execution);
@@ -65,7 +67,13 @@ async function runAgent(ctx, workflow) {
 /** The tools the model was offered in its first request, by name. */
 function offeredTools(calls) {
 	assert.ok(calls.length >= 2, `the model was asked ${calls.length} time(s); a tool call needs 2`);
-	return Object.fromEntries((calls[0].tools || []).map((t) => [t.function.name, t.function]));
+	const tools = Object.fromEntries((calls[0].tools || []).map((t) => [t.function.name, t.function]));
+	return new Proxy(tools, {
+		get: (all, name) => {
+			if (typeof name === 'string' && !(name in all)) throw new Error(`the model was not offered "${name}", only ${Object.keys(all).join(', ')}`);
+			return all[name];
+		},
+	});
 }
 
 /** Two-turn script: call the one offered tool (or the named one) with `args`, then answer with what it returned. */
@@ -98,7 +106,7 @@ module.exports = {
 				const tools = offeredTools(calls);
 				assert.deepEqual(Object.keys(tools), ['Get_contact']);
 				assert.equal(tools.Get_contact.description, 'Get a contact in Business Ops');
-				assert.equal(tools.Get_contact.parameters.properties.contactId.type, 'string');
+				assert.deepEqual(tools.Get_contact.parameters.properties.contactId, { type: 'string', description: 'ID of the contact' });
 				assert.deepEqual(tools.Get_contact.parameters.required, ['contactId']);
 				const gets = ctx.sandbox.control.requestLog().filter((e) => e.method === 'GET' && e.path === `/v1/contacts/${id}`);
 				assert.equal(gets.length, 1, JSON.stringify(ctx.sandbox.control.requestLog().map((e) => `${e.method} ${e.path}`)));
