@@ -36,6 +36,34 @@ export class BusinessOps implements INodeType {
 			'Manage contacts, quotes, invoices, organization settings, AI agents, customer requests and webhooks of the Business Operations API',
 		defaults: { name: 'Business Ops' },
 		usableAsTool: true,
+		builderHint: {
+			searchHint:
+				'Business Operations API: contacts, quotes with line items, invoices, customer requests, AI agents and their runs, organization settings, webhook subscriptions',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-business-ops.businessOpsTrigger',
+					relationHint: 'Starts a workflow when a quote, invoice, request or agent event happens',
+				},
+			],
+		},
+		hints: [
+			{
+				message: 'Update Fields is empty: add at least one field to change, or the node refuses to send the update',
+				type: 'warning',
+				location: 'outputPane',
+				whenToDisplay: 'beforeExecution',
+				displayCondition:
+					'={{$parameter["operation"] === "update" && $parameter["updateFields"] !== undefined && Object.keys($parameter["updateFields"]).length === 0}}',
+			},
+			{
+				message:
+					'Return All reads every page: one request per 100 records, each counted against Requests per Minute in the credential (5,000 records take 50 requests; at 60 per minute, almost a minute). Turn it off and set a Limit to read only what you need.',
+				type: 'info',
+				location: 'outputPane',
+				whenToDisplay: 'beforeExecution',
+				displayCondition: '={{$parameter["returnAll"] === true}}',
+			},
+		],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'businessOpsApi', required: true }],

@@ -8,6 +8,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 
 const rt = require('../../scripts/n8n');
+const outputSchemas = require('../../scripts/output-schemas');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,13 +77,28 @@ async function runOperation(ctx, parameters, o = {}) {
 	const wfName = o.name || `e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`;
 	const wf = await client.createWorkflow(operationWorkflow(wfName, parameters, cred));
 	const execution = await client.runManually(wf.id, { timeoutMs: o.timeoutMs || 120_000 });
-	return {
-		workflowId: wf.id,
-		execution,
-		status: execution.status,
-		items: rt.nodeOutput(execution, 'Business Ops') || [],
-		error: nodeError(execution, 'Business Ops'),
-	};
+	const items = rt.nodeOutput(execution, 'Business Ops') || [];
+	if (execution.status === 'success') checkOutputSchema(parameters, items);
+	return { workflowId: wf.id, execution, status: execution.status, items, error: nodeError(execution, 'Business Ops') };
+}
+
+/**
+ * Every successful run of an operation checks its items against the output schema n8n serves
+ * (nodes/BusinessOps/__schema__, from scripts/output-schemas.js), Simplify off; `ctx.state`-free so
+ * every area's runs count. Records which operations were checked in `checkedSchemas`.
+ */
+const checkedSchemas = new Set();
+function checkOutputSchema(parameters, items) {
+	if (parameters.simplify || parameters.resource === CUSTOM_API_CALL) return;
+	const schema = outputSchemas.readSchema(parameters.resource, parameters.operation);
+	items.forEach((item, i) => {
+		if (typeof item.error === 'string' && item.id === undefined) return; // an item that failed under Continue On Fail
+		const problems = outputSchemas.validate(schema, item);
+		if (problems.length) {
+			throw new Error(`output of ${parameters.resource} ${parameters.operation}, item ${i}, does not match its output schema: ${problems.join('; ')}`);
+		}
+	});
+	checkedSchemas.add(`${parameters.resource}.${parameters.operation}`);
 }
 
 /** The error a node showed in an execution (what the user sees in the node's output panel). */
@@ -164,6 +180,7 @@ module.exports = {
 	operationWorkflow,
 	byId,
 	runOperation,
+	checkedSchemas,
 	nodeError,
 	expectSuccess,
 	expectFailure,

@@ -25,5 +25,7 @@ module.exports = [
 	require('./custom-api'),
 	require('./engine'),
 	require('./engine-budget'),
+	require('./ai'),
+	require('./mcp'),
 	require('./lifecycle'),
 ];

@@ -139,6 +139,8 @@ export interface EngineOptions {
 	/** The execution's id (what the node keeps once-per-execution state by); 'test-execution' if not given. */
 	executionId?: string;
 	webhookBaseUrl?: string;
+	/** Run as n8n's tool copy of the node (type `…Tool`), as an AI agent or MCP client calls it. */
+	asTool?: boolean;
 }
 
 function makeAdditionalData(options: EngineOptions): IWorkflowExecuteAdditionalData {
@@ -192,7 +194,7 @@ export function createTestNode(
 	const node: INode = {
 		id: 'node-1',
 		name: options.nodeName ?? type.description.defaults.name ?? type.description.displayName,
-		type: `CUSTOM.${type.description.name}`,
+		type: `CUSTOM.${type.description.name}${options.asTool ? 'Tool' : ''}`,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,

@@ -95,3 +95,30 @@ describe('the ID check', () => {
 		expect(items[0].json).toEqual({ id: 'ctc.1..2' });
 	});
 });
+
+describe('as an AI tool, errors say what to change in the arguments', () => {
+	it('an unknown ID: no item number, no advice about the Base URL or running the node again', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(404, { error: { code: 'not_found', message: 'Contact not found' } });
+		const error = await runDeclarativeNode(node, getContact, { asTool: true }).catch((e) => e);
+		expect(error.message).toBe('Contact not found (HTTP 404 not_found, GET /contacts/ctc_1)');
+		expect(error.description).toMatch(/Check the ID argument/);
+		expect(error.description).not.toMatch(/Base URL|run the node|item/i);
+	});
+
+	it('a refused key tells the model to tell the user', async () => {
+		nock(API).post('/v1/contacts').reply(403, { error: { code: 'insufficient_scope', message: 'Missing scope contacts.write' } });
+		const error = await runDeclarativeNode(node, createContact, { asTool: true }).catch((e) => e);
+		expect(error.message).not.toMatch(/\[item/);
+		expect(error.description).toMatch(/tell the user/);
+	});
+
+	it('a bad argument names the argument and the resource, nothing is sent', async () => {
+		const error = await runDeclarativeNode(
+			node,
+			{ ...createContact, additionalFields: { email: 'not-an-address' } },
+			{ asTool: true },
+		).catch((e) => e);
+		expect(error.message).toMatch(/^Email: "not-an-address" is not an e-mail address$/);
+		expect(error.description).toBe('Change the "Email" argument of this contact call and call the tool again. Nothing was sent.');
+	});
+});

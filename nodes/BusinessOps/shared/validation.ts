@@ -1,9 +1,17 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { runsAsTool } from '../../shared/api/errors';
+
 /** A value was given that the API would refuse or misread: fail before anything is sent. */
 export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string, hint = ''): NodeOperationError {
 	const itemIndex = ctx.getItemIndex();
+	if (runsAsTool(ctx.getNode())) {
+		const resource = String(ctx.getNodeParameter('resource', 'contact'));
+		return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
+			description: `Change the "${field}" argument of this ${resource} call and call the tool again. Nothing was sent.`,
+		});
+	}
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,
 		description: `${hint}Fix "${field}" for item ${itemIndex} and run the node again. Nothing was sent for this item.`,

@@ -1,4 +1,4 @@
-import type { IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type { IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { BusinessOpsContext } from './context';
@@ -90,6 +90,31 @@ function notReadAsCancellation(message: string): string {
 	return message.replace(/canceled/g, 'cancelled');
 }
 
+/** Whether the node runs as an AI tool: n8n gives the tool copy of a node the type `<package>.<node>Tool`. */
+export function runsAsTool(node: INode): boolean {
+	return node.type.endsWith('Tool');
+}
+
+/**
+ * What a model calling the node as a tool can change, by status: its arguments, or nothing (then
+ * it should tell the user). No item numbers and no advice about the workflow or the credential.
+ */
+const TOOL_FIX_BY_STATUS: Record<number, string> = {
+	400: 'Change the argument the message names and call the tool again.',
+	404: 'No record has this ID. Check the ID argument (IDs look like the ones other tools returned), or find the record first.',
+	409: 'A record with the same unique value already exists: use that record instead of creating another.',
+	413: 'Send fewer line items or shorter texts.',
+	414: 'Use shorter IDs or filter values.',
+	422: "The record's current status does not allow this change: read the record and choose an action its status allows.",
+};
+
+function toolFixForStatus(status: number): string {
+	if (TOOL_FIX_BY_STATUS[status]) return TOOL_FIX_BY_STATUS[status];
+	if (status === 401 || status === 403) return 'This tool is not allowed to do this; tell the user, changing the arguments will not help.';
+	if (status === 429 || status >= 500) return 'The service is busy or unavailable; tell the user to try again later instead of repeating the call.';
+	return 'Check the arguments against the tool description; if they are right, tell the user what failed.';
+}
+
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
 	response: IN8nHttpFullResponse,
@@ -110,6 +135,10 @@ export function apiErrorFor(
 	}
 	if (status === 422) {
 		description = `${apiMessage}. ${description}`;
+	}
+	if (runsAsTool(ctx.getNode())) {
+		description = status === 422 ? `${apiMessage}. ${toolFixForStatus(status)}` : toolFixForStatus(status);
+		itemIndex = undefined;
 	}
 	const shownMessage = notReadAsCancellation(apiMessage);
 	if (shownMessage !== apiMessage && status !== 422) description = `The API said: ${apiMessage}. ${description}`;
