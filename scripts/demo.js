@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo`: real n8n 2.41.x with this package installed the way users install it (built,
 // packed, published to a local registry, installed by n8n's Community Nodes installer), next to
-// the local sandbox of the Business Operations API, with a ready credential and the example
-// workflows of demo/workflows.
+// the local sandbox of the Business Operations API, with a ready credential and the workflow
+// templates of templates/ imported (those with a Business Ops Trigger published).
 //
 //   npm run demo                          n8n on 127.0.0.1:5678, sandbox on 127.0.0.1:4010
 //   DEMO_N8N_PORT=5700 DEMO_SANDBOX_PORT=4100 npm run demo   other ports (taken ports are replaced by free ones)
@@ -13,7 +13,7 @@
 'use strict';
 
 const rt = require('./n8n');
-const { loadDemoWorkflows } = require('./n8n/demo-workflows');
+const { importTemplates } = require('./n8n/templates');
 
 const out = (line) => process.stdout.write(`${line}\n`);
 const say = (line) => out(`[demo] ${line}`);
@@ -77,19 +77,15 @@ async function main() {
 	const test = await client.testCredentialPublic(credential.id).catch((e) => ({ status: 'Error', message: e.message }));
 	say(`credential "Business Ops API" (admin key, ${sandbox.baseUrl}): test ${test.status} ${test.message}`);
 
-	const knownTypes = new Set((await client.nodeTypes()).map((t) => t.name));
+	const { imported: templates, skipped } = await importTemplates(client, credential);
+	for (const s of skipped) say(`skipping ${s}`);
 	const imported = [];
-	for (const { file, wf, missing, isTrigger } of loadDemoWorkflows(credential, knownTypes)) {
-		if (missing.length) {
-			say(`skipping ${file}: n8n does not know ${missing.join(', ')}`);
-			continue;
-		}
-		const created = await client.createWorkflow(wf);
+	for (const { wf, id, usesBusinessOpsTrigger } of templates) {
 		let state = 'imported';
-		if (isTrigger) {
+		if (usesBusinessOpsTrigger) {
 			try {
 				const before = sandbox.control.webhooks().length;
-				await client.publishWorkflow(created.id);
+				await client.publishWorkflow(id);
 				// n8n 2.41 publishes through an outbox: the trigger subscribes a moment after the answer.
 				const deadline = Date.now() + 30_000;
 				while (sandbox.control.webhooks().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
@@ -99,7 +95,7 @@ async function main() {
 				state = `imported, publishing failed: ${e.message}`;
 			}
 		}
-		imported.push({ name: wf.name, id: created.id, state });
+		imported.push({ name: wf.name, id, state });
 	}
 
 	const line = '-'.repeat(72);

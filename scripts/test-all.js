@@ -24,6 +24,7 @@ const PHASES = [
 	['node24', 'build, lint and unit tests on Node 24', node, ['scripts/test-node24.js']],
 	['jest', 'all jest suites (unit, sandbox, robustness) on this Node', node, [require.resolve('jest/bin/jest')]],
 	['e2e', 'n8n 2.41, installed from a local registry by its Community Nodes installer', node, ['scripts/e2e.js']],
+	['browser', "the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png", node, ['scripts/browser.js']],
 	['e2e-n8n1', 'the same on n8n 1.123 LTS', node, ['scripts/e2e.js', '--n8n=1']],
 	['e2e-queue', 'queue mode: main, worker, webhook process, PostgreSQL, Redis', node, ['scripts/e2e-queue.js']],
 ];

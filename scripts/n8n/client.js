@@ -189,13 +189,14 @@ class N8nClient {
 	}
 
 	/**
-	 * Runs a workflow with a Manual Trigger the way the editor's "Execute workflow" button does,
-	 * and waits for the finished execution (with its data). Returns the execution.
+	 * Runs a workflow the way the editor's "Execute workflow" button does, from its Manual Trigger
+	 * (or the trigger node named `trigger`, e.g. a Schedule Trigger), and waits for the finished
+	 * execution (with its data). Returns the execution.
 	 */
-	async runManually(workflowId, { timeoutMs = 120_000 } = {}) {
+	async runManually(workflowId, { timeoutMs = 120_000, trigger: triggerName } = {}) {
 		const wf = await this.rest('GET', `/workflows/${workflowId}`);
-		const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
+		const trigger = wf.nodes.find((n) => (triggerName ? n.name === triggerName : n.type === 'n8n-nodes-base.manualTrigger'));
+		if (!trigger) throw new Error(`workflow ${workflowId} has no ${triggerName ? `node "${triggerName}"` : 'Manual Trigger'}`);
 		const triggerToStartFrom = { name: trigger.name };
 		// n8n 1.x takes the workflow in the body (as the editor sends it), 2.x reads it from the database.
 		const body = this.major < 2 ? { workflowData: wf, triggerToStartFrom } : { triggerToStartFrom };

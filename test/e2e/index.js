@@ -21,6 +21,7 @@ module.exports = [
 	require('./trigger'),
 	require('./instances'),
 	require('./demo'),
+	require('./templates'),
 	require('./writes'),
 	require('./custom-api'),
 	require('./engine'),

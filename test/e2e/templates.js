@@ -1,0 +1,160 @@
+// The workflow templates of templates/ in real n8n: each is imported through the editor's call
+// (`POST /rest/workflows` with the owner's session, what Import from File + Save sends), given the
+// sandbox credential (what a user does when choosing it), then published or run, with the result a
+// user expects. Each step names its file in `template`: the unit test test/templates/templates.test.ts
+// fails for a template no e2e step covers. (The AI agent template is the `ai` area's.)
+'use strict';
+
+const { assert, rt, waitFor, sandboxGet } = require('./harness');
+const { prepareTemplate, importWorkflow, templateFiles, readTemplate } = require('../../scripts/n8n/templates');
+
+/** Imports one template with the admin credential; returns { id, wf }. */
+async function importTemplate(ctx, file) {
+	const { wf } = prepareTemplate(file, ctx.credentials.admin);
+	const saved = await importWorkflow(ctx.client, wf);
+	assert.ok(saved.id, `${file}: the import answered without a workflow id`);
+	return { id: saved.id, wf };
+}
+
+/** Publishes a workflow, waits for its trigger's subscription, runs `act`, then unpublishes. */
+async function whilePublished(ctx, workflowId, act) {
+	const count = () => ctx.sandbox.control.webhooks().length;
+	const before = count();
+	await ctx.client.publishWorkflow(workflowId);
+	try {
+		// n8n 2.41 publishes through an outbox: the subscription appears a moment after the answer.
+		await waitFor(() => count() === before + 1, { timeoutMs: 30_000, what: 'the trigger to subscribe' });
+		return await act();
+	} finally {
+		await ctx.client.unpublishWorkflow(workflowId);
+		await waitFor(() => count() === before, { timeoutMs: 30_000, what: 'the subscription to be deleted' });
+	}
+}
+
+/** A call on the sandbox API with the admin key (what the user's business system does); returns `data`. */
+async function apiCall(ctx, method, pathname, body) {
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
+		method,
+		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const json = await res.json();
+	assert.ok(res.ok, `${method} ${pathname}: ${res.status} ${JSON.stringify(json)}`);
+	return json.data;
+}
+
+/** Every record of a sandbox list (all pages). */
+async function sandboxAll(ctx, resource) {
+	const all = [];
+	for (let page = 1; page <= 100; page++) {
+		const res = await fetch(`${ctx.sandbox.baseUrl}/${resource}?page=${page}&pageSize=100`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
+		const body = await res.json();
+		assert.ok(res.ok, `sandbox GET /${resource}: ${res.status}`);
+		all.push(...body.data);
+		if (!body.meta?.hasMore) return all;
+	}
+	throw new Error(`sandbox /${resource}: more than 100 pages`);
+}
+
+/** A step for one template: `run(ctx, file)`; `template` names the file it covers. */
+function templateStep(file, name, run) {
+	return { name: `${file.replace(/\.json$/, '')}: ${name}`, template: file, run: (ctx) => run(ctx, file) };
+}
+
+/** The one finished execution a published workflow made after an event. */
+async function onlyExecution(ctx, workflowId) {
+	const [ex] = await ctx.client.waitForExecutions(workflowId, 1, { timeoutMs: 60_000 });
+	const err = rt.executionError(ex);
+	assert.equal(ex.status, 'success', `execution ${ex.id} ended "${ex.status}": ${err ? err.message : ''}`);
+	return ex;
+}
+
+module.exports = {
+	area: 'templates',
+	steps: [
+		{
+			name: 'every node type and version of every template exists in this n8n',
+			async run(ctx) {
+				const versions = new Map();
+				for (const t of await ctx.client.nodeTypes()) versions.set(t.name, [...(versions.get(t.name) || []), ...[t.version].flat()]);
+				const missing = [];
+				for (const file of templateFiles()) {
+					for (const n of readTemplate(file).nodes) {
+						if (!(versions.get(n.type) || []).includes(n.typeVersion)) missing.push(`${file}: "${n.name}" ${n.type} v${n.typeVersion} (n8n has ${versions.get(n.type)?.join(', ') || 'no such type'})`);
+					}
+				}
+				assert.deepEqual(missing, []);
+				return `${templateFiles().length} templates`;
+			},
+		},
+		templateStep('send-quote-for-customer-request.json', 'published, a customer request for a price gets its quote sent', async (ctx, file) => {
+			const { id } = await importTemplate(ctx, file);
+			const request = await whilePublished(ctx, id, async () => {
+				const created = await apiCall(ctx, 'POST', '/requests', {
+					fromEmail: `anna-${Date.now()}@example.com`,
+					fromName: 'Anna de Boer',
+					subject: 'Quote for a wedding cake',
+					bodyText: 'What would a three-layer cake for 80 guests cost?',
+					externalRef: 'template-e2e',
+					processImmediately: true,
+				});
+				await ctx.sandbox.control.waitForDeliveries();
+				await onlyExecution(ctx, id);
+				return created;
+			});
+			const processed = await sandboxGet(ctx, `/requests/${request.id}`);
+			const quoteId = processed.quoteId || processed.output?.quoteId;
+			assert.ok(quoteId, `the request made no quote: ${JSON.stringify(processed)}`);
+			const quote = await sandboxGet(ctx, `/quotes/${quoteId}`);
+			assert.equal(quote.status, 'sent', `quote ${quote.number}`);
+			return `request ${request.id} → quote ${quote.number}: ${quote.status}`;
+		}),
+		templateStep('update-contact-when-invoice-paid.json', 'published, paying an invoice updates its contact', async (ctx, file) => {
+			const { id } = await importTemplate(ctx, file);
+			const contact = await apiCall(ctx, 'POST', '/contacts', { name: 'Jan Jansen', type: 'individual', email: `jan-${Date.now()}@example.com` });
+			const invoice = await apiCall(ctx, 'POST', '/invoices', {
+				contactId: contact.id,
+				items: [{ name: 'Birthday cake', quantity: 1, unitPrice: 42.5, vatPercentage: 9 }],
+			});
+			await whilePublished(ctx, id, async () => {
+				await apiCall(ctx, 'PATCH', `/invoices/${invoice.id}`, { status: 'paid' });
+				await ctx.sandbox.control.waitForDeliveries();
+				await onlyExecution(ctx, id);
+			});
+			const after = await sandboxGet(ctx, `/contacts/${contact.id}`);
+			assert.equal(after.type, 'business', `contact ${contact.id}`);
+			return `invoice ${invoice.number} paid → contact ${contact.id}: type individual → ${after.type}`;
+		}),
+		templateStep('weekly-overdue-invoices.json', "run, one item listing exactly the API's overdue invoices", async (ctx, file) => {
+			const { id, wf } = await importTemplate(ctx, file);
+			const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
+			const ex = await ctx.client.runManually(id, { trigger: trigger.name });
+			const err = rt.executionError(ex);
+			assert.equal(ex.status, 'success', err ? err.message : ex.status);
+			const out = rt.nodeOutput(ex, 'One list') || [];
+			assert.equal(out.length, 1, `"One list" gave ${out.length} items`);
+			const listed = out[0].overdueInvoices.map((i) => i.id).sort();
+			const expected = (await sandboxAll(ctx, 'invoices')).filter((i) => i.status === 'overdue').map((i) => i.id).sort();
+			assert.ok(expected.length > 0, 'the sandbox has no overdue invoice: the step would prove nothing');
+			assert.deepEqual(listed, expected);
+			return `${listed.length} overdue invoice(s) in one list`;
+		}),
+		templateStep('sync-contacts-from-a-sheet.json', 'run twice, the new rows become contacts once', async (ctx, file) => {
+			const { id } = await importTemplate(ctx, file);
+			const first = await ctx.client.runManually(id);
+			assert.equal(first.status, 'success', JSON.stringify(rt.executionError(first)));
+			const rows = rt.nodeOutput(first, 'Sheet rows') || [];
+			const emails = rows.map((r) => r.email).sort();
+			assert.equal(emails.length, 3, `"Sheet rows" gave ${emails.length} rows`);
+			const matching = async () => (await sandboxAll(ctx, 'contacts')).filter((c) => emails.includes(c.email));
+			const afterFirst = await matching();
+			assert.deepEqual(afterFirst.map((c) => c.email).sort(), emails, 'the first run did not add one contact per row');
+			const second = await ctx.client.runManually(id);
+			assert.equal(second.status, 'success', JSON.stringify(rt.executionError(second)));
+			const added = rt.nodeOutput(second, 'Add the contact');
+			assert.ok(!added || added.length === 0, `the second run added ${added?.length} contact(s) again`);
+			assert.equal((await matching()).length, emails.length, 'the second run made duplicates');
+			return `${emails.length} contacts added, none on the second run`;
+		}),
+	],
+};
