@@ -15,7 +15,7 @@ import { triggerKey } from './currentRecord';
 import { deliveryIdOf, eventTypeOf, outputHeaders, parseEventBody, toEvent } from './delivery';
 import { seenBefore } from './deliveryIds';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf, type HeaderBag, type VerifiedForm } from './hmac';
-import { pinForm, pinnedFormOf } from './pinnedForm';
+import { isPinnedInRecord, pinForm, pinnedFormOf } from './pinnedForm';
 import { recordRefusal } from './refusals';
 import { type SignatureScheme, verifyDelivery } from './signature';
 import {
@@ -49,7 +49,11 @@ const REFUSED_BODY = { error: 'invalid signature' };
  * the reason (the sender gets n8n's 500).
  */
 function refuse(ctx: IWebhookFunctions, at: Delivered, status: number, reason: string): IWebhookResponseData {
-	const count = recordRefusal(ctx, at.key, at.record, status, reason);
+	const { count, written } = recordRefusal(ctx, at.key, at.record, status, reason);
+	// n8n saves the static data of a request that starts no execution: the form learned from an
+	// earlier delivery goes into the record with the (throttled) refusal write
+	const learned = at.scheme === 'auto' && written && at.record ? pinnedFormOf(at.key, at.record) : undefined;
+	if (learned && at.record && !isPinnedInRecord(at.record)) pinForm(ctx, at.key, at.slot, at.record, learned);
 	if (ctx.getMode() === 'manual') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
 			description: `A delivery to the test URL did not pass the trigger's checks, so no test event was produced. Refusals so far: ${count}. See docs/signatures.md for the signing forms Auto accepts and the Custom scheme.`,
@@ -62,6 +66,7 @@ function refuse(ctx: IWebhookFunctions, at: Delivered, status: number, reason: s
 /** The trigger and subscription record a delivery is checked against. */
 interface Delivered {
 	key: string;
+	scheme: SignatureScheme;
 	slot: SubscriptionSlot;
 	record: IDataObject | undefined;
 }
@@ -266,7 +271,7 @@ export class BusinessOpsTrigger implements INodeType {
 		const node = this.getNode().name;
 		const slot = webhookSlot(this);
 		const stored = storedSubscription(this, slot);
-		const at: Delivered = { key: triggerKey(this.getWorkflow().id, node, slot), slot, record: stored as IDataObject | undefined };
+		const at: Delivered = { key: triggerKey(this.getWorkflow().id, node, slot), scheme, slot, record: stored as IDataObject | undefined };
 
 		const tolerance = toleranceOf(options.timestampTolerance);
 		if (typeof tolerance !== 'number') return refuse(this, at, 401, tolerance.problem);
@@ -276,7 +281,7 @@ export class BusinessOpsTrigger implements INodeType {
 			if (reading && 'problem' in reading) return refuse(this, at, 401, reading.problem);
 			secret = reading?.secret;
 		}
-		const pinned = scheme === 'auto' ? pinnedFormOf(at.record) : undefined;
+		const pinned = scheme === 'auto' ? pinnedFormOf(at.key, at.record) : undefined;
 		const verified = verifyDelivery({
 			scheme,
 			secret,
@@ -291,7 +296,9 @@ export class BusinessOpsTrigger implements INodeType {
 		if (!verified.valid) {
 			return refuse(this, at, 401, pinned ? `${verified.reason} (checked against the pinned form: header ${pinned.header}, ${pinned.content})` : verified.reason);
 		}
-		const learned = scheme === 'auto' && !pinned && verified.form.custom && at.record ? pinForm(this, at.key, slot, at.record, verified.form.custom) : false;
+		// Learned now, or learned by this process but not yet in the record read: (re)written
+		const form = pinned ?? verified.form.custom;
+		const learned = scheme === 'auto' && form && at.record && !isPinnedInRecord(at.record) ? pinForm(this, at.key, slot, at.record, form) : false;
 		if (scheme !== 'none' && !pinned) logFormOnce(this, at, scheme, verified.form, learned);
 
 		// The bytes just verified are the ones read; only without a signature check may n8n's

@@ -50,7 +50,8 @@ function tallyOf(key: string): Tally {
 
 /**
  * Counts a refusal of the trigger `key`; `record` is the subscription record the request read.
- * Answers the count as far as this process knows it (stored count plus the ones not written).
+ * Answers the count as far as this process knows it (stored count plus the ones not written),
+ * and whether the static data was written this time.
  */
 export function recordRefusal(
 	ctx: IWebhookFunctions,
@@ -58,7 +59,7 @@ export function recordRefusal(
 	record: IDataObject | undefined,
 	status: number,
 	reason: string,
-): number {
+): { count: number; written: boolean } {
 	const now = Date.now();
 	const tally = tallyOf(key);
 	tally.pending += 1;
@@ -85,6 +86,7 @@ export function recordRefusal(
 		} satisfies RefusalRecord;
 		tally.writtenAt = now;
 		tally.pending = 0;
+		return { count, written: true };
 	}
-	return count;
+	return { count, written: false };
 }

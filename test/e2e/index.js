@@ -23,5 +23,6 @@ module.exports = [
 	require('./demo'),
 	require('./writes'),
 	require('./custom-api'),
+	require('./hostile'),
 	require('./lifecycle'),
 ];

@@ -947,6 +947,22 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect((subscriptions(renewed).production as IDataObject).pinnedForm).toMatchObject({ header: 'webhook-signature' });
 	});
 
+	test('a learned form holds in this process at once, and reaches the record with the next write n8n saves (a refusal)', async () => {
+		const staticData = withProduction({ id: 'whk_mem' });
+		const first = node({}, structuredClone(staticData));
+		const raw = JSON.stringify({ type: 'invoice.paid' });
+		const github = { headers: { 'x-api-signature': githubSignature(SECRET, raw) }, rawBody: Buffer.from(raw) };
+		expect((await runWebhook(trigger, first, github)).result.workflowData).toBeDefined();
+		// n8n 2.41 does not save that request's static data: the next request reads the record without the form
+		const next = node({}, structuredClone(staticData));
+		next.workflow.id = first.workflow.id;
+		const otherForm = await runWebhook(trigger, next, signedBody({ type: 'invoice.paid' }));
+		expect(otherForm.status).toBe(401);
+		expect(warnings().at(-1)).toContain('(checked against the pinned form: header x-api-signature, {body})');
+		// that refusal's write (the first of the minute) carried the form into the record
+		expect((subscriptions(next).production as IDataObject).pinnedForm).toMatchObject({ header: 'x-api-signature', content: '{body}' });
+	});
+
 	test('a refused delivery changes no static data until its write is due, and a refused 401 says nothing else (point 6)', async () => {
 		const testNode = node();
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
