@@ -37,18 +37,20 @@ async function setUp(ctx) {
 	);
 	await client.publishWorkflow(wf.id);
 	const sub = await nw.waitFor(() => control.webhooks().find((w) => w.url.includes(webhookId) && w.active), { what: 'the subscription of the hostile workflow' });
-	// the first genuine delivery pins the form (production webhooks answer a moment after publishing)
+	// the first genuine delivery pins the form (production webhooks answer a moment after publishing);
+	// n8n saves it into the record with the next write it keeps: here, the first refusal's
 	await nw.waitFor(
 		async () => {
 			control.clearDeliveries();
 			control.emit({ type: 'invoice.paid', data: { id: 'inv_pin' } });
 			await control.waitForDeliveries();
-			const record = await hostile.storedRecord(client, wf.id, TRIGGER);
-			return record && record.pinnedForm ? record : undefined;
+			return control.deliveries().some((d) => d.success);
 		},
-		{ what: 'the pinned form', timeoutMs: 60_000 },
+		{ what: 'a genuine delivery to be accepted', timeoutMs: 60_000 },
 	);
+	await hostile.sendMany(sub.url, 1, () => hostile.forgedDelivery({ size: KiB }), 1);
 	const record = await hostile.storedRecord(client, wf.id, TRIGGER);
+	if (!record || !record.pinnedForm) throw new Error(`no pinned form in the record: ${JSON.stringify(record)}`);
 	return { workflowId: wf.id, url: sub.url, secret: hostile.openRecordSecret(record, sandbox.keys.admin) };
 }
 
