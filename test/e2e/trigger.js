@@ -25,6 +25,8 @@ const CONTRACTS = [
 	['bare hex of timestamp.body, X-Signature-Timestamp', { signing: { form: 'hex' } }],
 	['bare base64 of id.timestamp.body, whsec key', { signing: { form: 'base64', content: 'id.timestamp.body', key: 'whsec', idHeader: 'X-Message-Id' } }],
 	['type under "event_type"', { signing: { form: 'github', signatureHeader: 'Signature' }, typeField: 'event_type' }],
+	// back to the default form, so that the later steps meet a subscription that learned it
+	['Standard Webhooks again, learned by a new subscription', { signing: { form: 'standard' } }],
 ];
 
 function triggerWorkflow(ctx, name, options = {}) {
