@@ -11,9 +11,11 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { customSignatureOf, customSignatureOption } from './customProperties';
 import { customProblem } from './customSignature';
+import { triggerKey } from './currentRecord';
 import { deliveryIdOf, eventTypeOf, outputHeaders, parseEventBody, toEvent } from './delivery';
 import { seenBefore } from './deliveryIds';
-import { DEFAULT_TOLERANCE_SECONDS, type HeaderBag, type VerifiedForm } from './hmac';
+import { DEFAULT_TOLERANCE_SECONDS, toleranceOf, type HeaderBag, type VerifiedForm } from './hmac';
+import { isPinnedInRecord, pinForm, pinnedFormOf } from './pinnedForm';
 import { recordRefusal } from './refusals';
 import { type SignatureScheme, verifyDelivery } from './signature';
 import {
@@ -23,6 +25,7 @@ import {
 	deleteSubscription,
 	readSecret,
 	storedSubscription,
+	type SubscriptionSlot,
 	webhookSlot,
 } from './subscription';
 
@@ -32,34 +35,54 @@ interface TriggerOptions {
 	includeHeaders?: boolean;
 	signatureHeader?: string;
 	signatureScheme?: SignatureScheme;
-	timestampTolerance?: number;
+	/** A number from the field; an expression may hand over anything (toleranceOf checks it). */
+	timestampTolerance?: unknown;
 }
 
+/** What every refused sender is told: nothing about the reason or the trigger's state. */
+const REFUSED_BODY = { error: 'invalid signature' };
+
 /**
- * Refuses a delivery: counted and logged (refusals.ts), answered with the status and a short
- * reason, no execution. While the editor listens for a test event, the refusal is thrown
- * instead: n8n then ends the wait and shows the reason in the editor (the sender gets n8n's 500).
+ * Refuses a delivery: counted and logged (refusals.ts), answered with a plain 401 and no
+ * execution; the reason goes to the log, the refusal count and, while the editor listens for a
+ * test event, to the editor: the refusal is thrown there, so that n8n ends the wait and shows
+ * the reason (the sender gets n8n's 500).
  */
-function refuse(ctx: IWebhookFunctions, status: number, reason: string): IWebhookResponseData {
-	const record = recordRefusal(ctx, status, reason);
+function refuse(ctx: IWebhookFunctions, at: Delivered, status: number, reason: string): IWebhookResponseData {
+	const { count, written } = recordRefusal(ctx, at.key, at.record, status, reason);
+	// n8n saves the static data of a request that starts no execution: the form learned from an
+	// earlier delivery goes into the record with the (throttled) refusal write
+	const learned = at.scheme === 'auto' && written && at.record ? pinnedFormOf(at.key, at.record) : undefined;
+	if (learned && at.record && !isPinnedInRecord(at.record)) pinForm(ctx, at.key, at.slot, at.record, learned);
 	if (ctx.getMode() === 'manual') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
-			description: `A delivery to the test URL did not pass the trigger's checks, so no test event was produced. Refusals so far: ${record.count}. See the README's trigger section for the signing forms Auto accepts and the Custom scheme.`,
+			description: `A delivery to the test URL did not pass the trigger's checks, so no test event was produced. Refusals so far: ${count}. See docs/signatures.md for the signing forms Auto accepts and the Custom scheme.`,
 		});
 	}
-	ctx.getResponseObject().status(status).json({ error: reason });
+	ctx.getResponseObject().status(status).json(status === 401 ? REFUSED_BODY : { error: reason });
 	return { noWebhookResponse: true };
 }
 
-/** Workflow, node and form already named in the log by this n8n process. */
-const formsLogged = new Set<string>();
+/** The trigger and subscription record a delivery is checked against. */
+interface Delivered {
+	key: string;
+	scheme: SignatureScheme;
+	slot: SubscriptionSlot;
+	record: IDataObject | undefined;
+}
 
-function logFormOnce(ctx: IWebhookFunctions, scheme: SignatureScheme, form: VerifiedForm): void {
-	const key = `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().name}\u0000${form.description}`;
+/** Workflow, node and form already named in the log by this n8n process (at most MAX_FORMS_LOGGED). */
+const formsLogged = new Set<string>();
+const MAX_FORMS_LOGGED = 1000;
+
+function logFormOnce(ctx: IWebhookFunctions, at: Delivered, scheme: SignatureScheme, form: VerifiedForm, pinned: boolean): void {
+	const key = `${at.key}\u0000${form.description}`;
 	if (formsLogged.has(key)) return;
 	formsLogged.add(key);
-	const pin = form.custom
-		? ` To pin it, choose Signature Scheme "Custom" with: header ${form.custom.header}, prefix "${form.custom.prefix}", encoding ${form.custom.encoding}, signed content ${form.custom.content}, key ${form.custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${form.custom.timestampHeader ? `, timestamp header ${form.custom.timestampHeader}` : ''}${form.custom.idHeader ? `, ID header ${form.custom.idHeader}` : ''}, algorithm SHA-256.`
+	if (formsLogged.size > MAX_FORMS_LOGGED) formsLogged.delete(formsLogged.values().next().value as string);
+	const custom = scheme === 'auto' ? form.custom : undefined;
+	const pin = custom
+		? ` ${pinned ? 'Pinned with this subscription: later deliveries are checked in this form only. ' : ''}To set it by hand, choose Signature Scheme "Custom" with: header ${custom.header}, prefix "${custom.prefix}", encoding ${custom.encoding}, signed content ${custom.content}, key ${custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${custom.timestampHeader ? `, timestamp header ${custom.timestampHeader}` : ''}${custom.idHeader ? `, ID header ${custom.idHeader}` : ''}, algorithm SHA-256.`
 		: '';
 	ctx.logger.info(
 		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${pin}`,
@@ -122,7 +145,7 @@ export class BusinessOpsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the Webhook-ID header, else the event ID) within the timestamp tolerance. Kept in memory per n8n process: not shared between instances or kept across restarts.',
+							'Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the message ID the signature covers, else the signed body\'s ID). Kept in memory per n8n process: not shared between instances or kept across restarts.',
 					},
 					{
 						displayName: 'Include Headers',
@@ -152,7 +175,7 @@ export class BusinessOpsTrigger implements INodeType {
 								name: 'Auto',
 								value: 'auto',
 								description:
-									'Find the signature in any header whose name contains "signature", in the common forms; the log names the form found so that you can pin it',
+									'Find the signature in any header whose name contains "signature", in the common forms, once: the first verified delivery pins its form for the subscription, and later deliveries are checked in that form only',
 							},
 							{
 								name: 'Custom',
@@ -215,7 +238,13 @@ export class BusinessOpsTrigger implements INodeType {
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const options = this.getNodeParameter('options', {}) as TriggerOptions;
-				const problem = options.signatureScheme === 'custom' ? customProblem(customSignatureOf(options as IDataObject)) : undefined;
+				const tolerance = toleranceOf(options.timestampTolerance);
+				const problem =
+					typeof tolerance === 'number'
+						? options.signatureScheme === 'custom'
+							? customProblem(customSignatureOf(options as IDataObject))
+							: undefined
+						: tolerance.problem;
 				if (problem) throw new NodeOperationError(this.getNode(), problem);
 				return await createSubscription(this);
 			},
@@ -239,15 +268,20 @@ export class BusinessOpsTrigger implements INodeType {
 		const headers = req.headers as HeaderBag;
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const scheme = options.signatureScheme ?? 'auto';
-		const tolerance = options.timestampTolerance ?? DEFAULT_TOLERANCE_SECONDS;
+		const node = this.getNode().name;
+		const slot = webhookSlot(this);
+		const stored = storedSubscription(this, slot);
+		const at: Delivered = { key: triggerKey(this.getWorkflow().id, node, slot), scheme, slot, record: stored as IDataObject | undefined };
 
+		const tolerance = toleranceOf(options.timestampTolerance);
+		if (typeof tolerance !== 'number') return refuse(this, at, 401, tolerance.problem);
 		let secret: string | undefined;
 		if (scheme !== 'none') {
-			const slot = webhookSlot(this);
-			const reading = await readSecret(this, slot, storedSubscription(this, slot), true);
-			if (reading && 'problem' in reading) return refuse(this, 401, reading.problem);
+			const reading = await readSecret(this, slot, stored, true);
+			if (reading && 'problem' in reading) return refuse(this, at, 401, reading.problem);
 			secret = reading?.secret;
 		}
+		const pinned = scheme === 'auto' ? pinnedFormOf(at.key, at.record) : undefined;
 		const verified = verifyDelivery({
 			scheme,
 			secret,
@@ -255,11 +289,17 @@ export class BusinessOpsTrigger implements INodeType {
 			rawBody: req.rawBody,
 			signatureHeader: options.signatureHeader,
 			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
+			pinned,
 			toleranceSeconds: tolerance,
 			nowSeconds: Math.floor(Date.now() / 1000),
 		});
-		if (!verified.valid) return refuse(this, 401, verified.reason);
-		if (scheme !== 'none') logFormOnce(this, scheme, verified.form);
+		if (!verified.valid) {
+			return refuse(this, at, 401, pinned ? `${verified.reason} (checked against the pinned form: header ${pinned.header}, ${pinned.content})` : verified.reason);
+		}
+		// Learned now, or learned by this process but not yet in the record read: (re)written
+		const form = pinned ?? verified.form.custom;
+		const learned = scheme === 'auto' && form && at.record && !isPinnedInRecord(at.record) ? pinForm(this, at.key, slot, at.record, form) : false;
+		if (scheme !== 'none' && !pinned) logFormOnce(this, at, scheme, verified.form, learned);
 
 		// The bytes just verified are the ones read; only without a signature check may n8n's
 		// own parse of the body stand in for missing raw bytes.
@@ -268,10 +308,10 @@ export class BusinessOpsTrigger implements INodeType {
 			(scheme === 'none' && req.rawBody === undefined && req.body && typeof req.body === 'object'
 				? (req.body as IDataObject)
 				: undefined);
-		if (!body) return refuse(this, 400, 'body is not a JSON object');
+		if (!body) return refuse(this, at, 400, 'body is not a JSON object');
 
-		const node = this.getNode().name;
-		const { type, from } = eventTypeOf(body, headers, options.eventTypeField);
+		const reading = eventTypeOf(body, headers, options.eventTypeField);
+		const { type, from } = reading;
 		if (type === null) {
 			this.logger.warn(
 				`Business Ops Trigger "${node}" could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${options.eventTypeField ? `, nothing at ${options.eventTypeField}` : ''}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere.`,
@@ -283,16 +323,18 @@ export class BusinessOpsTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
-		const deliveryId = deliveryIdOf(body, headers);
+		const deliveryId = deliveryIdOf(body, verified.form.signedId);
 		if (options.ignoreRepeatedDeliveries && deliveryId !== null) {
-			const trigger = `${this.getWorkflow().id ?? ''}\u0000${node}`;
-			if (seenBefore(trigger, deliveryId, Date.now(), tolerance * 1000)) {
+			// With a signed timestamp a repeat outside the window is refused anyway; a signature
+			// over the body alone never expires, so its id is kept until the bound pushes it out.
+			const windowMs = verified.timestamp !== undefined ? 2 * tolerance * 1000 : Infinity;
+			if (seenBefore(at.key, deliveryId, Date.now(), windowMs)) {
 				this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
 				return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
 			}
 		}
 
-		const event = toEvent(body, headers, type, verified.timestamp);
+		const event = toEvent(body, reading, deliveryId, verified.timestamp);
 		if (options.includeHeaders) event.headers = outputHeaders(headers);
 		return { workflowData: [this.helpers.returnJsonArray([event])] };
 	}

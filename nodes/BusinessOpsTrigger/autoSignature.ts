@@ -12,7 +12,13 @@
  *   `delivery`;
  * - the key as the whole secret (UTF-8) or as the base64 after `whsec_`.
  *
- * When the matching content holds a timestamp, the replay window applies. Pure; never throws.
+ * The search runs only until the subscription's first verified delivery pins the form (the node
+ * stores it; later deliveries are checked against that form alone, one HMAC). It is bounded so
+ * that a forged request costs little: cheap checks first (a timestamp outside the window, an
+ * empty or overlong value and a key shorter than 16 bytes are dropped before anything is
+ * hashed), ids ranked so that tracing headers added by proxies come last, at most
+ * MAX_SEARCH_HMACS HMACs, and no search at all over a body above MAX_SEARCH_BODY_BYTES.
+ * Pure; never throws.
  */
 import {
 	checkTimestamp,
@@ -20,7 +26,9 @@ import {
 	fail,
 	headerValues,
 	hmacOf,
+	MIN_KEY_BYTES,
 	sameBytes,
+	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
 	type VerifyResult,
@@ -29,10 +37,16 @@ import {
 
 const SHA256_BYTES = 32;
 /** Bounds on what is tried, so that a request full of headers costs a few HMACs, not hundreds. */
-const MAX_IDS = 4;
-const MAX_TIMESTAMPS = 3;
+export const MAX_SEARCH_HMACS = 8;
+export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
+const MAX_IDS = 3;
+const MAX_TIMESTAMPS = 2;
 const MAX_SIGNATURES = 16;
 const MAX_PART_LENGTH = 200;
+/** Ids that proxies and tracing add to every request: tried last. */
+const TRACING_ID = /(request|trace|correlation|span|amzn|b3|cf-|forwarded|session)/;
+/** Ids that name a delivery or message: tried first, after `webhook-id`. */
+const DELIVERY_ID = /(webhook|delivery|message|msg|event)/;
 const TIMESTAMP_KEYS = new Set(['t', 'ts', 'timestamp']);
 
 interface Signature {
@@ -89,26 +103,59 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 	return { headerNames: [...new Set(found.map(([name]) => name))], signatures, timestamps };
 }
 
-function signedContents(headers: HeaderBag, signatureTimestamps: Array<{ value: string; header: string }>): Content[] {
-	const timestamps = [...signatureTimestamps];
-	for (const [header, value] of headerValues(headers, (name) => name.includes('timestamp'))) {
-		addUnique(timestamps, { value: value.trim(), header }, (a, b) => a.value === b.value, MAX_TIMESTAMPS);
+type Part = { value: string; header: string };
+
+const usable = (part: Part) => part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
+
+function idRank(header: string): number {
+	const name = header.toLowerCase();
+	if (name === 'webhook-id') return 0;
+	if (TRACING_ID.test(name)) return 3;
+	return DELIVERY_ID.test(name) ? 1 : 2;
+}
+
+/**
+ * The signed contents worth an HMAC, most likely first: the body alone always, timestamps only
+ * when inside the window (`stale` says one was dropped for that), ids only when usable.
+ */
+function signedContents(
+	headers: HeaderBag,
+	signatureTimestamps: Part[],
+	nowSeconds: number,
+	tolerance: number,
+): { contents: Content[]; stale?: string } {
+	let stale: string | undefined;
+	const timestamps: Part[] = [];
+	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => ({ header, value: value.trim() }));
+	for (const timestamp of [...signatureTimestamps, ...timestampHeaders]) {
+		if (!usable(timestamp)) continue;
+		const checked = checkTimestamp(timestamp.value, nowSeconds, tolerance);
+		if (typeof checked === 'number') addUnique(timestamps, timestamp, (a, b) => a.value === b.value, MAX_TIMESTAMPS);
+		else stale ??= checked.valid ? undefined : checked.reason;
 	}
-	const ids: Array<{ value: string; header: string }> = [];
 	const idHeader = (name: string) => name === 'webhook-id' || name.endsWith('-id') || name.includes('delivery');
-	// webhook-id first: the id a Standard Webhooks API signs
-	const idValues = headerValues(headers, idHeader).sort(([a], [b]) => Number(b.toLowerCase() === 'webhook-id') - Number(a.toLowerCase() === 'webhook-id'));
-	for (const [header, value] of idValues) {
-		addUnique(ids, { value: value.trim(), header }, (a, b) => a.value === b.value, MAX_IDS);
-	}
-	const usable = (part: { value: string }) => part.value !== '' && part.value.length <= MAX_PART_LENGTH;
+	const ids: Part[] = [];
+	const idValues = headerValues(headers, idHeader)
+		.map(([header, value]) => ({ header, value: value.trim() }))
+		.filter(usable)
+		.sort((a, b) => idRank(a.header) - idRank(b.header));
+	for (const id of idValues) addUnique(ids, id, (a, b) => a.value === b.value, MAX_IDS);
+
 	const contents: Content[] = [];
-	for (const timestamp of timestamps.filter(usable)) {
-		for (const id of ids.filter(usable)) contents.push({ prefix: `${id.value}.${timestamp.value}.`, timestamp, id });
-		contents.push({ prefix: `${timestamp.value}.`, timestamp });
+	const [first, ...others] = timestamps;
+	if (first) {
+		if (ids[0]) contents.push({ prefix: `${ids[0].value}.${first.value}.`, timestamp: first, id: ids[0] });
+		contents.push({ prefix: `${first.value}.`, timestamp: first });
 	}
 	contents.push({ prefix: '' });
-	return contents;
+	for (const timestamp of [first, ...others].filter((part) => part !== undefined)) {
+		for (const id of ids) {
+			if (timestamp === first && id === ids[0]) continue;
+			contents.push({ prefix: `${id.value}.${timestamp.value}.`, timestamp, id });
+		}
+		if (timestamp !== first) contents.push({ prefix: `${timestamp.value}.`, timestamp });
+	}
+	return { contents, stale };
 }
 
 /** The Custom settings that accept exactly this form, so that a user can pin it. */
@@ -154,19 +201,31 @@ export function verifyAuto(
 	if (signatures.length === 0) {
 		return fail(`malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
 	}
+	if (body.length > MAX_SEARCH_BODY_BYTES) {
+		return fail(
+			`Auto has not learned the signing form yet and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) pins the form, or choose the scheme under Options`,
+		);
+	}
 	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
 	if (secret.startsWith('whsec_')) keys.unshift(['whsecBase64', whsecKey(secret)]);
-	for (const content of signedContents(headers, timestamps)) {
-		for (const [keyForm, key] of keys) {
+	const usableKeys = keys.filter(([, key]) => key.length >= MIN_KEY_BYTES);
+	if (usableKeys.length === 0) return fail(SHORT_KEY);
+	const { contents, stale } = signedContents(headers, timestamps, nowSeconds, tolerance);
+	let budget = MAX_SEARCH_HMACS;
+	for (const content of contents) {
+		for (const [keyForm, key] of usableKeys) {
+			if (budget-- <= 0) return fail(noMatch(stale));
 			const expected = hmacOf('sha256', key, content.prefix, body);
-			const match = signatures.filter((signature) => sameBytes(signature.digest, expected))[0];
+			const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 			if (!match) continue;
 			const custom = pinned(match, content, keyForm);
-			if (!content.timestamp) return { valid: true, form: { description: describe(custom), custom } };
-			const timestamp = checkTimestamp(content.timestamp.value, nowSeconds, tolerance);
-			if (typeof timestamp !== 'number') return timestamp;
-			return { valid: true, form: { description: describe(custom), custom }, timestamp };
+			const form = { description: describe(custom), custom, ...(content.id ? { signedId: content.id.value } : {}) };
+			return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 		}
 	}
-	return fail('signature does not match');
+	return fail(noMatch(stale));
+}
+
+function noMatch(stale: string | undefined): string {
+	return stale ? `signature does not match (and ${stale}: a timestamp outside the window is not tried)` : 'signature does not match';
 }

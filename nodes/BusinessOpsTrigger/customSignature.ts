@@ -11,7 +11,9 @@ import {
 	headerValues,
 	hmacOf,
 	keyOf,
+	MIN_KEY_BYTES,
 	sameBytes,
+	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
 	type VerifyResult,
@@ -92,13 +94,15 @@ export function verifyCustom(
 		id = found;
 	}
 
+	const key = keyOf(secret, custom.key);
+	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);
 	const [before, after] = custom.content.split(/\{body\}/i);
 	const fill = (text: string) => text.replace(/\{timestamp\}/gi, timestampText).replace(/\{id\}/gi, id);
-	const expected = hmacOf(custom.algorithm, keyOf(secret, custom.key), fill(before), body, fill(after));
+	const expected = hmacOf(custom.algorithm, key, fill(before), body, fill(after));
 	if (!signatures.some((signature) => sameBytes(signature, expected))) return fail('signature does not match');
 	return {
 		valid: true,
-		form: { description: `Custom (header ${header})` },
+		form: { description: `Custom (header ${header})`, custom, ...(id !== '' ? { signedId: id } : {}) },
 		...(timestamp !== undefined ? { timestamp } : {}),
 	};
 }

@@ -1,14 +1,14 @@
 /** Turns a verified delivery into the trigger's output item. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { headerValue, headerValues, type HeaderBag } from './hmac';
+import { headerValues, type HeaderBag } from './hmac';
 
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
 const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 export interface DeliveredEvent extends IDataObject {
 	id: string | null;
-	/** The `webhook-id` header, else the event id: the same on every retry of one delivery. */
+	/** The message id the signature covers, else the signed body's `id`: the same on every retry of one delivery. */
 	deliveryId: string | null;
 	type: string | null;
 	timestamp: string | null;
@@ -22,6 +22,8 @@ const TYPE_FIELDS = ['type', 'event', 'eventType', 'event_type'];
 export interface EventTypeReading {
 	type: string | null;
 	from: string;
+	/** The header it was read from: no signing form covers a header that names the type. */
+	unsignedHeader?: string;
 }
 
 /** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
@@ -71,16 +73,19 @@ export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): 
 		if (value !== null) return { type: value, from: `field ${name}` };
 	}
 	for (const [name, value] of headerValues(headers, isEventTypeHeader)) {
-		if (text(value.trim()) !== null) return { type: value.trim(), from: `header ${name}` };
+		if (text(value.trim()) !== null) {
+			return { type: value.trim(), from: `header ${name} (not signed)`, unsignedHeader: name.toLowerCase() };
+		}
 	}
 	return { type: null, from: 'nowhere' };
 }
 
-/** The delivery's stable id: the `webhook-id` header, else the event id, else `X-Business-Ops-Delivery`. */
-export function deliveryIdOf(body: IDataObject, headers: HeaderBag): string | null {
-	return (
-		text(headerValue(headers, 'webhook-id')) ?? text(body.id) ?? text(headerValue(headers, 'x-business-ops-delivery'))
-	);
+/**
+ * The delivery's stable id, from signed data only: the message id the signature covers, else
+ * the body's `id`. An unsigned header never decides it (anyone could change it on a replay).
+ */
+export function deliveryIdOf(body: IDataObject, signedId: string | undefined): string | null {
+	return text(signedId) ?? text(body.id);
 }
 
 const isRecord = (value: unknown): value is IDataObject =>
@@ -90,21 +95,23 @@ const isRecord = (value: unknown): value is IDataObject =>
  * `{ id, deliveryId, type, timestamp, data }` of the event. The id falls back to the delivery
  * id; the timestamp to the signed timestamp; `data` is the body's `data`, else its `payload`,
  * else the whole body. A type that could not be read is `null` with `typeUnknown: true`; a test
- * event sent by POST /webhooks/{id}/test also carries `test: true`.
+ * event sent by POST /webhooks/{id}/test also carries `test: true`; a type read from a header
+ * (never signed) is marked with `typeFromUnsignedHeader: <header name>`.
  */
 export function toEvent(
 	body: IDataObject,
-	headers: HeaderBag,
-	type: string | null,
+	reading: EventTypeReading,
+	deliveryId: string | null,
 	signedTimestamp: number | undefined,
 ): DeliveredEvent {
-	const deliveryId = deliveryIdOf(body, headers);
+	const type = reading.type;
 	const timestamp =
 		text(body.timestamp) ??
 		(signedTimestamp !== undefined ? new Date(signedTimestamp * 1000).toISOString() : null);
 	const data = isRecord(body.data) ? body.data : isRecord(body.payload) ? body.payload : body;
 	const event: DeliveredEvent = { id: text(body.id) ?? deliveryId, deliveryId, type, timestamp, data };
 	if (type === null) event.typeUnknown = true;
+	if (reading.unsignedHeader) event.typeFromUnsignedHeader = reading.unsignedHeader;
 	if (body.test === true) event.test = true;
 	return event;
 }

@@ -13,6 +13,8 @@ export interface VerifiedForm {
 	description: string;
 	/** Custom settings that accept exactly this form; absent for the named schemes. */
 	custom?: CustomSignature;
+	/** The message id the signature covers (Standard Webhooks, or `{ID}` in the signed content). */
+	signedId?: string;
 }
 
 export type VerifyResult =
@@ -37,6 +39,9 @@ export interface CustomSignature {
 }
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
+/** A signing key shorter than this (after decoding) is refused: an empty or tiny key is guessable. */
+export const MIN_KEY_BYTES = 16;
+export const SHORT_KEY = `the signing key is shorter than ${MIN_KEY_BYTES} bytes after decoding`;
 export const DIGEST_BYTES: Record<HmacAlgorithm, number> = { sha256: 32, sha512: 64 };
 
 export function fail(reason: string): VerifyResult {
@@ -100,10 +105,26 @@ export function decodeDigest(value: string, encoding: 'hex' | 'base64', bytes: n
 	return decoded.length === bytes ? decoded : undefined;
 }
 
+/**
+ * The Timestamp Tolerance as a number of seconds, or what is wrong with it. A value that is not
+ * a number (`"5m"` from an expression) or is negative must never turn the replay window off.
+ */
+export function toleranceOf(value: unknown): number | { problem: string } {
+	if (value === undefined || value === null || value === '') return DEFAULT_TOLERANCE_SECONDS;
+	const seconds = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	if (!Number.isFinite(seconds) || seconds < 0) {
+		return {
+			problem: `"Timestamp Tolerance (Seconds)" must be a number of seconds, 0 or more (it is ${JSON.stringify(value)}); set it under Options, e.g. 300`,
+		};
+	}
+	return seconds;
+}
+
 const UNIX_SECONDS = /^\d{1,12}$/;
 
 /** Checks a timestamp in whole Unix seconds against `now`; stale and future ones both fail. */
 export function checkTimestamp(value: string, now: number, tolerance: number): VerifyResult | number {
+	if (!Number.isFinite(tolerance) || tolerance < 0) return fail('the timestamp tolerance is not a number of seconds');
 	if (!UNIX_SECONDS.test(value)) return fail('malformed timestamp');
 	const seconds = Number(value);
 	if (now - seconds > tolerance) return fail('timestamp too old');

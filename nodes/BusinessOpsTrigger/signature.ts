@@ -10,7 +10,10 @@
  * - github: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of body>`, keyed with the whole secret (UTF-8).
  * - stripe: `Stripe-Signature: t=<ts>,v1=<hex HMAC-SHA256 of `${t}.${body}`>` (v1 may repeat),
  *   keyed with the whole secret (UTF-8).
- * - auto: finds the API's form (autoSignature.ts); custom: set by hand (customSignature.ts).
+ * - auto: finds the API's form once (autoSignature.ts), then checks only the pinned form;
+ *   custom: set by hand (customSignature.ts).
+ *
+ * Every key shorter than MIN_KEY_BYTES after decoding is refused, whatever the scheme.
  * - none: accepts everything.
  */
 import { verifyAuto } from './autoSignature';
@@ -21,7 +24,9 @@ import {
 	fail,
 	headerValue,
 	hmacOf,
+	MIN_KEY_BYTES,
 	sameBytes,
+	SHORT_KEY,
 	whsecKey,
 	type CustomSignature,
 	type HeaderBag,
@@ -44,6 +49,9 @@ export interface VerifyOptions {
 	signatureHeader?: string;
 	/** The Custom scheme's settings. */
 	custom?: CustomSignature;
+	/** Auto: the form learned from the subscription's first verified delivery; only it is checked. */
+	pinned?: CustomSignature;
+	/** Seconds; anything but a number 0 or more refuses every delivery that carries a timestamp. */
 	toleranceSeconds?: number;
 	nowSeconds: number;
 }
@@ -70,12 +78,12 @@ function verifyStandard(options: VerifyOptions, secret: string, body: Buffer, to
 		.map((entry) => entry.slice('v1,'.length))
 		.filter((value) => BASE64_SHA256.test(value));
 	if (candidates.length === 0) return fail('malformed webhook-signature header');
-	const expected = Buffer.from(
-		hmacOf('sha256', whsecKey(secret), `${id}.${timestamp}.`, body).toString('base64'),
-	);
+	const key = whsecKey(secret);
+	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);
+	const expected = Buffer.from(hmacOf('sha256', key, `${id}.${timestamp}.`, body).toString('base64'));
 	const matches = candidates.some((candidate) => sameBytes(Buffer.from(candidate), expected));
 	return matches
-		? { valid: true, form: { description: 'Standard Webhooks' }, timestamp }
+		? { valid: true, form: { description: 'Standard Webhooks', signedId: id }, timestamp }
 		: fail('signature does not match');
 }
 
@@ -84,7 +92,9 @@ function verifyGithub(options: VerifyOptions, secret: string, body: Buffer, head
 	if (!given) return fail(`missing ${header} header`);
 	const hex = given.startsWith('sha256=') ? given.slice('sha256='.length) : '';
 	if (!HEX_SHA256.test(hex)) return fail(`malformed ${header} header`);
-	const expected = hmacOf('sha256', Buffer.from(secret, 'utf8'), body);
+	const key = Buffer.from(secret, 'utf8');
+	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);
+	const expected = hmacOf('sha256', key, body);
 	return sameBytes(Buffer.from(hex, 'hex'), expected)
 		? { valid: true, form: { description: `GitHub-style (header ${header})` } }
 		: fail('signature does not match');
@@ -112,7 +122,9 @@ function verifyStripe(
 	if (timestamps.length !== 1 || candidates.length === 0) return fail(`malformed ${header} header`);
 	const timestamp = checkTimestamp(timestamps[0], options.nowSeconds, tolerance);
 	if (typeof timestamp !== 'number') return timestamp;
-	const expected = hmacOf('sha256', Buffer.from(secret, 'utf8'), `${timestamp}.`, body);
+	const key = Buffer.from(secret, 'utf8');
+	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);
+	const expected = hmacOf('sha256', key, `${timestamp}.`, body);
 	const matches = candidates.some((candidate) => sameBytes(Buffer.from(candidate, 'hex'), expected));
 	return matches
 		? { valid: true, form: { description: `Stripe-style (header ${header})` }, timestamp }
@@ -127,7 +139,8 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 		if (typeof secret !== 'string' || secret === '') return fail('no signing secret is stored');
 		if (rawBody === undefined || rawBody === null) return fail('the raw request body is not available');
 		const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
-		const tolerance = Math.max(0, options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);
+		// NaN or a negative value is passed on as it is: checkTimestamp then refuses, never widens.
+		const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 		const configured = options.signatureHeader?.trim();
 
 		switch (options.scheme) {
@@ -141,7 +154,10 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 				if (!options.custom) return fail('Custom signature: no settings');
 				return verifyCustom(options.custom, secret, headers, body, nowSeconds, tolerance);
 			case 'auto':
-				return verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase());
+				// Once pinned, one form and one HMAC: a form that fails is refused, never searched anew.
+				return options.pinned
+					? verifyCustom(options.pinned, secret, headers, body, nowSeconds, tolerance)
+					: verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase());
 			default:
 				return fail('unknown signature scheme');
 		}

@@ -5,10 +5,10 @@
  *
  * Static data (`getWorkflowStaticData('node')`):
  *   { subscriptions: { production?: Stored, test?: Stored } }
- * with Stored = { id, url, events, sealedSecret } (secretBox.ts). The production subscription
- * (URL `/webhook/...`) and the test one (URL `/webhook-test/...`) each have their own slot, id
- * and secret. Workflows saved before sealing hold a clear `secret`: it is still used, and sealed
- * at the next activation or delivery.
+ * with Stored = { id, url, events, sealedSecret } (secretBox.ts), plus `pinnedForm`, the signing
+ * form Auto learned from the first verified delivery (pinnedForm.ts), which a new subscription
+ * drops with the record. The production subscription (URL `/webhook/...`) and the test one (URL
+ * `/webhook-test/...`) each have their own slot, id and secret.
  *
  * Only a subscription whose URL is exactly this trigger's own production or test URL is ever
  * deleted or replaced: another n8n with the same imported workflow (same workflow id, webhook
@@ -25,6 +25,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { recordOf } from '../shared/api/envelope';
 import { apiRequest, listAll } from '../shared/api/transport';
+import { noteWrittenRecord, triggerKey } from './currentRecord';
 import { openSecret, sealSecret } from './secretBox';
 
 export type SubscriptionSlot = 'production' | 'test';
@@ -35,8 +36,6 @@ export interface StoredSubscription {
 	events: string[];
 	/** The signing secret returned once by POST /webhooks, sealed; never logged, never put in output or errors. */
 	sealedSecret?: string;
-	/** The secret in clear, as workflows saved before sealing hold it. */
-	secret?: string;
 }
 
 export type SecretReading = { secret: string } | { problem: string };
@@ -61,6 +60,7 @@ function writeSlot(ctx: AnyContext, slot: SubscriptionSlot, entry: StoredSubscri
 	if (entry) next[slot] = entry;
 	else delete next[slot];
 	staticData.subscriptions = next as IDataObject;
+	noteWrittenRecord(triggerKey(ctx.getWorkflow().id, ctx.getNode().name, slot), entry as IDataObject | undefined);
 }
 
 export function storedSubscription(
@@ -153,9 +153,9 @@ const MAX_OPENED = 1000;
 
 /**
  * The slot's signing secret: opened with the credential's API key, or a problem that says to
- * republish. A clear secret of a workflow saved before sealing is used, and sealed on the way.
- * Undefined when no secret is stored. With `remembered`, a secret this process opened before is
- * used without reading the credential (deliveries); the lifecycle always reads the credential.
+ * republish. Undefined when no sealed secret is stored. With `remembered`, a secret this
+ * process opened before is used without reading the credential (deliveries); the lifecycle
+ * always reads the credential.
  */
 export async function readSecret(
 	ctx: AnyContext,
@@ -163,20 +163,13 @@ export async function readSecret(
 	stored = storedSubscription(ctx, slot),
 	remembered = false,
 ): Promise<SecretReading | undefined> {
-	if (!stored) return undefined;
-	const known = remembered && stored.sealedSecret ? opened.get(stored.sealedSecret) : undefined;
+	if (!stored?.sealedSecret) return undefined;
+	const known = remembered ? opened.get(stored.sealedSecret) : undefined;
 	if (known !== undefined) return { secret: known };
-	const apiKey = await credentialApiKey(ctx);
-	if (stored.sealedSecret) {
-		const secret = openSecret(stored.sealedSecret, apiKey, stored.id);
-		if (secret === undefined) return { problem: KEY_CHANGED };
-		if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
-		opened.set(stored.sealedSecret, secret);
-		return { secret };
-	}
-	if (!stored.secret) return undefined;
-	const { secret, ...rest } = stored;
-	writeSlot(ctx, slot, { ...rest, sealedSecret: sealSecret(secret, apiKey, stored.id) });
+	const secret = openSecret(stored.sealedSecret, await credentialApiKey(ctx), stored.id);
+	if (secret === undefined) return { problem: KEY_CHANGED };
+	if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
+	opened.set(stored.sealedSecret, secret);
 	return { secret };
 }
 

@@ -28,5 +28,6 @@ module.exports = [
 	require('./engine-budget'),
 	require('./ai'),
 	require('./mcp'),
+	require('./hostile'),
 	require('./lifecycle'),
 ];

@@ -289,12 +289,13 @@ module.exports = {
 				// the webhook process saved the refusal count; the subscription record is as it was
 				const now = storedStaticData(ctx, ctx.state.loadWorkflowId);
 				const node = now.data[`node:${TRIGGER}`];
-				assert.deepEqual(node.subscriptions, JSON.parse(staticData)[`node:${TRIGGER}`].subscriptions, 'the subscription record changed');
-				// The webhook process reads static data per request and saves it after answering, so two
-				// refusals a moment apart may be counted once (docs/rate-limit-and-errors.md: "What each process keeps to itself");
-				// the last refusal is always the latest one's.
+				// (the first verified delivery added the signing form Auto pinned; nothing else changed)
+				const withoutPin = (subscriptions) => JSON.parse(JSON.stringify(subscriptions, (key, value) => (key === 'pinnedForm' ? undefined : value)));
+				assert.deepEqual(withoutPin(node.subscriptions), withoutPin(JSON.parse(staticData)[`node:${TRIGGER}`].subscriptions), 'the subscription record changed');
+				// Refusals are counted in memory and written at most once a minute per trigger: here the
+				// first of the two (docs/signatures.md).
 				assert.ok(node.refusals?.count >= 1 && node.refusals.count <= 2, `refusals: ${JSON.stringify(node.refusals)}`);
-				assert.match(String(node.refusals.lastReason), /missing .*signature/, `refusals: ${JSON.stringify(node.refusals)}`);
+				assert.match(String(node.refusals.lastReason), /signature does not match|missing .*signature/, `refusals: ${JSON.stringify(node.refusals)}`);
 				assert.match(logText(ctx.queue.webhook), /refused a delivery with HTTP 401/);
 				ctx.state.load.staticData = now.raw;
 				return `forged 401, unsigned 401 (${forged.text.slice(0, 60)}); no execution; the subscription record unchanged, refusals ${node.refusals.count}`;

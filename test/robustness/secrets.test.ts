@@ -415,6 +415,8 @@ describe('trigger', () => {
 					{ where: 'no raw body', headers: good, ok: false },
 				];
 				for (const c of cases) {
+					// refusals are logged once a minute per workflow: each case its own, so that every reason reaches the log
+					config.workflow.id = `secrets ${sandboxScheme} ${String(config.node.parameters.options && (config.node.parameters.options as IDataObject).signatureScheme)} ${c.where}`;
 					const run = await runWebhook(trigger, config, { headers: c.headers, rawBody: c.rawBody });
 					// an accepted delivery's output holds its own headers (Include Headers), signature included
 					collect(`delivery ${c.ok ? 'accepted' : 'refused'} ${sandboxScheme} ${c.where}`, { result: run.result, status: run.status, sent: run.sent });

@@ -1,7 +1,15 @@
+import * as crypto from 'crypto';
 import { createHmac } from 'node:crypto';
 
+// The node's HMACs, counted: every one goes through crypto.createHmac.
+jest.mock('crypto', () => {
+	const actual = jest.requireActual<typeof import('crypto')>('crypto');
+	return { ...actual, createHmac: jest.fn(actual.createHmac) };
+});
+
+import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/autoSignature';
 import { customProblem } from '../../nodes/BusinessOpsTrigger/customSignature';
-import { whsecKey as standardWebhooksKey, type CustomSignature, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
+import { toleranceOf, whsecKey as standardWebhooksKey, type CustomSignature, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
 import { verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signature';
 import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
@@ -50,7 +58,11 @@ describe('Standard Webhooks', () => {
 		});
 
 	test('accepts the published test vector', () => {
-		expect(run(vector)).toEqual({ valid: true, form: { description: 'Standard Webhooks' }, timestamp: VECTOR.timestamp });
+		expect(run(vector)).toEqual({
+			valid: true,
+			form: { description: 'Standard Webhooks', signedId: VECTOR.id },
+			timestamp: VECTOR.timestamp,
+		});
 	});
 
 	test('the test-side signer reproduces the vector (so the other tests sign correctly)', () => {
@@ -171,7 +183,7 @@ describe('GitHub-style', () => {
 		expect(reasonOf(verify({ scheme: 'github', headers, rawBody: Buffer.from(BODY.replace('inv_1', 'inv_2')) }))).toBe(
 			'signature does not match',
 		);
-		expect(reasonOf(verify({ scheme: 'github', headers, secret: 'other' }))).toBe('signature does not match');
+		expect(reasonOf(verify({ scheme: 'github', headers, secret: 'another-secret-of-20' }))).toBe('signature does not match');
 		expect(reasonOf(verify({ scheme: 'github', headers: {} }))).toBe('missing X-Hub-Signature-256 header');
 		const hex = headers['x-hub-signature-256'].slice('sha256='.length);
 		for (const bad of [hex, `sha1=${hex}`, `sha256=${hex.slice(2)}`, `sha256=${hex}zz`]) {
@@ -232,7 +244,7 @@ describe('Stripe-style', () => {
 		expect(reasonOf(verify({ scheme: 'stripe', headers, rawBody: Buffer.from(`${BODY} `) }))).toBe(
 			'signature does not match',
 		);
-		expect(reasonOf(verify({ scheme: 'stripe', headers, secret: 'whsec_other' }))).toBe('signature does not match');
+		expect(reasonOf(verify({ scheme: 'stripe', headers, secret: 'whsec_another-secret' }))).toBe('signature does not match');
 		const custom = { 'x-bo-signature': stripeSignature(SECRET, NOW, BODY) };
 		expect(verify({ scheme: 'stripe', headers: custom, signatureHeader: 'X-BO-Signature' }).valid).toBe(true);
 	});
@@ -271,8 +283,9 @@ describe('Auto: finds the API form without weakening the check', () => {
 
 	test('a signed timestamp outside the window is refused, from a header or from t=', () => {
 		for (const spec of [FORMS[1 + 1][1], FORMS[4][1], FORMS[0][1]]) {
-			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY) }))).toBe('timestamp too old');
-			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW + 301, BODY) }))).toBe('timestamp in the future');
+			// outside the window a timestamp is not even hashed; the reason says why nothing matched
+			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY) }))).toMatch(/^signature does not match \(and timestamp too old/);
+			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW + 301, BODY) }))).toMatch(/^signature does not match \(and timestamp in the future/);
 			expect(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY), toleranceSeconds: 400 }).valid).toBe(true);
 		}
 	});
@@ -284,7 +297,7 @@ describe('Auto: finds the API form without weakening the check', () => {
 		if (!result.valid) return;
 		expect(verify({ scheme: 'custom', custom: result.form.custom, headers })).toMatchObject({ valid: true, timestamp: NOW });
 		const stale = { 'X-Sig-Signature': `ts=${NOW - 400} v1=${stripeV1(SECRET, NOW - 400, BODY)}` };
-		expect(reasonOf(verify({ headers: stale }))).toBe('timestamp too old');
+		expect(reasonOf(verify({ headers: stale }))).toMatch(/timestamp too old/);
 	});
 
 	test('a signature over timestamp.body does not verify once the timestamp is changed or left out', () => {
@@ -347,7 +360,7 @@ describe('Custom', () => {
 	test('every part set by hand, HMAC-SHA512 with a template of its own', () => {
 		expect(verify({ scheme: 'custom', custom: base, headers: signed() })).toEqual({
 			valid: true,
-			form: { description: 'Custom (header X-Sig)' },
+			form: { description: 'Custom (header X-Sig)', custom: base, signedId: 'evt_9' },
 			timestamp: NOW,
 		});
 		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: signed(base, NOW - 301) }))).toBe('timestamp too old');
@@ -464,3 +477,113 @@ describe('interoperates with the sandbox API signer', () => {
 	);
 });
 
+
+describe('hostile traffic (issue 19): bounded work, nothing unusable decides', () => {
+	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+	/** Counts the HMACs a verification makes (every one goes through crypto.createHmac). */
+	function hmacsOf(run: () => VerifyResult): { result: VerifyResult; hmacs: number } {
+		const counted = crypto.createHmac as jest.MockedFunction<typeof crypto.createHmac>;
+		counted.mockClear();
+		const result = run();
+		return { result, hmacs: counted.mock.calls.length };
+	}
+	const junk = (count: number, name: (i: number) => string, value: (i: number) => string) =>
+		Object.fromEntries(Array.from({ length: count }, (_, i) => [name(i), value(i)]));
+
+	test('Auto before pinning: a forged request full of signature, timestamp and id headers costs at most 8 HMACs', () => {
+		const headers = {
+			...junk(20, (i) => `x-${i}-signature`, (i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`),
+			...junk(10, (i) => `x-${i}-timestamp`, (i) => String(NOW - i)),
+			...junk(10, (i) => `x-${i}-id`, (i) => `id-${i}`),
+		};
+		const { result, hmacs } = hmacsOf(() => verify({ headers }));
+		expect(reasonOf(result)).toBe('signature does not match');
+		expect(hmacs).toBeGreaterThan(0);
+		expect(hmacs).toBeLessThanOrEqual(MAX_SEARCH_HMACS);
+	});
+
+	test('Auto: timestamps outside the window are dropped before anything is hashed', () => {
+		const headers = {
+			'x-signature': `sha256=${'ab'.repeat(32)}`,
+			...junk(10, (i) => `x-${i}-timestamp`, (i) => String(NOW - 10_000 - i)),
+			'x-message-id': 'msg_1',
+		};
+		const { result, hmacs } = hmacsOf(() => verify({ headers }));
+		expect(reasonOf(result)).toMatch(/timestamp too old/);
+		// only the body alone, under each key form (whole secret, whsec_ base64)
+		expect(hmacs).toBe(2);
+	});
+
+	test('Auto does not search a body over 1 MiB; a pinned form checks any size with one HMAC', () => {
+		const big = Buffer.alloc(MAX_SEARCH_BODY_BYTES + 1, 'a');
+		const headers = formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, big);
+		const searched = hmacsOf(() => verify({ headers, rawBody: big }));
+		expect(reasonOf(searched.result)).toMatch(/does not search a body over 1048576 bytes/);
+		expect(searched.hmacs).toBe(0);
+		const small = verify({ headers: formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, BODY) });
+		if (!small.valid) throw new Error(small.reason);
+		const pinned = small.form.custom;
+		const checked = hmacsOf(() => verify({ headers, rawBody: big, pinned }));
+		expect(checked.result.valid).toBe(true);
+		expect(checked.hmacs).toBe(1);
+	});
+
+	test('a pinned form that fails is refused after one HMAC, never searched anew', () => {
+		const pinned: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{body}', key: 'secret', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
+		// a genuine delivery in another form (Standard Webhooks) does not verify under the pinned one
+		const other = standardHeaders(SECRET, ID, NOW, BODY);
+		const { result, hmacs } = hmacsOf(() => verify({ headers: { ...other, 'X-Sig': `sha256=${'ab'.repeat(32)}` }, pinned }));
+		expect(reasonOf(result)).toBe('signature does not match');
+		expect(hmacs).toBe(1);
+		expect(reasonOf(verify({ headers: other, pinned }))).toBe('missing X-Sig header');
+	});
+
+	test('proxy and tracing ids before the real one do not push it out (point 9)', () => {
+		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'X-Signature-Timestamp', idHeader: 'X-Message-Id' };
+		const headers = {
+			'x-request-id': 'b2f1c0de-1111-2222-3333-444455556666',
+			'x-amzn-trace-id': 'Root=1-67891233-abcdef012345678912345678',
+			'x-correlation-id': 'corr-1',
+			'x-client-id': 'client-7',
+			'x-empty-id': '',
+			'x-long-id': 'x'.repeat(500),
+			...formHeaders(spec, SECRET, ID, NOW, BODY),
+		};
+		const result = verify({ headers });
+		expect(result).toMatchObject({ valid: true, form: { signedId: ID, custom: { idHeader: 'X-Message-Id' } } });
+	});
+
+	test('a tolerance that is not a number of seconds never turns the replay window off (point 4)', () => {
+		const stale = { 'stripe-signature': stripeSignature(SECRET, NOW - 365 * 86_400, BODY) };
+		for (const tolerance of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+			expect(verify({ scheme: 'stripe', headers: stale, toleranceSeconds: tolerance }).valid).toBe(false);
+			expect(verify({ headers: stale, toleranceSeconds: tolerance }).valid).toBe(false);
+		}
+		expect(toleranceOf('5m')).toEqual({ problem: expect.stringMatching(/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/) });
+		expect(toleranceOf(-5)).toEqual({ problem: expect.stringContaining('(it is -5)') });
+		expect(toleranceOf(Number.NaN)).toEqual({ problem: expect.stringContaining('Timestamp Tolerance') });
+		expect(toleranceOf('600')).toBe(600);
+		expect(toleranceOf(0)).toBe(0);
+		expect(toleranceOf(undefined)).toBe(300);
+	});
+
+	test('a signing key shorter than 16 bytes never verifies, even a signature made with that key (point 7)', () => {
+		const emptyKeyMac = (content: string) => createHmac('sha256', Buffer.alloc(0)).update(content).digest();
+		const standard = {
+			'webhook-id': ID,
+			'webhook-timestamp': String(NOW),
+			'webhook-signature': `v1,${emptyKeyMac(`${ID}.${NOW}.${BODY}`).toString('base64')}`,
+		};
+		for (const secret of ['whsec_', 'whsec_!!!!', 'whsec_AAAAAAAAAAA=']) {
+			expect(reasonOf(verify({ scheme: 'standardWebhooks', secret, headers: standard }))).toBe('the signing key is shorter than 16 bytes after decoding');
+		}
+		const github = { 'x-hub-signature-256': githubSignature('short', BODY) };
+		expect(reasonOf(verify({ scheme: 'github', secret: 'short', headers: github }))).toBe('the signing key is shorter than 16 bytes after decoding');
+		expect(reasonOf(verify({ secret: 'short', headers: github }))).toBe('the signing key is shorter than 16 bytes after decoding');
+		// Auto with `whsec_`: the decoded key is empty, so only the whole secret (6 bytes) is left: refused
+		expect(reasonOf(verify({ secret: 'whsec_', headers: standard }))).toBe('the signing key is shorter than 16 bytes after decoding');
+		const custom: CustomSignature = { header: 'X-Sig', prefix: '', encoding: 'hex', content: '{body}', key: 'whsecBase64', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
+		const signed = { 'X-Sig': emptyKeyMac(BODY).toString('hex') };
+		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe('the signing key is shorter than 16 bytes after decoding');
+	});
+});

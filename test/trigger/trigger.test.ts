@@ -58,6 +58,16 @@ function makeNode(parameters: INodeParameters = {}, staticData?: IDataObject): T
 	return createTriggerNode(trigger, { events: EVENTS, ...parameters }, { staticData });
 }
 
+/** Refusals are tallied, logged and written per workflow: each delivery test gets a workflow of its own. */
+let workflows = 0;
+function ownWorkflow(testNode: TestNode): TestNode {
+	testNode.workflow.id = `workflow-delivery-${++workflows}`;
+	return testNode;
+}
+
+/** What a refused sender gets, whatever the reason: a plain 401. */
+const REFUSED = { error: 'invalid signature' };
+
 function subscriptions(testNode: TestNode): IDataObject {
 	return (testNode.workflow.getStaticData('node', testNode.node).subscriptions ?? {}) as IDataObject;
 }
@@ -456,8 +466,9 @@ describe('test mode and production are kept apart', () => {
 		const testDelete = nock(API).delete('/v1/webhooks/whk_test').reply(200, {});
 		await stopTestListening(trigger, testNode);
 		expect(testDelete.isDone()).toBe(true);
+		// Auto pinned the production form with the production record
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, pinnedForm: expect.objectContaining({ header: 'webhook-signature', content: '{ID}.{timestamp}.{body}' }) },
 		});
 
 		// Deactivation (same mode and activation, production URL) deletes only the production one.
@@ -483,17 +494,19 @@ describe('webhook()', () => {
 
 	/** A node whose production subscription is stored (`null`: nothing stored). */
 	function activeNode(options: IDataObject = {}, staticData: IDataObject | null = withProduction()) {
-		return makeNode({ options: options as INodeParameters }, staticData ?? undefined);
+		return ownWorkflow(makeNode({ options: options as INodeParameters }, staticData ?? undefined));
 	}
 
 	async function deliver(testNode: TestNode, delivery: FakeDelivery): Promise<WebhookRun> {
 		return await runWebhook(trigger, testNode, delivery);
 	}
 
+	/** A plain 401 to the sender; the reason only in the log. */
 	function expectRefused(run: WebhookRun, reason: string) {
 		expect(run.status).toBe(401);
-		expect(run.sent).toEqual({ error: reason });
+		expect(run.sent).toEqual(REFUSED);
 		expect(run.result).toEqual({ noWebhookResponse: true });
+		expect(logs.lines.at(-1)).toMatchObject({ level: 'warn', message: expect.stringContaining(`refused a delivery with HTTP 401: ${reason}`) });
 	}
 
 	function expectStarted(run: WebhookRun) {
@@ -532,7 +545,7 @@ describe('webhook()', () => {
 		});
 
 		test('a wrong secret is refused', async () => {
-			const testNode = activeNode({ signatureScheme: scheme }, withProduction({ secret: 'whsec_d3Jvbmc=' }));
+			const testNode = activeNode({ signatureScheme: scheme }, withProduction({ secret: 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==' }));
 			expectRefused(await deliver(testNode, delivery()), 'signature does not match');
 		});
 
@@ -551,8 +564,11 @@ describe('webhook()', () => {
 	});
 
 	test('stale and future timestamps are refused; the tolerance option widens the window', async () => {
-		expectRefused(await deliver(activeNode(), standard(BODY, SECRET, NOW - 301)), 'timestamp too old');
-		expectRefused(await deliver(activeNode(), standard(BODY, SECRET, NOW + 301)), 'timestamp in the future');
+		const named = { signatureScheme: 'standardWebhooks' };
+		expectRefused(await deliver(activeNode(named), standard(BODY, SECRET, NOW - 301)), 'timestamp too old');
+		expectRefused(await deliver(activeNode(named), standard(BODY, SECRET, NOW + 301)), 'timestamp in the future');
+		// Auto does not hash a content whose timestamp is outside the window
+		expectRefused(await deliver(activeNode(), standard(BODY, SECRET, NOW - 301)), 'signature does not match (and timestamp too old');
 		const stripeStale = {
 			headers: { 'stripe-signature': stripeSignature(SECRET, NOW - 900, BODY) },
 			rawBody: Buffer.from(BODY),
@@ -670,7 +686,7 @@ describe('webhook()', () => {
 			[{ includeHeaders: true }, github],
 			[{ includeHeaders: true }, stripe],
 			[{}, { ...standard(), rawBody: Buffer.from(`${BODY} `) }],
-			[{}, standard(BODY, 'whsec_b3RoZXI=')],
+			[{}, standard(BODY, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==')],
 			[{}, standard(BODY, SECRET, NOW - 900)],
 			[{ signatureScheme: 'stripe' }, github],
 			[{}, standard(JSON.stringify({ ...event, type: 'quote.created' }))],
@@ -704,18 +720,21 @@ describe('webhook()', () => {
 			errors: errors.map((e) => ({ ...(e as object), message: (e as Error).message, stack: (e as Error).stack })),
 			logs: logs.lines,
 		});
-		expect(logs.lines).toHaveLength(7);
-		for (const secret of [SECRET, SECRET.slice('whsec_'.length), 'b3RoZXI=']) {
+		// 4 forms learned (one a workflow), 6 refusals (one a workflow), 1 type not chosen
+		expect(logs.lines).toHaveLength(11);
+		for (const secret of [SECRET, SECRET.slice('whsec_'.length), 'd3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==']) {
 			expect(everything).not.toContain(secret);
 		}
 	});
 
 	test('refusals are logged with their reason (never with the secret)', async () => {
-		await deliver(activeNode(), standard(BODY, 'whsec_b3RoZXI='));
+		await deliver(activeNode(), standard(BODY, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw=='));
 		expect(logs.lines).toContainEqual(
 			expect.objectContaining({
 				level: 'warn',
-				message: 'Business Ops Trigger "Business Ops Trigger" refused a delivery with HTTP 401: signature does not match',
+				message: expect.stringMatching(
+					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals are logged at most once a minute\.$/,
+				),
 			}),
 		);
 	});
@@ -729,7 +748,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	});
 
 	const node = (options: IDataObject = {}, staticData: IDataObject = withProduction(), extra: Partial<Parameters<typeof createTriggerNode>[2]> = {}) =>
-		createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData, ...extra });
+		ownWorkflow(createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData, ...extra }));
 	const signedBody = (body: IDataObject, headers: Record<string, string> = {}, secret = SECRET): FakeDelivery => {
 		const raw = JSON.stringify(body);
 		return { headers: { ...standardHeaders(secret, 'msg_7', NOW, raw), ...headers }, rawBody: Buffer.from(raw) };
@@ -767,26 +786,77 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
 		expect(run.result).toEqual({ webhookResponse: { received: true, ignored: 'event type not selected: agent.paused' } });
 		expect(warnings()).toEqual([
-			'Business Ops Trigger "Business Ops Trigger" answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type): it is not among the chosen events',
+			'Business Ops Trigger "Business Ops Trigger" answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type (not signed)): it is not among the chosen events',
 		]);
 	});
 
-	test('a refusal is counted in the static data with its time, status and reason', async () => {
+	test('a refusal is counted in memory; the count and last reason are written at most once a minute, the log line too', async () => {
 		const testNode = node();
-		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_b3RoZXI=');
+		const refusals = () => testNode.workflow.getStaticData('node', testNode.node).refusals;
+		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==');
 		await runWebhook(trigger, testNode, forged);
+		const first = { count: 1, lastAt: new Date(NOW * 1000).toISOString(), lastStatus: 401, lastReason: 'signature does not match' };
+		expect(refusals()).toEqual(first);
+		// within the minute: counted, neither written nor logged
+		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+		expect(refusals()).toEqual(first);
+		expect(warnings()).toHaveLength(1);
+		// a minute later: the count so far and the last reason, in one write and one line
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
-		expect(testNode.workflow.getStaticData('node', testNode.node).refusals).toEqual({
-			count: 2,
-			lastAt: new Date(NOW * 1000).toISOString(),
+		expect(refusals()).toEqual({
+			count: 7,
+			lastAt: new Date((NOW + 60) * 1000).toISOString(),
 			lastStatus: 401,
 			lastReason: 'missing signature header (no header name contains "signature")',
 		});
+		expect(warnings()).toHaveLength(2);
+		expect(warnings()[1]).toMatch(/refused a delivery with HTTP 401: missing signature header .* \(6 refusals since the last line\)/);
+	});
+
+	test('a refusal never writes an older subscription record back (a flood during a republish)', async () => {
+		// the same workflow, read by a request before the republish (old) and after it (new)
+		const old = withProduction({ id: 'whk_old' });
+		const renewed = withProduction({ id: 'whk_new' });
+		const before = node({}, structuredClone(old));
+		const workflowId = before.workflow.id;
+		const after = node({}, structuredClone(renewed));
+		after.workflow.id = workflowId;
+		const forged = { headers: {}, rawBody: Buffer.from('{}') };
+		await runWebhook(trigger, before, forged);
+		expect(before.workflow.getStaticData('node', before.node).refusals).toMatchObject({ count: 1 });
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 61) * 1000);
+		// a request that read the new record writes; one that still holds the old one never does again
+		await runWebhook(trigger, after, forged);
+		expect(after.workflow.getStaticData('node', after.node).refusals).toMatchObject({ count: 1 });
+		const stale = node({}, structuredClone(old));
+		stale.workflow.id = workflowId;
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 200) * 1000);
+		await runWebhook(trigger, stale, forged);
+		expect(stale.workflow.getStaticData('node', stale.node).refusals).toBeUndefined();
+		expect(stale.workflow.getStaticData('node', stale.node).__dataChanged).not.toBe(true);
+	});
+
+	test('the lifecycle names the current record: a request that read the record before a republish writes nothing', async () => {
+		const staleRead = node({}, withProduction({ id: 'whk_1' }));
+		noneLeftBehind();
+		nock(API)
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+		// the republish, in this process, on the same workflow (as n8n loaded it for the activation)
+		const republished = createTriggerNode(trigger, { events: EVENTS }, {});
+		republished.workflow.id = staleRead.workflow.id;
+		expect(await activateTrigger(trigger, republished)).toEqual({ existed: false });
+		await runWebhook(trigger, staleRead, { headers: {}, rawBody: Buffer.from('{}') });
+		expect(staleRead.workflow.getStaticData('node', staleRead.node).refusals).toBeUndefined();
+		// a genuine delivery read with the old record is accepted (its secret still verifies) but pins nothing
+		const run = await runWebhook(trigger, staleRead, signedBody({ type: 'invoice.paid' }));
+		expect(run.result.workflowData).toBeDefined();
+		expect((subscriptions(staleRead).production as IDataObject).pinnedForm).toBeUndefined();
 	});
 
 	test('the form a delivery verified under is logged once per workflow, with how to pin it', async () => {
 		const testNode = node();
-		testNode.workflow.id = 'workflow-form-log';
 		const headers = { 'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })) };
 		for (let i = 0; i < 3; i++) {
 			const raw = JSON.stringify({ type: 'invoice.paid' });
@@ -794,13 +864,12 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		}
 		const infos = logs.lines.filter((line) => line.level === 'info').map((line) => line.message);
 		expect(infos).toEqual([
-			'Business Ops Trigger "Business Ops Trigger" (workflow workflow-form-log): deliveries verify under Auto as header x-api-signature, value sha256=<hex>, HMAC-SHA256 of {body}, key the whole secret. To pin it, choose Signature Scheme "Custom" with: header x-api-signature, prefix "sha256=", encoding hex, signed content {body}, key Whole Secret, algorithm SHA-256.',
+			`Business Ops Trigger "Business Ops Trigger" (workflow ${testNode.workflow.id}): deliveries verify under Auto as header x-api-signature, value sha256=<hex>, HMAC-SHA256 of {body}, key the whole secret. Pinned with this subscription: later deliveries are checked in this form only. To set it by hand, choose Signature Scheme "Custom" with: header x-api-signature, prefix "sha256=", encoding hex, signed content {body}, key Whole Secret, algorithm SHA-256.`,
 		]);
 	});
 
 	test('Ignore Repeated Deliveries: a delivery id accepted within the window is answered 200 once more, not run', async () => {
 		const testNode = node({ ignoreRepeatedDeliveries: true });
-		testNode.workflow.id = 'workflow-dedupe';
 		const delivery = signedBody({ id: 'evt_5', type: 'invoice.paid', data });
 		expect((await runWebhook(trigger, testNode, delivery)).result.workflowData![0][0].json.deliveryId).toBe('msg_7');
 		expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({
@@ -808,23 +877,111 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		});
 		// without the option (the default) a retry runs again
 		const plain = node();
-		plain.workflow.id = 'workflow-dedupe';
+		plain.workflow.id = testNode.workflow.id;
 		expect((await runWebhook(trigger, plain, delivery)).result.workflowData).toBeDefined();
-		// after the window (here 300 s) the same id runs again, signed anew
-		jest.spyOn(Date, 'now').mockReturnValue((NOW + 301) * 1000);
+		// with a signed timestamp the id is kept for twice the tolerance (here 2 × 300 s), then runs again signed anew
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 601) * 1000);
 		const raw = JSON.stringify({ id: 'evt_5', type: 'invoice.paid', data });
-		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 301, raw), rawBody: Buffer.from(raw) };
+		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 601, raw), rawBody: Buffer.from(raw) };
 		expect((await runWebhook(trigger, testNode, later)).result.workflowData).toBeDefined();
 	});
 
-	test('a workflow saved with the secret in clear still verifies, and the secret is sealed on the way', async () => {
-		const legacy = {
+	test('the repeat key comes from signed data only: a changed or missing webhook-id does not make a body-only delivery new (point 3)', async () => {
+		const testNode = node({ ignoreRepeatedDeliveries: true, signatureScheme: 'github' });
+		const raw = JSON.stringify({ id: 'evt_gh', type: 'invoice.paid', data });
+		const signature = { 'x-hub-signature-256': githubSignature(SECRET, raw) };
+		const runs: unknown[] = [];
+		for (const extra of [{}, { 'webhook-id': 'a' }, { 'webhook-id': 'b' }, { 'x-business-ops-delivery': 'c' }, {}] as Array<Record<string, string>>) {
+			const run = await runWebhook(trigger, testNode, { headers: { ...signature, ...extra }, rawBody: Buffer.from(raw) });
+			runs.push(run.result.workflowData ? 'ran' : run.result.webhookResponse);
+		}
+		expect(runs).toEqual(['ran', ...Array(4).fill({ received: true, ignored: 'repeated delivery: evt_gh' })]);
+		// a signature over the body alone never expires, so neither does the id (only the bound of 50,000 drops it)
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 30 * 86_400) * 1000);
+		expect((await runWebhook(trigger, testNode, { headers: signature, rawBody: Buffer.from(raw) })).result.workflowData).toBeUndefined();
+	});
+
+	test('an event type read from a header is marked as unsigned in the output (point 5)', async () => {
+		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_h', data }, { 'X-Business-Ops-Event': 'invoice.paid' }));
+		expect(run.result.workflowData![0][0].json).toMatchObject({ type: 'invoice.paid', typeFromUnsignedHeader: 'x-business-ops-event' });
+		const fromBody = await runWebhook(trigger, node(), signedBody({ id: 'evt_b', type: 'invoice.paid', data }, { 'X-Business-Ops-Event': 'quote.approved' }));
+		expect(fromBody.result.workflowData![0][0].json.type).toBe('invoice.paid');
+		expect(fromBody.result.workflowData![0][0].json.typeFromUnsignedHeader).toBeUndefined();
+	});
+
+	test('a tolerance that is not a number: activation fails naming the field, deliveries are refused (point 4)', async () => {
+		const bad = node({ timestampTolerance: '5m' });
+		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow(/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/);
+		await expect(runWebhookMethod(trigger, node({ timestampTolerance: -1 }), 'create')).rejects.toThrow('Timestamp Tolerance');
+		const raw = JSON.stringify({ type: 'invoice.paid' });
+		const yearOld = { headers: { 'stripe-signature': stripeSignature(SECRET, NOW - 365 * 86_400, raw) }, rawBody: Buffer.from(raw) };
+		const run = await runWebhook(trigger, bad, yearOld);
+		expect(run.status).toBe(401);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+
+	test('Auto pins the first verified form inside the subscription record; a later delivery in another form is refused (point 1)', async () => {
+		const testNode = node();
+		const raw = JSON.stringify({ type: 'invoice.paid' });
+		const github = { headers: { 'x-api-signature': githubSignature(SECRET, raw) }, rawBody: Buffer.from(raw) };
+		expect((await runWebhook(trigger, testNode, github)).result.workflowData).toBeDefined();
+		expect((subscriptions(testNode).production as IDataObject).pinnedForm).toEqual({
+			header: 'x-api-signature',
+			prefix: 'sha256=',
+			encoding: 'hex',
+			content: '{body}',
+			key: 'secret',
+			timestampHeader: '',
+			idHeader: '',
+			algorithm: 'sha256',
+		});
+		expect((await runWebhook(trigger, testNode, github)).result.workflowData).toBeDefined();
+		const other = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
+		expect(other.status).toBe(401);
+		expect(other.sent).toEqual(REFUSED);
+		expect(warnings().at(-1)).toContain('missing x-api-signature header (checked against the pinned form: header x-api-signature, {body})');
+		// a new subscription (a new record) learns again
+		const renewed = node({}, withProduction({ id: 'whk_9' }));
+		expect((await runWebhook(trigger, renewed, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		expect((subscriptions(renewed).production as IDataObject).pinnedForm).toMatchObject({ header: 'webhook-signature' });
+	});
+
+	test('a learned form holds in this process at once, and reaches the record with the next write n8n saves (a refusal)', async () => {
+		const staticData = withProduction({ id: 'whk_mem' });
+		const first = node({}, structuredClone(staticData));
+		const raw = JSON.stringify({ type: 'invoice.paid' });
+		const github = { headers: { 'x-api-signature': githubSignature(SECRET, raw) }, rawBody: Buffer.from(raw) };
+		expect((await runWebhook(trigger, first, github)).result.workflowData).toBeDefined();
+		// n8n 2.41 does not save that request's static data: the next request reads the record without the form
+		const next = node({}, structuredClone(staticData));
+		next.workflow.id = first.workflow.id;
+		const otherForm = await runWebhook(trigger, next, signedBody({ type: 'invoice.paid' }));
+		expect(otherForm.status).toBe(401);
+		expect(warnings().at(-1)).toContain('(checked against the pinned form: header x-api-signature, {body})');
+		// that refusal's write (the first of the minute) carried the form into the record
+		expect((subscriptions(next).production as IDataObject).pinnedForm).toMatchObject({ header: 'x-api-signature', content: '{body}' });
+	});
+
+	test('a refused delivery changes no static data until its write is due, and a refused 401 says nothing else (point 6)', async () => {
+		const testNode = node();
+		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+		const data = testNode.workflow.getStaticData('node', testNode.node);
+		data.__dataChanged = false;
+		const runs = [];
+		for (let i = 0; i < 20; i++) runs.push(await runWebhook(trigger, testNode, { headers: { 'x-signature': 'sha256=' + 'ab'.repeat(32) }, rawBody: Buffer.from('{}') }));
+		expect(data.__dataChanged).toBe(false);
+		expect(new Set(runs.map((run) => JSON.stringify([run.status, run.sent])))).toEqual(new Set([JSON.stringify([401, REFUSED])]));
+	});
+
+	test('a clear secret (never released) is not used: refused as no secret stored', async () => {
+		const clear = {
 			'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET } } },
 		};
-		const testNode = node({}, legacy);
-		expect((await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
-		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: SEALED } });
-		expect(secretOf(testNode)).toBe(SECRET);
+		const testNode = node({}, clear);
+		const run = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
+		expect(run.status).toBe(401);
+		expect(warnings().at(-1)).toContain('no signing secret is stored');
+		expect(subscriptions(testNode)).toEqual(clear['node:Business Ops Trigger'].subscriptions);
 	});
 
 	test('after the API key changed: refused with a reason that says to republish; the next activation subscribes anew', async () => {
@@ -832,7 +989,8 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const testNode = node({}, withProduction(), { credentials: otherKey });
 		const run = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
 		expect(run.status).toBe(401);
-		expect((run.sent as { error: string }).error).toMatch(/does not open with this credential's API key .*publish the workflow again/);
+		expect(run.sent).toEqual(REFUSED);
+		expect(warnings().at(-1)).toMatch(/does not open with this credential's API key .*publish the workflow again/);
 		expect(run.result.workflowData).toBeUndefined();
 
 		noneLeftBehind();
