@@ -19,6 +19,18 @@ import {
 	type RateBudget,
 } from './rateBudget';
 
+/** How one call is sent, beside the request itself. */
+export interface CallOptions {
+	/**
+	 * For the trigger's activation and deactivation, which n8n gives a deadline: each request waits
+	 * at most FAIL_FAST_TIMEOUT_MS for its answer and is not repeated, so a failure reaches the
+	 * workflow as an activation error instead of running past the deadline unseen.
+	 */
+	failFast?: boolean;
+}
+
+export const FAIL_FAST_TIMEOUT_MS = 10_000;
+
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const NETWORK_PROBLEMS: Record<string, string> = {
@@ -129,20 +141,22 @@ export async function sendRequest(
 	ctx: BusinessOpsContext,
 	requestOptions: IHttpRequestOptions,
 	itemIndex?: number,
+	call: CallOptions = {},
 ): Promise<IN8nHttpFullResponse> {
 	const options: IHttpRequestOptions = {
 		...requestOptions,
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		...(call.failFast ? { timeout: FAIL_FAST_TIMEOUT_MS } : {}),
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
-	const mayRepeat = IDEMPOTENT_METHODS.has(method);
+	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.failFast;
 	const target = `${method} ${options.url}`;
 	const budget = await budgetOf(ctx);
 
 	for (let attempt = 1; ; attempt++) {
-		const attemptsLeft = attempt < MAX_ATTEMPTS;
+		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.failFast;
 		let response: IN8nHttpFullResponse;
 		const slot = await budget.take();
 		try {
@@ -166,9 +180,11 @@ export async function sendRequest(
 			// Worded, not the raw code: n8n replaces any error message that contains a network code
 			// such as ECONNRESET with a generic text, which would lose the method, path and item.
 			const problem = NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer';
-			const advice = mayRepeat
-				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+			const advice = call.failFast
+				? `Check that the Base URL is reachable from n8n (each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s here), then publish the workflow again.`
+				: mayRepeat
+					? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+					: 'It was not repeated because it changes data; check whether the change was made before running it again.';
 			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
 				description: `${advice} (network error: ${(failure.code ?? failure.message).toLowerCase()})`,
 				itemIndex,
@@ -208,8 +224,9 @@ export async function apiRequest<T = IDataObject>(
 	method: IHttpRequestMethods,
 	path: string,
 	options: { qs?: IDataObject; body?: IDataObject } = {},
+	call: CallOptions = {},
 ): Promise<T> {
-	const response = await sendRequest(ctx, { method, url: path, qs: options.qs, body: options.body });
+	const response = await sendRequest(ctx, { method, url: path, qs: options.qs, body: options.body }, undefined, call);
 	return response.body as T;
 }
 
@@ -221,9 +238,10 @@ export async function listAll(
 	ctx: BusinessOpsContext,
 	path: string,
 	qs: IDataObject = {},
+	call: CallOptions = {},
 ): Promise<IDataObject[]> {
 	const { records } = await walkPages(async (page) => {
-		const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
+		const body = await apiRequest<unknown>(ctx, 'GET', path, { qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } }, call);
 		return { body, response: undefined };
 	});
 	return records;
