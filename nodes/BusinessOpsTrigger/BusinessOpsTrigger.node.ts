@@ -33,6 +33,7 @@ interface TriggerOptions {
 	eventTypeField?: string;
 	ignoreRepeatedDeliveries?: boolean;
 	includeHeaders?: boolean;
+	skipReachabilityCheck?: boolean;
 	signatureHeader?: string;
 	signatureScheme?: SignatureScheme;
 	/** A number from the field; an expression may hand over anything (toleranceOf checks it). */
@@ -204,6 +205,14 @@ export class BusinessOpsTrigger implements INodeType {
 								description: 'Header "t=&lt;timestamp&gt;,v1=&lt;hex HMAC-SHA256&gt;"',
 							},
 						],
+					},
+					{
+						displayName: 'Skip Reachability Check',
+						name: 'skipReachabilityCheck',
+						type: 'boolean',
+						default: false,
+						description:
+							"Whether to subscribe even when n8n's webhook URL is localhost, a private address or a local name while the API's Base URL is public. Turn it on only when the API reaches this n8n over a VPN or private network.",
 					},
 					{
 						displayName: 'Timestamp Tolerance (Seconds)',

@@ -5,14 +5,19 @@
  *
  * Static data (`getWorkflowStaticData('node')`):
  *   { subscriptions: { production?: Stored, test?: Stored } }
- * with Stored = { id, url, events, sealedSecret } (secretBox.ts), plus `pinnedForm`, the signing
- * form Auto learned from the first verified delivery (pinnedForm.ts), which a new subscription
- * drops with the record. The production subscription (URL `/webhook/...`) and the test one (URL
- * `/webhook-test/...`) each have their own slot, id and secret.
+ * with Stored = { id, url, events, sealedSecret, instanceId } (secretBox.ts), plus `pinnedForm`,
+ * the signing form Auto learned from the first verified delivery (pinnedForm.ts), which a new
+ * subscription drops with the record. The production subscription (URL `/webhook/...`) and the
+ * test one (URL `/webhook-test/...`) each have their own slot, id and secret.
  *
- * Only a subscription whose URL is exactly this trigger's own production or test URL is ever
- * deleted or replaced: another n8n with the same imported workflow (same workflow id, webhook
- * id and name, another host) keeps its own.
+ * Only a subscription whose URL is exactly this trigger's own production or test URL, or that this
+ * n8n instance created (its instance id is in the record) at an earlier URL, is ever deleted or
+ * replaced: another n8n with the same imported workflow (same workflow id, webhook id and name,
+ * another host and instance id) keeps its own.
+ *
+ * Every lifecycle call fails fast (`failFast`): n8n gives activation a deadline, and an API that
+ * does not answer must become an activation error the user sees, not a workflow that looks
+ * published and receives nothing.
  */
 import type {
 	IDataObject,
@@ -26,6 +31,7 @@ import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { recordOf } from '../shared/api/envelope';
 import { apiRequest, listAll } from '../shared/api/transport';
 import { noteWrittenRecord, triggerKey } from './currentRecord';
+import { REACHABILITY_FIXES, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
 
 export type SubscriptionSlot = 'production' | 'test';
@@ -36,6 +42,8 @@ export interface StoredSubscription {
 	events: string[];
 	/** The signing secret returned once by POST /webhooks, sealed; never logged, never put in output or errors. */
 	sealedSecret?: string;
+	/** The n8n instance that created it: only that instance deletes it once its URL is no longer the trigger's. */
+	instanceId?: string;
 }
 
 export type SecretReading = { secret: string } | { problem: string };
@@ -136,7 +144,13 @@ async function call(
 	path: string,
 	options: { qs?: IDataObject; body?: IDataObject } = {},
 ): Promise<IDataObject> {
-	return await apiRequest<IDataObject>(ctx, method, path, options);
+	return await apiRequest<IDataObject>(ctx, method, path, { ...options, failFast: true });
+}
+
+/** n8n's id of this instance (kept in its user folder, the same across restarts and URL changes). */
+function instanceIdOf(ctx: IHookFunctions): string | undefined {
+	const id = typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() : undefined;
+	return id ? String(id) : undefined;
 }
 
 async function credentialApiKey(ctx: AnyContext): Promise<string> {
@@ -186,32 +200,95 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	);
 }
 
-/** DELETE /webhooks/{id}; a 404 means it is already gone. Other failures are thrown. */
-async function deleteRemote(ctx: IHookFunctions, id: string): Promise<void> {
+/**
+ * DELETE /webhooks/{id}; a 404 means it is already gone. Other failures are thrown. When the
+ * credential's key changed since the subscription was made (`keyChanged`), a 404 may only mean
+ * that it lives in another organisation, where it keeps sending deliveries that are refused:
+ * that is a warning naming it, for the user to delete it there by hand.
+ */
+async function deleteRemote(ctx: IHookFunctions, id: string, url?: string, keyChanged = false): Promise<void> {
 	const outcome = await settle(call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`));
-	if (!outcome.ok && !isNotFound(outcome.error)) throw outcome.error;
+	if (outcome.ok) return;
+	if (!isNotFound(outcome.error)) throw outcome.error;
+	if (keyChanged) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${ctx.getNode().name}": webhook subscription ${id}${url ? ` (to ${url})` : ''} was not found with this credential's API key, which changed since the subscription was made. If the credential now belongs to another organisation or key, the subscription may still exist under the old one and keep sending deliveries that are refused: delete it by hand in that organisation's Business Ops dashboard (Webhooks).`,
+		);
+	}
+}
+
+/** True when the stored secret does not open with the credential's current API key. */
+async function keyChangedFor(ctx: IHookFunctions, slot: SubscriptionSlot, stored: StoredSubscription): Promise<boolean> {
+	const reading = await readSecret(ctx, slot, stored);
+	return reading !== undefined && 'problem' in reading;
 }
 
 /**
- * Forgets the slot's subscription, deleting it only when its URL is exactly this trigger's
- * current one. One at another URL may be another n8n's (the same workflow imported with its
- * static data, e.g. staging beside production) or this n8n's under an earlier address: it is
- * left in place, with a warning that says so. The record stays if deletion fails.
+ * Forgets the slot's subscription, deleting it when its URL is exactly this trigger's current one,
+ * or when this n8n instance made it at an earlier URL (N8N_WEBHOOK_URL or WEBHOOK_URL changed). One
+ * at another URL made elsewhere may be another n8n's (the same workflow imported with its static
+ * data, e.g. staging beside production): it is left in place, with a warning that says so. The
+ * record stays if deletion fails.
  */
-async function discard(ctx: IHookFunctions, slot: SubscriptionSlot, why: string, remoteUrl?: unknown): Promise<void> {
+async function discard(
+	ctx: IHookFunctions,
+	slot: SubscriptionSlot,
+	why: string,
+	{ remoteUrl, keyChanged = false }: { remoteUrl?: unknown; keyChanged?: boolean } = {},
+): Promise<void> {
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return;
 	const url = ctx.getNodeWebhookUrl('default');
 	const node = ctx.getNode().name;
-	if (stored.url !== url || (remoteUrl !== undefined && remoteUrl !== url)) {
+	const pointsHere = stored.url === url && (remoteUrl === undefined || remoteUrl === url);
+	const madeHere = stored.instanceId !== undefined && stored.instanceId === instanceIdOf(ctx) && remoteUrl === undefined;
+	if (!pointsHere && !madeHere) {
 		ctx.logger.warn(
-			`Business Ops Trigger "${node}": no longer using webhook subscription ${stored.id} (${why}); it points at ${String(remoteUrl ?? stored.url)}, not at this trigger's URL ${url}, so it is left in place: it may belong to another n8n with this workflow. Delete it in Business Ops if nothing uses it.`,
+			`Business Ops Trigger "${node}": no longer using webhook subscription ${stored.id} (${why}); it points at ${String(remoteUrl ?? stored.url)}, not at this trigger's URL ${url}, and another n8n instance made it, so it is left in place: it may belong to another n8n with this workflow. Delete it in Business Ops if nothing uses it.`,
 		);
 	} else {
-		ctx.logger.info(`Business Ops Trigger "${node}": replacing webhook subscription ${stored.id} (${why})`);
-		if (stored.id) await deleteRemote(ctx, stored.id);
+		const where = pointsHere ? '' : ` this n8n made it at its earlier URL ${stored.url};`;
+		ctx.logger.info(`Business Ops Trigger "${node}": deleting webhook subscription ${stored.id} (${why};${where} a new one is made when needed)`);
+		if (stored.id) await deleteRemote(ctx, stored.id, stored.url, keyChanged);
 	}
 	writeSlot(ctx, slot, undefined);
+}
+
+/**
+ * Brings a subscription that still points here in line with the node, in place (PATCH keeps its
+ * id and signing secret): the chosen events, the name (the workflow was renamed), and active
+ * again if someone paused it in Business Ops while the workflow is published. False when it is
+ * gone meanwhile (404).
+ */
+async function updateInPlace(
+	ctx: IHookFunctions,
+	slot: SubscriptionSlot,
+	stored: StoredSubscription,
+	remote: IDataObject,
+	events: string[],
+): Promise<boolean> {
+	const name = subscriptionName(ctx, slot);
+	const changes: IDataObject = {};
+	if (!sameEventSet(remote.events, events)) changes.events = events;
+	if (remote.name !== undefined && remote.name !== name) changes.name = name;
+	if (remote.active === false) changes.active = true;
+	if (Object.keys(changes).length === 0) return true;
+	const patched = await settle(call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, { body: changes }));
+	if (!patched.ok) {
+		if (!isNotFound(patched.error)) throw patched.error;
+		writeSlot(ctx, slot, undefined);
+		return false;
+	}
+	const node = ctx.getNode().name;
+	if (changes.active === true) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${node}": webhook subscription ${stored.id} was paused in Business Ops; it is active again because the workflow is published. Unpublish the workflow to stop deliveries.`,
+		);
+	}
+	const what = Object.keys(changes).filter((key) => key !== 'active');
+	if (what.length) ctx.logger.info(`Business Ops Trigger "${node}": updated webhook subscription ${stored.id} in place (${what.join(', ')})`);
+	writeSlot(ctx, slot, { ...stored, events });
+	return true;
 }
 
 /**
@@ -234,7 +311,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const reading = await readSecret(ctx, slot, stored);
 	if (!reading || 'problem' in reading) {
-		await discard(ctx, slot, reading?.problem ?? 'its signing secret is not stored');
+		await discard(ctx, slot, reading?.problem ?? 'its signing secret is not stored', { keyChanged: reading !== undefined });
 		return false;
 	}
 
@@ -246,20 +323,11 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const remote = recordOf(fetched.value);
 
-	const events = chosenEvents(ctx);
-	const drift =
-		remote.url !== url
-			? 'its URL was changed in Business Ops'
-			: !sameEventSet(remote.events, events)
-				? 'the chosen events changed'
-				: remote.active === false
-					? 'it is paused'
-					: undefined;
-	if (drift) {
-		await discard(ctx, slot, drift, remote.url);
+	if (remote.url !== url) {
+		await discard(ctx, slot, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
 		return false;
 	}
-	return true;
+	return await updateInPlace(ctx, slot, stored, remote, chosenEvents(ctx));
 }
 
 /**
@@ -268,7 +336,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
  * another n8n, an older host of this one) is never touched: it may be another instance's.
  */
 async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
-	return (await listAll(ctx, '/webhooks'))
+	return (await listAll(ctx, '/webhooks', {}, { failFast: true }))
 		.filter((entry) => entry.url === url && entry.id !== undefined && entry.id !== null)
 		.map((entry) => String(entry.id));
 }
@@ -280,6 +348,18 @@ async function deleteLeftBehind(ctx: IHookFunctions, ids: string[]): Promise<voi
 		);
 		await deleteRemote(ctx, id);
 	}
+}
+
+/** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
+async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	if (options.skipReachabilityCheck === true) return;
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const problem = unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
+	if (problem === undefined) return;
+	throw new NodeOperationError(ctx.getNode(), `${problem}, so no event would ever arrive`, {
+		description: `Nothing was subscribed. ${REACHABILITY_FIXES}`,
+	});
 }
 
 async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise<IDataObject> {
@@ -308,6 +388,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 			description: 'The trigger subscribes to the events chosen in "Events".',
 		});
 	}
+	await checkReachable(ctx, url);
 	const hadRecord = storedSubscription(ctx, slot) !== undefined;
 	await discard(ctx, slot, 'a new one is being created');
 
@@ -326,10 +407,17 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	}
 	const secret = typeof created.signingSecret === 'string' ? created.signingSecret : '';
 	// Stored before anything else can fail; without a secret the record marks it for deletion.
-	writeSlot(ctx, slot, { id, url, events, ...(secret ? { sealedSecret: sealSecret(secret, apiKey, id) } : {}) });
+	const instanceId = instanceIdOf(ctx);
+	writeSlot(ctx, slot, {
+		id,
+		url,
+		events,
+		...(secret ? { sealedSecret: sealSecret(secret, apiKey, id) } : {}),
+		...(instanceId ? { instanceId } : {}),
+	});
 	if (secret) return true;
 
-	const removed = await settle(deleteRemote(ctx, id));
+	const removed = await settle(deleteRemote(ctx, id, url));
 	if (!removed.ok) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -353,7 +441,8 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 /** DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
-	if (!storedSubscription(ctx, slot)) return true;
-	await discard(ctx, slot, 'the workflow was unpublished');
+	const stored = storedSubscription(ctx, slot);
+	if (!stored) return true;
+	await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, slot, stored) });
 	return true;
 }

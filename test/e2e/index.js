@@ -19,6 +19,7 @@ module.exports = [
 	require('./requests'),
 	require('./webhooks'),
 	require('./trigger'),
+	require('./trigger-lifecycle'),
 	require('./instances'),
 	require('./demo'),
 	require('./templates'),

@@ -15,6 +15,8 @@
  * n8n keeps it: each lifecycle call runs on a Workflow built from the saved static data, and
  * the data is saved again when the call changed it.
  */
+import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
@@ -62,6 +64,8 @@ interface WorkflowModel {
 	webhookId: string;
 	/** The n8n instance this copy lives in. */
 	base: string;
+	/** The base this instance had before its WEBHOOK_URL changed. */
+	movedFrom?: string;
 	apiKey: string;
 	events: string[];
 	active: boolean;
@@ -101,10 +105,21 @@ function save(wf: WorkflowModel, testNode: TestNode) {
 	}
 }
 
+/**
+ * Each n8n instance has its own instance id (n8n keeps it in its database); the calls here run one
+ * at a time, so the process-wide InstanceSettings stands for the instance the copy lives in. An
+ * instance is known by its host; a copy whose URL changed (`movedFrom`) is still the same instance.
+ */
+const instanceSettings = Container.get(InstanceSettings);
+const ownInstanceId = instanceSettings.instanceId;
+const instanceIdOf = (wf: WorkflowModel) => `instance-${new URL(wf.movedFrom ?? wf.base).host}`;
+
 async function lifecycle<T>(wf: WorkflowModel, testNode: TestNode, call: (t: TestNode) => Promise<T>): Promise<T> {
+	instanceSettings.instanceId = instanceIdOf(wf);
 	try {
 		return await call(testNode);
 	} finally {
+		instanceSettings.instanceId = ownInstanceId;
 		save(wf, testNode);
 	}
 }
@@ -296,9 +311,9 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	const orgs = new Set(sandbox.control.requestLog().map((entry) => entry.organizationId));
 	expect(orgs).toEqual(new Set([sandbox.organizationIds.primary, sandbox.organizationIds.other]));
 	// the lifecycle logged its replacements, and no secret with them
-	expect(logs.lines.filter((line) => /replacing webhook subscription/.test(line.message)).length).toBeGreaterThan(10);
+	expect(logs.lines.filter((line) => /deleting webhook subscription \S+ \(/.test(line.message)).length).toBeGreaterThan(10);
 	expect(logs.lines.filter((line) => /whsec_/.test(`${line.message} ${JSON.stringify(line.meta ?? '')}`))).toEqual([]);
-}, 30_000);
+}, 120_000);
 
 test('a listening session cut off by a restart: the next session replaces its subscription, no duplicate is left', async () => {
 	const wf: WorkflowModel = { id: 'wf-D', webhookId: 'hook-d', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
@@ -320,6 +335,22 @@ test('a listening session cut off by a restart: the next session replaces its su
 	expect(sandbox.control.webhooks()).toEqual([]);
 });
 
+test("a changed n8n URL (WEBHOOK_URL) with the record saved: this instance deletes its own subscription at the old URL, and a copy in another instance keeps its own", async () => {
+	const wf: WorkflowModel = { id: 'wf-G', webhookId: 'hook-g', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+	const staging: WorkflowModel = { ...wf, base: STAGING };
+	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t));
+	staging.saved = structuredClone(wf.saved); // imported with its static data
+	await lifecycle(staging, load(staging), async (t) => await activateTrigger(trigger, t));
+	const stagingId = storedOf(staging).production?.id;
+	// production restarts under another URL
+	wf.movedFrom = wf.base;
+	wf.base = 'https://n8n-new.example.test/';
+	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
+	const urls = sandbox.control.webhooks().map((sub) => sub.url).sort();
+	expect(urls).toEqual(['https://n8n-new.example.test/webhook/hook-g/webhook', 'https://staging.example.test/webhook/hook-g/webhook']);
+	expect(sandbox.control.webhooks().map((sub) => sub.id)).toContain(stagingId);
+});
+
 test('a crash between create and saving the static data, then a changed n8n URL: the lost subscription is left in place (it cannot be told from another instance\'s)', async () => {
 	const wf: WorkflowModel = { id: 'wf-E', webhookId: 'hook-e', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
 	// published; n8n stops before the static data with the new subscription is saved
@@ -327,6 +358,7 @@ test('a crash between create and saving the static data, then a changed n8n URL:
 	const lost = sandbox.control.webhooks().map((sub) => sub.id);
 	expect(lost).toHaveLength(1);
 	// n8n starts again under another webhook URL and adds the published workflow
+	wf.movedFrom = wf.base;
 	wf.base = STAGING;
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
 	const held = storedOf(wf).production?.id;

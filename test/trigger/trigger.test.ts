@@ -1,4 +1,6 @@
+import { Container } from '@n8n/di';
 import nock from 'nock';
+import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
@@ -30,6 +32,8 @@ const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const TEST_SECRET = 'whsec_dGVzdC1tb2RlLXNlY3JldC1vZi10aGUtdHJpZ2dlcg==';
 const NOW = 1_700_000_000;
 const EVENTS = ['invoice.paid', 'quote.approved'];
+/** This n8n's instance id, as n8n-core gives it to the trigger's contexts. */
+const INSTANCE_ID = Container.get(InstanceSettings).instanceId;
 const notFound = { error: { code: 'not_found', message: 'Webhook not found' } };
 
 /** Create without a stored record first lists the subscriptions, looking for ones left behind. */
@@ -125,6 +129,7 @@ describe('description', () => {
 			includeHeaders: false,
 			signatureHeader: '',
 			signatureScheme: 'auto',
+			skipReachabilityCheck: false,
 			timestampTolerance: 300,
 		});
 		const notice = description.properties[2];
@@ -191,7 +196,7 @@ describe('create', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(posted).toEqual({ name: NAME, url: PROD_URL, events: EVENTS });
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
+			production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
 		});
 		// sealed with the credential's API key: the workflow's static data does not hold the secret in clear
 		expect(JSON.stringify(testNode.workflow.staticData)).not.toContain(SECRET.slice('whsec_'.length));
@@ -227,7 +232,7 @@ describe('create', () => {
 		expect(error.message).toBe(
 			'The API created webhook subscription whk_2 without a signing secret, and deleting it failed',
 		);
-		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_2', url: PROD_URL, events: EVENTS } });
+		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_2', url: PROD_URL, events: EVENTS, instanceId: INSTANCE_ID } });
 
 		const scope = nock(API)
 			.delete('/v1/webhooks/whk_2')
@@ -237,7 +242,7 @@ describe('create', () => {
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_3', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
+			production: { id: 'whk_3', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
 		});
 	});
 
@@ -307,15 +312,37 @@ describe('checkExists', () => {
 	});
 
 	test.each([
-		['event drift', remote({ events: ['invoice.paid'] })],
-		['an extra event', remote({ events: [...EVENTS, 'invoice.sent'] })],
-		['an inactive subscription', remote({ active: false })],
-	])('%s: deleted, cleared, false', async (_case, answer) => {
+		['event drift', remote({ events: ['invoice.paid'] }), { events: EVENTS }],
+		['an extra event', remote({ events: [...EVENTS, 'invoice.sent'] }), { events: EVENTS }],
+		['a paused subscription', remote({ active: false }), { active: true }],
+		['a renamed workflow', remote({ name: 'n8n: Old name / Business Ops Trigger (workflow-1)' }), { name: NAME }],
+	])('%s: updated in place with PATCH (same id and secret), true', async (_case, answer, patch) => {
+		let patched: IDataObject | undefined;
 		const scope = nock(API)
 			.get('/v1/webhooks/whk_1')
 			.reply(200, answer)
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, { data: { id: 'whk_1' } });
+			.patch('/v1/webhooks/whk_1', (body) => {
+				patched = body;
+				return true;
+			})
+			.reply(200, remote());
+		const testNode = makeNode({}, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(patched).toEqual(patch);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1', events: EVENTS } });
+		expect(secretOf(testNode)).toBe(SECRET);
+	});
+
+	test('a paused subscription made active again is logged at warn level', async () => {
+		nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ active: false })).patch('/v1/webhooks/whk_1').reply(200, remote());
+		expect(await runWebhookMethod(trigger, makeNode({}, withProduction()), 'checkExists')).toBe(true);
+		const warning = logs.lines.find((line) => line.level === 'warn')?.message;
+		expect(warning).toMatch(/whk_1 was paused in Business Ops; it is active again because the workflow is published/);
+	});
+
+	test('a subscription gone while it is updated (404 on PATCH): cleared, false', async () => {
+		const scope = nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ active: false })).patch('/v1/webhooks/whk_1').reply(404, notFound);
 		const testNode = makeNode({}, withProduction());
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
 		expect(scope.isDone()).toBe(true);
@@ -343,11 +370,53 @@ describe('checkExists', () => {
 		for (const warning of warnings) expect(warning).toMatch(/it is left in place: it may belong to another n8n with this workflow/);
 	});
 
-	test('chosen events changed in the node: deleted, cleared, false', async () => {
-		const scope = nock(API).get('/v1/webhooks/whk_1').reply(200, remote()).delete('/v1/webhooks/whk_1').reply(200, {});
-		const testNode = makeNode({ events: ['invoice.paid', 'quote.approved', 'request.received'] }, withProduction());
-		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+	test('chosen events changed in the node: PATCHed in place, the record keeps its id and secret', async () => {
+		const chosen = ['invoice.paid', 'quote.approved', 'request.received'];
+		const scope = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote())
+			.patch('/v1/webhooks/whk_1', { events: chosen })
+			.reply(200, remote({ events: chosen }));
+		const testNode = makeNode({ events: chosen }, withProduction());
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(true);
 		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1', events: chosen } });
+		expect(secretOf(testNode)).toBe(SECRET);
+	});
+
+	test("this instance's own subscription at an earlier URL (WEBHOOK_URL changed) is deleted; another instance's is not", async () => {
+		const oldUrl = 'https://old-host.example/webhook/webhook-uuid/webhook';
+		const own = makeNode({}, withProduction({ url: oldUrl, instanceId: INSTANCE_ID }));
+		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(200, {});
+		expect(await runWebhookMethod(trigger, own, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(own)).toEqual({});
+		expect(logs.lines.find((l) => l.level === 'info')?.message).toMatch(/this n8n made it at its earlier URL https:\/\/old-host/);
+
+		// another instance's record (imported static data): nock would refuse a DELETE
+		const other = makeNode({}, withProduction({ url: oldUrl, instanceId: 'another-instance' }));
+		expect(await runWebhookMethod(trigger, other, 'checkExists')).toBe(false);
+		expect(subscriptions(other)).toEqual({});
+		expect(logs.lines.filter((l) => l.level === 'warn').map((l) => l.message).join('\n')).toMatch(/another n8n instance made it, so it is left in place/);
+	});
+
+	test('after the key or organisation changed, a 404 on delete is a warning naming the subscription to delete by hand', async () => {
+		// sealed under another key: the credential now holds a different key (another organisation)
+		const stored = withProduction({ secret: undefined, sealedSecret: sealSecret(SECRET, `svc_${'o'.repeat(32)}`, 'whk_1') });
+		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(404, notFound);
+		const testNode = makeNode({}, stored);
+		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+		const warning = logs.lines.find((line) => line.level === 'warn')?.message ?? '';
+		expect(warning).toContain(`webhook subscription whk_1 (to ${PROD_URL}) was not found with this credential's API key`);
+		expect(warning).toMatch(/delete it by hand in that organisation's Business Ops dashboard/);
+	});
+
+	test('a 404 on delete with the same key is quiet: the subscription is gone', async () => {
+		nock(API).delete('/v1/webhooks/whk_1').reply(404, notFound);
+		expect(await deactivateTrigger(trigger, makeNode({}, withProduction()))).toBe(true);
+		expect(logs.lines.filter((line) => line.level === 'warn')).toEqual([]);
 	});
 
 	test('stored secret missing: deleted (without asking whether it matches), cleared, false; then recreated', async () => {
@@ -361,20 +430,27 @@ describe('checkExists', () => {
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_9', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
+			production: { id: 'whk_9', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
 		});
 	});
 
 	test('an already deleted subscription during cleanup (404 on DELETE) still counts as cleaned', async () => {
-		const scope = nock(API)
-			.get('/v1/webhooks/whk_1')
-			.reply(200, remote({ active: false }))
-			.delete('/v1/webhooks/whk_1')
-			.reply(404, notFound);
-		const testNode = makeNode({}, withProduction());
+		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(404, notFound);
+		const testNode = makeNode({}, withProduction({ secret: undefined }));
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({});
+	});
+
+	test('lifecycle calls fail fast: a network failure is not repeated and becomes the activation error', async () => {
+		// one failure only: a retry would find no interceptor left and fail differently
+		nock(API).get('/v1/webhooks/whk_1').times(5).replyWithError('socket hang up');
+		const testNode = makeNode({}, withProduction());
+		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: Error) => e)) as Error & { description?: string };
+		expect(nock.pendingMocks()).toHaveLength(1); // 4 of the 5 answers left: one attempt was made
+		expect(error.message).toBe('Could not complete GET /webhooks/whk_1: the request failed without an answer');
+		expect(error.description).toMatch(/each request waits at most 10 s here\), then publish the workflow again/);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1' } });
 	});
 
 	test('other API errors are reported (activation fails) and the record is kept', async () => {
@@ -436,8 +512,8 @@ describe('test mode and production are kept apart', () => {
 			{ name: `${NAME} (test)`, url: TEST_URL, events: EVENTS },
 		]);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED },
-			test: { id: 'whk_test', url: TEST_URL, events: EVENTS, sealedSecret: SEALED },
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+			test: { id: 'whk_test', url: TEST_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
 		});
 		expect([secretOf(testNode, 'production'), secretOf(testNode, 'test')]).toEqual([SECRET, TEST_SECRET]);
 
@@ -468,7 +544,7 @@ describe('test mode and production are kept apart', () => {
 		expect(testDelete.isDone()).toBe(true);
 		// Auto pinned the production form with the production record
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, pinnedForm: expect.objectContaining({ header: 'webhook-signature', content: '{ID}.{timestamp}.{body}' }) },
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID, pinnedForm: expect.objectContaining({ header: 'webhook-signature', content: '{ID}.{timestamp}.{body}' }) },
 		});
 
 		// Deactivation (same mode and activation, production URL) deletes only the production one.
@@ -707,7 +783,7 @@ describe('webhook()', () => {
 			.reply(201, { data: { id: 'whk_6', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } })
 			.get('/v1/webhooks/whk_6')
 			.reply(200, { data: { id: 'whk_6', url: PROD_URL, events: ['invoice.paid'], active: true } })
-			.delete('/v1/webhooks/whk_6')
+			.patch('/v1/webhooks/whk_6')
 			.reply(500, { error: { code: 'internal_error', message: 'boom' } });
 		errors.push(await runWebhookMethod(trigger, makeNode(), 'create').catch((e: Error) => e));
 		const created = makeNode();
@@ -720,8 +796,9 @@ describe('webhook()', () => {
 			errors: errors.map((e) => ({ ...(e as object), message: (e as Error).message, stack: (e as Error).stack })),
 			logs: logs.lines,
 		});
-		// 4 forms learned (one a workflow), 6 refusals (one a workflow), 1 type not chosen
-		expect(logs.lines).toHaveLength(11);
+		// 4 forms learned (one a workflow), 5 refusals (one a workflow), 1 type not chosen; the lifecycle's
+		// failed PATCH logs nothing (its error is the activation error)
+		expect(logs.lines).toHaveLength(10);
 		for (const secret of [SECRET, SECRET.slice('whsec_'.length), 'd3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==']) {
 			expect(everything).not.toContain(secret);
 		}

@@ -22,10 +22,18 @@ import {
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
 export const EDITOR_TIMEOUT_MS = 30_000;
 
+export const FAIL_FAST_TIMEOUT_MS = 10_000;
+
 /** How one call is sent, beside the request itself. */
 export interface CallOptions {
 	/** `editor` for the editor's look-ups: ahead of production requests, and EDITOR_TIMEOUT_MS at most. */
 	lane?: Lane;
+	/**
+	 * For the trigger's activation and deactivation, which n8n gives a deadline: each request waits
+	 * at most FAIL_FAST_TIMEOUT_MS for its answer and is not repeated, so a failure reaches the
+	 * workflow as an activation error instead of running past the deadline unseen.
+	 */
+	failFast?: boolean;
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -173,9 +181,10 @@ export async function sendRequest(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		...(call.failFast ? { timeout: FAIL_FAST_TIMEOUT_MS } : {}),
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
-	const mayRepeat = IDEMPOTENT_METHODS.has(method);
+	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.failFast;
 	const target = `${method} ${options.url}`;
 	const budget = await budgetOf(ctx);
 	const signal = waitSignalOf(ctx, call);
@@ -186,7 +195,7 @@ export async function sendRequest(
 		});
 
 	for (let attempt = 1; ; attempt++) {
-		const attemptsLeft = attempt < MAX_ATTEMPTS;
+		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.failFast;
 		let response: IN8nHttpFullResponse;
 		const slot = await budget.take({ lane: call.lane, signal }).catch((error: unknown) => {
 			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
@@ -212,9 +221,11 @@ export async function sendRequest(
 			// Worded, not the raw code: n8n replaces any error message that contains a network code
 			// such as ECONNRESET with a generic text, which would lose the method, path and item.
 			const problem = NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer';
-			const advice = mayRepeat
-				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+			const advice = call.failFast
+				? `Check that the Base URL is reachable from n8n (each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s here), then publish the workflow again.`
+				: mayRepeat
+					? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+					: 'It was not repeated because it changes data; check whether the change was made before running it again.';
 			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
 				description: `${advice} (network error: ${(failure.code ?? failure.message).toLowerCase()})`,
 				itemIndex,

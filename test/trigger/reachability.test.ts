@@ -1,0 +1,77 @@
+import { localHostReason, unreachableWebhookProblem } from '../../nodes/BusinessOpsTrigger/reachability';
+
+/** Hosts as `new URL(...).hostname` gives them (IPv6 in brackets, normalised). */
+const hostOf = (url: string) => new URL(url).hostname;
+
+describe('localHostReason', () => {
+	test.each([
+		['http://localhost:5678/', 'localhost'],
+		['http://app.localhost/', 'a local network name (.localhost)'],
+		['http://127.0.0.1:5678/', 'a loopback address'],
+		['http://127.45.1.2/', 'a loopback address'],
+		['http://[::1]:5678/', 'a loopback address'],
+		['http://[0:0:0:0:0:0:0:1]/', 'a loopback address'],
+		['http://[::ffff:127.0.0.1]/', 'a loopback address'],
+		['http://[::ffff:10.1.2.3]/', 'a private address'],
+		['http://[::]/', 'an unspecified address'],
+		['http://0.0.0.0:5678/', 'an unspecified address'],
+		['http://10.0.0.8/', 'a private address'],
+		['http://172.16.0.1/', 'a private address'],
+		['http://172.31.255.255/', 'a private address'],
+		['http://192.168.1.20/', 'a private address'],
+		['http://169.254.10.1/', 'a link-local address'],
+		['http://100.64.0.1/', 'a carrier-grade NAT address'],
+		['http://100.127.255.254/', 'a carrier-grade NAT address'],
+		['http://[fd12:3456::1]/', 'a unique local (private) address'],
+		['http://[fc00::1]/', 'a unique local (private) address'],
+		['http://[fe80::1]/', 'a link-local address'],
+		['http://n8n.local/', 'a local network name (.local)'],
+		['http://n8n.lan/', 'a local network name (.lan)'],
+		['http://n8n.internal/', 'a local network name (.internal)'],
+		['http://n8n.home.arpa/', 'a local network name (.home.arpa)'],
+		['http://n8n:5678/', 'a single-label name that only a local network resolves'],
+		['http://N8N.LOCAL./', 'a local network name (.local)'],
+	])('%s is local: %s', (url, reason) => {
+		expect(localHostReason(hostOf(url))).toBe(reason);
+	});
+
+	test.each([
+		'https://n8n.example.com/',
+		'http://8.8.8.8/',
+		'http://172.32.0.1/',
+		'http://172.15.255.255/',
+		'http://100.128.0.1/',
+		'http://100.63.255.255/',
+		'http://192.169.0.1/',
+		'http://[2001:db8::1]/',
+		'http://[fec0::1]/',
+		'http://[::ffff:8.8.8.8]/',
+		'https://hooks.company.co.uk/',
+	])('%s looks public', (url) => {
+		expect(localHostReason(hostOf(url))).toBeUndefined();
+	});
+});
+
+describe('unreachableWebhookProblem', () => {
+	test('a local webhook URL with a public API is a problem naming the URL, why and the API host', () => {
+		const problem = unreachableWebhookProblem('http://localhost:5678/webhook/abc/webhook', 'https://api.example.com/v1');
+		expect(problem).toBe(
+			'The webhook URL http://localhost:5678/webhook/abc/webhook points at localhost (localhost), which the API at api.example.com cannot reach',
+		);
+	});
+
+	test('a local or private API (the sandbox, an API on the same network) expects a local webhook URL', () => {
+		expect(unreachableWebhookProblem('http://localhost:5678/webhook/a', 'http://127.0.0.1:3000/v1')).toBeUndefined();
+		expect(unreachableWebhookProblem('http://10.0.0.5/webhook/a', 'https://api.corp.internal/v1')).toBeUndefined();
+		expect(unreachableWebhookProblem('http://n8n:5678/webhook/a', 'http://business-ops/v1')).toBeUndefined();
+	});
+
+	test('a public webhook URL is fine', () => {
+		expect(unreachableWebhookProblem('https://n8n.example.org/webhook/a', 'https://api.example.com/v1')).toBeUndefined();
+	});
+
+	test('unparsable URLs are left to the API to judge', () => {
+		expect(unreachableWebhookProblem('not a url', 'https://api.example.com/v1')).toBeUndefined();
+		expect(unreachableWebhookProblem('http://localhost/', 'not a url')).toBeUndefined();
+	});
+});
