@@ -1,5 +1,6 @@
 import { CancelledWait, type Clock } from '../../nodes/shared/api/clock';
-import { MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
+import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
+import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
 
 /** A clock on which each wait moves time on at once. */
 function instantClock() {
@@ -214,5 +215,24 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		state.now += 10 * 2 * 4000;
 		budget.waitMs();
 		expect(budget.learnedPace).toBeUndefined();
+	});
+});
+
+describe('the budgets of the process', () => {
+	afterEach(() => realClock());
+
+	test('a budget idle for longer than the idle time starts anew, with the window asked for', async () => {
+		const key = budgetKeyOf(`svc_${'i'.repeat(32)}`);
+		manualClock();
+		const first = budgetFor(key, 5, 60_000);
+		(await first.take()).answered(true);
+		expect(budgetFor(key, 5, 1_000)).toBe(first); // in use: kept, with its window
+		forgetRateBudgets();
+		const fresh = budgetFor(key, 5, 1_000);
+		expect(fresh).not.toBe(first);
+		// five at once, the sixth waits for the fresh budget's one-second window, not the old minute
+		const clock = manualClock();
+		for (let i = 0; i < 6; i++) (await fresh.take()).answered(true);
+		expect(clock.waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1_000);
 	});
 });

@@ -280,6 +280,8 @@ let lastSweep = 0;
 export function budgetFor(key: string, limit: number, windowMs = API_WINDOW_MS): RateBudget {
 	const now = systemClock.now();
 	let budget = budgets.get(key);
+	// An idle budget is forgotten as if the sweep had taken it: it starts anew, with this window.
+	if (budget?.isIdle(now)) budget = undefined;
 	if (budget) {
 		budgets.delete(key); // re-inserted below: the map's order is the order of last use
 		budget.useLimit(limit);
