@@ -206,7 +206,9 @@ module.exports = {
 				ctx.sandbox.control.clearDeliveries();
 				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
 				await ctx.sandbox.control.waitForDeliveries();
-				const attempts = ctx.sandbox.control.deliveries().filter((d) => d.eventId === ev.id);
+				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
+				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
+				const attempts = ctx.sandbox.control.deliveries().filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
 				// n8n 2.x answers 400, n8n 1.123 500 (and logs the unknown node type).
 				const status = ctx.client.major >= 2 ? 400 : 500;
 				assert.ok(attempts.length >= 1 && attempts.every((d) => d.statusCode === status), `delivery answers: ${attempts.map((d) => d.statusCode).join(', ')}`);
@@ -235,7 +237,9 @@ module.exports = {
 				ctx.sandbox.control.clearDeliveries();
 				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
 				await ctx.sandbox.control.waitForDeliveries();
-				const attempts = ctx.sandbox.control.deliveries().filter((d) => d.eventId === ev.id);
+				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
+				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
+				const attempts = ctx.sandbox.control.deliveries().filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
 				assert.deepEqual(attempts.map((d) => d.statusCode), [200]);
 				await ctx.client.waitForExecutions(id, before + 1, { timeoutMs: 30_000 });
 				await ctx.client.unpublishWorkflow(id);
