@@ -706,8 +706,9 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 			const delivery = make();
 			const result: Result = { delivery, eventIds: [], ignored: false };
 			try {
-				// Auto pins the first form it verifies: each delivery meets a subscription that has not learned one yet
-				const testNode = config.name.startsWith('Auto') ? nodeFor(config) : (config.testNode as TestNode);
+				// Auto pins the first form it verifies (in the record, and in this process under the
+				// subscription's id and sealed secret): each delivery meets a subscription of its own
+				const testNode = config.name.startsWith('Auto') ? nodeFor(config, `whk_auto_${results.length}`) : (config.testNode as TestNode);
 				const run = await runWebhook(trigger, testNode, {
 					headers: delivery.headers,
 					rawBody: delivery.rawBody,
