@@ -7,7 +7,8 @@ export const webhookSendTestEventDescription: INodeProperties[] = [
 		displayName: 'Event Type Name or ID',
 		name: 'eventType',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getEventTypes' },
+		// Loaded again once the webhook is picked: by then n8n has given a newly added node its credential.
+		typeOptions: { loadOptionsMethod: 'getEventTypes', loadOptionsDependsOn: ['webhookId.value'] },
 		required: true,
 		default: '',
 		description:
