@@ -94,6 +94,12 @@ async function openOptions(page, parameter, texts) {
 	throw new Error(`the list of ${parameter} does not show all of ${texts.join(', ')} within ${E.UI_TIMEOUT_MS / 1000} s (it shows: ${shown.join(', ') || 'nothing'})`);
 }
 
+/** What a field of the open panel shows: its text and its inputs' placeholders. */
+async function fieldText(page, selector) {
+	await page.waitForSelector(selector, { visible: true, timeout: E.UI_TIMEOUT_MS });
+	return page.$eval(selector, (el) => [el.innerText, ...[...el.querySelectorAll('input')].map((i) => i.placeholder || '')].join(' '));
+}
+
 /** Clicks the panel's Execute button and waits for the output panel's success mark. */
 async function executeStep(page) {
 	await page.click(`${NDV} ${testId('node-execute-button')}`);
@@ -216,11 +222,19 @@ module.exports = {
 				await E.clickText(page, ITEM_NAME, 'Send a test event');
 				await page.waitForSelector(`${NDV} ${testId('node-parameters')}`, { visible: true, timeout: E.UI_TIMEOUT_MS });
 				const label = await pickFromList(page, 'webhookId', sub.url);
-				// n8n 2.41 loads the Event Type list of a node just added before it gives the node its
-				// credential ("Node does not have any credentials set"), and shows "Error fetching
-				// options" until the panel is opened again: what a user does too.
-				const failed = await page.$eval(`${NDV} ${testId('parameter-input-eventType')}`, (el) => el.innerText.includes('Error fetching') || [...el.querySelectorAll('input')].some((i) => (i.placeholder || '').includes('Error fetching'))).catch(() => true);
-				if (failed) {
+				// n8n 2.41's editor loads the Event Type list as the field mounts, before the credentials
+				// panel has fetched the credentials and auto-selected one: that request carries none
+				// ("Node does not have any credentials set"), and the reload on the credential's arrival
+				// is skipped while it is in flight, so the field keeps "Error fetching options". Wait for
+				// that first load to end, then do what a user does: close the panel and open it again.
+				const field = `${NDV} ${testId('parameter-input-eventType')}`;
+				const deadline = Date.now() + E.UI_TIMEOUT_MS;
+				let shown = await fieldText(page, field);
+				while (shown.includes('Loading options') && Date.now() < deadline) {
+					await E.sleep(200);
+					shown = await fieldText(page, field);
+				}
+				if (shown.includes('Error fetching')) {
 					await page.click(testId('ndv-close-button'));
 					await E.openNode(page, 'Send a test event to a webhook');
 				}
