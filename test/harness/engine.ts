@@ -241,6 +241,8 @@ export async function runDeclarativeNode(
 	options: EngineOptions & {
 		items?: INodeExecutionData[];
 		continueOnFail?: boolean;
+		/** On Error; `continueOnFail: true` is "Continue" (regular output). */
+		onError?: INode['onError'];
 		mode?: WorkflowExecuteMode;
 		credentialsDecrypted?: ICredentialsDecrypted;
 		/** The execution's cancel signal (n8n aborts it when the execution is stopped). */
@@ -249,6 +251,7 @@ export async function runDeclarativeNode(
 ): Promise<RunResult> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+	if (options.onError) node.onError = options.onError;
 	const inputData: ITaskDataConnections = { main: [options.items ?? [{ json: {} }]] };
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
 	const executeData: IExecuteData = { node, data: inputData, source: null };

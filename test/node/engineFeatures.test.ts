@@ -51,18 +51,29 @@ describe('paired items', () => {
 		]);
 	});
 
-	test('Continue: a failed item (API error or input check) is an error item paired with its input, carrying its fields', async () => {
+	const failingCreates = () => {
 		nock(API).post('/v1/contacts').reply(422, { error: { code: 'validation_error', message: 'Name taken' } });
 		nock(API).post('/v1/contacts').reply(201, { data: { id: 'ctc_2' } });
-		const { items } = await runDeclarativeNode(
-			node,
-			{ ...createContact, additionalFields: { email: '={{ $json.row === 1 ? "not an address" : "a@example.com" }}' } },
-			{ credentials, items: inputs(3), continueOnFail: true },
-		);
+		return { ...createContact, additionalFields: { email: '={{ $json.row === 1 ? "not an address" : "a@example.com" }}' } };
+	};
+
+	test('Continue: a failed item (API error or input check) is { error } paired with its input, with the error object', async () => {
+		const { items } = await runDeclarativeNode(node, failingCreates(), { credentials, items: inputs(3), continueOnFail: true });
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items.map((item) => Boolean(item.error))).toEqual([true, true, false]);
-		expect(items[0].json).toMatchObject({ row: 0, name: 'Contact 0', error: expect.stringContaining('Name taken') });
-		expect(items[1].json).toMatchObject({ row: 1, name: 'Contact 1', error: expect.stringContaining('Email') });
+		expect(items[0].json).toEqual({ error: expect.stringContaining('Name taken') });
+		expect(items[1].json).toEqual({ error: expect.stringContaining('Email') });
+		expect(items[0].error?.description).toEqual(expect.any(String));
+		expect(items[2].json).toEqual({ id: 'ctc_2' });
+	});
+
+	test('Continue (using error output): a failed item is { error } paired with its input and no error object, so n8n merges the input item into it', async () => {
+		const { items } = await runDeclarativeNode(node, failingCreates(), { credentials, items: inputs(3), onError: 'continueErrorOutput' });
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items.slice(0, 2).map((item) => [Object.keys(item.json), item.error])).toEqual([
+			[['error'], undefined],
+			[['error'], undefined],
+		]);
+		expect(items[1].json.error).toContain('Email');
 	});
 });
 

@@ -296,8 +296,8 @@ describe('continue on fail', () => {
 		expect(items).toHaveLength(2);
 		expect(items[0].json.items).toEqual([{ ...item, quantity: 2 }]);
 		const message = 'Items: line 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]';
-		// the error item carries its input item's fields and pairing
-		expect(items[1].json).toEqual({ quantity: '2,5', error: message });
+		// the error item is paired with its input item (n8n gives the regular output { error } alone)
+		expect(items[1].json).toEqual({ error: message });
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 		expect(items[1].error?.message).toBe(message);
 	});

@@ -148,15 +148,15 @@ const route: Route = async (ctx, requestData, isList) => {
 };
 
 /**
- * With "Continue" (either output) a failed item becomes one error item paired with its input item
- * and carrying that item's fields, as n8n's own nodes do (RoutingNode would give `{}` unpaired).
+ * With "Continue" a failed item becomes `{ error: message }` paired with its input item. Under
+ * "Continue (using error output)" it carries no error object: n8n (1.123 and 2.x) merges the paired
+ * input item's fields into such an item, but replaces the fields of an item that has an error object
+ * with `{ error }` alone. On the regular output n8n gives `{ error }` either way, so the error object
+ * (description, HTTP code) is kept there.
  */
 function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecutionData {
-	const itemIndex = ctx.getItemIndex();
-	// The execute data's own input first: in a running n8n the item context's getInputData() can
-	// answer `{ json: {} }` for a node fed by the main input.
-	const input = ctx.getExecuteData()?.data?.main?.[0]?.[itemIndex] ?? ctx.getInputData();
-	return { json: { ...input?.json, error: error.message }, error: error as NodeApiError, pairedItem: { item: itemIndex } };
+	const item: INodeExecutionData = { json: { error: error.message }, pairedItem: { item: ctx.getItemIndex() } };
+	return ctx.getNode().onError === 'continueErrorOutput' ? item : { ...item, error: error as NodeApiError };
 }
 
 /** `route` with the item order of Stop Workflow, or the error items of Continue. */
