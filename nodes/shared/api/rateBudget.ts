@@ -57,6 +57,8 @@ interface Learned {
 	limit: number;
 	windowMs: number;
 	quietSince: number;
+	/** Requests go evenly spaced, `windowMs / limit` apart, not in bursts (see `learn`). */
+	spaced: boolean;
 }
 
 /**
@@ -89,7 +91,11 @@ function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): nu
  * the first of them to when Retry-After says room appears. Both windows then hold. After
  * QUIET_WINDOWS learned windows without a refusal the learned limit grows by one (additive
  * increase); a refusal takes it back to what was accepted, at most halving it (multiplicative
- * decrease). Once it reaches the setting, only the setting holds again.
+ * decrease). Once it reaches the setting, only the setting holds again. A refusal that comes before
+ * this key used its learned limit shows that someone else uses the key: the learned window may then
+ * be shorter than the API's (Retry-After counts from the oldest request in the API's window, which
+ * may be another client's), so a burst that fits it may not fit the API's; from then on the learned
+ * pace is spread evenly.
  */
 export class RateBudget {
 	private readonly limits = new Map<number, number>();
@@ -99,6 +105,7 @@ export class RateBudget {
 	private pausedUntil = 0;
 	private learned: Learned | undefined;
 	private lessonAt = -Infinity;
+	private lastSentAt = -Infinity;
 	private lastUsed: number;
 	private answer = RateBudget.nextAnswer();
 
@@ -164,6 +171,7 @@ export class RateBudget {
 		let wait = Math.max(0, this.pausedUntil - now, roomIn(this.sent, this.limit, this.windowMs, now));
 		const learned = this.learnedNow(now);
 		if (learned) wait = Math.max(wait, roomIn(this.sent, learned.limit, learned.windowMs, now));
+		if (learned?.spaced) wait = Math.max(wait, this.lastSentAt + learned.windowMs / learned.limit - now);
 		return wait;
 	}
 
@@ -205,6 +213,7 @@ export class RateBudget {
 	private send(now: number): Slot {
 		const entry: Sent = { sentAt: now, at: now, state: 'pending' };
 		this.sent.push(entry);
+		this.lastSentAt = now;
 		const close = (state: Sent['state']) => {
 			if (entry.state !== 'pending') return false;
 			entry.state = state;
@@ -242,7 +251,11 @@ export class RateBudget {
 		const previous = this.learned?.limit ?? this.limit;
 		const floor = this.learned ? Math.floor(previous / 2) : 1;
 		const limit = Math.max(1, floor, Math.min(previous - 1, acceptedInWindow));
-		this.learned = { limit, windowMs, quietSince: now };
+		// Refused before this key had sent its learned limit in the learned window: another client.
+		const before = this.learned;
+		const ownBefore = before ? this.sent.filter((s) => s !== refused && s.sentAt > now - before.windowMs).length : 0;
+		const spaced = before !== undefined && (before.spaced || ownBefore + 1 < before.limit);
+		this.learned = { limit, windowMs, quietSince: now, spaced };
 	}
 
 	/** The learned pace after additive increase for the quiet windows since the last refusal. */
