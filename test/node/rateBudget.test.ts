@@ -215,6 +215,57 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		expect(refusals).toBeLessThanOrEqual(12);
 	});
 
+	/**
+	 * `n` writes all at once (On Error: Continue; n8n's RoutingNode sends every item's request
+	 * together), each 25 ms at the API, on a clock that moves on to the next wake-up once every
+	 * write waits.
+	 */
+	async function concurrentWrites(n: number, api: ReturnType<typeof slidingApi>) {
+		const state = { now: 0 };
+		let timers: Array<{ at: number; wake: () => void }> = [];
+		const clock: Clock = {
+			now: () => state.now,
+			sleep: async (ms) => await new Promise<void>((wake) => timers.push({ at: state.now + ms, wake })),
+			timeout: () => new AbortController().signal,
+		};
+		const budget = new RateBudget(120, 60_000, clock);
+		let refusals = 0;
+		const write = async () => {
+			for (let attempt = 1; ; attempt++) {
+				if (attempt > 5) throw new Error('gave up after 5 attempts');
+				const slot = await budget.take();
+				await clock.sleep(25);
+				const answer = api.hit(state.now);
+				if (answer.ok) return slot.answered(true);
+				refusals++;
+				slot.refused(answer.retryAfterMs);
+				await clock.sleep(Math.max(answer.retryAfterMs, 1000 * 2 ** (attempt - 1)));
+			}
+		};
+		let done = false;
+		const all = Promise.all(Array.from({ length: n }, write)).finally(() => (done = true));
+		for (let step = 0; step < 100_000 && !done; step++) {
+			for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+			if (done || timers.length === 0) break;
+			const next = Math.min(...timers.map((t) => t.at));
+			state.now = Math.max(state.now, next);
+			const due = timers.filter((t) => t.at <= state.now);
+			timers = timers.filter((t) => t.at > state.now);
+			due.forEach((t) => t.wake());
+		}
+		await all;
+		return { ms: state.now, refusals };
+	}
+
+	// The first burst goes out before any answer (the setting allows 120), so 80 are refused at
+	// once; they must not hold the setting's minute once the API's 5-s window is learned.
+	test.each([false, true])('100 writes at once against 20 per 5 s (refusals counted: %s): within 1.25x of the minimum', async (countRefused) => {
+		const { ms, refusals } = await concurrentWrites(100, slidingApi(20, 5000, { countRefused }));
+		const minimum = 4 * 5000 + 25;
+		expect(ms / minimum).toBeLessThanOrEqual(1.25);
+		expect(refusals).toBeLessThanOrEqual(90);
+	});
+
 	test('after quiet windows the learned limit grows back by one per two windows, up to the setting', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(10, 60_000, clock);

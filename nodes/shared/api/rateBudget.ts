@@ -76,7 +76,8 @@ function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): nu
  * The client-side rate budget of one API key: at most the credential's Requests per Minute in any
  * window (the API's sliding minute), counted on this side so that requests wait for room instead
  * of being sent and refused. Every request counts, refused ones too, so the budget holds whether
- * or not the API counts refusals. A request occupies its place from when it is sent until a window
+ * or not the API counts refusals (once pacing has learned a shorter window, a refused request
+ * counts for that window only: a burst refused at once must not hold the minute). A request occupies its place from when it is sent until a window
  * after its answer arrived (the API saw it somewhere in between), so network delays never make the
  * next window start early. Two credentials with the same key and different settings: the lowest
  * setting used in the last SETTING_MEMORY_MS wins.
@@ -168,8 +169,10 @@ export class RateBudget {
 	/** How long a request asking now would wait for room (0: at once; Infinity: until an answer comes). */
 	waitMs(now = this.clock.now()): number {
 		this.sent = this.sent.filter((s) => s.state === 'pending' || s.at > now - this.windowMs);
-		let wait = Math.max(0, this.pausedUntil - now, roomIn(this.sent, this.limit, this.windowMs, now));
 		const learned = this.learnedNow(now);
+		// Once the API's own window is learned, a refused request holds a place for that window only.
+		const forSetting = learned ? this.sent.filter((s) => s.state !== 'refused' || s.at > now - learned.windowMs) : this.sent;
+		let wait = Math.max(0, this.pausedUntil - now, roomIn(forSetting, this.limit, this.windowMs, now));
 		if (learned) wait = Math.max(wait, roomIn(this.sent, learned.limit, learned.windowMs, now));
 		if (learned?.spaced) wait = Math.max(wait, this.lastSentAt + learned.windowMs / learned.limit - now);
 		return wait;
