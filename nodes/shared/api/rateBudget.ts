@@ -77,9 +77,9 @@ function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): nu
  * window (the API's sliding minute), counted on this side so that requests wait for room instead
  * of being sent and refused. Every request counts, refused ones too, so the budget holds whether
  * or not the API counts refusals (once pacing has learned a shorter window, a refused request
- * counts for that window only: a burst refused at once must not hold the minute). A request occupies its place from when it is sent until a window
- * after its answer arrived (the API saw it somewhere in between), so network delays never make the
- * next window start early. Two credentials with the same key and different settings: the lowest
+ * counts for that window only: a burst refused at once must not hold the minute). A request
+ * occupies its place from when it is sent until a window after its answer arrived (the API saw it
+ * somewhere in between), so network delays never make the next window start early. Two credentials with the same key and different settings: the lowest
  * setting used in the last SETTING_MEMORY_MS wins.
  *
  * Turns: editor look-ups first, then production requests in the order they asked; a turn waits
