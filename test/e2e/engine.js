@@ -190,6 +190,32 @@ module.exports = {
 			},
 		},
 		{
+			// Pins what docs/n8n-features.md says: under Continue the node does not fail, and n8n (1.123
+			// and 2.x) re-runs it when the first output item is an error item, so the others are sent again.
+			name: 'Retry On Fail with Continue: n8n re-runs the node when the first item failed, sending the others again (as the n8n features page warns)',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const prefix = `retry-continue-${Date.now()}`;
+				// Only item 0 has an e-mail (a wrong one): a repeated e-mail could be refused as a duplicate.
+				const rows = [0, 1, 2].map((i) => ({ name: `${prefix} ${i}`, ...(i === 0 ? { email: 'not an address' } : {}) }));
+				const parameters = { resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } };
+				const result = await run(
+					ctx,
+					itemsWorkflow('e2e engine retry continue', rows, parameters, ctx.credentials.admin, {
+						retryOnFail: true,
+						maxTries: 2,
+						waitBetweenTries: 0,
+						onError: 'continueRegularOutput',
+					}),
+				);
+				expectSuccess(result);
+				const names = await contactsNamed(ctx, prefix);
+				const times = (name) => names.filter((n) => n === name).length;
+				assert.deepEqual([times(rows[0].name), times(rows[1].name), times(rows[2].name)], [0, 2, 2], JSON.stringify(names));
+				return 'item 0 refused by the input check; items 1 and 2 created on each of the 2 tries';
+			},
+		},
+		{
 			name: 'paired items: the records of each operation kind pair with their input item ($("Items").item in the next node)',
 			timeoutMs: 240_000,
 			async run(ctx) {
