@@ -322,6 +322,32 @@ module.exports = {
 			},
 		},
 		{
+			name: 'a KvK number read as a number is sent as text; a JS Date Due Date is its date in the workflow time zone',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const kvk = 10_000_000 + (Date.now() % 90_000_000);
+				const contact = await run(
+					ctx,
+					itemsWorkflow('e2e engine number as text', [{ kvk }], { resource: 'contact', operation: 'create', name: `e2e engine kvk ${kvk}`, additionalFields: { kvkNumber: '={{ $json.kvk }}' } }, ctx.credentials.admin),
+				);
+				expectSuccess(contact);
+				assert.equal(contact.items[0].kvkNumber, String(kvk));
+				const lines = { item: [{ name: 'Design', quantity: 1, unitPrice: 100 }] };
+				const invoice = await run(
+					ctx,
+					{
+						...itemsWorkflow('e2e engine JS Date', [{}], { resource: 'invoice', operation: 'create', contactId: byId(contactId), items: lines, additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' } }, ctx.credentials.admin),
+						settings: { executionOrder: 'v1', timezone: 'America/New_York' },
+					},
+				);
+				expectSuccess(invoice);
+				// the instance runs in UTC, where it is 1 January; in the workflow's time zone it is still 31 December
+				assert.equal(String(invoice.items[0].dueDate).slice(0, 10), '2026-12-31');
+				return `kvkNumber "${contact.items[0].kvkNumber}", dueDate ${invoice.items[0].dueDate}`;
+			},
+		},
+		{
 			name: 'empty values: undefined, null, "" and spaces in every optional field of every create and update send nothing (generated over the node description)',
 			timeoutMs: 300_000,
 			async run(ctx) {

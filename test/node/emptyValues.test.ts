@@ -102,6 +102,7 @@ interface EmptyCase {
 	sends?: { type: 'body' | 'query'; property: string };
 	required: boolean;
 	displayName: string;
+	fieldType: string;
 }
 
 function sendsOf(field: INodeProperties): EmptyCase['sends'] {
@@ -143,6 +144,7 @@ function rowCases(field: INodeProperties, name: (leaf: string) => string, place:
 		parameters: (empty: string) => place({ [group.name]: [{ ...row, [leaf.name]: empty }] }),
 		required: Boolean(leaf.required),
 		displayName: field.displayName,
+		fieldType: leaf.type,
 	}));
 }
 
@@ -173,6 +175,7 @@ function casesOf(op: Operation): EmptyCase[] {
 					sends: sendsOf(child),
 					required: false,
 					displayName: child.displayName,
+					fieldType: child.type,
 				});
 			}
 		} else if (field.type === 'fixedCollection') {
@@ -187,6 +190,7 @@ function casesOf(op: Operation): EmptyCase[] {
 				sends: sendsOf(field),
 				required: Boolean(field.required),
 				displayName: field.displayName,
+				fieldType: field.type,
 			});
 		}
 	}
@@ -308,6 +312,28 @@ describe('Empty values over the whole description', () => {
 				'Update Fields: no field to change was added; add at least one [item 0]',
 				'Update Fields: no field to change was added; add at least one [item 1]',
 			]);
+		},
+	);
+
+	const textCases = allCases.filter((c) => c.sends && c.fieldType === 'string');
+	test.each(textCases.map((c) => [c.title, c] as const))(
+		'%s: a number from an expression is sent as text (or refused naming the field); a list is refused naming the field',
+		async (_title, textCase) => {
+			const sent = recordRequests();
+			const { items: output } = await runDeclarativeNode(nodeType, textCase.parameters('={{ [12345678, ["a"]][$json.index] }}'), {
+				items: items.slice(0, 2),
+				credentials,
+				continueOnFail: true,
+			});
+			const [fromNumber, fromList] = output;
+			expect(fromList.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave a list [item 1]`);
+			const target = (request: Sent) => (textCase.sends!.type === 'query' ? request.query : request.body);
+			if (fromNumber.error) {
+				expect(fromNumber.error.message).toContain(textCase.displayName);
+				expect(sent).toEqual([]);
+			} else {
+				expect(sent.map((request) => target(request)[textCase.sends!.property])).toEqual(['12345678']);
+			}
 		},
 	);
 

@@ -122,4 +122,17 @@ describe("n8n's own dates", () => {
 		const expected = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(Date.now() + 14 * 86_400_000);
 		expect(bodies.map((body) => body.dueDate)).toEqual([expected]);
 	});
+
+	test("Due Date from a JS Date is its calendar date in the workflow's time zone, as with $now", async () => {
+		const bodies = sentBodies('/v1/invoices');
+		// 03:30 UTC on 1 January is still 31 December in any zone from UTC-4 to UTC-12
+		const { context } = await runDeclarativeNode(
+			node,
+			{ ...quoteWith(''), resource: 'invoice', additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' } },
+			{ credentials },
+		);
+		const expected = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(Date.parse('2027-01-01T03:30:00Z'));
+		expect(expected).toBe('2026-12-31');
+		expect(bodies.map((body) => body.dueDate)).toEqual([expected]);
+	});
 });

@@ -37,6 +37,15 @@ export function toUtcTimestamp(value: string, timeZone: string): string {
 	return new Date(wall - zoneOffsetMs(first, timeZone)).toISOString();
 }
 
+/** A JS Date as ISO 8601 with `timeZone`'s offset, so that its calendar date is the one there. */
+export function inZone(date: Date, timeZone: string): string {
+	const offset = zoneOffsetMs(date.getTime(), timeZone);
+	const wall = new Date(date.getTime() + offset).toISOString().slice(0, -1);
+	const minutes = Math.round(Math.abs(offset) / 60000);
+	const sign = offset < 0 ? '-' : '+';
+	return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
 /** The calendar date as written: "2026-12-31" from "2026-12-31T10:00:00". */
 export function toCalendarDate(value: string): string {
 	return value.trim().slice(0, 10);

@@ -5,9 +5,10 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { documentContactField } from './contactPicker';
+import { inZone } from './dates';
 import { showFor, titleOf } from './descriptions';
 import { itemsFormField, itemsJsonField, sendItemsOnCreate, sendItemsOnUpdate } from './lineItems';
-import { checkedField, dateText, isIsoDate } from './validation';
+import { checkedField, dateText, isIsoDate, isValidJsDate } from './validation';
 
 /**
  * A date picker sent as the body property of the same name, checked as an ISO date (text with or
@@ -20,7 +21,9 @@ export function documentDateField(
 ): INodeProperties {
 	async function convert(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const body = requestOptions.body as IDataObject;
-		const value = dateText(body[field.name]);
+		const given = body[field.name];
+		// a JS Date is an instant: read it in the workflow's time zone, as `$now` is
+		const value = isValidJsDate(given) ? inZone(given, this.getTimezone()) : dateText(given);
 		if (isIsoDate(value)) body[field.name] = toApi(value as string, this.getTimezone());
 		return requestOptions;
 	}

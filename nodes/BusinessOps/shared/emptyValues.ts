@@ -5,6 +5,10 @@
  * before anything is sent, naming the field. An expression on a missing input field, a cleared
  * input and an AI model's "" for what it does not know all resolve to nothing.
  *
+ * A text field (type string) sends text: a number or true/false from an expression (a KvK or phone
+ * number read from a spreadsheet column) is sent as its text; a list or an object fails, naming
+ * the field.
+ *
  * `withEmptyValueRule` walks the node's properties once (collections included), so a new field is
  * covered without being listed: each sending field gets a first preSend step that reads the
  * field's own parameter (not the body, which a `value` expression may already have turned into
@@ -24,16 +28,29 @@ function emptyValueStep(field: INodeProperties, path: string): PreSend {
 	const property = String(send.property);
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const value = this.getNodeParameter(path, undefined, { extractValue: field.type === 'resourceLocator' });
-		if (!isEmptyValue(value)) return requestOptions;
+		const target = (send.type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject | undefined;
+		if (!isEmptyValue(value)) {
+			if (field.type === 'string' && typeof value !== 'string') asText(this, field, value, target, property);
+			return requestOptions;
+		}
 		if (field.required) {
 			const problem =
 				field.type === 'resourceLocator' ? 'no ID was given; pick one from the list or enter an ID' : 'a value is required';
 			throw invalidInput(this, field.displayName, problem, RESOLVED_TO_NOTHING);
 		}
-		const target = (send.type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject | undefined;
 		if (target) delete target[property];
 		return requestOptions;
 	};
+}
+
+/** A text field given another kind of value by an expression: numbers and booleans as text. */
+function asText(ctx: IExecuteSingleFunctions, field: INodeProperties, value: unknown, target: IDataObject | undefined, property: string) {
+	if (typeof value === 'number' || typeof value === 'boolean') {
+		if (target && target[property] === value) target[property] = String(value);
+		return;
+	}
+	const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	throw invalidInput(ctx, field.displayName, `must be text; the expression gave ${kind}`, 'Give one text value, for example {{ $json.field }} or {{ $json.list[0] }}. ');
 }
 
 function withRule(field: INodeProperties, path: string): INodeProperties {
