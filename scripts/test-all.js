@@ -3,13 +3,15 @@
 // output as it runs, then a table of the phases with their durations. A failed build stops the
 // run (nothing after it would mean anything); any other failed phase is reported and the run goes
 // on, so that one run shows everything that is wrong. Exits non-zero when any phase failed.
+// A failed phase's last lines are printed again under the table: a CI log is often read from its
+// end, and the reason would otherwise sit thousands of lines above it.
 //
 //   node scripts/test-all.js                 everything
 //   node scripts/test-all.js lint e2e-queue  only the named phases (names as in the table)
 'use strict';
 
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
 const node = process.execPath;
@@ -41,21 +43,49 @@ const fmt = (ms) => {
 	return s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
 };
 
-const started = Date.now();
-const results = [];
-for (const [name, what, cmd, args] of PHASES) {
-	if (only.length && !only.includes(name)) continue;
-	console.log(`\n===== ${name}: ${what} =====`);
-	const t0 = Date.now();
-	const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
-	const ok = r.status === 0;
-	results.push({ name, what, ok, ms: Date.now() - t0, why: ok ? '' : r.error ? r.error.message : `exit ${r.status ?? r.signal}` });
-	console.log(`===== ${name}: ${ok ? 'passed' : 'FAILED'} in ${fmt(Date.now() - t0)} =====`);
-	if (!ok && name === 'build') break;
+const TAIL_LINES = 80;
+
+/** Runs a phase with its output passed through as it comes; resolves { status, error, tail }. */
+function runPhase(cmd, args) {
+	return new Promise((resolve) => {
+		const child = spawn(cmd, args, { cwd: ROOT, stdio: ['inherit', 'pipe', 'pipe'] });
+		let tail = [];
+		let partial = '';
+		const keep = (chunk) => {
+			const lines = (partial + chunk.toString('utf8')).split('\n');
+			partial = lines.pop();
+			tail = tail.concat(lines).slice(-TAIL_LINES);
+		};
+		child.stdout.on('data', (c) => (process.stdout.write(c), keep(c)));
+		child.stderr.on('data', (c) => (process.stderr.write(c), keep(c)));
+		child.on('error', (error) => resolve({ status: null, error, tail }));
+		child.on('close', (status, signal) => resolve({ status, signal, tail: partial ? [...tail, partial].slice(-TAIL_LINES) : tail }));
+	});
 }
 
-console.log('\nnpm test, phase by phase:');
-for (const r of results) console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${fmt(r.ms).padStart(10)}  ${r.name.padEnd(10)} ${r.what}${r.why ? ` (${r.why})` : ''}`);
-const failed = results.filter((r) => !r.ok);
-console.log(`total ${fmt(Date.now() - started)}: ${results.length - failed.length} of ${results.length} phase(s) passed${failed.length ? `; FAILED: ${failed.map((r) => r.name).join(', ')}` : ''}`);
-process.exitCode = failed.length ? 1 : 0;
+async function main() {
+	const started = Date.now();
+	const results = [];
+	for (const [name, what, cmd, args] of PHASES) {
+		if (only.length && !only.includes(name)) continue;
+		console.log(`\n===== ${name}: ${what} =====`);
+		const t0 = Date.now();
+		const r = await runPhase(cmd, args);
+		const ok = r.status === 0;
+		results.push({ name, what, ok, ms: Date.now() - t0, tail: r.tail, why: ok ? '' : r.error ? r.error.message : `exit ${r.status ?? r.signal}` });
+		console.log(`===== ${name}: ${ok ? 'passed' : 'FAILED'} in ${fmt(Date.now() - t0)} =====`);
+		if (!ok && name === 'build') break;
+	}
+
+	const failed = results.filter((r) => !r.ok);
+	for (const r of failed) {
+		console.log(`\n----- ${r.name} FAILED; its last ${r.tail.length} lines of output again -----`);
+		console.log(r.tail.join('\n'));
+	}
+	console.log('\nnpm test, phase by phase:');
+	for (const r of results) console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${fmt(r.ms).padStart(10)}  ${r.name.padEnd(10)} ${r.what}${r.why ? ` (${r.why})` : ''}`);
+	console.log(`total ${fmt(Date.now() - started)}: ${results.length - failed.length} of ${results.length} phase(s) passed${failed.length ? `; FAILED: ${failed.map((r) => r.name).join(', ')}` : ''}`);
+	process.exitCode = failed.length ? 1 : 0;
+}
+
+main();

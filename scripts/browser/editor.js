@@ -30,23 +30,44 @@ async function waitForText(page, scope, text, timeout = UI_TIMEOUT_MS) {
 		});
 }
 
-/** Clicks the visible element matching `selector` whose text includes `text`. */
+/**
+ * Clicks the visible element matching `selector` whose text includes `text`. The editor re-renders
+ * lists while they unfold (the nodes panel's triggers and actions): it clicks an element only once
+ * it stands still between two polls, and a failed click (the element detached) finds it again.
+ */
 async function clickText(page, selector, text, timeout = UI_TIMEOUT_MS) {
-	const handle = await page
-		.waitForFunction(
-			(s, t) =>
-				[...document.querySelectorAll(s)].find((el) => {
-					const r = el.getBoundingClientRect();
-					return r.width > 0 && r.height > 0 && el.innerText.trim().includes(t);
-				}),
-			{ timeout, polling: 200 },
-			selector,
-			text,
-		)
-		.catch((e) => {
-			throw new Error(`no visible ${selector} with "${text}" within ${timeout / 1000} s (${e.message.split('\n')[0]})`);
-		});
-	await handle.asElement().click();
+	const deadline = Date.now() + timeout;
+	let lastError;
+	while (Date.now() < deadline) {
+		const handle = await page
+			.waitForFunction(
+				(s, t) =>
+					[...document.querySelectorAll(s)].find((el) => {
+						const r = el.getBoundingClientRect();
+						const at = `${r.x},${r.y},${r.width},${r.height}`;
+						const seen = (window.bizopsSeenAt ??= new WeakMap()); // where it was at the previous poll
+						const still = seen.get(el) === at;
+						seen.set(el, at);
+						return still && r.width > 0 && r.height > 0 && el.innerText.trim().includes(t);
+					}),
+				{ timeout: Math.max(1, deadline - Date.now()), polling: 200 },
+				selector,
+				text,
+			)
+			.catch((e) => {
+				throw new Error(`no visible ${selector} with "${text}" within ${timeout / 1000} s (${e.message.split('\n')[0]})`);
+			});
+		try {
+			await handle.asElement().click();
+			return;
+		} catch (e) {
+			lastError = e;
+			await sleep(250);
+		} finally {
+			await handle.dispose().catch(() => {});
+		}
+	}
+	throw new Error(`the visible ${selector} with "${text}" could not be clicked within ${timeout / 1000} s (${lastError?.message.split('\n')[0]})`);
 }
 
 /**
