@@ -317,16 +317,20 @@ describe('Empty values over the whole description', () => {
 
 	const textCases = allCases.filter((c) => c.sends && c.fieldType === 'string');
 	test.each(textCases.map((c) => [c.title, c] as const))(
-		'%s: a number from an expression is sent as text (or refused naming the field); a list is refused naming the field',
+		'%s: a number from an expression is sent as text (or refused naming the field); a list, NaN and Infinity are refused naming the field',
 		async (_title, textCase) => {
 			const sent = recordRequests();
-			const { items: output } = await runDeclarativeNode(nodeType, textCase.parameters('={{ [12345678, ["a"]][$json.index] }}'), {
-				items: items.slice(0, 2),
-				credentials,
-				continueOnFail: true,
-			});
-			const [fromNumber, fromList] = output;
+			const { items: output } = await runDeclarativeNode(
+				nodeType,
+				textCase.parameters('={{ [12345678, ["a"], NaN, -Infinity][$json.index] }}'),
+				{ items: items.slice(0, 4), credentials, continueOnFail: true },
+			);
+			const [fromNumber, fromList, fromNaN, fromInfinity] = output;
 			expect(fromList.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave a list [item 1]`);
+			expect(fromNaN.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave the number NaN [item 2]`);
+			expect(fromInfinity.error?.message).toBe(
+				`${textCase.displayName}: must be text; the expression gave the number -Infinity [item 3]`,
+			);
 			const target = (request: Sent) => (textCase.sends!.type === 'query' ? request.query : request.body);
 			if (fromNumber.error) {
 				expect(fromNumber.error.message).toContain(textCase.displayName);

@@ -122,3 +122,36 @@ describe('as an AI tool, errors say what to change in the arguments', () => {
 		expect(error.description).toBe('Change the "Email" argument of this contact call and call the tool again. Nothing was sent.');
 	});
 });
+
+describe("the API's error fields never carry the key, whatever their type", () => {
+	const KEY = `svc_${'k'.repeat(32)}`;
+	const credentials = { apiKey: KEY, baseUrl: `${API}/v1` };
+	/** The error as n8n keeps and shows it: every own property, then the message once more. */
+	const everything = (error: Error) => JSON.stringify(error, Object.getOwnPropertyNames(error)) + error.message;
+
+	test('a key inside the error code is taken out of the message and the details', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(401, { error: { code: `unauthorized:${KEY}`, message: 'Unauthorized' } });
+		const error = await runDeclarativeNode(node, getContact, { credentials }).catch((e) => e);
+		expect(error.message).toBe('Unauthorized (HTTP 401 unauthorized:[redacted], GET /contacts/ctc_1) [item 0]');
+		expect(everything(error)).not.toContain(KEY);
+	});
+
+	test('a message that is a list is shown as text, without the key, with status, path and item', async () => {
+		nock(API)
+			.get('/v1/contacts/ctc_1')
+			.reply(400, { error: { code: 'bad_request', message: [`Authorization: Bearer ${KEY}`, 'name'] } });
+		const error = await runDeclarativeNode(node, getContact, { credentials }).catch((e) => e);
+		expect(error.message).toBe('["Authorization: [redacted]","name"] (HTTP 400 bad_request, GET /contacts/ctc_1) [item 0]');
+		expect(everything(error)).not.toContain(KEY);
+	});
+
+	test('a number as code and an object as scope are shown as text', async () => {
+		nock(API)
+			.get('/v1/contacts/ctc_1')
+			.reply(403, { error: { code: 403, message: 'Forbidden', scope: { need: `contacts.read for ${KEY}` } } });
+		const error = await runDeclarativeNode(node, getContact, { credentials }).catch((e) => e);
+		expect(error.message).toBe('Forbidden (HTTP 403 403, GET /contacts/ctc_1) [item 0]');
+		expect(error.description).toContain('{"need":"contacts.read for [redacted]"}');
+		expect(everything(error)).not.toContain(KEY);
+	});
+});

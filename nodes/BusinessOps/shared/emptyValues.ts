@@ -6,8 +6,8 @@
  * input and an AI model's "" for what it does not know all resolve to nothing.
  *
  * A text field (type string) sends text: a number or true/false from an expression (a KvK or phone
- * number read from a spreadsheet column) is sent as its text; a list or an object fails, naming
- * the field.
+ * number read from a spreadsheet column) is sent as its text; a list, an object, NaN or Infinity
+ * fails, naming the field.
  *
  * `withEmptyValueRule` walks the node's properties once (collections included), so a new field is
  * covered without being listed: each sending field gets a first preSend step that reads the
@@ -43,8 +43,15 @@ function emptyValueStep(field: INodeProperties, path: string): PreSend {
 	};
 }
 
-/** A text field given another kind of value by an expression: numbers and booleans as text. */
+/**
+ * A text field given another kind of value by an expression: numbers and booleans as text. NaN and
+ * Infinity (a failed `Number()` of a cell) are refused: JSON would send them as null, which clears
+ * the field.
+ */
 function asText(ctx: IExecuteSingleFunctions, field: INodeProperties, value: unknown, target: IDataObject | undefined, property: string) {
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		throw invalidInput(ctx, field.displayName, `must be text; the expression gave the number ${value}`, 'Check the expression: a conversion such as Number() of a text that is not a number gives NaN. ');
+	}
 	if (typeof value === 'number' || typeof value === 'boolean') {
 		if (target && target[property] === value) target[property] = String(value);
 		return;

@@ -56,9 +56,18 @@ interface ApiErrorBody {
 	scope?: string;
 }
 
+/** One field of the API's error as text without secrets, whatever type the API sent (a list, a number). */
+function apiText(value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	return redactSecrets(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/** The API's `error` object, each field as text with secrets taken out. */
 function readApiError(body: unknown): ApiErrorBody {
 	const error = (body as { error?: unknown } | undefined)?.error;
-	return error && typeof error === 'object' ? (error as ApiErrorBody) : {};
+	if (!error || typeof error !== 'object') return {};
+	const { code, message, scope } = error as Record<string, unknown>;
+	return { code: apiText(code), message: apiText(message), scope: apiText(scope) };
 }
 
 /** The scope an `insufficient_scope` error is about, from its field or its message. */
@@ -79,7 +88,6 @@ export function itemSuffix(itemIndex: number | undefined) {
 	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 }
 
-/** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
 /**
  * n8n records an execution as "canceled" instead of failed (so no error workflow runs, and queue
  * mode logs the job as errored) when the error's message contains the word "canceled", which an API
@@ -115,6 +123,7 @@ function toolFixForStatus(status: number): string {
 	return 'Check the arguments against the tool description; if they are right, tell the user what failed.';
 }
 
+/** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
 	response: IN8nHttpFullResponse,
@@ -125,7 +134,7 @@ export function apiErrorFor(
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
 	const code = apiError.code ?? `http_${status}`;
-	const apiMessage = redactSecrets(apiError.message ?? response.statusMessage ?? 'The API answered with an error');
+	const apiMessage = apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
 	let description = status === 404 ? fixForNotFound(target) : fixForStatus(status);
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	if (status === 403) {
