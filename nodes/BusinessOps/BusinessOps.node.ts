@@ -20,9 +20,8 @@ import { quoteDescription } from './resources/quote';
 import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
-import { withEmptyValueRule } from './shared/emptyValues';
 import { executeRoutedRequest } from './shared/routingSeam';
-import { beginItem, guardInputChecks } from './shared/stopOnError';
+import { beginItem } from './shared/stopOnError';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -74,9 +73,8 @@ export class BusinessOps implements INodeType {
 		// The seam with n8n's RoutingNode (see shared/routingSeam.ts): the Resource field sets
 		// `paginate` for every operation, so RoutingNode hands each request to this hook.
 		requestOperations: { pagination: executeRoutedRequest },
-		// Values that resolve to nothing are "not given" (shared/emptyValues.ts); input checks report
-		// a failed item to the write order (shared/stopOnError.ts).
-		properties: guardInputChecks(withEmptyValueRule([
+		// Each field's declaration says what it sends (shared/fields.ts).
+		properties: [
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -106,7 +104,7 @@ export class BusinessOps implements INodeType {
 			...organizationDescription,
 			...quoteDescription,
 			...webhookDescription,
-		])),
+		],
 	};
 
 	methods = {

@@ -368,7 +368,7 @@ describe('Agent: autonomy', () => {
 		);
 
 		expect(items[0].json).toEqual({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 });
-		expect(items[1].error?.message).toBe('Approvals Count: "two" must be a whole number of 0 or more [item 1]');
+		expect(items[1].error?.message).toBe('Approvals Count: must be a number; the expression gave "two" [item 1]');
 	});
 });
 

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { idLocator, showFor } from './descriptions';
-import { checkIdParameter } from './validation';
 
 const CONTACT = {
 	displayName: 'Contact',
@@ -15,19 +14,7 @@ export function contactIdField(operations: string[]): INodeProperties {
 	return { ...idLocator(CONTACT), displayOptions: showFor('contact', operations) };
 }
 
-/**
- * The contact a quote or an invoice is for, sent as body `contactId`. `parameterPath` is where the
- * picker sits (`updateFields.contactId` inside Update Fields), for the ID check.
- */
-export function documentContactField(
-	description: string | undefined,
-	parameterPath = CONTACT.name,
-	required = true,
-): INodeProperties {
-	return {
-		...idLocator({ ...CONTACT, description, required }),
-		routing: {
-			send: { type: 'body', property: CONTACT.name, preSend: [checkIdParameter(parameterPath, CONTACT.displayName, required)] },
-		},
-	};
+/** The contact a quote or an invoice is for, sent as body `contactId`. */
+export function documentContactField(description: string | undefined, required = true): INodeProperties {
+	return idLocator({ ...CONTACT, description, required, inBody: true });
 }

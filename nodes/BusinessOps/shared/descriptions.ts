@@ -9,7 +9,10 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
-import { checkIdParameter, invalidInput, isEmptyValue, toStrictNumber } from './validation';
+import { booleanRule, numberRule, optionsField, sendingField, valueToSend, type Rule } from './fields';
+import { guarded } from './stopOnError';
+import { givenAs } from './typing';
+import { idProblem } from './validation';
 
 export type ShowFor = NonNullable<IDisplayOptions['show']>;
 
@@ -26,14 +29,25 @@ interface IdLocatorOptions {
 	placeholder: string;
 	description?: string;
 	required?: boolean;
+	/** Sent as the body property of its name; left out, the ID goes into the URL (see idPath). */
+	inBody?: boolean;
 }
 
+/** A record ID: one plain segment of the URL (a number from an expression is its text). */
+const idRule: Rule = (_ctx, value) => {
+	const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	if (typeof id !== 'string') return { problem: `must be an ID; the expression gave ${givenAs(value)}` };
+	const problem = idProblem(id);
+	return problem ? { problem } : { value: id };
+};
+
 /**
- * A record picker with "From list" (searchable) and "By ID" modes. Its value is checked before
- * the request is sent, since it becomes a segment of the URL.
+ * A record picker with "From list" (searchable) and "By ID" modes. Its ID is checked before the
+ * request is sent: in the body (`inBody`) like any sending field; in the URL, by its own step,
+ * which reads the parameter by its name (such a picker sits at the top level).
  */
 export function idLocator(options: IdLocatorOptions): Omit<INodeProperties, 'displayOptions'> {
-	return {
+	const field: INodeProperties = {
 		displayName: options.displayName,
 		name: options.name,
 		type: 'resourceLocator',
@@ -50,7 +64,7 @@ export function idLocator(options: IdLocatorOptions): Omit<INodeProperties, 'dis
 			},
 			// No `validation` regex here: n8n runs such regexes before every execution in a VM with
 			// a 250 ms limit, which a busy instance can exceed and then fails the workflow.
-			// checkIdParameter checks the ID instead, per item, before the request is sent.
+			// idRule checks the ID instead, per item, before the request is sent.
 			{
 				displayName: 'By ID',
 				name: 'id',
@@ -58,10 +72,13 @@ export function idLocator(options: IdLocatorOptions): Omit<INodeProperties, 'dis
 				placeholder: options.placeholder,
 			},
 		],
-		routing: {
-			send: { preSend: [checkIdParameter(options.name, options.displayName)] },
-		},
 	};
+	if (options.inBody) return sendingField(field, idRule);
+	async function checkId(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		valueToSend(this, field, idRule, this.getNodeParameter(field.name, undefined, { extractValue: true }));
+		return requestOptions;
+	}
+	return { ...field, routing: { send: { preSend: [guarded(checkId)] } } };
 }
 
 /** A record picker (see idLocator) shown for the given operations of one resource. */
@@ -89,16 +106,7 @@ export function queryOptionFilter(
 	options: INodePropertyOptions[],
 	description: string,
 ): INodeProperties {
-	const first = options[0].value;
-	return {
-		displayName,
-		name,
-		type: 'options',
-		options,
-		default: first,
-		description,
-		routing: { send: { type: 'query', property: name } },
-	};
+	return optionsField({ displayName, name, options, default: options[0].value, description }, { in: 'query' });
 }
 
 /** "in_collection" as "In Collection". */
@@ -122,55 +130,60 @@ export function idPath(parameterName: string): string {
 	return `{{ encodeURIComponent($parameter["${parameterName}"]) }}`;
 }
 
-/** preSend of Limit: a whole number of 1 or more, checked before anything is sent. */
-async function checkLimit(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const value = this.getNodeParameter('limit', 50);
-	if (isEmptyValue(value)) return requestOptions;
-	const n = toStrictNumber(value);
-	if (n === undefined || !Number.isInteger(n) || n < 1) {
-		throw invalidInput(this, 'Limit', `"${String(value)}" must be a whole number of 1 or more`);
+const RETURN_ALL: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+/** Return All asks for the largest page the API allows; the routing seam follows the pages. */
+async function pageSizeOfReturnAll(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	if (valueToSend(this, RETURN_ALL, booleanRule, this.getNodeParameter(RETURN_ALL.name, false)) === true) {
+		requestOptions.qs = { ...requestOptions.qs, pageSize: MAX_PAGE_SIZE };
 	}
 	return requestOptions;
 }
 
+const limitRule: Rule = (ctx, value) => {
+	const typed = numberRule('positiveInteger')(ctx, value);
+	return 'problem' in typed ? typed : { value: Math.min(typed.value as number, MAX_PAGE_SIZE) };
+};
+
 /**
  * Return All and Limit for a Get Many operation. Return All pages at the largest page size the
- * API allows; Limit asks for no more than it needs. The routing seam follows the pages.
+ * API allows; Limit asks for no more than it needs (as the page size). The routing seam follows the pages.
  */
 export function getManyFields(resource: string, operation = 'getAll'): INodeProperties[] {
+	const limit: INodeProperties = {
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: showFor(resource, [operation], { returnAll: [false] }),
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		// Left empty (or refused), Limit is its default: RoutingNode cuts an item's output to
+		// maxResults, the error item of Continue included.
+		routing: { output: { maxResults: '={{ Number($value) >= 1 ? Number($value) : 50 }}' } },
+	};
 	return [
 		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
+			...RETURN_ALL,
 			displayOptions: showFor(resource, [operation]),
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			routing: {
-				send: { type: 'query', property: 'pageSize', value: `={{ $value ? ${MAX_PAGE_SIZE} : undefined }}` },
-			},
+			routing: { send: { preSend: [guarded(pageSizeOfReturnAll)] } },
 		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			displayOptions: showFor(resource, [operation], { returnAll: [false] }),
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			routing: {
-				send: {
-					type: 'query',
-					property: 'pageSize',
-					value: `={{ Math.min($value, ${MAX_PAGE_SIZE}) }}`,
-					preSend: [checkLimit],
-				},
-				// Left empty (or refused by checkLimit), Limit is its default: RoutingNode cuts an
-				// item's output to maxResults, the error item of Continue included.
-				output: { maxResults: '={{ Number($value) >= 1 ? Number($value) : 50 }}' },
-			},
-		},
+		sendingField(limit, limitRule, { in: 'query', as: 'pageSize' }),
 	];
+}
+
+const SIMPLIFY: INodeProperties = { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false };
+
+/** Simplify is read after the answer: checked before the request is sent, so that a bad value sends nothing. */
+async function checkSimplify(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	valueToSend(this, SIMPLIFY, booleanRule, this.getNodeParameter(SIMPLIFY.name, false));
+	return requestOptions;
 }
 
 /** A Simplify toggle that keeps the given fields of each record. */
@@ -179,7 +192,7 @@ export function simplifyField(resource: string, operations: string[], keep: stri
 		this: IExecuteSingleFunctions,
 		items: INodeExecutionData[],
 	): Promise<INodeExecutionData[]> {
-		if (!this.getNodeParameter('simplify', false)) return items;
+		if (valueToSend(this, SIMPLIFY, booleanRule, this.getNodeParameter(SIMPLIFY.name, false)) !== true) return items;
 		return items.map((item) => {
 			const json: IDataObject = {};
 			for (const key of keep) if (item.json[key] !== undefined) json[key] = item.json[key];
@@ -187,12 +200,9 @@ export function simplifyField(resource: string, operations: string[], keep: stri
 		});
 	}
 	return {
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
+		...SIMPLIFY,
 		displayOptions: showFor(resource, operations),
-		default: false,
 		description: `Whether to return only ${keep.join(', ')} instead of the whole record`,
-		routing: { output: { postReceive: [simplify] } },
+		routing: { send: { preSend: [guarded(checkSimplify)] }, output: { postReceive: [simplify] } },
 	};
 }

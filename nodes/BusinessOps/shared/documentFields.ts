@@ -2,13 +2,15 @@
  * The fields quotes and invoices share, built here once for both resources: Create's contact,
  * Items Input and Additional Fields; Update Fields; date pickers; the Status of an update.
  */
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { documentContactField } from './contactPicker';
 import { inZone } from './dates';
 import { showFor, titleOf } from './descriptions';
+import { optionsField, sendingField, type Declaration } from './fields';
 import { itemsFormField, itemsJsonField, sendItemsOnCreate, sendItemsOnUpdate } from './lineItems';
-import { checkedField, dateText, isIsoDate, isValidJsDate } from './validation';
+import { guarded } from './stopOnError';
+import { dateText, isIsoDate, isValidJsDate } from './validation';
 
 /**
  * A date picker sent as the body property of the same name, checked as an ISO date (text with or
@@ -19,39 +21,32 @@ export function documentDateField(
 	field: { displayName: string; name: string; description: string },
 	toApi: (value: string, timeZone: string) => string,
 ): INodeProperties {
-	async function convert(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = requestOptions.body as IDataObject;
-		const given = body[field.name];
+	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
 		// a JS Date is an instant: read it in the workflow's time zone, as `$now` is
-		const value = isValidJsDate(given) ? inZone(given, this.getTimezone()) : dateText(given);
-		if (isIsoDate(value)) body[field.name] = toApi(value as string, this.getTimezone());
-		return requestOptions;
-	}
-	return checkedField(
-		{
-			...field,
-			type: 'dateTime',
-			default: '',
-			routing: { send: { type: 'body', property: field.name, preSend: [convert] } },
-		},
-		'date',
-	);
+		const value = isValidJsDate(given) ? inZone(given, ctx.getTimezone()) : dateText(given);
+		if (!isIsoDate(value)) {
+			return { problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z` };
+		}
+		return { value: toApi(value as string, ctx.getTimezone()) };
+	});
 }
 
 /**
  * Status in Update Fields: the PATCH carries content changes and/or a status (spec 4), so one
  * request can change both. The statuses of the spec are offered; an expression may give another.
  */
-export function documentStatusField(resource: string, statuses: string[]): INodeProperties {
-	return {
-		displayName: 'Status',
-		name: 'status',
-		type: 'options',
-		options: statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name)),
-		default: 'draft',
-		description: `The new status of the ${resource}, sent in the same request as the other changes. The API refuses moves its rules do not allow, with an error naming the move.`,
-		routing: { send: { type: 'body', property: 'status' } },
-	};
+export function documentStatusField(resource: string, statuses: string[], own: Partial<Omit<Declaration, 'options'>> = {}): INodeProperties {
+	return optionsField(
+		{
+			displayName: 'Status',
+			name: 'status',
+			options: statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name)),
+			default: 'draft',
+			description: `The new status of the ${resource}, sent in the same request as the other changes. The API refuses moves its rules do not allow, with an error naming the move.`,
+			...own,
+		},
+		{ others: true },
+	);
 }
 
 /**
@@ -74,7 +69,7 @@ export function documentCreateFields(resource: string, additionalFields: INodePr
 			default: 'form',
 			description: 'How to give the line items',
 			displayOptions: show(),
-			routing: { send: { preSend: [sendItemsOnCreate] } },
+			routing: { send: { preSend: [guarded(sendItemsOnCreate)] } },
 		},
 		{ ...itemsFormField('The lines, in the order they appear'), required: true, displayOptions: show({ itemsInput: ['form'] }) },
 		{ ...itemsJsonField(), required: true, displayOptions: show({ itemsInput: ['json'] }) },
@@ -95,7 +90,7 @@ export function documentCreateFields(resource: string, additionalFields: INodePr
  * fields (its dates and Status); only the fields the user adds are sent.
  */
 export function documentUpdateFields(resource: string, ownFields: INodeProperties[]): INodeProperties {
-	const contact = documentContactField(undefined, 'updateFields.contactId', false);
+	const contact = documentContactField(undefined, false);
 	const items = itemsFormField(`Replaces all lines of the ${resource}, in the order given`);
 	const itemsJson = itemsJsonField(`Replaces all lines of the ${resource}. `);
 	const options = [contact, items, itemsJson, ...ownFields].sort((a, b) =>
@@ -109,6 +104,6 @@ export function documentUpdateFields(resource: string, ownFields: INodePropertie
 		default: {},
 		displayOptions: showFor(resource, ['update']),
 		options,
-		routing: { send: { preSend: [sendItemsOnUpdate] } },
+		routing: { send: { preSend: [guarded(sendItemsOnUpdate)] } },
 	};
 }

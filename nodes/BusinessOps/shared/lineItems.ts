@@ -10,7 +10,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { invalidInput, isEmptyValue, parseJsonParameter, toStrictNumber } from './validation';
+import { toStrictNumber } from './typing';
+import { invalidInput, isEmptyValue, parseJsonParameter } from './validation';
 
 /** One line of a quote or an invoice, as the API takes it. */
 export interface LineItem {
@@ -207,7 +208,7 @@ export async function sendItemsOnCreate(
 
 /**
  * preSend of Update: sends `body.items` only when Items or Items (JSON) was added to Update
- * Fields and resolves to something (see emptyValues.ts).
+ * Fields and resolves to something (the empty-value rule of fields.ts).
  */
 export async function sendItemsOnUpdate(
 	this: IExecuteSingleFunctions,

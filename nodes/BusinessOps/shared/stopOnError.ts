@@ -7,7 +7,7 @@
  * item is tried as before, and reads are never held back.
  *
  * An item that fails its input checks never reaches the routing seam, so every preSend step of
- * the node is wrapped once (`guardInputChecks`) to report that failure here. With "Continue", the
+ * the node is declared wrapped (`guarded`) to report that failure here. With "Continue", the
  * failure is kept instead of thrown (later checks of that item are skipped), so that the seam
  * can answer with an error item paired with its input item (`inputCheckFailure`).
  *
@@ -20,7 +20,6 @@ import type {
 	IExecuteData,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
-	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -146,13 +145,18 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, send: () => P
 	return await sent;
 }
 
-type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+export type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
 
 // beginItem never fails, and must run even for an item whose checks failed in an earlier try.
-const guarded = new WeakSet<PreSend>([beginItem]);
+const guardedSteps = new WeakSet<PreSend>([beginItem]);
 
-function guard(step: PreSend): PreSend {
-	if (guarded.has(step)) return step;
+/**
+ * A preSend step that reports its failure to the item order: under "Stop Workflow" the item counts
+ * as failed (no later write is sent); under "Continue" the failure is kept for the seam and the
+ * item's later steps are skipped. Every preSend of the node is declared through this (the field
+ * builders in fields.ts do it for each field), and a test checks that none is missing.
+ */
+export function guarded(step: PreSend): PreSend {
 	const wrapped: PreSend = async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		const run = runOf(this);
 		const itemIndex = this.getItemIndex();
@@ -167,25 +171,11 @@ function guard(step: PreSend): PreSend {
 		checked.then(undefined, (error: Error) => run.finish(itemIndex, error));
 		return await checked;
 	};
-	guarded.add(wrapped);
+	guardedSteps.add(wrapped);
 	return wrapped;
 }
 
 /** True when a preSend step reports its failures to the item order (a test checks every one). */
 export function isGuarded(step: unknown): boolean {
-	return guarded.has(step as PreSend);
-}
-
-/** Wraps every preSend step found in the node's properties (at any depth) once. */
-export function guardInputChecks(properties: INodeProperties[]): INodeProperties[] {
-	const visit = (value: unknown): void => {
-		if (!value || typeof value !== 'object') return;
-		if (Array.isArray(value)) return value.forEach(visit);
-		const record = value as Record<string, unknown>;
-		const send = (record.routing as { send?: { preSend?: PreSend[] } } | undefined)?.send;
-		if (send?.preSend) send.preSend = send.preSend.map(guard);
-		for (const [key, child] of Object.entries(record)) if (key !== 'routing') visit(child);
-	};
-	visit(properties);
-	return properties;
+	return guardedSteps.has(step as PreSend);
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runsAsTool } from '../../shared/api/errors';
@@ -23,24 +23,20 @@ export function isEmptyValue(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** `send.value` of a text field sent without its outer spaces; any other value is sent as it is. */
-export const TRIMMED_VALUE = '={{ typeof $value === "string" ? $value.trim() : $value }}';
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const ID = /^[A-Za-z0-9_.:-]+$/;
 const DOT_SEGMENT = /^\.{1,2}$/;
 
-function isEmail(value: unknown): boolean {
-	return typeof value === 'string' && value.trim().length <= 254 && EMAIL.test(value.trim());
+function isEmail(value: string): boolean {
+	return value.length <= 254 && EMAIL.test(value);
 }
 
 /** An absolute http or https URL with a host. */
-function isHttpUrl(value: unknown): boolean {
-	if (typeof value !== 'string') return false;
+function isHttpUrl(value: string): boolean {
 	let url: URL;
 	try {
-		url = new URL(value.trim());
+		url = new URL(value);
 	} catch {
 		return false;
 	}
@@ -76,86 +72,40 @@ export function isIsoDate(value: unknown): boolean {
 	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/**
- * Reads a number the way a person typed it, refusing anything ambiguous: "2,5" is refused
- * rather than read as 25 or 2.5, and "" or "abc" are refused rather than sent as 0.
- */
-export function toStrictNumber(value: unknown): number | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim();
-	if (!/^-?\d+(?:\.\d+)?$/.test(text)) return undefined;
-	return Number(text);
-}
+/** What a text field's check accepts; the check reads the text as it will be sent. */
+export type TextCheck = 'email' | 'httpUrl' | 'currency';
 
-/** What a checked field's value must be; see checkedField. */
-export type FieldRule = 'email' | 'date' | 'percentage' | 'nonNegativeInteger' | 'currency' | 'httpUrl';
+/** What a number field's check accepts. */
+export type NumberCheck = 'percentage' | 'nonNegativeInteger' | 'positiveInteger';
 
-function problemWith(rule: FieldRule, value: unknown): string | undefined {
-	switch (rule) {
+export function textProblem(check: TextCheck, text: string): string | undefined {
+	switch (check) {
 		case 'email':
-			return isEmail(value) ? undefined : `"${String(value)}" is not an e-mail address`;
-		case 'date':
-			return isIsoDate(dateText(value))
-				? undefined
-				: `"${String(value)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`;
-		case 'percentage': {
-			const n = toStrictNumber(value);
-			return n !== undefined && n >= 0 && n <= 100 ? undefined : `"${String(value)}" must be a number from 0 to 100`;
-		}
-		case 'nonNegativeInteger': {
-			const n = toStrictNumber(value);
-			return n !== undefined && Number.isInteger(n) && n >= 0 ? undefined : `"${String(value)}" must be a whole number of 0 or more`;
-		}
+			return isEmail(text) ? undefined : `"${text}" is not an e-mail address`;
 		case 'httpUrl':
-			return isHttpUrl(value) ? undefined : `"${String(value)}" is not an http:// or https:// URL`;
+			return isHttpUrl(text) ? undefined : `"${text}" is not an http:// or https:// URL`;
 		case 'currency':
-			return typeof value === 'string' && /^[A-Z]{3}$/.test(value.trim())
-				? undefined
-				: `"${String(value)}" must be a 3-letter ISO 4217 code such as EUR`;
+			return /^[A-Z]{3}$/.test(text) ? undefined : `"${text}" must be a 3-letter ISO 4217 code such as EUR`;
 	}
 }
 
-/**
- * A field whose value is checked before anything is sent. The check is the field's own preSend:
- * it reads what the field put into the body (n8n fills the whole body before any preSend runs)
- * and names the field by its displayName. A field whose body is built by its operation's preSend
- * (Update Autonomy) is checked after that, since an operation precedes its fields.
- */
-export function checkedField<T extends INodeProperties>(field: T, rule: FieldRule): T {
-	const send = field.routing?.send ?? {};
-	const property = send.property ?? field.name;
-	async function check(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const value = (requestOptions.body as IDataObject | undefined)?.[property];
-		if (value === undefined) return requestOptions;
-		const problem = problemWith(rule, value);
-		if (problem) throw invalidInput(this, field.displayName, problem);
-		return requestOptions;
+export function numberProblem(check: NumberCheck, n: number): string | undefined {
+	switch (check) {
+		case 'percentage':
+			return n >= 0 && n <= 100 ? undefined : `"${n}" must be a number from 0 to 100`;
+		case 'nonNegativeInteger':
+			return Number.isInteger(n) && n >= 0 ? undefined : `"${n}" must be a whole number of 0 or more`;
+		case 'positiveInteger':
+			return Number.isInteger(n) && n >= 1 ? undefined : `"${n}" must be a whole number of 1 or more`;
 	}
-	return { ...field, routing: { ...field.routing, send: { ...send, preSend: [check, ...(send.preSend ?? [])] } } };
 }
 
-/**
- * preSend step of a resource locator: the ID goes into the URL or the body, so it must be one plain
- * segment. An optional picker left empty sends nothing (see emptyValues.ts).
- */
-export function checkIdParameter(parameterName: string, label: string, required = true) {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const value = this.getNodeParameter(parameterName, undefined, { extractValue: true });
-		const id = typeof value === 'number' ? String(value) : value;
-		if (!required && isEmptyValue(id)) return requestOptions;
-		if (typeof id !== 'string' || id.trim() === '') {
-			throw invalidInput(this, label, 'no ID was given; pick one from the list or enter an ID');
-		}
-		if (!ID.test(id)) {
-			throw invalidInput(this, label, `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`);
-		}
-		if (DOT_SEGMENT.test(id)) {
-			// a URL normalises "/contacts/.." into "/", so the request would reach another address
-			throw invalidInput(this, label, `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`);
-		}
-		return requestOptions;
-	};
+/** A record ID: one plain segment of the URL. */
+export function idProblem(id: string): string | undefined {
+	if (!ID.test(id)) return `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`;
+	// a URL normalises "/contacts/.." into "/", so the request would reach another address
+	if (DOT_SEGMENT.test(id)) return `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`;
+	return undefined;
 }
 
 /** Parses a JSON parameter that may arrive as text or, from an expression, as a value already. */

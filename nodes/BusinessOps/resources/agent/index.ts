@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { idPath } from '../../shared/descriptions';
 import { listRouting } from '../../shared/routingSeam';
+import { guarded } from '../../shared/stopOnError';
 import { agentIdField } from './fields';
 import { agentGetAllDescription } from './getAll';
 import { agentUpdateDescription } from './update';
@@ -66,7 +67,7 @@ export const agentDescription: INodeProperties[] = [
 				description: 'Change which agent actions wait for user approval and which run automatically',
 				routing: {
 					request: { method: 'PATCH', url: `${agentUrl}/autonomy` },
-					send: { preSend: [buildAutonomyBody] },
+					send: { preSend: [guarded(buildAutonomyBody)] },
 				},
 			},
 		],

@@ -7,7 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkedField, invalidInput, isEmptyValue, toStrictNumber } from '../../shared/validation';
+import { booleanRule, numberRule, valueToSend } from '../../shared/fields';
+import { invalidInput, isEmptyValue } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */
 const autonomyModeOptions: INodePropertyOptions[] = [
@@ -35,6 +36,25 @@ const KEEP_CURRENT = 'keep';
 
 const showForUpdateAutonomy = showFor('agent', ['updateAutonomy']);
 
+/** Read by buildAutonomyBody, which sends it only when a mode asks for it. */
+const APPROVALS_COUNT: INodeProperties = {
+	displayName: 'Approvals Count',
+	name: 'autoAfterApprovalsCount',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 0 },
+	default: 3,
+	description:
+		'Number of user approvals of an action type after which that action runs automatically. Sent only when the default mode or an action override is Automatic After Approvals.',
+};
+
+const CLEAR_OVERRIDES: INodeProperties = {
+	displayName: 'Clear Action Overrides',
+	name: 'clearActionOverrides',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to remove every action override, so that every action follows the default mode',
+};
+
 export const agentUpdateAutonomyDescription: INodeProperties[] = [
 	{
 		displayName: 'Default Mode',
@@ -53,27 +73,8 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 			'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
 		displayOptions: showForUpdateAutonomy,
 	},
-	checkedField(
-		{
-			displayName: 'Approvals Count',
-			name: 'autoAfterApprovalsCount',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
-			default: 3,
-			description:
-				'Number of user approvals of an action type after which that action runs automatically. Sent only when the default mode or an action override is Automatic After Approvals.',
-			displayOptions: showForUpdateAutonomy,
-		},
-		'nonNegativeInteger',
-	),
-	{
-		displayName: 'Clear Action Overrides',
-		name: 'clearActionOverrides',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to remove every action override, so that every action follows the default mode',
-		displayOptions: showForUpdateAutonomy,
-	},
+	{ ...APPROVALS_COUNT, displayOptions: showForUpdateAutonomy },
+	{ ...CLEAR_OVERRIDES, displayOptions: showForUpdateAutonomy },
 	{
 		displayName: 'Action Overrides',
 		name: 'actionOverrides',
@@ -146,7 +147,7 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode:
  * preSend of Update Autonomy: builds the body from the editor. The approvals count is sent
  * whenever a mode in the request (the default or an override) is auto_after_approvals, the
  * overrides when rows were added or Clear Action Overrides is on (`{}`), and a request that
- * would change nothing is refused. The Approvals Count field checks its own value afterwards.
+ * would change nothing is refused. Its values go through the fields' send rules (fields.ts).
  */
 export async function buildAutonomyBody(
 	this: IExecuteSingleFunctions,
@@ -155,12 +156,14 @@ export async function buildAutonomyBody(
 	const body: IDataObject = {};
 	const defaultMode = this.getNodeParameter('defaultMode', KEEP_CURRENT);
 	if (defaultMode !== KEEP_CURRENT && !isEmptyValue(defaultMode)) body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
-	const actionOverrides = this.getNodeParameter('clearActionOverrides', false) ? {} : actionOverridesOf(this);
+	const clear = valueToSend(this, CLEAR_OVERRIDES, booleanRule, this.getNodeParameter(CLEAR_OVERRIDES.name, false));
+	const actionOverrides = clear === true ? {} : actionOverridesOf(this);
 	if (actionOverrides) body.actionOverrides = actionOverrides;
 	const modes = [body.defaultMode, ...Object.values(actionOverrides ?? {}).map((override) => override.mode)];
 	if (modes.includes('auto_after_approvals')) {
-		const count = this.getNodeParameter('autoAfterApprovalsCount', undefined);
-		if (!isEmptyValue(count)) body.autoAfterApprovalsCount = toStrictNumber(count) ?? count;
+		const count = this.getNodeParameter(APPROVALS_COUNT.name, undefined);
+		const sent = valueToSend(this, APPROVALS_COUNT, numberRule('nonNegativeInteger'), count);
+		if (sent !== undefined) body.autoAfterApprovalsCount = sent;
 	}
 	if (Object.keys(body).length === 0) {
 		throw invalidInput(

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { checkedField, TRIMMED_VALUE } from '../../shared/validation';
+import { optionsField, textField } from '../../shared/fields';
 
 /**
  * Contact types: the spec names only `business` and does not show the full list, so these are
@@ -13,51 +13,34 @@ const contactTypeOptions = [
 
 /** The optional contact fields, each sent in the body only when the user adds it. */
 export const optionalContactFields: INodeProperties[] = [
-	{
-		displayName: 'Billing Country',
-		name: 'billingCountry',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. NL',
-		description: 'Two-letter country code (ISO 3166-1), e.g. NL, BE or DE',
-		routing: { send: { type: 'body', property: 'billingCountry', value: '={{ typeof $value === "string" ? $value.trim().toUpperCase() : $value }}' } },
-	},
-	checkedField(
+	textField(
 		{
-			displayName: 'Email',
-			name: 'email',
-			type: 'string',
+			displayName: 'Billing Country',
+			name: 'billingCountry',
 			default: '',
-			placeholder: 'name@email.com',
-			routing: { send: { type: 'body', property: 'email', value: TRIMMED_VALUE } },
+			placeholder: 'e.g. NL',
+			description: 'Two-letter country code (ISO 3166-1), e.g. NL, BE or DE',
 		},
-		'email',
+		{ trim: true, upperCase: true },
 	),
-	{
+	textField({ displayName: 'Email', name: 'email', default: '', placeholder: 'name@email.com' }, { trim: true, check: 'email' }),
+	textField({
 		displayName: 'KvK Number',
 		name: 'kvkNumber',
-		type: 'string',
 		default: '',
 		placeholder: 'e.g. 12345678',
 		description: 'Chamber of Commerce (Kamer van Koophandel) registration number',
-		routing: { send: { type: 'body', property: 'kvkNumber' } },
-	},
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. +31 20 123 4567',
-		routing: { send: { type: 'body', property: 'phone' } },
-	},
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: contactTypeOptions,
-		default: 'business',
-		description:
-			'Kind of contact. The API documents only "business"; to send another value, switch to Expression and type it.',
-		routing: { send: { type: 'body', property: 'type' } },
-	},
+	}),
+	textField({ displayName: 'Phone', name: 'phone', default: '', placeholder: 'e.g. +31 20 123 4567' }),
+	optionsField(
+		{
+			displayName: 'Type',
+			name: 'type',
+			options: contactTypeOptions,
+			default: 'business',
+			description:
+				'Kind of contact. The API documents only "business"; to send another value, switch to Expression and type it.',
+		},
+		{ others: true },
+	),
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { textField } from '../../shared/fields';
 import { optionalContactFields } from './fields';
 
 export const contactUpdateDescription: INodeProperties[] = [
@@ -12,13 +13,7 @@ export const contactUpdateDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('contact', ['update']),
 		options: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				routing: { send: { type: 'body', property: 'name' } },
-			},
+			textField({ displayName: 'Name', name: 'name', default: '' }),
 			...optionalContactFields,
 		],
 	},

@@ -1,4 +1,5 @@
 import { toCalendarDate } from '../../shared/dates';
+import { showFor } from '../../shared/descriptions';
 import { documentDateField, documentStatusField } from '../../shared/documentFields';
 
 /** What Simplify keeps of an invoice. */
@@ -23,3 +24,12 @@ export const dueDateField = documentDateField(
 
 /** Status in Update Fields: content and a status in one PATCH. */
 export const invoiceStatusInUpdate = documentStatusField('invoice', INVOICE_STATUSES);
+
+/** The Status of Update Status: every invoice status, sent as `{ status }`. */
+export const invoiceStatusField = documentStatusField('invoice', INVOICE_STATUSES, {
+	required: true,
+	default: 'finalized',
+	description:
+		'The new status. The API refuses moves its rules do not allow (for example out of Paid or Written Off) with an error naming the move.',
+	displayOptions: showFor('invoice', ['updateStatus']),
+});

@@ -3,8 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
 import { listRouting } from '../../shared/routingSeam';
 import { invoiceCreateDescription } from './create';
-import { INVOICE_SIMPLE_KEYS } from './fields';
-import { invoiceStatusField } from './status';
+import { INVOICE_SIMPLE_KEYS, invoiceStatusField } from './fields';
 import { invoiceUpdateDescription } from './update';
 
 const invoiceUrl = `=/invoices/${idPath('invoiceId')}`;

@@ -1,30 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
-import { checkedField, type FieldRule } from '../../shared/validation';
+import { numberField, textField } from '../../shared/fields';
 
 function textSetting(displayName: string, name: string, description: string, placeholder?: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'string',
-		default: '',
-		description,
-		placeholder,
-		routing: { send: { type: 'body', property: name } },
-	};
-}
-
-function numberSetting(
-	field: { displayName: string; name: string; default: number },
-	description: string,
-	typeOptions: INodeProperties['typeOptions'],
-	rule: FieldRule,
-): INodeProperties {
-	return checkedField(
-		{ ...field, type: 'number', typeOptions, description, routing: { send: { type: 'body', property: field.name } } },
-		rule,
-	);
+	return textField({ displayName, name, default: '', description, placeholder });
 }
 
 export const organizationUpdateDescription: INodeProperties[] = [
@@ -36,21 +16,35 @@ export const organizationUpdateDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('organization', ['update']),
 		options: [
-			checkedField(
-				textSetting('Default Currency', 'defaultCurrency', 'ISO 4217 currency code of new quotes and invoices', 'e.g. EUR'),
-				'currency',
+			textField(
+				{
+					displayName: 'Default Currency',
+					name: 'defaultCurrency',
+					default: '',
+					description: 'ISO 4217 currency code of new quotes and invoices',
+					placeholder: 'e.g. EUR',
+				},
+				{ trim: true, check: 'currency' },
 			),
-			numberSetting(
-				{ displayName: 'Default Payment Terms (Days)', name: 'defaultPaymentTermsDays', default: 30 },
-				'Days after the invoice date that payment is due',
-				{ minValue: 0, numberPrecision: 0 },
-				'nonNegativeInteger',
+			numberField(
+				{
+					displayName: 'Default Payment Terms (Days)',
+					name: 'defaultPaymentTermsDays',
+					default: 30,
+					typeOptions: { minValue: 0, numberPrecision: 0 },
+					description: 'Days after the invoice date that payment is due',
+				},
+				{ check: 'nonNegativeInteger' },
 			),
-			numberSetting(
-				{ displayName: 'Default VAT Percentage', name: 'defaultVatPercentage', default: 21 },
-				'VAT percentage used for new line items, from 0 to 100',
-				{ minValue: 0, maxValue: 100 },
-				'percentage',
+			numberField(
+				{
+					displayName: 'Default VAT Percentage',
+					name: 'defaultVatPercentage',
+					default: 21,
+					typeOptions: { minValue: 0, maxValue: 100 },
+					description: 'VAT percentage used for new line items, from 0 to 100',
+				},
+				{ check: 'percentage' },
 			),
 			textSetting('IBAN', 'iban', 'Bank account printed on invoices', 'e.g. NL91ABNA0417164300'),
 			textSetting('Invoice Footer', 'invoiceFooter', 'Text printed at the bottom of every invoice'),

@@ -1,6 +1,7 @@
 import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { textField } from '../../shared/fields';
 import { eventsField, urlField } from './fields';
 
 const showForCreate = showFor('webhook', ['create']);
@@ -21,17 +22,15 @@ export async function addSigningSecretNote(
 }
 
 export const webhookCreateDescription: INodeProperties[] = [
-	{
+	textField({
 		displayName: 'Name',
 		name: 'name',
-		type: 'string',
 		required: true,
 		default: '',
 		placeholder: 'e.g. Paid invoices to bookkeeping',
 		description: 'Name of the subscription',
 		displayOptions: showForCreate,
-		routing: { send: { type: 'body', property: 'name' } },
-	},
-	{ ...urlField, required: true, displayOptions: showForCreate },
-	{ ...eventsField, required: true, displayOptions: showForCreate },
+	}),
+	urlField({ required: true, displayOptions: showForCreate }),
+	eventsField({ required: true, displayOptions: showForCreate }),
 ];

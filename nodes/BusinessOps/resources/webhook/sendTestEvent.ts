@@ -1,21 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { optionsField } from '../../shared/fields';
 
 export const webhookSendTestEventDescription: INodeProperties[] = [
-	{
-		displayName: 'Event Type Name or ID',
-		name: 'eventType',
-		type: 'options',
-		// Loaded again once the webhook is picked: by then n8n has given a newly added node its credential.
-		typeOptions: { loadOptionsMethod: 'getEventTypes', loadOptionsDependsOn: ['webhookId.value'] },
-		required: true,
-		default: '',
-		description:
-			'Type of the test event sent to the subscription URL. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: showFor('webhook', ['sendTestEvent']),
-		routing: {
-			send: { type: 'body', property: 'eventType' },
+	// The list is loaded from the API: any event type an expression gives is sent.
+	optionsField(
+		{
+			displayName: 'Event Type Name or ID',
+			name: 'eventType',
+			// Loaded again once the webhook is picked: by then n8n has given a newly added node its credential.
+			typeOptions: { loadOptionsMethod: 'getEventTypes', loadOptionsDependsOn: ['webhookId.value'] },
+			required: true,
+			default: '',
+			description:
+				'Type of the test event sent to the subscription URL. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: showFor('webhook', ['sendTestEvent']),
 		},
-	},
+		{ others: true },
+	),
 ];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { showFor } from '../../shared/descriptions';
+import { booleanField, textField } from '../../shared/fields';
 import { eventsField, urlField } from './fields';
 
 export const webhookUpdateDescription: INodeProperties[] = [
@@ -12,24 +13,15 @@ export const webhookUpdateDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor('webhook', ['update']),
 		options: [
-			{
+			booleanField({
 				displayName: 'Active',
 				name: 'active',
-				type: 'boolean',
 				default: true,
 				description: 'Whether deliveries are sent: off pauses the subscription, on resumes it',
-				routing: { send: { type: 'body', property: 'active' } },
-			},
-			eventsField,
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'Name of the subscription',
-				routing: { send: { type: 'body', property: 'name' } },
-			},
-			urlField,
+			}),
+			eventsField(),
+			textField({ displayName: 'Name', name: 'name', default: '', description: 'Name of the subscription' }),
+			urlField(),
 		],
 	},
 ];

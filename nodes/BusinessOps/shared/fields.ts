@@ -1,0 +1,136 @@
+/**
+ * Field builders: every field that sends something is declared through one of these, so its
+ * declaration shows what it sends. The builder gives the field one preSend step, its send rule:
+ *
+ * 1. empty values: `undefined`, `null`, or text that is empty or only spaces mean "not given" (an
+ *    expression on a missing input field, a cleared input, an AI model's "" for what it does not
+ *    know): an optional field then sends nothing; a required one is refused naming the field;
+ * 2. typing (typing.ts): the value in the type the API takes, or refused naming the field;
+ * 3. the field's own check, on the typed value, so that what was checked is what is sent.
+ *
+ * The step reads the value RoutingNode put in the request under the field's property (n8n fills
+ * the whole request before any preSend runs), so it needs no parameter path and works wherever the
+ * field sits: top level, collection, fixedCollection row. It is `guarded` (stopOnError.ts): a
+ * refusal is the item's failure for the write order. Builders take the final declaration: a field
+ * made here is not spread into another with a different name, display name or `required`.
+ */
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { guarded } from './stopOnError';
+import { asBoolean, asNumber, asOption, asText, type Typed } from './typing';
+import { invalidInput, isEmptyValue, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
+
+/** A field as the editor shows it; the builder adds its type and what it sends. */
+export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
+
+/** Typing and check of one field's given (non-empty) value: the value to send, or the problem. */
+export type Rule = (ctx: IExecuteSingleFunctions, value: unknown) => Typed;
+
+/** Where a field's value goes: the body (default) or the query, under its name unless `as` says otherwise. */
+export interface SendTo {
+	in?: 'body' | 'query';
+	as?: string;
+}
+
+const RESOLVED_TO_NOTHING =
+	'The field is empty or its expression resolved to nothing (for example a field the input item does not have). ';
+
+/**
+ * A field's value as it is sent: undefined when an optional field is not given, else typed and
+ * checked by `rule`. Also for values an operation reads itself (Update Autonomy's count).
+ */
+export function valueToSend(
+	ctx: IExecuteSingleFunctions,
+	field: Pick<INodeProperties, 'displayName' | 'required' | 'type'>,
+	rule: Rule,
+	value: unknown,
+): unknown {
+	if (isEmptyValue(value)) {
+		if (!field.required) return undefined;
+		const problem =
+			field.type === 'resourceLocator' ? 'no ID was given; pick one from the list or enter an ID' : 'a value is required';
+		throw invalidInput(ctx, field.displayName, problem, RESOLVED_TO_NOTHING);
+	}
+	const typed = rule(ctx, value);
+	if ('problem' in typed) throw invalidInput(ctx, field.displayName, typed.problem, typed.hint);
+	return typed.value;
+}
+
+/** The builder the others stand on: `field` sends its value through `rule` (see above). */
+export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}): INodeProperties {
+	const type = to.in ?? 'body';
+	const property = to.as ?? field.name;
+	async function send(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const target = (type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject;
+		const value = valueToSend(this, field, rule, target[property]);
+		if (value === undefined) delete target[property];
+		else target[property] = value;
+		return requestOptions;
+	}
+	return { ...field, routing: { ...field.routing, send: { type, property, preSend: [guarded(send)] } } };
+}
+
+/** Typing of a number field, then its check. */
+export function numberRule(check?: NumberCheck): Rule {
+	return (_ctx, value) => {
+		const typed = asNumber(value);
+		if ('problem' in typed) return typed;
+		const problem = check && numberProblem(check, typed.value as number);
+		return problem ? { problem } : typed;
+	};
+}
+
+export const booleanRule: Rule = (_ctx, value) => asBoolean(value);
+
+export interface TextOptions {
+	/** Send the text without the spaces around it (the check then reads it so too). */
+	trim?: boolean;
+	upperCase?: boolean;
+	check?: TextCheck;
+}
+
+export function textRule(options: TextOptions = {}): Rule {
+	return (_ctx, value) => {
+		const typed = asText(value);
+		if ('problem' in typed) return typed;
+		let text = typed.value as string;
+		if (options.trim) text = text.trim();
+		if (options.upperCase) text = text.toUpperCase();
+		const problem = options.check && textProblem(options.check, text);
+		return problem ? { problem } : { value: text };
+	};
+}
+
+/** Text, sent as typed by `options` (trimmed, upper-cased, checked). */
+export function textField(field: Declaration, options: TextOptions & SendTo = {}): INodeProperties {
+	return sendingField({ ...field, type: 'string' }, textRule(options), options);
+}
+
+/** A number: numeric text is sent as its number; anything else is refused. */
+export function numberField(field: Declaration, options: { check?: NumberCheck } & SendTo = {}): INodeProperties {
+	return sendingField({ ...field, type: 'number' }, numberRule(options.check), options);
+}
+
+/** true or false: the texts "true" and "false" are read as such; anything else is refused. */
+export function booleanField(field: Declaration, to: SendTo = {}): INodeProperties {
+	return sendingField({ ...field, type: 'boolean' }, booleanRule, to);
+}
+
+/**
+ * A choice: one of its values is sent, anything else refused. With `others`, the list holds
+ * suggestions (the API's list is not known in full, or is loaded from the API): any other text is
+ * sent too.
+ */
+export function optionsField(
+	field: Omit<Declaration, 'options'> & { options?: INodePropertyOptions[] },
+	options: { others?: boolean } & SendTo = {},
+): INodeProperties {
+	const values = (field.options ?? []).map((option) => option.value);
+	return sendingField({ ...field, type: 'options' }, (_ctx, value) => asOption(value, values, options.others), options);
+}

@@ -1,0 +1,77 @@
+/**
+ * The one typing rule of every sending field: what a field's check accepted is what is sent, in
+ * the type the API takes. An expression often gives text (a spreadsheet column, a Set node) where
+ * the API takes a number or true/false, or another kind of value where it takes text:
+ *
+ * - number: a number, or text that is plainly one ("14", "2.5"); "2,5", "", "abc", NaN and
+ *   anything else are refused rather than guessed;
+ * - boolean: true or false, or the text "true" or "false" (any case, spaces around ignored);
+ * - text: text; a number or true/false is sent as its text; a list, an object, NaN and Infinity
+ *   are refused (JSON would send NaN as null, which clears the field);
+ * - options: one of the field's values (text with spaces around it is read without them).
+ *
+ * Each function answers the value to send or the problem, worded to follow the field's name.
+ */
+
+export type Typed = { value: unknown } | { problem: string; hint?: string };
+
+/** How a refused value is quoted in a message. */
+export function givenAs(value: unknown): string {
+	if (typeof value === 'string') return JSON.stringify(value);
+	if (typeof value === 'number') return `the number ${value}`;
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (typeof value === 'object') return 'an object';
+	return String(value);
+}
+
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Reads a number the way a person typed it, refusing anything ambiguous: "2,5" is refused
+ * rather than read as 25 or 2.5, and "" or "abc" are refused rather than sent as 0.
+ */
+export function toStrictNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	return PLAIN_NUMBER.test(text) ? Number(text) : undefined;
+}
+
+export function asNumber(value: unknown): Typed {
+	const n = toStrictNumber(value);
+	if (n !== undefined) return { value: n };
+	const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
+	return { problem: `must be a number; the expression gave ${givenAs(value)}${hint}` };
+}
+
+export function asBoolean(value: unknown): Typed {
+	if (typeof value === 'boolean') return { value };
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return { value: text === 'true' };
+	return { problem: `must be true or false; the expression gave ${givenAs(value)}` };
+}
+
+export function asText(value: unknown): Typed {
+	if (typeof value === 'string') return { value };
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		return {
+			problem: `must be text; the expression gave the number ${value}`,
+			hint: 'Check the expression: a conversion such as Number() of a text that is not a number gives NaN. ',
+		};
+	}
+	if (typeof value === 'number' || typeof value === 'boolean') return { value: String(value) };
+	const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	return { problem: `must be text; the expression gave ${kind}`, hint: 'Give one text value, for example {{ $json.field }} or {{ $json.list[0] }}. ' };
+}
+
+/** One of `values`; with `others` set, any other text is sent too (a list of suggestions). */
+export function asOption(value: unknown, values: readonly unknown[], others = false): Typed {
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (values.includes(text)) return { value: text };
+	if (others) {
+		const typed = asText(value);
+		return 'value' in typed ? { value: String(typed.value).trim() } : typed;
+	}
+	return { problem: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}; the expression gave ${givenAs(value)}` };
+}
