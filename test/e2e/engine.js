@@ -39,6 +39,15 @@ function outputOf(execution, nodeName, output = 0) {
 	return execution?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] || [];
 }
 
+/** A write straight to the sandbox with the admin key (not through n8n): its `data`. */
+async function sandboxSend(ctx, method, pathname, body) {
+	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' };
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+	const answer = res.status === 204 ? {} : await res.json();
+	if (!res.ok) throw new Error(`sandbox ${method} ${pathname} -> ${res.status}: ${JSON.stringify(answer)}`);
+	return answer.data;
+}
+
 /** Contacts in the sandbox whose name starts with `prefix` (admin key, not through n8n). */
 async function contactsNamed(ctx, prefix) {
 	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
@@ -345,6 +354,35 @@ module.exports = {
 				// the instance runs in UTC, where it is 1 January; in the workflow's time zone it is still 31 December
 				assert.equal(String(invoice.items[0].dueDate).slice(0, 10), '2026-12-31');
 				return `kvkNumber "${contact.items[0].kvkNumber}", dueDate ${invoice.items[0].dueDate}`;
+			},
+		},
+		{
+			// issue 28: a spreadsheet column or a Set node gives text; a strict API refuses text where it takes a number or true/false
+			name: 'text from an expression is sent as the API types it, against the strict sandbox: Payment Terms "14", VAT "9", Currency "USD ", Process Immediately "false", Webhook Active "false"',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const before = await sandboxGet(ctx, '/organization');
+				const webhook = await sandboxSend(ctx, 'POST', '/webhooks', { name: `e2e typing ${Date.now()}`, url: `http://127.0.0.1:9/typing-${Date.now()}`, events: ['invoice.paid'] });
+				const row = { days: '14', vat: '9', currency: 'USD ', process: 'false', active: 'false' };
+				ctx.sandbox.control.setReadings({ strict: true });
+				try {
+					const settings = { defaultPaymentTermsDays: '={{ $json.days }}', defaultVatPercentage: '={{ $json.vat }}', defaultCurrency: '={{ $json.currency }}' };
+					expectSuccess(await run(ctx, itemsWorkflow('e2e engine typing organization', [row], { resource: 'organization', operation: 'update', updateFields: settings }, ctx.credentials.admin)));
+					const after = await sandboxGet(ctx, '/organization');
+					assert.deepEqual([after.defaultPaymentTermsDays, after.defaultVatPercentage, after.defaultCurrency], [14, 9, 'USD']);
+					const requestParameters = { resource: 'request', operation: 'create', fromEmail: 'anna@example.com', subject: `e2e typing ${Date.now()}`, bodyText: 'Please call me back about the quote', processImmediately: '={{ $json.process }}' };
+					const request = await run(ctx, itemsWorkflow('e2e engine typing request', [row], requestParameters, ctx.credentials.admin));
+					expectSuccess(request);
+					assert.equal((await sandboxGet(ctx, `/requests/${request.items[0].id}`)).status, 'new', 'the request was processed');
+					expectSuccess(await run(ctx, itemsWorkflow('e2e engine typing webhook', [row], { resource: 'webhook', operation: 'update', webhookId: byId(webhook.id), updateFields: { active: '={{ $json.active }}' } }, ctx.credentials.admin)));
+					assert.equal((await sandboxGet(ctx, `/webhooks/${webhook.id}`)).active, false);
+					return 'organization 14, 9, "USD"; request left "new"; webhook paused';
+				} finally {
+					ctx.sandbox.control.setReadings({ strict: false });
+					const { defaultPaymentTermsDays, defaultVatPercentage, defaultCurrency } = before;
+					await sandboxSend(ctx, 'PATCH', '/organization', { defaultPaymentTermsDays, defaultVatPercentage, defaultCurrency });
+					await sandboxSend(ctx, 'DELETE', `/webhooks/${webhook.id}`);
+				}
 			},
 		},
 		{

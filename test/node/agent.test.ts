@@ -284,6 +284,17 @@ describe('Agent: autonomy', () => {
 		});
 	});
 
+	it('Clear Action Overrides "false" from an expression keeps the overrides; "maybe" is refused naming the field', async () => {
+		api().patch('/agents/agt_1/autonomy', { defaultMode: 'manual' }).reply(200, { data: autonomy });
+
+		const { items } = await run(
+			{ operation: 'updateAutonomy', agentId: byId('agt_1'), defaultMode: 'manual', clearActionOverrides: '={{ $json.clear }}' },
+			{ items: [{ json: { clear: 'false' } }, { json: { clear: 'maybe' } }], continueOnFail: true },
+		);
+
+		expect(items[1].error?.message).toBe('Clear Action Overrides: must be true or false; the expression gave "maybe" [item 1]');
+	});
+
 	it('the approvals count from an expression is sent as a number', async () => {
 		api()
 			.patch('/agents/agt_1/autonomy', { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 2 })

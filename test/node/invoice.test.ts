@@ -110,6 +110,14 @@ describe('operations on one invoice: method, path, body and output', () => {
 		expect(jsonOf(items)).toEqual([simpleInvoice]);
 	});
 
+	test('Simplify "false" from an expression keeps the whole record; "yes" is refused before sending', async () => {
+		nock(API).get('/v1/invoices/inv_1').reply(200, { data: invoice });
+		const { items } = await run(onInvoice('get', { simplify: '={{ "false" }}' }));
+		expect(jsonOf(items)).toEqual([invoice]);
+		const error = await run(onInvoice('get', { simplify: '={{ "yes" }}' })).catch((e) => e);
+		expect(error.message).toBe('Simplify: must be true or false; the expression gave "yes" [item 0]');
+	});
+
 	test('a missing invoice gives the 404 with the API message', async () => {
 		nock(API).get('/v1/invoices/inv_1').reply(404, { error: { code: 'not_found', message: 'Invoice inv_1 not found' } });
 		const error = await run(onInvoice('get')).catch((e) => e);

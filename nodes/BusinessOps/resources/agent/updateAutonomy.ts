@@ -8,6 +8,7 @@ import type {
 
 import { showFor } from '../../shared/descriptions';
 import { booleanRule, numberRule, valueToSend } from '../../shared/fields';
+import { asOption } from '../../shared/typing';
 import { invalidInput, isEmptyValue } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */
@@ -115,7 +116,8 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 ];
 
 function checkedMode(ctx: IExecuteSingleFunctions, field: string, value: unknown, of = ''): string {
-	if (typeof value === 'string' && MODES.includes(value)) return value;
+	const typed = asOption(value, MODES);
+	if ('value' in typed) return typed.value as string;
 	throw invalidInput(ctx, field, `"${String(value)}"${of} is not a mode; use ${MODES.join(', ')}`);
 }
 
