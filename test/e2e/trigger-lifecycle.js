@@ -174,6 +174,16 @@ async function observe(ctx, workflowId, webhookId, action) {
 	return { calls: webhookCallsSince(ctx, since), subscription: subs[0] };
 }
 
+/**
+ * The subscription was deleted (n8n deregistered the trigger) and a new one made with a new id and
+ * signing secret (n8n registered it: checkExists found no record, create looked for one left behind
+ * at this URL, then subscribed).
+ */
+function assertReplaced({ calls, subscription }, oldId, what) {
+	assert.deepEqual(calls, [`DELETE /webhooks/${oldId}`, 'GET /webhooks', 'POST /webhooks'], what);
+	assert.notEqual(subscription.id, oldId, what);
+}
+
 const say = ({ calls, subscription }) => `${calls.join(', ') || 'no call'} → ${subscription.id}${subscription.active ? '' : ' (paused)'}`;
 
 module.exports = {
@@ -220,9 +230,14 @@ module.exports = {
 		},
 
 		{
-			name: 'a published workflow renamed, its events changed, its subscription paused in Business Ops: what n8n runs and what the subscription becomes',
+			// n8n 2.41 registers a trigger again only when its node changed (name, type, version, webhook
+			// id, credentials, parameters): then it deletes first and creates anew. n8n 1.123 unpublishes
+			// and publishes again on every save of a published workflow. Neither runs checkExists on a
+			// publication that keeps the trigger, so no publication reaches the update in place.
+			name: 'a published workflow renamed, its events changed, its subscription paused in Business Ops and published again: what n8n runs, what the subscription becomes',
 			timeoutMs: 240_000,
 			async run(ctx) {
+				const n8n2 = ctx.client.major >= 2;
 				const wf = await ctx.client.createWorkflow(triggerWorkflow('e2e lifecycle: in step', ctx.credentials.admin, ['invoice.paid']));
 				const webhookId = wf.nodes.find((n) => n.name === TRIGGER).webhookId;
 				ctx.state.inStep = { workflowId: wf.id, webhookId };
@@ -231,31 +246,50 @@ module.exports = {
 				await deliveredOnce(ctx, wf.id);
 
 				const renamed = await observe(ctx, wf.id, webhookId, async () => {
-					await saveWorkflow(ctx, wf.id, (w) => ({ ...w, name: 'e2e lifecycle: in step, renamed' }));
+					await saveWorkflow(ctx, wf.id, (w) => ({ ...w, name: 'e2e lifecycle: renamed' }));
 					await publish(ctx, wf.id);
 				});
+				if (n8n2) {
+					assert.deepEqual(renamed.calls, [], 'n8n 2.41 keeps a trigger whose node did not change');
+					assert.equal(renamed.subscription.id, first.subscription.id);
+					assert.match(renamed.subscription.name, /^n8n: e2e lifecycle: in step \//, 'the name stays until the trigger is registered again');
+				} else {
+					assertReplaced(renamed, first.subscription.id, 'n8n 1.123 unpublishes and publishes a saved workflow');
+					assert.match(renamed.subscription.name, /^n8n: e2e lifecycle: renamed \//);
+				}
+
 				const events = await observe(ctx, wf.id, webhookId, async () => {
 					await saveWorkflow(ctx, wf.id, (w) => ({ ...w, nodes: w.nodes.map((n) => (n.name === TRIGGER ? { ...n, parameters: { ...n.parameters, events: ['invoice.paid', 'quote.approved'] } } : n)) }));
 					await publish(ctx, wf.id);
 				});
+				assertReplaced(events, renamed.subscription.id, 'changed events');
+				assert.deepEqual([...events.subscription.events].sort(), ['invoice.paid', 'quote.approved']);
+				assert.match(events.subscription.name, /^n8n: e2e lifecycle: renamed \//, 'the new subscription has the new name');
 				await deliveredOnce(ctx, wf.id);
-				const paused = await observe(ctx, wf.id, webhookId, async () => {
-					await changeInDashboard(ctx, events.subscription.id, { active: false });
-					await publish(ctx, wf.id);
-				});
+
+				await changeInDashboard(ctx, events.subscription.id, { active: false });
+				const paused = await observe(ctx, wf.id, webhookId, () => publish(ctx, wf.id));
+				assert.deepEqual(paused.calls, [], 'publishing an unchanged published workflow runs nothing');
+				assert.equal(paused.subscription.active, false, 'the paused subscription stays paused');
+
 				const republished = await observe(ctx, wf.id, webhookId, async () => {
 					await ctx.client.unpublishWorkflow(wf.id);
 					await settled(ctx, wf.id);
 					await publish(ctx, wf.id);
 				});
+				assertReplaced(republished, events.subscription.id, 'unpublished and published');
+				assert.equal(republished.subscription.active, true);
 				await deliveredOnce(ctx, wf.id);
-				return [`first ${say(first)}`, `renamed: ${say(renamed)} "${renamed.subscription.name}"`, `events: ${say(events)} [${events.subscription.events}]`, `paused, published: ${say(paused)}`, `unpublished, published: ${say(republished)}`].join('; ');
+				return [`renamed: ${say(renamed)}`, `events changed: ${say(events)}`, `paused, published: ${say(paused)}`, `unpublished, published: ${say(republished)}`].join('; ');
 			},
 		},
 		{
-			name: 'n8n restarts while the workflow is published, its subscription paused and renamed in Business Ops: what n8n runs at startup',
+			// n8n 2.41 keeps published webhooks across a restart and runs no lifecycle call; n8n 1.123
+			// registers every published workflow at startup: checkExists, which updates in place.
+			name: 'n8n restarts while the workflow is published and its subscription was paused and renamed in Business Ops: what n8n runs at startup',
 			timeoutMs: 240_000,
 			async run(ctx) {
+				const n8n2 = ctx.client.major >= 2;
 				const { workflowId, webhookId } = ctx.state.inStep ?? {};
 				assert.ok(workflowId, 'needs the workflow of the previous step');
 				const [before] = subscriptionsOf(ctx, webhookId);
@@ -269,9 +303,21 @@ module.exports = {
 					await sleep(3000);
 				});
 				const after = restarted.subscription;
-				if (after.active) await deliveredOnce(ctx, workflowId);
+				assert.equal(after.id, before.id, 'the subscription (and its signing secret) is kept');
+				if (n8n2) {
+					assert.deepEqual(restarted.calls, [], 'n8n 2.41 runs no lifecycle call at startup');
+					assert.equal(after.active, false, 'still paused');
+					assert.equal(after.name, 'renamed in the dashboard');
+					// resumed by hand: the secret kept in the workflow's static data still verifies after the restart
+					await changeInDashboard(ctx, before.id, { active: true });
+				} else {
+					assert.deepEqual(restarted.calls, [`GET /webhooks/${before.id}`, `PATCH /webhooks/${before.id}`], 'n8n 1.123 runs checkExists at startup');
+					assert.equal(after.active, true, 'made active again');
+					assert.equal(after.name, before.name, 'its name is the trigger\'s again');
+				}
+				await deliveredOnce(ctx, workflowId);
 				await ctx.client.unpublishWorkflow(workflowId).catch(() => undefined);
-				return `restart: ${say(restarted)} "${after.name}"`;
+				return `restart: ${say(restarted)} "${after.name}"; a delivery verified`;
 			},
 		},
 	],

@@ -132,6 +132,11 @@ const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call:
 		fix: /Give the API key the scope "webhooks\.(read|write)" \(or "webhooks\.\*"\) in the Business Ops dashboard and update the credential, then publish the workflow again/,
 	},
 	{
+		failure: '403 whose message names no scope',
+		answer: (s) => s.reply(403, { error: { code: 'forbidden', message: 'Forbidden' } }),
+		fix: /Give the API key the scopes "webhooks\.read" and "webhooks\.write" \(or "webhooks\.\*"\)/,
+	},
+	{
 		failure: '404 on a path without an id (Base URL without its version)',
 		answer: (s) => s.reply(404, { error: { code: 'not_found', message: 'Not found' } }),
 		fix: /make the credential's Base URL end with its version segment \(e\.g\. https:\/\/api\.example\.com\/v1\), then publish the workflow again/,

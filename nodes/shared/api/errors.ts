@@ -133,7 +133,8 @@ export const PUBLISH_AGAIN = 'then publish the workflow again';
 function activationFixFor(status: number, target: string, scope: string | undefined): string {
 	if (status === 401) return `Check the API key and the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
 	if (status === 403) {
-		return `Give the API key the scope "${scope ?? 'webhooks.write'}" (or "webhooks.*") in the Business Ops dashboard and update the credential, ${PUBLISH_AGAIN}.`;
+		const scopes = scope ? `the scope "${scope}"` : 'the scopes "webhooks.read" and "webhooks.write"';
+		return `Give the API key ${scopes} (or "webhooks.*") in the Business Ops dashboard and update the credential, ${PUBLISH_AGAIN}.`;
 	}
 	if (status === 404 && NO_ID_PATHS.test(target)) {
 		return `Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1), ${PUBLISH_AGAIN}.`;
