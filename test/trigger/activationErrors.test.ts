@@ -13,7 +13,6 @@ import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { apiRequest } from '../../nodes/shared/api/transport';
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod, TEST_API_KEY, TEST_BASE_URL, type EngineOptions } from '../harness/engine';
-import { captureLogs, type LogLine } from './helpers';
 
 const trigger = new BusinessOpsTrigger();
 const API = 'https://api.business-ops.test';
@@ -23,15 +22,10 @@ const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 /** Long enough for the longest fix after the API's message, short enough to read in a toast. */
 const MAX_MESSAGE_LENGTH = 420;
 
-let logs: { lines: LogLine[]; restore: () => void };
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
+beforeEach(() => fastClock());
 afterEach(() => {
 	realClock();
 	forgetRateBudgets();
-	logs.restore();
 	nock.cleanAll();
 });
 
