@@ -96,5 +96,6 @@ export function unreachableWebhookProblem(webhookUrl: string, baseUrl: string): 
 	return `The webhook URL ${webhookUrl} points at ${reason} (${webhookHost}), which the API at ${apiHost} cannot reach`;
 }
 
-export const REACHABILITY_FIXES =
-	"Give n8n the public address the API can reach: set N8N_WEBHOOK_URL (n8n 2.x) or WEBHOOK_URL (n8n 1.x) to it, e.g. https://n8n.example.com/, and restart n8n; or expose n8n through a tunnel or reverse proxy and set that address. If the API reaches this n8n over a VPN or private network, turn on Options → Skip Reachability Check.";
+/** What to do about an unreachable webhook URL: the end of the activation error's message. */
+export const REACHABILITY_FIX =
+	"Set N8N_WEBHOOK_URL (n8n 2.x) or WEBHOOK_URL (n8n 1.x) to the public address of n8n (or of a tunnel to it) and restart n8n; if the API reaches n8n over a VPN or private network, turn on Options → Skip Reachability Check.";

@@ -15,9 +15,11 @@
  * replaced: another n8n with the same imported workflow (same workflow id, webhook id and name,
  * another host and instance id) keeps its own.
  *
- * Every lifecycle call fails fast (`failFast`): n8n gives activation a deadline, and an API that
+ * Every lifecycle call fails fast (`activation`): n8n gives activation a deadline, and an API that
  * does not answer must become an activation error the user sees, not a workflow that looks
- * published and receives nothing.
+ * published and receives nothing. n8n shows an activation error by its message alone (n8n 2.41's
+ * publication status, n8n 1.x's activation error), so each error thrown here says in its message
+ * what is wrong and what to do.
  */
 import type {
 	IDataObject,
@@ -29,9 +31,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { recordOf } from '../shared/api/envelope';
+import { PUBLISH_AGAIN } from '../shared/api/errors';
 import { apiRequest, listAll } from '../shared/api/transport';
 import { noteWrittenRecord, triggerKey } from './currentRecord';
-import { REACHABILITY_FIXES, unreachableWebhookProblem } from './reachability';
+import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
 
 export type SubscriptionSlot = 'production' | 'test';
@@ -144,7 +147,7 @@ async function call(
 	path: string,
 	options: { qs?: IDataObject; body?: IDataObject } = {},
 ): Promise<IDataObject> {
-	return await apiRequest<IDataObject>(ctx, method, path, { ...options, failFast: true });
+	return await apiRequest<IDataObject>(ctx, method, path, { ...options, activation: true });
 }
 
 /** n8n's id of this instance (kept in its user folder, the same across restarts and URL changes). */
@@ -336,7 +339,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
  * another n8n, an older host of this one) is never touched: it may be another instance's.
  */
 async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
-	return (await listAll(ctx, '/webhooks', {}, { failFast: true }))
+	return (await listAll(ctx, '/webhooks', {}, { activation: true }))
 		.filter((entry) => entry.url === url && entry.id !== undefined && entry.id !== null)
 		.map((entry) => String(entry.id));
 }
@@ -357,8 +360,8 @@ async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const problem = unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (problem === undefined) return;
-	throw new NodeOperationError(ctx.getNode(), `${problem}, so no event would ever arrive`, {
-		description: `Nothing was subscribed. ${REACHABILITY_FIXES}`,
+	throw new NodeOperationError(ctx.getNode(), `${problem}, so no event would ever arrive. ${REACHABILITY_FIX}`, {
+		description: 'Nothing was subscribed.',
 	});
 }
 
@@ -380,12 +383,12 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const slot = hookSlot(ctx);
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(ctx.getNode(), 'n8n did not give this trigger a webhook URL');
+		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
 	}
 	const events = chosenEvents(ctx);
 	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event', {
-			description: 'The trigger subscribes to the events chosen in "Events".',
+		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, {
+			description: 'The trigger subscribes to the chosen events.',
 		});
 	}
 	await checkReachable(ctx, url);
@@ -401,8 +404,8 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	if (id === '') {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			'The API did not return an id for the new webhook subscription',
-			{ description: `Check the Business Ops dashboard for a subscription named "${name}" and delete it.` },
+			`The API did not return an id for the new webhook subscription: delete the subscription named "${name}" in the Business Ops dashboard (Webhooks), ${PUBLISH_AGAIN}`,
+			{ description: 'Without its id the trigger cannot update or delete the subscription.' },
 		);
 	}
 	const secret = typeof created.signingSecret === 'string' ? created.signingSecret : '';
@@ -421,20 +424,17 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	if (!removed.ok) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The API created webhook subscription ${id} without a signing secret, and deleting it failed`,
+			`The API created webhook subscription ${id} without a signing secret, and deleting it failed: publish the workflow again to retry, or delete ${id} in the Business Ops dashboard (Webhooks)`,
 			{
-				description: `Deliveries cannot be verified without the secret. Delete subscription ${id} in the Business Ops dashboard (or activate the workflow again to retry). Cause: ${(removed.error as Error).message}`,
+				description: `Deliveries cannot be verified without the secret. Cause: ${(removed.error as Error).message}`,
 			},
 		);
 	}
 	writeSlot(ctx, slot, undefined);
 	throw new NodeOperationError(
 		ctx.getNode(),
-		'The API created the webhook subscription without returning its signing secret',
-		{
-			description:
-				'Deliveries cannot be verified without the secret, so the subscription was deleted again. Try activating the workflow again; if this keeps happening, contact Business Ops support.',
-		},
+		'The API created the webhook subscription without returning its signing secret, so it was deleted again: publish the workflow again, and contact Business Ops support if this repeats',
+		{ description: 'Deliveries cannot be verified without the secret.' },
 	);
 }
 

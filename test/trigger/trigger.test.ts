@@ -214,9 +214,7 @@ describe('create', () => {
 		const error = await runWebhookMethod(trigger, testNode, 'create').catch((e: Error) => e);
 		expect(scope.isDone()).toBe(true);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			'The API created the webhook subscription without returning its signing secret',
-		);
+		expect((error as Error).message).toMatch(/^The API created the webhook subscription without returning its signing secret/);
 		expect(subscriptions(testNode)).toEqual({});
 	});
 
@@ -229,9 +227,7 @@ describe('create', () => {
 			.reply(500, { error: { code: 'internal_error', message: 'boom' } });
 		const testNode = makeNode();
 		const error = (await runWebhookMethod(trigger, testNode, 'create').catch((e: Error) => e)) as Error;
-		expect(error.message).toBe(
-			'The API created webhook subscription whk_2 without a signing secret, and deleting it failed',
-		);
+		expect(error.message).toMatch(/^The API created webhook subscription whk_2 without a signing secret, and deleting it failed/);
 		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_2', url: PROD_URL, events: EVENTS, instanceId: INSTANCE_ID } });
 
 		const scope = nock(API)
@@ -448,8 +444,8 @@ describe('checkExists', () => {
 		const testNode = makeNode({}, withProduction());
 		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: Error) => e)) as Error & { description?: string };
 		expect(nock.pendingMocks()).toHaveLength(1); // 4 of the 5 answers left: one attempt was made
-		expect(error.message).toBe('Could not complete GET /webhooks/whk_1: the request failed without an answer');
-		expect(error.description).toMatch(/each request waits at most 10 s here\), then publish the workflow again/);
+		expect(error.message).toMatch(/^Could not complete GET \/webhooks\/whk_1: the request failed without an answer\. /);
+		expect(error.description).toMatch(/Each request waits at most 10 s/);
 		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1' } });
 	});
 

@@ -123,6 +123,31 @@ function toolFixForStatus(status: number): string {
 	return 'Check the arguments against the tool description; if they are right, tell the user what failed.';
 }
 
+export const PUBLISH_AGAIN = 'then publish the workflow again';
+
+/**
+ * What to do about an API error while the trigger subscribes or unsubscribes, where n8n shows
+ * only the error's message (n8n 2.41's publication status, n8n 1.x's activation error). Publishing
+ * again is the one way to retry there.
+ */
+function activationFixFor(status: number, target: string, scope: string | undefined): string {
+	if (status === 401) return `Check the API key and the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
+	if (status === 403) {
+		const scopes = scope ? `the scope "${scope}"` : 'the scopes "webhooks.read" and "webhooks.write"';
+		return `Give the API key ${scopes} (or "webhooks.*") in the Business Ops dashboard and update the credential, ${PUBLISH_AGAIN}.`;
+	}
+	if (status === 404 && NO_ID_PATHS.test(target)) {
+		return `Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1), ${PUBLISH_AGAIN}.`;
+	}
+	if (status === 400 || status === 422) {
+		return `Change what the API's message names (the chosen events, or n8n's webhook URL: N8N_WEBHOOK_URL or WEBHOOK_URL), ${PUBLISH_AGAIN}.`;
+	}
+	if (status === 409) return `Delete the conflicting subscription in the Business Ops dashboard (Webhooks), ${PUBLISH_AGAIN}.`;
+	if (status === 429) return 'Something else uses this API key\'s rate limit too: publish the workflow again in a minute.';
+	if (status >= 500) return 'The API failed: publish the workflow again later, and check the API\'s status if it keeps failing.';
+	return `Check the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
+}
+
 /** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
@@ -130,13 +155,24 @@ export function apiErrorFor(
 	/** The method and path, e.g. `GET /contacts`. */
 	target: string,
 	itemIndex?: number,
+	/** The trigger's activation or deactivation: the message itself says what to do. */
+	activation = false,
 ): NodeApiError {
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
 	const code = apiError.code ?? `http_${status}`;
 	const apiMessage = apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
-	let description = status === 404 ? fixForNotFound(target) : fixForStatus(status);
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
+	const shownMessage = notReadAsCancellation(apiMessage);
+	if (activation) {
+		const fix = activationFixFor(status, target, scope);
+		return new NodeApiError(ctx.getNode(), { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject, {
+			message: `${shownMessage} (HTTP ${status} ${code}, ${target}). ${fix}`,
+			description: fix,
+			httpCode: String(status),
+		});
+	}
+	let description = status === 404 ? fixForNotFound(target) : fixForStatus(status);
 	if (status === 403) {
 		description = scope
 			? `The API key lacks the scope "${scope}". Create a key with that scope (or "${scope.split('.')[0]}.*") in the dashboard and update the credential.`
@@ -149,7 +185,6 @@ export function apiErrorFor(
 		description = status === 422 ? `${apiMessage}. ${toolFixForStatus(status)}` : toolFixForStatus(status);
 		itemIndex = undefined;
 	}
-	const shownMessage = notReadAsCancellation(apiMessage);
 	if (shownMessage !== apiMessage && status !== 422) description = `The API said: ${apiMessage}. ${description}`;
 	const error = new NodeApiError(
 		ctx.getNode(),

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS } from './errors';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN } from './errors';
 import { MAX_PAGE_SIZE, walkPages } from './pages';
 import {
 	budgetFor,
@@ -31,9 +31,10 @@ export interface CallOptions {
 	/**
 	 * For the trigger's activation and deactivation, which n8n gives a deadline: each request waits
 	 * at most FAIL_FAST_TIMEOUT_MS for its answer and is not repeated, so a failure reaches the
-	 * workflow as an activation error instead of running past the deadline unseen.
+	 * workflow as an activation error instead of running past the deadline unseen. n8n shows only
+	 * the message of an activation error, so the message itself says what to do.
 	 */
-	failFast?: boolean;
+	activation?: boolean;
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -142,9 +143,11 @@ function describeFailure(error: unknown): NetworkFailure {
 	const err = error as {
 		cause?: { code?: string; isAxiosError?: boolean; response?: unknown };
 		code?: string;
+		httpCode?: string;
 		message?: string;
 	};
-	const code = err.cause?.code ?? err.code;
+	// n8n 1.x's NodeApiError keeps a network failure's code only as its httpCode
+	const code = err.cause?.code ?? err.code ?? (err.httpCode && err.httpCode in NETWORK_PROBLEMS ? err.httpCode : undefined);
 	const noAnswer = Boolean(err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED');
 	const isNetwork = noAnswer || Boolean(code && code in NETWORK_PROBLEMS);
 	return { code, message: String(err.message ?? error), isNetwork };
@@ -181,10 +184,10 @@ export async function sendRequest(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		...(call.failFast ? { timeout: FAIL_FAST_TIMEOUT_MS } : {}),
+		...(call.activation ? { timeout: FAIL_FAST_TIMEOUT_MS } : {}),
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
-	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.failFast;
+	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.activation;
 	const target = `${method} ${options.url}`;
 	const budget = await budgetOf(ctx);
 	const signal = waitSignalOf(ctx, call);
@@ -195,7 +198,7 @@ export async function sendRequest(
 		});
 
 	for (let attempt = 1; ; attempt++) {
-		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.failFast;
+		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.activation;
 		let response: IN8nHttpFullResponse;
 		const slot = await budget.take({ lane: call.lane, signal }).catch((error: unknown) => {
 			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
@@ -221,13 +224,19 @@ export async function sendRequest(
 			// Worded, not the raw code: n8n replaces any error message that contains a network code
 			// such as ECONNRESET with a generic text, which would lose the method, path and item.
 			const problem = NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer';
-			const advice = call.failFast
-				? `Check that the Base URL is reachable from n8n (each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s here), then publish the workflow again.`
-				: mayRepeat
-					? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-					: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+			const networkError = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
+			if (call.activation) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`Could not complete ${target}: ${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`,
+					{ description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${networkError}` },
+				);
+			}
+			const advice = mayRepeat
+				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
 			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
-				description: `${advice} (network error: ${(failure.code ?? failure.message).toLowerCase()})`,
+				description: `${advice} ${networkError}`,
 				itemIndex,
 			});
 		}
@@ -239,7 +248,7 @@ export async function sendRequest(
 		if (status < 400) {
 			return response;
 		}
-		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
 			throw tooLongWait(ctx, response, target, asked, itemIndex);
 		}
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
@@ -247,7 +256,7 @@ export async function sendRequest(
 			await pause(retryDelayMs(attempt, response.headers));
 			continue;
 		}
-		throw apiErrorFor(ctx, response, target, itemIndex);
+		throw apiErrorFor(ctx, response, target, itemIndex, call.activation);
 	}
 }
 
