@@ -7,7 +7,7 @@
 'use strict';
 
 const nw = require('./lib/n8n');
-const { median, min, max, fmtMs } = require('./lib/stats');
+const { median, min, max, fmtMs, fmtRatio } = require('./lib/stats');
 const { atMost } = require('./lib/table');
 const { startFakeOpenAi, lastToolResult } = require('../test/e2e/fakeOpenAi');
 
@@ -114,7 +114,7 @@ async function run(ctx) {
 				ratio,
 				target: `<= ${TARGET.toFixed(2)}x`,
 				verdict: atMost(ratio, TARGET),
-				detail: `${rounds} rounds after a warm-up, order alternated, median of the per-round ratios; ${what}: Business Ops Tool ${fmtMs(min(ours))}–${fmtMs(max(ours))}, HTTP Request Tool ${fmtMs(min(theirs))}–${fmtMs(max(theirs))}; same credential, same URL, same tool name and argument`,
+				detail: `${rounds} rounds after a warm-up, order alternated, median of the per-round ratios; ${what}: Business Ops Tool ${fmtMs(min(ours))}–${fmtMs(max(ours))}, HTTP Request Tool ${fmtMs(min(theirs))}–${fmtMs(max(theirs))} (fastest against fastest ${fmtRatio(min(ours) / min(theirs))}); same credential, same URL, same tool name and argument`,
 			});
 		}
 	} finally {
