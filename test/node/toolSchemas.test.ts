@@ -141,5 +141,10 @@ describe('tool input schemas', () => {
 			'$: "required" names "x", which is not a property',
 			'$.l: an array without "items"',
 		]);
+		expect(strictProblems({ type: 'object', properties: { o: { type: 'object', properties: {} } } })).toEqual([
+			'$: "additionalProperties" is not false (OpenAI strict)',
+			'$.o: not in "required" (OpenAI strict wants every property required)',
+			'$.o: "additionalProperties" is not false (OpenAI strict)',
+		]);
 	});
 });
