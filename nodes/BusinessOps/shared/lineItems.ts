@@ -246,12 +246,17 @@ export function itemsFormField(description: string): INodeProperties {
 	};
 }
 
-/** Items (JSON): an array of items as JSON text or, from an expression, as a value. */
+/**
+ * Items (JSON): an array of items as JSON text or, from an expression, as a value. A text field,
+ * not `json`: the editor's "let the model define this parameter" gives a `json` field an argument
+ * without a JSON Schema type, which strict model APIs (OpenAI strict, Gemini) refuse.
+ */
 export function itemsJsonField(prefix = ''): INodeProperties {
 	return {
 		displayName: ITEMS_JSON_LABEL,
 		name: 'itemsJson',
-		type: 'json',
+		type: 'string',
+		typeOptions: { rows: 4 },
 		default: '',
 		description: `${prefix}A JSON array of items, each with name, quantity, unitPrice and optionally vatPercentage (left out: the organization's default VAT), e.g. ${JSON_EXAMPLE}`,
 		hint: 'To take the items from the input, use an expression such as {{ $json.items }}',
