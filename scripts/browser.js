@@ -7,7 +7,8 @@
 //
 //   npm run test:browser
 //   BROWSER_KEEP=1 npm run test:browser     keep the browser profile (temp folder)
-//   CHROMIUM_PATH=/usr/bin/google-chrome …  another Chromium binary (default: Debian's, installed when missing)
+//   CHROMIUM_PATH=/usr/bin/google-chrome …  the browser binary (default: the first Chromium or Google Chrome found;
+//                                           on Debian as root, Debian's chromium is installed when none is)
 //
 // A failing step prints its error, the n8n log of the step and where the screenshots of the open
 // tabs at that moment were saved. Everything started here is stopped at the end.

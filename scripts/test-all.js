@@ -19,7 +19,7 @@ const node = process.execPath;
 /** [name, what it checks, command, args] in the order they run. */
 const PHASES = [
 	['build', 'TypeScript to dist/, icons', 'npm', ['run', '--silent', 'build']],
-	['lint', "ESLint with n8n's community-node rules", 'npm', ['run', '--silent', 'lint']],
+	['lint', "n8n-node lint (strict, n8n's default config); the project's rules for test/ and sandbox/", 'npm', ['run', '--silent', 'lint']],
 	['typecheck', 'nodes, tests, sandbox and scripts', 'npm', ['run', '--silent', 'typecheck']],
 	['workflows', '.github/workflows validate (action-validator) and do what the README says', node, ['scripts/validate-workflows.js']],
 	['scan', "n8n's verification scan: source and packed tarball", node, ['scripts/scan.js']],

@@ -1,6 +1,8 @@
-// Headless Chromium for the browser test (scripts/browser.js): Debian's `chromium`, installed with
-// apt-get when missing and running as root, driven by puppeteer-core (a dev dependency: no browser
-// download). CHROMIUM_PATH names another binary (e.g. Google Chrome on a CI runner).
+// Headless Chromium for the browser test (scripts/browser.js), driven by puppeteer-core (a dev
+// dependency: no browser download). The browser is CHROMIUM_PATH when set, else the first
+// Chromium or Google Chrome found (findBrowser: the usual names on PATH, then their usual
+// paths): Debian's /usr/bin/chromium here, Google Chrome on GitHub's Ubuntu runners. When none
+// is found, Debian's `chromium` is installed with apt-get, on Debian and as root only.
 'use strict';
 
 const fs = require('node:fs');
@@ -8,6 +10,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
+/** The names looked up on PATH, in order: Debian's Chromium, Google Chrome, Ubuntu's Chromium. */
+const NAMES = ['chromium', 'google-chrome-stable', 'google-chrome', 'chromium-browser'];
+/** Then these paths (a PATH without /usr/bin, Google Chrome's own folder). */
+const PATHS = [...NAMES.map((n) => `/usr/bin/${n}`), '/opt/google/chrome/chrome'];
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [
 	'--headless',
@@ -21,15 +27,57 @@ const FLAGS = [
 ];
 const VIEWPORT = { width: 1440, height: 900, deviceScaleFactor: 1 };
 
-/** The Chromium binary, installed from Debian's packages when missing (root only). */
-function ensureChromium(say) {
-	const wanted = process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM;
-	if (fs.existsSync(wanted)) return wanted;
-	if (process.env.CHROMIUM_PATH) throw new Error(`CHROMIUM_PATH=${wanted} does not exist`);
-	if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-		throw new Error(`${wanted} is missing; install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH, and run again`);
+/** An executable file (symlinks followed). */
+function isExecutable(file) {
+	try {
+		fs.accessSync(file, fs.constants.X_OK);
+		return fs.statSync(file).isFile();
+	} catch {
+		return false;
 	}
-	say(`${wanted} is missing: installing Debian's chromium with apt-get (about 30 s)…`);
+}
+
+/** What the machine offers, replaced by stubs in the unit test. */
+const SYSTEM = {
+	env: process.env,
+	isExecutable,
+	isRoot: () => typeof process.getuid === 'function' && process.getuid() === 0,
+	isDebian: () => /^ID=debian$/m.test(fs.existsSync('/etc/os-release') ? fs.readFileSync('/etc/os-release', 'utf8') : ''),
+	aptInstallChromium,
+};
+
+/** Every path looked at, in order: PATH's folders for each name, then PATHS. */
+function candidates(env) {
+	const dirs = (env.PATH || '').split(path.delimiter).filter((d) => path.isAbsolute(d));
+	const all = NAMES.flatMap((name) => dirs.map((dir) => path.join(dir, name))).concat(PATHS);
+	return [...new Set(all)];
+}
+
+/** CHROMIUM_PATH (which must exist), else the first candidate that is an executable file, else undefined. */
+function findBrowser(system = SYSTEM) {
+	const wanted = system.env.CHROMIUM_PATH;
+	if (wanted) {
+		if (!system.isExecutable(wanted)) throw new Error(`CHROMIUM_PATH=${wanted} is not an executable file`);
+		return wanted;
+	}
+	return candidates(system.env).find((file) => system.isExecutable(file));
+}
+
+/** The browser binary; Debian's chromium is installed with apt-get when none is found (Debian, root). */
+function ensureBrowser(say, system = SYSTEM) {
+	const found = findBrowser(system);
+	if (found) return found;
+	const none = `No Chromium or Google Chrome found (looked for ${NAMES.join(', ')} on PATH and at ${PATHS.join(', ')})`;
+	if (!system.isDebian() || !system.isRoot()) {
+		throw new Error(`${none}. Install one, or set CHROMIUM_PATH to its binary, and run again (on Debian as root, this script installs Debian's chromium itself)`);
+	}
+	say(`${none}: installing Debian's chromium with apt-get (about 30 s)…`);
+	system.aptInstallChromium();
+	if (!system.isExecutable(DEBIAN_CHROMIUM)) throw new Error(`apt-get installed chromium, but ${DEBIAN_CHROMIUM} is still missing`);
+	return DEBIAN_CHROMIUM;
+}
+
+function aptInstallChromium() {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
 		const res = spawnSync('apt-get', args, { env, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 10 * 60_000 });
@@ -38,8 +86,6 @@ function ensureChromium(say) {
 			throw new Error(`apt-get ${args.join(' ')} failed (${res.error ? res.error.message : `exit ${res.status}`}):\n${out}`);
 		}
 	}
-	if (!fs.existsSync(wanted)) throw new Error(`apt-get installed chromium, but ${wanted} is still missing`);
-	return wanted;
 }
 
 /** Resolves to the promise's value, or rejects after `ms`. */
@@ -58,7 +104,8 @@ function within(ms, promise, what) {
  * close() stops the browser (SIGKILL when it does not close) and removes the profile unless `keep`.
  */
 async function launchChromium({ say, keep = false }) {
-	const executablePath = ensureChromium(say);
+	const executablePath = ensureBrowser(say);
+	say(`browser: ${executablePath}`);
 	const puppeteer = require('puppeteer-core');
 	const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-browser-'));
 	const browser = await puppeteer.launch({
@@ -85,4 +132,4 @@ async function launchChromium({ say, keep = false }) {
 	};
 }
 
-module.exports = { launchChromium, within, VIEWPORT };
+module.exports = { launchChromium, within, VIEWPORT, findBrowser, ensureBrowser };

@@ -13,6 +13,7 @@
 //   await n8n.dispose(); await sandbox.stop(); await pkg.stop();
 'use strict';
 
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -63,8 +64,12 @@ function buildPackage() {
 	runChecked('npm', ['run', '--silent', 'build'], 'npm run build');
 }
 
-/** Compiles the sandbox into build/sandbox/. */
+/**
+ * Compiles the sandbox into a fresh build/sandbox/ (no output of a removed or renamed source file
+ * stays behind, nor the .d.ts files of earlier builds, which `npm run lint` would check).
+ */
 function buildSandbox() {
+	fs.rmSync(path.join(REPO_ROOT, 'build', 'sandbox'), { recursive: true, force: true });
 	const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 	runChecked(process.execPath, [tsc, '-p', path.join('sandbox', 'tsconfig.json')], 'tsc -p sandbox/tsconfig.json');
 }
