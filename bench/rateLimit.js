@@ -299,4 +299,4 @@ async function run(ctx) {
 	return { results, serial, together };
 }
 
-module.exports = { name: 'rateLimit', run };
+module.exports = { name: 'rateLimit', run, warmKey, burstMs };

@@ -166,7 +166,18 @@ const schemas = {
 		updateAutonomy: autonomy,
 	},
 	agentRun: { get: agentRun, getAll: agentRun },
-	contact: { create: contact, delete: deleted, get: contact, getAll: contact, update: contact },
+	contact: {
+		create: contact,
+		delete: deleted,
+		get: contact,
+		getAll: contact,
+		update: contact,
+		upsert: {
+			...contact,
+			properties: { action: oneOf(['created', 'updated'], 'Whether Create or Update created the contact or updated the one with its e-mail'), ...contact.properties },
+			required: ['action', ...contact.required],
+		},
+	},
 	invoice: {
 		create: invoice,
 		delete: deleted,

@@ -82,6 +82,8 @@ export class SandboxApp {
 	failRules: FailRule[] = [];
 	requestLog: RequestLogEntry[] = [];
 	eventLog: EmittedEvent[] = [];
+	/** E-mails (lower case) whose next POST /contacts meets a contact created just before (controls.ts). */
+	createdMeanwhile = new Set<string>();
 	/** Set by startSandbox; the HTTP controls call through it. */
 	control!: SandboxControl;
 
@@ -121,6 +123,7 @@ export class SandboxApp {
 		this.failRules = [];
 		this.requestLog = [];
 		this.eventLog = [];
+		this.createdMeanwhile.clear();
 	}
 
 	logRequest(entry: RequestLogEntry): void {

@@ -102,6 +102,11 @@ export interface SandboxControl {
 	/** Turns strict mode and the other readings on or off; see sandbox/src/readings.ts. */
 	setReadings(change: Partial<SpecReadings>): SpecReadings;
 	readings(): SpecReadings;
+	/**
+	 * A race: the next POST /contacts with this e-mail finds a contact with it created just before
+	 * (by "another client"), as if it had been created between a client's list read and its create.
+	 */
+	createdMeanwhile(email: string): { email: string };
 }
 
 const schemas: Record<string, Schema> = {
@@ -114,6 +119,12 @@ const schemas: Record<string, Schema> = {
 			count: { type: 'integer', minimum: 1, maximum: 100_000 },
 			organization: { type: 'string' },
 		},
+	},
+	createdMeanwhile: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['email'],
+		properties: { email: { type: 'string', minLength: 3 } },
 	},
 	rateLimit: {
 		type: 'object',
@@ -180,7 +191,7 @@ const schemas: Record<string, Schema> = {
 	readings: {
 		type: 'object',
 		additionalProperties: false,
-		properties: { strict: { type: 'boolean' }, webhookListsWithoutMeta: { type: 'boolean' } },
+		properties: { strict: { type: 'boolean' }, webhookListsWithoutMeta: { type: 'boolean' }, duplicateContactEmails: { type: 'boolean' } },
 	},
 };
 
@@ -282,6 +293,11 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		// -- Readings of what the spec leaves open.
 		setReadings: (change) => setReadings(app, checked<Partial<SpecReadings>>(change, schemas.readings)),
 		readings: () => ({ ...readingsOf(app) }),
+		createdMeanwhile(email) {
+			const given = checked<{ email: string }>({ email }, schemas.createdMeanwhile).email;
+			app.createdMeanwhile.add(given.toLowerCase());
+			return { email: given };
+		},
 		// Rate-limit refusals switch (#13).
 		setCountRefused(counted) {
 			app.rateLimiter.countRefused = checked<{ counted: boolean }>({ counted }, schemas.countRefused).counted;
@@ -329,6 +345,7 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 	// -- Readings of what the spec leaves open.
 	{ method: 'GET', pattern: /^\/readings$/, handler: (c) => c.readings() },
 	{ method: 'POST', pattern: /^\/readings$/, handler: (c, b) => c.setReadings(b as Partial<SpecReadings>) },
+	{ method: 'POST', pattern: /^\/contacts\/created-meanwhile$/, handler: (c, b) => c.createdMeanwhile(b.email as string) },
 	// Rate-limit refusals switch (#13).
 	{ method: 'GET', pattern: /^\/rate-limit\/refusals$/, handler: (c) => ({ counted: c.countRefused() }) },
 	{ method: 'POST', pattern: /^\/rate-limit\/refusals$/, handler: (c, b) => (c.setCountRefused(b.counted as boolean), { counted: c.countRefused() }) },

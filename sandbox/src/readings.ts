@@ -14,9 +14,14 @@ export interface SpecReadings {
 	strict: boolean;
 	/** GET /webhooks and GET /webhooks/events answer every record as `{ data: [...] }`, without `meta`. */
 	webhookListsWithoutMeta: boolean;
+	/**
+	 * Contacts may share an e-mail address: no 409 for it (the spec does not say which conflicts
+	 * give 409 `duplicate_resource`). Off: a second contact with an e-mail in use (any case) is 409.
+	 */
+	duplicateContactEmails: boolean;
 }
 
-const PERMISSIVE: SpecReadings = { strict: false, webhookListsWithoutMeta: false };
+const PERMISSIVE: SpecReadings = { strict: false, webhookListsWithoutMeta: false, duplicateContactEmails: false };
 
 const byApp = new WeakMap<object, SpecReadings>();
 

@@ -75,6 +75,24 @@ describe('contacts', () => {
 		expect(res.body.error.field).toBe('email');
 	});
 
+	test('reading duplicateContactEmails: a second contact with an e-mail in use is taken', async () => {
+		t.control.setReadings({ duplicateContactEmails: true });
+		const res = await t.admin('POST', '/contacts', { name: 'Dubbel', email: 'INKOOP@HotelDeWereld.nl' });
+		expect(res.status).toBe(201);
+		const all = (await t.admin('GET', '/contacts?pageSize=100')).body.data as Array<{ email: string | null }>;
+		expect(all.filter((c) => c.email?.toLowerCase() === 'inkoop@hoteldewereld.nl')).toHaveLength(2);
+	});
+
+	test('created meanwhile: the next create with the e-mail meets a contact made just before it (409), once', async () => {
+		t.control.createdMeanwhile('race@example.com');
+		const first = await t.admin('POST', '/contacts', { name: 'Mine', email: 'Race@Example.com' });
+		expect(first.status).toBe(409);
+		const all = (await t.admin('GET', '/contacts?pageSize=100')).body.data as Array<{ name: string; email: string | null }>;
+		expect(all.filter((c) => c.email === 'Race@Example.com').map((c) => c.name)).toEqual(['Created meanwhile']);
+		const other = await t.admin('POST', '/contacts', { name: 'Next', email: 'other@example.com' });
+		expect(other.status).toBe(201);
+	});
+
 	test('409 for a KvK number that exists; other organizations may reuse both', async () => {
 		const res = await t.admin('POST', '/contacts', { name: 'Dubbel', kvkNumber: '30174512' });
 		expect(res.status).toBe(409);

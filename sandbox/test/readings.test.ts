@@ -87,9 +87,9 @@ describe('strict mode', () => {
 	});
 
 	test('reset brings back the permissive readings', () => {
-		expect(t.control.readings()).toEqual({ strict: true, webhookListsWithoutMeta: false });
+		expect(t.control.readings()).toEqual({ strict: true, webhookListsWithoutMeta: false, duplicateContactEmails: false });
 		t.control.reset();
-		expect(t.control.readings()).toEqual({ strict: false, webhookListsWithoutMeta: false });
+		expect(t.control.readings()).toEqual({ strict: false, webhookListsWithoutMeta: false, duplicateContactEmails: false });
 	});
 });
 
@@ -110,7 +110,7 @@ describe('webhook lists without meta', () => {
 	test('the switch is an HTTP control too, and refuses unknown readings', async () => {
 		const post = (body: unknown) =>
 			fetch(`${t.sandbox.controlUrl}/readings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-		expect(await (await post({ webhookListsWithoutMeta: true })).json()).toEqual({ data: { strict: false, webhookListsWithoutMeta: true } });
+		expect(await (await post({ webhookListsWithoutMeta: true })).json()).toEqual({ data: { strict: false, webhookListsWithoutMeta: true, duplicateContactEmails: false } });
 		const refused = await post({ lenient: true });
 		expect(refused.status).toBe(400);
 	});

@@ -1,10 +1,13 @@
 // Contacts through the Business Ops node in real n8n: Return All over more than 250 records,
-// Limit, the create → get → update → delete cycle, and errors shown to the user.
+// Limit, the create → get → update → delete cycle, Create or Update (matched on e-mail), and
+// errors shown to the user.
 'use strict';
 
-const { assert, byId, runOperation, expectSuccess, expectFailure, rt } = require('./harness');
+const { assert, byId, runOperation, runOnItems, expectSuccess, expectFailure, sandboxSend, sandboxAll, rt } = require('./harness');
 
 const TOTAL = 260;
+
+const UPSERT = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}', additionalFields: { phone: '={{ $json.phone }}' } };
 
 module.exports = {
 	area: 'contacts',
@@ -53,6 +56,73 @@ module.exports = {
 				ctx.requireOperation('contact', 'getAll');
 				const items = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 7 }));
 				assert.equal(items.length, 7);
+			},
+		},
+		{
+			name: 'Create or Update: creates, updates (e-mail in another case), two rows with one e-mail give one create and one update; one list read per run',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'upsert');
+				const control = ctx.sandbox.control;
+				const stamp = Date.now();
+				const fresh = `upsert-${stamp}@example.com`;
+				const existing = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'Bestaand', email: `Known-${stamp}@Example.com` })).id;
+				const total = control.seed({ resource: 'contacts', count: 1 }).total;
+				control.clearRequestLog();
+				const r = await runOnItems(ctx, [
+					{ email: ` ${fresh} `, name: 'Nieuw', phone: '+31 20 555 0100' },
+					{ email: `known-${stamp}@example.com`, name: 'Bestaand, bijgewerkt', phone: '' },
+					{ email: fresh.toUpperCase(), name: 'Nieuw, tweede rij', phone: '+31 20 555 0199' },
+				], UPSERT);
+				const items = expectSuccess(r);
+				assert.deepEqual(items.map((i) => i.action), ['created', 'updated', 'updated']);
+				assert.equal(items[1].id, existing);
+				assert.equal(items[2].id, items[0].id, 'the second row with the new e-mail must update the contact the first row created');
+				const log = control.requestLog().filter((e) => /\/contacts(\/|$)/.test(e.path));
+				const reads = log.filter((e) => e.method === 'GET').length;
+				const writes = log.filter((e) => e.method !== 'GET').map((e) => e.method);
+				assert.equal(reads, Math.ceil((total + 1) / 100), `one list read per run: ${reads} GET requests for ${total + 1} contacts`);
+				assert.deepEqual(writes, ['POST', 'PATCH', 'PATCH']);
+				const stored = await sandboxSend(ctx, 'GET', `/contacts/${items[0].id}`);
+				assert.equal(stored.name, 'Nieuw, tweede rij');
+				return `${reads} read(s) for ${total + 1} contacts, then ${writes.join(', ')}`;
+			},
+		},
+		{
+			name: 'Create or Update: a 409 on create (created meanwhile by someone else) reads again and updates that contact',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'upsert');
+				const email = `race-${Date.now()}@example.com`;
+				ctx.sandbox.control.createdMeanwhile(email);
+				const items = expectSuccess(await runOnItems(ctx, [{ email, name: 'Mijn versie' }], UPSERT));
+				assert.deepEqual(items.map((i) => [i.action, i.name]), [['updated', 'Mijn versie']]);
+				const same = (await sandboxAll(ctx, 'contacts')).filter((c) => c.email === email);
+				assert.equal(same.length, 1, `${same.length} contacts with the e-mail`);
+				return `updated ${items[0].id}`;
+			},
+		},
+		{
+			name: 'Create or Update: several contacts with the e-mail (an API that allows that) fail the item naming them, nothing written; Continue goes on with the next row',
+			async run(ctx) {
+				ctx.requireOperation('contact', 'upsert');
+				const control = ctx.sandbox.control;
+				const email = `dup-${Date.now()}@example.com`;
+				control.setReadings({ duplicateContactEmails: true });
+				try {
+					const a = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'A', email })).id;
+					const b = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'B', email: email.toUpperCase() })).id;
+					control.clearRequestLog();
+					const failed = await runOnItems(ctx, [{ email, name: 'C' }], UPSERT);
+					expectFailure(failed, new RegExp(`2 contacts have the e-mail ${email.replace(/[.]/g, '\\.')} \\(${a}, ${b}\\)`), /\[item 0\]/);
+					assert.deepEqual(control.requestLog().filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path}`), []);
+					const other = `solo-${Date.now()}@example.com`;
+					const r = await runOnItems(ctx, [{ email, name: 'C' }, { email: other, name: 'D' }], UPSERT, { nodeOptions: { onError: 'continueRegularOutput' } });
+					const items = expectSuccess(r);
+					assert.match(String(items[0].error), /2 contacts have the e-mail/);
+					assert.equal(items[1].action, 'created');
+					return `refused naming ${a}, ${b}; the next row created`;
+				} finally {
+					control.setReadings({ duplicateContactEmails: false });
+				}
 			},
 		},
 		{

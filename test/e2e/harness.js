@@ -58,6 +58,32 @@ function operationWorkflow(name, parameters, cred, { nodeName = 'Business Ops', 
 	};
 }
 
+/** Manual Trigger → Items (Code: the given rows) → Business Ops, with node options (retry, onError). */
+function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = []) {
+	const trigger = 'When clicking ‘Execute workflow’';
+	return {
+		name,
+		nodes: [
+			node(trigger, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+			node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
+			node('Business Ops', rt.NODE_TYPES.action, parameters, { position: [440, 0], credentials: credentialRef(cred), ...nodeOptions }),
+			...after,
+		],
+		connections: chain(trigger, 'Items', 'Business Ops', ...after.map((n) => n.name)),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Runs the rows through the operation (itemsWorkflow) like the editor's Execute button; as runOperation. */
+async function runOnItems(ctx, rows, parameters, o = {}) {
+	const cred = ctx.credentials[o.key || 'admin'];
+	const wf = await ctx.client.createWorkflow(itemsWorkflow(`e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`, rows, parameters, cred, o.nodeOptions));
+	const execution = await ctx.client.runManually(wf.id, { timeoutMs: o.timeoutMs || 180_000 });
+	const items = rt.nodeOutput(execution, 'Business Ops') || [];
+	if (execution.status === 'success') checkOutputSchema(parameters, items);
+	return { workflowId: wf.id, execution, status: execution.status, items, error: nodeError(execution, 'Business Ops') };
+}
+
 /** A resource locator value "By ID" as the editor stores it. */
 function byId(id) {
 	return { __rl: true, mode: 'id', value: id };
@@ -170,6 +196,31 @@ async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condi
 	}
 }
 
+/** A call on the sandbox API with the admin key, not through n8n (what another client does); returns `data`. */
+async function sandboxSend(ctx, method, pathname, body) {
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
+		method,
+		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const json = res.status === 204 ? {} : await res.json();
+	assert.ok(res.ok, `sandbox ${method} ${pathname}: ${res.status} ${JSON.stringify(json)}`);
+	return json.data;
+}
+
+/** Every record of a sandbox list (all pages), read with the admin key. */
+async function sandboxAll(ctx, resource) {
+	const all = [];
+	for (let page = 1; page <= 1000; page++) {
+		const res = await fetch(`${ctx.sandbox.baseUrl}/${resource}?page=${page}&pageSize=100`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
+		const body = await res.json();
+		assert.ok(res.ok, `sandbox GET /${resource}: ${res.status}`);
+		all.push(...body.data);
+		if (!body.meta?.hasMore) return all;
+	}
+	throw new Error(`sandbox /${resource}: more than 1000 pages`);
+}
+
 module.exports = {
 	assert,
 	sleep,
@@ -178,8 +229,10 @@ module.exports = {
 	chain,
 	credentialRef,
 	operationWorkflow,
+	itemsWorkflow,
 	byId,
 	runOperation,
+	runOnItems,
 	checkedSchemas,
 	nodeError,
 	expectSuccess,
@@ -188,5 +241,7 @@ module.exports = {
 	logText,
 	sandboxGet,
 	sandboxFirstId,
+	sandboxSend,
+	sandboxAll,
 	rt,
 };

@@ -5,7 +5,7 @@
 // fails for a template no e2e step covers. (The AI agent template is the `ai` area's.)
 'use strict';
 
-const { assert, rt, waitFor, sandboxGet } = require('./harness');
+const { assert, rt, waitFor, sandboxGet, sandboxSend, sandboxAll } = require('./harness');
 const { prepareTemplate, importWorkflow, templateFiles, readTemplate } = require('../../scripts/n8n/templates');
 
 /** Imports one template with the admin credential; returns { id, wf }. */
@@ -29,31 +29,6 @@ async function whilePublished(ctx, workflowId, act) {
 		await ctx.client.unpublishWorkflow(workflowId);
 		await waitFor(() => count() === before, { timeoutMs: 30_000, what: 'the subscription to be deleted' });
 	}
-}
-
-/** A call on the sandbox API with the admin key (what the user's business system does); returns `data`. */
-async function apiCall(ctx, method, pathname, body) {
-	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
-		method,
-		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	const json = await res.json();
-	assert.ok(res.ok, `${method} ${pathname}: ${res.status} ${JSON.stringify(json)}`);
-	return json.data;
-}
-
-/** Every record of a sandbox list (all pages). */
-async function sandboxAll(ctx, resource) {
-	const all = [];
-	for (let page = 1; page <= 100; page++) {
-		const res = await fetch(`${ctx.sandbox.baseUrl}/${resource}?page=${page}&pageSize=100`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
-		const body = await res.json();
-		assert.ok(res.ok, `sandbox GET /${resource}: ${res.status}`);
-		all.push(...body.data);
-		if (!body.meta?.hasMore) return all;
-	}
-	throw new Error(`sandbox /${resource}: more than 100 pages`);
 }
 
 /** A step for one template: `run(ctx, file)`; `template` names the file it covers. */
@@ -90,7 +65,7 @@ module.exports = {
 		templateStep('send-quote-for-customer-request.json', 'published, a customer request for a price gets its quote sent', async (ctx, file) => {
 			const { id } = await importTemplate(ctx, file);
 			const request = await whilePublished(ctx, id, async () => {
-				const created = await apiCall(ctx, 'POST', '/requests', {
+				const created = await sandboxSend(ctx, 'POST', '/requests', {
 					fromEmail: `anna-${Date.now()}@example.com`,
 					fromName: 'Anna de Boer',
 					subject: 'Quote for a wedding cake',
@@ -111,13 +86,13 @@ module.exports = {
 		}),
 		templateStep('update-contact-when-invoice-paid.json', 'published, paying an invoice updates its contact', async (ctx, file) => {
 			const { id } = await importTemplate(ctx, file);
-			const contact = await apiCall(ctx, 'POST', '/contacts', { name: 'Jan Jansen', type: 'individual', email: `jan-${Date.now()}@example.com` });
-			const invoice = await apiCall(ctx, 'POST', '/invoices', {
+			const contact = await sandboxSend(ctx, 'POST', '/contacts', { name: 'Jan Jansen', type: 'individual', email: `jan-${Date.now()}@example.com` });
+			const invoice = await sandboxSend(ctx, 'POST', '/invoices', {
 				contactId: contact.id,
 				items: [{ name: 'Birthday cake', quantity: 1, unitPrice: 42.5, vatPercentage: 9 }],
 			});
 			await whilePublished(ctx, id, async () => {
-				await apiCall(ctx, 'PATCH', `/invoices/${invoice.id}`, { status: 'paid' });
+				await sandboxSend(ctx, 'PATCH', `/invoices/${invoice.id}`, { status: 'paid' });
 				await ctx.sandbox.control.waitForDeliveries();
 				await onlyExecution(ctx, id);
 			});
@@ -139,22 +114,31 @@ module.exports = {
 			assert.deepEqual(listed, expected);
 			return `${listed.length} overdue invoice(s) in one list`;
 		}),
-		templateStep('sync-contacts-from-a-sheet.json', 'run twice, the new rows become contacts once', async (ctx, file) => {
+		templateStep('sync-contacts-from-a-sheet.json', 'run twice: the rows become contacts once, then update them (one list read per run)', async (ctx, file) => {
 			const { id } = await importTemplate(ctx, file);
-			const first = await ctx.client.runManually(id);
-			assert.equal(first.status, 'success', JSON.stringify(rt.executionError(first)));
-			const rows = rt.nodeOutput(first, 'Sheet rows') || [];
+			const control = ctx.sandbox.control;
+			const node = 'Create or update the contact';
+			const runOnce = async () => {
+				control.clearRequestLog();
+				const ex = await ctx.client.runManually(id);
+				assert.equal(ex.status, 'success', JSON.stringify(rt.executionError(ex)));
+				const log = control.requestLog().filter((e) => /\/contacts(\/|$)/.test(e.path));
+				return { ex, reads: log.filter((e) => e.method === 'GET').length, writes: log.filter((e) => e.method !== 'GET').length };
+			};
+			const first = await runOnce();
+			const rows = rt.nodeOutput(first.ex, 'Sheet rows') || [];
 			const emails = rows.map((r) => r.email).sort();
 			assert.equal(emails.length, 3, `"Sheet rows" gave ${emails.length} rows`);
 			const matching = async () => (await sandboxAll(ctx, 'contacts')).filter((c) => emails.includes(c.email));
-			const afterFirst = await matching();
-			assert.deepEqual(afterFirst.map((c) => c.email).sort(), emails, 'the first run did not add one contact per row');
-			const second = await ctx.client.runManually(id);
-			assert.equal(second.status, 'success', JSON.stringify(rt.executionError(second)));
-			const added = rt.nodeOutput(second, 'Add the contact');
-			assert.ok(!added || added.length === 0, `the second run added ${added?.length} contact(s) again`);
+			assert.deepEqual((await matching()).map((c) => c.email).sort(), emails, 'the first run did not add one contact per row');
+			assert.deepEqual((rt.nodeOutput(first.ex, node) || []).map((c) => c.action), ['created', 'created', 'created']);
+			const total = (await sandboxAll(ctx, 'contacts')).length;
+			const second = await runOnce();
+			assert.deepEqual((rt.nodeOutput(second.ex, node) || []).map((c) => c.action), ['updated', 'updated', 'updated']);
 			assert.equal((await matching()).length, emails.length, 'the second run made duplicates');
-			return `${emails.length} contacts added, none on the second run`;
+			assert.equal(second.reads, Math.ceil(total / 100), `one list read per run: ${second.reads} GET requests for ${total} contacts`);
+			assert.equal(second.writes, emails.length);
+			return `${emails.length} contacts created, then updated; second run: ${second.reads} read(s) + ${second.writes} writes`;
 		}),
 	],
 };

@@ -39,14 +39,14 @@ test('every postReceive step is a function: the seam unwraps the envelope before
 	expect(declarative).toEqual([]);
 });
 
-test('every Get Many reads its list through the page walker, and nothing else does', () => {
+test('every Get Many reads its list through the page walker, and nothing else does (Create or Update reads its look-up in its own sender)', () => {
 	const operations = description.properties.filter((p) => p.name === 'operation');
 	const lists: string[] = [];
 	const getMany: string[] = [];
 	for (const property of operations) {
 		const resource = property.displayOptions?.show?.resource?.[0];
 		for (const option of (property.options ?? []) as INodePropertyOptions[]) {
-			if (option.routing?.operations?.pagination) lists.push(`${String(resource)}.${String(option.value)}`);
+			if (option.routing?.operations?.pagination && option.value !== 'upsert') lists.push(`${String(resource)}.${String(option.value)}`);
 			if (option.value === 'getAll') getMany.push(`${String(resource)}.getAll`);
 		}
 	}

@@ -19,6 +19,7 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
+	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
@@ -100,20 +101,34 @@ function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpReque
 	);
 }
 
-/** One item's request through the seam: `isList` when the operation reads a list (listRouting). */
+/**
+ * One item of an operation that is more than one request (Create or Update): sends what it needs
+ * through `sendRequest` and answers the records and the last response. Its items go one at a time
+ * in item order under every On Error setting, since an item may depend on what earlier ones wrote.
+ */
+export type ItemSender = (
+	ctx: IExecutePaginationFunctions,
+	options: IHttpRequestOptions,
+	itemIndex: number,
+) => Promise<{ records: IDataObject[]; response: IN8nHttpFullResponse }>;
+
+/** How the seam sends an item: one request, a list followed page by page, or an ItemSender. */
+type How = 'single' | 'list' | ItemSender;
+
+/** One item's request through the seam. */
 type Route = (
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-	isList: boolean,
+	how: How,
 ) => Promise<INodeExecutionData[]>;
 
-const route: Route = async (ctx, requestData, isList) => {
+const route: Route = async (ctx, requestData, how) => {
 	const options = requestData.options as IHttpRequestOptions;
 	const itemIndex = ctx.getItemIndex();
 	refuseCustomApiCall(ctx, itemIndex);
 	let records: IDataObject[];
 	let response: IN8nHttpFullResponse;
-	if (isList) {
+	if (how === 'list') {
 		const maxResults = requestData.maxResults === undefined ? undefined : Number(requestData.maxResults);
 		const walk = await walkPages(
 			async (page) => {
@@ -124,10 +139,12 @@ const route: Route = async (ctx, requestData, isList) => {
 		);
 		records = walk.records;
 		response = walk.last;
-	} else {
+	} else if (how === 'single') {
 		refuseEmptyUpdate(ctx, options);
 		response = await sendRequest(ctx, options, itemIndex);
 		records = itemsOf(response.body, options);
+	} else {
+		({ records, response } = await how(ctx, options, itemIndex));
 	}
 
 	const pairedItem = { item: itemIndex };
@@ -160,16 +177,20 @@ function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecuti
 }
 
 /** `route` with the item order of Stop Workflow, or the error items of Continue. */
-const routed: Route = async (ctx, requestData, isList) => {
+const routed: Route = async (ctx, requestData, how) => {
 	const options = requestData.options as IHttpRequestOptions;
+	const ordered = typeof how === 'function';
 	if (!ctx.continueOnFail()) {
-		if (isList || !isWrite(options)) return await route(ctx, requestData, isList);
-		return await inItemOrder(ctx, async () => await route(ctx, requestData, false));
+		if (!ordered && (how === 'list' || !isWrite(options))) return await route(ctx, requestData, how);
+		return await inItemOrder(ctx, async () => await route(ctx, requestData, how));
 	}
 	// Under "Continue" a failed input check was kept for here (stopOnError.ts).
 	const failedCheck = inputCheckFailure(ctx);
-	if (failedCheck) return [errorItem(ctx, failedCheck)];
-	return await route(ctx, requestData, isList).catch((error: Error) => [errorItem(ctx, error)]);
+	const send = async () => {
+		if (failedCheck) throw failedCheck;
+		return await route(ctx, requestData, how);
+	};
+	return await inItemOrder(ctx, send, ordered).catch((error: Error) => [errorItem(ctx, error)]);
 };
 
 /** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
@@ -177,14 +198,14 @@ export async function executeRoutedRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	return await routed(this, requestData, false);
+	return await routed(this, requestData, 'single');
 }
 
 async function executeRoutedList(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	return await routed(this, requestData, true);
+	return await routed(this, requestData, 'list');
 }
 
 /** The routing of an operation that reads a list (GET `url`): the seam follows its pages. */
@@ -192,5 +213,20 @@ export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INod
 	return {
 		request: { method: 'GET', url, ...extra },
 		operations: { pagination: executeRoutedList },
+	};
+}
+
+/**
+ * The routing of an operation whose item is sent by `sender` (see ItemSender); `request` is what
+ * RoutingNode builds the item's request from (the fields fill its body).
+ */
+export function senderRouting(request: { method: IHttpRequestMethods; url: string }, sender: ItemSender): INodePropertyRouting {
+	return {
+		request,
+		operations: {
+			async pagination(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) {
+				return await routed(this, requestData, sender);
+			},
+		},
 	};
 }

@@ -40,6 +40,8 @@ class RunOrder {
 	private begun = new Set<number>();
 	/** Input-check failures kept for the seam under "Continue". */
 	readonly inputFailures = new Map<number, Error>();
+	/** What an operation keeps for the rest of this run (runScoped). */
+	readonly kept = new Map<string, unknown>();
 
 	/** False when `itemIndex` already began in this run: then a new try has started. */
 	begin(itemIndex: number): boolean {
@@ -118,15 +120,29 @@ export function inputCheckFailure(ctx: IExecuteSingleFunctions): Error | undefin
 }
 
 /**
+ * A value kept for the rest of this run (one try of the node), made by the first item that asks:
+ * Create or Update reads the contacts once per run, not once per item.
+ */
+export function runScoped<T>(ctx: IExecuteSingleFunctions, name: string, make: () => T): T {
+	const { kept } = runOf(ctx);
+	if (!kept.has(name)) kept.set(name, make());
+	return kept.get(name) as T;
+}
+
+/**
  * Sends one item's write in item order when the node stops on error: waits for the earlier items,
  * refuses to send once one of them failed, and records this item's outcome for the later ones.
+ * With `always`, the items also go one at a time in item order under "Continue" (an operation
+ * whose item depends on what the earlier ones wrote: Create or Update); a failure then stops
+ * nothing.
  */
-export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, send: () => Promise<T>): Promise<T> {
-	if (ctx.continueOnFail()) return await send();
+export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, send: () => Promise<T>, always = false): Promise<T> {
+	const continues = ctx.continueOnFail();
+	if (continues && !always) return await send();
 	const run = runOf(ctx);
 	const itemIndex = ctx.getItemIndex();
 	await run.turn(itemIndex);
-	const failedIndex = run.failedBefore(itemIndex);
+	const failedIndex = continues ? undefined : run.failedBefore(itemIndex);
 	if (failedIndex !== undefined) {
 		run.skip(itemIndex, failedIndex);
 		run.finish(itemIndex);

@@ -39,9 +39,12 @@ function assertKnownType(app: object, type: string | undefined): void {
 	throw invalidRequest(`"type" must be one of ${CONTACT_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(type)}`, 'type');
 }
 
-/** 409 when another contact of the organization has the same e-mail (any case) or KvK number. */
-function assertUnique(org: OrgData, input: ContactInput, selfId?: string): void {
-	if (input.email) {
+/**
+ * 409 when another contact of the organization has the same e-mail (any case; unless the reading
+ * `duplicateContactEmails` is on) or KvK number.
+ */
+function assertUnique(app: object, org: OrgData, input: ContactInput, selfId?: string): void {
+	if (input.email && !readingsOf(app).duplicateContactEmails) {
 		const other = org.contactsByEmail.get(input.email.toLowerCase());
 		if (other && other !== selfId) throw duplicate(`A contact with email "${input.email}" already exists (${other})`, 'email');
 	}
@@ -49,6 +52,21 @@ function assertUnique(org: OrgData, input: ContactInput, selfId?: string): void 
 		const other = org.contactsByKvk.get(input.kvkNumber);
 		if (other && other !== selfId) throw duplicate(`A contact with kvkNumber "${input.kvkNumber}" already exists (${other})`, 'kvkNumber');
 	}
+}
+
+function newContact(input: ContactInput): Contact {
+	const time = now();
+	return {
+		id: newId('ctc'),
+		name: input.name as string,
+		email: input.email ?? null,
+		phone: input.phone ?? null,
+		kvkNumber: input.kvkNumber ?? null,
+		type: input.type ?? 'business',
+		billingCountry: input.billingCountry ?? 'NL',
+		createdAt: time,
+		updatedAt: time,
+	};
 }
 
 export const contactRoutes: Route[] = [
@@ -88,19 +106,13 @@ export const contactRoutes: Route[] = [
 		handler: ({ app, org, body }) => {
 			const input = body as ContactInput;
 			assertKnownType(app, input.type);
-			assertUnique(org, input);
-			const time = now();
-			const contact: Contact = {
-				id: newId('ctc'),
-				name: input.name as string,
-				email: input.email ?? null,
-				phone: input.phone ?? null,
-				kvkNumber: input.kvkNumber ?? null,
-				type: input.type ?? 'business',
-				billingCountry: input.billingCountry ?? 'NL',
-				createdAt: time,
-				updatedAt: time,
-			};
+			if (input.email && app.createdMeanwhile.delete(input.email.toLowerCase())) {
+				const theirs = newContact({ name: 'Created meanwhile', email: input.email });
+				org.addContact(theirs);
+				app.emit(org, 'contact.created', theirs);
+			}
+			assertUnique(app, org, input);
+			const contact = newContact(input);
 			org.addContact(contact);
 			app.emit(org, 'contact.created', contact);
 			return { data: contact };
@@ -121,7 +133,7 @@ export const contactRoutes: Route[] = [
 			const contact = findOr404(org.contacts, params.id, 'Contact');
 			const input = body as ContactInput;
 			assertKnownType(app, input.type);
-			assertUnique(org, input, contact.id);
+			assertUnique(app, org, input, contact.id);
 			org.unindexContact(contact);
 			if (input.name !== undefined) contact.name = input.name;
 			if (input.email !== undefined) contact.email = input.email;

@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { contactIdField } from '../../shared/contactPicker';
 import { getManyFields, idPath } from '../../shared/descriptions';
-import { listRouting } from '../../shared/routingSeam';
+import { listRouting, senderRouting } from '../../shared/routingSeam';
 import { contactCreateDescription } from './create';
 import { contactUpdateDescription } from './update';
+import { contactUpsertDescription, upsertContact } from './upsert';
 
 export const contactDescription: INodeProperties[] = [
 	{
@@ -20,6 +21,13 @@ export const contactDescription: INodeProperties[] = [
 				action: 'Create a contact',
 				description: 'Create a new contact',
 				routing: { request: { method: 'POST', url: '/contacts' } },
+			},
+			{
+				name: 'Create or Update',
+				value: 'upsert',
+				action: 'Create or update a contact',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+				routing: senderRouting({ method: 'POST', url: '/contacts' }, upsertContact),
 			},
 			{
 				name: 'Delete',
@@ -56,4 +64,5 @@ export const contactDescription: INodeProperties[] = [
 	...contactCreateDescription,
 	...getManyFields('contact'),
 	...contactUpdateDescription,
+	...contactUpsertDescription,
 ];

@@ -1,0 +1,137 @@
+/**
+ * Contact → Create or Update, matched on e-mail. The API has no search by e-mail, so the contacts
+ * are read once per run of the node (one request per 100 contacts) and kept for that run; each
+ * item then PATCHes the one contact with its e-mail (trimmed, any case) or POSTs a new one. Items
+ * go one at a time in item order, so a contact created by an earlier item is matched by a later
+ * one. A 409 on create (someone created it meanwhile) reads the contacts again and updates.
+ */
+import type { IDataObject, IExecutePaginationFunctions, INodeProperties, NodeApiError } from 'n8n-workflow';
+
+import { recordsOf } from '../../../shared/api/envelope';
+import { MAX_PAGE_SIZE, walkPages } from '../../../shared/api/pages';
+import { sendRequest } from '../../../shared/api/transport';
+import { showFor } from '../../shared/descriptions';
+import { textField } from '../../shared/fields';
+import type { ItemSender } from '../../shared/routingSeam';
+import { runScoped } from '../../shared/stopOnError';
+import { invalidInput } from '../../shared/validation';
+import { optionalContactFields } from './fields';
+
+const showForUpsert = showFor('contact', ['upsert']);
+
+export const contactUpsertDescription: INodeProperties[] = [
+	textField(
+		{
+			displayName: 'Email',
+			name: 'email',
+			required: true,
+			default: '',
+			placeholder: 'name@email.com',
+			description: 'The contact with this e-mail address (spaces around it and upper or lower case do not matter) is updated; when none has it, a contact is created',
+			displayOptions: showForUpsert,
+		},
+		{ trim: true, check: 'email' },
+	),
+	textField({
+		displayName: 'Name',
+		name: 'name',
+		default: '',
+		placeholder: 'e.g. Bakkerij de Vries B.V.',
+		description: 'Name of the business or person. Left empty, a contact that exists keeps its name; the API may refuse to create a contact without one.',
+		displayOptions: showForUpsert,
+	}),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: showForUpsert,
+		options: optionalContactFields.filter((field) => field.name !== 'email'),
+	},
+];
+
+type Index = Map<string, string[]>;
+
+/** What one run keeps: the contacts' ids by e-mail, read once (again after a 409). */
+interface RunContacts {
+	index?: Promise<Index>;
+}
+
+const emailKey = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
+
+async function readIndex(ctx: IExecutePaginationFunctions, itemIndex: number): Promise<Index> {
+	const { records } = await walkPages(async (page) => {
+		const answer = await sendRequest(ctx, { method: 'GET', url: '/contacts', qs: { page, pageSize: MAX_PAGE_SIZE } }, itemIndex);
+		return { body: answer.body, response: answer };
+	});
+	const index: Index = new Map();
+	for (const record of records) {
+		const key = emailKey(record.email);
+		if (key !== '') index.set(key, [...(index.get(key) ?? []), String(record.id)]);
+	}
+	return index;
+}
+
+/** The run's index; a read that failed is tried again by the next item that needs it. */
+async function indexOf(ctx: IExecutePaginationFunctions, run: RunContacts, itemIndex: number): Promise<Index> {
+	run.index ??= readIndex(ctx, itemIndex).catch((error: Error) => {
+		run.index = undefined;
+		throw error;
+	});
+	return await run.index;
+}
+
+/** The one contact with this e-mail, undefined for none; several is refused, naming them. */
+function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string): string | undefined {
+	const ids = index.get(emailKey(email)) ?? [];
+	if (ids.length > 1) {
+		const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+		throw invalidInput(
+			ctx,
+			'Email',
+			`${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact; nothing was written`,
+			'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID. ',
+		);
+	}
+	return ids[0];
+}
+
+const isConflict = (error: unknown) => (error as { httpCode?: unknown }).httpCode === '409';
+
+export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
+	const run = runScoped<RunContacts>(ctx, 'contactUpsert', () => ({}));
+	const body = options.body as IDataObject;
+	const email = String(body.email);
+	const update = async (id: string) => {
+		const url = `/contacts/${encodeURIComponent(id)}`;
+		return { action: 'updated', response: await sendRequest(ctx, { ...options, method: 'PATCH', url }, itemIndex) };
+	};
+	/** A 409 is kept, not thrown: the contact may have been created meanwhile by someone else. */
+	const create = async () =>
+		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts' }, itemIndex).then(
+			(response) => ({ response }),
+			async (error: unknown) => (isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error)),
+		);
+
+	const match = matchOf(ctx, await indexOf(ctx, run, itemIndex), email);
+	let outcome;
+	if (match !== undefined) {
+		outcome = await update(match);
+	} else {
+		const created = await create();
+		if ('response' in created) {
+			const id = recordsOf(created.response.body)[0]?.id;
+			if (id !== undefined) (await indexOf(ctx, run, itemIndex)).set(emailKey(email), [String(id)]);
+			outcome = { action: 'created', response: created.response };
+		} else {
+			// Read again: the contact created meanwhile is updated; if there is none, the 409 stands.
+			run.index = undefined;
+			const theirs = matchOf(ctx, await indexOf(ctx, run, itemIndex), email);
+			if (theirs === undefined) throw created.conflict;
+			outcome = await update(theirs);
+		}
+	}
+	const records = recordsOf(outcome.response.body).map((record) => ({ action: outcome.action, ...record }));
+	return { records, response: outcome.response };
+};
