@@ -19,7 +19,9 @@ import {
 	type TestNode,
 	type WebhookRun,
 } from '../harness/engine';
+import { rememberedIds } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
+import { signedFormsKept } from '../../nodes/BusinessOpsTrigger/signedForms';
 import { TEST_API_KEY } from '../harness/engine';
 import { captureLogs, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
 
@@ -1029,5 +1031,115 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 
 		const bad = customNode({ ...settings, signedContent: '{timestamp}' });
 		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow('Custom signature: "Signed Content" must contain {body} exactly once');
+	});
+});
+
+describe('webhook(): a request whose signature has not verified changes nothing (issue 29)', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
+	});
+
+	/** A workflow of its own: a trigger this process has not learned anything about yet. */
+	const node = (options: IDataObject = {}) => ownWorkflow(createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData: withProduction() }));
+	const raw = (id: string) => JSON.stringify({ id, type: 'invoice.paid', data: { id: 'inv_1' } });
+	const standardDelivery = (id: string, at = NOW): FakeDelivery => ({ headers: standardHeaders(SECRET, id, at, raw(id)), rawBody: Buffer.from(raw(id)) });
+	const githubDelivery = (id: string): FakeDelivery => ({ headers: { 'x-hub-signature-256': githubSignature(SECRET, raw(id)) }, rawBody: Buffer.from(raw(id)) });
+	const renamed = (headers: Record<string, string | string[]>, from: string, to: string) => {
+		const { [from]: value, ...rest } = headers;
+		return { ...rest, [to]: value };
+	};
+	const ran = async (testNode: TestNode, delivery: FakeDelivery) => (await runWebhook(trigger, testNode, delivery)).result.workflowData !== undefined;
+
+	test.each<[string, (genuine: FakeDelivery) => FakeDelivery, (id: string) => FakeDelivery]>([
+		['signature header renamed', (d) => ({ ...d, headers: renamed(d.headers, 'webhook-signature', 'x-poison-signature') }), standardDelivery],
+		['id header renamed', (d) => ({ ...d, headers: renamed(d.headers, 'webhook-id', 'x-attacker-delivery-id') }), standardDelivery],
+		['GitHub-style prefix dropped', (d) => ({ ...d, headers: { 'x-hub-signature-256': String(d.headers['x-hub-signature-256']).slice('sha256='.length) } }), githubDelivery],
+		['extra proxy id headers', (d) => ({ ...d, headers: { 'x-request-id': 'r-1', 'x-vercel-id': 'fra1::x', 'x-poison-id': 'p', ...d.headers } }), standardDelivery],
+		['headers reordered', (d) => ({ ...d, headers: Object.fromEntries(Object.entries(d.headers).reverse()) }), standardDelivery],
+	])('a genuine delivery replayed first with its %s never makes a later genuine delivery fail (item 1)', async (_aspect, change, genuine) => {
+		const testNode = node();
+		const staticData = JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
+		// the replay verifies (its HMAC is genuine) and is accepted: it teaches nothing unsigned
+		expect(await ran(testNode, change(genuine('evt_replayed')))).toBe(true);
+		expect([await ran(testNode, genuine('evt_next_1')), await ran(testNode, genuine('evt_next_2'))]).toEqual([true, true]);
+		expect(JSON.stringify(testNode.workflow.getStaticData('node', testNode.node))).toBe(staticData);
+	});
+
+	test('a Svix-style delivery with proxy id headers before svix-id and a whsec_ secret verifies, first and later (item 2)', async () => {
+		const testNode = node();
+		const svix = (id: string): FakeDelivery => {
+			const { 'webhook-id': svixId, 'webhook-timestamp': ts, 'webhook-signature': signature } = standardHeaders(SECRET, id, NOW, raw(id));
+			return {
+				headers: { 'x-vercel-id': 'fra1::iad1::abc', 'x-arr-log-id': 'log-7', 'x-request-id': 'r', 'x-amzn-trace-id': 'Root=1', traceparent: '00-1-2-01', 'cf-ray': '8a', 'svix-id': svixId, 'svix-timestamp': ts, 'svix-signature': signature },
+				rawBody: Buffer.from(raw(id)),
+			};
+		};
+		expect([await ran(testNode, svix('msg_1')), await ran(testNode, svix('msg_2'))]).toEqual([true, true]);
+	});
+
+	test('a body made of "<id>.<timestamp>.<body>" verifies under {body} with a genuine signature, but is refused and teaches nothing', async () => {
+		const testNode = node();
+		const id = 'msg_trick';
+		const { 'webhook-signature': signature } = standardHeaders(SECRET, id, NOW, raw(id));
+		const trick = await runWebhook(trigger, testNode, { headers: { 'webhook-signature': signature }, rawBody: Buffer.from(`${id}.${NOW}.${raw(id)}`) });
+		expect([trick.status, trick.result.workflowData]).toEqual([400, undefined]);
+		expect(await ran(testNode, standardDelivery('evt_after_trick'))).toBe(true);
+	});
+
+	test('once a signed form is learned, every genuine delivery in it verifies; another signed form is refused, naming the learned one', async () => {
+		const testNode = node();
+		expect(await ran(testNode, standardDelivery('evt_learn'))).toBe(true);
+		const other = await runWebhook(trigger, testNode, githubDelivery('evt_other'));
+		expect(other.status).toBe(401);
+		expect(logs.lines.at(-1)?.message).toContain('signature does not match (checked as HMAC-SHA256 of {ID}.{timestamp}.{body} with the base64 after whsec_');
+		// the same subscription under another trigger (another workflow) learns on its own
+		expect(await ran(node(), githubDelivery('evt_other'))).toBe(true);
+	});
+
+	test.each([0, 1, 300])('Ignore Repeated Deliveries with tolerance %i: a repeat that still verifies runs once (item 3)', async (tolerance) => {
+		const testNode = node({ ignoreRepeatedDeliveries: true, timestampTolerance: tolerance });
+		const delivery = standardDelivery('msg_repeat');
+		expect(await ran(testNode, delivery)).toBe(true);
+		// every moment the same signed delivery still verifies, it is ignored
+		for (const later of [800, tolerance * 1000 + 999]) {
+			jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000 + later);
+			expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({ webhookResponse: { received: true, ignored: 'repeated delivery: msg_repeat' } });
+		}
+		// a second after that the window refuses it
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + tolerance + 1) * 1000);
+		expect((await runWebhook(trigger, testNode, delivery)).status).toBe(401);
+	});
+
+	test("a stranger's POST to the test URL does not end the listening: no throw, no output, the reason in the answer (item 4)", async () => {
+		const testNode = node();
+		for (const junk of <FakeDelivery[]>[{ headers: {}, rawBody: Buffer.from('junk') }, { headers: { 'x-signature': 'sha256=' + 'ab'.repeat(32) }, rawBody: Buffer.from('{}') }]) {
+			const run = await runWebhook(trigger, testNode, junk, 'manual');
+			expect([run.status, run.result]).toEqual([401, { noWebhookResponse: true }]);
+			expect(run.sent).toEqual({ ...REFUSED, reason: expect.any(String) });
+		}
+		// a genuine test delivery still produces its event: 'test mode and production are kept apart'
+	});
+
+	test('300 forged deliveries write no static data and grow no store (item 5)', async () => {
+		const testNode = node({ ignoreRepeatedDeliveries: true });
+		expect(await ran(testNode, standardDelivery('evt_known'))).toBe(true);
+		const staticData = testNode.workflow.getStaticData('node', testNode.node);
+		const before = JSON.stringify(staticData);
+		staticData.__dataChanged = false;
+		const stores = () => [rememberedIds(), signedFormsKept()];
+		const storesBefore = stores();
+		const warningsBefore = logs.lines.filter((line) => line.level === 'warn').length;
+		for (let i = 0; i < 300; i++) {
+			const id = `evt_forged_${i}`;
+			const forged = standardDelivery(id);
+			const headers: Record<string, string> = { ...(forged.headers as Record<string, string>), 'webhook-signature': `v1,${Buffer.alloc(32, i).toString('base64')}` };
+			headers[`x-${i.toString(36)}-signature`] = 'ab'.repeat(32);
+			headers[`x-${i.toString(36)}-id`] = id;
+			expect((await runWebhook(trigger, testNode, { headers, rawBody: forged.rawBody })).status).toBe(401);
+		}
+		expect(JSON.stringify(staticData)).toBe(before);
+		expect(staticData.__dataChanged).toBe(false);
+		expect(stores()).toEqual(storesBefore);
+		expect(logs.lines.filter((line) => line.level === 'warn').length - warningsBefore).toBe(1);
 	});
 });
