@@ -14,8 +14,9 @@ const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
 const TRIGGER = 'Business Ops Trigger';
 
 /** Delivery contracts of the sandbox (sandbox/src/webhooks/contract.ts): signing forms, header names, type placement, payload shapes. */
-// Grouped by signing form: Auto pins the first form a subscription verifies, so each new form
-// gets a new subscription (the workflow is published again).
+// Grouped by signing form: Auto remembers the signed form (signed content and key) of a
+// subscription's accepted deliveries, so each new form gets a new subscription (the workflow is
+// published again).
 const CONTRACTS = [
 	['Standard Webhooks (default)', { signing: { form: 'standard' } }],
 	['type under "event", record under "payload"', { signing: { form: 'standard' }, typeField: 'event', dataField: 'payload' }],
@@ -210,12 +211,12 @@ module.exports = {
 						if (JSON.stringify(contract.signing) !== form) {
 							form = JSON.stringify(contract.signing);
 							if (done.length === 3) {
-								// the pinned form refuses a genuine delivery in another form
+								// the learned signed form refuses a delivery signed another way
 								control.clearDeliveries();
 								const other = await emit(ctx, 'quote.approved');
 								const refused = control.deliveries().filter((d) => d.eventId === other.id);
-								assert.ok(refused.length >= 1 && refused.every((d) => d.statusCode === 401), `${label} under the pinned form: ${refused.map((d) => d.statusCode)}`);
-								done.push(`${label} refused by the pinned form`);
+								assert.ok(refused.length >= 1 && refused.every((d) => d.statusCode === 401), `${label} under the learned signed form: ${refused.map((d) => d.statusCode)}`);
+								done.push(`${label} refused under the learned signed form`);
 							}
 							// a new subscription learns the new form
 							await ctx.client.unpublishWorkflow(id);

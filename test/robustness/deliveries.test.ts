@@ -623,7 +623,7 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		const megabytes = 1 + ((CONFIGS.indexOf(config) * 3 + SCHEMES.indexOf(scheme)) % 5);
 		out.push(() => {
 			const base = freshBase(scheme, megabytes * 1024 * 1024);
-			// Auto does not search a body over 1 MiB before a form is pinned (the pinned case: its own test below)
+			// Auto does not search a body over 1 MiB before a form is learned (the learned case: its own test below)
 			const expect = accepted && auto ? { status: 401 } : { accept: base.id };
 			return { label: tag(`valid, ${megabytes} MB`), headers: signed(base, config), rawBody: base.body, expect };
 		});
@@ -641,7 +641,7 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	return out;
 }
 
-/** A trigger of this configuration, its workflow named after it, with a subscription stored and nothing pinned. */
+/** A trigger of this configuration, its workflow named after it, with a subscription stored and nothing learned. */
 const sealedSecrets = new Map<string, string>();
 function nodeFor(config: Config, id = 'whk_1'): TestNode {
 	if (!sealedSecrets.has(id)) sealedSecrets.set(id, sealSecret(SECRET, TEST_API_KEY, id));
@@ -707,8 +707,8 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 			const delivery = make();
 			const result: Result = { delivery, eventIds: [], ignored: false };
 			try {
-				// Auto pins the first form it verifies (in the record, and in this process under the
-				// subscription's id and sealed secret): each delivery meets a subscription of its own
+				// Auto remembers the signed form of the first delivery it accepts (in this process, by
+				// trigger and subscription record): each delivery meets a subscription of its own
 				const testNode = config.name.startsWith('Auto') ? nodeFor(config, `whk_auto_${results.length}`) : (config.testNode as TestNode);
 				const run = await runWebhook(trigger, testNode, {
 					headers: delivery.headers,
@@ -759,7 +759,7 @@ test('Auto, learned: after the first verified delivery its signed form verifies 
 	for (const config of CONFIGS.filter((c) => c.name.startsWith('Auto'))) {
 		for (const scheme of SCHEMES) {
 			const testNode = nodeFor(config, `whk_pin_${scheme}`);
-			testNode.workflow.id = `${config.name} pinned ${scheme}`;
+			testNode.workflow.id = `${config.name} learned ${scheme}`;
 			const deliver = async (label: string, headers: Record<string, string | string[]>, rawBody: Buffer, accept?: string) => {
 				runs++;
 				const run = await runWebhook(trigger, testNode, { headers, rawBody, body: {} });

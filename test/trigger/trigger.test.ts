@@ -888,7 +888,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(testNode.workflow.getStaticData('node', testNode.node).__dataChanged).not.toBe(true);
 	});
 
-	test('the form a delivery verified under is logged once per workflow, with how to pin it', async () => {
+	test('the form a delivery verified under is logged once per workflow, with how to set it by hand', async () => {
 		const testNode = node();
 		const headers = { 'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })) };
 		for (let i = 0; i < 3; i++) {
