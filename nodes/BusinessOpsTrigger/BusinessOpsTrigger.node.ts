@@ -10,14 +10,15 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
 import { customSignatureOf, customSignatureOption } from './customProperties';
+import { BoundedMap } from '../shared/boundedMap';
 import { customProblem } from './customSignature';
-import { triggerKey } from './currentRecord';
-import { deliveryIdOf, eventTypeOf, outputHeaders, parseEventBody, toEvent } from './delivery';
-import { seenBefore } from './deliveryIds';
+import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
+import { repeatExpiry, seenBefore } from './deliveryIds';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf, type HeaderBag, type VerifiedForm } from './hmac';
-import { isPinnedInRecord, pinForm, pinnedFormOf } from './pinnedForm';
-import { recordRefusal } from './refusals';
-import { type SignatureScheme, verifyDelivery } from './signature';
+import { logRefusal } from './refusalLog';
+import type { SignatureScheme } from './signature';
+import { learnSignedForm, recordName, signedFormOf } from './signedForms';
+import { decideTrust } from './trust';
 import {
 	checkSubscription,
 	chosenEvents,
@@ -25,7 +26,6 @@ import {
 	deleteSubscription,
 	readSecret,
 	storedSubscription,
-	type SubscriptionSlot,
 	webhookSlot,
 } from './subscription';
 
@@ -40,53 +40,42 @@ interface TriggerOptions {
 	timestampTolerance?: unknown;
 }
 
-/** What every refused sender is told: nothing about the reason or the trigger's state. */
+/** What a refused sender is told outside "Listen for test event": nothing about the reason. */
 const REFUSED_BODY = { error: 'invalid signature' };
 
 /**
- * Refuses a delivery: counted and logged (refusals.ts), answered with a plain 401 and no
- * execution; the reason goes to the log, the refusal count and, while the editor listens for a
- * test event, to the editor: the refusal is thrown there, so that n8n ends the wait and shows
- * the reason (the sender gets n8n's 500).
+ * Refuses a delivery: no execution, nothing stored, the reason in n8n's log (refusalLog.ts).
+ * While the editor listens for a test event, a refusal never ends the listening (a stranger who
+ * knows the URL could otherwise cancel it): the 401 answer carries the reason for the API's
+ * delivery log, and only a delivery whose signature verified (status 400: the body is not a JSON
+ * object) ends the wait with its reason in the editor.
  */
-function refuse(ctx: IWebhookFunctions, at: Delivered, status: number, reason: string): IWebhookResponseData {
-	const { count, written } = recordRefusal(ctx, at.key, at.record, status, reason);
-	// n8n saves the static data of a request that starts no execution: the form learned from an
-	// earlier delivery goes into the record with the (throttled) refusal write
-	const learned = at.scheme === 'auto' && written && at.record ? pinnedFormOf(at.key, at.record) : undefined;
-	if (learned && at.record && !isPinnedInRecord(at.record)) pinForm(ctx, at.key, at.slot, at.record, learned);
-	if (ctx.getMode() === 'manual') {
+function refuse(ctx: IWebhookFunctions, trigger: string, status: 400 | 401, reason: string): IWebhookResponseData {
+	logRefusal(ctx, trigger, status, reason, Date.now());
+	const manual = ctx.getMode() === 'manual';
+	if (manual && status === 400) {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
-			description: `A delivery to the test URL did not pass the trigger's checks, so no test event was produced. Refusals so far: ${count}. See docs/signatures.md for the signing forms Auto accepts and the Custom scheme.`,
+			description: 'The delivery to the test URL was signed with the subscription\'s secret, but its body is not a JSON object, so no test event was produced.',
 		});
 	}
-	ctx.getResponseObject().status(status).json(status === 401 ? REFUSED_BODY : { error: reason });
+	const answer = status === 401 ? (manual ? { ...REFUSED_BODY, reason } : REFUSED_BODY) : { error: reason };
+	ctx.getResponseObject().status(status).json(answer);
 	return { noWebhookResponse: true };
 }
 
-/** The trigger and subscription record a delivery is checked against. */
-interface Delivered {
-	key: string;
-	scheme: SignatureScheme;
-	slot: SubscriptionSlot;
-	record: IDataObject | undefined;
-}
+/** Workflow, node and form already named in the log by this n8n process. */
+const formsLogged = new BoundedMap<string, true>(1000);
 
-/** Workflow, node and form already named in the log by this n8n process (at most MAX_FORMS_LOGGED). */
-const formsLogged = new Set<string>();
-const MAX_FORMS_LOGGED = 1000;
-
-function logFormOnce(ctx: IWebhookFunctions, at: Delivered, scheme: SignatureScheme, form: VerifiedForm, pinned: boolean): void {
-	const key = `${at.key}\u0000${form.description}`;
+function logFormOnce(ctx: IWebhookFunctions, trigger: string, scheme: SignatureScheme, form: VerifiedForm): void {
+	const key = `${trigger}\u0000${form.description}`;
 	if (formsLogged.has(key)) return;
-	formsLogged.add(key);
-	if (formsLogged.size > MAX_FORMS_LOGGED) formsLogged.delete(formsLogged.values().next().value as string);
+	formsLogged.set(key, true);
 	const custom = scheme === 'auto' ? form.custom : undefined;
-	const pin = custom
-		? ` ${pinned ? 'Pinned with this subscription: later deliveries are checked in this form only. ' : ''}To set it by hand, choose Signature Scheme "Custom" with: header ${custom.header}, prefix "${custom.prefix}", encoding ${custom.encoding}, signed content ${custom.content}, key ${custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${custom.timestampHeader ? `, timestamp header ${custom.timestampHeader}` : ''}${custom.idHeader ? `, ID header ${custom.idHeader}` : ''}, algorithm SHA-256.`
+	const byHand = custom
+		? ` To set it by hand, choose Signature Scheme "Custom" with: header ${custom.header}, prefix "${custom.prefix}", encoding ${custom.encoding}, signed content ${custom.content}, key ${custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${custom.timestampHeader ? `, timestamp header ${custom.timestampHeader}` : ''}${custom.idHeader ? `, ID header ${custom.idHeader}` : ''}, algorithm SHA-256.`
 		: '';
 	ctx.logger.info(
-		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${pin}`,
+		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${byHand}`,
 	);
 }
 
@@ -176,7 +165,7 @@ export class BusinessOpsTrigger implements INodeType {
 								name: 'Auto',
 								value: 'auto',
 								description:
-									'Find the signature in any header whose name contains "signature", in the common forms, once: the first verified delivery pins its form for the subscription, and later deliveries are checked in that form only',
+									'Find the signature in any header whose name contains "signature", in the common forms. Once a delivery verified, this n8n process checks later ones of the subscription in its signed content and key only; header names and order may change.',
 							},
 							{
 								name: 'Custom',
@@ -279,48 +268,28 @@ export class BusinessOpsTrigger implements INodeType {
 		const scheme = options.signatureScheme ?? 'auto';
 		const node = this.getNode().name;
 		const slot = webhookSlot(this);
+		const trigger = [this.getWorkflow().id ?? '', node, slot].join('\u0000');
 		const stored = storedSubscription(this, slot);
-		const at: Delivered = { key: triggerKey(this.getWorkflow().id, node, slot), scheme, slot, record: stored as IDataObject | undefined };
+		const record = recordName(trigger, stored);
+		const reading = scheme === 'none' ? undefined : await readSecret(this, slot, stored, true);
+		const trust = decideTrust(
+			{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
+			{
+				scheme,
+				secret: reading && 'problem' in reading ? reading : reading?.secret,
+				tolerance: options.timestampTolerance,
+				signatureHeader: options.signatureHeader,
+				custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
+				learned: scheme === 'auto' ? signedFormOf(record) : undefined,
+			},
+		);
+		if (!trust.accepted) return refuse(this, trigger, trust.status, trust.reason);
+		const { body, form } = trust;
+		if (scheme === 'auto') learnSignedForm(record, form.signed);
+		if (scheme !== 'none') logFormOnce(this, trigger, scheme, form);
 
-		const tolerance = toleranceOf(options.timestampTolerance);
-		if (typeof tolerance !== 'number') return refuse(this, at, 401, tolerance.problem);
-		let secret: string | undefined;
-		if (scheme !== 'none') {
-			const reading = await readSecret(this, slot, stored, true);
-			if (reading && 'problem' in reading) return refuse(this, at, 401, reading.problem);
-			secret = reading?.secret;
-		}
-		const pinned = scheme === 'auto' ? pinnedFormOf(at.key, at.record) : undefined;
-		const verified = verifyDelivery({
-			scheme,
-			secret,
-			headers,
-			rawBody: req.rawBody,
-			signatureHeader: options.signatureHeader,
-			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-			pinned,
-			toleranceSeconds: tolerance,
-			nowSeconds: Math.floor(Date.now() / 1000),
-		});
-		if (!verified.valid) {
-			return refuse(this, at, 401, pinned ? `${verified.reason} (checked against the pinned form: header ${pinned.header}, ${pinned.content})` : verified.reason);
-		}
-		// Learned now, or learned by this process but not yet in the record read: (re)written
-		const form = pinned ?? verified.form.custom;
-		const learned = scheme === 'auto' && form && at.record && !isPinnedInRecord(at.record) ? pinForm(this, at.key, slot, at.record, form) : false;
-		if (scheme !== 'none' && !pinned) logFormOnce(this, at, scheme, verified.form, learned);
-
-		// The bytes just verified are the ones read; only without a signature check may n8n's
-		// own parse of the body stand in for missing raw bytes.
-		const body =
-			parseEventBody(req.rawBody) ??
-			(scheme === 'none' && req.rawBody === undefined && req.body && typeof req.body === 'object'
-				? (req.body as IDataObject)
-				: undefined);
-		if (!body) return refuse(this, at, 400, 'body is not a JSON object');
-
-		const reading = eventTypeOf(body, headers, options.eventTypeField);
-		const { type, from } = reading;
+		const typeReading = eventTypeOf(body, headers, options.eventTypeField);
+		const { type, from } = typeReading;
 		if (type === null) {
 			this.logger.warn(
 				`Business Ops Trigger "${node}" could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${options.eventTypeField ? `, nothing at ${options.eventTypeField}` : ''}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere.`,
@@ -332,18 +301,16 @@ export class BusinessOpsTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
-		const deliveryId = deliveryIdOf(body, verified.form.signedId);
+		const deliveryId = deliveryIdOf(body, form.signedId);
 		if (options.ignoreRepeatedDeliveries && deliveryId !== null) {
-			// With a signed timestamp a repeat outside the window is refused anyway; a signature
-			// over the body alone never expires, so its id is kept until the bound pushes it out.
-			const windowMs = verified.timestamp !== undefined ? 2 * tolerance * 1000 : Infinity;
-			if (seenBefore(at.key, deliveryId, Date.now(), windowMs)) {
+			const expires = repeatExpiry(trust.timestamp, trust.toleranceSeconds);
+			if (seenBefore(trigger, deliveryId, Date.now(), expires)) {
 				this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
 				return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
 			}
 		}
 
-		const event = toEvent(body, reading, deliveryId, verified.timestamp);
+		const event = toEvent(body, typeReading, deliveryId, trust.timestamp);
 		if (options.includeHeaders) event.headers = outputHeaders(headers);
 		return { workflowData: [this.helpers.returnJsonArray([event])] };
 	}

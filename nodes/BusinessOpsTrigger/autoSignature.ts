@@ -6,19 +6,23 @@
  * - any header whose name contains `signature` (and the one set under Signature Header); every
  *   value, split on spaces and commas (several signatures for key rotation);
  * - values `v1,<base64>`, `<name>=<hex or base64>` (`sha256=`, `v1=`), bare hex or base64;
- * - signed content `<body>`, `<timestamp>.<body>` or `<id>.<timestamp>.<body>`, the timestamp
- *   from a `t=` element of the signature value or from a header whose name contains
- *   `timestamp`, the id from `webhook-id` or a header whose name ends in `-id` or contains
- *   `delivery`;
+ * - signed content `<body>`, `<timestamp>.<body>` or `<id>.<timestamp>.<body>`;
  * - the key as the whole secret (UTF-8) or as the base64 after `whsec_`.
  *
- * The search runs only until the subscription's first verified delivery pins the form (the node
- * stores it; later deliveries are checked against that form alone, one HMAC). It is bounded so
- * that a forged request costs little: cheap checks first (a timestamp outside the window, an
- * empty or overlong value and a key shorter than 16 bytes are dropped before anything is
- * hashed), ids ranked so that tracing headers added by proxies come last, at most
- * MAX_SEARCH_HMACS HMACs, and no search at all over a body above MAX_SEARCH_BODY_BYTES.
- * Pure; never throws.
+ * Timestamps and ids come from the best-named headers present, never from a worse-named one
+ * when a better one is there, so that headers added by proxies never push out the real one:
+ * timestamps from `webhook-timestamp`/`svix-timestamp`, else the `t=` of a signature value,
+ * else any header whose name contains `timestamp`; ids from `webhook-id`/`svix-id`, else a
+ * header naming a delivery, message or event (`x-github-delivery`), else any other `*-id`;
+ * tracing ids (`x-request-id`, `x-amzn-trace-id`, `x-vercel-id`, `x-arr-log-id`, ...) never.
+ *
+ * `learned` (the signed form of an earlier accepted delivery of the same subscription: signed
+ * content and key form, both covered by the HMAC) narrows the search to that content and key,
+ * checked against every timestamp and id candidate: a delivery then costs the same few HMACs
+ * whether it is genuine or forged. Without it, the search is bounded: cheap checks first (a
+ * timestamp outside the window, an empty or overlong value and a key shorter than 16 bytes are
+ * dropped before anything is hashed), at most MAX_SEARCH_HMACS HMACs, and no search over a body
+ * above MAX_SEARCH_BODY_BYTES. Pure; never throws.
  */
 import {
 	checkTimestamp,
@@ -31,6 +35,7 @@ import {
 	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
+	type SignedForm,
 	type VerifyResult,
 	whsecKey,
 } from './hmac';
@@ -43,11 +48,13 @@ const MAX_IDS = 3;
 const MAX_TIMESTAMPS = 2;
 const MAX_SIGNATURES = 16;
 const MAX_PART_LENGTH = 200;
-/** Ids that proxies and tracing add to every request: tried last. */
-const TRACING_ID = /(request|trace|correlation|span|amzn|b3|cf-|forwarded|session)/;
-/** Ids that name a delivery or message: tried first, after `webhook-id`. */
+/** Ids that proxies, CDNs and tracing add to requests: never a signed id. */
+const TRACING_ID = /(request|trace|correlation|span|amzn|b3|cf-|forwarded|session|vercel|arr-log|cloud|edge|log-id)/;
+/** Ids that name a delivery or message: tried before any other `*-id`. */
 const DELIVERY_ID = /(webhook|delivery|message|msg|event)/;
 const TIMESTAMP_KEYS = new Set(['t', 'ts', 'timestamp']);
+const KNOWN_IDS = ['webhook-id', 'svix-id'];
+const KNOWN_TIMESTAMPS = ['webhook-timestamp', 'svix-timestamp'];
 
 interface Signature {
 	header: string;
@@ -56,10 +63,12 @@ interface Signature {
 	digest: Buffer;
 }
 
+type Part = { value: string; header: string; rank: number };
+
 interface Content {
 	prefix: string;
-	timestamp?: { value: string; header: string };
-	id?: { value: string; header: string };
+	timestamp?: Part;
+	id?: Part;
 }
 
 function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean, max: number): void {
@@ -69,7 +78,7 @@ function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean, max: nu
 /** The signatures and `t=` timestamps in the headers whose name contains `signature`. */
 function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefined) {
 	const signatures: Signature[] = [];
-	const timestamps: Array<{ value: string; header: string }> = [];
+	const timestamps: Part[] = [];
 	const found = headerValues(headers, (name) => name.includes('signature') || name === extraHeader);
 	for (const [header, value] of found) {
 		const consider = (text: string, prefix: string) => {
@@ -92,7 +101,7 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 				const name = token.slice(0, equals);
 				const rest = token.slice(equals + 1);
 				if (TIMESTAMP_KEYS.has(name.toLowerCase())) {
-					addUnique(timestamps, { value: rest, header: `${header} (${name}=)` }, (a, b) => a.value === b.value, MAX_TIMESTAMPS);
+					timestamps.push({ value: rest, header: `${header} (${name}=)`, rank: 1 });
 					continue;
 				}
 				consider(rest, `${name}=`);
@@ -103,69 +112,70 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 	return { headerNames: [...new Set(found.map(([name]) => name))], signatures, timestamps };
 }
 
-type Part = { value: string; header: string };
-
 const usable = (part: Part) => part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
 
-function idRank(header: string): number {
-	const name = header.toLowerCase();
-	if (name === 'webhook-id') return 0;
-	if (TRACING_ID.test(name)) return 3;
+/** The usable parts of the best rank present (lowest number), distinct values, at most `max`. */
+function bestOf(parts: Part[], max: number): Part[] {
+	const candidates = parts.filter(usable);
+	const best = Math.min(...candidates.map((part) => part.rank));
+	const chosen: Part[] = [];
+	for (const part of candidates) if (part.rank === best) addUnique(chosen, part, (a, b) => a.value === b.value, max);
+	return chosen;
+}
+
+function idRank(name: string): number {
+	if (KNOWN_IDS.includes(name)) return 0;
 	return DELIVERY_ID.test(name) ? 1 : 2;
 }
 
-/**
- * The signed contents worth an HMAC, most likely first: the body alone always, timestamps only
- * when inside the window (`stale` says one was dropped for that), ids only when usable.
- */
-function signedContents(
-	headers: HeaderBag,
-	signatureTimestamps: Part[],
-	nowSeconds: number,
-	tolerance: number,
-): { contents: Content[]; stale?: string } {
+/** Timestamp and id candidates: only the best-named ones present, timestamps inside the window. */
+function candidates(headers: HeaderBag, signatureTimestamps: Part[], nowSeconds: number, tolerance: number) {
+	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => ({
+		header,
+		value: value.trim(),
+		rank: KNOWN_TIMESTAMPS.includes(header.toLowerCase()) ? 0 : 2,
+	}));
 	let stale: string | undefined;
-	const timestamps: Part[] = [];
-	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => ({ header, value: value.trim() }));
-	for (const timestamp of [...signatureTimestamps, ...timestampHeaders]) {
-		if (!usable(timestamp)) continue;
+	const timestamps = bestOf([...signatureTimestamps, ...timestampHeaders], MAX_TIMESTAMPS).filter((timestamp) => {
 		const checked = checkTimestamp(timestamp.value, nowSeconds, tolerance);
-		if (typeof checked === 'number') addUnique(timestamps, timestamp, (a, b) => a.value === b.value, MAX_TIMESTAMPS);
-		else stale ??= checked.valid ? undefined : checked.reason;
-	}
-	const idHeader = (name: string) => name === 'webhook-id' || name.endsWith('-id') || name.includes('delivery');
-	const ids: Part[] = [];
-	const idValues = headerValues(headers, idHeader)
-		.map(([header, value]) => ({ header, value: value.trim() }))
-		.filter(usable)
-		.sort((a, b) => idRank(a.header) - idRank(b.header));
-	for (const id of idValues) addUnique(ids, id, (a, b) => a.value === b.value, MAX_IDS);
-
-	const contents: Content[] = [];
-	const [first, ...others] = timestamps;
-	if (first) {
-		if (ids[0]) contents.push({ prefix: `${ids[0].value}.${first.value}.`, timestamp: first, id: ids[0] });
-		contents.push({ prefix: `${first.value}.`, timestamp: first });
-	}
-	contents.push({ prefix: '' });
-	for (const timestamp of [first, ...others].filter((part) => part !== undefined)) {
-		for (const id of ids) {
-			if (timestamp === first && id === ids[0]) continue;
-			contents.push({ prefix: `${id.value}.${timestamp.value}.`, timestamp, id });
-		}
-		if (timestamp !== first) contents.push({ prefix: `${timestamp.value}.`, timestamp });
-	}
-	return { contents, stale };
+		if (typeof checked !== 'number' && !checked.valid) stale ??= checked.reason;
+		return typeof checked === 'number';
+	});
+	const isId = (name: string) => (name.endsWith('-id') || name.includes('delivery')) && !TRACING_ID.test(name);
+	const ids = bestOf(
+		headerValues(headers, isId).map(([header, value]) => ({ header, value: value.trim(), rank: idRank(header.toLowerCase()) })),
+		MAX_IDS,
+	);
+	return { timestamps, ids, stale };
 }
 
-/** The Custom settings that accept exactly this form, so that a user can pin it. */
-function pinned(signature: Signature, content: Content, key: CustomSignature['key']): CustomSignature {
+/** The signed contents of one template, for every candidate timestamp and id. */
+function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Part[]): Content[] {
+	if (template === '{body}') return [{ prefix: '' }];
+	if (template === '{timestamp}.{body}') return timestamps.map((timestamp) => ({ prefix: `${timestamp.value}.`, timestamp }));
+	return timestamps.flatMap((timestamp) => ids.map((id) => ({ prefix: `${id.value}.${timestamp.value}.`, timestamp, id })));
+}
+
+/** The signed contents worth an HMAC without a learned form, most likely first. */
+function searchOrder(timestamps: Part[], ids: Part[]): Content[] {
+	const [firstTimestamp] = timestamps;
+	const [firstId] = ids;
+	const first = firstTimestamp ? contentsOf('{ID}.{timestamp}.{body}', [firstTimestamp], firstId ? [firstId] : []) : [];
+	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter((content) => !first.some((f) => f.prefix === content.prefix));
+	return [...first, ...contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids), { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
+}
+
+const templateOf = (content: Content): SignedForm['content'] =>
+	content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}';
+
+/** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
+function asCustom(signature: Signature, content: Content, key: CustomSignature['key']): CustomSignature {
 	const fromSignatureValue = content.timestamp?.header.endsWith('=)') ?? false;
 	return {
 		header: signature.header,
 		prefix: signature.prefix,
 		encoding: signature.encoding,
-		content: content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}',
+		content: templateOf(content),
 		key,
 		timestampHeader: content.timestamp && !fromSignatureValue ? content.timestamp.header : '',
 		idHeader: content.id?.header ?? '',
@@ -195,37 +205,48 @@ export function verifyAuto(
 	tolerance: number,
 	/** A header configured under Signature Header, searched even when its name lacks `signature`. */
 	extraHeader?: string,
+	/** The signed form of an earlier accepted delivery of this subscription: only it is tried. */
+	learned?: SignedForm,
 ): VerifyResult {
-	const { headerNames, signatures, timestamps } = readSignatureHeaders(headers, extraHeader);
+	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
 	if (headerNames.length === 0) return fail('missing signature header (no header name contains "signature")');
 	if (signatures.length === 0) {
 		return fail(`malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
 	}
-	if (body.length > MAX_SEARCH_BODY_BYTES) {
+	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
 		return fail(
-			`Auto has not learned the signing form yet and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) pins the form, or choose the scheme under Options`,
+			`Auto has not yet seen a verified delivery of this subscription in this n8n process and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options`,
 		);
 	}
 	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
 	if (secret.startsWith('whsec_')) keys.unshift(['whsecBase64', whsecKey(secret)]);
-	const usableKeys = keys.filter(([, key]) => key.length >= MIN_KEY_BYTES);
+	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
 	if (usableKeys.length === 0) return fail(SHORT_KEY);
-	const { contents, stale } = signedContents(headers, timestamps, nowSeconds, tolerance);
-	let budget = MAX_SEARCH_HMACS;
+	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, nowSeconds, tolerance);
+	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids);
+	let budget = learned ? Infinity : MAX_SEARCH_HMACS;
 	for (const content of contents) {
 		for (const [keyForm, key] of usableKeys) {
-			if (budget-- <= 0) return fail(noMatch(stale));
+			if (budget-- <= 0) return fail(noMatch(stale, learned));
 			const expected = hmacOf('sha256', key, content.prefix, body);
 			const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 			if (!match) continue;
-			const custom = pinned(match, content, keyForm);
-			const form = { description: describe(custom), custom, ...(content.id ? { signedId: content.id.value } : {}) };
+			const custom = asCustom(match, content, keyForm);
+			const form = {
+				description: describe(custom),
+				custom,
+				signed: { content: templateOf(content), key: keyForm },
+				...(content.id ? { signedId: content.id.value } : {}),
+			};
 			return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 		}
 	}
-	return fail(noMatch(stale));
+	return fail(noMatch(stale, learned));
 }
 
-function noMatch(stale: string | undefined): string {
-	return stale ? `signature does not match (and ${stale}: a timestamp outside the window is not tried)` : 'signature does not match';
+function noMatch(stale: string | undefined, learned: SignedForm | undefined): string {
+	const checked = learned
+		? ` (checked as HMAC-SHA256 of ${learned.content} with ${learned.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
+		: '';
+	return stale ? `signature does not match${checked} (and ${stale}: a timestamp outside the window is not tried)` : `signature does not match${checked}`;
 }

@@ -2,37 +2,47 @@
  * Delivery ids accepted recently, for the "Ignore Repeated Deliveries" option. Kept in this n8n
  * process's memory only (not shared between n8n processes or kept across restarts), by a hash of
  * the trigger and the id, so an entry costs the same whatever the id's length. At most
- * MAX_REMEMBERED_IDS entries over all triggers; past the bound, the oldest go first.
+ * MAX_REMEMBERED_IDS entries over all triggers; past the bound, the oldest go first. Only
+ * accepted deliveries are remembered.
  *
- * An id is remembered for as long as a repeat could still verify: twice the timestamp tolerance
- * when a timestamp is signed (a repeat later than that is refused by the replay window anyway),
- * and without an expiry when only the body is signed (such a signature never expires, so only
- * the bound makes this process forget it).
+ * An id is remembered for as long as a repeat could still verify: until its signed timestamp
+ * leaves the window (repeatExpiry), and without an expiry when only the body is signed (such a
+ * signature never expires, so only the bound makes this process forget it).
  */
 import { createHash } from 'crypto';
 
+import { BoundedMap } from '../shared/boundedMap';
+
 export const MAX_REMEMBERED_IDS = 50_000;
 
-/** Expiry (ms since the epoch) by hash. Insertion order is the order of acceptance. */
-const accepted = new Map<string, number>();
+/** Expiry (ms since the epoch) by hash. */
+const accepted = new BoundedMap<string, number>(MAX_REMEMBERED_IDS);
 
 function hashOf(trigger: string, id: string): string {
 	return createHash('sha256').update(trigger).update('\u0000').update(id).digest('base64url').slice(0, 22);
 }
 
 /**
- * True when `id` was accepted by this trigger and is still remembered; otherwise records it
- * (until `nowMs + windowMs`; Infinity: until the bound) and answers false.
+ * Until when (ms) a repeat of a delivery signed at `timestamp` (whole seconds) can still pass
+ * the window of `toleranceSeconds`: the window compares whole seconds, so a repeat verifies
+ * until the end of second `timestamp + tolerance`, whatever the tolerance, 0 included.
+ * Infinity when no timestamp is signed.
  */
-export function seenBefore(trigger: string, id: string, nowMs: number, windowMs: number): boolean {
+export function repeatExpiry(timestamp: number | undefined, toleranceSeconds: number): number {
+	return timestamp === undefined ? Infinity : (timestamp + toleranceSeconds + 1) * 1000;
+}
+
+/**
+ * True when `id` was accepted by this trigger and is still remembered at `nowMs`; otherwise
+ * records it until `expiresMs` and answers false.
+ */
+export function seenBefore(trigger: string, id: string, nowMs: number, expiresMs: number): boolean {
 	const hash = hashOf(trigger, id);
 	const expires = accepted.get(hash);
 	if (expires !== undefined && expires > nowMs) return true;
-	accepted.delete(hash);
-	for (const [oldHash, oldExpires] of accepted) {
-		if (oldExpires <= nowMs || accepted.size >= MAX_REMEMBERED_IDS) accepted.delete(oldHash);
-		else break;
-	}
-	accepted.set(hash, nowMs + windowMs);
+	accepted.set(hash, expiresMs);
 	return false;
 }
+
+/** How many ids are remembered (for tests of the bound). */
+export const rememberedIds = (): number => accepted.size;

@@ -13,6 +13,8 @@ export interface VerifiedForm {
 	description: string;
 	/** Custom settings that accept exactly this form; absent for the named schemes. */
 	custom?: CustomSignature;
+	/** Auto: what the signature covered besides the body, and the key form; all that Auto remembers. */
+	signed?: SignedForm;
 	/** The message id the signature covers (Standard Webhooks, or `{ID}` in the signed content). */
 	signedId?: string;
 }
@@ -20,6 +22,12 @@ export interface VerifiedForm {
 export type VerifyResult =
 	| { valid: true; form: VerifiedForm; timestamp?: number }
 	| { valid: false; reason: string };
+
+/** What a signature covers besides the body, and which key made it: both are covered by the HMAC. */
+export interface SignedForm {
+	content: '{body}' | '{timestamp}.{body}' | '{ID}.{timestamp}.{body}';
+	key: CustomSignature['key'];
+}
 
 /** Every part of a signature set by hand (the Custom scheme). */
 export interface CustomSignature {

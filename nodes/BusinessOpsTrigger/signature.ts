@@ -10,8 +10,8 @@
  * - github: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of body>`, keyed with the whole secret (UTF-8).
  * - stripe: `Stripe-Signature: t=<ts>,v1=<hex HMAC-SHA256 of `${t}.${body}`>` (v1 may repeat),
  *   keyed with the whole secret (UTF-8).
- * - auto: finds the API's form once (autoSignature.ts), then checks only the pinned form;
- *   custom: set by hand (customSignature.ts).
+ * - auto: finds the API's form (autoSignature.ts), narrowed to the signed form it learned from
+ *   this subscription's accepted deliveries; custom: set by hand (customSignature.ts).
  *
  * Every key shorter than MIN_KEY_BYTES after decoding is refused, whatever the scheme.
  * - none: accepts everything.
@@ -30,6 +30,7 @@ import {
 	whsecKey,
 	type CustomSignature,
 	type HeaderBag,
+	type SignedForm,
 	type VerifyResult,
 } from './hmac';
 
@@ -49,8 +50,8 @@ export interface VerifyOptions {
 	signatureHeader?: string;
 	/** The Custom scheme's settings. */
 	custom?: CustomSignature;
-	/** Auto: the form learned from the subscription's first verified delivery; only it is checked. */
-	pinned?: CustomSignature;
+	/** Auto: the signed form of this subscription's accepted deliveries (signed content, key form). */
+	learned?: SignedForm;
 	/** Seconds; anything but a number 0 or more refuses every delivery that carries a timestamp. */
 	toleranceSeconds?: number;
 	nowSeconds: number;
@@ -154,10 +155,7 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 				if (!options.custom) return fail('Custom signature: no settings');
 				return verifyCustom(options.custom, secret, headers, body, nowSeconds, tolerance);
 			case 'auto':
-				// Once pinned, one form and one HMAC: a form that fails is refused, never searched anew.
-				return options.pinned
-					? verifyCustom(options.pinned, secret, headers, body, nowSeconds, tolerance)
-					: verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase());
+				return verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase(), options.learned);
 			default:
 				return fail('unknown signature scheme');
 		}

@@ -5,9 +5,8 @@
  *
  * Static data (`getWorkflowStaticData('node')`):
  *   { subscriptions: { production?: Stored, test?: Stored } }
- * with Stored = { id, url, events, sealedSecret, instanceId } (secretBox.ts), plus `pinnedForm`,
- * the signing form Auto learned from the first verified delivery (pinnedForm.ts), which a new
- * subscription drops with the record. The production subscription (URL `/webhook/...`) and the
+ * with Stored = { id, url, events, sealedSecret, instanceId } (secretBox.ts). Only the lifecycle
+ * writes it; a delivery never does. The production subscription (URL `/webhook/...`) and the
  * test one (URL `/webhook-test/...`) each have their own slot, id and secret.
  *
  * Only a subscription whose URL is exactly this trigger's own production or test URL, or that this
@@ -30,10 +29,10 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
+import { BoundedMap } from '../shared/boundedMap';
 import { recordOf } from '../shared/api/envelope';
 import { PUBLISH_AGAIN } from '../shared/api/errors';
 import { apiRequest, listAll } from '../shared/api/transport';
-import { noteWrittenRecord, triggerKey } from './currentRecord';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
 
@@ -71,7 +70,8 @@ function writeSlot(ctx: AnyContext, slot: SubscriptionSlot, entry: StoredSubscri
 	if (entry) next[slot] = entry;
 	else delete next[slot];
 	staticData.subscriptions = next as IDataObject;
-	noteWrittenRecord(triggerKey(ctx.getWorkflow().id, ctx.getNode().name, slot), entry as IDataObject | undefined);
+	// Written by deliveries before 0.x; nothing reads it any more
+	delete staticData.refusals;
 }
 
 export function storedSubscription(
@@ -165,8 +165,7 @@ const KEY_CHANGED =
 	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
 
 /** Secrets opened by this n8n process, by their sealed form: a delivery then needs no credential read. */
-const opened = new Map<string, string>();
-const MAX_OPENED = 1000;
+const opened = new BoundedMap<string, string>(1000);
 
 /**
  * The slot's signing secret: opened with the credential's API key, or a problem that says to
@@ -185,7 +184,6 @@ export async function readSecret(
 	if (known !== undefined) return { secret: known };
 	const secret = openSecret(stored.sealedSecret, await credentialApiKey(ctx), stored.id);
 	if (secret === undefined) return { problem: KEY_CHANGED };
-	if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value as string);
 	opened.set(stored.sealedSecret, secret);
 	return { secret };
 }

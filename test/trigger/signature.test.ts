@@ -9,7 +9,8 @@ jest.mock('crypto', () => {
 
 import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/autoSignature';
 import { customProblem } from '../../nodes/BusinessOpsTrigger/customSignature';
-import { toleranceOf, whsecKey as standardWebhooksKey, type CustomSignature, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
+import { toleranceOf, whsecKey as standardWebhooksKey, type CustomSignature,
+	type SignedForm, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
 import { verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signature';
 import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
@@ -514,7 +515,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		expect(hmacs).toBe(2);
 	});
 
-	test('Auto does not search a body over 1 MiB; a pinned form checks any size with one HMAC', () => {
+	test('Auto does not search a body over 1 MiB without a learned form; with one it checks any size with one HMAC', () => {
 		const big = Buffer.alloc(MAX_SEARCH_BODY_BYTES + 1, 'a');
 		const headers = formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, big);
 		const searched = hmacsOf(() => verify({ headers, rawBody: big }));
@@ -522,20 +523,46 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		expect(searched.hmacs).toBe(0);
 		const small = verify({ headers: formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, BODY) });
 		if (!small.valid) throw new Error(small.reason);
-		const pinned = small.form.custom;
-		const checked = hmacsOf(() => verify({ headers, rawBody: big, pinned }));
+		expect(small.form.signed).toEqual({ content: '{body}', key: 'secret' });
+		const checked = hmacsOf(() => verify({ headers, rawBody: big, learned: small.form.signed }));
 		expect(checked.result.valid).toBe(true);
 		expect(checked.hmacs).toBe(1);
 	});
 
-	test('a pinned form that fails is refused after one HMAC, never searched anew', () => {
-		const pinned: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{body}', key: 'secret', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
-		// a genuine delivery in another form (Standard Webhooks) does not verify under the pinned one
-		const other = standardHeaders(SECRET, ID, NOW, BODY);
-		const { result, hmacs } = hmacsOf(() => verify({ headers: { ...other, 'X-Sig': `sha256=${'ab'.repeat(32)}` }, pinned }));
-		expect(reasonOf(result)).toBe('signature does not match');
-		expect(hmacs).toBe(1);
-		expect(reasonOf(verify({ headers: other, pinned }))).toBe('missing X-Sig header');
+	test('with a learned form, a forged request costs what a genuine one with the same candidates does, whatever its headers', () => {
+		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
+		const genuine = standardHeaders(SECRET, ID, NOW, BODY);
+		const forged = {
+			'webhook-id': 'msg_forged',
+			'webhook-timestamp': String(NOW),
+			'webhook-signature': `v1,${Buffer.alloc(32, 1).toString('base64')}`,
+			'stripe-signature': `t=${NOW},v1=${'ab'.repeat(32)}`,
+			...junk(20, (i) => `x-${i}-signature`, (i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`),
+			...junk(10, (i) => `x-${i}-timestamp`, (i) => String(NOW - i)),
+			...junk(10, (i) => `x-${i}-id`, (i) => `id-${i}`),
+			'x-delivery-id': 'd-1',
+			'x-request-id': 'r-1',
+		};
+		const valid = hmacsOf(() => verify({ headers: genuine, learned }));
+		const refused = hmacsOf(() => verify({ headers: forged, learned }));
+		expect(valid.result.valid).toBe(true);
+		expect(reasonOf(refused.result)).toMatch(/^signature does not match \(checked as HMAC-SHA256 of \{ID\}\.\{timestamp\}\.\{body\}/);
+		expect([valid.hmacs, refused.hmacs]).toEqual([1, 1]);
+	});
+
+	test('a learned form checks every signature header, value prefix and candidate: unsigned aspects never decide', () => {
+		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
+		const { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig } = standardHeaders(SECRET, ID, NOW, BODY);
+		const bare = sig.slice('v1,'.length);
+		for (const headers of [
+			{ 'x-poison-signature': sig, 'webhook-id': id, 'webhook-timestamp': ts },
+			{ 'webhook-signature': sig, 'x-attacker-delivery-id': id, 'webhook-timestamp': ts },
+			{ 'webhook-signature': bare, 'webhook-id': id, 'webhook-timestamp': ts },
+			{ 'webhook-timestamp': ts, 'webhook-signature': `v9,${bare}`, 'webhook-id': id },
+			{ 'x-vercel-id': 'fra1::abc', 'x-arr-log-id': 'log-1', 'x-request-id': 'r', traceparent: '00-1-2-01', 'cf-ray': '8a', 'svix-id': id, 'svix-timestamp': ts, 'svix-signature': sig },
+		]) {
+			expect(verify({ headers, learned })).toMatchObject({ valid: true, form: { signedId: ID, signed: learned } });
+		}
 	});
 
 	test('proxy and tracing ids before the real one do not push it out (point 9)', () => {

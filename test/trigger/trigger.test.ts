@@ -19,7 +19,9 @@ import {
 	type TestNode,
 	type WebhookRun,
 } from '../harness/engine';
+import { rememberedIds } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
+import { signedFormsKept } from '../../nodes/BusinessOpsTrigger/signedForms';
 import { TEST_API_KEY } from '../harness/engine';
 import { captureLogs, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
 
@@ -527,10 +529,13 @@ describe('test mode and production are kept apart', () => {
 			rawBody: Buffer.from(body),
 		});
 		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'manual')).result.workflowData).toBeDefined();
-		// refused while listening: thrown, so that n8n ends the editor's wait and shows why
-		await expect(runWebhook(trigger, testNode, signedWith(SECRET), 'manual')).rejects.toThrow(
-			'Delivery refused (HTTP 401): signature does not match',
-		);
+		// refused while listening: answered 401 with the reason, no output, so n8n keeps listening
+		const refusedWhileListening = await runWebhook(trigger, testNode, signedWith(SECRET), 'manual');
+		expect([refusedWhileListening.status, refusedWhileListening.sent, refusedWhileListening.result]).toEqual([
+			401,
+			{ ...REFUSED, reason: expect.stringMatching(/^signature does not match/) },
+			{ noWebhookResponse: true },
+		]);
 		expect((await runWebhook(trigger, testNode, signedWith(SECRET), 'webhook')).result.workflowData).toBeDefined();
 		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'webhook')).status).toBe(401);
 
@@ -538,9 +543,9 @@ describe('test mode and production are kept apart', () => {
 		const testDelete = nock(API).delete('/v1/webhooks/whk_test').reply(200, {});
 		await stopTestListening(trigger, testNode);
 		expect(testDelete.isDone()).toBe(true);
-		// Auto pinned the production form with the production record
+		// deliveries wrote nothing: the production record is as the lifecycle wrote it
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID, pinnedForm: expect.objectContaining({ header: 'webhook-signature', content: '{ID}.{timestamp}.{body}' }) },
+			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
 		});
 
 		// Deactivation (same mode and activation, production URL) deletes only the production one.
@@ -806,7 +811,7 @@ describe('webhook()', () => {
 			expect.objectContaining({
 				level: 'warn',
 				message: expect.stringMatching(
-					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals are logged at most once a minute\.$/,
+					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals of this trigger are not logged for a minute\.$/,
 				),
 			}),
 		);
@@ -863,72 +868,23 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		]);
 	});
 
-	test('a refusal is counted in memory; the count and last reason are written at most once a minute, the log line too', async () => {
+	test('a refusal writes nothing; its reason is logged at most once a minute per trigger', async () => {
 		const testNode = node();
-		const refusals = () => testNode.workflow.getStaticData('node', testNode.node).refusals;
+		const staticData = () => JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
+		const before = staticData();
 		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==');
 		await runWebhook(trigger, testNode, forged);
-		const first = { count: 1, lastAt: new Date(NOW * 1000).toISOString(), lastStatus: 401, lastReason: 'signature does not match' };
-		expect(refusals()).toEqual(first);
-		// within the minute: counted, neither written nor logged
 		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
-		expect(refusals()).toEqual(first);
-		expect(warnings()).toHaveLength(1);
-		// a minute later: the count so far and the last reason, in one write and one line
+		expect(warnings()).toEqual([expect.stringContaining('refused a delivery with HTTP 401: signature does not match.')]);
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
-		expect(refusals()).toEqual({
-			count: 7,
-			lastAt: new Date((NOW + 60) * 1000).toISOString(),
-			lastStatus: 401,
-			lastReason: 'missing signature header (no header name contains "signature")',
-		});
 		expect(warnings()).toHaveLength(2);
-		expect(warnings()[1]).toMatch(/refused a delivery with HTTP 401: missing signature header .* \(6 refusals since the last line\)/);
+		expect(warnings()[1]).toContain('refused a delivery with HTTP 401: missing signature header (no header name contains "signature")');
+		expect(staticData()).toBe(before);
+		expect(testNode.workflow.getStaticData('node', testNode.node).__dataChanged).not.toBe(true);
 	});
 
-	test('a refusal never writes an older subscription record back (a flood during a republish)', async () => {
-		// the same workflow, read by a request before the republish (old) and after it (new)
-		const old = withProduction({ id: 'whk_old' });
-		const renewed = withProduction({ id: 'whk_new' });
-		const before = node({}, structuredClone(old));
-		const workflowId = before.workflow.id;
-		const after = node({}, structuredClone(renewed));
-		after.workflow.id = workflowId;
-		const forged = { headers: {}, rawBody: Buffer.from('{}') };
-		await runWebhook(trigger, before, forged);
-		expect(before.workflow.getStaticData('node', before.node).refusals).toMatchObject({ count: 1 });
-		jest.spyOn(Date, 'now').mockReturnValue((NOW + 61) * 1000);
-		// a request that read the new record writes; one that still holds the old one never does again
-		await runWebhook(trigger, after, forged);
-		expect(after.workflow.getStaticData('node', after.node).refusals).toMatchObject({ count: 1 });
-		const stale = node({}, structuredClone(old));
-		stale.workflow.id = workflowId;
-		jest.spyOn(Date, 'now').mockReturnValue((NOW + 200) * 1000);
-		await runWebhook(trigger, stale, forged);
-		expect(stale.workflow.getStaticData('node', stale.node).refusals).toBeUndefined();
-		expect(stale.workflow.getStaticData('node', stale.node).__dataChanged).not.toBe(true);
-	});
-
-	test('the lifecycle names the current record: a request that read the record before a republish writes nothing', async () => {
-		const staleRead = node({}, withProduction({ id: 'whk_1' }));
-		noneLeftBehind();
-		nock(API)
-			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
-		// the republish, in this process, on the same workflow (as n8n loaded it for the activation)
-		const republished = createTriggerNode(trigger, { events: EVENTS }, {});
-		republished.workflow.id = staleRead.workflow.id;
-		expect(await activateTrigger(trigger, republished)).toEqual({ existed: false });
-		await runWebhook(trigger, staleRead, { headers: {}, rawBody: Buffer.from('{}') });
-		expect(staleRead.workflow.getStaticData('node', staleRead.node).refusals).toBeUndefined();
-		// a genuine delivery read with the old record is accepted (its secret still verifies) but pins nothing
-		const run = await runWebhook(trigger, staleRead, signedBody({ type: 'invoice.paid' }));
-		expect(run.result.workflowData).toBeDefined();
-		expect((subscriptions(staleRead).production as IDataObject).pinnedForm).toBeUndefined();
-	});
-
-	test('the form a delivery verified under is logged once per workflow, with how to pin it', async () => {
+	test('the form a delivery verified under is logged once per workflow, with how to set it by hand', async () => {
 		const testNode = node();
 		const headers = { 'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })) };
 		for (let i = 0; i < 3; i++) {
@@ -937,7 +893,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		}
 		const infos = logs.lines.filter((line) => line.level === 'info').map((line) => line.message);
 		expect(infos).toEqual([
-			`Business Ops Trigger "Business Ops Trigger" (workflow ${testNode.workflow.id}): deliveries verify under Auto as header x-api-signature, value sha256=<hex>, HMAC-SHA256 of {body}, key the whole secret. Pinned with this subscription: later deliveries are checked in this form only. To set it by hand, choose Signature Scheme "Custom" with: header x-api-signature, prefix "sha256=", encoding hex, signed content {body}, key Whole Secret, algorithm SHA-256.`,
+			`Business Ops Trigger "Business Ops Trigger" (workflow ${testNode.workflow.id}): deliveries verify under Auto as header x-api-signature, value sha256=<hex>, HMAC-SHA256 of {body}, key the whole secret. To set it by hand, choose Signature Scheme "Custom" with: header x-api-signature, prefix "sha256=", encoding hex, signed content {body}, key Whole Secret, algorithm SHA-256.`,
 		]);
 	});
 
@@ -952,7 +908,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const plain = node();
 		plain.workflow.id = testNode.workflow.id;
 		expect((await runWebhook(trigger, plain, delivery)).result.workflowData).toBeDefined();
-		// with a signed timestamp the id is kept for twice the tolerance (here 2 × 300 s), then runs again signed anew
+		// with a signed timestamp the id is kept until that timestamp leaves the window (300 s), then runs again signed anew
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 601) * 1000);
 		const raw = JSON.stringify({ id: 'evt_5', type: 'invoice.paid', data });
 		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 601, raw), rawBody: Buffer.from(raw) };
@@ -991,59 +947,6 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const run = await runWebhook(trigger, bad, yearOld);
 		expect(run.status).toBe(401);
 		expect(run.result.workflowData).toBeUndefined();
-	});
-
-	test('Auto pins the first verified form inside the subscription record; a later delivery in another form is refused (point 1)', async () => {
-		const testNode = node();
-		const raw = JSON.stringify({ type: 'invoice.paid' });
-		const github = { headers: { 'x-api-signature': githubSignature(SECRET, raw) }, rawBody: Buffer.from(raw) };
-		expect((await runWebhook(trigger, testNode, github)).result.workflowData).toBeDefined();
-		expect((subscriptions(testNode).production as IDataObject).pinnedForm).toEqual({
-			header: 'x-api-signature',
-			prefix: 'sha256=',
-			encoding: 'hex',
-			content: '{body}',
-			key: 'secret',
-			timestampHeader: '',
-			idHeader: '',
-			algorithm: 'sha256',
-		});
-		expect((await runWebhook(trigger, testNode, github)).result.workflowData).toBeDefined();
-		const other = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
-		expect(other.status).toBe(401);
-		expect(other.sent).toEqual(REFUSED);
-		expect(warnings().at(-1)).toContain('missing x-api-signature header (checked against the pinned form: header x-api-signature, {body})');
-		// a new subscription (a new record) learns again
-		const renewed = node({}, withProduction({ id: 'whk_9' }));
-		expect((await runWebhook(trigger, renewed, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
-		expect((subscriptions(renewed).production as IDataObject).pinnedForm).toMatchObject({ header: 'webhook-signature' });
-	});
-
-	test('a learned form holds in this process at once, and reaches the record with the next write n8n saves (a refusal)', async () => {
-		const staticData = withProduction({ id: 'whk_mem' });
-		const first = node({}, structuredClone(staticData));
-		const raw = JSON.stringify({ type: 'invoice.paid' });
-		const github = { headers: { 'x-api-signature': githubSignature(SECRET, raw) }, rawBody: Buffer.from(raw) };
-		expect((await runWebhook(trigger, first, github)).result.workflowData).toBeDefined();
-		// n8n 2.41 does not save that request's static data: the next request reads the record without the form
-		const next = node({}, structuredClone(staticData));
-		next.workflow.id = first.workflow.id;
-		const otherForm = await runWebhook(trigger, next, signedBody({ type: 'invoice.paid' }));
-		expect(otherForm.status).toBe(401);
-		expect(warnings().at(-1)).toContain('(checked against the pinned form: header x-api-signature, {body})');
-		// that refusal's write (the first of the minute) carried the form into the record
-		expect((subscriptions(next).production as IDataObject).pinnedForm).toMatchObject({ header: 'x-api-signature', content: '{body}' });
-	});
-
-	test('a refused delivery changes no static data until its write is due, and a refused 401 says nothing else (point 6)', async () => {
-		const testNode = node();
-		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
-		const data = testNode.workflow.getStaticData('node', testNode.node);
-		data.__dataChanged = false;
-		const runs = [];
-		for (let i = 0; i < 20; i++) runs.push(await runWebhook(trigger, testNode, { headers: { 'x-signature': 'sha256=' + 'ab'.repeat(32) }, rawBody: Buffer.from('{}') }));
-		expect(data.__dataChanged).toBe(false);
-		expect(new Set(runs.map((run) => JSON.stringify([run.status, run.sent])))).toEqual(new Set([JSON.stringify([401, REFUSED])]));
 	});
 
 	test('a clear secret (never released) is not used: refused as no secret stored', async () => {
@@ -1124,5 +1027,115 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 
 		const bad = customNode({ ...settings, signedContent: '{timestamp}' });
 		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow('Custom signature: "Signed Content" must contain {body} exactly once');
+	});
+});
+
+describe('webhook(): a request whose signature has not verified changes nothing (issue 29)', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
+	});
+
+	/** A workflow of its own: a trigger this process has not learned anything about yet. */
+	const node = (options: IDataObject = {}) => ownWorkflow(createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData: withProduction() }));
+	const raw = (id: string) => JSON.stringify({ id, type: 'invoice.paid', data: { id: 'inv_1' } });
+	const standardDelivery = (id: string, at = NOW): FakeDelivery => ({ headers: standardHeaders(SECRET, id, at, raw(id)), rawBody: Buffer.from(raw(id)) });
+	const githubDelivery = (id: string): FakeDelivery => ({ headers: { 'x-hub-signature-256': githubSignature(SECRET, raw(id)) }, rawBody: Buffer.from(raw(id)) });
+	const renamed = (headers: Record<string, string | string[]>, from: string, to: string) => {
+		const { [from]: value, ...rest } = headers;
+		return { ...rest, [to]: value };
+	};
+	const ran = async (testNode: TestNode, delivery: FakeDelivery) => (await runWebhook(trigger, testNode, delivery)).result.workflowData !== undefined;
+
+	test.each<[string, (genuine: FakeDelivery) => FakeDelivery, (id: string) => FakeDelivery]>([
+		['signature header renamed', (d) => ({ ...d, headers: renamed(d.headers, 'webhook-signature', 'x-poison-signature') }), standardDelivery],
+		['id header renamed', (d) => ({ ...d, headers: renamed(d.headers, 'webhook-id', 'x-attacker-delivery-id') }), standardDelivery],
+		['GitHub-style prefix dropped', (d) => ({ ...d, headers: { 'x-hub-signature-256': String(d.headers['x-hub-signature-256']).slice('sha256='.length) } }), githubDelivery],
+		['extra proxy id headers', (d) => ({ ...d, headers: { 'x-request-id': 'r-1', 'x-vercel-id': 'fra1::x', 'x-poison-id': 'p', ...d.headers } }), standardDelivery],
+		['headers reordered', (d) => ({ ...d, headers: Object.fromEntries(Object.entries(d.headers).reverse()) }), standardDelivery],
+	])('a genuine delivery replayed first with its %s never makes a later genuine delivery fail (item 1)', async (_aspect, change, genuine) => {
+		const testNode = node();
+		const staticData = JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
+		// the replay verifies (its HMAC is genuine) and is accepted: it teaches nothing unsigned
+		expect(await ran(testNode, change(genuine('evt_replayed')))).toBe(true);
+		expect([await ran(testNode, genuine('evt_next_1')), await ran(testNode, genuine('evt_next_2'))]).toEqual([true, true]);
+		expect(JSON.stringify(testNode.workflow.getStaticData('node', testNode.node))).toBe(staticData);
+	});
+
+	test('a Svix-style delivery with proxy id headers before svix-id and a whsec_ secret verifies, first and later (item 2)', async () => {
+		const testNode = node();
+		const svix = (id: string): FakeDelivery => {
+			const { 'webhook-id': svixId, 'webhook-timestamp': ts, 'webhook-signature': signature } = standardHeaders(SECRET, id, NOW, raw(id));
+			return {
+				headers: { 'x-vercel-id': 'fra1::iad1::abc', 'x-arr-log-id': 'log-7', 'x-request-id': 'r', 'x-amzn-trace-id': 'Root=1', traceparent: '00-1-2-01', 'cf-ray': '8a', 'svix-id': svixId, 'svix-timestamp': ts, 'svix-signature': signature },
+				rawBody: Buffer.from(raw(id)),
+			};
+		};
+		expect([await ran(testNode, svix('msg_1')), await ran(testNode, svix('msg_2'))]).toEqual([true, true]);
+	});
+
+	test('a body made of "<id>.<timestamp>.<body>" verifies under {body} with a genuine signature, but is refused and teaches nothing', async () => {
+		const testNode = node();
+		const id = 'msg_trick';
+		const { 'webhook-signature': signature } = standardHeaders(SECRET, id, NOW, raw(id));
+		const trick = await runWebhook(trigger, testNode, { headers: { 'webhook-signature': signature }, rawBody: Buffer.from(`${id}.${NOW}.${raw(id)}`) });
+		expect([trick.status, trick.result.workflowData]).toEqual([400, undefined]);
+		expect(await ran(testNode, standardDelivery('evt_after_trick'))).toBe(true);
+	});
+
+	test('once a signed form is learned, every genuine delivery in it verifies; another signed form is refused, naming the learned one', async () => {
+		const testNode = node();
+		expect(await ran(testNode, standardDelivery('evt_learn'))).toBe(true);
+		const other = await runWebhook(trigger, testNode, githubDelivery('evt_other'));
+		expect(other.status).toBe(401);
+		expect(logs.lines.at(-1)?.message).toContain('signature does not match (checked as HMAC-SHA256 of {ID}.{timestamp}.{body} with the base64 after whsec_');
+		// the same subscription under another trigger (another workflow) learns on its own
+		expect(await ran(node(), githubDelivery('evt_other'))).toBe(true);
+	});
+
+	test.each([0, 1, 300])('Ignore Repeated Deliveries with tolerance %i: a repeat that still verifies runs once (item 3)', async (tolerance) => {
+		const testNode = node({ ignoreRepeatedDeliveries: true, timestampTolerance: tolerance });
+		const delivery = standardDelivery('msg_repeat');
+		expect(await ran(testNode, delivery)).toBe(true);
+		// every moment the same signed delivery still verifies, it is ignored
+		for (const later of [800, tolerance * 1000 + 999]) {
+			jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000 + later);
+			expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({ webhookResponse: { received: true, ignored: 'repeated delivery: msg_repeat' } });
+		}
+		// a second after that the window refuses it
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + tolerance + 1) * 1000);
+		expect((await runWebhook(trigger, testNode, delivery)).status).toBe(401);
+	});
+
+	test("a stranger's POST to the test URL does not end the listening: no throw, no output, the reason in the answer (item 4)", async () => {
+		const testNode = node();
+		for (const junk of <FakeDelivery[]>[{ headers: {}, rawBody: Buffer.from('junk') }, { headers: { 'x-signature': 'sha256=' + 'ab'.repeat(32) }, rawBody: Buffer.from('{}') }]) {
+			const run = await runWebhook(trigger, testNode, junk, 'manual');
+			expect([run.status, run.result]).toEqual([401, { noWebhookResponse: true }]);
+			expect(run.sent).toEqual({ ...REFUSED, reason: expect.any(String) });
+		}
+		// a genuine test delivery still produces its event: 'test mode and production are kept apart'
+	});
+
+	test('300 forged deliveries write no static data and grow no store (item 5)', async () => {
+		const testNode = node({ ignoreRepeatedDeliveries: true });
+		expect(await ran(testNode, standardDelivery('evt_known'))).toBe(true);
+		const staticData = testNode.workflow.getStaticData('node', testNode.node);
+		const before = JSON.stringify(staticData);
+		staticData.__dataChanged = false;
+		const stores = () => [rememberedIds(), signedFormsKept()];
+		const storesBefore = stores();
+		const warningsBefore = logs.lines.filter((line) => line.level === 'warn').length;
+		for (let i = 0; i < 300; i++) {
+			const id = `evt_forged_${i}`;
+			const forged = standardDelivery(id);
+			const headers: Record<string, string> = { ...(forged.headers as Record<string, string>), 'webhook-signature': `v1,${Buffer.alloc(32, i).toString('base64')}` };
+			headers[`x-${i.toString(36)}-signature`] = 'ab'.repeat(32);
+			headers[`x-${i.toString(36)}-id`] = id;
+			expect((await runWebhook(trigger, testNode, { headers, rawBody: forged.rawBody })).status).toBe(401);
+		}
+		expect(JSON.stringify(staticData)).toBe(before);
+		expect(staticData.__dataChanged).toBe(false);
+		expect(stores()).toEqual(storesBefore);
+		expect(logs.lines.filter((line) => line.level === 'warn').length - warningsBefore).toBe(1);
 	});
 });

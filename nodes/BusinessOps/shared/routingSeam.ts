@@ -29,14 +29,14 @@ import type {
 import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
+import { BoundedMap } from '../../shared/boundedMap';
 import { walkPages } from '../../shared/api/pages';
 import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
 import { inItemOrder, inputCheckFailure, isWrite } from './stopOnError';
 import { invalidInput } from './validation';
 
 /** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
-const toldExecutions = new Set<string>();
-const MAX_TOLD = 1000;
+const toldExecutions = new BoundedMap<string, true>(1000);
 
 /** Execution custom data key of the notice (letters, digits and _ only). */
 export const DEPRECATION_DATA_KEY = 'businessOpsDeprecation';
@@ -51,8 +51,7 @@ function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFul
 	const notice = deprecationNoticeOf(response);
 	const executionId = String(ctx.getExecutionId() ?? '');
 	if (!notice || toldExecutions.has(executionId)) return;
-	toldExecutions.add(executionId);
-	if (toldExecutions.size > MAX_TOLD) toldExecutions.delete(toldExecutions.values().next().value as string);
+	toldExecutions.set(executionId, true);
 	ctx.logger.warn(`Business Ops: ${notice}`);
 	try {
 		ctx.customData.set(DEPRECATION_DATA_KEY, notice);

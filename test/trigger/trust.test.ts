@@ -1,0 +1,38 @@
+import { decideTrust, type TrustSubscription } from '../../nodes/BusinessOpsTrigger/trust';
+import { standardHeaders } from './helpers';
+
+const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+const NOW = 1_700_000_000;
+const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
+const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, tolerance: 300 };
+const request = (headers: Record<string, string>, rawBody: Buffer | string | undefined = Buffer.from(BODY)) => ({ headers, rawBody, nowSeconds: NOW });
+
+describe('decideTrust: one request, one subscription, one answer', () => {
+	test('accepted: the parsed body, the form it verified under, the signed timestamp and the tolerance', () => {
+		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), auto)).toEqual({
+			accepted: true,
+			body: JSON.parse(BODY),
+			form: expect.objectContaining({ signedId: 'msg_1', signed: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } }),
+			timestamp: NOW,
+			toleranceSeconds: 300,
+		});
+	});
+
+	test.each<[string, ReturnType<typeof request>, TrustSubscription, number, RegExp]>([
+		['a tolerance that is not a number', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, tolerance: '5m' }, 401, /^"Timestamp Tolerance \(Seconds\)" must be a number/],
+		['a secret that does not open', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: { problem: 'publish again' } }, 401, /^publish again$/],
+		['no secret', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: undefined }, 401, /^no signing secret is stored$/],
+		['a forged signature', request(standardHeaders('whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==', 'msg_1', NOW, BODY)), auto, 401, /^signature does not match$/],
+		['a verified body that is a JSON list', request(standardHeaders(SECRET, 'msg_1', NOW, '[1]'), '[1]'), auto, 400, /^body is not a JSON object$/],
+		['headers that are not an object', { headers: null as unknown as Record<string, string>, rawBody: Buffer.from(BODY), nowSeconds: NOW }, auto, 401, /./],
+	])('refused: %s', (_case, req, subscription, status, reason) => {
+		const trust = decideTrust(req, subscription);
+		expect(trust).toEqual({ accepted: false, status, reason: expect.stringMatching(reason) });
+	});
+
+	test('the scheme None accepts n8n\'s parsed body only when the raw bytes are missing, and only an object', () => {
+		const none: TrustSubscription = { scheme: 'none', secret: undefined, tolerance: 300 };
+		expect(decideTrust({ headers: {}, rawBody: undefined, parsedBody: { a: 1 }, nowSeconds: NOW }, none)).toMatchObject({ accepted: true, body: { a: 1 } });
+		expect(decideTrust({ headers: {}, rawBody: undefined, parsedBody: [1], nowSeconds: NOW }, none)).toMatchObject({ accepted: false, status: 400 });
+	});
+});
