@@ -682,7 +682,6 @@ function mismatch(result: Result): string | undefined {
 }
 
 test('more than 1,000 generated deliveries: every valid one starts the workflow, every bad one is refused', async () => {
-	const started = Date.now();
 	const logs = captureLogWarnings();
 	for (const config of CONFIGS) config.testNode = nodeFor(config);
 
@@ -746,7 +745,6 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 	const refusals = logs.warnings.filter((line) => line.includes('refused a delivery with HTTP 401'));
 	expect(refusals).toHaveLength(CONFIGS.length);
 	expect(logs.warnings.filter((line) => line.includes(SECRET) || line.includes(SECRET.slice(6)))).toEqual([]);
-	expect(Date.now() - started).toBeLessThan(20_000);
 }, 30_000);
 
 test('Auto, pinned: after the first verified delivery only its form verifies, at any size; every other form and every forgery is refused', async () => {
