@@ -8,7 +8,7 @@
 const crypto = require('node:crypto');
 const net = require('node:net');
 
-const { assert, node, chain, credentialRef, waitFor, rt } = require('./harness');
+const { assert, node, chain, credentialRef, waitFor, logText, rt } = require('./harness');
 
 const TRIGGER = 'Business Ops Trigger';
 
@@ -112,12 +112,19 @@ module.exports = {
 			timeoutMs: 90_000,
 			async run(ctx) {
 				// A public-looking Base URL that resolves nowhere: the check refuses before any request.
+				const logStart = logText(ctx.n8n).length;
 				const credential = await credentialFor(ctx, 'Business Ops (public API)', 'https://api.business-ops.example/v1');
 				const { wf, publishError } = await publishExpectingError(ctx, 'e2e lifecycle: reachability', credential);
 				const message = await activationError(ctx, wf.id, publishError, 60_000);
 				assert.match(message, /The webhook URL http:\/\/127\.0\.0\.1:\d+\/webhook\/\S+ points at a loopback address \(127\.0\.0\.1\), which the API at api\.business-ops\.example cannot reach/);
+				// Nothing sent: api.business-ops.example resolves nowhere, so any request the trigger had
+				// made (before or instead of the check) would have failed with a name lookup error.
+				const lookupErrors = /ENOTFOUND|EAI_AGAIN|getaddrinfo|Could not complete|The connection was aborted/;
+				assert.doesNotMatch(message, lookupErrors, 'a request to the API was attempted');
+				const logSince = logText(ctx.n8n).slice(logStart);
+				assert.doesNotMatch(logSince, /api\.business-ops\.example\S*\s*(ENOTFOUND|EAI_AGAIN)|(ENOTFOUND|EAI_AGAIN)\s+api\.business-ops\.example/, 'n8n logged a request to the API');
 				await ctx.client.unpublishWorkflow(wf.id).catch(() => undefined);
-				return 'refused: loopback webhook URL, public API';
+				return 'refused: loopback webhook URL, public API; no request attempted';
 			},
 		},
 	],
