@@ -8,6 +8,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/harness/apiClock.ts'],
-	setupFilesAfterEnv: ['<rootDir>/test/harness/nock.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/harness/nock.ts', '<rootDir>/test/harness/assertions.ts'],
 	testTimeout: 30000,
 };

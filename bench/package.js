@@ -12,12 +12,14 @@ const { rt } = require('./lib/n8n');
 const { median, min, max, fmtMs, fmtBytes } = require('./lib/stats');
 const { atMost } = require('./lib/table');
 
+/** A size is the same on every machine: the package's tarball has a fixed limit besides its ratio. */
 const TARBALL_LIMIT = 100_000;
-const LOAD_LIMIT_MS = 30;
+/** Load time is judged only against the minimal package loaded the same way in the same run. */
+const LOAD_RATIO_LIMIT = 4;
 
-/** `npm pack --dry-run --json` of the repository as it is built now. */
-function tarball() {
-	const res = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: rt.REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+/** `npm pack --dry-run --json` of a package folder (the repository as it is built now by default). */
+function tarball(dir = rt.REPO_ROOT) {
+	const res = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
 	if (res.status !== 0) throw new Error(`npm pack --dry-run failed: ${res.stderr.slice(-500)}`);
 	const info = JSON.parse(res.stdout.slice(res.stdout.indexOf('[')))[0];
 	const bySuffix = {};
@@ -96,20 +98,21 @@ async function run(ctx) {
 	const tb = tarball();
 	const maps = tb.bySuffix['.js.map'] || 0;
 	const buildInfo = tb.bySuffix['.tsbuildinfo'] || 0;
-	log(`tarball ${fmtBytes(tb.size)} (${tb.entryCount} files, ${fmtBytes(tb.unpackedSize)} unpacked; .tsbuildinfo ${fmtBytes(buildInfo)}, .js.map ${fmtBytes(maps)} unpacked)`);
+	const minimal = minimalPackage();
+	ctx.ownFolder(minimal);
+	const minimalTb = tarball(minimal);
+	log(`tarball ${fmtBytes(tb.size)} (${tb.entryCount} files, ${fmtBytes(tb.unpackedSize)} unpacked; .tsbuildinfo ${fmtBytes(buildInfo)}, .js.map ${fmtBytes(maps)} unpacked); minimal package ${fmtBytes(minimalTb.size)}`);
 	ctx.row({
 		section: 'Package',
 		name: 'Tarball size (npm pack)',
 		measured: fmtBytes(tb.size),
-		baseline: `limit ${fmtBytes(TARBALL_LIMIT)}`,
-		ratio: tb.size / TARBALL_LIMIT,
+		baseline: `minimal 1-node package: ${fmtBytes(minimalTb.size)}`,
+		ratio: tb.size / minimalTb.size,
 		target: `<= ${fmtBytes(TARBALL_LIMIT)}`,
 		verdict: atMost(tb.size, TARBALL_LIMIT),
-		detail: `npm pack --dry-run of the current build: ${tb.entryCount} files, ${fmtBytes(tb.unpackedSize)} unpacked, of which .js ${fmtBytes(tb.bySuffix['.js'] || 0)}, .js.map ${fmtBytes(maps)}, .d.ts ${fmtBytes(tb.bySuffix['.d.ts'] || 0)}, .tsbuildinfo ${fmtBytes(buildInfo)}`,
+		detail: `npm pack --dry-run of the current build: ${tb.entryCount} files, ${fmtBytes(tb.unpackedSize)} unpacked, of which .js ${fmtBytes(tb.bySuffix['.js'] || 0)}, .js.map ${fmtBytes(maps)}, .d.ts ${fmtBytes(tb.bySuffix['.d.ts'] || 0)}, .tsbuildinfo ${fmtBytes(buildInfo)}; the minimal package (one declarative node, one credential, an icon) packed the same way in this run: ${minimalTb.entryCount} files`,
 	});
 
-	const minimal = minimalPackage();
-	ctx.ownFolder(minimal);
 	const times = { pkg: [], minimal: [], custom: [] };
 	let loaded;
 	for (let i = 0; i < runs; i++) {
@@ -128,8 +131,8 @@ async function run(ctx) {
 		measured: fmtMs(p),
 		baseline: `minimal 1-node package: ${fmtMs(m)}`,
 		ratio: p / m,
-		target: `<= ${LOAD_LIMIT_MS} ms`,
-		verdict: atMost(p, LOAD_LIMIT_MS),
+		target: `<= ${LOAD_RATIO_LIMIT}x`,
+		verdict: atMost(p / m, LOAD_RATIO_LIMIT),
 		detail: `n8n-core PackageDirectoryLoader.loadAll() on the package root (${loaded.nodes.join(', ')}; ${loaded.credentials.join(', ')}), median of ${runs} fresh Node ${ctx.runtime.nodeVersion} processes (${fmtMs(min(times.pkg))}–${fmtMs(max(times.pkg))}), n8n-workflow and n8n-core loaded beforehand and not counted; CustomDirectoryLoader on dist/ (N8N_CUSTOM_EXTENSIONS) ${fmtMs(median(times.custom))}`,
 	});
 	return { tarball: tb, times };

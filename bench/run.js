@@ -182,15 +182,41 @@ async function main() {
 	if (outFile) {
 		fs.writeFileSync(outFile, report(rows, facts));
 		out(`[bench] wrote ${path.relative(process.cwd(), outFile) || outFile}`);
+		if (outFile === RESULTS_FILE) {
+			writeDocsTable(rows, facts);
+			out(`[bench] wrote the same table into ${path.relative(process.cwd(), DOCS_FILE)}`);
+		}
 	}
 	process.exitCode = failures.length || errors.length ? 1 : 0;
+}
+
+const RESULTS_FILE = path.join(rt.REPO_ROOT, 'bench', 'RESULTS.md');
+const DOCS_FILE = path.join(rt.REPO_ROOT, 'docs', 'benchmarks.md');
+const DOCS_START = '<!-- bench table: written by `npm run bench -- --out=bench/RESULTS.md` from the run of bench/RESULTS.md; do not edit -->';
+const DOCS_END = '<!-- end of bench table -->';
+
+/** Which run this is: the command and the parts it ran. */
+function runLine(facts) {
+	const args = [...selected, ...(quick ? ['--quick'] : []), '--out=bench/RESULTS.md'];
+	const parts = selected.length ? selected.join(', ') : `all parts (${PARTS.join(', ')})`;
+	return `Run of ${facts.date.slice(0, 10)}: \`npm run bench -- ${args.join(' ')}\`, ${parts}.`;
+}
+
+/** docs/benchmarks.md shows the table of the same run, between its markers. */
+function writeDocsTable(rows, facts) {
+	const docs = fs.readFileSync(DOCS_FILE, 'utf8');
+	const start = docs.indexOf(DOCS_START);
+	const end = docs.indexOf(DOCS_END);
+	if (start < 0 || end < start) throw new Error(`${DOCS_FILE} has no bench table markers`);
+	const table = [DOCS_START, runLine(facts), '', toMarkdown(rows), '', ''].join('\n');
+	fs.writeFileSync(DOCS_FILE, docs.slice(0, start) + table + docs.slice(end));
 }
 
 function report(rows, facts) {
 	return [
 		'# Benchmark results',
 		'',
-		`Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` (bench/run.js) on ${facts.date.slice(0, 10)}. Every ratio compares two figures measured in the same run; lower is better.`,
+		`${runLine(facts)} Produced by bench/run.js; every ratio compares two figures measured in this run; lower is better.`,
 		'',
 		toMarkdown(rows),
 		'',

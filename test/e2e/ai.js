@@ -263,6 +263,7 @@ module.exports = {
 		},
 		{
 			name: 'The template templates/answer-customer-request-with-ai-agent.json imports and runs',
+			template: path.basename(TEMPLATE),
 			timeoutMs: 240_000,
 			async run(ctx) {
 				const template = JSON.parse(fs.readFileSync(TEMPLATE, 'utf8'));

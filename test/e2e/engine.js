@@ -8,7 +8,8 @@
 
 const http = require('node:http');
 
-const { assert, node, chain, credentialRef, byId, expectSuccess, expectFailure, nodeError, sandboxGet, sandboxFirstId, logText, rt } = require('./harness');
+const { assert, node, chain, credentialRef, byId, expectSuccess, expectFailure, nodeError, nodeItems, sandboxGet, sandboxFirstId, logText, waitFor, rt } = require('./harness');
+const walker = require('../shared/fieldWalker');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Business Ops';
@@ -28,10 +29,13 @@ function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = [
 	};
 }
 
-async function run(ctx, wf) {
+/** Runs a workflow; the node's output is checked against its output schema unless it came from the capture server (`api: false`). */
+async function run(ctx, wf, { api = true } = {}) {
 	const created = await ctx.client.createWorkflow(wf);
 	const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
-	return { execution, status: execution.status, items: rt.nodeOutput(execution, NODE) || [], error: nodeError(execution, NODE) };
+	const parameters = wf.nodes.find((n) => n.name === NODE).parameters;
+	const items = api ? nodeItems(execution, parameters) : rt.nodeOutput(execution, NODE) || [];
+	return { execution, status: execution.status, items, error: nodeError(execution, NODE) };
 }
 
 /** The items of one output of a node in an execution, with their pairing. */
@@ -62,90 +66,48 @@ async function contactsNamed(ctx, prefix) {
 
 // -- Empty values over the node description n8n serves ------------------------------------------
 
-/** Valid values for the fields whose checks need one (shared with test/node/emptyValues.test.ts). */
-const SAMPLE_BY_NAME = require('../fixtures/field-samples.json');
+const EMPTY_KINDS = ['$json.missing', 'null', '""', '"  "'];
 
-function sample(field) {
-	if (field.name in SAMPLE_BY_NAME) return SAMPLE_BY_NAME[field.name];
-	switch (field.type) {
-		case 'resourceLocator':
-			return byId('x_1');
-		case 'number':
-			return 5;
-		case 'boolean':
-			return true;
-		case 'options':
-			return field.options?.[0]?.value ?? 'x';
-		case 'multiOptions':
-			return ['invoice.paid'];
-		case 'fixedCollection': {
-			const group = field.options[0];
-			return { [group.name]: [Object.fromEntries(group.values.filter((leaf) => leaf.required).map((leaf) => [leaf.name, sample(leaf)]))] };
-		}
-		default:
-			return 'Sample';
-	}
+function deepMerge(into, from) {
+	if (!into || typeof into !== 'object' || !from || typeof from !== 'object') return from;
+	const merged = Array.isArray(from) ? [...(Array.isArray(into) ? into : [])] : { ...into };
+	for (const [key, value] of Object.entries(from)) merged[key] = deepMerge(merged[key], value);
+	return merged;
 }
 
-function shownFor(field, resource, operation) {
-	const show = field.displayOptions?.show || {};
-	return (
-		(show.resource || [resource]).includes(resource) &&
-		(show.operation || [operation]).includes(operation) &&
-		!['resource', 'operation', 'requestOptions'].includes(field.name)
-	);
-}
-
-/** Every create and update of the node n8n serves, with its fields. */
-function writeOperations(nodeType) {
-	const resources = nodeType.properties.find((p) => p.name === 'resource').options.map((o) => o.value);
-	return resources.flatMap((resource) => {
-		const selector = nodeType.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-		// n8n adds a "Custom API Call" resource with no operations of the node's own
-		if (!selector) return [];
-		return selector.options
-			.filter((o) => ['create', 'update'].includes(o.value) || /^update/.test(o.value))
-			.map((o) => ({ resource, operation: o.value, fields: nodeType.properties.filter((f) => shownFor(f, resource, o.value)) }));
-	});
+function setAt(target, path, value) {
+	const parent = path.slice(0, -1).reduce((node, key) => node[key], target);
+	parent[path[path.length - 1]] = value;
 }
 
 /**
- * One workflow per operation: each input item makes one optional field resolve to nothing (a
- * missing input field, null, "" or spaces) while every other optional field has a valid value.
- * Returns the parameters and the rows, with what each row must not send.
+ * The fields of every create and update, from the walk the unit generator uses
+ * (test/shared/fieldWalker.js) over the description n8n serves. One workflow per operation, set of
+ * show values (Items (JSON) needs Items Input "JSON"), form of line items and kind (optional or required): each input
+ * item makes one field resolve to nothing (a missing input field, null, "" or spaces) while every
+ * other field has a valid value. Returns the runs with their parameters, cases and rows.
  */
-function emptyValueRun(op) {
-	const parameters = { resource: op.resource, operation: op.operation };
-	const targets = [];
-	const emptyKinds = ['$json.missing', 'null', '""', '"  "'];
-	const valueFor = (target, given) => `={{ $json.target === ${JSON.stringify(target)} ? [${emptyKinds.join(', ')}][$json.kind] : ${JSON.stringify(given)} }}`;
-	for (const field of op.fields) {
-		if (field.noDataExpression) continue;
-		if (field.required) {
-			if (!field.displayOptions?.show?.itemsInput || field.displayOptions.show.itemsInput[0] === 'form') parameters[field.name] = sample(field);
-			continue;
-		}
-		if (field.type === 'collection') {
-			const value = {};
-			for (const child of field.options) {
-				if (child.type === 'fixedCollection' || child.type === 'json') continue;
-				const target = `${field.name}.${child.name}`;
-				const send = child.routing?.send;
-				targets.push({ target, sends: send?.property && { type: send.type, property: send.property } });
-				value[child.name] = child.type === 'resourceLocator' ? byId(valueFor(target, 'x_1')) : valueFor(target, sample(child));
-			}
-			parameters[field.name] = value;
-		} else if (field.type !== 'fixedCollection' && field.routing?.send?.property) {
-			targets.push({ target: field.name, sends: { type: field.routing.send.type, property: field.routing.send.property } });
-			parameters[field.name] = valueFor(field.name, sample(field));
-		}
+function emptyValueRuns(op) {
+	const groups = new Map();
+	for (const fieldCase of walker.casesOf(op)) {
+		// line items (a row of a collection, or JSON) in a workflow of their own: the node refuses both forms at once
+		const lineItems = fieldCase.path.length >= 4 || fieldCase.fieldType === 'json' ? fieldCase.path.slice(0, 2).join('.') : '';
+		const key = JSON.stringify([fieldCase.required, fieldCase.shows, lineItems]);
+		groups.set(key, [...(groups.get(key) ?? []), fieldCase]);
 	}
-	const rows = targets.flatMap(({ target }) => emptyKinds.map((_, kind) => ({ target, kind })));
-	return { parameters, targets, rows };
+	return [...groups.values()].map((cases) => {
+		let parameters = {};
+		for (const c of cases) parameters = deepMerge(parameters, c.parameters(c.sample));
+		for (const c of cases) {
+			setAt(parameters, c.path, `={{ $json.target === ${JSON.stringify(c.title)} ? [${EMPTY_KINDS.join(', ')}][$json.kind] : ${JSON.stringify(c.sample)} }}`);
+		}
+		const rows = cases.flatMap((c) => EMPTY_KINDS.map((_, kind) => ({ target: c.title, kind })));
+		return { required: cases[0].required, parameters, cases, rows };
+	});
 }
 
-/** A local server standing in for the API: records each request body and answers with one record. */
-async function captureServer() {
+/** A local server standing in for the API: records each request body and answers with one record (with `headers`). */
+async function captureServer(headers = {}) {
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		let text = '';
@@ -153,7 +115,7 @@ async function captureServer() {
 		req.on('end', () => {
 			const url = new URL(req.url, 'http://127.0.0.1');
 			requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: text ? JSON.parse(text) : {} });
-			res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+			res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', ...headers });
 			res.end(JSON.stringify({ data: { id: 'x_1' } }));
 		});
 	});
@@ -386,33 +348,61 @@ module.exports = {
 			},
 		},
 		{
-			name: 'empty values: undefined, null, "" and spaces in every optional field of every create and update send nothing (generated over the node description)',
-			timeoutMs: 300_000,
+			name: 'empty values: undefined, null, "" and spaces in every optional field of every create and update send nothing; in a required one, the item fails naming the field and nothing is sent (generated over the node description, by the walk of the unit generator)',
+			timeoutMs: 420_000,
 			async run(ctx) {
 				const capture = await captureServer();
 				try {
 					const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: capture.baseUrl, requestsPerMinute: 100000 };
 					const cred = await ctx.client.rest('POST', '/credentials', { name: `capture ${Date.now()}`, type: rt.CREDENTIAL_TYPE, data });
-					const summary = [];
-					for (const op of writeOperations(ctx.nodeType)) {
-						const { parameters, targets, rows } = emptyValueRun(op);
-						if (targets.length === 0) continue;
-						capture.requests.length = 0;
-						const result = await run(ctx, itemsWorkflow(`e2e engine empty ${op.resource} ${op.operation}`, rows, parameters, { id: cred.id, name: cred.name }));
-						expectSuccess(result);
-						// writes go out one at a time in item order: request i is row i
-						assert.equal(capture.requests.length, rows.length, `${op.resource} ${op.operation}: requests`);
-						rows.forEach((row, index) => {
-							const request = capture.requests[index];
-							const where = `${op.resource} ${op.operation} ${row.target} (empty kind ${row.kind})`;
-							assert.deepEqual(emptyValuesIn(request), [], where);
-							const { sends } = targets.find((t) => t.target === row.target);
-							if (sends) assert.ok(!((sends.type === 'query' ? request.query : request.body) ?? {}).hasOwnProperty(sends.property), `${where} sent ${sends.property}`);
-						});
-						summary.push(`${op.resource} ${op.operation} ${targets.length}`);
+					const writes = walker.operations(ctx.nodeType.properties).filter(walker.isWrite);
+					const reached = [];
+					for (const op of writes) {
+						const opName = `${op.resource} ${op.operation}`;
+						for (const { required, parameters, cases, rows } of emptyValueRuns(op)) {
+							capture.requests.length = 0;
+							const title = `e2e engine empty ${opName} ${required ? 'required' : 'optional'}`;
+							const nodeOptions = required ? { onError: 'continueRegularOutput' } : {};
+							// the capture server is not the API: its answers are not checked against the output schemas
+							const result = await run(ctx, itemsWorkflow(title, rows, parameters, { id: cred.id, name: cred.name }, nodeOptions), { api: false });
+							const output = expectSuccess(result);
+							if (required) {
+								assert.deepEqual(capture.requests, [], `${opName}: a request went out with a required field empty`);
+								assert.equal(output.length, rows.length, `${opName}: output items`);
+								rows.forEach((row, index) => {
+									const { displayName } = cases.find((c) => c.title === row.target);
+									assert.ok(JSON.stringify(output[index]).includes(displayName), `${row.target} (empty kind ${row.kind}): ${JSON.stringify(output[index]).slice(0, 200)}`);
+								});
+							} else {
+								// writes go out one at a time in item order: request i is row i
+								assert.equal(capture.requests.length, rows.length, `${opName}: requests`);
+								rows.forEach((row, index) => {
+									const request = capture.requests[index];
+									const where = `${row.target} (empty kind ${row.kind})`;
+									assert.deepEqual(emptyValuesIn(request), [], where);
+									const { sends } = cases.find((c) => c.title === row.target);
+									if (sends) assert.ok(!((sends.type === 'query' ? request.query : request.body) ?? {}).hasOwnProperty(sends.property), `${where} sent ${sends.property}`);
+								});
+							}
+							reached.push(...cases);
+						}
 					}
-					assert.ok(summary.length >= 5, summary.join(', '));
-					return `fields per operation: ${summary.join(', ')}`;
+					// every field the walk finds is reached, and so is every create and update
+					const walked = writes.flatMap((op) => walker.casesOf(op));
+					assert.deepEqual(reached.map((c) => c.title).sort(), walked.map((c) => c.title).sort());
+					const perOperation = writes.map((op) => {
+						const mine = reached.filter((c) => c.title.startsWith(`${op.resource} ${op.operation}: `));
+						return `${op.resource} ${op.operation} ${mine.filter((c) => !c.required).length}+${mine.filter((c) => c.required).length}`;
+					});
+					assert.deepEqual(perOperation.filter((line) => / 0\+0$/.test(line)), [], 'operations with no field reached');
+					const fillable = (field) => !field.noDataExpression && !field.required;
+					const noOptional = writes.filter((op) => op.fields.some(fillable)).filter((op) => !reached.some((c) => !c.required && c.title.startsWith(`${op.resource} ${op.operation}: `)));
+					assert.deepEqual(noOptional.map((op) => `${op.resource} ${op.operation}`), [], 'operations with optional fields of which none was reached');
+					const titles = reached.map((c) => c.title);
+					const lineItems = ['invoice create: Items > VAT %', 'quote create: Items > VAT %', 'invoice update: Update Fields > Items > VAT %', 'invoice update: Update Fields > Items (JSON)', 'quote update: Update Fields > Items (JSON)'];
+					assert.deepEqual(lineItems.filter((t) => !titles.includes(t)), [], 'line item fields not reached');
+					const optional = reached.filter((c) => !c.required).length;
+					return `${optional} optional and ${reached.length - optional} required fields over ${writes.length} operations (optional+required): ${perOperation.join(', ')}`;
 				} finally {
 					await capture.close();
 				}
@@ -470,27 +460,38 @@ module.exports = {
 			async run(ctx) {
 				const control = ctx.sandbox.control;
 				const NOTICE = /Business Ops: This version of the Business Ops API is deprecated \(Deprecation: true\)/g;
-				const before = (logText(ctx.n8n).match(NOTICE) || []).length;
+				const logStart = logText(ctx.n8n).length;
 				control.setDeprecation(true);
+				let result;
 				try {
-					const result = await run(ctx, itemsWorkflow('e2e engine deprecation', [{}, {}], { resource: 'contact', operation: 'getAll', limit: 3 }, ctx.credentials.admin));
-					expectSuccess(result);
-					assert.equal(result.items.length, 6);
-					assert.deepEqual(result.items.filter((i) => 'deprecationNotice' in i), [], 'a record was changed');
-					const custom = result.execution.data?.resultData?.metadata?.businessOpsDeprecation;
-					// n8n 1.123 gives declarative nodes no custom data; 2.x does.
-					if (ctx.client.major !== 1) assert.match(String(custom), /deprecated \(Deprecation: true\)\. It stops working after /);
-					// the log is written asynchronously: give it a moment
-					let told = 0;
-					for (let i = 0; i < 20 && told === 0; i++) {
-						told = (logText(ctx.n8n).match(NOTICE) || []).length - before;
-						if (told === 0) await new Promise((resolve) => setTimeout(resolve, 250));
-					}
-					assert.equal(told, 1, `the log told it ${told} times for 2 requests`);
-					return `told once${custom ? ', custom data too' : ''}`;
+					result = await run(ctx, itemsWorkflow('e2e engine deprecation', [{}, {}], { resource: 'contact', operation: 'getAll', limit: 3 }, ctx.credentials.admin));
 				} finally {
 					control.setDeprecation(false);
 				}
+				expectSuccess(result);
+				assert.equal(result.items.length, 6);
+				assert.deepEqual(result.items.filter((i) => 'deprecationNotice' in i), [], 'a record was changed');
+				const custom = result.execution.data?.resultData?.metadata?.businessOpsDeprecation;
+				// n8n 1.123 gives declarative nodes no custom data; 2.x does.
+				if (ctx.client.major !== 1) assert.match(String(custom), /deprecated \(Deprecation: true\)\. It stops working after /);
+				// The log is written asynchronously. A later execution against a server that answers with
+				// another Deprecation value is the barrier: once its line is in the log, every line of the
+				// first execution is too, and all of them are counted.
+				const barrier = await captureServer({ deprecation: 'barrier' });
+				try {
+					const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: barrier.baseUrl, requestsPerMinute: 100000 };
+					const cred = await ctx.client.rest('POST', '/credentials', { name: `deprecation barrier ${Date.now()}`, type: rt.CREDENTIAL_TYPE, data });
+					expectSuccess(await run(ctx, itemsWorkflow('e2e engine deprecation barrier', [{}], { resource: 'contact', operation: 'get', contactId: byId('x_1') }, { id: cred.id, name: cred.name }), { api: false }));
+				} finally {
+					await barrier.close();
+				}
+				const log = await waitFor(() => {
+					const text = logText(ctx.n8n).slice(logStart);
+					return /deprecated \(Deprecation: barrier\)/.test(text) ? text : null;
+				}, { timeoutMs: 30_000, intervalMs: 250, what: 'the barrier execution\'s notice in the n8n log' });
+				const told = (log.match(NOTICE) || []).length;
+				assert.equal(told, 1, `the log told it ${told} times for 2 requests of one execution`);
+				return `told once${custom ? ', custom data too' : ''}`;
 			},
 		},
 	],

@@ -103,19 +103,23 @@ async function runOperation(ctx, parameters, o = {}) {
 	const wfName = o.name || `e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`;
 	const wf = await client.createWorkflow(operationWorkflow(wfName, parameters, cred));
 	const execution = await client.runManually(wf.id, { timeoutMs: o.timeoutMs || 120_000 });
-	const items = rt.nodeOutput(execution, 'Business Ops') || [];
-	if (execution.status === 'success') checkOutputSchema(parameters, items);
+	const items = nodeItems(execution, parameters);
 	return { workflowId: wf.id, execution, status: execution.status, items, error: nodeError(execution, 'Business Ops') };
 }
 
 /**
  * Every successful run of an operation checks its items against the output schema n8n serves
  * (nodes/BusinessOps/__schema__, from scripts/output-schemas.js), Simplify off; `ctx.state`-free so
- * every area's runs count. Records which operations were checked in `checkedSchemas`.
+ * every area's runs count. Records which operations ran (`ranOperations`) and which were checked
+ * (`checkedSchemas`): the mcp area requires every operation that ran to have been checked.
  */
 const checkedSchemas = new Set();
+const ranOperations = new Set();
 function checkOutputSchema(parameters, items) {
-	if (parameters.simplify || parameters.resource === CUSTOM_API_CALL) return;
+	if (parameters.resource === CUSTOM_API_CALL) return;
+	const key = `${parameters.resource}.${parameters.operation}`;
+	ranOperations.add(key);
+	if (parameters.simplify) return;
 	const schema = outputSchemas.readSchema(parameters.resource, parameters.operation);
 	items.forEach((item, i) => {
 		if (typeof item.error === 'string' && item.id === undefined) return; // an item that failed under Continue On Fail
@@ -124,7 +128,14 @@ function checkOutputSchema(parameters, items) {
 			throw new Error(`output of ${parameters.resource} ${parameters.operation}, item ${i}, does not match its output schema: ${problems.join('; ')}`);
 		}
 	});
-	checkedSchemas.add(`${parameters.resource}.${parameters.operation}`);
+	checkedSchemas.add(key);
+}
+
+/** The items the node (with these parameters) returned in an execution; a successful run's are checked against the output schema. */
+function nodeItems(execution, parameters, nodeName = 'Business Ops') {
+	const items = rt.nodeOutput(execution, nodeName) || [];
+	if (execution.status === 'success') checkOutputSchema(parameters, items);
+	return items;
 }
 
 /** The error a node showed in an execution (what the user sees in the node's output panel). */
@@ -234,6 +245,8 @@ module.exports = {
 	runOperation,
 	runOnItems,
 	checkedSchemas,
+	ranOperations,
+	nodeItems,
 	nodeError,
 	expectSuccess,
 	expectFailure,

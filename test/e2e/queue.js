@@ -219,14 +219,6 @@ module.exports = {
 			},
 		},
 		{
-			name: 'the main serves no production webhooks (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)',
-			async run(ctx) {
-				const res = await fetch(`${ctx.queue.main.baseUrl}/webhook/any/webhook`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-				assert.notEqual(res.status, 200);
-				return `main answers ${res.status} on /webhook/…`;
-			},
-		},
-		{
 			name: 'publishing (on the main) stores subscription id and signing secret in static data in PostgreSQL',
 			async run(ctx) {
 				const contactId = await sandboxFirstId(ctx, 'contacts');
@@ -275,6 +267,25 @@ module.exports = {
 			},
 		},
 		{
+			name: "the main serves no production webhooks (N8N_DISABLE_PRODUCTION_MAIN_PROCESS): the published trigger's path answers on the webhook process only",
+			async run(ctx) {
+				const { sub, secret } = ctx.state.load || {};
+				assert.ok(sub, 'needs the publishing step');
+				const { pathname } = new URL(sub.url);
+				const before = maxExecutionId(ctx);
+				const d = signedDelivery(secret, LOAD_EVENT, { id: 'inv_main', status: 'paid' });
+				const onMain = await post(`${ctx.queue.main.baseUrl}${pathname}`, d);
+				assert.ok(onMain.status === 404, `the main answered ${onMain.status} on the trigger's path ${pathname}: ${onMain.text.slice(0, 120)}`);
+				await sleep(1500);
+				assert.equal(maxExecutionId(ctx), before, 'the main started an execution for the delivery');
+				const onWebhook = await post(sub.url, d);
+				assert.equal(onWebhook.status, 200, `the webhook process answered ${onWebhook.status} ${onWebhook.text}`);
+				const [ex] = await waitForDone(ctx, ctx.state.loadWorkflowId, before, 1, 30_000);
+				assertRanOnWorker(ctx, [ex.id], 'webhook');
+				return `the same signed delivery to ${pathname}: main (port ${ctx.queue.main.port}) ${onMain.status}, no execution; webhook process (port ${ctx.queue.webhook.port}) 200, execution ${ex.id}`;
+			},
+		},
+		{
 			name: 'a bad signature gets 401 from the webhook process, starts nothing, and changes no static data',
 			async run(ctx) {
 				const { sub, staticData } = ctx.state.load || {};
@@ -303,22 +314,31 @@ module.exports = {
 				control.clearDeliveries();
 				const before = maxExecutionId(ctx);
 				const t0 = Date.now();
-				for (let i = 0; i < n; i++) control.emit({ type: LOAD_EVENT });
+				const emitted = [];
+				for (let i = 0; i < n; i++) emitted.push(control.emit({ type: LOAD_EVENT }).id);
 				await control.waitForDeliveries();
 				const deliverSeconds = (Date.now() - t0) / 1000;
 				const mine = control.deliveries().filter((x) => x.subscriptionId === sub.id);
 				const failed = mine.filter((x) => !x.success);
 				assert.equal(mine.length, n, `${mine.length} delivery attempts for ${n} events`);
 				assert.equal(failed.length, 0, `failed: ${JSON.stringify(failed.slice(0, 2))}`);
+				assert.deepEqual(mine.map((x) => x.eventId), emitted, 'the sandbox delivered the events in another order than emitted');
 				const list = await waitForDone(ctx, ctx.state.loadWorkflowId, before, n, 120_000 + n * 500);
 				const doneSeconds = (Date.now() - t0) / 1000;
 				assert.equal(list.length, n, `${list.length} executions for ${n} events`);
 				await expectAllSucceeded(ctx, list);
 				assertRanOnWorker(ctx, list.map((e) => e.id), 'webhook');
+				// The webhook process answers after enqueueing, and the next delivery waits for that answer:
+				// the executions, in the order they were created, hold the events in the order emitted.
+				const received = [];
+				for (const e of [...list].sort((a, b) => int(a.id) - int(b.id))) {
+					received.push(rt.nodeOutput(await ctx.client.waitForExecution(e.id), TRIGGER)[0].id);
+				}
+				assert.deepEqual(received, emitted, 'the executions hold the events in another order than emitted');
 				const f = batchFigures(ctx, ctx.state.loadWorkflowId, before);
 				const latency = mine.reduce((s, x) => s + x.durationMs, 0) / mine.length;
 				ctx.state.figures.sandbox = { n, deliverSeconds, doneSeconds, perSecond: rate(n, deliverSeconds), avgMs: latency, workerPerSecond: rate(f.count, f.runSeconds) };
-				return `${n} events: delivered (2xx) in ${fmt(deliverSeconds)} s = ${fmt(rate(n, deliverSeconds))}/s, one at a time (avg ${latency.toFixed(0)} ms per delivery); all ${n} executions done after ${fmt(doneSeconds)} s`;
+				return `${n} events: delivered (2xx) in ${fmt(deliverSeconds)} s = ${fmt(rate(n, deliverSeconds))}/s, one at a time (avg ${latency.toFixed(0)} ms per delivery); all ${n} executions done after ${fmt(doneSeconds)} s, holding the events in the order emitted`;
 			},
 		},
 		{

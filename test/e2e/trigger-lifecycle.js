@@ -11,7 +11,7 @@
 const crypto = require('node:crypto');
 const net = require('node:net');
 
-const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
+const { assert, node, chain, credentialRef, sleep, waitFor, logText, rt } = require('./harness');
 
 const TRIGGER = 'Business Ops Trigger';
 
@@ -215,6 +215,7 @@ module.exports = {
 			timeoutMs: 90_000,
 			async run(ctx) {
 				// A public-looking Base URL that resolves nowhere: the check refuses before any request.
+				const logStart = logText(ctx.n8n).length;
 				const credential = await credentialFor(ctx, 'Business Ops (public API)', 'https://api.business-ops.example/v1');
 				const { wf, publishError } = await publishExpectingError(ctx, 'e2e lifecycle: reachability', credential);
 				const shown = await activationErrors(ctx, wf.id, publishError, 60_000);
@@ -224,8 +225,14 @@ module.exports = {
 					/N8N_WEBHOOK_URL \(n8n 2\.x\) or WEBHOOK_URL \(n8n 1\.x\)/,
 					/Skip Reachability Check/,
 				);
+				// Nothing sent: api.business-ops.example resolves nowhere, so any request the trigger had
+				// made (before or instead of the check) would have failed with a name lookup error.
+				const lookupErrors = /ENOTFOUND|EAI_AGAIN|getaddrinfo|Could not complete|The connection was aborted/;
+				for (const message of Object.values(shown)) assert.doesNotMatch(String(message), lookupErrors, 'a request to the API was attempted');
+				const logSince = logText(ctx.n8n).slice(logStart);
+				assert.doesNotMatch(logSince, /api\.business-ops\.example\S*\s*(ENOTFOUND|EAI_AGAIN)|(ENOTFOUND|EAI_AGAIN)\s+api\.business-ops\.example/, 'n8n logged a request to the API');
 				await ctx.client.unpublishWorkflow(wf.id).catch(() => undefined);
-				return `refused: loopback webhook URL, public API; the fix in ${Object.keys(shown).join(' and ')}`;
+				return `refused: loopback webhook URL, public API; no request attempted; the fix in ${Object.keys(shown).join(' and ')}`;
 			},
 		},
 

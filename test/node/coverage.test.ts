@@ -4,7 +4,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 
-const SPEC = join(__dirname, '..', '..', '..', 'shared', 'api-spec.md');
+// The spec is not part of the repository: it sits beside it (`../shared/api-spec.md`) where the
+// API team shares it, or wherever BUSINESS_OPS_API_SPEC points. Coverage is always checked against
+// the committed fixture taken from it; only the fixture-against-spec comparison needs the spec.
+const SPEC = process.env.BUSINESS_OPS_API_SPEC ?? join(__dirname, '..', '..', '..', 'shared', 'api-spec.md');
 const SNAPSHOT = join(__dirname, '..', 'fixtures', 'spec-endpoints.txt');
 
 /** `METHOD /path scope` for every row of the spec's endpoint tables (section 4). */
@@ -19,7 +22,6 @@ function endpointsOfSpec(markdown: string): string[] {
 }
 
 const snapshot = readFileSync(SNAPSHOT, 'utf8').trim().split('\n');
-const specEndpoints = existsSync(SPEC) ? endpointsOfSpec(readFileSync(SPEC, 'utf8')) : snapshot;
 const normalize = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 interface Operation {
@@ -56,13 +58,23 @@ function operationsOfNode(): Operation[] {
 		});
 }
 
-test('the committed snapshot of the endpoint table matches the spec', () => {
-	if (!existsSync(SPEC)) return;
+beforeEach(() => expect.hasAssertions());
+
+// Skipped with its reason in its name when the spec is absent; the coverage tests below never skip.
+const besideTheSpec = existsSync(SPEC)
+	? test
+	: (name: string, fn: () => void) => test.skip(`${name} (SKIPPED, no spec at ${SPEC}; set BUSINESS_OPS_API_SPEC; coverage still runs against the fixture)`, fn);
+
+besideTheSpec('the committed fixture of the endpoint table matches the spec beside the repository', () => {
 	expect(endpointsOfSpec(readFileSync(SPEC, 'utf8'))).toEqual(snapshot);
 });
 
+test('the committed fixture is a well-formed endpoint table', () => {
+	expect(snapshot.filter((row) => !/^(GET|POST|PATCH|DELETE) \/\S* [a-z]+\.(read|write)$/.test(row))).toEqual([]);
+});
+
 test('the node reaches all 37 endpoints of the spec, and no endpoint outside it', () => {
-	const spec = new Set(specEndpoints.map((row) => normalize(row.split(' ').slice(0, 2).join(' '))));
+	const spec = new Set(snapshot.map((row) => normalize(row.split(' ').slice(0, 2).join(' '))));
 	const operations = operationsOfNode();
 	const reached = new Set(operations.map((op) => op.endpoint));
 

@@ -19,16 +19,62 @@ function page(n: number, size: number, total: number) {
 	};
 }
 
-test('after the first page, the rest are read several at a time and kept in order', async () => {
+/**
+ * Answers held on a virtual clock: each request waits its delay in virtual milliseconds, and time
+ * moves to the next answer due only once the event loop has nothing left to do (every request the
+ * node was going to send meanwhile has been sent). Counts the requests in flight at once.
+ */
+function virtualDelays() {
+	let now = 0;
+	let inFlight = 0;
+	let mostInFlight = 0;
+	let sent = 0;
+	const due: Array<{ at: number; answer: () => void }> = [];
+	const idle = async () => {
+		let seen;
+		do {
+			seen = sent;
+			for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+		} while (sent !== seen);
+	};
+	return {
+		/** A nock reply that answers `body` after `delay` virtual milliseconds. */
+		reply: (delay: number, body: object) =>
+			function (_uri: string, _body: unknown, callback: (error: null, result: [number, object]) => void) {
+				sent++;
+				inFlight++;
+				mostInFlight = Math.max(mostInFlight, inFlight);
+				due.push({ at: now + delay, answer: () => (inFlight--, callback(null, [200, body])) });
+			},
+		/** Runs `work` while answering held requests in the order they fall due. */
+		async run<T>(work: Promise<T>): Promise<T> {
+			let done = false;
+			const result = work.finally(() => (done = true));
+			while (!done) {
+				await idle();
+				due.sort((a, b) => a.at - b.at);
+				const next = due.shift();
+				if (!next) continue;
+				now = next.at;
+				next.answer();
+			}
+			return await result;
+		},
+		mostInFlight: () => mostInFlight,
+	};
+}
+
+test('after the first page, the rest are read four at a time and kept in order', async () => {
+	const clock = virtualDelays();
 	const scope = nock(API);
-	scope.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 550));
+	scope.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(clock.reply(0, page(1, 100, 950)));
 	// Later pages answer sooner than earlier ones: the output order must not follow the answers.
-	for (let n = 2; n <= 6; n++) {
-		scope.get('/v1/contacts').query({ page: n, pageSize: 100 }).delay(60 - n * 10).reply(200, page(n, 100, 550));
+	for (let n = 2; n <= 10; n++) {
+		scope.get('/v1/contacts').query({ page: n, pageSize: 100 }).reply(clock.reply(100 - n * 10, page(n, 100, 950)));
 	}
-	const { items } = await runDeclarativeNode(node, getAll);
-	expect(items).toHaveLength(550);
-	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 550 }, (_, i) => `c${i}`));
+	const { items } = await clock.run(runDeclarativeNode(node, getAll));
+	expect(clock.mostInFlight()).toBe(4);
+	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 950 }, (_, i) => `c${i}`));
 	expect(scope.isDone()).toBe(true);
 });
 

@@ -683,7 +683,6 @@ function mismatch(result: Result): string | undefined {
 }
 
 test('more than 1,000 generated deliveries: every valid one starts the workflow, every bad one is refused', async () => {
-	const started = Date.now();
 	const logs = captureLogWarnings();
 	for (const config of CONFIGS) config.testNode = nodeFor(config);
 
@@ -747,7 +746,6 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 	const refusals = logs.warnings.filter((line) => line.includes('refused a delivery with HTTP 401'));
 	expect(refusals).toHaveLength(CONFIGS.length);
 	expect(logs.warnings.filter((line) => line.includes(SECRET) || line.includes(SECRET.slice(6)))).toEqual([]);
-	expect(Date.now() - started).toBeLessThan(20_000);
 }, 30_000);
 
 /** What each form signs, and with which key: forms with the same entry are one signed form. */
