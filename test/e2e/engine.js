@@ -8,26 +8,11 @@
 
 const http = require('node:http');
 
-const { assert, node, chain, credentialRef, byId, expectSuccess, expectFailure, nodeError, nodeItems, sandboxGet, sandboxFirstId, logText, waitFor, rt } = require('./harness');
+const { assert, node, chain, credentialRef, byId, expectSuccess, expectFailure, nodeError, nodeItems, itemsWorkflow, sandboxGet, sandboxSend, sandboxFirstId, logText, waitFor, rt } = require('./harness');
 const walker = require('../shared/fieldWalker');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Business Ops';
-
-/** Manual Trigger → Items (Code: the given rows) → Business Ops, with node options (retry, onError). */
-function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = []) {
-	return {
-		name,
-		nodes: [
-			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
-			node(NODE, rt.NODE_TYPES.action, parameters, { position: [440, 0], credentials: credentialRef(cred), ...nodeOptions }),
-			...after,
-		],
-		connections: chain(TRIGGER, 'Items', NODE, ...after.map((n) => n.name)),
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 /** Runs a workflow; the node's output is checked against its output schema unless it came from the capture server (`api: false`). */
 async function run(ctx, wf, { api = true } = {}) {
@@ -41,15 +26,6 @@ async function run(ctx, wf, { api = true } = {}) {
 /** The items of one output of a node in an execution, with their pairing. */
 function outputOf(execution, nodeName, output = 0) {
 	return execution?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[output] || [];
-}
-
-/** A write straight to the sandbox with the admin key (not through n8n): its `data`. */
-async function sandboxSend(ctx, method, pathname, body) {
-	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' };
-	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-	const answer = res.status === 204 ? {} : await res.json();
-	if (!res.ok) throw new Error(`sandbox ${method} ${pathname} -> ${res.status}: ${JSON.stringify(answer)}`);
-	return answer.data;
 }
 
 /** Contacts in the sandbox whose name starts with `prefix` (admin key, not through n8n). */
