@@ -120,7 +120,7 @@ describe('description', () => {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
 		expect(description.credentials).toEqual([{ name: 'businessOpsApi', required: true }]);
-		expect(description.properties.map((p) => p.name)).toEqual(['events', 'options', 'noSignatureNotice']);
+		expect(description.properties.map((p) => p.name)).toEqual(['pollingTriggerNotice', 'events', 'options', 'noSignatureNotice']);
 		const options = description.properties[1].options as Array<{ name: string; default: unknown }>;
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
 			customSignature: {},
