@@ -20,6 +20,7 @@ module.exports = [
 	require('./webhooks'),
 	require('./trigger'),
 	require('./trigger-lifecycle'),
+	require('./polling'),
 	require('./instances'),
 	require('./demo'),
 	require('./templates'),
