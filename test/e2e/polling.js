@@ -70,34 +70,34 @@ async function pollDone(ctx, since, paths, timeoutMs = 90_000) {
 }
 
 /** Forces one poll: publishing (again) makes n8n poll once at activation. Returns the number of list requests. */
-async function pollByPublishing(ctx, wfId, paths = WATCHED) {
+async function pollByPublishing(ctx, wfId, paths = WATCHED, client = ctx.client) {
 	const since = Date.now();
-	if (ctx.state.polling.published.has(wfId)) await ctx.client.unpublishWorkflow(wfId);
-	await ctx.client.publishWorkflow(wfId);
+	if (ctx.state.polling.published.has(wfId)) await client.unpublishWorkflow(wfId);
+	await client.publishWorkflow(wfId);
 	ctx.state.polling.published.add(wfId);
 	return await pollDone(ctx, since, paths);
 }
 
 /** Every event the workflow's executions emitted so far, as "type id", sorted. */
-async function emittedSoFar(ctx, wfId) {
-	const executions = await ctx.client.executions(wfId, { limit: 250 });
+async function emittedSoFar(ctx, wfId, client = ctx.client) {
+	const executions = await client.executions(wfId, { limit: 250 });
 	return executions.flatMap((ex) => (rt.nodeOutput(ex, POLLER) || []).map((item) => `${item.type} ${item.data && item.data.id}`)).sort();
 }
 
 /** Asserts that exactly `expected` ("type id") were emitted since `before` (what emittedSoFar gave then). */
-async function expectEmitted(ctx, wfId, before, expected) {
+async function expectEmitted(ctx, wfId, before, expected, client = ctx.client) {
 	const want = [...before, ...expected].sort();
 	if (expected.length > 0) {
-		await waitFor(async () => (await emittedSoFar(ctx, wfId)).length >= want.length, { timeoutMs: 30_000, what: `${expected.length} event(s)` }).catch(() => {});
+		await waitFor(async () => (await emittedSoFar(ctx, wfId, client)).length >= want.length, { timeoutMs: 30_000, what: `${expected.length} event(s)` }).catch(() => {});
 	}
 	await sleep(1500);
-	const got = await emittedSoFar(ctx, wfId);
+	const got = await emittedSoFar(ctx, wfId, client);
 	assert.deepEqual(got, want, `emitted: ${got.filter((g) => !before.includes(g)).join(', ') || 'nothing'}; expected: ${expected.join(', ') || 'nothing'}`);
 	return got;
 }
 
-async function newPollingWorkflow(ctx, name, events) {
-	return await ctx.client.createWorkflow(pollingWorkflow(name, ctx.state.polling.credential, events));
+async function newPollingWorkflow(ctx, name, events, { client = ctx.client, credential = ctx.state.polling.credential } = {}) {
+	return await client.createWorkflow(pollingWorkflow(name, credential, events));
 }
 
 module.exports = {
