@@ -3,7 +3,8 @@
 // PollContext of the pinned n8n runtime, the way n8n's poll schedule calls it, against the
 // sandbox: a baseline poll, then per round 3 invoices marked paid and one timed poll. Prints one
 // JSON line: { rounds: [{ ms, events }], staticBytes, rss }.
-//   BENCH_N8N_DIR=<runtime dir> BENCH_BASE_URL=… BENCH_API_KEY=… BENCH_ROUNDS=5 node bench/poll-once.js
+//   BENCH_N8N_DIR=<runtime dir> BENCH_BASE_URL=… BENCH_API_KEY=… BENCH_CHANGE_KEY=… BENCH_ROUNDS=5 node bench/poll-once.js
+// The changes are made with BENCH_CHANGE_KEY, so the poller's key counts the poll's requests only.
 'use strict';
 
 const path = require('node:path');
@@ -17,6 +18,7 @@ const { BusinessOpsApi } = require(path.join(ROOT, 'dist', 'credentials', 'Busin
 
 const base = process.env.BENCH_BASE_URL;
 const key = process.env.BENCH_API_KEY;
+const changeKey = process.env.BENCH_CHANGE_KEY;
 const rounds = Number(process.env.BENCH_ROUNDS || 5);
 const credentials = { apiKey: key, baseUrl: base, requestsPerMinute: 1_000_000 };
 const credentialType = new BusinessOpsApi();
@@ -40,7 +42,7 @@ const credentialsHelper = {
 async function api(method, pathname, body) {
 	const res = await fetch(`${base}${pathname}`, {
 		method,
-		headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+		headers: { authorization: `Bearer ${changeKey}`, 'content-type': 'application/json' },
 		body: body ? JSON.stringify(body) : undefined,
 	});
 	if (!res.ok) throw new Error(`${method} ${pathname} -> ${res.status}: ${(await res.text()).slice(0, 200)}`);

@@ -5,40 +5,21 @@
 // same Node as the fetch loop; neither shares the sandbox's event loop.
 'use strict';
 
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-
+const { runBenchScript } = require('./lib/child');
 const { median, min, max, fmtMs } = require('./lib/stats');
 const { atMost } = require('./lib/table');
 
 const TOTAL = 10_000;
 const PAGES = TOTAL / 100;
 
-function runChild(ctx, script, env) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(ctx.runtime.nodeBin, [path.join(__dirname, script)], {
-			env: { ...process.env, ...env, NODE_OPTIONS: '' },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let out = '';
-		let err = '';
-		const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-		child.stdout.on('data', (d) => (out += d));
-		child.stderr.on('data', (d) => (err += d));
-		child.on('error', reject);
-		child.on('exit', (code) => {
-			clearTimeout(timer);
-			if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err.slice(-500)}`));
-			resolve(JSON.parse(out.trim().split('\n').pop()));
-		});
-	});
-}
+const runChild = (ctx, script, env) => runBenchScript(ctx, script, env, 180_000);
 
 async function run(ctx) {
 	const sandbox = await ctx.startSandbox({ seed: false, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
 	sandbox.control.seed({ resource: 'invoices', count: TOTAL });
 	const pollKey = sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'bench poll' });
 	const fetchKey = sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'bench fetch loop' });
+	const changeKey = sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'bench changes' });
 	const invoiceReads = (keyId) => sandbox.control.requestLog().filter((e) => e.keyId === keyId && e.method === 'GET' && e.path.endsWith('/invoices')).length;
 	const rounds = ctx.quick ? 3 : 7;
 	const times = { poll: [], fetch: [] };
@@ -47,7 +28,7 @@ async function run(ctx) {
 	for (let round = 0; round < rounds; round++) {
 		const readsBefore = invoiceReads(pollKey.id);
 		const fetchRun = () => runChild(ctx, 'fetch-loop.js', { BENCH_BASE_URL: sandbox.baseUrl, BENCH_API_KEY: fetchKey.key, BENCH_PAGE_SIZE: '100', BENCH_PATH: '/invoices' });
-		const pollRun = () => runChild(ctx, 'poll-once.js', { BENCH_N8N_DIR: ctx.runtime.dir, BENCH_BASE_URL: sandbox.baseUrl, BENCH_API_KEY: pollKey.key, BENCH_ROUNDS: '1' });
+		const pollRun = () => runChild(ctx, 'poll-once.js', { BENCH_N8N_DIR: ctx.runtime.dir, BENCH_BASE_URL: sandbox.baseUrl, BENCH_API_KEY: pollKey.key, BENCH_CHANGE_KEY: changeKey.key, BENCH_ROUNDS: '1' });
 		let fetched;
 		let polled;
 		if (round % 2 === 0) {

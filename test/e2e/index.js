@@ -21,6 +21,7 @@ module.exports = [
 	require('./trigger'),
 	require('./trigger-lifecycle'),
 	require('./polling'),
+	require('./polling-durable'),
 	require('./instances'),
 	require('./demo'),
 	require('./templates'),

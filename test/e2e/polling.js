@@ -100,18 +100,28 @@ async function newPollingWorkflow(ctx, name, events, { client = ctx.client, cred
 	return await client.createWorkflow(pollingWorkflow(name, credential, events));
 }
 
+/** The area's own sandbox key, its credential in `client`'s n8n, and a rate limit no poll meets. */
+async function setUpPolling(ctx) {
+	const created = ctx.sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'e2e polling' });
+	ctx.sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
+	ctx.state.polling = { key: created.key, keyId: created.id, credential: undefined, published: new Set(), contactId: undefined };
+	ctx.state.polling.credential = await pollingCredential(ctx, ctx.client);
+	ctx.state.polling.contactId = (await api(ctx, 'GET', '/contacts?pageSize=1'))[0].id;
+}
+
+async function pollingCredential(ctx, client) {
+	return await client.createCredential({
+		name: 'Business Ops (polling)',
+		type: rt.CREDENTIAL_TYPE,
+		data: { ...rt.credentialData(ctx.sandbox, ctx.state.polling.key), requestsPerMinute: 100_000 },
+	});
+}
+
 module.exports = {
 	area: 'polling',
+	helpers: { setUpPolling, pollingCredential, newPollingWorkflow, pollDone, expectEmitted, createQuote, api },
 	async before(ctx) {
-		const created = ctx.sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'e2e polling' });
-		const credential = await ctx.client.createCredential({
-			name: 'Business Ops (polling)',
-			type: rt.CREDENTIAL_TYPE,
-			data: { ...rt.credentialData(ctx.sandbox, created.key), requestsPerMinute: 100_000 },
-		});
-		ctx.sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-		ctx.state.polling = { key: created.key, keyId: created.id, credential, published: new Set(), contactId: undefined };
-		ctx.state.polling.contactId = (await api(ctx, 'GET', '/contacts?pageSize=1'))[0].id;
+		await setUpPolling(ctx);
 	},
 	steps: [
 		{
