@@ -166,6 +166,15 @@ async function collect(path: string): Promise<IDataObject[]> {
 	}
 }
 
+test('a poll that starts while the previous one of the same trigger still runs is skipped; nothing is emitted twice', async () => {
+	const p = poller(sandbox, { events: ['quote.created'] });
+	await p.poll();
+	const quote = await createQuote();
+	const [first, second] = await Promise.all([p.poll(), p.poll()]);
+	expect([...emitted(first), ...emitted(second)]).toEqual([['quote.created', quote]]);
+	expect(await p.poll()).toBeNull();
+});
+
 describe('Fetch Test Event', () => {
 	test('returns the most recent matching record as an event and leaves the production state alone', async () => {
 		const p = poller(sandbox, { events: ['quote.approved', 'invoice.paid'] });
@@ -214,6 +223,15 @@ describe('errors', () => {
 	test('a key without the scope: 403 naming it', async () => {
 		const p = poller(sandbox, { events: ['quote.created'] }, sandbox.keys.contactsOnly);
 		await expect(p.poll()).rejects.toMatchObject({ httpCode: '403', description: expect.stringContaining('quotes.read') });
+	});
+
+	test('a list beyond 20,000 records fails the poll with a message naming it, and reads no further', async () => {
+		sandbox.control.seed({ resource: 'contacts', count: 20_001 });
+		const p = poller(sandbox, { events: ['contact.created'] });
+		sandbox.control.clearRequestLog();
+		await expect(p.poll()).rejects.toThrow('The contacts list holds more than 20000 records');
+		expect(sandbox.control.requestLog().length).toBeLessThanOrEqual(201);
+		expect(p.staticData()).toEqual({});
 	});
 
 	test('no events, or an event the poller cannot emit: a clear error before any request', async () => {
