@@ -154,8 +154,12 @@ module.exports = {
 			name: 'n8n stopped, records changed, n8n started: each change emitted once by the poll at start',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				if (ctx.queue) return 'skipped in queue mode (the main is not restarted here)';
 				const wfId = ctx.state.polling.workflowId;
+				if (ctx.queue) {
+					await ctx.client.unpublishWorkflow(wfId);
+					ctx.state.polling.published.delete(wfId);
+					return 'not run in queue mode (the main is not restarted here); workflow unpublished';
+				}
 				const before = await emittedSoFar(ctx, wfId);
 				await ctx.n8n.stop();
 				const quote = await createQuote(ctx);
