@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The baseline of the Return All benchmark: what a developer would write by hand without n8n.
-// Reads every contact with a plain fetch loop (page 1, 2, … at pageSize 100 until meta.hasMore
+// Reads every contact (or the list at BENCH_PATH, e.g. /invoices) with a plain fetch loop (page 1, 2, … at pageSize 100 until meta.hasMore
 // is false) and prints one JSON line: { ms, records, requests, distinct }.
 //
 // Started by bench/returnAll.js as its own process, on the same Node as n8n, so that neither the
@@ -12,6 +12,7 @@ async function main() {
 	const base = process.env.BENCH_BASE_URL;
 	const key = process.env.BENCH_API_KEY;
 	const pageSize = Number(process.env.BENCH_PAGE_SIZE || 100);
+	const list = process.env.BENCH_PATH || '/contacts';
 	if (!base || !key) throw new Error('BENCH_BASE_URL and BENCH_API_KEY are required');
 	const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
 
@@ -19,9 +20,9 @@ async function main() {
 	const records = [];
 	let requests = 0;
 	for (let page = 1; page <= 10_000; page++) {
-		const res = await fetch(`${base}/contacts?page=${page}&pageSize=${pageSize}`, { headers, signal: AbortSignal.timeout(30_000) });
+		const res = await fetch(`${base}${list}?page=${page}&pageSize=${pageSize}`, { headers, signal: AbortSignal.timeout(30_000) });
 		requests++;
-		if (!res.ok) throw new Error(`GET /contacts page ${page} -> ${res.status}: ${(await res.text()).slice(0, 200)}`);
+		if (!res.ok) throw new Error(`GET ${list} page ${page} -> ${res.status}: ${(await res.text()).slice(0, 200)}`);
 		const body = await res.json();
 		records.push(...body.data);
 		if (!body.meta || !body.meta.hasMore) break;

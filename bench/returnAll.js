@@ -15,9 +15,7 @@
 // the time the fetch loop needs for the 80 pages beyond the first window's 120.
 'use strict';
 
-const path = require('node:path');
-const { spawn } = require('node:child_process');
-
+const { runBenchScript } = require('./lib/child');
 const nw = require('./lib/n8n');
 const { median, min, max, sleep, fmtMs } = require('./lib/stats');
 const { atMost } = require('./lib/table');
@@ -28,23 +26,7 @@ const PAGE_SIZE = 100;
 const MIN_REQUESTS = TOTAL / PAGE_SIZE;
 
 function runFetchLoop(ctx, baseUrl, key) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(ctx.runtime.nodeBin, [path.join(__dirname, 'fetch-loop.js')], {
-			env: { ...process.env, BENCH_BASE_URL: baseUrl, BENCH_API_KEY: key, BENCH_PAGE_SIZE: String(PAGE_SIZE), NODE_OPTIONS: '' },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let out = '';
-		let err = '';
-		const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-		child.stdout.on('data', (d) => (out += d));
-		child.stderr.on('data', (d) => (err += d));
-		child.on('error', reject);
-		child.on('exit', (code) => {
-			clearTimeout(timer);
-			if (code !== 0) return reject(new Error(`fetch loop exited ${code}: ${err.slice(-500)}`));
-			resolve(JSON.parse(out.trim().split('\n').pop()));
-		});
-	});
+	return runBenchScript(ctx, 'fetch-loop.js', { BENCH_BASE_URL: baseUrl, BENCH_API_KEY: key, BENCH_PAGE_SIZE: String(PAGE_SIZE) });
 }
 
 function contactPages(control, keyId) {

@@ -20,7 +20,7 @@
 //            webhook() reads the secret from static data loaded from PostgreSQL) and enqueued
 //   worker   executes every execution (Redis/Bull queue)
 //
-// Steps: startup, install, credentials, contacts, quotes, invoices and trigger from test/e2e/ (the
+// Steps: startup, install, credentials, contacts, quotes, invoices, trigger, polling and writes from test/e2e/ (the
 // same modules as the single-process e2e), then test/e2e/queue-install.js and test/e2e/queue.js.
 'use strict';
 
@@ -43,7 +43,7 @@ const CONFIG = {
 	rateLimit: { limit: 10, windowMs: 5000, executions: 40 },
 };
 
-const REUSED_AREAS = ['startup', 'install', 'credentials', 'contacts', 'quotes', 'invoices', 'trigger', 'writes'];
+const REUSED_AREAS = ['startup', 'install', 'credentials', 'contacts', 'quotes', 'invoices', 'trigger', 'polling', 'writes'];
 const resources = { pkg: undefined, sandbox: undefined, pg: undefined, redis: undefined, main: undefined, workers: [], webhook: undefined };
 
 const n8nProcesses = () =>

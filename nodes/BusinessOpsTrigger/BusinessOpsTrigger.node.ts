@@ -103,6 +103,13 @@ export class BusinessOpsTrigger implements INodeType {
 		],
 		properties: [
 			{
+				displayName:
+					'The API sends each event to this n8n at once, so n8n needs a URL the API can reach, and events sent while n8n is down are lost. On a laptop, a home or office network, or when nothing may be lost, use the Business Ops Polling Trigger instead.',
+				name: 'pollingTriggerNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Event Names or IDs',
 				name: 'events',
 				type: 'multiOptions',

@@ -8,7 +8,7 @@ import type { EmittedEvent, FailRule, RequestLogEntry, SandboxApp } from './app'
 import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
 import { ApiError, invalidRequest } from './errors';
 import { newId } from './ids';
-import { readingsOf, resetReadings, setReadings, type SpecReadings } from './readings';
+import { LIST_ORDERS, readingsOf, resetReadings, setReadings, type SpecReadings } from './readings';
 import type { RateLimitConfig } from './rateLimit';
 import { seedBulk } from './seed';
 import { SIGNING_SCHEMES, type SigningScheme } from './signing';
@@ -191,7 +191,12 @@ const schemas: Record<string, Schema> = {
 	readings: {
 		type: 'object',
 		additionalProperties: false,
-		properties: { strict: { type: 'boolean' }, webhookListsWithoutMeta: { type: 'boolean' }, duplicateContactEmails: { type: 'boolean' } },
+		properties: {
+			strict: { type: 'boolean' },
+			webhookListsWithoutMeta: { type: 'boolean' },
+			duplicateContactEmails: { type: 'boolean' },
+			listOrder: { type: 'string', enum: [...LIST_ORDERS] },
+		},
 	},
 };
 

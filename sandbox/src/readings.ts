@@ -15,13 +15,21 @@ export interface SpecReadings {
 	/** GET /webhooks and GET /webhooks/events answer every record as `{ data: [...] }`, without `meta`. */
 	webhookListsWithoutMeta: boolean;
 	/**
+	 * The order of the contact, quote, invoice and request lists (the spec gives none): oldest
+	 * first, newest first, or by id (stable between requests, unrelated to creation or change).
+	 */
+	listOrder: ListOrder;
+	/**
 	 * Contacts may share an e-mail address: no 409 for it (the spec does not say which conflicts
 	 * give 409 `duplicate_resource`). Off: a second contact with an e-mail in use (any case) is 409.
 	 */
 	duplicateContactEmails: boolean;
 }
 
-const PERMISSIVE: SpecReadings = { strict: false, webhookListsWithoutMeta: false, duplicateContactEmails: false };
+export const LIST_ORDERS = ['oldest', 'newest', 'byId'] as const;
+export type ListOrder = (typeof LIST_ORDERS)[number];
+
+const PERMISSIVE: SpecReadings = { strict: false, webhookListsWithoutMeta: false, listOrder: 'oldest', duplicateContactEmails: false };
 
 const byApp = new WeakMap<object, SpecReadings>();
 
@@ -47,4 +55,12 @@ export function assertStrictItems(app: object, items: Array<{ quantity: number; 
 		if (item.quantity <= 0) throw invalidRequest(`items[${i}].quantity must be a number greater than 0`, `items[${i}].quantity`);
 		if (item.unitPrice < 0) throw invalidRequest(`items[${i}].unitPrice must be a number of at least 0`, `items[${i}].unitPrice`);
 	}
+}
+
+/** A list's records (kept in creation order) in the order the listOrder switch asks for. */
+export function inListOrder<T extends { id: string }>(app: object, records: T[]): T[] {
+	const order = readingsOf(app).listOrder;
+	if (order === 'newest') return [...records].reverse();
+	if (order === 'byId') return [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	return records;
 }

@@ -87,9 +87,9 @@ describe('strict mode', () => {
 	});
 
 	test('reset brings back the permissive readings', () => {
-		expect(t.control.readings()).toEqual({ strict: true, webhookListsWithoutMeta: false, duplicateContactEmails: false });
+		expect(t.control.readings()).toEqual({ strict: true, webhookListsWithoutMeta: false, listOrder: 'oldest', duplicateContactEmails: false });
 		t.control.reset();
-		expect(t.control.readings()).toEqual({ strict: false, webhookListsWithoutMeta: false, duplicateContactEmails: false });
+		expect(t.control.readings()).toEqual({ strict: false, webhookListsWithoutMeta: false, listOrder: 'oldest', duplicateContactEmails: false });
 	});
 });
 
@@ -110,8 +110,38 @@ describe('webhook lists without meta', () => {
 	test('the switch is an HTTP control too, and refuses unknown readings', async () => {
 		const post = (body: unknown) =>
 			fetch(`${t.sandbox.controlUrl}/readings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-		expect(await (await post({ webhookListsWithoutMeta: true })).json()).toEqual({ data: { strict: false, webhookListsWithoutMeta: true, duplicateContactEmails: false } });
+		expect(await (await post({ webhookListsWithoutMeta: true })).json()).toEqual({ data: { strict: false, webhookListsWithoutMeta: true, listOrder: 'oldest', duplicateContactEmails: false } });
 		const refused = await post({ lenient: true });
 		expect(refused.status).toBe(400);
+	});
+});
+
+describe('list order', () => {
+	const ids = async (path: string) => (await t.admin('GET', `${path}?pageSize=100`)).body.data.map((r: { id: string }) => r.id) as string[];
+
+	test('oldest first by default, newest first, or by id; the same for contacts, quotes, invoices and requests', async () => {
+		const created = (await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] })).body.data.id as string;
+		for (const path of ['/contacts', '/quotes', '/invoices', '/requests']) {
+			t.control.setReadings({ listOrder: 'oldest' });
+			const oldest = await ids(path);
+			expect(oldest.length).toBeGreaterThan(2);
+			t.control.setReadings({ listOrder: 'newest' });
+			expect(await ids(path)).toEqual([...oldest].reverse());
+			t.control.setReadings({ listOrder: 'byId' });
+			const byId = await ids(path);
+			expect(byId).toEqual([...oldest].sort());
+			expect(byId).not.toEqual(oldest);
+			expect(byId).not.toEqual([...oldest].reverse());
+		}
+		t.control.setReadings({ listOrder: 'newest' });
+		expect((await ids('/quotes'))[0]).toBe(created);
+	});
+
+	test('pages are cut from the order at each request, and unknown orders are refused', async () => {
+		t.control.setReadings({ listOrder: 'newest' });
+		const before = (await t.admin('GET', '/quotes?page=2&pageSize=2')).body.data[0].id;
+		await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] });
+		expect((await t.admin('GET', '/quotes?page=2&pageSize=2')).body.data[1].id).toBe(before);
+		expect(() => t.control.setReadings({ listOrder: 'random' as never })).toThrow(/listOrder/);
 	});
 });

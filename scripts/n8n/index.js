@@ -33,11 +33,13 @@ const PACKAGE_NAME = require(path.join(REPO_ROOT, 'package.json')).name;
 const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.businessOps`,
 	trigger: `${PACKAGE_NAME}.businessOpsTrigger`,
+	pollingTrigger: `${PACKAGE_NAME}.businessOpsPollingTrigger`,
 };
 /** The names n8n gives the nodes when it loads dist/ through N8N_CUSTOM_EXTENSIONS (the benchmarks only). */
 const CUSTOM_NODE_TYPES = {
 	action: 'CUSTOM.businessOps',
 	trigger: 'CUSTOM.businessOpsTrigger',
+	pollingTrigger: 'CUSTOM.businessOpsPollingTrigger',
 };
 const CREDENTIAL_TYPE = 'businessOpsApi';
 

@@ -12,7 +12,11 @@ interface Codex {
 	resources: Record<string, Array<{ url: string }>>;
 }
 
-const codexFiles = ['nodes/BusinessOps/BusinessOps.node.json', 'nodes/BusinessOpsTrigger/BusinessOpsTrigger.node.json'];
+const codexFiles = [
+	'nodes/BusinessOps/BusinessOps.node.json',
+	'nodes/BusinessOpsTrigger/BusinessOpsTrigger.node.json',
+	'nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node.json',
+];
 const codex = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Codex;
 
 /** The categories of n8n's nodes panel (those of n8n-nodes-base's codex files). */

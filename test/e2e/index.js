@@ -21,6 +21,8 @@ module.exports = [
 	require('./webhooks'),
 	require('./trigger'),
 	require('./trigger-lifecycle'),
+	require('./polling'),
+	require('./polling-durable'),
 	require('./instances'),
 	require('./demo'),
 	require('./templates'),

@@ -464,19 +464,21 @@ module.exports = {
 			},
 		},
 		{
-			name: 'every execution of this run: enqueued by the main (manual) or the webhook process (deliveries), executed by the worker, none by the main',
+			name: 'every execution of this run: enqueued by the main (manual, polls) or the webhook process (deliveries), executed by the worker, none by the main',
 			async run(ctx) {
 				const all = executionsInDb(ctx);
 				const manual = all.filter((e) => e.mode === 'manual');
 				const hooks = all.filter((e) => e.mode === 'webhook');
-				const other = all.filter((e) => e.mode !== 'manual' && e.mode !== 'webhook');
+				// a poll's events (area polling) run on the worker; a failed poll is recorded by the main without a run
+				const polls = all.filter((e) => e.mode === 'trigger' && e.status !== 'error');
+				const other = all.filter((e) => e.mode !== 'manual' && e.mode !== 'webhook' && e.mode !== 'trigger');
 				assert.deepEqual(other.map((e) => `${e.id} ${e.mode}`), [], 'executions of another mode');
-				assertRanOnWorker(ctx, manual.map((e) => e.id), 'main');
+				assertRanOnWorker(ctx, [...manual, ...polls].map((e) => e.id), 'main');
 				assertRanOnWorker(ctx, hooks.map((e) => e.id), 'webhook');
 				const port = `:${ctx.queue.webhook.port}/`;
 				const stray = ctx.sandbox.control.deliveries().filter((d) => !d.url.includes(port));
 				assert.deepEqual(stray.map((d) => d.url), [], 'deliveries that did not go to the webhook process');
-				return `${manual.length} manual + ${hooks.length} webhook executions, all on the worker; sandbox deliveries all to port ${ctx.queue.webhook.port} (webhook process), none to ${ctx.queue.main.port} (main)`;
+				return `${manual.length} manual + ${polls.length} poll + ${hooks.length} webhook executions, all on the worker; sandbox deliveries all to port ${ctx.queue.webhook.port} (webhook process), none to ${ctx.queue.main.port} (main)`;
 			},
 		},
 	],

@@ -30,6 +30,18 @@ module.exports = {
 			},
 		},
 		{
+			name: `node type ${rt.NODE_TYPES.pollingTrigger} is loaded, with n8n's Poll Times`,
+			async run(ctx) {
+				const types = await ctx.client.nodeTypes();
+				const poller = types.find((t) => t.name === rt.NODE_TYPES.pollingTrigger);
+				assert.ok(poller, `n8n does not know ${rt.NODE_TYPES.pollingTrigger}`);
+				assert.equal(poller.polling, true);
+				const names = poller.properties.map((p) => p.name);
+				assert.ok(names.includes('pollTimes'), `no Poll Times field: ${names.join(', ')}`);
+				return `properties: ${names.join(', ')}`;
+			},
+		},
+		{
 			name: `credential type ${rt.CREDENTIAL_TYPE} is loaded`,
 			async run(ctx) {
 				const types = await ctx.client.credentialTypes();

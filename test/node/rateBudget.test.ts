@@ -136,6 +136,20 @@ test('editor look-ups go before waiting production requests, within the same win
 	expect(order).toEqual(['editor', 'run 1', 'run 2', 'run 3']);
 });
 
+test("the polling trigger's requests go after every waiting run and editor request", async () => {
+	const { clock, tick, settle } = steppedClock();
+	const budget = new RateBudget(1, 1000, clock);
+	(await budget.take()).answered(true);
+	const order: string[] = [];
+	const take = (name: string, lane?: 'poll' | 'editor') =>
+		budget.take({ lane }).then((slot) => (order.push(name), slot.answered(true)));
+	const waiting = [take('poll 1', 'poll'), take('poll 2', 'poll'), take('run 1'), take('editor', 'editor'), take('run 2')];
+	await settle();
+	for (let i = 0; i < 5; i++) await tick(1000);
+	await Promise.all(waiting);
+	expect(order).toEqual(['editor', 'run 1', 'run 2', 'poll 1', 'poll 2']);
+});
+
 describe('pacing that learns (the API allows less than the setting)', () => {
 	/**
 	 * A sliding-window API and, optionally, another client of the same key that tries one request

@@ -122,8 +122,8 @@ describe('description', () => {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
 		expect(description.credentials).toEqual([{ name: 'businessOpsApi', required: true }]);
-		expect(description.properties.map((p) => p.name)).toEqual(['events', 'options', 'noSignatureNotice']);
-		const options = description.properties[1].options as Array<{ name: string; default: unknown }>;
+		expect(description.properties.map((p) => p.name)).toEqual(['pollingTriggerNotice', 'events', 'options', 'noSignatureNotice']);
+		const options = description.properties.find((p) => p.name === 'options')!.options as Array<{ name: string; default: unknown }>;
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
 			customSignature: {},
 			eventTypeField: '',
@@ -134,7 +134,7 @@ describe('description', () => {
 			skipReachabilityCheck: false,
 			timestampTolerance: 300,
 		});
-		const notice = description.properties[2];
+		const notice = description.properties.find((p) => p.name === 'noSignatureNotice')!;
 		expect(notice.type).toBe('notice');
 		const shown = (options: IDataObject) =>
 			NodeHelpers.displayParameter({ events: EVENTS, options } as INodeParameters, notice, null, description);

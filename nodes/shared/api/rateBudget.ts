@@ -22,9 +22,11 @@ const QUIET_WINDOWS = 2;
 
 /**
  * `editor`: a look-up of the editor (list search, load options): it goes before every waiting
- * production request, within the same window. `run`: everything else, first come first served.
+ * production request, within the same window. `run`: workflow runs, first come first served.
+ * `poll`: the polling trigger's list reads: after every waiting `editor` and `run` request, so a
+ * poll never holds up a workflow run on the same key.
  */
-export type Lane = 'run' | 'editor';
+export type Lane = 'run' | 'editor' | 'poll';
 
 export interface TakeOptions {
 	lane?: Lane;
@@ -205,7 +207,8 @@ export class RateBudget {
 					continue;
 				}
 				const editor = this.waiters.findIndex((w) => w.lane === 'editor');
-				const [waiter] = this.waiters.splice(Math.max(0, editor), 1);
+				const run = this.waiters.findIndex((w) => w.lane !== 'poll');
+				const [waiter] = this.waiters.splice(editor >= 0 ? editor : Math.max(0, run), 1);
 				waiter.give(this.send(now));
 			}
 		} finally {

@@ -4,7 +4,7 @@ import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
 import type { Schema } from '../validation';
 import type { OrgData } from '../store';
-import { readingsOf } from '../readings';
+import { inListOrder, readingsOf } from '../readings';
 import { CONTACT_TYPES, type Contact } from '../types';
 import { deleted, findOr404, now, nullable, objectBody, paginate } from './common';
 
@@ -78,9 +78,9 @@ export const contactRoutes: Route[] = [
 		tag: 'Contacts',
 		scope: 'contacts.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of contacts, oldest first.', schema: list('Contact') },
+		response: { status: 200, description: 'A page of contacts, oldest first (see the listOrder reading).', schema: list('Contact') },
 		errors: [400],
-		handler: ({ org, query }) => paginate(org.contacts.all(), query),
+		handler: ({ app, org, query }) => paginate(inListOrder(app, org.contacts.all()), query),
 	},
 	{
 		method: 'GET',

@@ -2,7 +2,7 @@ import { newId } from '../ids';
 import { computeTotals, documentNumber } from '../money';
 import type { Route } from '../router';
 import { invalidRequest } from '../errors';
-import { assertStrictItems, readingsOf } from '../readings';
+import { assertStrictItems, inListOrder, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import { isIsoDate } from '../validation';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../types';
@@ -60,9 +60,9 @@ export const invoiceRoutes: Route[] = [
 		tag: 'Invoices',
 		scope: 'invoices.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of invoices, oldest first.', schema: list('Invoice') },
+		response: { status: 200, description: 'A page of invoices, oldest first (see the listOrder reading).', schema: list('Invoice') },
 		errors: [400],
-		handler: ({ org, query }) => paginate(org.invoices.all(), query),
+		handler: ({ app, org, query }) => paginate(inListOrder(app, org.invoices.all()), query),
 	},
 	{
 		method: 'GET',

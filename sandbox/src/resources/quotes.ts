@@ -1,7 +1,7 @@
 import { newId } from '../ids';
 import { computeTotals, documentNumber } from '../money';
 import type { Route } from '../router';
-import { assertStrictItems, readingsOf } from '../readings';
+import { assertStrictItems, inListOrder, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import type { OrgData } from '../store';
 import { QUOTE_STATUSES, type Quote, type QuoteStatus } from '../types';
@@ -44,9 +44,9 @@ export const quoteRoutes: Route[] = [
 		tag: 'Quotes',
 		scope: 'quotes.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of quotes, oldest first.', schema: list('Quote') },
+		response: { status: 200, description: 'A page of quotes, oldest first (see the listOrder reading).', schema: list('Quote') },
 		errors: [400],
-		handler: ({ org, query }) => paginate(org.quotes.all(), query),
+		handler: ({ app, org, query }) => paginate(inListOrder(app, org.quotes.all()), query),
 	},
 	{
 		method: 'GET',

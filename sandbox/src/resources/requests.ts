@@ -1,5 +1,6 @@
 import { duplicate } from '../errors';
 import { newId } from '../ids';
+import { inListOrder } from '../readings';
 import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
 import { receivedRequest, type OrgData } from '../store';
@@ -140,9 +141,10 @@ export const requestRoutes: Route[] = [
 		tag: 'Requests',
 		scope: 'requests.read',
 		query: { ...paginationQuery, status: { type: 'string', enum: REQUEST_STATUSES } },
-		response: { status: 200, description: 'A page of requests, oldest first.', schema: list('Request') },
+		response: { status: 200, description: 'A page of requests, oldest first (see the listOrder reading).', schema: list('Request') },
 		errors: [400],
-		handler: ({ org, query }) => paginate(org.requests.all().filter((r) => !query.status || r.status === query.status), query),
+		handler: ({ app, org, query }) =>
+			paginate(inListOrder(app, org.requests.all()).filter((r) => !query.status || r.status === query.status), query),
 	},
 	{
 		method: 'POST',

@@ -1,0 +1,108 @@
+/** What changed in one list since the last poll, as events. Pure. */
+import type { IDataObject } from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+import { eventItem, type BusinessOpsEvent } from '../shared/event';
+import { recordKey, type ListMemory } from './pollState';
+import { statusEvent, type WatchedList } from './watchedLists';
+
+/** What the polling trigger adds to the webhook trigger's item: where the event came from. */
+export const POLLED = { source: 'polling' } as const;
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+
+function idOf(list: WatchedList, record: IDataObject): string {
+	const id = text(record.id);
+	if (id === undefined) {
+		throw new ApplicationError(`The API listed one of the ${list.plural} without an id, so the polling trigger cannot tell whether it changed`);
+	}
+	return id;
+}
+
+/** The status a record is remembered with: only for lists whose statuses give events. */
+function statusOf(list: WatchedList, record: IDataObject): string | undefined {
+	return list.statusEvents.length > 0 ? text(record.status) : undefined;
+}
+
+/** The event item; its id is the same whenever the same change is seen (the record's id, and when it changed). */
+export function polledEvent(type: string, record: IDataObject, timestamp: string): BusinessOpsEvent {
+	const id = `${type}:${String(record.id)}@${timestamp}`;
+	return eventItem({ id, deliveryId: id, type, timestamp, data: record, ...POLLED });
+}
+
+/** The records of one walk, each once (a record shifted across a page boundary during the walk is read twice: the later copy wins). */
+export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
+	const byKey = new Map<string, IDataObject>();
+	for (const record of records) {
+		const key = recordKey(idOf(list, record));
+		byKey.delete(key);
+		byKey.set(key, record);
+	}
+	return byKey;
+}
+
+export interface ListChanges {
+	events: BusinessOpsEvent[];
+	next: ListMemory;
+}
+
+/**
+ * Compares one walk of a list with what the last polls remembered. Without a memory (the list's
+ * first poll) everything is remembered and nothing is an event. A record not remembered gives the
+ * `created` event and, when its status is one of the chosen, that status's event; a remembered
+ * record whose status differs gives the event of its status now (two changes between polls give
+ * one event). A remembered record absent from this walk is kept, marked missing, for one more
+ * poll; absent twice, it is forgotten (a deleted record is never an event).
+ */
+export function changesOf(
+	list: WatchedList,
+	walk: Map<string, IDataObject>,
+	previous: ListMemory | undefined,
+	chosen: ReadonlySet<string>,
+	now: string,
+): ListChanges {
+	const events: BusinessOpsEvent[] = [];
+	const next: ListMemory = new Map();
+	for (const [key, record] of walk) {
+		const status = statusOf(list, record);
+		next.set(key, { status, missing: false });
+		if (!previous) continue;
+		const before = previous.get(key);
+		if (!before && chosen.has(list.createdEvent)) {
+			events.push(polledEvent(list.createdEvent, record, text(record.createdAt) ?? now));
+		}
+		const type = status === undefined ? undefined : statusEvent(list, status);
+		if (type && (!before || before.status !== status) && chosen.has(type)) {
+			events.push(polledEvent(type, record, text(record.updatedAt) ?? now));
+		}
+	}
+	for (const [key, remembered] of previous ?? []) {
+		if (!walk.has(key) && !remembered.missing) next.set(key, { status: remembered.status, missing: true });
+	}
+	return { events, next };
+}
+
+/** The most recent record of a walk that matches a chosen event, as that event ("Fetch Test Event"). */
+export function latestEvent(
+	list: WatchedList,
+	walk: Map<string, IDataObject>,
+	chosen: ReadonlySet<string>,
+	now: string,
+): BusinessOpsEvent | undefined {
+	let latest: { at: number; event: BusinessOpsEvent } | undefined;
+	const consider = (type: string, record: IDataObject, timestamp: string | undefined) => {
+		const at = Date.parse(timestamp ?? '');
+		const rank = Number.isNaN(at) ? -Infinity : at;
+		if (!latest || rank > latest.at) latest = { at: rank, event: polledEvent(type, record, timestamp ?? now) };
+	};
+	for (const record of walk.values()) {
+		if (chosen.has(list.createdEvent)) consider(list.createdEvent, record, text(record.createdAt));
+		const status = statusOf(list, record);
+		if (status !== undefined && chosen.has(statusEvent(list, status)) && list.statusEvents.includes(status)) {
+			consider(statusEvent(list, status), record, text(record.updatedAt));
+		}
+	}
+	return latest?.event;
+}

@@ -1,0 +1,22 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The item both triggers emit for one event, so that a workflow can switch from one trigger to
+ * the other without changing its nodes.
+ */
+export interface BusinessOpsEvent extends IDataObject {
+	id: string | null;
+	/** The same for every repeat of one event (a webhook retry, or the same change seen again). */
+	deliveryId: string | null;
+	/** `quote.approved`, `invoice.paid`, … */
+	type: string | null;
+	/** ISO 8601. */
+	timestamp: string | null;
+	/** The record the event is about. */
+	data: IDataObject | null;
+}
+
+export function eventItem(event: BusinessOpsEvent): BusinessOpsEvent {
+	const { id, deliveryId, type, timestamp, data, ...extra } = event;
+	return { id, deliveryId, type, timestamp, data, ...extra };
+}

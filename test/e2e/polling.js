@@ -1,0 +1,276 @@
+// The polling trigger in real n8n (issue 30). n8n polls once when it activates a workflow and
+// emits what that poll returns, and refuses schedules under a minute: the steps force a poll by
+// publishing again (or restarting n8n) and wait for the schedule itself in one step only. Each
+// step counts what reached n8n's executions: every change emitted once, nothing else.
+'use strict';
+
+const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
+
+const POLLER = 'Business Ops Polling Trigger';
+const EVENTS = ['quote.created', 'quote.approved', 'invoice.paid', 'request.received', 'contact.created'];
+const WATCHED = ['/v1/quotes', '/v1/invoices', '/v1/requests', '/v1/contacts'];
+const line = { name: 'Desembrood', quantity: 2, unitPrice: 5, vatPercentage: 9 };
+
+function pollingWorkflow(name, credential, events = EVENTS) {
+	return {
+		name,
+		nodes: [
+			node(POLLER, rt.NODE_TYPES.pollingTrigger, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events }, { position: [0, 0], credentials: credentialRef(credential) }),
+			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+		],
+		connections: chain(POLLER, 'No Operation'),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** A call to the sandbox API with the area's own key (the changes a user makes in Business Ops). */
+async function api(ctx, method, pathname, body) {
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
+		method,
+		headers: { authorization: `Bearer ${ctx.state.polling.key}`, 'content-type': 'application/json' },
+		body: body ? JSON.stringify(body) : undefined,
+	});
+	const json = await res.json();
+	if (!res.ok) throw new Error(`sandbox ${method} ${pathname} -> ${res.status}: ${JSON.stringify(json)}`);
+	return json.data;
+}
+
+const createQuote = async (ctx) => (await api(ctx, 'POST', '/quotes', { contactId: ctx.state.polling.contactId, items: [line] })).id;
+const createInvoice = async (ctx) => (await api(ctx, 'POST', '/invoices', { contactId: ctx.state.polling.contactId, items: [line] })).id;
+const setStatus = async (ctx, pathname, ...statuses) => {
+	for (const status of statuses) await api(ctx, 'PATCH', pathname, { status });
+};
+const submitRequest = async (ctx, subject) =>
+	(await api(ctx, 'POST', '/requests', { fromEmail: 'klant@example.nl', fromName: 'Klant', subject, bodyText: 'Graag een offerte', processImmediately: false })).id;
+
+/** The list reads n8n made with the area's key since `since` (ms). */
+function listReads(ctx, since) {
+	return ctx.sandbox.control
+		.requestLog()
+		.filter((e) => e.keyId === ctx.state.polling.keyId && e.method === 'GET' && WATCHED.includes(e.path) && Date.parse(e.time) >= since);
+}
+
+/** Waits until n8n has read every watched list of `paths` since `since` and then read nothing for 2 s: the poll is over. */
+async function pollDone(ctx, since, paths, timeoutMs = 90_000) {
+	let count = -1;
+	let quietSince = Date.now();
+	await waitFor(
+		() => {
+			const reads = listReads(ctx, since);
+			if (reads.length !== count) {
+				count = reads.length;
+				quietSince = Date.now();
+			}
+			return paths.every((p) => reads.some((r) => r.path === p)) && Date.now() - quietSince > 2000;
+		},
+		{ timeoutMs, what: `a poll reading ${paths.join(', ')}` },
+	);
+	await sleep(1000); // n8n saves the static data and creates the execution after the poll
+	return count;
+}
+
+/** Forces one poll: publishing (again) makes n8n poll once at activation. Returns the number of list requests. */
+async function pollByPublishing(ctx, wfId, paths = WATCHED, client = ctx.client) {
+	const since = Date.now();
+	if (ctx.state.polling.published.has(wfId)) await client.unpublishWorkflow(wfId);
+	await client.publishWorkflow(wfId);
+	ctx.state.polling.published.add(wfId);
+	return await pollDone(ctx, since, paths);
+}
+
+/** Every event the workflow's executions emitted so far, as "type id", sorted. */
+async function emittedSoFar(ctx, wfId, client = ctx.client) {
+	const executions = await client.executions(wfId, { limit: 250 });
+	return executions.flatMap((ex) => (rt.nodeOutput(ex, POLLER) || []).map((item) => `${item.type} ${item.data && item.data.id}`)).sort();
+}
+
+/** Asserts that exactly `expected` ("type id") were emitted since `before` (what emittedSoFar gave then). */
+async function expectEmitted(ctx, wfId, before, expected, client = ctx.client) {
+	const want = [...before, ...expected].sort();
+	if (expected.length > 0) {
+		await waitFor(async () => (await emittedSoFar(ctx, wfId, client)).length >= want.length, { timeoutMs: 30_000, what: `${expected.length} event(s)` }).catch(() => {});
+	}
+	await sleep(1500);
+	const got = await emittedSoFar(ctx, wfId, client);
+	assert.deepEqual(got, want, `emitted: ${got.filter((g) => !before.includes(g)).join(', ') || 'nothing'}; expected: ${expected.join(', ') || 'nothing'}`);
+	return got;
+}
+
+async function newPollingWorkflow(ctx, name, events, { client = ctx.client, credential = ctx.state.polling.credential } = {}) {
+	return await client.createWorkflow(pollingWorkflow(name, credential, events));
+}
+
+/** The area's own sandbox key, its credential in `client`'s n8n, and a rate limit no poll meets. */
+async function setUpPolling(ctx) {
+	const created = ctx.sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'e2e polling' });
+	ctx.sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
+	ctx.state.polling = { key: created.key, keyId: created.id, credential: undefined, published: new Set(), contactId: undefined };
+	ctx.state.polling.credential = await pollingCredential(ctx, ctx.client);
+	ctx.state.polling.contactId = (await api(ctx, 'GET', '/contacts?pageSize=1'))[0].id;
+}
+
+async function pollingCredential(ctx, client) {
+	return await client.createCredential({
+		name: 'Business Ops (polling)',
+		type: rt.CREDENTIAL_TYPE,
+		data: { ...rt.credentialData(ctx.sandbox, ctx.state.polling.key), requestsPerMinute: 100_000 },
+	});
+}
+
+module.exports = {
+	area: 'polling',
+	helpers: { setUpPolling, pollingCredential, newPollingWorkflow, pollDone, expectEmitted, createQuote, api },
+	async before(ctx) {
+		await setUpPolling(ctx);
+	},
+	steps: [
+		{
+			name: 'publish: the first poll remembers and emits nothing; a quote created, approved, an invoice paid, a request submitted: each emitted once',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const wf = await newPollingWorkflow(ctx, 'e2e polling: events');
+				ctx.state.polling.workflowId = wf.id;
+				await pollByPublishing(ctx, wf.id);
+				let seen = await expectEmitted(ctx, wf.id, [], []);
+				const quote = await createQuote(ctx);
+				await pollByPublishing(ctx, wf.id);
+				seen = await expectEmitted(ctx, wf.id, seen, [`quote.created ${quote}`]);
+				await setStatus(ctx, `/quotes/${quote}`, 'sent', 'approved');
+				const invoice = await createInvoice(ctx);
+				await setStatus(ctx, `/invoices/${invoice}`, 'paid');
+				const request = await submitRequest(ctx, 'e2e polling');
+				await pollByPublishing(ctx, wf.id);
+				seen = await expectEmitted(ctx, wf.id, seen, [`quote.approved ${quote}`, `invoice.paid ${invoice}`, `request.received ${request}`]);
+				await pollByPublishing(ctx, wf.id);
+				await expectEmitted(ctx, wf.id, seen, []);
+				const [execution] = await ctx.client.executions(wf.id, { limit: 1 });
+				const item = rt.nodeOutput(execution, POLLER)[0];
+				assert.deepEqual(Object.keys(item), ['id', 'deliveryId', 'type', 'timestamp', 'data', 'source']);
+				assert.equal(item.source, 'polling');
+				return `${seen.length} events in ${(await ctx.client.executions(wf.id)).length} executions`;
+			},
+		},
+		{
+			name: 'n8n stopped, records changed, n8n started: each change emitted once by the poll at start',
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const wfId = ctx.state.polling.workflowId;
+				if (ctx.queue) {
+					await ctx.client.unpublishWorkflow(wfId);
+					ctx.state.polling.published.delete(wfId);
+					return 'not run in queue mode (the main is not restarted here); workflow unpublished';
+				}
+				const before = await emittedSoFar(ctx, wfId);
+				await ctx.n8n.stop();
+				const quote = await createQuote(ctx);
+				await setStatus(ctx, `/quotes/${quote}`, 'sent', 'approved');
+				const contact = (await api(ctx, 'POST', '/contacts', { name: 'Klant tijdens stilstand', email: `stilstand.${Date.now()}@example.nl` })).id;
+				const since = Date.now();
+				await ctx.n8n.restart();
+				await pollDone(ctx, since, WATCHED, 120_000);
+				const seen = await expectEmitted(ctx, wfId, before, [`quote.created ${quote}`, `quote.approved ${quote}`, `contact.created ${contact}`]);
+				// the next start polls again: nothing twice
+				const again = Date.now();
+				await ctx.n8n.restart();
+				await pollDone(ctx, again, WATCHED, 120_000);
+				await expectEmitted(ctx, wfId, seen, []);
+				await ctx.client.unpublishWorkflow(wfId);
+				ctx.state.polling.published.delete(wfId);
+				return 'created, approved and contact emitted once; nothing after the second restart';
+			},
+		},
+		{
+			name: 'under each list order, with a record created, one deleted and one approved while a poll walks 4 pages: each change once, nothing else',
+			timeoutMs: 300_000,
+			async run(ctx) {
+				const { control } = ctx.sandbox;
+				control.seed({ resource: 'quotes', count: 320 });
+				const results = [];
+				try {
+					for (const listOrder of ['oldest', 'newest', 'byId']) {
+						control.setReadings({ listOrder });
+						const wf = await newPollingWorkflow(ctx, `e2e polling: order ${listOrder}`, ['quote.created', 'quote.approved']);
+						await pollByPublishing(ctx, wf.id, ['/v1/quotes']);
+						const firstPage = await api(ctx, 'GET', '/quotes?page=1&pageSize=100');
+						const deleted = firstPage.find((q) => q.status === 'draft');
+						const sent = firstPage.find((q) => q.status === 'sent');
+						// each list request waits 300 ms: the changes land after the first page, before the last
+						control.setLatency(300);
+						const since = Date.now();
+						await ctx.client.unpublishWorkflow(wf.id);
+						await ctx.client.publishWorkflow(wf.id);
+						await waitFor(() => listReads(ctx, since).length >= 1, { timeoutMs: 60_000, what: 'the first page of the walk' });
+						await api(ctx, 'DELETE', `/quotes/${deleted.id}`);
+						const created = await createQuote(ctx);
+						await setStatus(ctx, `/quotes/${sent.id}`, 'approved');
+						await pollDone(ctx, since, ['/v1/quotes']);
+						control.setLatency(0);
+						const pages = listReads(ctx, since).length;
+						await pollByPublishing(ctx, wf.id, ['/v1/quotes']);
+						await pollByPublishing(ctx, wf.id, ['/v1/quotes']);
+						await expectEmitted(ctx, wf.id, [], [`quote.created ${created}`, `quote.approved ${sent.id}`]);
+						await ctx.client.unpublishWorkflow(wf.id);
+						ctx.state.polling.published.delete(wf.id);
+						results.push(`${listOrder}: ${pages} pages`);
+					}
+				} finally {
+					control.setLatency(0);
+					control.setReadings({ listOrder: 'oldest' });
+				}
+				return results.join('; ');
+			},
+		},
+		{
+			name: 'a 10,000-invoice list: 100 requests per poll, 3 invoices paid emitted once',
+			timeoutMs: 300_000,
+			async run(ctx) {
+				const { control } = ctx.sandbox;
+				const have = (await fetch(`${ctx.sandbox.baseUrl}/invoices?pageSize=1`, { headers: { authorization: `Bearer ${ctx.state.polling.key}` } }).then((r) => r.json())).meta.total;
+				control.seed({ resource: 'invoices', count: Math.max(0, 10_000 - have) });
+				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid']);
+				const requests = await pollByPublishing(ctx, wf.id, ['/v1/invoices']);
+				assert.equal(requests, 100, `list requests of one poll over 10,000 invoices`);
+				const open = (await api(ctx, 'GET', '/invoices?page=50&pageSize=100')).filter((i) => !['paid', 'written_off'].includes(i.status)).slice(0, 3);
+				for (const invoice of open) await setStatus(ctx, `/invoices/${invoice.id}`, 'paid');
+				await pollByPublishing(ctx, wf.id, ['/v1/invoices']);
+				await expectEmitted(ctx, wf.id, [], open.map((i) => `invoice.paid ${i.id}`));
+				const saved = await ctx.client.getWorkflow(wf.id);
+				assert.ok(saved.staticData, 'the workflow has no static data');
+				const bytes = Buffer.byteLength(JSON.stringify(saved.staticData));
+				assert.ok(bytes > 90_000 && bytes < 200_000, `static data ${bytes} bytes`);
+				await ctx.client.unpublishWorkflow(wf.id);
+				ctx.state.polling.published.delete(wf.id);
+				return `100 requests per poll; static data ${bytes} bytes`;
+			},
+		},
+		{
+			name: "n8n's own schedule: an API error is a failed execution with the API's code and message; the next poll emits what was pending",
+			timeoutMs: 240_000,
+			async run(ctx) {
+				const wfId = ctx.state.polling.workflowId;
+				// published again: this poll emits what the other steps changed meanwhile
+				await pollByPublishing(ctx, wfId);
+				await sleep(3000);
+				const before = await emittedSoFar(ctx, wfId);
+				const errorsBefore = (await ctx.client.executions(wfId, { status: 'error' })).length;
+				const request = await submitRequest(ctx, 'e2e polling: pending through an error');
+				ctx.sandbox.control.failNext({ status: 422, code: 'invalid_state', message: 'Lists are closed for maintenance', path: '/requests' });
+				// no publishing: the next scheduled poll (every minute) meets the error
+				const failed = await waitFor(
+					async () => {
+						const errors = await ctx.client.executions(wfId, { status: 'error' });
+						return errors.length > errorsBefore ? errors[0] : undefined;
+					},
+					{ timeoutMs: 100_000, intervalMs: 1000, what: 'a failed execution from the scheduled poll' },
+				);
+				const text = JSON.stringify(failed.data && failed.data.resultData && failed.data.resultData.error);
+				assert.match(text, /Lists are closed for maintenance \(HTTP 422 invalid_state, GET \/requests\)/);
+				await pollByPublishing(ctx, wfId);
+				await expectEmitted(ctx, wfId, before, [`request.received ${request}`]);
+				await ctx.client.unpublishWorkflow(wfId);
+				ctx.state.polling.published.delete(wfId);
+				return 'error execution with the API message; the request emitted by the next poll';
+			},
+		},
+	],
+};
