@@ -1,19 +1,11 @@
 /** Turns a verified delivery into the trigger's output item. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { BusinessOpsEvent } from '../shared/event';
 import { headerValues, type HeaderBag } from './hmac';
 
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
 const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
-
-export interface DeliveredEvent extends IDataObject {
-	id: string | null;
-	/** The message id the signature covers, else the signed body's `id`: the same on every retry of one delivery. */
-	deliveryId: string | null;
-	type: string | null;
-	timestamp: string | null;
-	data: IDataObject | null;
-}
 
 /** Body fields that name the event type, in the order they are read. */
 const TYPE_FIELDS = ['type', 'event', 'eventType', 'event_type'];
@@ -103,13 +95,13 @@ export function toEvent(
 	reading: EventTypeReading,
 	deliveryId: string | null,
 	signedTimestamp: number | undefined,
-): DeliveredEvent {
+): BusinessOpsEvent {
 	const type = reading.type;
 	const timestamp =
 		text(body.timestamp) ??
 		(signedTimestamp !== undefined ? new Date(signedTimestamp * 1000).toISOString() : null);
 	const data = isRecord(body.data) ? body.data : isRecord(body.payload) ? body.payload : body;
-	const event: DeliveredEvent = { id: text(body.id) ?? deliveryId, deliveryId, type, timestamp, data };
+	const event: BusinessOpsEvent = { id: text(body.id) ?? deliveryId, deliveryId, type, timestamp, data };
 	if (type === null) event.typeUnknown = true;
 	if (reading.unsignedHeader) event.typeFromUnsignedHeader = reading.unsignedHeader;
 	if (body.test === true) event.test = true;
