@@ -77,6 +77,7 @@ const BASELINES: Record<string, INodeParameters[]> = {
 	'contact.get': [{ contactId: RL('ctc_1') }],
 	'contact.getAll': [{ returnAll: false, limit: 5 }],
 	'contact.update': [{ contactId: RL('ctc_1'), updateFields: { name: 'Bakkerij' } }],
+	'contact.upsert': [{ email: 'info@bakkerij.example', name: 'Bakkerij' }],
 	'request.create': [{ fromEmail: 'anna@example.nl', subject: 'Quote', bodyText: 'Hello' }],
 	'request.get': [{ requestId: RL('req_1') }],
 	'request.getAll': [{ returnAll: false, limit: 5 }],
@@ -187,7 +188,8 @@ function kindOf(property: INodeProperties): Kind | undefined {
 	if (property.type === 'resourceLocator') return 'id';
 	if (property.type === 'number') return 'number';
 	if (property.type === 'dateTime') return 'date';
-	if (property.type === 'json') return 'json';
+	// Items (JSON) is a text field (a `json` field gives an AI tool an untyped argument)
+	if (property.type === 'json' || (property.type === 'string' && /Json$/.test(property.name))) return 'json';
 	if (property.type === 'string' && /e-?mail/i.test(property.name)) return 'email';
 	if (property.type === 'string' && /url$/i.test(property.name)) return 'url';
 	if (property.type === 'string' && /(Id|Date|At|Until|Count|Days|Percentage|Json)$/.test(property.name)) {
@@ -292,6 +294,10 @@ let sent: Sent[] = [];
 function interceptAll() {
 	const reply = (method: string) =>
 		function (this: unknown, uri: string, body: unknown) {
+			// A list read that a write to the same list follows is that write's look-up (Create or
+			// Update matches on e-mail), not what the fields send: it is left out.
+			const last = sent[sent.length - 1];
+			if (method !== 'GET' && last?.method === 'GET' && /[?&]page=/.test(last.path) && uri.startsWith(last.path.split('?')[0])) sent.pop();
 			sent.push({ method, path: uri, body });
 			if (method === 'DELETE') return [200, { data: { id: 'abc_123', deleted: true } }];
 			return [200, { data: { id: 'abc_123' }, meta: { page: 1, pageSize: 5, total: 1, hasMore: false } }];
