@@ -5,6 +5,9 @@
  * answering 500 for a while, a run of 1,000 rows sends 5,000 GET /contacts and waits about four
  * hours before it ends; every row gets the same error anyway.
  *
+ * The same with a 429 whose Retry-After is longer than the node waits: every later item sends its
+ * own GET /contacts at once, after the API asked for an hour.
+ *
  * Expected: a run reads (and retries) the list as one read, whatever the number of items: a run of
  * 4 items sends as many GET /contacts as a run of 1 item, and every item still gets its error item.
  */
@@ -41,3 +44,17 @@ test('Continue: a list read that keeps failing is read (and retried) once per ru
 	expect(four.reads).toBe(one.reads);
 	expect(four.waited).toBe(one.waited);
 }, 20_000);
+
+test('Continue: after the list read was told to wait an hour (429, Retry-After: 3600), later items do not ask again at once', async () => {
+	fastClock();
+	let reads = 0;
+	api()
+		.get('/v1/contacts')
+		.query(true)
+		.times(100)
+		.reply(() => (reads++, [429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'Retry-After': '3600' }]));
+	const { items } = await runDeclarativeNode(node, upsert, { items: rows(4), continueOnFail: true });
+	expect(items.map((item) => String(item.json.error))).toEqual(Array.from({ length: 4 }, (_, i) => expect.stringContaining(`[item ${i}]`)));
+	// Today: 4 GET /contacts within the same second, one per item, after the API asked for an hour.
+	expect(reads).toBe(1);
+});
