@@ -11,6 +11,7 @@
  * Expected: with Request Options → Proxy set, no request of Create or Update bypasses the proxy.
  */
 import http from 'node:http';
+import nock from 'nock';
 import type { AddressInfo } from 'node:net';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
@@ -48,6 +49,8 @@ async function recordingServer(seen: string[]) {
 test('with a Proxy in Request Options, the list read does not go around it', async () => {
 	const viaProxy: string[] = [];
 	const direct: string[] = [];
+	// Real sockets to the two local servers: nock's interceptor does not hand a proxy agent a socket.
+	nock.restore();
 	const proxy = await recordingServer(viaProxy);
 	const api = await recordingServer(direct);
 	try {
@@ -63,10 +66,12 @@ test('with a Proxy in Request Options, the list read does not go around it', asy
 			{ items: [{ json: { email: 'a@example.com' } }], credentials: { apiKey: TEST_API_KEY, baseUrl: `http://127.0.0.1:${api.port}/v1` } },
 		).catch(() => undefined);
 		// The write goes to the proxy (what it does there is not this test's concern); nothing may go
-		// to the API directly. Today: direct = ['GET /v1/contacts?page=1&pageSize=100'] (the read bypassed the proxy).
+		// to the API directly. Before the fix: direct = ['GET /v1/contacts?page=1&pageSize=100'] (the read bypassed the proxy).
 		expect(direct).toEqual([]);
+		expect(viaProxy.some((line) => line.startsWith('GET ') && line.includes('/v1/contacts'))).toBe(true);
 	} finally {
 		proxy.server.close();
 		api.server.close();
+		nock.activate();
 	}
 }, 20_000);
