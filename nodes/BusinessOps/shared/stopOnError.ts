@@ -43,10 +43,16 @@ class RunOrder {
 	/** What an operation keeps for the rest of this run (runScoped). */
 	readonly kept = new Map<string, unknown>();
 
-	/** False when `itemIndex` already began in this run: then a new try has started. */
+	/**
+	 * False when `itemIndex` already began in this run: then a new try has started. RoutingNode
+	 * begins the items in item order, so an earlier item that has not begun never will in this try
+	 * (its parameters failed, e.g. an expression error under Continue): it is finished, so that the
+	 * later items do not wait for it.
+	 */
 	begin(itemIndex: number): boolean {
 		if (this.begun.has(itemIndex)) return false;
 		this.begun.add(itemIndex);
+		for (let earlier = this.done; earlier < itemIndex; earlier++) if (!this.begun.has(earlier)) this.finish(earlier);
 		return true;
 	}
 	/** The first failure's own description, before the list of items not sent was added. */

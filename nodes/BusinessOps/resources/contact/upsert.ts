@@ -5,7 +5,7 @@
  * go one at a time in item order, so a contact created by an earlier item is matched by a later
  * one. A 409 on create (someone created it meanwhile) reads the contacts again and updates.
  */
-import type { IDataObject, IExecutePaginationFunctions, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import { recordsOf } from '../../../shared/api/envelope';
 import { MAX_PAGE_SIZE, walkPages } from '../../../shared/api/pages';
@@ -51,40 +51,69 @@ export const contactUpsertDescription: INodeProperties[] = [
 	},
 ];
 
-type Index = Map<string, string[]>;
+/** The contacts' ids by e-mail ('' for a contact the API listed without an id). */
+type Index = Map<string, Set<string>>;
 
-/** What one run keeps: the contacts' ids by e-mail, read once (again after a 409). */
+/** What one run keeps: the contacts' ids by e-mail, read once (again after a 409); a failed read too. */
 interface RunContacts {
 	index?: Promise<Index>;
+	/** The item whose turn read the index (a failed read's message names that item). */
+	readBy?: number;
 }
 
 const emailKey = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
 
-async function readIndex(ctx: IExecutePaginationFunctions, itemIndex: number): Promise<Index> {
+/**
+ * Reads every contact with the item's own request options (proxy, timeout, SSL, allowed domains:
+ * what n8n built for the item), as a GET of the list.
+ */
+async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
 	const { records } = await walkPages(async (page) => {
-		const answer = await sendRequest(ctx, { method: 'GET', url: '/contacts', qs: { page, pageSize: MAX_PAGE_SIZE } }, itemIndex);
+		const read: IHttpRequestOptions = { ...options, method: 'GET', url: '/contacts', body: undefined, qs: { page, pageSize: MAX_PAGE_SIZE } };
+		const answer = await sendRequest(ctx, read, itemIndex);
 		return { body: answer.body, response: answer };
 	});
 	const index: Index = new Map();
 	for (const record of records) {
 		const key = emailKey(record.email);
-		if (key !== '') index.set(key, [...(index.get(key) ?? []), String(record.id)]);
+		if (key === '') continue;
+		const ids = index.get(key) ?? new Set<string>();
+		// A contact shown on two pages (the list moved during the read) is one contact.
+		ids.add(record.id === undefined || record.id === null ? '' : String(record.id));
+		index.set(key, ids);
 	}
 	return index;
 }
 
-/** The run's index; a read that failed is tried again by the next item that needs it. */
-async function indexOf(ctx: IExecutePaginationFunctions, run: RunContacts, itemIndex: number): Promise<Index> {
-	run.index ??= readIndex(ctx, itemIndex).catch((error: Error) => {
-		run.index = undefined;
-		throw error;
+/**
+ * The run's index, read by the first item that needs it. A read that failed stays failed for the
+ * run (each later item gets its error): a read already retried is not repeated per item.
+ */
+async function indexOf(ctx: IExecutePaginationFunctions, run: RunContacts, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
+	if (!run.index) {
+		run.readBy = itemIndex;
+		run.index = readIndex(ctx, options, itemIndex);
+	}
+	const readBy = run.readBy;
+	return await run.index.catch((error: Error) => {
+		throw readBy === itemIndex ? error : asErrorOf(error, readBy, itemIndex);
 	});
-	return await run.index;
+}
+
+/** The run's failed read as a later item's error: the same error, naming that item. */
+function asErrorOf(error: Error, readBy: number | undefined, itemIndex: number): Error {
+	const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error & { context?: IDataObject }, error);
+	copy.message = error.message.replace(` [item ${readBy}]`, ` [item ${itemIndex}]`);
+	copy.context = { ...copy.context, itemIndex };
+	return copy;
 }
 
 /** The one contact with this e-mail, undefined for none; several is refused, naming them. */
 function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string): string | undefined {
-	const ids = index.get(emailKey(email)) ?? [];
+	const ids = [...(index.get(emailKey(email)) ?? [])];
+	if (ids.includes('')) {
+		throw invalidInput(ctx, 'Email', `the API listed a contact with the e-mail ${email} without an ID, so it cannot be updated; nothing was written`);
+	}
 	if (ids.length > 1) {
 		const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
 		throw invalidInput(
@@ -114,7 +143,7 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
 			async (error: unknown) => (isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error)),
 		);
 
-	const match = matchOf(ctx, await indexOf(ctx, run, itemIndex), email);
+	const match = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
 	let outcome;
 	if (match !== undefined) {
 		outcome = await update(match);
@@ -122,16 +151,17 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
 		const created = await create();
 		if ('response' in created) {
 			const id = recordsOf(created.response.body)[0]?.id;
-			if (id !== undefined) (await indexOf(ctx, run, itemIndex)).set(emailKey(email), [String(id)]);
+			if (id !== undefined) (await indexOf(ctx, run, options, itemIndex)).set(emailKey(email), new Set([String(id)]));
 			outcome = { action: 'created', response: created.response };
 		} else {
 			// Read again: the contact created meanwhile is updated; if there is none, the 409 stands.
 			run.index = undefined;
-			const theirs = matchOf(ctx, await indexOf(ctx, run, itemIndex), email);
+			const theirs = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
 			if (theirs === undefined) throw created.conflict;
 			outcome = await update(theirs);
 		}
 	}
-	const records = recordsOf(outcome.response.body).map((record) => ({ action: outcome.action, ...record }));
+	// `action` first and never replaced by a field of the record with that name
+	const records = recordsOf(outcome.response.body).map((record) => Object.assign({ action: outcome.action }, record, { action: outcome.action }));
 	return { records, response: outcome.response };
 };
