@@ -6,7 +6,7 @@
  * and nothing sends "undefined" or null; anything else is refused naming the field and [item N].
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { nodeType, recordRequests } from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
@@ -14,7 +14,7 @@ import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engi
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 const webhook = { __rl: true, mode: 'id', value: 'whk_1' };
 
-async function runWith(parameters: IDataObject, value: unknown) {
+async function runWith(parameters: INodeParameters, value: unknown) {
 	nock.cleanAll();
 	const requests = recordRequests();
 	const { items } = await runDeclarativeNode(nodeType, parameters, {
@@ -25,7 +25,7 @@ async function runWith(parameters: IDataObject, value: unknown) {
 	return { requests, error: items[0]?.error?.message };
 }
 
-const operations: Array<[string, IDataObject]> = [
+const operations: Array<[string, INodeParameters]> = [
 	['update', { resource: 'webhook', operation: 'update', webhookId: webhook, updateFields: { events: '={{ $json.value }}' } }],
 	['create', { resource: 'webhook', operation: 'create', name: 'n', url: 'https://example.com/h', events: '={{ $json.value }}' }],
 ];
