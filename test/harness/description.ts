@@ -117,7 +117,7 @@ function showValues(field: INodeProperties): INodeParameters {
  * nothing (Update Autonomy) still has something to send; never one that decides whether `field` shows.
  */
 function anchorsFor(op: Operation, field: INodeProperties): INodeParameters {
-	const deciding = Object.keys(field.displayOptions?.show ?? {});
+	const deciding = [...Object.keys(field.displayOptions?.show ?? {}), ...Object.keys(field.displayOptions?.hide ?? {})];
 	const others = op.fields.filter(
 		(other) =>
 			other !== field &&
