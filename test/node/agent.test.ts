@@ -393,7 +393,9 @@ describe('Agent: description', () => {
 
 	it('hides the override rows while Clear Action Overrides is on', () => {
 		const rows = properties.find((p) => p.name === 'actionOverrides');
-		expect(rows?.displayOptions?.show).toMatchObject({ clearActionOverrides: [false] });
+		// hidden for the boolean true only: saved as the text "false" the rows stay read
+		expect(rows?.displayOptions?.hide).toEqual({ clearActionOverrides: [true] });
+		expect(rows?.displayOptions?.show).not.toHaveProperty('clearActionOverrides');
 	});
 
 	it('offers the operations sorted by name, each with a sentence-case action', () => {

@@ -236,6 +236,12 @@ describe.each([
 			expect(scope.isDone()).toBe(true);
 		});
 
+		test.each([{}, { item: [] }])('the Items form added with no rows (%j) keeps the current lines', async (items) => {
+			const scope = nock(API).patch(`${path}/${id}`, { contactId: 'ctc_2' }).reply(200, { data: record });
+			await runDeclarativeNode(node, update({ contactId: byId('ctc_2'), items }));
+			expect(scope.isDone()).toBe(true);
+		});
+
 		test('Items (JSON) replaces the items', async () => {
 			const scope = nock(API).patch(`${path}/${id}`, { items: [hosting] }).reply(200, { data: record });
 			await runDeclarativeNode(node, update({ itemsJson: JSON.stringify([hosting]) }));

@@ -115,3 +115,32 @@ describe('every field sends what its check accepted, in the API type', () => {
 		}
 	});
 });
+
+/**
+ * Fields without `routing.send.property` are read by an operation step, not sent by RoutingNode, so
+ * the walk above cannot give them a value and look at the body. Each is listed here with the step
+ * that reads it through the typing rule and the test that pins it; a new field read that way fails
+ * the completeness check until it is listed (and tested).
+ */
+const READ_BY_OPERATION: Record<string, string> = {
+	'Return All': 'getManyFields preSend + Limit maxResults (test/zz-break/getManyReturnAllExpression.test.ts)',
+	Simplify: 'simplifyField checkSimplify/simplify (test/node/emptyValues.test.ts)',
+	'Default Mode': 'buildAutonomyBody (test/zz-break/updateAutonomyTyping.test.ts)',
+	'Approvals Count': 'buildAutonomyBody (test/node/agent.test.ts)',
+	'Clear Action Overrides': 'buildAutonomyBody (test/zz-break/updateAutonomyTyping.test.ts)',
+	'Action Overrides > Action Name': 'actionOverridesOf (test/zz-break/updateAutonomyTyping.test.ts)',
+	'Action Overrides > Mode': 'actionOverridesOf (test/node/agent.test.ts)',
+	'Items > Name': 'checkLineItems (test/node/lineItems.test.ts)',
+	'Items > Quantity': 'checkLineItems (test/node/lineItems.test.ts)',
+	'Items > Unit Price': 'checkLineItems (test/node/lineItems.test.ts)',
+	'Items > VAT %': 'checkLineItems (test/node/lineItems.test.ts)',
+	'Items (JSON)': 'itemsFrom (test/node/lineItems.test.ts, test/zz-break/itemsJsonWhitespaceOnly.test.ts)',
+};
+
+test('every typed field read by an operation step is listed with the step that types it', () => {
+	const readByStep = operations()
+		.flatMap((op) => casesOf(op))
+		.filter((fieldCase) => !fieldCase.sends && TYPED.includes(fieldCase.fieldType))
+		.map((fieldCase) => fieldCase.title.replace(/^[^:]+: (Update Fields > )?/, ''));
+	expect([...new Set(readByStep)].sort()).toEqual(Object.keys(READ_BY_OPERATION).sort());
+});

@@ -85,7 +85,7 @@ function showValues(field) {
  * nothing (Update Autonomy) still has something to send; never one that decides whether `field` shows.
  */
 function anchorsFor(op, field) {
-	const deciding = Object.keys(field.displayOptions?.show ?? {});
+	const deciding = [...Object.keys(field.displayOptions?.show ?? {}), ...Object.keys(field.displayOptions?.hide ?? {})];
 	const others = op.fields.filter(
 		(other) =>
 			other !== field &&

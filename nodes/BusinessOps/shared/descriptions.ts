@@ -160,13 +160,21 @@ export function getManyFields(resource: string, operation = 'getAll'): INodeProp
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		displayOptions: showFor(resource, [operation], { returnAll: [false] }),
+		// Hidden only when Return All is the boolean true: Return All saved as the text "false" or
+		// given by an expression keeps Limit read, and the cut below reads Return All as its typing
+		// rule does (true or the text "true"), so Limit applies exactly when Return All is false.
+		displayOptions: { ...showFor(resource, [operation]), hide: { returnAll: [true] } },
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
 		// Left empty (or refused), Limit is its default: RoutingNode cuts an item's output to
 		// maxResults, the error item of Continue included.
-		routing: { output: { maxResults: '={{ Number($value) >= 1 ? Number($value) : 50 }}' } },
+		routing: {
+			output: {
+				maxResults:
+					'={{ String($parameter.returnAll).trim().toLowerCase() === "true" ? undefined : Number($value) >= 1 ? Number($value) : 50 }}',
+			},
+		},
 	};
 	return [
 		{

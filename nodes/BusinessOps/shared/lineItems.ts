@@ -181,7 +181,7 @@ function itemsFrom(ctx: IExecuteSingleFunctions, source: ItemsSource, whenEmpty:
 	let value: unknown;
 	if (source.mode === 'form') {
 		value = formRows(source.value);
-	} else if (source.value === '' || source.value === undefined || source.value === null) {
+	} else if (isEmptyValue(source.value)) {
 		throw invalidInput(ctx, label, `no items were given; ${whenEmpty}, e.g. ${JSON_EXAMPLE}`);
 	} else {
 		value = parseJsonParameter(ctx, source.value, label);
@@ -215,7 +215,8 @@ export async function sendItemsOnUpdate(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
-	const inForm = !isEmptyValue(fields.items);
+	// The Items form added with no rows is empty too: the current lines stay (CHANGELOG, issue 18).
+	const inForm = formRows(fields.items).length > 0;
 	const inJson = !isEmptyValue(fields.itemsJson);
 	if (inForm && inJson) {
 		throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`);

@@ -35,13 +35,21 @@ export function toStrictNumber(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	return PLAIN_NUMBER.test(text) ? Number(text) : undefined;
+	if (!PLAIN_NUMBER.test(text)) return undefined;
+	const n = Number(text);
+	// Text a JavaScript number cannot hold exactly would be sent as another number.
+	return Number.isSafeInteger(Math.trunc(n)) && Math.abs(n) <= Number.MAX_SAFE_INTEGER ? n : undefined;
 }
 
 export function asNumber(value: unknown): Typed {
 	const n = toStrictNumber(value);
 	if (n !== undefined) return { value: n };
-	const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
+	const hint =
+		typeof value === 'string' && /\d,\d/.test(value)
+			? ' (use a dot for decimals)'
+			: typeof value === 'string' && PLAIN_NUMBER.test(value.trim())
+				? ' (too many digits to send exactly)'
+				: '';
 	return { problem: `must be a number; the expression gave ${givenAs(value)}${hint}` };
 }
 

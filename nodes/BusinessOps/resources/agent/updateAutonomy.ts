@@ -8,7 +8,7 @@ import type {
 
 import { showFor } from '../../shared/descriptions';
 import { booleanRule, numberRule, valueToSend } from '../../shared/fields';
-import { asOption } from '../../shared/typing';
+import { asOption, asText } from '../../shared/typing';
 import { invalidInput, isEmptyValue } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */
@@ -85,7 +85,9 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 		default: {},
 		description:
 			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list replaces the current ones; leave it empty to keep the current overrides.',
-		displayOptions: showFor('agent', ['updateAutonomy'], { clearActionOverrides: [false] }),
+		// Hidden only when Clear Action Overrides is the boolean true: saved as the text "false" (or
+		// given by an expression) the rows stay readable, and buildAutonomyBody reads the typed value.
+		displayOptions: { ...showForUpdateAutonomy, hide: { clearActionOverrides: [true] } },
 		options: [
 			{
 				displayName: 'Override',
@@ -127,7 +129,11 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode:
 	if (rows.length === 0) return undefined;
 	const seen = new Set<string>();
 	const entries = rows.map((row, index): [string, { mode: string }] => {
-		const action = typeof row.action === 'string' ? row.action.trim() : '';
+		const typed = isEmptyValue(row.action) ? { value: '' } : asText(row.action);
+		if (!('value' in typed)) {
+			throw invalidInput(ctx, 'Action Overrides', `the action name of override ${index + 1} ${typed.problem}`);
+		}
+		const action = String(typed.value).trim();
 		if (action === '') {
 			throw invalidInput(
 				ctx,
@@ -157,7 +163,9 @@ export async function buildAutonomyBody(
 ): Promise<IHttpRequestOptions> {
 	const body: IDataObject = {};
 	const defaultMode = this.getNodeParameter('defaultMode', KEEP_CURRENT);
-	if (defaultMode !== KEEP_CURRENT && !isEmptyValue(defaultMode)) body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
+	if (!isEmptyValue(defaultMode) && 'problem' in asOption(defaultMode, [KEEP_CURRENT])) {
+		body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
+	}
 	const clear = valueToSend(this, CLEAR_OVERRIDES, booleanRule, this.getNodeParameter(CLEAR_OVERRIDES.name, false));
 	const actionOverrides = clear === true ? {} : actionOverridesOf(this);
 	if (actionOverrides) body.actionOverrides = actionOverrides;

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { idLocatorFor } from '../../shared/descriptions';
 import { sendingField, textField, type Declaration, type Rule } from '../../shared/fields';
+import { asText, givenAs } from '../../shared/typing';
 
 export const webhookIdField: INodeProperties = idLocatorFor('webhook', ['delete', 'get', 'sendTestEvent', 'update'], {
 	displayName: 'Webhook',
@@ -10,10 +11,22 @@ export const webhookIdField: INodeProperties = idLocatorFor('webhook', ['delete'
 	placeholder: 'e.g. whk_9pR4d',
 });
 
-/** A list of event types from an expression may come as "a, b" text; at least one is needed. */
+/**
+ * A list of event types from an expression may come as "a, b" text; at least one is needed. Each
+ * entry is text (a number is read as its text); anything else is refused rather than sent as
+ * "null", "undefined" or "[object Object]".
+ */
 const eventsRule: Rule = (_ctx, value) => {
-	const given = typeof value === 'string' ? value.split(',') : value;
-	const events = Array.isArray(given) ? given.map((event) => String(event).trim()).filter((event) => event !== '') : [];
+	const given: unknown[] = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
+	const events: string[] = [];
+	for (const [index, entry] of given.entries()) {
+		const typed = entry === null || entry === undefined ? undefined : asText(entry);
+		if (typed === undefined || !('value' in typed)) {
+			return { problem: `entry ${index + 1} of the list must be an event type (text); the expression gave ${givenAs(entry)}` };
+		}
+		const event = String(typed.value).trim();
+		if (event !== '') events.push(event);
+	}
 	return events.length === 0 ? { problem: 'choose at least one event type' } : { value: events };
 };
 
