@@ -81,7 +81,7 @@ function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: num
  * also a credential without an id (not saved yet), and two credentials holding the same key (the
  * lower Requests per Minute wins). A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
-async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
+async function budgetOf(ctx: BusinessOpsContext): Promise<CredentialBudget> {
 	let budget = budgetsByContext.get(ctx);
 	if (!budget) {
 		budget = readBudget(ctx);
@@ -90,13 +90,19 @@ async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
 	return await budget;
 }
 
-/** One credential read per n8n context (a list read sends all its pages from one). */
-const budgetsByContext = new WeakMap<object, Promise<RateBudget>>();
+/** The key's budget and the credential's Requests per Minute, which each of its requests uses. */
+interface CredentialBudget {
+	budget: RateBudget;
+	limit: number;
+}
 
-async function readBudget(ctx: BusinessOpsContext): Promise<RateBudget> {
+/** One credential read per n8n context (a list read sends all its pages from one). */
+const budgetsByContext = new WeakMap<object, Promise<CredentialBudget>>();
+
+async function readBudget(ctx: BusinessOpsContext): Promise<CredentialBudget> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const limit = credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute');
-	return budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), Math.floor(limit));
+	const limit = Math.floor(credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute'));
+	return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
 }
 
 /** The execution's cancel signal, where the context has one (node runs; not the editor's look-ups). */
@@ -186,7 +192,7 @@ export async function sendRequest(
 	const method = (options.method ?? 'GET').toUpperCase();
 	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.failFast;
 	const target = `${method} ${options.url}`;
-	const budget = await budgetOf(ctx);
+	const { budget, limit } = await budgetOf(ctx);
 	const signal = waitSignalOf(ctx, call);
 	if (call.lane === 'editor') options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
 	const pause = async (ms: number) =>
@@ -197,7 +203,7 @@ export async function sendRequest(
 	for (let attempt = 1; ; attempt++) {
 		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.failFast;
 		let response: IN8nHttpFullResponse;
-		const slot = await budget.take({ lane: call.lane, signal }).catch((error: unknown) => {
+		const slot = await budget.take({ lane: call.lane, signal, limit }).catch((error: unknown) => {
 			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
 		});
 		try {
