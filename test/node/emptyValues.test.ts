@@ -326,10 +326,10 @@ describe('Empty values over the whole description', () => {
 				{ items: items.slice(0, 4), credentials, continueOnFail: true },
 			);
 			const [fromNumber, fromList, fromNaN, fromInfinity] = output;
-			expect(fromList.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave a list [item 1]`);
-			expect(fromNaN.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave the number NaN [item 2]`);
+			expect(fromList.error?.message).toBe(`${textCase.displayName}: must be text, not a list [item 1]`);
+			expect(fromNaN.error?.message).toBe(`${textCase.displayName}: must be text, not the number NaN [item 2]`);
 			expect(fromInfinity.error?.message).toBe(
-				`${textCase.displayName}: must be text; the expression gave the number -Infinity [item 3]`,
+				`${textCase.displayName}: must be text, not the number -Infinity [item 3]`,
 			);
 			const target = (request: Sent) => (textCase.sends!.type === 'query' ? request.query : request.body);
 			if (fromNumber.error) {

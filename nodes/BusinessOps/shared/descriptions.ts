@@ -128,7 +128,7 @@ async function checkLimit(this: IExecuteSingleFunctions, requestOptions: IHttpRe
 	if (isEmptyValue(value)) return requestOptions;
 	const n = toStrictNumber(value);
 	if (n === undefined || !Number.isInteger(n) || n < 1) {
-		throw invalidInput(this, 'Limit', `"${String(value)}" must be a whole number of 1 or more`);
+		throw invalidInput(this, 'Limit', `"${String(value)}" must be a whole number of 1 or more`, '', 'limit');
 	}
 	return requestOptions;
 }

@@ -16,7 +16,7 @@
  */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput, isEmptyValue } from './validation';
+import { invalidInput, isEmptyValue, NO_ID, PICK_AN_ID } from './validation';
 
 const RESOLVED_TO_NOTHING =
 	'The field is empty or its expression resolved to nothing (for example a field the input item does not have). ';
@@ -30,13 +30,12 @@ function emptyValueStep(field: INodeProperties, path: string): PreSend {
 		const value = this.getNodeParameter(path, undefined, { extractValue: field.type === 'resourceLocator' });
 		const target = (send.type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject | undefined;
 		if (!isEmptyValue(value)) {
-			if (field.type === 'string' && typeof value !== 'string') asText(this, field, value, target, property);
+			if (field.type === 'string' && typeof value !== 'string') asText(this, field, path, value, target, property);
 			return requestOptions;
 		}
 		if (field.required) {
-			const problem =
-				field.type === 'resourceLocator' ? 'no ID was given; pick one from the list or enter an ID' : 'a value is required';
-			throw invalidInput(this, field.displayName, problem, RESOLVED_TO_NOTHING);
+			const picker = field.type === 'resourceLocator';
+			throw invalidInput(this, field.displayName, picker ? NO_ID : 'a value is required', `${RESOLVED_TO_NOTHING}${picker ? PICK_AN_ID : ''}`, path);
 		}
 		if (target) delete target[property];
 		return requestOptions;
@@ -48,16 +47,16 @@ function emptyValueStep(field: INodeProperties, path: string): PreSend {
  * Infinity (a failed `Number()` of a cell) are refused: JSON would send them as null, which clears
  * the field.
  */
-function asText(ctx: IExecuteSingleFunctions, field: INodeProperties, value: unknown, target: IDataObject | undefined, property: string) {
+function asText(ctx: IExecuteSingleFunctions, field: INodeProperties, path: string, value: unknown, target: IDataObject | undefined, property: string) {
 	if (typeof value === 'number' && !Number.isFinite(value)) {
-		throw invalidInput(ctx, field.displayName, `must be text; the expression gave the number ${value}`, 'Check the expression: a conversion such as Number() of a text that is not a number gives NaN. ');
+		throw invalidInput(ctx, field.displayName, `must be text, not the number ${value}`, 'Check the expression: a conversion such as Number() of a text that is not a number gives NaN. ', path);
 	}
 	if (typeof value === 'number' || typeof value === 'boolean') {
 		if (target && target[property] === value) target[property] = String(value);
 		return;
 	}
 	const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-	throw invalidInput(ctx, field.displayName, `must be text; the expression gave ${kind}`, 'Give one text value, for example {{ $json.field }} or {{ $json.list[0] }}. ');
+	throw invalidInput(ctx, field.displayName, `must be text, not ${kind}`, 'Give one text value, for example {{ $json.field }} or {{ $json.list[0] }}. ', path);
 }
 
 function withRule(field: INodeProperties, path: string): INodeProperties {

@@ -1,16 +1,24 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runsAsTool } from '../../shared/api/errors';
+import { runsAsTool, toolInputProblem } from '../../shared/api/errors';
 
-/** A value was given that the API would refuse or misread: fail before anything is sent. */
-export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string, hint = ''): NodeOperationError {
+/**
+ * A value was given that the API would refuse or misread: fail before anything is sent. `hint` is
+ * advice for the workflow's author; `parameter` (the field's name or dot path) lets a tool-mode
+ * error name the model's argument that gives the field (see toolInputProblem).
+ */
+export function invalidInput(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	problem: string,
+	hint = '',
+	parameter?: string | string[],
+): NodeOperationError {
 	const itemIndex = ctx.getItemIndex();
 	if (runsAsTool(ctx.getNode())) {
-		const resource = String(ctx.getNodeParameter('resource', 'contact'));
-		return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
-			description: `Change the "${field}" argument of this ${resource} call and call the tool again. Nothing was sent.`,
-		});
+		const { message, description } = toolInputProblem(ctx.getNode(), field, problem, parameter);
+		return new NodeOperationError(ctx.getNode(), message, { description });
 	}
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,
@@ -129,11 +137,15 @@ export function checkedField<T extends INodeProperties>(field: T, rule: FieldRul
 		const value = (requestOptions.body as IDataObject | undefined)?.[property];
 		if (value === undefined) return requestOptions;
 		const problem = problemWith(rule, value);
-		if (problem) throw invalidInput(this, field.displayName, problem);
+		if (problem) throw invalidInput(this, field.displayName, problem, '', field.name);
 		return requestOptions;
 	}
 	return { ...field, routing: { ...field.routing, send: { ...send, preSend: [check, ...(send.preSend ?? [])] } } };
 }
+
+/** A record picker given nothing: the problem, and the advice for the workflow's author. */
+export const NO_ID = 'no ID was given';
+export const PICK_AN_ID = 'Pick one from the list or enter an ID. ';
 
 /**
  * preSend step of a resource locator: the ID goes into the URL or the body, so it must be one plain
@@ -145,25 +157,25 @@ export function checkIdParameter(parameterName: string, label: string, required 
 		const id = typeof value === 'number' ? String(value) : value;
 		if (!required && isEmptyValue(id)) return requestOptions;
 		if (typeof id !== 'string' || id.trim() === '') {
-			throw invalidInput(this, label, 'no ID was given; pick one from the list or enter an ID');
+			throw invalidInput(this, label, NO_ID, PICK_AN_ID, parameterName);
 		}
 		if (!ID.test(id)) {
-			throw invalidInput(this, label, `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`);
+			throw invalidInput(this, label, `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`, '', parameterName);
 		}
 		if (DOT_SEGMENT.test(id)) {
 			// a URL normalises "/contacts/.." into "/", so the request would reach another address
-			throw invalidInput(this, label, `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`);
+			throw invalidInput(this, label, `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`, '', parameterName);
 		}
 		return requestOptions;
 	};
 }
 
 /** Parses a JSON parameter that may arrive as text or, from an expression, as a value already. */
-export function parseJsonParameter(ctx: IExecuteSingleFunctions, value: unknown, label: string): unknown {
+export function parseJsonParameter(ctx: IExecuteSingleFunctions, value: unknown, label: string, parameter?: string): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw invalidInput(ctx, label, `the text is not valid JSON (${(error as Error).message})`);
+		throw invalidInput(ctx, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
 	}
 }

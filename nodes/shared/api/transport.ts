@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS } from './errors';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, runsAsTool, TOOL_TELL_USER, TOOL_TRY_LATER } from './errors';
 import { MAX_PAGE_SIZE, walkPages } from './pages';
 import {
 	budgetFor,
@@ -69,6 +69,11 @@ function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: num
 	if (value === undefined || value === null || value === '') return fallback;
 	const n = Number(value);
 	if (!Number.isFinite(n) || n < 1) {
+		if (runsAsTool(ctx.getNode())) {
+			throw new NodeOperationError(ctx.getNode(), `This tool's connection is set up wrongly (${label} must be a number of 1 or more)`, {
+				description: TOOL_TELL_USER,
+			});
+		}
 		throw new NodeOperationError(ctx.getNode(), `${label} in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
 	}
 	return n;
@@ -131,6 +136,11 @@ function stoppedWaiting(ctx: BusinessOpsContext, call: CallOptions, target: stri
 				"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
 		});
 	}
+	if (runsAsTool(ctx.getNode())) {
+		return new NodeOperationError(ctx.getNode(), `Not sent: the run was stopped while ${target} waited`, {
+			description: 'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
+		});
+	}
 	return new NodeOperationError(ctx.getNode(), `Not sent: the execution was cancelled while ${target} waited${itemSuffix(itemIndex)}`, {
 		description: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
 		itemIndex,
@@ -166,8 +176,28 @@ export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | un
 
 function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, target: string, askedMs: number, itemIndex?: number) {
 	const error = apiErrorFor(ctx, response, target, itemIndex);
-	error.description = `The API asked to wait ${Math.ceil(askedMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
+	const seconds = Math.ceil(askedMs / 1000);
+	if (runsAsTool(ctx.getNode())) {
+		error.description = `The service asked to wait ${seconds} s before the next request: tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`;
+		return error;
+	}
+	error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
 	return error;
+}
+
+/** What to do about a request that got no answer: for the workflow's author, or for a model. */
+function networkAdvice(forTool: boolean, call: CallOptions, repeated: boolean): string {
+	if (forTool) {
+		return repeated
+			? TOOL_TRY_LATER
+			: 'The service did not answer, so the change may or may not have been made: read the record before calling again, or tell the user.';
+	}
+	if (call.failFast) {
+		return `Check that the Base URL is reachable from n8n (each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s here), then publish the workflow again.`;
+	}
+	return repeated
+		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
 }
 
 /**
@@ -191,6 +221,9 @@ export async function sendRequest(
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
 	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.failFast;
+	const forTool = runsAsTool(ctx.getNode());
+	// A model makes one call at a time: its errors name no item.
+	if (forTool) itemIndex = undefined;
 	const target = `${method} ${options.url}`;
 	const { budget, limit } = await budgetOf(ctx);
 	const signal = waitSignalOf(ctx, call);
@@ -216,9 +249,13 @@ export async function sendRequest(
 			slot.answered(false);
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
-				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, {
-					itemIndex,
-				});
+				// Not sent: the credential's own check refused it (its message is advice for the author).
+				if (forTool) {
+					throw new NodeOperationError(ctx.getNode(), `Could not send ${target}: this tool's connection is set up wrongly`, {
+						description: TOOL_TELL_USER,
+					});
+				}
+				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, { itemIndex });
 			}
 			if (mayRepeat && attemptsLeft) {
 				await pause(retryDelayMs(attempt));
@@ -227,13 +264,8 @@ export async function sendRequest(
 			// Worded, not the raw code: n8n replaces any error message that contains a network code
 			// such as ECONNRESET with a generic text, which would lose the method, path and item.
 			const problem = NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer';
-			const advice = call.failFast
-				? `Check that the Base URL is reachable from n8n (each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s here), then publish the workflow again.`
-				: mayRepeat
-					? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-					: 'It was not repeated because it changes data; check whether the change was made before running it again.';
 			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
-				description: `${advice} (network error: ${(failure.code ?? failure.message).toLowerCase()})`,
+				description: `${networkAdvice(forTool, call, mayRepeat)} (network error: ${(failure.code ?? failure.message).toLowerCase()})`,
 				itemIndex,
 			});
 		}

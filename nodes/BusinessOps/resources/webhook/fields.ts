@@ -22,7 +22,7 @@ async function checkEvents(
 	const given = typeof body.events === 'string' ? body.events.split(',') : body.events;
 	const events = Array.isArray(given) ? given.map((event) => String(event).trim()).filter((event) => event !== '') : [];
 	if (events.length === 0) {
-		throw invalidInput(this, EVENTS_LABEL, 'choose at least one event type');
+		throw invalidInput(this, EVENTS_LABEL, 'choose at least one event type', '', 'events');
 	}
 	body.events = events;
 	return requestOptions;
