@@ -201,7 +201,11 @@ describe('input checks, walked over the whole description', () => {
 		const { items: output } = await runDeclarativeNode(nodeType, tool.parameters, { items, toolArguments, credentials, asTool: true, continueOnFail: true });
 		expect(output[0].error).toBeUndefined();
 		const failed = cases.map((c, index) => ({ ...c, error: output[index + 1]?.error })).filter((c) => c.error);
-		for (const { key, error } of failed) expectForTheModel(error, `"${key}"`);
+		for (const { key, error } of failed) {
+			expectForTheModel(error, `"${key}"`);
+			// in the message itself: whatever of the description a tool's caller passes on
+			expect((error as Error).message).toContain(`"${key}"`);
+		}
 		// the walk reaches the checks: a required argument left empty is refused
 		const refused = new Set(failed.map((c) => c.key));
 		expect(tool.arguments.filter((a) => a.required && !refused.has(a.key))).toEqual([]);
