@@ -29,7 +29,7 @@ import type {
 import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import { runsAsTool, TOOL_TELL_USER, toolNothingToChange } from '../../shared/api/errors';
+import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/errors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { walkPages } from '../../shared/api/pages';
 import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
@@ -83,9 +83,7 @@ function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number
 	const chosen = ['resource', 'operation'].some((name) => ctx.getNodeParameter(name, '') === CUSTOM_API_CALL);
 	if (!chosen) return;
 	if (runsAsTool(ctx.getNode())) {
-		throw new NodeOperationError(ctx.getNode(), 'This tool is set up with "Custom API Call", which it cannot run', {
-			description: `${TOOL_TELL_USER} Nothing was sent.`,
-		});
+		throw toolError(ctx.getNode(), 'This tool is set up with "Custom API Call", which it cannot run', `${TOOL_TELL_USER} Nothing was sent.`);
 	}
 	throw new NodeOperationError(ctx.getNode(), `Custom API Call runs in the HTTP Request node [item ${itemIndex}]`, {
 		itemIndex,
@@ -99,8 +97,7 @@ function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpReque
 	const body = options.body as IDataObject | undefined;
 	if (options.method !== 'PATCH' || Object.keys(body ?? {}).length > 0) return;
 	if (runsAsTool(ctx.getNode())) {
-		const { message, description } = toolNothingToChange(ctx.getNode());
-		throw new NodeOperationError(ctx.getNode(), message, { description });
+		throw toolNothingToChange(ctx.getNode());
 	}
 	throw invalidInput(
 		ctx,

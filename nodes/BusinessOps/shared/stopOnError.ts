@@ -23,7 +23,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runsAsTool, TOOL_NOT_SENT } from '../../shared/api/errors';
+import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/errors';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -149,7 +149,7 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, send: () => P
 		const forTool = runsAsTool(ctx.getNode());
 		run.skip(itemIndex, failedIndex, forTool);
 		run.finish(itemIndex);
-		if (forTool) throw new NodeOperationError(ctx.getNode(), TOOL_NOT_SENT.message, { description: TOOL_NOT_SENT.description });
+		if (forTool) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Not sent because item ${failedIndex} failed before it [item ${itemIndex}]`,

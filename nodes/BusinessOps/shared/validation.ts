@@ -17,8 +17,7 @@ export function invalidInput(
 ): NodeOperationError {
 	const itemIndex = ctx.getItemIndex();
 	if (runsAsTool(ctx.getNode())) {
-		const { message, description } = toolInputProblem(ctx.getNode(), field, problem, parameter);
-		return new NodeOperationError(ctx.getNode(), message, { description });
+		return toolInputProblem(ctx.getNode(), field, problem, parameter);
 	}
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,

@@ -1,5 +1,5 @@
 import type { IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
-import { extractFromAICalls, NodeApiError } from 'n8n-workflow';
+import { extractFromAICalls, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsContext } from './context';
 
@@ -158,6 +158,14 @@ export function argumentNames(keys: string[], joiner = 'or'): string {
 	return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} ${joiner} ${quoted.at(-1)}` : (quoted[0] ?? '');
 }
 
+/**
+ * An error for a model calling the node as a tool. n8n 2.41's AI Agent v3 hands the model only the
+ * error's message, so the message carries what to do too (the description repeats it for the log).
+ */
+export function toolError(node: INode, problem: string, advice: string): NodeOperationError {
+	return new NodeOperationError(node, `${problem}. ${advice}`, { description: advice });
+}
+
 /** For a model: what no argument can change (a setting of the tool, the service): tell the user. */
 export const TOOL_TELL_USER = 'Changing the arguments will not help: tell the user what failed.';
 
@@ -179,21 +187,15 @@ export function toolInputProblem(
 	field: string,
 	problem: string,
 	parameter: string | string[] = [],
-): { message: string; description: string } {
+): NodeOperationError {
 	const keys = [...new Set([parameter].flat().flatMap((name) => toolArgumentsOf(node, name)))];
 	// typing.ts words a refused value for the workflow's author; the model gave it as an argument
 	problem = problem.replace('the expression gave', 'the argument gave');
 	if (keys.length === 0) {
-		return {
-			message: `${field}: ${problem}`,
-			description: `"${field}" is set in this tool, not by an argument. ${TOOL_TELL_USER} Nothing was sent.`,
-		};
+		return toolError(node, `${field}: ${problem}`, `"${field}" is set in this tool, not by an argument. ${TOOL_TELL_USER} Nothing was sent.`);
 	}
 	const which = `${keys.length > 1 ? 'Arguments' : 'Argument'} ${argumentNames(keys)}`;
-	return {
-		message: `${which}: ${problem}`,
-		description: `Change the ${argumentNames(keys)} argument and call the tool again. Nothing was sent.`,
-	};
+	return toolError(node, `${which}: ${problem}`, `Change the ${argumentNames(keys)} argument and call the tool again. Nothing was sent.`);
 }
 
 /** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
@@ -203,16 +205,17 @@ function idArgumentsOf(node: INode): string[] {
 }
 
 /** An update whose every field was left empty, worded for the model: the arguments that give a field. */
-export function toolNothingToChange(node: INode): { message: string; description: string } {
+export function toolNothingToChange(node: INode): NodeOperationError {
 	const ids = idArgumentsOf(node);
 	const keys = toolArgumentsOf(node).filter((key) => !ids.includes(key));
 	if (keys.length === 0) {
-		return { message: 'Nothing to change: this tool sets no field of the record', description: `${TOOL_TELL_USER} Nothing was sent.` };
+		return toolError(node, 'Nothing to change: this tool sets no field of the record', `${TOOL_TELL_USER} Nothing was sent.`);
 	}
-	return {
-		message: `Nothing to change: ${argumentNames(keys, 'and')} ${keys.length > 1 ? 'were all' : 'was'} empty`,
-		description: `Give at least one of ${argumentNames(keys)} the new value and call the tool again; an empty argument changes nothing. Nothing was sent.`,
-	};
+	return toolError(
+		node,
+		`Nothing to change: ${argumentNames(keys, 'and')} ${keys.length > 1 ? 'were all' : 'was'} empty`,
+		`Give at least one of ${argumentNames(keys)} the new value and call the tool again; an empty argument changes nothing. Nothing was sent.`,
+	);
 }
 
 /**
@@ -312,11 +315,13 @@ export function apiErrorFor(
 		itemIndex = undefined;
 	}
 	if (shownMessage !== apiMessage && status !== 422) description = `The API said: ${apiMessage}. ${description}`;
+	// A model reads only the message (toolError): it carries what to do too.
+	const forModel = runsAsTool(ctx.getNode()) ? `. ${description}` : '';
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject,
 		{
-			message: `${shownMessage} (HTTP ${status} ${code}, ${target})${itemSuffix(itemIndex)}`,
+			message: `${shownMessage} (HTTP ${status} ${code}, ${target})${itemSuffix(itemIndex)}${forModel}`,
 			description,
 			httpCode: String(status),
 			itemIndex,

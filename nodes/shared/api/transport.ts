@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, runsAsTool, TOOL_TELL_USER, TOOL_TRY_LATER } from './errors';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
 import { MAX_PAGE_SIZE, walkPages } from './pages';
 import {
 	budgetFor,
@@ -71,9 +71,7 @@ function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: num
 	const n = Number(value);
 	if (!Number.isFinite(n) || n < 1) {
 		if (runsAsTool(ctx.getNode())) {
-			throw new NodeOperationError(ctx.getNode(), `This tool's connection is set up wrongly (${label} must be a number of 1 or more)`, {
-				description: TOOL_TELL_USER,
-			});
+			throw toolError(ctx.getNode(), `This tool's connection is set up wrongly (${label} must be a number of 1 or more)`, TOOL_TELL_USER);
 		}
 		throw new NodeOperationError(ctx.getNode(), `${label} in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
 	}
@@ -138,9 +136,11 @@ function stoppedWaiting(ctx: BusinessOpsContext, call: CallOptions, target: stri
 		});
 	}
 	if (runsAsTool(ctx.getNode())) {
-		return new NodeOperationError(ctx.getNode(), `Not sent: the run was stopped while ${target} waited`, {
-			description: 'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
-		});
+		return toolError(
+			ctx.getNode(),
+			`Not sent: the run was stopped while ${target} waited`,
+			'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
+		);
 	}
 	return new NodeOperationError(ctx.getNode(), `Not sent: the execution was cancelled while ${target} waited${itemSuffix(itemIndex)}`, {
 		description: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
@@ -181,8 +181,11 @@ function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, ta
 	const error = apiErrorFor(ctx, response, target, itemIndex);
 	const seconds = Math.ceil(askedMs / 1000);
 	if (runsAsTool(ctx.getNode())) {
-		error.description = `The service asked to wait ${seconds} s before the next request: tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`;
-		return error;
+		return toolError(
+			ctx.getNode(),
+			`The service asked to wait ${seconds} s before the next request (HTTP 429, ${target})`,
+			`Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`,
+		);
 	}
 	error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
 	return error;
@@ -251,9 +254,7 @@ export async function sendRequest(
 			if (!failure.isNetwork) {
 				// Not sent: the credential's own check refused it (its message is advice for the author).
 				if (forTool) {
-					throw new NodeOperationError(ctx.getNode(), `Could not send ${target}: this tool's connection is set up wrongly`, {
-						description: TOOL_TELL_USER,
-					});
+					throw toolError(ctx.getNode(), `Could not send ${target}: this tool's connection is set up wrongly`, TOOL_TELL_USER);
 				}
 				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, { itemIndex });
 			}
@@ -271,6 +272,13 @@ export async function sendRequest(
 					`Could not complete ${target}: ${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`,
 					{ description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${networkError}` },
 				);
+			}
+			if (forTool) {
+				// the network code stays out of the message: n8n replaces a message that holds one
+				const advice = networkAdvice(forTool, mayRepeat);
+				const error = toolError(ctx.getNode(), `Could not complete ${target}: ${problem}`, advice);
+				error.description = `${advice} ${networkError}`;
+				throw error;
 			}
 			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
 				description: `${networkAdvice(forTool, mayRepeat)} ${networkError}`,
