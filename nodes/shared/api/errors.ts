@@ -189,8 +189,8 @@ export function toolInputProblem(
 	parameter: string | string[] = [],
 ): NodeOperationError {
 	const keys = [...new Set([parameter].flat().flatMap((name) => toolArgumentsOf(node, name)))];
-	// typing.ts words a refused value for the workflow's author; the model gave it as an argument
-	problem = problem.replace('the expression gave', 'the argument gave');
+	// typing.ts words a refused value for the workflow's author: the model gave it as an argument
+	problem = problem.replace('the expression gave', keys.length > 0 ? 'the argument gave' : "the tool's setting gave");
 	if (keys.length === 0) {
 		return toolError(node, `${field}: ${problem}`, `"${field}" is set in this tool, not by an argument. ${TOOL_TELL_USER} Nothing was sent.`);
 	}
