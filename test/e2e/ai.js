@@ -240,7 +240,7 @@ module.exports = {
 			},
 		},
 		{
-			name: 'An unknown ID: the error reaches the model as the tool result, worded for the model',
+			name: 'An unknown ID: the error reaches the model as the tool result, worded for the model, naming its argument',
 			timeoutMs: 240_000,
 			async run(ctx) {
 				ctx.state.ai.fake.script(callThenAnswer({ contactId: 'ctc_does_not_exist' }, 'Sorry'));
@@ -256,6 +256,9 @@ module.exports = {
 				);
 				const result = lastToolResult(calls[1]);
 				assert.match(result, /not found|404/i);
+				// names the argument the model sees (the $fromAI key the node reads from its own
+				// parameters), in the message: Agent v3 on 2.41 hands the model the message only
+				assert.match(result, /\\?"contactId\\?" argument/); // the tool result is JSON: its quotes escaped
 				assert.doesNotMatch(result, /\[item \d+\]|Base URL|run the node/i);
 				assert.match(answer, /^Sorry: /);
 				return `the model read: ${result.slice(0, 160)}`;

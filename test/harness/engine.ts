@@ -247,6 +247,11 @@ export async function runDeclarativeNode(
 		credentialsDecrypted?: ICredentialsDecrypted;
 		/** The execution's cancel signal (n8n aborts it when the execution is stopped). */
 		abortSignal?: AbortSignal;
+		/**
+		 * With `asTool`: the model's arguments of each item, where n8n puts them for a tool's run (the
+		 * run's `inputOverride`), so that `$fromAI` reads item i's own; without, it reads the first input item's.
+		 */
+		toolArguments?: IDataObject[];
 	} = {},
 ): Promise<RunResult> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
@@ -254,6 +259,10 @@ export async function runDeclarativeNode(
 	if (options.onError) node.onError = options.onError;
 	const inputData: ITaskDataConnections = { main: [options.items ?? [{ json: {} }]] };
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
+	if (options.toolArguments) {
+		const inputOverride = { ai_tool: [options.toolArguments.map((json) => ({ json }))] };
+		runExecutionData.resultData.runData[node.name] = [{ inputOverride, startTime: 0, executionTime: 0, executionIndex: 0, source: [] }];
+	}
 	const executeData: IExecuteData = { node, data: inputData, source: null };
 	const context = new ExecuteContext(
 		workflow,

@@ -315,7 +315,7 @@ describe('Agent: autonomy', () => {
 		[
 			'nothing to change',
 			{},
-			'Default Mode: nothing to change: choose a default mode, add an action override or turn on Clear Action Overrides [item 0]',
+			'Default Mode: nothing to change [item 0]',
 		],
 		[
 			'a negative approvals count',
@@ -345,7 +345,7 @@ describe('Agent: autonomy', () => {
 		[
 			'an empty action name',
 			{ defaultMode: 'manual', actionOverrides: overrides(['send_invoice', 'manual'], [' ', 'manual']) },
-			'Action Overrides: override 2 has no action name; enter one such as send_invoice, or remove the override [item 0]',
+			'Action Overrides: override 2 has no action name (such as send_invoice) [item 0]',
 		],
 		[
 			'an unknown override mode',

@@ -40,7 +40,7 @@ describe('Agent Run: Get', () => {
 
 	it('refuses a missing run ID before anything is sent', async () => {
 		await expect(run({ operation: 'get', agentId: byId('agt_1'), runId: byId('') })).rejects.toThrow(
-			'Run: no ID was given; pick one from the list or enter an ID [item 0]',
+			'Run: no ID was given [item 0]',
 		);
 	});
 });

@@ -96,12 +96,13 @@ describe('the ID check', () => {
 	});
 });
 
-describe('as an AI tool, errors say what to change in the arguments', () => {
+describe('as an AI tool, errors say what to change in the arguments (every path: toolErrors.test.ts)', () => {
 	it('an unknown ID: no item number, no advice about the Base URL or running the node again', async () => {
 		nock(API).get('/v1/contacts/ctc_1').reply(404, { error: { code: 'not_found', message: 'Contact not found' } });
-		const error = await runDeclarativeNode(node, getContact, { asTool: true }).catch((e) => e);
-		expect(error.message).toBe('Contact not found (HTTP 404 not_found, GET /contacts/ctc_1)');
-		expect(error.description).toMatch(/Check the ID argument/);
+		const fromModel = { ...getContact, contactId: { __rl: true, mode: 'id', value: "={{ $fromAI('contactId') }}" } };
+		const error = await runDeclarativeNode(node, fromModel, { asTool: true, items: [{ json: { contactId: 'ctc_1' } }] }).catch((e) => e);
+		// n8n 2.41's AI Agent v3 hands the model the message only: what to do is in it
+		expect(error.message).toMatch(/^Contact not found \(HTTP 404 not_found, GET \/contacts\/ctc_1\)\. .*Check the "contactId" argument/);
 		expect(error.description).not.toMatch(/Base URL|run the node|item/i);
 	});
 
@@ -112,14 +113,16 @@ describe('as an AI tool, errors say what to change in the arguments', () => {
 		expect(error.description).toMatch(/tell the user/);
 	});
 
-	it('a bad argument names the argument and the resource, nothing is sent', async () => {
+	it('a bad argument names the argument the model sees (its $fromAI key), nothing is sent', async () => {
 		const error = await runDeclarativeNode(
 			node,
-			{ ...createContact, additionalFields: { email: 'not-an-address' } },
-			{ asTool: true },
+			{ ...createContact, additionalFields: { email: "={{ $fromAI('email', 'E-mail address') }}" } },
+			{ asTool: true, items: [{ json: { email: 'not-an-address' } }] },
 		).catch((e) => e);
-		expect(error.message).toMatch(/^Email: "not-an-address" is not an e-mail address$/);
-		expect(error.description).toBe('Change the "Email" argument of this contact call and call the tool again. Nothing was sent.');
+		expect(error.message).toBe(
+			'Argument "email": "not-an-address" is not an e-mail address. Change the "email" argument and call the tool again. Nothing was sent.',
+		);
+		expect(error.description).toBe('Change the "email" argument and call the tool again. Nothing was sent.');
 	});
 });
 

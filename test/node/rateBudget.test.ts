@@ -1,6 +1,10 @@
+import nock from 'nock';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { CancelledWait, type Clock } from '../../nodes/shared/api/clock';
 import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
-import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
+import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
+import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
 /** A clock on which each wait moves time on at once. */
 function instantClock() {
@@ -87,6 +91,42 @@ test('two credentials with the same key and different settings: the lowest wins'
 	expect(budget.limit).toBe(3);
 	for (let i = 0; i < 3; i++) (await budget.take()).answered(true);
 	expect(budget.waitMs()).toBe(1000);
+});
+
+describe('a setting stops counting 10 minutes after its last use', () => {
+	const MINUTES = 60_000;
+
+	test('a request waiting under a lower setting is looked at again when that setting expires', async () => {
+		const { state, clock } = instantClock();
+		// A window longer than the memory, so the only way to go before it ends is the setting expiring.
+		const budget = new RateBudget(1, 20 * MINUTES, clock);
+		(await budget.take({ limit: 1 })).answered(true);
+		(await budget.take({ limit: 2 })).answered(true);
+		expect(state.now).toBe(10 * MINUTES);
+		expect(budget.limit).toBe(2);
+	});
+
+	test('a setting counts while a request of its credential waits, however long', async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(1, 20 * MINUTES, clock);
+		budget.useLimit(5);
+		(await budget.take({ limit: 1 })).answered(true);
+		(await budget.take({ limit: 1 })).answered(true);
+		expect(state.now).toBe(20 * MINUTES);
+	});
+
+	test('while both are in use the lowest wins; the other credential\'s next request counts its own', async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(2, MINUTES, clock);
+		for (let i = 0; i < 2; i++) (await budget.take({ limit: 2 })).answered(true);
+		state.now = 9 * MINUTES;
+		expect(budget.limit).toBe(2);
+		(await budget.take({ limit: 1 })).answered(true);
+		state.now = 15 * MINUTES; // 2 was last used at 0, 1 at 9 minutes
+		expect(budget.limit).toBe(1);
+		state.now = 19 * MINUTES;
+		expect(budget.limit).toBe(1); // the one used last, although it no longer counts: nothing else does
+	});
 });
 
 describe('cancellation', () => {
@@ -311,5 +351,64 @@ describe('the budgets of the process', () => {
 		const clock = manualClock();
 		for (let i = 0; i < 6; i++) (await fresh.take()).answered(true);
 		expect(clock.waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1_000);
+	});
+});
+
+describe('two credentials on one key, through the node', () => {
+	const API = 'https://api.business-ops.test';
+	const node = loadNodeType(new BusinessOps());
+	const credential = (requestsPerMinute: number) => ({ credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute } });
+	const getContact = { resource: 'contact', operation: 'get', contactId: { __rl: true, mode: 'id', value: 'ctc_1' } };
+	const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
+	const PAGES = 30;
+
+	function answerPages() {
+		const scope = nock(API);
+		for (let n = 1; n <= PAGES; n++) {
+			const data = Array.from({ length: 100 }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
+			const meta = { page: n, pageSize: 100, total: PAGES * 100, hasMore: n < PAGES };
+			scope.get('/v1/contacts').query({ page: n, pageSize: 100 }).reply(200, { data, meta });
+		}
+		return scope;
+	}
+
+	/** B's Return All over 30 pages on the manual clock: its records, the time it took and its waits. */
+	async function runB(clock: ManualClock) {
+		const scope = answerPages();
+		const [start, waited] = [clock.elapsed(), clock.waits.length];
+		const { items } = await runDeclarativeNode(node, getAll, credential(120));
+		expect(scope.isDone()).toBe(true);
+		return { records: items.length, ms: clock.elapsed() - start, waits: clock.waits.slice(waited) };
+	}
+
+	afterEach(() => {
+		realClock();
+		nock.cleanAll();
+	});
+
+	test("A's 1 per minute holds B (120) back only until it has been unused for 10 minutes", async () => {
+		forgetRateBudgets();
+		const alone = await runB(manualClock()); // B's own pacing, on a budget nobody else uses
+
+		forgetRateBudgets();
+		const clock = manualClock();
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: { id: 'ctc_1' } });
+		await runDeclarativeNode(node, getContact, credential(1));
+		const afterA = await runB(clock);
+
+		expect(afterA.records).toBe(PAGES * 100);
+		expect(afterA.waits[0]).toBe(60_000); // while A's setting is in use, the lowest wins
+		expect(afterA.ms).toBeLessThanOrEqual(10 * 60_000 + alone.ms);
+	});
+
+	test('a run longer than 10 minutes keeps its own setting: each waiting request holds it', async () => {
+		forgetRateBudgets();
+		const clock = manualClock();
+		nock(API).get('/v1/contacts/ctc_1').times(13).reply(200, { data: { id: 'ctc_1' } });
+		const items = Array.from({ length: 12 }, () => ({ json: {} }));
+		const slow = runDeclarativeNode(node, getContact, { ...credential(1), items });
+		const fast = runDeclarativeNode(node, getContact, credential(120)); // starts last, behind the slow run's items
+		await Promise.all([slow, fast]);
+		expect(clock.waits).toEqual(Array.from({ length: 12 }, () => 60_000));
 	});
 });

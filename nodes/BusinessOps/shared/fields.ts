@@ -38,6 +38,10 @@ export interface SendTo {
 	as?: string;
 }
 
+/** A record picker given nothing: the problem, and the advice for the workflow's author. */
+const NO_ID = 'no ID was given';
+const PICK_AN_ID = 'Pick one from the list or enter an ID. ';
+
 const RESOLVED_TO_NOTHING =
 	'The field is empty or its expression resolved to nothing (for example a field the input item does not have). ';
 
@@ -47,18 +51,19 @@ const RESOLVED_TO_NOTHING =
  */
 export function valueToSend(
 	ctx: IExecuteSingleFunctions,
-	field: Pick<INodeProperties, 'displayName' | 'required' | 'type'>,
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'required' | 'type'>,
 	rule: Rule,
 	value: unknown,
 ): unknown {
+	// field.name lets a tool-mode refusal name the model's argument that gives the field
 	if (isEmptyValue(value)) {
 		if (!field.required) return undefined;
-		const problem =
-			field.type === 'resourceLocator' ? 'no ID was given; pick one from the list or enter an ID' : 'a value is required';
-		throw invalidInput(ctx, field.displayName, problem, RESOLVED_TO_NOTHING);
+		const picker = field.type === 'resourceLocator';
+		const hint = `${RESOLVED_TO_NOTHING}${picker ? PICK_AN_ID : ''}`;
+		throw invalidInput(ctx, field.displayName, picker ? NO_ID : 'a value is required', hint, field.name);
 	}
 	const typed = rule(ctx, value);
-	if ('problem' in typed) throw invalidInput(ctx, field.displayName, typed.problem, typed.hint);
+	if ('problem' in typed) throw invalidInput(ctx, field.displayName, typed.problem, typed.hint, field.name);
 	return typed.value;
 }
 

@@ -152,11 +152,11 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
  * empty list, an empty name, a VAT percentage outside 0 to 100 and keys the API does not know.
  * Any quantity and unit price is sent (0 and negative ones too). Lines are counted from 1, as in the form.
  */
-export function checkLineItems(value: unknown, whenEmpty = 'add at least one item'): LineItemsResult {
+export function checkLineItems(value: unknown): LineItemsResult {
 	if (!Array.isArray(value)) {
 		return { problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${shown(value)}` };
 	}
-	if (value.length === 0) return { problem: `no items were given; ${whenEmpty}` };
+	if (value.length === 0) return { problem: 'no items were given; add at least one item' };
 	const items: LineItem[] = [];
 	for (const [index, raw] of value.entries()) {
 		const item = checkLineItem(index + 1, raw);
@@ -175,19 +175,23 @@ export function formRows(value: unknown): IDataObject[] {
 
 type ItemsSource = { mode: 'form' | 'json'; value: unknown };
 
+/** The parameter each source is read from (under Update Fields too). */
+const PARAMETER = { form: 'items', json: 'itemsJson' } as const;
+
 /** Reads the items from their source, or throws the problem naming the field and the line. */
-function itemsFrom(ctx: IExecuteSingleFunctions, source: ItemsSource, whenEmpty: string): LineItem[] {
+function itemsFrom(ctx: IExecuteSingleFunctions, source: ItemsSource, hint = ''): LineItem[] {
 	const label = source.mode === 'form' ? ITEMS_LABEL : ITEMS_JSON_LABEL;
+	const parameter = PARAMETER[source.mode];
 	let value: unknown;
 	if (source.mode === 'form') {
 		value = formRows(source.value);
 	} else if (isEmptyValue(source.value)) {
-		throw invalidInput(ctx, label, `no items were given; ${whenEmpty}, e.g. ${JSON_EXAMPLE}`);
+		throw invalidInput(ctx, label, `no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`, hint, parameter);
 	} else {
-		value = parseJsonParameter(ctx, source.value, label);
+		value = parseJsonParameter(ctx, source.value, label, parameter);
 	}
-	const result = checkLineItems(value, whenEmpty);
-	if ('problem' in result) throw invalidInput(ctx, label, result.problem);
+	const result = checkLineItems(value);
+	if ('problem' in result) throw invalidInput(ctx, label, result.problem, hint, parameter);
 	return result.items;
 }
 
@@ -203,7 +207,7 @@ export async function sendItemsOnCreate(
 ): Promise<IHttpRequestOptions> {
 	const mode = this.getNodeParameter('itemsInput', 'form') as 'form' | 'json';
 	const value = this.getNodeParameter(mode === 'form' ? 'items' : 'itemsJson', mode === 'form' ? {} : '');
-	return withItems(requestOptions, itemsFrom(this, { mode, value }, 'add at least one item'));
+	return withItems(requestOptions, itemsFrom(this, { mode, value }));
 }
 
 /**
@@ -219,12 +223,11 @@ export async function sendItemsOnUpdate(
 	const inForm = formRows(fields.items).length > 0;
 	const inJson = !isEmptyValue(fields.itemsJson);
 	if (inForm && inJson) {
-		throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`);
+		throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`, '', [PARAMETER.form, PARAMETER.json]);
 	}
 	if (!inForm && !inJson) return requestOptions;
 	const source: ItemsSource = inForm ? { mode: 'form', value: fields.items } : { mode: 'json', value: fields.itemsJson };
-	const whenEmpty = 'add at least one item, or remove the field from Update Fields to keep the current items';
-	return withItems(requestOptions, itemsFrom(this, source, whenEmpty));
+	return withItems(requestOptions, itemsFrom(this, source, 'To keep the current items, remove the field from Update Fields. '));
 }
 
 /** The Items form: one row per line. */

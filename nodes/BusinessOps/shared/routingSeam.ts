@@ -29,6 +29,7 @@ import type {
 import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
+import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/errors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { walkPages } from '../../shared/api/pages';
 import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
@@ -81,6 +82,9 @@ const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number) {
 	const chosen = ['resource', 'operation'].some((name) => ctx.getNodeParameter(name, '') === CUSTOM_API_CALL);
 	if (!chosen) return;
+	if (runsAsTool(ctx.getNode())) {
+		throw toolError(ctx.getNode(), 'This tool is set up with "Custom API Call", which it cannot run', `${TOOL_TELL_USER} Nothing was sent.`);
+	}
 	throw new NodeOperationError(ctx.getNode(), `Custom API Call runs in the HTTP Request node [item ${itemIndex}]`, {
 		itemIndex,
 		description:
@@ -92,6 +96,9 @@ function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number
 function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions) {
 	const body = options.body as IDataObject | undefined;
 	if (options.method !== 'PATCH' || Object.keys(body ?? {}).length > 0) return;
+	if (runsAsTool(ctx.getNode())) {
+		throw toolNothingToChange(ctx.getNode());
+	}
 	throw invalidInput(
 		ctx,
 		'Update Fields',

@@ -23,6 +23,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/errors';
+
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 export function isWrite(options: IHttpRequestOptions): boolean {
@@ -81,11 +83,11 @@ class RunOrder {
 		return earlier.length ? Math.min(...earlier) : undefined;
 	}
 
-	/** Records that `itemIndex` was not sent; the first failure's error names every such item. */
-	skip(itemIndex: number, failedIndex: number): void {
+	/** Records that `itemIndex` was not sent; the first failure's error names every such item (not for a model). */
+	skip(itemIndex: number, failedIndex: number, forTool: boolean): void {
 		this.notSent.push(itemIndex);
 		const failure = this.failures.get(failedIndex) as (Error & { description?: string | null }) | undefined;
-		if (!failure) return;
+		if (!failure || forTool) return;
 		this.ownDescription ??= failure.description ?? '';
 		const shown = this.notSent.slice(0, 20).join(', ') + (this.notSent.length > 20 ? ` and ${this.notSent.length - 20} more` : '');
 		failure.description = `${this.ownDescription} ${notSentText(shown, this.notSent.length)}`.trim();
@@ -150,8 +152,10 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, send: () => P
 	await run.turn(itemIndex);
 	const failedIndex = continues ? undefined : run.failedBefore(itemIndex);
 	if (failedIndex !== undefined) {
-		run.skip(itemIndex, failedIndex);
+		const forTool = runsAsTool(ctx.getNode());
+		run.skip(itemIndex, failedIndex, forTool);
 		run.finish(itemIndex);
+		if (forTool) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Not sent because item ${failedIndex} failed before it [item ${itemIndex}]`,

@@ -1,16 +1,23 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runsAsTool } from '../../shared/api/errors';
+import { runsAsTool, toolInputProblem } from '../../shared/api/errors';
 
-/** A value was given that the API would refuse or misread: fail before anything is sent. */
-export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string, hint = ''): NodeOperationError {
+/**
+ * A value was given that the API would refuse or misread: fail before anything is sent. `hint` is
+ * advice for the workflow's author; `parameter` (the field's name or dot path) lets a tool-mode
+ * error name the model's argument that gives the field (see toolInputProblem).
+ */
+export function invalidInput(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	problem: string,
+	hint = '',
+	parameter?: string | string[],
+): NodeOperationError {
 	const itemIndex = ctx.getItemIndex();
 	if (runsAsTool(ctx.getNode())) {
-		const resource = String(ctx.getNodeParameter('resource', 'contact'));
-		return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
-			description: `Change the "${field}" argument of this ${resource} call and call the tool again. Nothing was sent.`,
-		});
+		return toolInputProblem(ctx.getNode(), field, problem, parameter);
 	}
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,
@@ -109,11 +116,11 @@ export function idProblem(id: string): string | undefined {
 }
 
 /** Parses a JSON parameter that may arrive as text or, from an expression, as a value already. */
-export function parseJsonParameter(ctx: IExecuteSingleFunctions, value: unknown, label: string): unknown {
+export function parseJsonParameter(ctx: IExecuteSingleFunctions, value: unknown, label: string, parameter?: string): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw invalidInput(ctx, label, `the text is not valid JSON (${(error as Error).message})`);
+		throw invalidInput(ctx, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
 	}
 }

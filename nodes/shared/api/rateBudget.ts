@@ -30,6 +30,8 @@ export type Lane = 'run' | 'editor' | 'poll';
 
 export interface TakeOptions {
 	lane?: Lane;
+	/** The Requests per Minute of the credential asking: it counts while the request waits, and from when it is sent. */
+	limit?: number;
 	/** The execution's cancel signal: when it aborts, the request leaves the queue at once. */
 	signal?: AbortSignal;
 }
@@ -51,6 +53,7 @@ interface Sent {
 
 interface Waiter {
 	lane: Lane;
+	limit?: number;
 	give(slot: Slot): void;
 }
 
@@ -81,8 +84,12 @@ function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): nu
  * or not the API counts refusals (once pacing has learned a shorter window, a refused request
  * counts for that window only: a burst refused at once must not hold the minute). A request
  * occupies its place from when it is sent until a window after its answer arrived (the API saw it
- * somewhere in between), so network delays never make the next window start early. Two credentials with the same key and different settings: the lowest
- * setting used in the last SETTING_MEMORY_MS wins.
+ * somewhere in between), so network delays never make the next window start early.
+ *
+ * Two credentials with the same key and different settings: the lowest setting in use wins. A
+ * setting is in use while a request of its credential waits, and until SETTING_MEMORY_MS after one
+ * was last sent (or its credential last started a run); the limit is worked out from those times
+ * at each decision, and a waiting request is looked at again when the setting holding it expires.
  *
  * Turns: editor look-ups first, then production requests in the order they asked; a turn waits
  * only for room in the window (or a Retry-After pause), never for another request's exchange. A
@@ -130,13 +137,35 @@ export class RateBudget {
 	/** A credential with this Requests per Minute uses the key now. */
 	useLimit(limit: number): void {
 		const now = this.clock.now();
+		this.limits.delete(limit); // re-inserted below: the map's order is the order of last use
 		this.limits.set(limit, now);
-		for (const [value, seen] of this.limits) if (seen < now - SETTING_MEMORY_MS) this.limits.delete(value);
+		for (const [value, seen] of this.limits) if (!this.counts(seen, now) && value !== limit) this.limits.delete(value);
 	}
 
 	/** The limit per window in force: the lowest setting in use. */
 	get limit(): number {
-		return Math.min(...this.limits.keys());
+		return this.limitAt(this.clock.now());
+	}
+
+	/** A setting last used at `seen` still counts at `now`. */
+	private counts(seen: number, now: number): boolean {
+		return now - seen < SETTING_MEMORY_MS;
+	}
+
+	/** The lowest setting in use at `now`; if none is, the one used last (the map keeps it). */
+	private limitAt(now: number): number {
+		let lowest = Infinity;
+		for (const [value, seen] of this.limits) if (this.counts(seen, now)) lowest = Math.min(lowest, value);
+		for (const waiter of this.waiters) if (waiter.limit !== undefined) lowest = Math.min(lowest, waiter.limit);
+		return lowest < Infinity ? lowest : [...this.limits.keys()].at(-1)!;
+	}
+
+	/** The ms until the setting that sets the limit stops counting, or Infinity (a waiting request holds it, or none will). */
+	private limitChangesIn(now: number): number {
+		const limit = this.limitAt(now);
+		if (this.waiters.some((w) => w.limit === limit)) return Infinity;
+		const seen = this.limits.get(limit);
+		return seen !== undefined && this.counts(seen, now) ? seen + SETTING_MEMORY_MS - now : Infinity;
 	}
 
 	/** What pacing has learned, if anything: `{ limit, windowMs }`. */
@@ -146,7 +175,7 @@ export class RateBudget {
 
 	/** Waits for its turn and room in the window, then counts one request as sent now. */
 	async take(options: TakeOptions = {}): Promise<Slot> {
-		const { lane = 'run', signal } = options;
+		const { lane = 'run', signal, limit } = options;
 		if (signal?.aborted) throw new CancelledWait();
 		this.lastUsed = this.clock.now();
 		return await new Promise<Slot>((resolve, reject) => {
@@ -157,6 +186,7 @@ export class RateBudget {
 			};
 			const waiter: Waiter = {
 				lane,
+				limit,
 				give: (slot) => {
 					signal?.removeEventListener('abort', onAbort);
 					resolve(slot);
@@ -174,7 +204,7 @@ export class RateBudget {
 		const learned = this.learnedNow(now);
 		// Once the API's own window is learned, a refused request holds a place for that window only.
 		const forSetting = learned ? this.sent.filter((s) => s.state !== 'refused' || s.at > now - learned.windowMs) : this.sent;
-		let wait = Math.max(0, this.pausedUntil - now, roomIn(forSetting, this.limit, this.windowMs, now));
+		let wait = Math.max(0, this.pausedUntil - now, roomIn(forSetting, this.limitAt(now), this.windowMs, now));
 		if (learned) wait = Math.max(wait, roomIn(this.sent, learned.limit, learned.windowMs, now));
 		if (learned?.spaced) wait = Math.max(wait, this.lastSentAt + learned.windowMs / learned.limit - now);
 		return wait;
@@ -203,12 +233,14 @@ export class RateBudget {
 					continue;
 				}
 				if (wait > 0) {
-					await this.clock.sleep(wait);
+					// A lower setting that stops counting first may make room sooner: look again then.
+					await this.clock.sleep(Math.min(wait, this.limitChangesIn(now)));
 					continue;
 				}
 				const editor = this.waiters.findIndex((w) => w.lane === 'editor');
 				const run = this.waiters.findIndex((w) => w.lane !== 'poll');
 				const [waiter] = this.waiters.splice(editor >= 0 ? editor : Math.max(0, run), 1);
+				if (waiter.limit !== undefined) this.useLimit(waiter.limit);
 				waiter.give(this.send(now));
 			}
 		} finally {
@@ -254,7 +286,7 @@ export class RateBudget {
 			Math.max(MIN_LEARNED_WINDOW_MS, retryAfterMs + span, this.learned?.windowMs ?? 0),
 		);
 		const acceptedInWindow = accepted.filter((s) => s.at > now - windowMs).length;
-		const previous = this.learned?.limit ?? this.limit;
+		const previous = this.learned?.limit ?? this.limitAt(now);
 		const floor = this.learned ? Math.floor(previous / 2) : 1;
 		const limit = Math.max(1, floor, Math.min(previous - 1, acceptedInWindow));
 		// Refused before this key had sent its learned limit in the learned window: another client.
@@ -275,7 +307,7 @@ export class RateBudget {
 			learned.limit += quiet;
 			learned.quietSince = since + quiet * period;
 		}
-		if (learned.limit >= this.limit) this.learned = undefined;
+		if (learned.limit >= this.limitAt(now)) this.learned = undefined;
 		return this.learned;
 	}
 }

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN } from './errors';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
 import { MAX_PAGE_SIZE, walkPages } from './pages';
 import {
 	budgetFor,
@@ -70,6 +70,9 @@ function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: num
 	if (value === undefined || value === null || value === '') return fallback;
 	const n = Number(value);
 	if (!Number.isFinite(n) || n < 1) {
+		if (runsAsTool(ctx.getNode())) {
+			throw toolError(ctx.getNode(), `This tool's connection is set up wrongly (${label} must be a number of 1 or more)`, TOOL_TELL_USER);
+		}
 		throw new NodeOperationError(ctx.getNode(), `${label} in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
 	}
 	return n;
@@ -82,7 +85,7 @@ function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: num
  * also a credential without an id (not saved yet), and two credentials holding the same key (the
  * lower Requests per Minute wins). A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
-async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
+async function budgetOf(ctx: BusinessOpsContext): Promise<CredentialBudget> {
 	let budget = budgetsByContext.get(ctx);
 	if (!budget) {
 		budget = readBudget(ctx);
@@ -91,13 +94,19 @@ async function budgetOf(ctx: BusinessOpsContext): Promise<RateBudget> {
 	return await budget;
 }
 
-/** One credential read per n8n context (a list read sends all its pages from one). */
-const budgetsByContext = new WeakMap<object, Promise<RateBudget>>();
+/** The key's budget and the credential's Requests per Minute, which each of its requests uses. */
+interface CredentialBudget {
+	budget: RateBudget;
+	limit: number;
+}
 
-async function readBudget(ctx: BusinessOpsContext): Promise<RateBudget> {
+/** One credential read per n8n context (a list read sends all its pages from one). */
+const budgetsByContext = new WeakMap<object, Promise<CredentialBudget>>();
+
+async function readBudget(ctx: BusinessOpsContext): Promise<CredentialBudget> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const limit = credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute');
-	return budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), Math.floor(limit));
+	const limit = Math.floor(credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute'));
+	return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
 }
 
 /** The execution's cancel signal, where the context has one (node runs; not the editor's look-ups). */
@@ -125,6 +134,13 @@ function stoppedWaiting(ctx: BusinessOpsContext, call: CallOptions, target: stri
 			description:
 				"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
 		});
+	}
+	if (runsAsTool(ctx.getNode())) {
+		return toolError(
+			ctx.getNode(),
+			`Not sent: the run was stopped while ${target} waited`,
+			'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
+		);
 	}
 	return new NodeOperationError(ctx.getNode(), `Not sent: the execution was cancelled while ${target} waited${itemSuffix(itemIndex)}`, {
 		description: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
@@ -163,8 +179,28 @@ export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | un
 
 function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, target: string, askedMs: number, itemIndex?: number) {
 	const error = apiErrorFor(ctx, response, target, itemIndex);
-	error.description = `The API asked to wait ${Math.ceil(askedMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
+	const seconds = Math.ceil(askedMs / 1000);
+	if (runsAsTool(ctx.getNode())) {
+		return toolError(
+			ctx.getNode(),
+			`The service asked to wait ${seconds} s before the next request (HTTP 429, ${target})`,
+			`Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`,
+		);
+	}
+	error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
 	return error;
+}
+
+/** What to do about a request that got no answer: for the workflow's author, or for a model. */
+function networkAdvice(forTool: boolean, repeated: boolean): string {
+	if (forTool) {
+		return repeated
+			? TOOL_TRY_LATER
+			: 'The service did not answer, so the change may or may not have been made: read the record before calling again, or tell the user.';
+	}
+	return repeated
+		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
 }
 
 /**
@@ -188,8 +224,11 @@ export async function sendRequest(
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
 	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.activation;
+	const forTool = runsAsTool(ctx.getNode());
+	// A model makes one call at a time: its errors name no item.
+	if (forTool) itemIndex = undefined;
 	const target = `${method} ${options.url}`;
-	const budget = await budgetOf(ctx);
+	const { budget, limit } = await budgetOf(ctx);
 	const signal = waitSignalOf(ctx, call);
 	if (call.lane === 'editor') options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
 	const pause = async (ms: number) =>
@@ -200,7 +239,7 @@ export async function sendRequest(
 	for (let attempt = 1; ; attempt++) {
 		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.activation;
 		let response: IN8nHttpFullResponse;
-		const slot = await budget.take({ lane: call.lane, signal }).catch((error: unknown) => {
+		const slot = await budget.take({ lane: call.lane, signal, limit }).catch((error: unknown) => {
 			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
 		});
 		try {
@@ -213,9 +252,11 @@ export async function sendRequest(
 			slot.answered(false);
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
-				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, {
-					itemIndex,
-				});
+				// Not sent: the credential's own check refused it (its message is advice for the author).
+				if (forTool) {
+					throw toolError(ctx.getNode(), `Could not send ${target}: this tool's connection is set up wrongly`, TOOL_TELL_USER);
+				}
+				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, { itemIndex });
 			}
 			if (mayRepeat && attemptsLeft) {
 				await pause(retryDelayMs(attempt));
@@ -232,11 +273,15 @@ export async function sendRequest(
 					{ description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${networkError}` },
 				);
 			}
-			const advice = mayRepeat
-				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+			if (forTool) {
+				// the network code stays out of the message: n8n replaces a message that holds one
+				const advice = networkAdvice(forTool, mayRepeat);
+				const error = toolError(ctx.getNode(), `Could not complete ${target}: ${problem}`, advice);
+				error.description = `${advice} ${networkError}`;
+				throw error;
+			}
 			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
-				description: `${advice} ${networkError}`,
+				description: `${networkAdvice(forTool, mayRepeat)} ${networkError}`,
 				itemIndex,
 			});
 		}

@@ -117,10 +117,10 @@ export const agentUpdateAutonomyDescription: INodeProperties[] = [
 	},
 ];
 
-function checkedMode(ctx: IExecuteSingleFunctions, field: string, value: unknown, of = ''): string {
+function checkedMode(ctx: IExecuteSingleFunctions, field: string, parameter: string, value: unknown, of = ''): string {
 	const typed = asOption(value, MODES);
 	if ('value' in typed) return typed.value as string;
-	throw invalidInput(ctx, field, `"${String(value)}"${of} is not a mode; use ${MODES.join(', ')}`);
+	throw invalidInput(ctx, field, `"${String(value)}"${of} is not a mode; use ${MODES.join(', ')}`, '', parameter);
 }
 
 /** The rows of Action Overrides as `{ "<action>": { "mode": "<mode>" } }`, or undefined when there are none. */
@@ -131,21 +131,23 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode:
 	const entries = rows.map((row, index): [string, { mode: string }] => {
 		const typed = isEmptyValue(row.action) ? { value: '' } : asText(row.action);
 		if (!('value' in typed)) {
-			throw invalidInput(ctx, 'Action Overrides', `the action name of override ${index + 1} ${typed.problem}`);
+			throw invalidInput(ctx, 'Action Overrides', `the action name of override ${index + 1} ${typed.problem}`, '', 'actionOverrides');
 		}
 		const action = String(typed.value).trim();
 		if (action === '') {
 			throw invalidInput(
 				ctx,
 				'Action Overrides',
-				`override ${index + 1} has no action name; enter one such as send_invoice, or remove the override`,
+				`override ${index + 1} has no action name (such as send_invoice)`,
+				'Enter one, or remove the override. ',
+				'actionOverrides',
 			);
 		}
 		if (seen.has(action)) {
-			throw invalidInput(ctx, 'Action Overrides', `"${action}" is listed more than once; give each action one mode`);
+			throw invalidInput(ctx, 'Action Overrides', `"${action}" is listed more than once; give each action one mode`, '', 'actionOverrides');
 		}
 		seen.add(action);
-		return [action, { mode: checkedMode(ctx, 'Action Overrides', row.mode, ` (mode of "${action}")`) }];
+		return [action, { mode: checkedMode(ctx, 'Action Overrides', 'actionOverrides', row.mode, ` (mode of "${action}")`) }];
 	});
 	// fromEntries keeps every name an own property, even one such as "__proto__"
 	return Object.fromEntries(entries);
@@ -164,7 +166,7 @@ export async function buildAutonomyBody(
 	const body: IDataObject = {};
 	const defaultMode = this.getNodeParameter('defaultMode', KEEP_CURRENT);
 	if (!isEmptyValue(defaultMode) && 'problem' in asOption(defaultMode, [KEEP_CURRENT])) {
-		body.defaultMode = checkedMode(this, 'Default Mode', defaultMode);
+		body.defaultMode = checkedMode(this, 'Default Mode', 'defaultMode', defaultMode);
 	}
 	const clear = valueToSend(this, CLEAR_OVERRIDES, booleanRule, this.getNodeParameter(CLEAR_OVERRIDES.name, false));
 	const actionOverrides = clear === true ? {} : actionOverridesOf(this);
@@ -179,7 +181,9 @@ export async function buildAutonomyBody(
 		throw invalidInput(
 			this,
 			'Default Mode',
-			'nothing to change: choose a default mode, add an action override or turn on Clear Action Overrides',
+			'nothing to change',
+			'Choose a default mode, add an action override or turn on Clear Action Overrides. ',
+			['defaultMode', 'actionOverrides', 'clearActionOverrides'],
 		);
 	}
 	requestOptions.body = body;

@@ -7,6 +7,7 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
+import { runsAsTool, toolError } from '../../../shared/api/errors';
 import { recordsOf } from '../../../shared/api/envelope';
 import { MAX_PAGE_SIZE, walkPages } from '../../../shared/api/pages';
 import { sendRequest } from '../../../shared/api/transport';
@@ -116,6 +117,14 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 	}
 	if (ids.length > 1) {
 		const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+		if (runsAsTool(ctx.getNode())) {
+			// the e-mail is right, the data is not: another e-mail would create a contact nobody asked for
+			throw toolError(
+				ctx.getNode(),
+				`${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact`,
+				'Do not change the e-mail. Tell the user to merge the duplicate contacts, or update one of them with its contact ID. Nothing was written.',
+			);
+		}
 		throw invalidInput(
 			ctx,
 			'Email',
