@@ -47,9 +47,11 @@ function chosenEvents(ctx: IPollFunctions): string[] {
 
 /** Every record of one watched list, through the shared page walker on the rate budget's poll lane. */
 async function readList(ctx: IPollFunctions, list: WatchedList): Promise<Map<string, IDataObject>> {
+	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
+	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
 	const { records } = await walkPages(
 		async (page) => ({
-			body: await apiRequest<unknown>(ctx, 'GET', list.path, { lane: 'poll', qs: { page, pageSize: MAX_PAGE_SIZE } }),
+			body: await apiRequest<unknown>(ctx, 'GET', list.path, { lane, qs: { page, pageSize: MAX_PAGE_SIZE } }),
 			response: undefined,
 		}),
 		{ maxResults: MAX_RECORDS_PER_LIST + 1 },
