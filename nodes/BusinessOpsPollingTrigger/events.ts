@@ -66,15 +66,19 @@ export interface ListChanges {
 
 /**
  * Compares one walk of a list with what the last polls remembered. Without a memory (the list's
- * first poll) everything is remembered and nothing is an event. A record not remembered gives the
- * `created` event and, when its status is one of the chosen, that status's event; a remembered
- * record whose status differs gives the event of its status now (two changes between polls give
- * one event). A remembered record absent from this walk is kept, marked missing, for one more
- * poll; absent twice, it is forgotten (a deleted record is never an event).
+ * first poll, always a whole walk) everything is remembered and nothing is an event. A record not
+ * remembered gives the `created` event and, when its status is one of the chosen, that status's
+ * event; a remembered record whose status differs gives the event of its status now (two changes
+ * between polls give one event). A remembered record absent from a whole walk is kept, marked
+ * missing, for one more whole walk; absent twice, it is forgotten (a deleted record is never an
+ * event). A walk that was not whole (records created or deleted during it) forgets nothing and marks
+ * nothing missing, since it may have skipped a record: the memory stays a superset of the list, so a
+ * record it does not hold is new.
  */
 export function changesOf(
 	list: WatchedList,
 	walk: Map<string, IDataObject>,
+	whole: boolean,
 	previous: ListMemory | undefined,
 	chosen: ReadonlySet<string>,
 	now: string,
@@ -95,7 +99,9 @@ export function changesOf(
 		}
 	}
 	for (const [key, remembered] of previous ?? []) {
-		if (!walk.has(key) && !remembered.missing) next.set(key, { status: remembered.status, missing: true });
+		if (walk.has(key)) continue;
+		if (!whole) next.set(key, remembered);
+		else if (!remembered.missing) next.set(key, { status: remembered.status, missing: true });
 	}
 	return { events, next };
 }
