@@ -9,6 +9,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsEvent } from '../shared/event';
 import { MAX_PAGE_SIZE, walkPages } from '../shared/api/pages';
+import { recordsOf } from '../shared/api/envelope';
 import { apiRequest } from '../shared/api/transport';
 import { changesOf, latestEvent, uniqueRecords } from './events';
 import { MAX_RECORDS_PER_LIST, readMemory, writeMemory, type ListMemory } from './pollState';
@@ -45,13 +46,41 @@ function chosenEvents(ctx: IPollFunctions): string[] {
 	return events;
 }
 
-/** Every record of one watched list, through the shared page walker on the rate budget's poll lane. */
-async function readList(ctx: IPollFunctions, list: WatchedList): Promise<Map<string, IDataObject>> {
+/** One read of a list: its records, and whether the read is whole (nothing was created or deleted during it). */
+interface ListRead {
+	walk: Map<string, IDataObject>;
+	whole: boolean;
+}
+
+/** Walks of a list the first poll makes before it gives up: it must remember every record, so it needs a whole one. */
+const BASELINE_WALKS = 3;
+
+/**
+ * Every record of one watched list, through the shared page walker. The read is whole when every
+ * page gave the same `meta.total` and that many different records were read: a record created or
+ * deleted during the walk changes the total and may shift a record past the page being read. A
+ * page contradicting itself (the last page, by `hasMore`, while its `total` says there are more)
+ * fails the poll.
+ */
+async function readList(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
+	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
+	const totals = new Set<unknown>();
 	const { records } = await walkPages(
-		async (page) => ({
-			body: await apiRequest<unknown>(ctx, 'GET', list.path, { lane: 'poll', qs: { page, pageSize: MAX_PAGE_SIZE } }),
-			response: undefined,
-		}),
+		async (page) => {
+			const body = await apiRequest<unknown>(ctx, 'GET', list.path, { lane, qs: { page, pageSize: MAX_PAGE_SIZE } });
+			const meta = (body as { meta?: IDataObject } | undefined)?.meta;
+			if (meta && typeof meta === 'object') {
+				totals.add(meta.total);
+				const shown = (page - 1) * (Number(meta.pageSize) || MAX_PAGE_SIZE) + recordsOf(body).length;
+				if (meta.hasMore === false && typeof meta.total === 'number' && shown < meta.total) {
+					throw new NodeOperationError(ctx.getNode(), `The API's answer for page ${page} of ${list.path} contradicts itself: hasMore is false, but total is ${meta.total} and the pages up to it hold ${shown}`, {
+						description: 'The poll stopped without remembering anything, so no record it did not see is forgotten. The next poll tries again.',
+					});
+				}
+			}
+			return { body, response: undefined };
+		},
 		{ maxResults: MAX_RECORDS_PER_LIST + 1 },
 	);
 	if (records.length > MAX_RECORDS_PER_LIST) {
@@ -59,7 +88,24 @@ async function readList(ctx: IPollFunctions, list: WatchedList): Promise<Map<str
 			description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
 		});
 	}
-	return uniqueRecords(list, records);
+	const walk = uniqueRecords(list, records);
+	const [total] = totals;
+	// an answer without meta is the whole list in one request
+	const whole = totals.size === 0 || (totals.size === 1 && total === walk.size && records.length === walk.size);
+	return { walk, whole };
+}
+
+/** The first poll of a list: read until one read is whole, or fail (it remembers nothing then). */
+async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+	for (let walks = 1; ; walks++) {
+		const read = await readList(ctx, list);
+		if (read.whole) return read;
+		if (walks === BASELINE_WALKS) {
+			throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list changed while the first poll read it, ${BASELINE_WALKS} times in a row`, {
+				description: 'The first poll remembers every record that exists and needs one read of the whole list during which no record is created or deleted. Nothing was remembered; the next poll tries again.',
+			});
+		}
+	}
 }
 
 const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) => Date.parse(a.timestamp ?? '') - Date.parse(b.timestamp ?? '') || 0;
@@ -68,7 +114,7 @@ const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) => Date.parse(a.timest
 async function testEvent(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<string>, now: string): Promise<INodeExecutionData[][]> {
 	const found: BusinessOpsEvent[] = [];
 	for (const list of lists) {
-		const event = latestEvent(list, await readList(ctx, list), chosen, now);
+		const event = latestEvent(list, (await readList(ctx, list)).walk, chosen, now);
 		if (event) found.push(event);
 	}
 	const latest = found.sort(byTime).pop();
@@ -87,7 +133,9 @@ async function pollOnce(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<s
 	const next = new Map<string, ListMemory>();
 	const emitted: BusinessOpsEvent[] = [];
 	for (const list of lists) {
-		const { events, next: remembered } = changesOf(list, await readList(ctx, list), memory.lists.get(list.resource), chosen, now);
+		const previous = memory.lists.get(list.resource);
+		const { walk, whole } = previous ? await readList(ctx, list) : await readBaseline(ctx, list);
+		const { events, next: remembered } = changesOf(list, walk, whole, previous, chosen, now);
 		emitted.push(...events);
 		next.set(list.resource, remembered);
 	}

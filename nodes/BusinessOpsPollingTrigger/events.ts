@@ -26,18 +26,34 @@ function statusOf(list: WatchedList, record: IDataObject): string | undefined {
 	return list.statusEvents.length > 0 ? text(record.status) : undefined;
 }
 
-/** The event item; its id is the same whenever the same change is seen (the record's id, and when it changed). */
-export function polledEvent(type: string, record: IDataObject, timestamp: string): BusinessOpsEvent {
-	const id = `${type}:${String(record.id)}@${timestamp}`;
+/**
+ * The event item. Its id is the same whenever the same change is seen, and depends on nothing
+ * else (no clock, no edit time): `<type>:<record id>`, and for a status event of a record seen
+ * before `:from:<status at the last poll>`.
+ */
+export function polledEvent(type: string, record: IDataObject, timestamp: string, from?: string): BusinessOpsEvent {
+	const id = `${type}:${String(record.id)}${from === undefined ? '' : `:from:${from}`}`;
 	return eventItem({ id, deliveryId: id, type, timestamp, data: record, ...POLLED });
 }
 
-/** The records of one walk, each once (a record shifted across a page boundary during the walk is read twice: the later copy wins). */
+/**
+ * The records of one walk by `recordKey`, each once (a record shifted across a page boundary during
+ * the walk is read twice: the later copy wins). Two ids with one key fail loudly.
+ */
 export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
-	const byKey = new Map<string, IDataObject>();
+	const byId = new Map<string, IDataObject>();
 	for (const record of records) {
-		const key = recordKey(idOf(list, record));
-		byKey.delete(key);
+		const id = idOf(list, record);
+		byId.delete(id);
+		byId.set(id, record);
+	}
+	const byKey = new Map<string, IDataObject>();
+	for (const [id, record] of byId) {
+		const key = recordKey(id);
+		const other = byKey.get(key);
+		if (other) {
+			throw new ApplicationError(`Two of the ${list.plural} (${String(other.id)} and ${id}) share the key the polling trigger remembers them by; please report this`);
+		}
 		byKey.set(key, record);
 	}
 	return byKey;
@@ -50,15 +66,19 @@ export interface ListChanges {
 
 /**
  * Compares one walk of a list with what the last polls remembered. Without a memory (the list's
- * first poll) everything is remembered and nothing is an event. A record not remembered gives the
- * `created` event and, when its status is one of the chosen, that status's event; a remembered
- * record whose status differs gives the event of its status now (two changes between polls give
- * one event). A remembered record absent from this walk is kept, marked missing, for one more
- * poll; absent twice, it is forgotten (a deleted record is never an event).
+ * first poll, always a whole walk) everything is remembered and nothing is an event. A record not
+ * remembered gives the `created` event and, when its status is one of the chosen, that status's
+ * event; a remembered record whose status differs gives the event of its status now (two changes
+ * between polls give one event). A remembered record absent from a whole walk is kept, marked
+ * missing, for one more whole walk; absent twice, it is forgotten (a deleted record is never an
+ * event). A walk that was not whole (records created or deleted during it) forgets nothing and marks
+ * nothing missing, since it may have skipped a record: the memory stays a superset of the list, so a
+ * record it does not hold is new.
  */
 export function changesOf(
 	list: WatchedList,
 	walk: Map<string, IDataObject>,
+	whole: boolean,
 	previous: ListMemory | undefined,
 	chosen: ReadonlySet<string>,
 	now: string,
@@ -75,11 +95,13 @@ export function changesOf(
 		}
 		const type = status === undefined ? undefined : statusEvent(list, status);
 		if (type && (!before || before.status !== status) && chosen.has(type)) {
-			events.push(polledEvent(type, record, text(record.updatedAt) ?? now));
+			events.push(polledEvent(type, record, text(record.updatedAt) ?? now, before ? (before.status ?? 'none') : 'new'));
 		}
 	}
 	for (const [key, remembered] of previous ?? []) {
-		if (!walk.has(key) && !remembered.missing) next.set(key, { status: remembered.status, missing: true });
+		if (walk.has(key)) continue;
+		if (!whole) next.set(key, remembered);
+		else if (!remembered.missing) next.set(key, { status: remembered.status, missing: true });
 	}
 	return { events, next };
 }

@@ -1,8 +1,8 @@
 /**
  * What the polling trigger remembers of each watched list between polls: the one owner of its
- * state in the workflow's static data. Per record a 9-character entry: 8 characters of a hash of
- * its id and one character for its status (10,000 records take about 90 kB). Ids themselves are
- * never stored.
+ * state in the workflow's static data. Per record a 13-character entry: 12 characters (72 bits) of
+ * a hash of its id and one character for its status (10,000 records take about 130 kB). Ids
+ * themselves are never stored.
  */
 import { createHash } from 'node:crypto';
 
@@ -12,12 +12,14 @@ import { ApplicationError } from 'n8n-workflow';
 /** The most records one list may hold; a larger list fails the poll with a message. */
 export const MAX_RECORDS_PER_LIST = 20_000;
 
-const KEY_LENGTH = 8;
+const KEY_LENGTH = 12;
+const KEY_CHARACTERS = /^[A-Za-z0-9_-]+$/;
 const ENTRY_LENGTH = KEY_LENGTH + 1;
 /** The code of "no status": lists whose status gives no event, and records without one. */
 const NO_STATUS = '-';
 const STATUS_CODES = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const FORMAT = 1;
+/** 2: 72-bit keys (format 1 kept 48 bits, which two ids of the API's shape can share). */
+const FORMAT = 2;
 
 export interface Remembered {
 	status: string | undefined;
@@ -35,7 +37,7 @@ interface StoredList extends IDataObject {
 	missing: string;
 }
 
-/** The key a record is remembered by: 48 bits of SHA-256 of its id (base64url). */
+/** The key a record is remembered by: 72 bits of SHA-256 of its id (base64url). */
 export function recordKey(id: string): string {
 	return createHash('sha256').update(id).digest('base64url').slice(0, KEY_LENGTH);
 }
@@ -43,9 +45,12 @@ export function recordKey(id: string): string {
 function entriesOf(text: unknown, statuses: string[], missing: boolean, into: ListMemory): boolean {
 	if (typeof text !== 'string' || text.length % ENTRY_LENGTH !== 0) return false;
 	for (let at = 0; at < text.length; at += ENTRY_LENGTH) {
+		const key = text.slice(at, at + KEY_LENGTH);
 		const code = text[at + KEY_LENGTH];
-		const status = code === NO_STATUS ? undefined : statuses[STATUS_CODES.indexOf(code)];
-		into.set(text.slice(at, at + KEY_LENGTH), { status, missing });
+		const index = STATUS_CODES.indexOf(code);
+		// a code outside the status table, or a key no hash gives: the list is unreadable, not "without status"
+		if (!KEY_CHARACTERS.test(key) || (code !== NO_STATUS && (index < 0 || index >= statuses.length))) return false;
+		into.set(key, { status: code === NO_STATUS ? undefined : statuses[index], missing });
 	}
 	return true;
 }

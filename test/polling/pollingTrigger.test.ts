@@ -108,7 +108,7 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 		await api('DELETE', `/quotes/${quote}`);
 		expect(await p.poll()).toBeNull();
 		expect(await p.poll()).toBeNull();
-		expect(JSON.stringify(p.staticData()).length).toBe(size - 9);
+		expect(JSON.stringify(p.staticData()).length).toBe(size - 13);
 		expect(JSON.stringify(p.staticData())).not.toContain(quote);
 	});
 
@@ -116,6 +116,7 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 		sandbox.control.seed({ resource: 'quotes', count: 320 });
 		const p = poller(sandbox, { events: ALL });
 		await p.poll();
+		const quoteCount = (await collect('/quotes')).length;
 		const firstPage = (await collect('/quotes')).slice(0, 100);
 		const deleted = firstPage.find((q) => q.status === 'draft')!;
 		const sent = firstPage.find((q) => q.status === 'sent')!;
@@ -136,7 +137,10 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 			await setStatus(`/quotes/${String(sent.id)}`, 'approved');
 		});
 		const quoteState = (p.staticData().lists as IDataObject).quote as IDataObject;
-		expect(String(quoteState.missing)).toHaveLength(9); // the record the walk skipped, kept for one more poll
+		// the total changed during the walk, so it was not whole: nothing is marked missing or forgotten,
+		// neither the record it skipped nor the deleted one (read before its deletion)
+		expect(String(quoteState.missing)).toBe('');
+		expect(String(quoteState.seen)).toHaveLength(quoteCount * 13);
 		let created = '';
 		changes.push(...(await during(async () => void (created = await createQuote()))));
 		changes.push(...emitted(await p.poll()));

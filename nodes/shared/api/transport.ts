@@ -177,7 +177,7 @@ export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | un
 	return `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset} Move the credential's Base URL to the newer version when it is available.`;
 }
 
-function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, target: string, askedMs: number, itemIndex?: number) {
+function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, target: string, askedMs: number, lane: Lane | undefined, itemIndex?: number) {
 	const error = apiErrorFor(ctx, response, target, itemIndex);
 	const seconds = Math.ceil(askedMs / 1000);
 	if (runsAsTool(ctx.getNode())) {
@@ -187,7 +187,8 @@ function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, ta
 			`Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`,
 		);
 	}
-	error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on this item instead of holding up every workflow that uses this credential. Run it again later, or check the key's usage in the dashboard.`;
+	const [what, then] = lane === 'poll' ? ['this poll', 'The next poll tries again'] : ['this item', 'Run it again later'];
+	error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
 	return error;
 }
 
@@ -294,7 +295,7 @@ export async function sendRequest(
 			return response;
 		}
 		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
-			throw tooLongWait(ctx, response, target, asked, itemIndex);
+			throw tooLongWait(ctx, response, target, asked, call.lane, itemIndex);
 		}
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {
