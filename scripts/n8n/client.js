@@ -42,11 +42,12 @@ class N8nClient {
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		if (api) headers['x-n8n-api-key'] = this.apiKey;
 		else if (this.cookie) headers.cookie = this.cookie;
-		const res = await fetch(url, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(timeoutMs),
+		const send = () => fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+		// A GET that met a kept-alive socket n8n had just closed fails without an answer ("fetch
+		// failed"); seen on a loaded machine. A read is asked once more on a new socket; a write never.
+		const res = await send().catch((error) => {
+			if (method !== 'GET' || error?.name === 'TimeoutError') throw error;
+			return send();
 		});
 		const setCookie = res.headers.getSetCookie?.() || [];
 		for (const c of setCookie) if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
