@@ -11,7 +11,7 @@
  * Expected: the later genuine delivery is answered the same with or without the forged request
  * before it (the forged request wrote nothing).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
@@ -45,7 +45,7 @@ const record = (): IDataObject => ({
 });
 
 let workflows = 0;
-function node(staticData: IDataObject, credentials?: IDataObject) {
+function node(staticData: IDataObject, credentials?: ICredentialDataDecryptedObject) {
 	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: {} as INodeParameters }, { staticData, ...(credentials ? { credentials } : {}) });
 	testNode.workflow.id = `workflow-b29-${++workflows}`;
 	return testNode;
