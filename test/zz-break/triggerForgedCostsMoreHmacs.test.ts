@@ -53,3 +53,16 @@ test('form learned: extra known id and timestamp headers with distinct values do
 	// fails today: 4 HMACs (2 timestamps x 2 ids) for a forged request, 1 for the genuine one
 	expect(cost.forged.hmacs).toBeLessThanOrEqual(cost.genuine.hmacs + 1);
 });
+
+test('form learned: three delivery-id headers and two timestamps in a forged request cost no more than the genuine delivery of that shape', () => {
+	const learned: hmac.SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
+	const { 'webhook-signature': signature } = standardHeaders(SECRET, 'msg_1', NOW, BODY);
+	// the API's own shape: its id under x-bo-delivery, its timestamp under webhook-timestamp
+	const genuine = { 'x-bo-delivery': 'msg_1', 'webhook-timestamp': String(NOW), 'webhook-signature': signature };
+	const forged = { ...genuine, 'webhook-signature': JUNK, 'x-a-delivery': 'a', 'x-b-delivery': 'b', 'svix-timestamp': String(NOW - 1) };
+	const cost = { genuine: hmacsOf(genuine, learned), forged: hmacsOf(forged, learned) };
+	expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
+	expect(cost.forged.valid).toBe(false);
+	// fails today: 6 HMACs (2 timestamps x 3 ids), each over the whole body (no size bound once learned)
+	expect(cost.forged.hmacs).toBeLessThanOrEqual(cost.genuine.hmacs + 1);
+});
