@@ -25,6 +25,7 @@ import {
 	createSubscription,
 	deleteSubscription,
 	readSecret,
+	rememberSecret,
 	storedSubscription,
 	webhookSlot,
 } from './subscription';
@@ -307,6 +308,7 @@ export class BusinessOpsTrigger implements INodeType {
 		);
 		if (!trust.accepted) return refuse(this, trigger, scheme, trust.status, trust.reason);
 		const { body, form } = trust;
+		rememberSecret(stored, reading);
 		if (scheme === 'auto') learnSignedForm(record, form.signed);
 		if (scheme !== 'none') logFormOnce(this, trigger, scheme, form);
 
