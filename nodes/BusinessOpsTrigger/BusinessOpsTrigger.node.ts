@@ -303,7 +303,7 @@ export class BusinessOpsTrigger implements INodeType {
 				tolerance: options.timestampTolerance,
 				signatureHeader: options.signatureHeader,
 				custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-				learned: scheme === 'auto' ? signedFormOf(record) : undefined,
+				learned: scheme === 'auto' ? signedFormOf(record, stored) : undefined,
 			},
 		);
 		if (!trust.accepted) return refuse(this, trigger, scheme, trust.status, trust.reason);

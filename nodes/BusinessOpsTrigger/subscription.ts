@@ -46,6 +46,8 @@ export interface StoredSubscription {
 	sealedSecret?: string;
 	/** The n8n instance that created it: only that instance deletes it once its URL is no longer the trigger's. */
 	instanceId?: string;
+	/** Auto's form, written by versions before issue 29; only its signed content and key are read (signedForms.ts). */
+	pinnedForm?: unknown;
 }
 
 export type SecretReading = { secret: string } | { problem: string };
