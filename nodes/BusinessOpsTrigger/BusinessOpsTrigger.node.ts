@@ -25,6 +25,7 @@ import {
 	createSubscription,
 	deleteSubscription,
 	readSecret,
+	rememberSecret,
 	storedSubscription,
 	webhookSlot,
 } from './subscription';
@@ -47,13 +48,14 @@ const REFUSED_BODY = { error: 'invalid signature' };
  * Refuses a delivery: no execution, nothing stored, the reason in n8n's log (refusalLog.ts).
  * While the editor listens for a test event, a refusal never ends the listening (a stranger who
  * knows the URL could otherwise cancel it): the 401 answer carries the reason for the API's
- * delivery log, and only a delivery whose signature verified (status 400: the body is not a JSON
- * object) ends the wait with its reason in the editor.
+ * delivery log, and only a delivery whose signature verified (status 400 under a scheme that
+ * checks signatures: the body is not a JSON object) ends the wait with its reason in the editor.
+ * Under None nothing is verified, so a 400 is only answered.
  */
-function refuse(ctx: IWebhookFunctions, trigger: string, status: 400 | 401, reason: string): IWebhookResponseData {
+function refuse(ctx: IWebhookFunctions, trigger: string, scheme: SignatureScheme, status: 400 | 401, reason: string): IWebhookResponseData {
 	logRefusal(ctx, trigger, status, reason, Date.now());
 	const manual = ctx.getMode() === 'manual';
-	if (manual && status === 400) {
+	if (manual && status === 400 && scheme !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
 			description: 'The delivery to the test URL was signed with the subscription\'s secret, but its body is not a JSON object, so no test event was produced.',
 		});
@@ -63,11 +65,16 @@ function refuse(ctx: IWebhookFunctions, trigger: string, status: 400 | 401, reas
 	return { noWebhookResponse: true };
 }
 
-/** Workflow, node and form already named in the log by this n8n process. */
+/**
+ * Triggers and forms already named in the log by this n8n process. Keyed by what the signature
+ * covers (Auto: signed content and key form) or what the settings fix (the other schemes), never
+ * by header names or prefixes a replayer may change.
+ */
 const formsLogged = new BoundedMap<string, true>(1000);
 
 function logFormOnce(ctx: IWebhookFunctions, trigger: string, scheme: SignatureScheme, form: VerifiedForm): void {
-	const key = `${trigger}\u0000${form.description}`;
+	const signed = scheme === 'auto' && form.signed ? `${form.signed.content}\u0000${form.signed.key}` : form.description;
+	const key = `${trigger}\u0000${scheme}\u0000${signed}`;
 	if (formsLogged.has(key)) return;
 	formsLogged.set(key, true);
 	const custom = scheme === 'auto' ? form.custom : undefined;
@@ -77,6 +84,22 @@ function logFormOnce(ctx: IWebhookFunctions, trigger: string, scheme: SignatureS
 	ctx.logger.info(
 		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${byHand}`,
 	);
+}
+
+/**
+ * Fails the activation when a setting would refuse every delivery (Timestamp Tolerance, Custom).
+ * Run by checkExists too: n8n skips create when the subscription already exists.
+ */
+function checkSettings(ctx: IHookFunctions): void {
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const tolerance = toleranceOf(options.timestampTolerance);
+	const problem =
+		typeof tolerance === 'number'
+			? options.signatureScheme === 'custom'
+				? customProblem(customSignatureOf(options as IDataObject))
+				: undefined
+			: tolerance.problem;
+	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }
 
 export class BusinessOpsTrigger implements INodeType {
@@ -239,18 +262,11 @@ export class BusinessOpsTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				checkSettings(this);
 				return await checkSubscription(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const options = this.getNodeParameter('options', {}) as TriggerOptions;
-				const tolerance = toleranceOf(options.timestampTolerance);
-				const problem =
-					typeof tolerance === 'number'
-						? options.signatureScheme === 'custom'
-							? customProblem(customSignatureOf(options as IDataObject))
-							: undefined
-						: tolerance.problem;
-				if (problem) throw new NodeOperationError(this.getNode(), problem);
+				checkSettings(this);
 				return await createSubscription(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -287,11 +303,12 @@ export class BusinessOpsTrigger implements INodeType {
 				tolerance: options.timestampTolerance,
 				signatureHeader: options.signatureHeader,
 				custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-				learned: scheme === 'auto' ? signedFormOf(record) : undefined,
+				learned: scheme === 'auto' ? signedFormOf(record, stored) : undefined,
 			},
 		);
-		if (!trust.accepted) return refuse(this, trigger, trust.status, trust.reason);
+		if (!trust.accepted) return refuse(this, trigger, scheme, trust.status, trust.reason);
 		const { body, form } = trust;
+		rememberSecret(stored, reading);
 		if (scheme === 'auto') learnSignedForm(record, form.signed);
 		if (scheme !== 'none') logFormOnce(this, trigger, scheme, form);
 

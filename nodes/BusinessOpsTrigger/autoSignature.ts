@@ -18,11 +18,14 @@
  *
  * `learned` (the signed form of an earlier accepted delivery of the same subscription: signed
  * content and key form, both covered by the HMAC) narrows the search to that content and key,
- * checked against every timestamp and id candidate: a delivery then costs the same few HMACs
- * whether it is genuine or forged. Without it, the search is bounded: cheap checks first (a
- * timestamp outside the window, an empty or overlong value and a key shorter than 16 bytes are
- * dropped before anything is hashed), at most MAX_SEARCH_HMACS HMACs, and no search over a body
- * above MAX_SEARCH_BODY_BYTES. Pure; never throws.
+ * with the best-named timestamp and id first and at most MAX_LEARNED_HMACS tries: a forged
+ * delivery costs at most one HMAC more than a genuine one. Without it, the search is bounded:
+ * cheap checks first (a timestamp outside the window, an empty or overlong value and a key
+ * shorter than 16 bytes are dropped before anything is hashed), the most likely form first (the
+ * form the signature value's shape names: `v1,` is Standard Webhooks, keyed with the base64
+ * after `whsec_`; any other is keyed with the whole secret first), at most MAX_SEARCH_HMACS
+ * HMACs and MAX_SEARCH_HASHED_BYTES hashed (at least two tries), and no search over a body above
+ * MAX_SEARCH_BODY_BYTES. Pure; never throws.
  */
 import {
 	checkTimestamp,
@@ -44,6 +47,15 @@ const SHA256_BYTES = 32;
 /** Bounds on what is tried, so that a request full of headers costs a few HMACs, not hundreds. */
 export const MAX_SEARCH_HMACS = 8;
 export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
+/**
+ * Without a learned form, the search hashes at most this many body bytes in all (and tries at
+ * least the two most likely forms): over a small body all MAX_SEARCH_HMACS candidates cost less
+ * than n8n's own work per request; over a large one a forged request costs at most one HMAC
+ * more than a genuine delivery in the most likely form.
+ */
+export const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
+/** With a learned form: the best candidate and one more, whatever the headers. */
+const MAX_LEARNED_HMACS = 2;
 const MAX_IDS = 3;
 const MAX_TIMESTAMPS = 2;
 const MAX_SIGNATURES = 16;
@@ -218,16 +230,22 @@ export function verifyAuto(
 			`Auto has not yet seen a verified delivery of this subscription in this n8n process and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options`,
 		);
 	}
+	// The base64 after whsec_ first when a value is Standard Webhooks-shaped (`v1,`), else the whole secret (Stripe's whsec_ too)
 	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
-	if (secret.startsWith('whsec_')) keys.unshift(['whsecBase64', whsecKey(secret)]);
+	if (secret.startsWith('whsec_')) {
+		const whsec: [CustomSignature['key'], Buffer] = ['whsecBase64', whsecKey(secret)];
+		if (signatures.some((signature) => signature.prefix === 'v1,')) keys.unshift(whsec);
+		else keys.push(whsec);
+	}
 	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
 	if (usableKeys.length === 0) return fail(SHORT_KEY);
 	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, nowSeconds, tolerance);
 	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids);
-	let budget = learned ? Infinity : MAX_SEARCH_HMACS;
+	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
+	let budget = learned ? MAX_LEARNED_HMACS : searchBudget;
 	for (const content of contents) {
 		for (const [keyForm, key] of usableKeys) {
-			if (budget-- <= 0) return fail(noMatch(stale, learned));
+			if (budget-- <= 0) return fail(noMatch(stale, learned, !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined));
 			const expected = hmacOf('sha256', key, content.prefix, body);
 			const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 			if (!match) continue;
@@ -244,9 +262,11 @@ export function verifyAuto(
 	return fail(noMatch(stale, learned));
 }
 
-function noMatch(stale: string | undefined, learned: SignedForm | undefined): string {
+function noMatch(stale: string | undefined, learned: SignedForm | undefined, triedOnly?: number): string {
 	const checked = learned
 		? ` (checked as HMAC-SHA256 of ${learned.content} with ${learned.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
-		: '';
+		: triedOnly
+			? ` (Auto has not yet seen a verified delivery of this subscription in this n8n process and tried only the ${triedOnly} most likely forms over a body this large; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options)`
+			: '';
 	return stale ? `signature does not match${checked} (and ${stale}: a timestamp outside the window is not tried)` : `signature does not match${checked}`;
 }

@@ -1,9 +1,11 @@
 /**
  * Delivery ids accepted recently, for the "Ignore Repeated Deliveries" option. Kept in this n8n
  * process's memory only (not shared between n8n processes or kept across restarts), by a hash of
- * the trigger and the id, so an entry costs the same whatever the id's length. At most
- * MAX_REMEMBERED_IDS entries over all triggers; past the bound, the oldest go first. Only
- * accepted deliveries are remembered.
+ * the id, so an entry costs the same whatever the id's length. Each trigger has its own bound of
+ * MAX_REMEMBERED_IDS (past it, that trigger's oldest go first), so one trigger's traffic (a
+ * trigger under None accepts whatever a stranger sends) never makes another forget what it
+ * accepted; at most MAX_REMEMBERED_TRIGGERS triggers are kept, the one least recently used goes
+ * first. Only accepted deliveries are remembered.
  *
  * An id is remembered for as long as a repeat could still verify: until its signed timestamp
  * leaves the window (repeatExpiry), and without an expiry when only the body is signed (such a
@@ -13,14 +15,13 @@ import { createHash } from 'crypto';
 
 import { BoundedMap } from '../shared/boundedMap';
 
-export const MAX_REMEMBERED_IDS = 50_000;
+export const MAX_REMEMBERED_IDS = 10_000;
+export const MAX_REMEMBERED_TRIGGERS = 100;
 
-/** Expiry (ms since the epoch) by hash. */
-const accepted = new BoundedMap<string, number>(MAX_REMEMBERED_IDS);
+/** Expiry (ms since the epoch) by hash of the id, by trigger. */
+const accepted = new BoundedMap<string, BoundedMap<string, number>>(MAX_REMEMBERED_TRIGGERS);
 
-function hashOf(trigger: string, id: string): string {
-	return createHash('sha256').update(trigger).update('\u0000').update(id).digest('base64url').slice(0, 22);
-}
+const hashOf = (id: string): string => createHash('sha256').update(id).digest('base64url').slice(0, 22);
 
 /**
  * Until when (ms) a repeat of a delivery signed at `timestamp` (whole seconds) can still pass
@@ -37,12 +38,18 @@ export function repeatExpiry(timestamp: number | undefined, toleranceSeconds: nu
  * records it until `expiresMs` and answers false.
  */
 export function seenBefore(trigger: string, id: string, nowMs: number, expiresMs: number): boolean {
-	const hash = hashOf(trigger, id);
-	const expires = accepted.get(hash);
+	const ids = accepted.get(trigger) ?? new BoundedMap<string, number>(MAX_REMEMBERED_IDS);
+	accepted.set(trigger, ids);
+	const hash = hashOf(id);
+	const expires = ids.get(hash);
 	if (expires !== undefined && expires > nowMs) return true;
-	accepted.set(hash, expiresMs);
+	ids.set(hash, expiresMs);
 	return false;
 }
 
-/** How many ids are remembered (for tests of the bound). */
-export const rememberedIds = (): number => accepted.size;
+/** How many ids are remembered over all triggers (for tests of the bound). */
+export function rememberedIds(): number {
+	let count = 0;
+	for (const ids of accepted.values()) count += ids.size;
+	return count;
+}

@@ -46,6 +46,8 @@ export interface StoredSubscription {
 	sealedSecret?: string;
 	/** The n8n instance that created it: only that instance deletes it once its URL is no longer the trigger's. */
 	instanceId?: string;
+	/** Auto's form, written by versions before issue 29; only its signed content and key are read (signedForms.ts). */
+	pinnedForm?: unknown;
 }
 
 export type SecretReading = { secret: string } | { problem: string };
@@ -164,28 +166,37 @@ async function credentialApiKey(ctx: AnyContext): Promise<string> {
 const KEY_CHANGED =
 	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
 
-/** Secrets opened by this n8n process, by their sealed form: a delivery then needs no credential read. */
+/**
+ * Secrets opened by this n8n process, by their sealed form: a delivery then needs no credential
+ * read. Written by the lifecycle (which reads the credential) and by a delivery only once its
+ * signature verified (rememberSecret), never by a request that was refused.
+ */
 const opened = new BoundedMap<string, string>(1000);
 
 /**
  * The slot's signing secret: opened with the credential's API key, or a problem that says to
- * republish. Undefined when no sealed secret is stored. With `remembered`, a secret this
- * process opened before is used without reading the credential (deliveries); the lifecycle
- * always reads the credential.
+ * republish. Undefined when no sealed secret is stored. For a delivery (`forDelivery`), a secret
+ * this process opened before is used without reading the credential, and one opened now is not
+ * kept (the request has not verified yet); the lifecycle always reads the credential and keeps it.
  */
 export async function readSecret(
 	ctx: AnyContext,
 	slot: SubscriptionSlot,
 	stored = storedSubscription(ctx, slot),
-	remembered = false,
+	forDelivery = false,
 ): Promise<SecretReading | undefined> {
 	if (!stored?.sealedSecret) return undefined;
-	const known = remembered ? opened.get(stored.sealedSecret) : undefined;
+	const known = forDelivery ? opened.get(stored.sealedSecret) : undefined;
 	if (known !== undefined) return { secret: known };
 	const secret = openSecret(stored.sealedSecret, await credentialApiKey(ctx), stored.id);
 	if (secret === undefined) return { problem: KEY_CHANGED };
-	opened.set(stored.sealedSecret, secret);
+	if (!forDelivery) opened.set(stored.sealedSecret, secret);
 	return { secret };
+}
+
+/** Keeps the secret a verified delivery was checked with, so later ones need no credential read. */
+export function rememberSecret(stored: StoredSubscription | undefined, reading: SecretReading | undefined): void {
+	if (stored?.sealedSecret && reading && 'secret' in reading) opened.set(stored.sealedSecret, reading.secret);
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -29,6 +29,10 @@ export class BoundedMap<K, V> {
 		return this;
 	}
 
+	values(): IterableIterator<V> {
+		return this.entries.values();
+	}
+
 	delete(key: K): boolean {
 		return this.entries.delete(key);
 	}

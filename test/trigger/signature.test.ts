@@ -515,6 +515,28 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		expect(hmacs).toBe(2);
 	});
 
+	test('Auto before learning, a large body: the named schemes verify with the first HMAC, a forged one costs one more, a rarer form waits for a smaller delivery', () => {
+		const large = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }));
+		const forms: Array<[string, Record<string, string>]> = [
+			['Standard Webhooks', standardHeaders(SECRET, ID, NOW, large)],
+			// Stripe's secrets start with whsec_ too, and Stripe keys with the whole secret
+			['Stripe-style', { 'stripe-signature': stripeSignature(SECRET, NOW, large) }],
+			['GitHub-style', { 'x-hub-signature-256': githubSignature(SECRET, large) }],
+		];
+		for (const [name, headers] of forms) {
+			const genuine = hmacsOf(() => verify({ headers, rawBody: large }));
+			expect([name, genuine.result.valid, genuine.hmacs]).toEqual([name, true, 1]);
+			const forgedHeaders = Object.fromEntries(Object.entries(headers).map(([header, value]) => [header, value.replace(/[0-9a-f]{64}|[A-Za-z0-9+/]{43}=/, (digest) => (digest.endsWith('=') ? Buffer.alloc(32, 9).toString('base64') : 'cd'.repeat(32)))]));
+			const forged = hmacsOf(() => verify({ headers: forgedHeaders, rawBody: large }));
+			expect([name, forged.result.valid, forged.hmacs]).toEqual([name, false, 2]);
+		}
+		// the body alone signed, although a timestamp header is there: third in line, past the budget of a large body
+		const rare = { 'x-api-signature': githubSignature(SECRET, large).slice('sha256='.length), 'x-api-timestamp': String(NOW), 'x-api-delivery': ID };
+		expect(reasonOf(verify({ headers: rare, rawBody: large }))).toMatch(/tried only the 2 most likely forms over a body this large; a smaller delivery/);
+		const small = Buffer.from(BODY);
+		expect(verify({ headers: { ...rare, 'x-api-signature': githubSignature(SECRET, small).slice('sha256='.length) }, rawBody: small }).valid).toBe(true);
+	});
+
 	test('Auto does not search a body over 1 MiB without a learned form; with one it checks any size with one HMAC', () => {
 		const big = Buffer.alloc(MAX_SEARCH_BODY_BYTES + 1, 'a');
 		const headers = formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, big);

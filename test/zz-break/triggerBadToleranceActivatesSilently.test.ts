@@ -1,0 +1,55 @@
+/**
+ * Breaker b29: "Bad input gets a clear error that says what to fix" and "Ignore Repeated
+ * Deliveries holds for every tolerance the field accepts (or the field refuses it at activation,
+ * naming it)" (issue 29, common rules).
+ *
+ * The Timestamp Tolerance (and the Custom settings) are checked only in create(). When n8n
+ * activates a workflow whose subscription already exists (n8n's start-up re-activation, or any
+ * activation after a delete that failed), checkExists answers true, create never runs, and a
+ * tolerance that is not a number of seconds ("5m" from an expression, a negative number) is
+ * accepted silently: the workflow shows as active while every delivery is refused with 401, the
+ * reason only in n8n's log once a minute.
+ * Expected: the activation fails with the same message that create gives, naming the field.
+ */
+import nock from 'nock';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
+import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
+import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
+import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
+import { captureLogs } from '../trigger/helpers';
+
+const trigger = new BusinessOpsTrigger();
+const API = 'https://api.business-ops.test';
+const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
+const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+const EVENTS = ['invoice.paid', 'quote.approved'];
+
+let logs: ReturnType<typeof captureLogs>;
+beforeEach(() => {
+	fastClock();
+	logs = captureLogs();
+});
+afterEach(() => {
+	realClock();
+	forgetRateBudgets();
+	logs.restore();
+	nock.cleanAll();
+});
+
+test.each<[string, unknown]>([
+	['"5m" from an expression', '5m'],
+	['a negative number', -1],
+])('an existing subscription does not let a tolerance of %s through activation', async (_what, tolerance) => {
+	nock(API)
+		.get('/v1/webhooks/whk_1')
+		.reply(200, { data: { id: 'whk_1', name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)', url: URL, events: EVENTS, active: true } });
+	const testNode = createTriggerNode(
+		trigger,
+		{ events: EVENTS, options: { timestampTolerance: tolerance } as INodeParameters },
+		{ staticData: { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1') } } } } },
+	);
+	// fails today: checkExists answers true, create (the only place the field is checked) never runs
+	await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Timestamp Tolerance \(Seconds\)" must be a number of seconds/);
+});
