@@ -128,7 +128,8 @@ function workflowRow(userFolder, workflowId) {
 	const db = path.join(userFolder, '.n8n', 'database.sqlite');
 	if (!fs.existsSync(db)) throw new Error(`no SQLite database at ${db}`);
 	const safeId = String(workflowId).replace(/[^A-Za-z0-9_-]/g, '');
-	const out = execFileSync('sqlite3', ['-json', db, `select staticData, updatedAt from workflow_entity where id = '${safeId}'`], { encoding: 'utf8' });
+	// n8n may hold the write lock at that moment: wait for it (up to 10 s) instead of failing
+	const out = execFileSync('sqlite3', ['-cmd', '.timeout 10000', '-json', db, `select staticData, updatedAt from workflow_entity where id = '${safeId}'`], { encoding: 'utf8' });
 	const [row] = JSON.parse(out || '[]');
 	if (!row) throw new Error(`workflow ${workflowId} is not in ${db}`);
 	return row;
