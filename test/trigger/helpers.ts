@@ -7,6 +7,8 @@ import { createHmac } from 'node:crypto';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
+import { fastClock, realClock } from '../harness/clock';
+
 /** The Standard Webhooks specification's published test vector. */
 export const VECTOR = {
 	secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
@@ -92,4 +94,20 @@ export function formHeaders(spec: FormSpec, secret: string, id: string, timestam
 	if (spec.timestampHeader) headers[spec.timestampHeader] = String(timestamp);
 	if (spec.idHeader) headers[spec.idHeader] = id;
 	return headers;
+}
+
+/** For each test of the file: the fast clock, captured logs and Date.now() at `nowSeconds`; all undone after. */
+export function atFixedTime(nowSeconds: number): { logs: () => ReturnType<typeof captureLogs> } {
+	let logs: ReturnType<typeof captureLogs>;
+	beforeEach(() => {
+		fastClock();
+		logs = captureLogs();
+		jest.spyOn(Date, 'now').mockReturnValue(nowSeconds * 1000);
+	});
+	afterEach(() => {
+		realClock();
+		logs.restore();
+		jest.restoreAllMocks();
+	});
+	return { logs: () => logs };
 }

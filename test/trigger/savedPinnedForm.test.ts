@@ -8,26 +8,15 @@ import type { INodeParameters } from 'n8n-workflow';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { MAX_SEARCH_BODY_BYTES } from '../../nodes/BusinessOpsTrigger/autoSignature';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
-import { captureLogs, standardHeaders } from './helpers';
+import { atFixedTime, standardHeaders } from './helpers';
 
 const trigger = new BusinessOpsTrigger();
 const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-	jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
-});
-afterEach(() => {
-	realClock();
-	logs.restore();
-	jest.restoreAllMocks();
-});
+atFixedTime(NOW);
 
 let workflows = 0;
 async function bigDelivery(pinnedForm: Record<string, string>) {

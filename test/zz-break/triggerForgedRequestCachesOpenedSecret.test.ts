@@ -15,9 +15,8 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhook, TEST_API_KEY, type FakeDelivery } from '../harness/engine';
-import { captureLogs, standardHeaders } from '../trigger/helpers';
+import { atFixedTime, standardHeaders } from '../trigger/helpers';
 
 const trigger = new BusinessOpsTrigger();
 const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
@@ -25,17 +24,7 @@ const NOW = 1_700_000_000;
 const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 const OTHER_KEY = { apiKey: 'svc_' + 'Mm1nNn2bBb3vVv4cCc5xXx6zZz7aAa8s', baseUrl: 'https://api.business-ops.test/v1' };
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-	jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
-});
-afterEach(() => {
-	realClock();
-	logs.restore();
-	jest.restoreAllMocks();
-});
+atFixedTime(NOW);
 
 /** A stored production subscription, sealed afresh (each sealing differs: a subscription this process has never opened). */
 const record = (): IDataObject => ({

@@ -16,26 +16,15 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { MAX_REMEMBERED_IDS } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
-import { captureLogs, githubSignature } from '../trigger/helpers';
+import { atFixedTime, githubSignature } from '../trigger/helpers';
 
 const trigger = new BusinessOpsTrigger();
 const SIGNING = 'a-github-style-signing-key-of-32-bytes';
 const NOW = 1_700_000_000;
 const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-	jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
-});
-afterEach(() => {
-	realClock();
-	logs.restore();
-	jest.restoreAllMocks();
-});
+atFixedTime(NOW);
 
 function node(workflowId: string, options: IDataObject, staticData?: IDataObject) {
 	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: options as INodeParameters }, { staticData });
