@@ -8,7 +8,8 @@ import { PollContext } from 'n8n-core';
 import type { IDataObject, IHttpRequestOptions, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
-import type { Sandbox } from '../../sandbox/src';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { createTestNode, type TestNode } from '../harness/engine';
 
 export const trigger = new BusinessOpsPollingTrigger();
@@ -49,4 +50,41 @@ export function poller(sandbox: Sandbox, parameters: INodeParameters, apiKey = s
 /** The emitted items' `type` and `data.id`, in order; [] for no emission. */
 export function emitted(result: INodeExecutionData[][] | null): Array<[string, string]> {
 	return (result?.[0] ?? []).map((item) => [String(item.json.type), String((item.json.data as IDataObject).id)]);
+}
+
+/** The sandbox of a test file (started once, reset before each test, limits lifted) and its API with the admin key. */
+export function useSandbox(): { sandbox: () => Sandbox; api: (method: string, path: string, body?: IDataObject) => Promise<IDataObject> } {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => await sandbox.stop());
+	beforeEach(() => {
+		sandbox.control.reset();
+		sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
+		forgetRateBudgets();
+		fastClock();
+	});
+	const api = async (method: string, path: string, body?: IDataObject): Promise<IDataObject> => {
+		const res = await fetch(`${sandbox.baseUrl}${path}`, {
+			method,
+			headers: { Authorization: `Bearer ${sandbox.keys.admin}`, 'Content-Type': 'application/json' },
+			body: body ? JSON.stringify(body) : undefined,
+		});
+		const json = (await res.json()) as { data: IDataObject };
+		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+		return json.data;
+	};
+	return { sandbox: () => sandbox, api };
+}
+
+/** Every record of a list, read directly (the test's own view). */
+export async function collect(sandbox: Sandbox, path: string): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	for (let page = 1; ; page++) {
+		const res = await fetch(`${sandbox.baseUrl}${path}?page=${page}&pageSize=100`, { headers: { Authorization: `Bearer ${sandbox.keys.admin}` } });
+		const body = (await res.json()) as { data: IDataObject[]; meta: { hasMore: boolean } };
+		records.push(...body.data);
+		if (!body.meta.hasMore) return records;
+	}
 }

@@ -6,34 +6,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { LIST_ORDERS } from '../../sandbox/src/readings';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { emitted, poller } from './harness';
+import { collect, emitted, poller, useSandbox } from './harness';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-	forgetRateBudgets();
-	fastClock();
-});
-
-async function api(method: string, path: string, body?: IDataObject): Promise<IDataObject> {
-	const res = await fetch(`${sandbox.baseUrl}${path}`, {
-		method,
-		headers: { Authorization: `Bearer ${sandbox.keys.admin}`, 'Content-Type': 'application/json' },
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	const json = (await res.json()) as { data: IDataObject };
-	if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-	return json.data;
-}
+const env = useSandbox();
+const { api } = env;
 
 const line = { name: 'Desembrood', quantity: 2, unitPrice: 5, vatPercentage: 9 };
 const firstContact = async () => String(((await api('GET', '/contacts?pageSize=1')) as unknown as IDataObject[])[0].id);
@@ -47,10 +24,10 @@ const ALL = ['quote.created', 'quote.sent', 'quote.approved', 'invoice.paid', 'r
 const isList = (request: { url: string }, path: string) => request.url === path;
 
 describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
-	beforeEach(() => sandbox.control.setReadings({ listOrder }));
+	beforeEach(() => env.sandbox().control.setReadings({ listOrder }));
 
 	test('the first poll remembers what exists and emits nothing; later polls emit each change once', async () => {
-		const p = poller(sandbox, { events: ALL });
+		const p = poller(env.sandbox(), { events: ALL });
 		expect(await p.poll()).toBeNull();
 		expect(await p.poll()).toBeNull();
 
@@ -73,7 +50,7 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 	});
 
 	test('two changes between polls give the event of the status now; a new record gives created and its status', async () => {
-		const p = poller(sandbox, { events: ALL });
+		const p = poller(env.sandbox(), { events: ALL });
 		const quote = await createQuote();
 		await p.poll();
 		await setStatus(`/quotes/${quote}`, 'sent');
@@ -87,21 +64,21 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 	});
 
 	test('only the chosen events, and only the lists they need are read', async () => {
-		const p = poller(sandbox, { events: ['invoice.paid'] });
+		const p = poller(env.sandbox(), { events: ['invoice.paid'] });
 		await p.poll();
 		const invoice = await createInvoice();
 		await createQuote();
 		await submitRequest('Not watched');
 		expect(await p.poll()).toBeNull();
 		await setStatus(`/invoices/${invoice}`, 'paid');
-		sandbox.control.clearRequestLog();
+		env.sandbox().control.clearRequestLog();
 		expect(emitted(await p.poll())).toEqual([['invoice.paid', invoice]]);
-		expect(new Set(sandbox.control.requestLog().map((r) => r.path))).toEqual(new Set(['/v1/invoices']));
+		expect(new Set(env.sandbox().control.requestLog().map((r) => r.path))).toEqual(new Set(['/v1/invoices']));
 	});
 
 	test('a deleted record is no event and is forgotten; the state of 250 quotes stays compact', async () => {
-		sandbox.control.seed({ resource: 'quotes', count: 250 });
-		const p = poller(sandbox, { events: ALL });
+		env.sandbox().control.seed({ resource: 'quotes', count: 250 });
+		const p = poller(env.sandbox(), { events: ALL });
 		const quote = await createQuote();
 		await p.poll();
 		const size = JSON.stringify(p.staticData()).length;
@@ -113,11 +90,11 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 	});
 
 	test('records created, deleted and changed while a poll walks the list: each change emitted once, nothing else', async () => {
-		sandbox.control.seed({ resource: 'quotes', count: 320 });
-		const p = poller(sandbox, { events: ALL });
+		env.sandbox().control.seed({ resource: 'quotes', count: 320 });
+		const p = poller(env.sandbox(), { events: ALL });
 		await p.poll();
-		const quoteCount = (await collect('/quotes')).length;
-		const firstPage = (await collect('/quotes')).slice(0, 100);
+		const quoteCount = (await collect(env.sandbox(), '/quotes')).length;
+		const firstPage = (await collect(env.sandbox(), '/quotes')).slice(0, 100);
 		const deleted = firstPage.find((q) => q.status === 'draft')!;
 		const sent = firstPage.find((q) => q.status === 'sent')!;
 		const during = async (change: () => Promise<void>) => {
@@ -149,7 +126,7 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 	});
 
 	test('a change made while n8n is stopped is emitted once by the first poll after the restart', async () => {
-		const p = poller(sandbox, { events: ALL });
+		const p = poller(env.sandbox(), { events: ALL });
 		await p.poll();
 		p.restart();
 		const contact = String((await api('POST', '/contacts', { name: 'Nieuwe Klant', email: `nieuw.${listOrder}@example.nl` })).id);
@@ -160,18 +137,8 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 });
 
 /** Every record of a list, read directly (the test's own view, not the node's). */
-async function collect(path: string): Promise<IDataObject[]> {
-	const records: IDataObject[] = [];
-	for (let page = 1; ; page++) {
-		const res = await fetch(`${sandbox.baseUrl}${path}?page=${page}&pageSize=100`, { headers: { Authorization: `Bearer ${sandbox.keys.admin}` } });
-		const body = (await res.json()) as { data: IDataObject[]; meta: { hasMore: boolean } };
-		records.push(...body.data);
-		if (!body.meta.hasMore) return records;
-	}
-}
-
 test('a poll that starts while the previous one of the same trigger still runs is skipped; nothing is emitted twice', async () => {
-	const p = poller(sandbox, { events: ['quote.created'] });
+	const p = poller(env.sandbox(), { events: ['quote.created'] });
 	await p.poll();
 	const quote = await createQuote();
 	const [first, second] = await Promise.all([p.poll(), p.poll()]);
@@ -181,7 +148,7 @@ test('a poll that starts while the previous one of the same trigger still runs i
 
 describe('Fetch Test Event', () => {
 	test('returns the most recent matching record as an event and leaves the production state alone', async () => {
-		const p = poller(sandbox, { events: ['quote.approved', 'invoice.paid'] });
+		const p = poller(env.sandbox(), { events: ['quote.approved', 'invoice.paid'] });
 		await p.poll();
 		const before = JSON.stringify(p.staticData());
 		const quote = await createQuote();
@@ -197,12 +164,12 @@ describe('Fetch Test Event', () => {
 
 	test('without a baseline it writes no state either; no matching record is a clear error', async () => {
 		// the other organization has one draft quote and no paid invoice
-		const quotes = poller(sandbox, { events: ['quote.created'] }, sandbox.keys.otherOrg);
+		const quotes = poller(env.sandbox(), { events: ['quote.created'] }, env.sandbox().keys.otherOrg);
 		const [[type, id]] = emitted(await quotes.poll({ mode: 'manual' }));
 		expect(type).toBe('quote.created');
 		expect(id).toMatch(/^quo_/);
 		expect(quotes.staticData()).toEqual({});
-		const invoices = poller(sandbox, { events: ['invoice.paid'] }, sandbox.keys.otherOrg);
+		const invoices = poller(env.sandbox(), { events: ['invoice.paid'] }, env.sandbox().keys.otherOrg);
 		await expect(invoices.poll({ mode: 'manual' })).rejects.toThrow('No record matches the chosen events yet');
 		expect(invoices.staticData()).toEqual({});
 	});
@@ -210,12 +177,12 @@ describe('Fetch Test Event', () => {
 
 describe('errors', () => {
 	test("an API error fails the poll with the API's code and message; the next poll emits what was not yet emitted", async () => {
-		const p = poller(sandbox, { events: ALL });
+		const p = poller(env.sandbox(), { events: ALL });
 		await p.poll();
 		const quote = await createQuote();
 		const request = await submitRequest('Kept for the next poll');
 		const before = JSON.stringify(p.staticData());
-		sandbox.control.failNext({ status: 422, code: 'invalid_state', message: 'Lists are closed for maintenance', path: '/requests' });
+		env.sandbox().control.failNext({ status: 422, code: 'invalid_state', message: 'Lists are closed for maintenance', path: '/requests' });
 		await expect(p.poll()).rejects.toMatchObject({
 			message: 'Lists are closed for maintenance (HTTP 422 invalid_state, GET /requests)',
 			httpCode: '422',
@@ -225,25 +192,25 @@ describe('errors', () => {
 	});
 
 	test('a key without the scope: 403 naming it', async () => {
-		const p = poller(sandbox, { events: ['quote.created'] }, sandbox.keys.contactsOnly);
+		const p = poller(env.sandbox(), { events: ['quote.created'] }, env.sandbox().keys.contactsOnly);
 		await expect(p.poll()).rejects.toMatchObject({ httpCode: '403', description: expect.stringContaining('quotes.read') });
 	});
 
 	test('a list beyond 20,000 records fails the poll with a message naming it, and reads no further', async () => {
-		sandbox.control.seed({ resource: 'contacts', count: 20_001 });
-		const p = poller(sandbox, { events: ['contact.created'] });
-		sandbox.control.clearRequestLog();
+		env.sandbox().control.seed({ resource: 'contacts', count: 20_001 });
+		const p = poller(env.sandbox(), { events: ['contact.created'] });
+		env.sandbox().control.clearRequestLog();
 		await expect(p.poll()).rejects.toThrow('The contacts list holds more than 20000 records');
-		expect(sandbox.control.requestLog().length).toBeLessThanOrEqual(201);
+		expect(env.sandbox().control.requestLog().length).toBeLessThanOrEqual(201);
 		expect(p.staticData()).toEqual({});
 	});
 
 	test('no events, or an event the poller cannot emit: a clear error before any request', async () => {
-		sandbox.control.clearRequestLog();
-		await expect(poller(sandbox, { events: [] }).poll()).rejects.toThrow('Choose at least one event in Events');
-		await expect(poller(sandbox, { events: ['quote.created', 'agent.paused'] }).poll()).rejects.toThrow(
+		env.sandbox().control.clearRequestLog();
+		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toThrow('Choose at least one event in Events');
+		await expect(poller(env.sandbox(), { events: ['quote.created', 'agent.paused'] }).poll()).rejects.toThrow(
 			'Events: the polling trigger cannot emit "agent.paused"',
 		);
-		expect(sandbox.control.requestLog()).toEqual([]);
+		expect(env.sandbox().control.requestLog()).toEqual([]);
 	});
 });

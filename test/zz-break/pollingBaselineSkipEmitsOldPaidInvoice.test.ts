@@ -6,7 +6,7 @@
  * poll remembers what exists and emits nothing.
  */
 import { emitted, poller } from '../polling/harness';
-import { collect, useSandbox } from './support';
+import { collect, useSandbox } from '../polling/harness';
 
 const env = useSandbox();
 

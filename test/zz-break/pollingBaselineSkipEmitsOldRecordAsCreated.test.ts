@@ -7,7 +7,7 @@
  */
 import { LIST_ORDERS } from '../../sandbox/src/readings';
 import { emitted, poller } from '../polling/harness';
-import { collect, useSandbox } from './support';
+import { collect, useSandbox } from '../polling/harness';
 
 const env = useSandbox();
 

@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { emitted, poller } from '../polling/harness';
-import { useSandbox } from './support';
+import { useSandbox } from '../polling/harness';
 
 const env = useSandbox();
 

@@ -5,7 +5,7 @@
  * walk is emitted "never twice" and a record is "never emitted as new" unless it is new.
  */
 import { emitted, poller } from '../polling/harness';
-import { collect, useSandbox } from './support';
+import { collect, useSandbox } from '../polling/harness';
 
 const env = useSandbox();
 

@@ -13,7 +13,7 @@ import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/rateBudget';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { createTestNode } from '../harness/engine';
 import { trigger } from '../polling/harness';
-import { useSandbox } from './support';
+import { useSandbox } from '../polling/harness';
 
 const env = useSandbox();
 
