@@ -152,6 +152,7 @@ async function baseContext({ client, n8n, sandbox, pkg, runtime, credentials, in
 async function runE2e(t) {
 	const started = Date.now();
 	const counts = { passed: 0, failed: 0, skipped: 0 };
+	const failures = [];
 	const timings = [];
 	let interrupted = false;
 	let stopping;
@@ -224,7 +225,9 @@ async function runE2e(t) {
 					if (interrupted) return;
 					counts.failed++;
 					out(`${label} … FAILED (${secs(Date.now() - t0)})`);
-					for (const line of String(e && e.stack ? e.message : e).split('\n')) out(`    ${line}`);
+					const message = String(e && e.stack ? e.message : e);
+					failures.push(`${label}: ${message.split('\n')[0]}`);
+					for (const line of message.split('\n')) out(`    ${line}`);
 					printLogsSince(t.processes, mark);
 				}
 			}
@@ -242,6 +245,8 @@ async function runE2e(t) {
 	const setupMs = timings.reduce((a, [, ms]) => a + ms, 0);
 	out(`[${t.prefix}] setup ${secs(setupMs)} (${timings.map(([n, ms]) => `${n.split(' (')[0]} ${secs(ms)}`).join('; ')}); stopped in ${secs(Date.now() - tStop)}; finished in ${secs(Date.now() - started)}${kept}`);
 	const { passed, failed, skipped } = counts;
+	// Repeated last: CI shows only the end of a failed phase's output.
+	for (const f of failures) out(`FAILED ${f}`);
 	out(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 	process.exitCode = failed ? 1 : 0;
 }
