@@ -39,6 +39,8 @@ export interface FailRule {
 }
 
 export interface RequestLogEntry {
+	/** The order in which requests were answered: 1, 2, … since the sandbox started, never reused. */
+	seq: number;
 	time: string;
 	method: string;
 	path: string;
@@ -81,6 +83,7 @@ export class SandboxApp {
 	deprecated = false;
 	failRules: FailRule[] = [];
 	requestLog: RequestLogEntry[] = [];
+	private requestSeq = 0;
 	eventLog: EmittedEvent[] = [];
 	/** E-mails (lower case) whose next POST /contacts meets a contact created just before (controls.ts). */
 	createdMeanwhile = new Set<string>();
@@ -127,6 +130,7 @@ export class SandboxApp {
 	}
 
 	logRequest(entry: RequestLogEntry): void {
+		entry.seq = ++this.requestSeq;
 		pushBounded(this.requestLog, entry);
 	}
 

@@ -100,6 +100,7 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 	const started = Date.now();
 	const method = (req.method ?? 'GET').toUpperCase();
 	const entry: RequestLogEntry = {
+		seq: 0,
 		time: new Date(started).toISOString(),
 		method,
 		path: url.pathname,

@@ -43,20 +43,20 @@ const setStatus = async (ctx, pathname, ...statuses) => {
 const submitRequest = async (ctx, subject) =>
 	(await api(ctx, 'POST', '/requests', { fromEmail: 'klant@example.nl', fromName: 'Klant', subject, bodyText: 'Graag een offerte', processImmediately: false })).id;
 
-/** The list reads n8n made with the area's key since `since` (ms). */
-function listReads(ctx, since) {
+/** The list reads n8n made with a key (the area's, unless given) since `since` (ms). */
+function listReads(ctx, since, keyId = ctx.state.polling.keyId) {
 	return ctx.sandbox.control
 		.requestLog()
-		.filter((e) => e.keyId === ctx.state.polling.keyId && e.method === 'GET' && WATCHED.includes(e.path) && Date.parse(e.time) >= since);
+		.filter((e) => e.keyId === keyId && e.method === 'GET' && WATCHED.includes(e.path) && Date.parse(e.time) >= since);
 }
 
 /** Waits until n8n has read every watched list of `paths` since `since` and then read nothing for 2 s: the poll is over. */
-async function pollDone(ctx, since, paths, timeoutMs = 90_000) {
+async function pollDone(ctx, since, paths, timeoutMs = 90_000, keyId = undefined) {
 	let count = -1;
 	let quietSince = Date.now();
 	await waitFor(
 		() => {
-			const reads = listReads(ctx, since);
+			const reads = listReads(ctx, since, keyId);
 			if (reads.length !== count) {
 				count = reads.length;
 				quietSince = Date.now();
@@ -70,12 +70,12 @@ async function pollDone(ctx, since, paths, timeoutMs = 90_000) {
 }
 
 /** Forces one poll: publishing (again) makes n8n poll once at activation. Returns the number of list requests. */
-async function pollByPublishing(ctx, wfId, paths = WATCHED, client = ctx.client) {
+async function pollByPublishing(ctx, wfId, paths = WATCHED, client = ctx.client, keyId = undefined) {
 	const since = Date.now();
 	if (ctx.state.polling.published.has(wfId)) await client.unpublishWorkflow(wfId);
 	await client.publishWorkflow(wfId);
 	ctx.state.polling.published.add(wfId);
-	return await pollDone(ctx, since, paths);
+	return await pollDone(ctx, since, paths, undefined, keyId);
 }
 
 /** Every event the workflow's executions emitted so far, as "type id", sorted. */
@@ -109,12 +109,21 @@ async function setUpPolling(ctx) {
 	ctx.state.polling.contactId = (await api(ctx, 'GET', '/contacts?pageSize=1'))[0].id;
 }
 
-async function pollingCredential(ctx, client) {
+async function pollingCredential(ctx, client, key = ctx.state.polling.key, name = 'Business Ops (polling)') {
 	return await client.createCredential({
-		name: 'Business Ops (polling)',
+		name,
 		type: rt.CREDENTIAL_TYPE,
-		data: { ...rt.credentialData(ctx.sandbox, ctx.state.polling.key), requestsPerMinute: 100_000 },
+		data: { ...rt.credentialData(ctx.sandbox, key), requestsPerMinute: 100_000 },
 	});
+}
+
+/**
+ * A key and credential of one step's own: the area's other published workflows poll every minute
+ * with the area's key, so a step that counts requests counts only its own key's.
+ */
+async function ownKey(ctx, name) {
+	const created = ctx.sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name });
+	return { keyId: created.id, credential: await pollingCredential(ctx, ctx.client, created.key, `Business Ops (${name})`) };
 }
 
 module.exports = {
@@ -187,10 +196,11 @@ module.exports = {
 				control.seed({ resource: 'quotes', count: 320 });
 				const results = [];
 				try {
+					const own = await ownKey(ctx, 'e2e polling: list orders');
 					for (const listOrder of ['oldest', 'newest', 'byId']) {
 						control.setReadings({ listOrder });
-						const wf = await newPollingWorkflow(ctx, `e2e polling: order ${listOrder}`, ['quote.created', 'quote.approved']);
-						await pollByPublishing(ctx, wf.id, ['/v1/quotes']);
+						const wf = await newPollingWorkflow(ctx, `e2e polling: order ${listOrder}`, ['quote.created', 'quote.approved'], { credential: own.credential });
+						await pollByPublishing(ctx, wf.id, ['/v1/quotes'], ctx.client, own.keyId);
 						const firstPage = await api(ctx, 'GET', '/quotes?page=1&pageSize=100');
 						const deleted = firstPage.find((q) => q.status === 'draft');
 						const sent = firstPage.find((q) => q.status === 'sent');
@@ -199,15 +209,15 @@ module.exports = {
 						const since = Date.now();
 						await ctx.client.unpublishWorkflow(wf.id);
 						await ctx.client.publishWorkflow(wf.id);
-						await waitFor(() => listReads(ctx, since).length >= 1, { timeoutMs: 60_000, what: 'the first page of the walk' });
+						await waitFor(() => listReads(ctx, since, own.keyId).length >= 1, { timeoutMs: 60_000, what: 'the first page of the walk' });
 						await api(ctx, 'DELETE', `/quotes/${deleted.id}`);
 						const created = await createQuote(ctx);
 						await setStatus(ctx, `/quotes/${sent.id}`, 'approved');
-						await pollDone(ctx, since, ['/v1/quotes']);
+						await pollDone(ctx, since, ['/v1/quotes'], undefined, own.keyId);
 						control.setLatency(0);
-						const pages = listReads(ctx, since).length;
-						await pollByPublishing(ctx, wf.id, ['/v1/quotes']);
-						await pollByPublishing(ctx, wf.id, ['/v1/quotes']);
+						const pages = listReads(ctx, since, own.keyId).length;
+						await pollByPublishing(ctx, wf.id, ['/v1/quotes'], ctx.client, own.keyId);
+						await pollByPublishing(ctx, wf.id, ['/v1/quotes'], ctx.client, own.keyId);
 						await expectEmitted(ctx, wf.id, [], [`quote.created ${created}`, `quote.approved ${sent.id}`]);
 						await ctx.client.unpublishWorkflow(wf.id);
 						ctx.state.polling.published.delete(wf.id);
@@ -227,12 +237,13 @@ module.exports = {
 				const { control } = ctx.sandbox;
 				const have = (await fetch(`${ctx.sandbox.baseUrl}/invoices?pageSize=1`, { headers: { authorization: `Bearer ${ctx.state.polling.key}` } }).then((r) => r.json())).meta.total;
 				control.seed({ resource: 'invoices', count: Math.max(0, 10_000 - have) });
-				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid']);
-				const requests = await pollByPublishing(ctx, wf.id, ['/v1/invoices']);
+				const own = await ownKey(ctx, 'e2e polling: 10,000 invoices');
+				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid'], { credential: own.credential });
+				const requests = await pollByPublishing(ctx, wf.id, ['/v1/invoices'], ctx.client, own.keyId);
 				assert.equal(requests, 100, `list requests of one poll over 10,000 invoices`);
 				const open = (await api(ctx, 'GET', '/invoices?page=50&pageSize=100')).filter((i) => !['paid', 'written_off'].includes(i.status)).slice(0, 3);
 				for (const invoice of open) await setStatus(ctx, `/invoices/${invoice.id}`, 'paid');
-				await pollByPublishing(ctx, wf.id, ['/v1/invoices']);
+				await pollByPublishing(ctx, wf.id, ['/v1/invoices'], ctx.client, own.keyId);
 				await expectEmitted(ctx, wf.id, [], open.map((i) => `invoice.paid ${i.id}`));
 				const saved = await ctx.client.getWorkflow(wf.id);
 				assert.ok(saved.staticData, 'the workflow has no static data');

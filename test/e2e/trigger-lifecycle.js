@@ -103,11 +103,17 @@ async function credentialFor(ctx, name, baseUrl) {
 
 // ----- keeping the subscription in step: what n8n runs, and what the API then holds -----
 
-/** The subscription API calls the trigger made since `since` (ISO time), e.g. ["GET /webhooks/whk_1", "PATCH /webhooks/whk_1"]. */
-function webhookCallsSince(ctx, since) {
+/** The last request the sandbox answered (its `seq`): what comes after it came later. */
+const lastAnswered = (ctx) => ctx.sandbox.control.requestLog().at(-1)?.seq ?? 0;
+
+/**
+ * The subscription API calls answered after `mark` (lastAnswered), e.g. ["GET /webhooks/whk_1",
+ * "PATCH /webhooks/whk_1"]. By order, not time: the dashboard change just before can share the millisecond.
+ */
+function webhookCallsSince(ctx, mark) {
 	return ctx.sandbox.control
 		.requestLog()
-		.filter((e) => e.time >= since && /\/webhooks(\/|$)/.test(e.path) && !/\/webhooks\/events/.test(e.path))
+		.filter((e) => e.seq > mark && /\/webhooks(\/|$)/.test(e.path) && !/\/webhooks\/events/.test(e.path))
 		.map((e) => `${e.method} ${e.path.replace(/^.*(\/webhooks)/, '$1')}`);
 }
 
@@ -167,7 +173,7 @@ async function deliveredOnce(ctx, workflowId) {
 
 /** One case: does it, then answers { calls, subscription } as n8n left them. */
 async function observe(ctx, workflowId, webhookId, action) {
-	const since = new Date().toISOString();
+	const since = lastAnswered(ctx);
 	await action();
 	const subs = subscriptionsOf(ctx, webhookId);
 	assert.equal(subs.length, 1, `subscriptions to the trigger's URL: ${JSON.stringify(subs)}`);
