@@ -109,7 +109,8 @@ async function runOperation(ctx, parameters, o = {}) {
  * Every successful run of an operation checks its items against the output schema n8n serves
  * (nodes/BusinessOps/__schema__, from scripts/output-schemas.js), Simplify off; `ctx.state`-free so
  * every area's runs count. Records which operations ran (`ranOperations`) and which were checked
- * (`checkedSchemas`): the mcp area requires every operation that ran to have been checked.
+ * (`checkedSchemas`): the mcp area requires every operation that ran to have been checked. Outputs
+ * seen outside an execution (an MCP tool's answer) are checked by calling this with them.
  */
 const checkedSchemas = new Set();
 const ranOperations = new Set();
@@ -242,6 +243,7 @@ module.exports = {
 	byId,
 	runOperation,
 	runOnItems,
+	checkOutputSchema,
 	checkedSchemas,
 	ranOperations,
 	nodeItems,

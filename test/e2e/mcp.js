@@ -4,7 +4,7 @@
 
 const crypto = require('node:crypto');
 
-const { assert, node, byId, waitFor, runOperation, expectSuccess, sandboxFirstId, sandboxGet, credentialRef, checkedSchemas, ranOperations, rt } = require('./harness');
+const { assert, node, byId, waitFor, runOperation, expectSuccess, sandboxFirstId, sandboxGet, credentialRef, checkOutputSchema, checkedSchemas, ranOperations, rt } = require('./harness');
 
 const TRIGGER = 'MCP Server Trigger';
 
@@ -71,8 +71,10 @@ module.exports = {
 					const id = await sandboxFirstId(ctx, 'contacts');
 					const got = [].concat(resultJson(await client.callTool({ name: 'Get_contact', arguments: { contactId: id } })))[0];
 					assert.equal(got.id, id);
+					checkOutputSchema({ resource: 'contact', operation: 'get' }, [got]);
 					const name = `MCP contact ${Date.now()}`;
 					const created = [].concat(resultJson(await client.callTool({ name: 'Create_contact', arguments: { name, email: '' } })))[0];
+					checkOutputSchema({ resource: 'contact', operation: 'create' }, [created]);
 					const stored = await sandboxGet(ctx, `/contacts/${created.id}`);
 					assert.equal(stored.name, name);
 					assert.ok(!stored.email, `"" was sent as the e-mail: ${JSON.stringify(stored)}`);
