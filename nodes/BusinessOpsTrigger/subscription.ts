@@ -303,6 +303,12 @@ async function updateInPlace(
 	return true;
 }
 
+/** The subscription in an answer, or undefined when the answer is not one (a cut-off body, a proxy's page). */
+function subscriptionOf(body: unknown): IDataObject | undefined {
+	const record = recordOf(body);
+	return typeof record.url === 'string' ? record : undefined;
+}
+
 /**
  * True only when the stored subscription still exists with this URL, these events, active,
  * and its secret is held. Anything else is cleaned up (deleted where it still exists) and
@@ -333,7 +339,14 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
-	const remote = recordOf(fetched.value);
+	const remote = subscriptionOf(fetched.value);
+	if (!remote) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The API answered GET /webhooks/${stored.id} with something that is not a webhook subscription (cut off, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
+			{ description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.` },
+		);
+	}
 
 	if (remote.url !== url) {
 		await discard(ctx, slot, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
