@@ -31,6 +31,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { BoundedMap } from '../shared/boundedMap';
 import { recordOf } from '../shared/api/envelope';
+import { eventNamesOf } from '../shared/eventNames';
 import { PUBLISH_AGAIN } from '../shared/api/errors';
 import { apiRequest, listAll } from '../shared/api/transport';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
@@ -123,9 +124,17 @@ export function subscriptionName(ctx: IHookFunctions, slot: SubscriptionSlot): s
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
 }
 
+/** The chosen events, read as the Webhook operations read the field (eventNamesOf); at least one. */
 export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions): string[] {
-	const events = ctx.getNodeParameter('events', []) as unknown;
-	return Array.isArray(events) ? events.map(String).filter((event) => event !== '') : [];
+	const read = eventNamesOf(ctx.getNodeParameter('events', []));
+	const description = 'The trigger subscribes to the chosen events.';
+	if ('problem' in read) {
+		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`, { description });
+	}
+	if (read.events.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, { description });
+	}
+	return read.events;
 }
 
 export function sameEventSet(a: unknown, b: string[]): boolean {
@@ -316,6 +325,7 @@ function subscriptionOf(body: unknown): IDataObject | undefined {
  */
 export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
+	const events = chosenEvents(ctx);
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return false;
 	if (!stored.id) {
@@ -352,7 +362,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		await discard(ctx, slot, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
 		return false;
 	}
-	return await updateInPlace(ctx, slot, stored, remote, chosenEvents(ctx));
+	return await updateInPlace(ctx, slot, stored, remote, events);
 }
 
 /**
@@ -408,11 +418,6 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
 	}
 	const events = chosenEvents(ctx);
-	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, {
-			description: 'The trigger subscribes to the chosen events.',
-		});
-	}
 	await checkReachable(ctx, url);
 	const hadRecord = storedSubscription(ctx, slot) !== undefined;
 	await discard(ctx, slot, 'a new one is being created');
