@@ -36,6 +36,7 @@ import { PUBLISH_AGAIN } from '../shared/api/errors';
 import { apiRequest, listAll } from '../shared/api/transport';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
+import { isOn } from './switches';
 
 export type SubscriptionSlot = 'production' | 'test';
 
@@ -388,7 +389,7 @@ async function deleteLeftBehind(ctx: IHookFunctions, ids: string[]): Promise<voi
 /** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
 async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	if (options.skipReachabilityCheck === true) return;
+	if (isOn(options, 'skipReachabilityCheck')) return;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const problem = unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (problem === undefined) return;
