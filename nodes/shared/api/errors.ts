@@ -253,6 +253,12 @@ function toolFixForStatus(node: INode, status: number, scope: string | undefined
 
 export const PUBLISH_AGAIN = 'then publish the workflow again';
 
+/** When to publish again after the API key's rate limit asked to wait `waitMs` (a minute at least). */
+export function publishAgainAfter(waitMs = 0): string {
+	const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+	return `publish the workflow again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}`;
+}
+
 /**
  * What to do about an API error while the trigger subscribes or unsubscribes, where n8n shows
  * only the error's message (n8n 2.41's publication status, n8n 1.x's activation error). Publishing
