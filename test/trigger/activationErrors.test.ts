@@ -155,7 +155,7 @@ const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call:
 	{
 		failure: '429 with a Retry-After longer than the node waits',
 		answer: (s) => s.reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '3600' }),
-		fix: /publish the workflow again in a minute/,
+		fix: /\(the API asked to wait 3600 s\): publish the workflow again in 60 minutes/,
 	},
 	{
 		failure: '500 internal_error',

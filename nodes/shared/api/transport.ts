@@ -315,7 +315,7 @@ export async function sendRequest(
 			await pause(retryDelayMs(attempt, response.headers));
 			continue;
 		}
-		throw apiErrorFor(ctx, response, target, itemIndex, call.activation);
+		throw apiErrorFor(ctx, response, target, itemIndex, call.activation, asked);
 	}
 }
 
