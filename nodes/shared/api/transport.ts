@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
 import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
-import { MAX_PAGE_SIZE, walkPages } from './pages';
+import { MAX_PAGE_SIZE, UnreadableList, walkPages } from './pages';
 import {
 	budgetFor,
 	budgetKeyOf,
@@ -24,6 +24,9 @@ import {
 export const EDITOR_TIMEOUT_MS = 30_000;
 
 export const FAIL_FAST_TIMEOUT_MS = 10_000;
+
+/** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
+export const ACTIVATION_LIST_MS = 30_000;
 
 /** How one call is sent, beside the request itself. */
 export interface CallOptions {
@@ -345,9 +348,24 @@ export async function listAll(
 	qs: IDataObject = {},
 	call: CallOptions = {},
 ): Promise<IDataObject[]> {
-	const { records } = await walkPages(async (page) => {
-		const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
-		return { body, response: undefined };
-	});
-	return records;
+	const walk = walkPages(
+		async (page) => {
+			const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
+			return { body, response: undefined };
+		},
+		call.activation ? { readForMs: ACTIVATION_LIST_MS } : {},
+	);
+	if (!call.activation) return (await walk).records;
+	return await walk.then(
+		({ records }) => records,
+		(error: unknown) => {
+			if (!(error instanceof UnreadableList)) throw error;
+			const fix = error.endless
+				? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
+				: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
+			throw new NodeOperationError(ctx.getNode(), `${error.message} (GET ${path}). ${fix}, ${PUBLISH_AGAIN}.`, {
+				description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
+			});
+		},
+	);
 }
