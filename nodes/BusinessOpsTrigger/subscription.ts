@@ -85,10 +85,24 @@ export function storedSubscription(
 	return readAll(ctx)[slot];
 }
 
+/** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
+function normalUrl(url: unknown): unknown {
+	if (typeof url !== 'string' || !URL.canParse(url)) return url;
+	return new URL(url).href;
+}
+
+/**
+ * Two URLs of a subscription are the same when they are the same URL: n8n writes N8N_WEBHOOK_URL
+ * as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised.
+ */
+function sameUrl(a: unknown, b: unknown): boolean {
+	return normalUrl(a) === normalUrl(b);
+}
+
 function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot | undefined {
 	if (!url) return undefined;
 	const stored = readAll(ctx);
-	return SLOTS.find((slot) => stored[slot]?.url === url);
+	return SLOTS.find((slot) => sameUrl(stored[slot]?.url, url));
 }
 
 /** n8n serves test webhooks under `/webhook-test/` (its default N8N_ENDPOINT_WEBHOOK_TEST). */
@@ -262,7 +276,7 @@ async function discard(
 	if (!stored) return;
 	const url = ctx.getNodeWebhookUrl('default');
 	const node = ctx.getNode().name;
-	const pointsHere = stored.url === url && (remoteUrl === undefined || remoteUrl === url);
+	const pointsHere = sameUrl(stored.url, url) && (remoteUrl === undefined || sameUrl(remoteUrl, url));
 	const madeHere = stored.instanceId !== undefined && stored.instanceId === instanceIdOf(ctx) && remoteUrl === undefined;
 	if (!pointsHere && !madeHere) {
 		ctx.logger.warn(
@@ -334,7 +348,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	const url = ctx.getNodeWebhookUrl('default');
-	if (stored.url !== url) {
+	if (!sameUrl(stored.url, url)) {
 		await discard(ctx, slot, 'the webhook URL changed');
 		return false;
 	}
@@ -359,7 +373,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		);
 	}
 
-	if (remote.url !== url) {
+	if (!sameUrl(remote.url, url)) {
 		await discard(ctx, slot, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
 		return false;
 	}
@@ -373,7 +387,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
  */
 async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
 	return (await listAll(ctx, '/webhooks', {}, { activation: true }))
-		.filter((entry) => entry.url === url && entry.id !== undefined && entry.id !== null)
+		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
 		.map((entry) => String(entry.id));
 }
 
