@@ -273,16 +273,7 @@ export class BusinessOpsTrigger implements INodeType {
 				return await createSubscription(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				try {
-					return await deleteSubscription(this);
-				} catch (error) {
-					// n8n ignores the answer of delete; a thrown error would stop the deactivation.
-					// The record stays, so the next activation checks that subscription again.
-					this.logger.warn(
-						`Business Ops Trigger "${this.getNode().name}" could not delete its webhook subscription: ${(error as Error).message}`,
-					);
-					return false;
-				}
+				return await deleteSubscription(this);
 			},
 		},
 	};

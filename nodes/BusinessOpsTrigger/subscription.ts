@@ -480,11 +480,22 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	);
 }
 
-/** DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. */
+/**
+ * DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. n8n ignores delete's
+ * answer and a thrown error would stop the deactivation, so a failure is a warning naming the
+ * subscription left active; the record stays, so the next publishing checks it again.
+ */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return true;
-	await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, slot, stored) });
-	return true;
+	try {
+		await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, slot, stored) });
+		return true;
+	} catch (error) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${ctx.getNode().name}" could not delete webhook subscription ${stored.id} (to ${stored.url}): it stays active and keeps sending events. If the workflow stays unpublished, delete it in the Business Ops dashboard (Webhooks), or publish and unpublish the workflow again. Cause: ${(error as Error).message}`,
+		);
+		return false;
+	}
 }
