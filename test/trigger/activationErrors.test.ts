@@ -208,6 +208,18 @@ describe("the trigger's own activation errors name the fix", () => {
 		expectSelfSufficient(error, /"Timestamp Tolerance \(Seconds\)" must be a number/, /set it under Options, e\.g\. 300/);
 	});
 
+	test('a yes/no option an expression gave as text that is not true or false: names the option', async () => {
+		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: { includeHeaders: 'yes' } }), 'create'));
+		expectSelfSufficient(error, /^Include Headers: must be true or false; the expression gave "yes"/, /Change it under Options, then publish the workflow again/);
+	});
+
+	test('Event Names with an entry that is not text, or none: names the field, nothing sent', async () => {
+		const notText = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: [null] as unknown as string[] }), 'checkExists'));
+		expectSelfSufficient(notText, /^Event Names or IDs: entry 1 of the list must be an event type \(text\); the expression gave null/, /Change the field, then publish the workflow again/);
+		const none = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: ' , ' }), 'checkExists'));
+		expectSelfSufficient(none, /^Choose at least one event in "Event Names or IDs"/, /then publish the workflow again/);
+	});
+
 	test('Custom settings that cannot work: names the field to set', async () => {
 		const custom = { signatureScheme: 'custom', customSignature: { settings: { header: '' } } };
 		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: custom }), 'create'));
