@@ -29,12 +29,14 @@ import {
 	storedSubscription,
 	webhookSlot,
 } from './subscription';
+import { isOn, switchProblem } from './switches';
 
 interface TriggerOptions {
 	eventTypeField?: string;
-	ignoreRepeatedDeliveries?: boolean;
-	includeHeaders?: boolean;
-	skipReachabilityCheck?: boolean;
+	/** Yes/no options: an expression may give text; read by isOn (switches.ts). */
+	ignoreRepeatedDeliveries?: unknown;
+	includeHeaders?: unknown;
+	skipReachabilityCheck?: unknown;
 	signatureHeader?: string;
 	signatureScheme?: SignatureScheme;
 	/** A number from the field; an expression may hand over anything (toleranceOf checks it). */
@@ -87,18 +89,19 @@ function logFormOnce(ctx: IWebhookFunctions, trigger: string, scheme: SignatureS
 }
 
 /**
- * Fails the activation when a setting would refuse every delivery (Timestamp Tolerance, Custom).
+ * Fails the activation when a setting would refuse every delivery (Timestamp Tolerance, Custom)
+ * or a yes/no option is neither true nor false.
  * Run by checkExists too: n8n skips create when the subscription already exists.
  */
 function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const problem =
-		typeof tolerance === 'number'
+		(typeof tolerance === 'number'
 			? options.signatureScheme === 'custom'
 				? customProblem(customSignatureOf(options as IDataObject))
 				: undefined
-			: tolerance.problem;
+			: tolerance.problem) ?? switchProblem(options as IDataObject);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }
 
@@ -270,16 +273,7 @@ export class BusinessOpsTrigger implements INodeType {
 				return await createSubscription(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				try {
-					return await deleteSubscription(this);
-				} catch (error) {
-					// n8n ignores the answer of delete; a thrown error would stop the deactivation.
-					// The record stays, so the next activation checks that subscription again.
-					this.logger.warn(
-						`Business Ops Trigger "${this.getNode().name}" could not delete its webhook subscription: ${(error as Error).message}`,
-					);
-					return false;
-				}
+				return await deleteSubscription(this);
 			},
 		},
 	};
@@ -326,7 +320,7 @@ export class BusinessOpsTrigger implements INodeType {
 		}
 
 		const deliveryId = deliveryIdOf(body, form.signedId);
-		if (options.ignoreRepeatedDeliveries && deliveryId !== null) {
+		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null) {
 			const expires = repeatExpiry(trust.timestamp, trust.toleranceSeconds);
 			if (seenBefore(trigger, deliveryId, Date.now(), expires)) {
 				this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
@@ -335,7 +329,7 @@ export class BusinessOpsTrigger implements INodeType {
 		}
 
 		const event = toEvent(body, typeReading, deliveryId, trust.timestamp);
-		if (options.includeHeaders) event.headers = outputHeaders(headers);
+		if (isOn(options as IDataObject, 'includeHeaders')) event.headers = outputHeaders(headers);
 		return { workflowData: [this.helpers.returnJsonArray([event])] };
 	}
 }

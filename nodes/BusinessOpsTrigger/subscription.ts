@@ -31,10 +31,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { BoundedMap } from '../shared/boundedMap';
 import { recordOf } from '../shared/api/envelope';
+import { eventNamesOf } from '../shared/eventNames';
 import { PUBLISH_AGAIN } from '../shared/api/errors';
 import { apiRequest, listAll } from '../shared/api/transport';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
+import { isOn } from './switches';
 
 export type SubscriptionSlot = 'production' | 'test';
 
@@ -83,10 +85,24 @@ export function storedSubscription(
 	return readAll(ctx)[slot];
 }
 
+/** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
+function normalUrl(url: unknown): unknown {
+	if (typeof url !== 'string' || !URL.canParse(url)) return url;
+	return new URL(url).href;
+}
+
+/**
+ * Two URLs of a subscription are the same when they are the same URL: n8n writes N8N_WEBHOOK_URL
+ * as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised.
+ */
+function sameUrl(a: unknown, b: unknown): boolean {
+	return normalUrl(a) === normalUrl(b);
+}
+
 function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot | undefined {
 	if (!url) return undefined;
 	const stored = readAll(ctx);
-	return SLOTS.find((slot) => stored[slot]?.url === url);
+	return SLOTS.find((slot) => sameUrl(stored[slot]?.url, url));
 }
 
 /** n8n serves test webhooks under `/webhook-test/` (its default N8N_ENDPOINT_WEBHOOK_TEST). */
@@ -123,9 +139,17 @@ export function subscriptionName(ctx: IHookFunctions, slot: SubscriptionSlot): s
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
 }
 
+/** The chosen events, read as the Webhook operations read the field (eventNamesOf); at least one. */
 export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions): string[] {
-	const events = ctx.getNodeParameter('events', []) as unknown;
-	return Array.isArray(events) ? events.map(String).filter((event) => event !== '') : [];
+	const read = eventNamesOf(ctx.getNodeParameter('events', []));
+	const description = 'The trigger subscribes to the chosen events.';
+	if ('problem' in read) {
+		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`, { description });
+	}
+	if (read.events.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, { description });
+	}
+	return read.events;
 }
 
 export function sameEventSet(a: unknown, b: string[]): boolean {
@@ -252,7 +276,7 @@ async function discard(
 	if (!stored) return;
 	const url = ctx.getNodeWebhookUrl('default');
 	const node = ctx.getNode().name;
-	const pointsHere = stored.url === url && (remoteUrl === undefined || remoteUrl === url);
+	const pointsHere = sameUrl(stored.url, url) && (remoteUrl === undefined || sameUrl(remoteUrl, url));
 	const madeHere = stored.instanceId !== undefined && stored.instanceId === instanceIdOf(ctx) && remoteUrl === undefined;
 	if (!pointsHere && !madeHere) {
 		ctx.logger.warn(
@@ -303,6 +327,12 @@ async function updateInPlace(
 	return true;
 }
 
+/** The subscription in an answer, or undefined when the answer is not one (a cut-off body, a proxy's page). */
+function subscriptionOf(body: unknown): IDataObject | undefined {
+	const record = recordOf(body);
+	return typeof record.url === 'string' ? record : undefined;
+}
+
 /**
  * True only when the stored subscription still exists with this URL, these events, active,
  * and its secret is held. Anything else is cleaned up (deleted where it still exists) and
@@ -310,6 +340,7 @@ async function updateInPlace(
  */
 export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
+	const events = chosenEvents(ctx);
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return false;
 	if (!stored.id) {
@@ -317,7 +348,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 	const url = ctx.getNodeWebhookUrl('default');
-	if (stored.url !== url) {
+	if (!sameUrl(stored.url, url)) {
 		await discard(ctx, slot, 'the webhook URL changed');
 		return false;
 	}
@@ -333,13 +364,20 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
-	const remote = recordOf(fetched.value);
+	const remote = subscriptionOf(fetched.value);
+	if (!remote) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The API answered GET /webhooks/${stored.id} with something that is not a webhook subscription (cut off, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
+			{ description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.` },
+		);
+	}
 
-	if (remote.url !== url) {
+	if (!sameUrl(remote.url, url)) {
 		await discard(ctx, slot, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
 		return false;
 	}
-	return await updateInPlace(ctx, slot, stored, remote, chosenEvents(ctx));
+	return await updateInPlace(ctx, slot, stored, remote, events);
 }
 
 /**
@@ -349,7 +387,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
  */
 async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
 	return (await listAll(ctx, '/webhooks', {}, { activation: true }))
-		.filter((entry) => entry.url === url && entry.id !== undefined && entry.id !== null)
+		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
 		.map((entry) => String(entry.id));
 }
 
@@ -365,7 +403,7 @@ async function deleteLeftBehind(ctx: IHookFunctions, ids: string[]): Promise<voi
 /** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
 async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	if (options.skipReachabilityCheck === true) return;
+	if (isOn(options, 'skipReachabilityCheck')) return;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const problem = unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (problem === undefined) return;
@@ -395,11 +433,6 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
 	}
 	const events = chosenEvents(ctx);
-	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, {
-			description: 'The trigger subscribes to the chosen events.',
-		});
-	}
 	await checkReachable(ctx, url);
 	const hadRecord = storedSubscription(ctx, slot) !== undefined;
 	await discard(ctx, slot, 'a new one is being created');
@@ -447,11 +480,22 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	);
 }
 
-/** DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. */
+/**
+ * DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. n8n ignores delete's
+ * answer and a thrown error would stop the deactivation, so a failure is a warning naming the
+ * subscription left active; the record stays, so the next publishing checks it again.
+ */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const slot = hookSlot(ctx);
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return true;
-	await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, slot, stored) });
-	return true;
+	try {
+		await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, slot, stored) });
+		return true;
+	} catch (error) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${ctx.getNode().name}" could not delete webhook subscription ${stored.id} (to ${stored.url}): it stays active and keeps sending events. If the workflow stays unpublished, delete it in the Business Ops dashboard (Webhooks), or publish and unpublish the workflow again. Cause: ${(error as Error).message}`,
+		);
+		return false;
+	}
 }

@@ -2,7 +2,7 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { CancelledWait, type Clock } from '../../nodes/shared/api/clock';
-import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
+import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget, TooLongWait } from '../../nodes/shared/api/rateBudget';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
@@ -156,6 +156,37 @@ describe('cancellation', () => {
 		cancel.abort();
 		await expect(budget.take({ signal: cancel.signal })).rejects.toBeInstanceOf(CancelledWait);
 		expect(budget.waitMs()).toBe(0);
+	});
+});
+
+describe('a request with a longest wait (the trigger\'s activation)', () => {
+	test('room further off than its longest wait: refused at once, naming the wait, nothing taken', async () => {
+		const { clock, state } = steppedClock();
+		const budget = new RateBudget(5, 60_000, clock);
+		(await budget.take()).refused(120_000);
+		const refused = await budget.take({ maxWaitMs: 10_000 }).catch((e: unknown) => e);
+		expect(refused).toBeInstanceOf(TooLongWait);
+		expect((refused as TooLongWait).waitMs).toBe(120_000);
+		expect(state.now).toBe(0);
+		expect(budget.isBusy()).toBe(false);
+	});
+
+	test('behind a queue that does not reach it in time: it leaves the queue at its longest wait', async () => {
+		const { clock, tick } = steppedClock();
+		const budget = new RateBudget(1, 5_000, clock);
+		(await budget.take()).answered(true);
+		const first = budget.take(); // room in 5 s
+		const bounded = budget.take({ maxWaitMs: 8_000 }).catch((e: unknown) => e); // room in 5 s, but its turn in 10 s
+		const outcome = jest.fn();
+		void bounded.then(outcome);
+		await tick(5_000);
+		(await first).answered(true);
+		await tick(2_999);
+		expect(outcome).not.toHaveBeenCalled();
+		await tick(1);
+		expect(await bounded).toBeInstanceOf(TooLongWait);
+		await tick(10_000);
+		await expect(budget.take()).resolves.toBeDefined(); // the next in line is served
 	});
 });
 

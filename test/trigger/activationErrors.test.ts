@@ -155,7 +155,7 @@ const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call:
 	{
 		failure: '429 with a Retry-After longer than the node waits',
 		answer: (s) => s.reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '3600' }),
-		fix: /publish the workflow again in a minute/,
+		fix: /\(the API asked to wait 3600 s\): publish the workflow again in 60 minutes/,
 	},
 	{
 		failure: '500 internal_error',
@@ -206,6 +206,18 @@ describe("the trigger's own activation errors name the fix", () => {
 	test('a Timestamp Tolerance that is not a number: names the field and a value', async () => {
 		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: { timestampTolerance: '5m' } }), 'create'));
 		expectSelfSufficient(error, /"Timestamp Tolerance \(Seconds\)" must be a number/, /set it under Options, e\.g\. 300/);
+	});
+
+	test('a yes/no option an expression gave as text that is not true or false: names the option', async () => {
+		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: { includeHeaders: 'yes' } }), 'create'));
+		expectSelfSufficient(error, /^Include Headers: must be true or false; the expression gave "yes"/, /Change it under Options, then publish the workflow again/);
+	});
+
+	test('Event Names with an entry that is not text, or none: names the field, nothing sent', async () => {
+		const notText = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: [null] as unknown as string[] }), 'checkExists'));
+		expectSelfSufficient(notText, /^Event Names or IDs: entry 1 of the list must be an event type \(text\); the expression gave null/, /Change the field, then publish the workflow again/);
+		const none = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: ' , ' }), 'checkExists'));
+		expectSelfSufficient(none, /^Choose at least one event in "Event Names or IDs"/, /then publish the workflow again/);
 	});
 
 	test('Custom settings that cannot work: names the field to set', async () => {

@@ -11,7 +11,7 @@ import type {
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
 import { booleanRule, numberRule, optionsField, sendingField, valueToSend, type Rule } from './fields';
 import { guarded } from './stopOnError';
-import { givenAs } from './typing';
+import { givenAs } from '../../shared/typing';
 import { idProblem } from './validation';
 
 export type ShowFor = NonNullable<IDisplayOptions['show']>;

@@ -23,7 +23,7 @@ import type {
 } from 'n8n-workflow';
 
 import { guarded } from './stopOnError';
-import { asBoolean, asNumber, asOption, asText, type Typed } from './typing';
+import { asBoolean, asNumber, asOption, asText, type Typed } from '../../shared/typing';
 import { invalidInput, isEmptyValue, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
 
 /** A field as the editor shows it; the builder adds its type and what it sends. */

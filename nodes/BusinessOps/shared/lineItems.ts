@@ -10,7 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { toStrictNumber } from './typing';
+import { toStrictNumber } from '../../shared/typing';
 import { invalidInput, isEmptyValue, parseJsonParameter } from './validation';
 
 /** One line of a quote or an invoice, as the API takes it. */

@@ -253,12 +253,18 @@ function toolFixForStatus(node: INode, status: number, scope: string | undefined
 
 export const PUBLISH_AGAIN = 'then publish the workflow again';
 
+/** When to publish again after the API key's rate limit asked to wait `waitMs` (a minute at least). */
+export function publishAgainAfter(waitMs = 0): string {
+	const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+	return `publish the workflow again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}`;
+}
+
 /**
  * What to do about an API error while the trigger subscribes or unsubscribes, where n8n shows
  * only the error's message (n8n 2.41's publication status, n8n 1.x's activation error). Publishing
  * again is the one way to retry there.
  */
-function activationFixFor(status: number, target: string, scope: string | undefined): string {
+function activationFixFor(status: number, target: string, scope: string | undefined, askedWaitMs: number | undefined): string {
 	if (status === 401) return `Check the API key and the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
 	if (status === 403) {
 		const scopes = scope ? `the scope "${scope}"` : 'the scopes "webhooks.read" and "webhooks.write"';
@@ -271,7 +277,10 @@ function activationFixFor(status: number, target: string, scope: string | undefi
 		return `Change what the API's message names (the chosen events, or n8n's webhook URL: N8N_WEBHOOK_URL or WEBHOOK_URL), ${PUBLISH_AGAIN}.`;
 	}
 	if (status === 409) return `Delete the conflicting subscription in the Business Ops dashboard (Webhooks), ${PUBLISH_AGAIN}.`;
-	if (status === 429) return 'Something else uses this API key\'s rate limit too: publish the workflow again in a minute.';
+	if (status === 429) {
+		const asked = askedWaitMs === undefined ? '' : ` (the API asked to wait ${Math.ceil(askedWaitMs / 1000)} s)`;
+		return `Something else uses this API key's rate limit too${asked}: ${publishAgainAfter(askedWaitMs)}.`;
+	}
 	if (status >= 500) return 'The API failed: publish the workflow again later, and check the API\'s status if it keeps failing.';
 	return `Check the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
 }
@@ -285,6 +294,8 @@ export function apiErrorFor(
 	itemIndex?: number,
 	/** The trigger's activation or deactivation: the message itself says what to do. */
 	activation = false,
+	/** A 429's Retry-After: the activation's message says when to publish again. */
+	askedWaitMs?: number,
 ): NodeApiError {
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
@@ -293,7 +304,7 @@ export function apiErrorFor(
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	const shownMessage = notReadAsCancellation(apiMessage);
 	if (activation) {
-		const fix = activationFixFor(status, target, scope);
+		const fix = activationFixFor(status, target, scope, askedWaitMs);
 		return new NodeApiError(ctx.getNode(), { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject, {
 			message: `${shownMessage} (HTTP ${status} ${code}, ${target}). ${fix}`,
 			description: fix,

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
+import { systemClock } from './clock';
 import { recordsOf } from './envelope';
 
 /** The largest page size the API allows (spec 8). */
@@ -11,6 +12,18 @@ const PAGE_CONCURRENCY = 4;
 
 /** A walk never reads more pages than this, whatever the API says (a safety bound). */
 const MAX_PAGES = 10_000;
+
+/** A list the walker stopped reading: it did not end (in time), or a page said there were more and held none. */
+export class UnreadableList extends ApplicationError {
+	constructor(
+		message: string,
+		/** The list did not end: too many pages, or not within the time given. */
+		readonly endless: boolean,
+	) {
+		super(message);
+		this.name = 'UnreadableList';
+	}
+}
 
 /** `meta` of a list answer (spec 2, "Response envelopes"). */
 interface ListMeta {
@@ -50,15 +63,22 @@ export interface WalkResult<R> {
  * keeps them in order; then follows `hasMore` one page at a time (records added while paging, or an
  * API that gives no totals). An answer without `meta` is the whole list (the spec does not say that
  * every list is paginated). Stops once `maxResults` records are in hand. A page that says there are
- * more but holds no records ends the walk with an error instead of looping.
+ * more but holds no records ends the walk with an error instead of looping. With `readForMs`, no
+ * page is asked for once that long has passed since the walk began: the walk fails instead.
  */
 export async function walkPages<R>(
 	fetchPage: (page: number) => Promise<FetchedPage<R>>,
-	options: { maxResults?: number } = {},
+	options: { maxResults?: number; readForMs?: number } = {},
 ): Promise<WalkResult<R>> {
-	const { maxResults } = options;
+	const { maxResults, readForMs } = options;
 	const records: IDataObject[] = [];
 	const wantMore = () => maxResults === undefined || records.length < maxResults;
+	const startedAt = systemClock.now();
+	/** The walk's error before asking for `page`, when its time is up. */
+	const outOfTime = (page: number) =>
+		readForMs !== undefined && systemClock.now() - startedAt >= readForMs
+			? new UnreadableList(`The API's list still had more pages after ${page - 1} read in ${Math.round(readForMs / 1000)} s; stopped reading it`, true)
+			: undefined;
 
 	let fetched = await fetchPage(1);
 	records.push(...recordsOf(fetched.body));
@@ -76,6 +96,8 @@ export async function walkPages<R>(
 		const worker = async () => {
 			while (failure === undefined && next <= lastPage) {
 				const p = next++;
+				failure ??= outOfTime(p);
+				if (failure !== undefined) return;
 				try {
 					pages[p] = await fetchPage(p);
 				} catch (error) {
@@ -93,13 +115,16 @@ export async function walkPages<R>(
 	let next = nextPageOf(fetched.body, page);
 	while (next !== undefined && wantMore()) {
 		if (next > MAX_PAGES) {
-			throw new ApplicationError(`The API kept announcing more pages after ${MAX_PAGES}; stopped reading the list`);
+			throw new UnreadableList(`The API kept announcing more pages after ${MAX_PAGES}; stopped reading the list`, true);
 		}
+		const late = outOfTime(next);
+		if (late) throw late;
 		const fetchedNext = await fetchPage(next);
 		const more = recordsOf(fetchedNext.body);
 		if (more.length === 0 && nextPageOf(fetchedNext.body, next) !== undefined) {
-			throw new ApplicationError(
+			throw new UnreadableList(
 				`The API answered page ${next} of the list with no records but said there were more; stopped reading the list`,
+				false,
 			);
 		}
 		records.push(...more);

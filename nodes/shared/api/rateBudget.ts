@@ -34,6 +34,22 @@ export interface TakeOptions {
 	limit?: number;
 	/** The execution's cancel signal: when it aborts, the request leaves the queue at once. */
 	signal?: AbortSignal;
+	/**
+	 * The longest it may wait for its turn (the trigger's activation, which n8n gives a deadline):
+	 * when room is further off, or its turn has not come by then, take() fails with TooLongWait.
+	 */
+	maxWaitMs?: number;
+}
+
+/** A request that would have waited longer than its `maxWaitMs`; it was not sent. */
+export class TooLongWait extends Error {
+	constructor(
+		/** How long it would still have had to wait for room, as far as known now (0: behind others). */
+		readonly waitMs: number,
+	) {
+		super(`The request would have waited ${Math.ceil(waitMs / 1000)} s for room in the rate budget; it was not sent`);
+		this.name = 'TooLongWait';
+	}
 }
 
 /** A sent request's place in the window. Exactly one of its methods is called, once. */
@@ -175,24 +191,40 @@ export class RateBudget {
 
 	/** Waits for its turn and room in the window, then counts one request as sent now. */
 	async take(options: TakeOptions = {}): Promise<Slot> {
-		const { lane = 'run', signal, limit } = options;
+		const { lane = 'run', signal, limit, maxWaitMs } = options;
 		if (signal?.aborted) throw new CancelledWait();
 		this.lastUsed = this.clock.now();
+		if (maxWaitMs !== undefined) {
+			const wait = this.waitMs();
+			if (wait !== Infinity && wait > maxWaitMs) throw new TooLongWait(wait);
+		}
+		const deadline = maxWaitMs === undefined ? undefined : new AbortController();
 		return await new Promise<Slot>((resolve, reject) => {
-			const onAbort = () => {
+			const leave = (error: Error) => {
 				const index = this.waiters.indexOf(waiter);
-				if (index >= 0) this.waiters.splice(index, 1);
-				reject(new CancelledWait());
+				if (index < 0) return;
+				this.waiters.splice(index, 1);
+				signal?.removeEventListener('abort', onAbort);
+				deadline?.abort();
+				reject(error);
 			};
+			const onAbort = () => leave(new CancelledWait());
 			const waiter: Waiter = {
 				lane,
 				limit,
 				give: (slot) => {
 					signal?.removeEventListener('abort', onAbort);
+					deadline?.abort();
 					resolve(slot);
 				},
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
+			if (deadline) {
+				this.clock.sleep(maxWaitMs!, deadline.signal).then(
+					() => leave(new TooLongWait(this.waitMs())),
+					() => undefined,
+				);
+			}
 			this.waiters.push(waiter);
 			void this.pump();
 		});

@@ -8,13 +8,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
-import { MAX_PAGE_SIZE, walkPages } from './pages';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
+import { MAX_PAGE_SIZE, UnreadableList, walkPages } from './pages';
 import {
 	budgetFor,
 	budgetKeyOf,
 	DEFAULT_REQUESTS_PER_MINUTE,
 	MAX_RETRY_AFTER_MS,
+	TooLongWait,
 	type Lane,
 	type RateBudget,
 } from './rateBudget';
@@ -23,6 +24,9 @@ import {
 export const EDITOR_TIMEOUT_MS = 30_000;
 
 export const FAIL_FAST_TIMEOUT_MS = 10_000;
+
+/** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
+export const ACTIVATION_LIST_MS = 30_000;
 
 /** How one call is sent, beside the request itself. */
 export interface CallOptions {
@@ -192,6 +196,16 @@ function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, ta
 	return error;
 }
 
+/** An activation request not sent: the key's rate budget had no room for it within FAIL_FAST_TIMEOUT_MS. */
+function budgetTooBusy(ctx: BusinessOpsContext, target: string, waitMs: number): NodeOperationError {
+	const seconds = Math.ceil(Math.max(waitMs, FAIL_FAST_TIMEOUT_MS) / 1000);
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Not sent: ${target} would have waited ${waitMs > FAIL_FAST_TIMEOUT_MS ? '' : 'more than '}${seconds} s for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(waitMs)}.`,
+		{ description: `While the workflow is published each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s for its turn, so that publishing ends within n8n's deadline.` },
+	);
+}
+
 /** What to do about a request that got no answer: for the workflow's author, or for a model. */
 function networkAdvice(forTool: boolean, repeated: boolean): string {
 	if (forTool) {
@@ -240,7 +254,9 @@ export async function sendRequest(
 	for (let attempt = 1; ; attempt++) {
 		const attemptsLeft = attempt < MAX_ATTEMPTS && !call.activation;
 		let response: IN8nHttpFullResponse;
-		const slot = await budget.take({ lane: call.lane, signal, limit }).catch((error: unknown) => {
+		const maxWaitMs = call.activation ? FAIL_FAST_TIMEOUT_MS : undefined;
+		const slot = await budget.take({ lane: call.lane, signal, limit, maxWaitMs }).catch((error: unknown) => {
+			if (error instanceof TooLongWait) throw budgetTooBusy(ctx, target, error.waitMs);
 			throw error instanceof CancelledWait ? stoppedWaiting(ctx, call, target, itemIndex) : error;
 		});
 		try {
@@ -302,7 +318,7 @@ export async function sendRequest(
 			await pause(retryDelayMs(attempt, response.headers));
 			continue;
 		}
-		throw apiErrorFor(ctx, response, target, itemIndex, call.activation);
+		throw apiErrorFor(ctx, response, target, itemIndex, call.activation, asked);
 	}
 }
 
@@ -332,9 +348,24 @@ export async function listAll(
 	qs: IDataObject = {},
 	call: CallOptions = {},
 ): Promise<IDataObject[]> {
-	const { records } = await walkPages(async (page) => {
-		const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
-		return { body, response: undefined };
-	});
-	return records;
+	const walk = walkPages(
+		async (page) => {
+			const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
+			return { body, response: undefined };
+		},
+		call.activation ? { readForMs: ACTIVATION_LIST_MS } : {},
+	);
+	if (!call.activation) return (await walk).records;
+	return await walk.then(
+		({ records }) => records,
+		(error: unknown) => {
+			if (!(error instanceof UnreadableList)) throw error;
+			const fix = error.endless
+				? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
+				: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
+			throw new NodeOperationError(ctx.getNode(), `${error.message} (GET ${path}). ${fix}, ${PUBLISH_AGAIN}.`, {
+				description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
+			});
+		},
+	);
 }

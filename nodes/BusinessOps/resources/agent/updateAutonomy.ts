@@ -8,7 +8,7 @@ import type {
 
 import { showFor } from '../../shared/descriptions';
 import { booleanRule, numberRule, valueToSend } from '../../shared/fields';
-import { asOption, asText } from '../../shared/typing';
+import { asOption, asText } from '../../../shared/typing';
 import { invalidInput, isEmptyValue } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */

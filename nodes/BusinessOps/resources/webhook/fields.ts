@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { idLocatorFor } from '../../shared/descriptions';
 import { sendingField, textField, type Declaration, type Rule } from '../../shared/fields';
-import { asText, givenAs } from '../../shared/typing';
+import { eventNamesOf } from '../../../shared/eventNames';
 
 export const webhookIdField: INodeProperties = idLocatorFor('webhook', ['delete', 'get', 'sendTestEvent', 'update'], {
 	displayName: 'Webhook',
@@ -11,23 +11,11 @@ export const webhookIdField: INodeProperties = idLocatorFor('webhook', ['delete'
 	placeholder: 'e.g. whk_9pR4d',
 });
 
-/**
- * A list of event types from an expression may come as "a, b" text; at least one is needed. Each
- * entry is text (a number is read as its text); anything else is refused rather than sent as
- * "null", "undefined" or "[object Object]".
- */
+/** At least one event type is needed (eventNamesOf reads the field). */
 const eventsRule: Rule = (_ctx, value) => {
-	const given: unknown[] = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
-	const events: string[] = [];
-	for (const [index, entry] of given.entries()) {
-		const typed = entry === null || entry === undefined ? undefined : asText(entry);
-		if (typed === undefined || !('value' in typed)) {
-			return { problem: `entry ${index + 1} of the list must be an event type (text); the expression gave ${givenAs(entry)}` };
-		}
-		const event = String(typed.value).trim();
-		if (event !== '') events.push(event);
-	}
-	return events.length === 0 ? { problem: 'choose at least one event type' } : { value: events };
+	const read = eventNamesOf(value);
+	if ('problem' in read) return read;
+	return read.events.length === 0 ? { problem: 'choose at least one event type' } : { value: read.events };
 };
 
 /** The event types a subscription receives, from GET /webhooks/events. */

@@ -1,0 +1,34 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { PUBLISH_AGAIN } from '../shared/api/errors';
+import { asBoolean } from '../shared/typing';
+
+/** The trigger's yes/no options (all off by default), with their labels. */
+const SWITCHES = {
+	ignoreRepeatedDeliveries: 'Ignore Repeated Deliveries',
+	includeHeaders: 'Include Headers',
+	skipReachabilityCheck: 'Skip Reachability Check',
+} as const;
+
+export type Switch = keyof typeof SWITCHES;
+
+/**
+ * A yes/no option read by the package's boolean rule (asBoolean): "true" / "false" text from an
+ * expression counts as true / false. Unset is off; what cannot be read is refused at activation
+ * (switchProblem) and off here.
+ */
+export function isOn(options: IDataObject, name: Switch): boolean {
+	if (options[name] === undefined) return false;
+	const typed = asBoolean(options[name]);
+	return 'value' in typed && typed.value === true;
+}
+
+/** The first yes/no option that cannot be read as true or false, as an activation error message. */
+export function switchProblem(options: IDataObject): string | undefined {
+	for (const [name, label] of Object.entries(SWITCHES)) {
+		if (options[name] === undefined) continue;
+		const typed = asBoolean(options[name]);
+		if ('problem' in typed) return `${label}: ${typed.problem}. Change it under Options, ${PUBLISH_AGAIN}`;
+	}
+	return undefined;
+}
