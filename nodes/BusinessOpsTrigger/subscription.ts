@@ -327,10 +327,15 @@ async function updateInPlace(
 	return true;
 }
 
-/** The subscription in an answer, or undefined when the answer is not one (a cut-off body, a proxy's page). */
-function subscriptionOf(body: unknown): IDataObject | undefined {
+/**
+ * Subscription `id` in an answer, or undefined when the answer is not that one (a cut-off body, a
+ * proxy's page or JSON, another subscription).
+ */
+function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 	const record = recordOf(body);
-	return typeof record.url === 'string' ? record : undefined;
+	return typeof record.url === 'string' && record.id !== undefined && record.id !== null && String(record.id) === id
+		? record
+		: undefined;
 }
 
 /**
@@ -364,11 +369,11 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
-	const remote = subscriptionOf(fetched.value);
+	const remote = subscriptionOf(fetched.value, stored.id);
 	if (!remote) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The API answered GET /webhooks/${stored.id} with something that is not a webhook subscription (cut off, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
+			`The API answered GET /webhooks/${stored.id} with something that is not that webhook subscription (cut off, another subscription, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
 			{ description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.` },
 		);
 	}
