@@ -151,7 +151,8 @@ export class BusinessOpsPollingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		polling: true,
-		subtitle: '={{"Polls: " + $parameter["events"].join(", ")}}',
+		// Events may be text from an expression ("a, b"), a reading the node accepts
+		subtitle: '={{"Polls: " + (Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? ""))}}',
 		description:
 			'Starts the workflow when Business Ops records change, by asking the API on a schedule: no public URL needed, and changes made while n8n was down are caught up',
 		defaults: { name: 'Business Ops Polling Trigger' },

@@ -112,7 +112,8 @@ export class BusinessOpsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// Event Names may be text from an expression ("a, b"), a reading the node accepts
+		subtitle: '={{Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")}}',
 		description:
 			'Starts the workflow when Business Ops sends an event: invoices sent or paid, quotes created or approved, customer requests received',
 		defaults: { name: 'Business Ops Trigger' },

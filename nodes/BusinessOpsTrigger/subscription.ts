@@ -32,7 +32,7 @@ import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { BoundedMap } from '../shared/boundedMap';
 import { recordOf } from '../shared/api/envelope';
 import { eventNamesOf } from '../shared/eventNames';
-import { PUBLISH_AGAIN } from '../shared/api/errors';
+import { isApiNotFound, PUBLISH_AGAIN } from '../shared/api/errors';
 import { apiRequest, listAll } from '../shared/api/transport';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
@@ -159,10 +159,6 @@ export function sameEventSet(a: unknown, b: string[]): boolean {
 	return left.size === right.size && [...left].every((event) => right.has(event));
 }
 
-function isNotFound(error: unknown): boolean {
-	return (error as { httpCode?: string }).httpCode === '404';
-}
-
 function isConflict(error: unknown): boolean {
 	return (error as { httpCode?: string }).httpCode === '409';
 }
@@ -237,7 +233,7 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 }
 
 /**
- * DELETE /webhooks/{id}; a 404 means it is already gone. Other failures are thrown. When the
+ * DELETE /webhooks/{id}; the API's 404 means it is already gone (a proxy's 404 page is thrown). Other failures are thrown. When the
  * credential's key changed since the subscription was made (`keyChanged`), a 404 may only mean
  * that it lives in another organisation, where it keeps sending deliveries that are refused:
  * that is a warning naming it, for the user to delete it there by hand.
@@ -245,7 +241,7 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 async function deleteRemote(ctx: IHookFunctions, id: string, url?: string, keyChanged = false): Promise<void> {
 	const outcome = await settle(call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`));
 	if (outcome.ok) return;
-	if (!isNotFound(outcome.error)) throw outcome.error;
+	if (!isApiNotFound(outcome.error)) throw outcome.error;
 	if (keyChanged) {
 		ctx.logger.warn(
 			`Business Ops Trigger "${ctx.getNode().name}": webhook subscription ${id}${url ? ` (to ${url})` : ''} was not found with this credential's API key, which changed since the subscription was made. If the credential now belongs to another organisation or key, the subscription may still exist under the old one and keep sending deliveries that are refused: delete it by hand in that organisation's Business Ops dashboard (Webhooks).`,
@@ -311,7 +307,7 @@ async function updateInPlace(
 	if (Object.keys(changes).length === 0) return true;
 	const patched = await settle(call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, { body: changes }));
 	if (!patched.ok) {
-		if (!isNotFound(patched.error)) throw patched.error;
+		if (!isApiNotFound(patched.error)) throw patched.error;
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
@@ -327,10 +323,15 @@ async function updateInPlace(
 	return true;
 }
 
-/** The subscription in an answer, or undefined when the answer is not one (a cut-off body, a proxy's page). */
-function subscriptionOf(body: unknown): IDataObject | undefined {
+/**
+ * Subscription `id` in an answer, or undefined when the answer is not that one (a cut-off body, a
+ * proxy's page or JSON, another subscription).
+ */
+function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 	const record = recordOf(body);
-	return typeof record.url === 'string' ? record : undefined;
+	return typeof record.url === 'string' && record.id !== undefined && record.id !== null && String(record.id) === id
+		? record
+		: undefined;
 }
 
 /**
@@ -360,15 +361,15 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 
 	const fetched = await settle(call(ctx, 'GET', `/webhooks/${encodeURIComponent(stored.id)}`));
 	if (!fetched.ok) {
-		if (!isNotFound(fetched.error)) throw fetched.error;
+		if (!isApiNotFound(fetched.error)) throw fetched.error;
 		writeSlot(ctx, slot, undefined);
 		return false;
 	}
-	const remote = subscriptionOf(fetched.value);
+	const remote = subscriptionOf(fetched.value, stored.id);
 	if (!remote) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The API answered GET /webhooks/${stored.id} with something that is not a webhook subscription (cut off, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
+			`The API answered GET /webhooks/${stored.id} with something that is not that webhook subscription (cut off, another subscription, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
 			{ description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.` },
 		);
 	}

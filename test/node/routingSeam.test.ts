@@ -88,6 +88,29 @@ describe('the page walker', () => {
 		).rejects.toThrow(/page 2 of the list with no records but said there were more/);
 		expect(calls).toBe(2);
 	});
+
+	test('with a total, the pages read at once end at the first that says it is the last: an overstated total reads no further', async () => {
+		const fetched: number[] = [];
+		const { records, last } = await walkPages(async (n) => {
+			fetched.push(n);
+			if (n === 1) return page([1, 2], { pageSize: 2, total: 2000, hasMore: true });
+			return n === 2 ? page([3], { pageSize: 2, hasMore: false }) : page([], { pageSize: 2, hasMore: false });
+		});
+		expect(records).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+		expect(last).toEqual([3]);
+		expect(Math.max(...fetched)).toBeLessThan(10);
+	});
+
+	test('with a total, an empty page read at once that says there are more ends with an error', async () => {
+		const fetched: number[] = [];
+		await expect(
+			walkPages(async (n) => {
+				fetched.push(n);
+				return page(n === 1 ? [1, 2] : [], { pageSize: 2, total: 2000, hasMore: true });
+			}),
+		).rejects.toThrow(/page 2 of the list with no records but said there were more/);
+		expect(Math.max(...fetched)).toBeLessThan(10);
+	});
 });
 
 test('Get Event Types: a plain data array without meta gives every record in one request', async () => {

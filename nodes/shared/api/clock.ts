@@ -38,6 +38,15 @@ export async function unlessCancelled<T>(promise: Promise<T>, signal: AbortSigna
 
 export const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => await unlessCancelled(sleep(ms), signal),
+	// n8n 2.x's sleep clears its timer when the signal aborts (its rejection is read as CancelledWait);
+	// n8n 1.x's takes no signal, and unlessCancelled ends the wait there.
+	sleep: async (ms, signal) => {
+		if (signal?.aborted) throw new CancelledWait();
+		try {
+			await unlessCancelled(sleep(ms, signal), signal);
+		} catch (error) {
+			throw signal?.aborted ? new CancelledWait() : error;
+		}
+	},
 	timeout: (ms) => AbortSignal.timeout(ms),
 };

@@ -43,6 +43,16 @@ export function nextPageOf(body: unknown, page: number): number | undefined {
 	return metaOf(body)?.hasMore === true ? page + 1 : undefined;
 }
 
+/** A page that says there are more but holds no records would have the walk loop: it ends with an error. */
+function throwIfEmptyButMore(body: unknown, page: number): void {
+	if (recordsOf(body).length === 0 && nextPageOf(body, page) !== undefined) {
+		throw new UnreadableList(
+			`The API answered page ${page} of the list with no records but said there were more; stopped reading the list`,
+			false,
+		);
+	}
+}
+
 export interface FetchedPage<R> {
 	/** The decoded body of the answer. */
 	body: unknown;
@@ -60,7 +70,8 @@ export interface WalkResult<R> {
  * The one page walker: every list read of both nodes goes through it.
  *
  * Reads page 1; when its `meta` gives the total, reads the remaining pages a few at a time and
- * keeps them in order; then follows `hasMore` one page at a time (records added while paging, or an
+ * keeps them in order, up to the first that is empty or says it is the last (`total` may overstate);
+ * then follows `hasMore` one page at a time (records added while paging, or an
  * API that gives no totals). An answer without `meta` is the whole list (the spec does not say that
  * every list is paginated). Stops once `maxResults` records are in hand. A page that says there are
  * more but holds no records ends the walk with an error instead of looping. With `readForMs`, no
@@ -89,27 +100,34 @@ export async function walkPages<R>(
 	const total = Number(meta?.total);
 	if (meta?.hasMore === true && wantMore() && pageSize > 0 && total > pageSize) {
 		const wanted = maxResults === undefined ? total : Math.min(total, maxResults);
-		const lastPage = Math.min(Math.ceil(wanted / pageSize), MAX_PAGES);
+		// `total` only guides: the first page that is empty or says it is the last ends the list.
+		let end = Math.min(Math.ceil(wanted / pageSize), MAX_PAGES);
 		const pages: Array<FetchedPage<R>> = [];
+		const failures = new Map<number, unknown>();
+		const failure = () => [...failures].filter(([p]) => p <= end).sort(([a], [b]) => a - b)[0];
 		let next = 2;
-		let failure: unknown;
 		const worker = async () => {
-			while (failure === undefined && next <= lastPage) {
-				const p = next++;
-				failure ??= outOfTime(p);
-				if (failure !== undefined) return;
+			for (let p = next++; p <= end && failure() === undefined; p = next++) {
+				const late = outOfTime(p);
+				if (late) {
+					failures.set(p, late);
+					return;
+				}
 				try {
 					pages[p] = await fetchPage(p);
+					if (p < end && (nextPageOf(pages[p].body, p) === undefined || recordsOf(pages[p].body).length === 0)) end = p;
 				} catch (error) {
-					failure ??= error;
+					failures.set(p, error);
 				}
 			}
 		};
-		await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, lastPage - 1) }, worker));
-		if (failure !== undefined) throw failure;
-		for (let p = 2; p <= lastPage; p++) records.push(...recordsOf(pages[p].body));
-		if (lastPage > 1) fetched = pages[lastPage];
-		page = lastPage;
+		await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, end - 1) }, worker));
+		const failed = failure();
+		if (failed !== undefined) throw failed[1];
+		for (let p = 2; p <= end; p++) records.push(...recordsOf(pages[p].body));
+		if (end > 1) fetched = pages[end];
+		page = end;
+		if (end > 1) throwIfEmptyButMore(fetched.body, end);
 	}
 
 	let next = nextPageOf(fetched.body, page);
@@ -120,14 +138,8 @@ export async function walkPages<R>(
 		const late = outOfTime(next);
 		if (late) throw late;
 		const fetchedNext = await fetchPage(next);
-		const more = recordsOf(fetchedNext.body);
-		if (more.length === 0 && nextPageOf(fetchedNext.body, next) !== undefined) {
-			throw new UnreadableList(
-				`The API answered page ${next} of the list with no records but said there were more; stopped reading the list`,
-				false,
-			);
-		}
-		records.push(...more);
+		throwIfEmptyButMore(fetchedNext.body, next);
+		records.push(...recordsOf(fetchedNext.body));
 		fetched = fetchedNext;
 		page = next;
 		next = nextPageOf(fetched.body, page);

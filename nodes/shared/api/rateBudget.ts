@@ -45,9 +45,11 @@ export interface TakeOptions {
 export class TooLongWait extends Error {
 	constructor(
 		/** How long it would still have had to wait for room, as far as known now (0: behind others). */
+		/** Infinity: until requests already sent are answered. */
 		readonly waitMs: number,
 	) {
-		super(`The request would have waited ${Math.ceil(waitMs / 1000)} s for room in the rate budget; it was not sent`);
+		const wait = Number.isFinite(waitMs) ? `${Math.ceil(waitMs / 1000)} s` : 'until requests already sent are answered';
+		super(`The request would have waited ${wait} for room in the rate budget; it was not sent`);
 		this.name = 'TooLongWait';
 	}
 }

@@ -54,13 +54,17 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 	ENETUNREACH: 'the network is unreachable',
 };
 
+/**
+ * A Retry-After in ms: always a finite figure (`1e308` s is not Infinity ms). Past MAX_RETRY_AFTER_MS
+ * it is only named in messages, so it is bounded where its ms are no longer exact.
+ */
 function retryAfterMs(headers: IDataObject): number | undefined {
 	const value = headers['retry-after'];
 	if (value === undefined || value === null || value === '') return undefined;
 	const seconds = Number(value);
-	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-	const date = Date.parse(String(value));
-	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+	const date = Number.isFinite(seconds) ? undefined : Date.parse(String(value));
+	const ms = date === undefined ? seconds * 1000 : date - Date.now();
+	return Number.isNaN(ms) ? undefined : Math.min(Math.max(0, ms), Number.MAX_SAFE_INTEGER);
 }
 
 /** Wait before retry number `retry` (1-based): the server's Retry-After, at least 1 s doubling. */
@@ -198,10 +202,12 @@ function tooLongWait(ctx: BusinessOpsContext, response: IN8nHttpFullResponse, ta
 
 /** An activation request not sent: the key's rate budget had no room for it within FAIL_FAST_TIMEOUT_MS. */
 function budgetTooBusy(ctx: BusinessOpsContext, target: string, waitMs: number): NodeOperationError {
-	const seconds = Math.ceil(Math.max(waitMs, FAIL_FAST_TIMEOUT_MS) / 1000);
+	// Infinity: room comes only with the answers to requests already sent, whenever they come.
+	const known = Number.isFinite(waitMs) && waitMs > FAIL_FAST_TIMEOUT_MS;
+	const wait = known ? `${Math.ceil(waitMs / 1000)} s` : `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Not sent: ${target} would have waited ${waitMs > FAIL_FAST_TIMEOUT_MS ? '' : 'more than '}${seconds} s for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(waitMs)}.`,
+		`Not sent: ${target} would have waited ${wait} for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(known ? waitMs : 0)}.`,
 		{ description: `While the workflow is published each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s for its turn, so that publishing ends within n8n's deadline.` },
 	);
 }
