@@ -325,13 +325,13 @@ async function updateInPlace(
 
 /**
  * Subscription `id` in an answer, or undefined when the answer is not that one (a cut-off body, a
- * proxy's page or JSON, another subscription).
+ * proxy's page or JSON, another subscription). The spec lists no `id` among its fields: when the
+ * answer has none, a `url` and `events` make it the subscription asked for.
  */
 function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 	const record = recordOf(body);
-	return typeof record.url === 'string' && record.id !== undefined && record.id !== null && String(record.id) === id
-		? record
-		: undefined;
+	const sameId = record.id === undefined || record.id === null || String(record.id) === id;
+	return typeof record.url === 'string' && Array.isArray(record.events) && sameId ? record : undefined;
 }
 
 /**

@@ -251,15 +251,11 @@ function toolFixForStatus(node: INode, status: number, scope: string | undefined
 		: TOOL_TELL_USER;
 }
 
-/** The code of an error answer without the API's error envelope (spec 7): a proxy's or a server's own page. */
-function notFromApiCode(status: number): string {
-	return `http_${status}`;
-}
-
 /** True for the API's own 404 (its error envelope, spec 7), not a 404 page from something between n8n and the API. */
 export function isApiNotFound(error: unknown): boolean {
 	const { httpCode, errorResponse } = error as { httpCode?: string; errorResponse?: { code?: unknown } };
-	return httpCode === '404' && typeof errorResponse?.code === 'string' && errorResponse.code !== notFromApiCode(404);
+	// spec 7: the API's 404 is `not_found`; a gateway's JSON 404 (`"code": 404`) is not the API's
+	return httpCode === '404' && errorResponse?.code === 'not_found';
 }
 
 export const PUBLISH_AGAIN = 'then publish the workflow again';
@@ -310,7 +306,7 @@ export function apiErrorFor(
 ): NodeApiError {
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
-	const code = apiError.code ?? notFromApiCode(status);
+	const code = apiError.code ?? `http_${status}`;
 	const apiMessage = apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	const shownMessage = notReadAsCancellation(apiMessage);

@@ -70,7 +70,7 @@ export interface WalkResult<R> {
  * The one page walker: every list read of both nodes goes through it.
  *
  * Reads page 1; when its `meta` gives the total, reads the remaining pages a few at a time and
- * keeps them in order, up to the first that is empty or says it is the last (`total` may overstate);
+ * keeps them in order, up to the first that is empty (`total` may overstate);
  * then follows `hasMore` one page at a time (records added while paging, or an
  * API that gives no totals). An answer without `meta` is the whole list (the spec does not say that
  * every list is paginated). Stops once `maxResults` records are in hand. A page that says there are
@@ -100,7 +100,7 @@ export async function walkPages<R>(
 	const total = Number(meta?.total);
 	if (meta?.hasMore === true && wantMore() && pageSize > 0 && total > pageSize) {
 		const wanted = maxResults === undefined ? total : Math.min(total, maxResults);
-		// `total` only guides: the first page that is empty or says it is the last ends the list.
+		// `total` only guides: the first empty page ends the list.
 		let end = Math.min(Math.ceil(wanted / pageSize), MAX_PAGES);
 		const pages: Array<FetchedPage<R>> = [];
 		const failures = new Map<number, unknown>();
@@ -115,7 +115,8 @@ export async function walkPages<R>(
 				}
 				try {
 					pages[p] = await fetchPage(p);
-					if (p < end && (nextPageOf(pages[p].body, p) === undefined || recordsOf(pages[p].body).length === 0)) end = p;
+					// Only an empty page ends the list early: `hasMore` may be missing or contradict `total` on a page with records.
+					if (p < end && recordsOf(pages[p].body).length === 0) end = p;
 				} catch (error) {
 					failures.set(p, error);
 				}
