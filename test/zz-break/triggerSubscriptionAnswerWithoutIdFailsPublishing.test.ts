@@ -10,35 +10,13 @@
  * answer naming another id is refused.
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { activateTrigger } from '../harness/engine';
+import { API, EVENTS, nodeWithWhk1, trigger, URL, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const EVENTS = ['invoice.paid'];
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useFastClockAndLogs();
 
 test('GET /webhooks/whk_1 answered with the subscription but no id: publishing keeps whk_1', async () => {
-	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
-	const staticData: IDataObject = { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret } } } };
 	nock(API)
 		.get('/v1/webhooks/whk_1')
 		.reply(200, { data: { name: 'Business Ops Trigger', url: URL, events: EVENTS, active: true } })
@@ -46,12 +24,11 @@ test('GET /webhooks/whk_1 answered with the subscription but no id: publishing k
 		.patch('/v1/webhooks/whk_1')
 		.optionally()
 		.reply(200, { data: { id: 'whk_1', url: URL, events: EVENTS, active: true } });
-	const node = createTriggerNode(trigger, { events: EVENTS }, { staticData });
-	const error = await activateTrigger(trigger, node).then(
+	const error = await activateTrigger(trigger, nodeWithWhk1()).then(
 		() => undefined,
 		(e: unknown) => (e as Error).message,
 	);
-	// fails today: "The API answered GET /webhooks/whk_1 with something that is not that webhook subscription ..."
+	// failed before the fix: "The API answered GET /webhooks/whk_1 with something that is not that webhook subscription ..."
 	expect(error).toBeUndefined();
 	expect(nock.pendingMocks()).toEqual([]);
 });
