@@ -1,10 +1,11 @@
 /**
- * What the zz-break tests of a published trigger's live subscription share: subscription whk_1
- * stored as a publication left it, an API whose GET /webhooks/whk_1 answers as each test says, and
- * the ids that publishing then deleted.
+ * What the zz-break trigger tests share: the trigger, its API and webhook URL, a clock and captured
+ * log lines reset after each test, and for the tests of a published trigger's live subscription:
+ * subscription whk_1 stored as a publication left it, an API whose GET /webhooks/whk_1 answers as
+ * each test says, and the ids that publishing then deleted.
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
@@ -16,17 +17,29 @@ export const trigger = new BusinessOpsTrigger();
 export const API = 'https://api.business-ops.test';
 export const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 export const EVENTS = ['invoice.paid'];
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+export const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NEW_SIGNING = 'whsec_bmV3LXNpZ25pbmctc2VjcmV0LW9mLXRoZS10cmlnZ2Vy';
 
 /** whk_1 as GET /webhooks lists it. */
 const LISTED_WHK_1: IDataObject = { id: 'whk_1', url: URL, events: EVENTS, active: true };
 
+/**
+ * Captured log lines for every test of the file, on the clock the test turns on (the real one
+ * unless it does); after each: the real clock, no rate budgets, no logs captured, no API answers.
+ */
+export function useLogs(): () => ReturnType<typeof captureLogs> {
+	return useClockAndLogs(() => undefined);
+}
+
 /** A fast clock and captured log lines for every test of the file; all reset after each. */
 export function useFastClockAndLogs(): () => ReturnType<typeof captureLogs> {
+	return useClockAndLogs(fastClock);
+}
+
+function useClockAndLogs(clock: () => unknown): () => ReturnType<typeof captureLogs> {
 	let logs: ReturnType<typeof captureLogs>;
 	beforeEach(() => {
-		fastClock();
+		clock();
 		logs = captureLogs();
 	});
 	afterEach(() => {
@@ -38,11 +51,11 @@ export function useFastClockAndLogs(): () => ReturnType<typeof captureLogs> {
 	return () => logs;
 }
 
-/** The trigger node with whk_1 stored in its static data. */
-export function nodeWithWhk1() {
+/** The trigger node (`parameters`) with whk_1 to `storedEvents` stored in its static data. */
+export function nodeWithWhk1(parameters: INodeParameters = { events: EVENTS }, storedEvents: string[] = EVENTS) {
 	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
-	const staticData: IDataObject = { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret } } } };
-	return createTriggerNode(trigger, { events: EVENTS }, { staticData });
+	const staticData: IDataObject = { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: storedEvents, sealedSecret } } } };
+	return createTriggerNode(trigger, parameters, { staticData });
 }
 
 /**

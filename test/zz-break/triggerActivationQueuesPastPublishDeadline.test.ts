@@ -17,29 +17,15 @@
 import nock from 'nock';
 import type { IHookFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { apiRequest } from '../../nodes/shared/api/transport';
-import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
+import { manualClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, EVENTS, SIGNING, trigger, useLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const EVENTS = ['invoice.paid'];
 /** n8n 2.41 aborts publication work after 84 s (0.7 of its 120 s lease); test/e2e/trigger-lifecycle.js pins it. */
 const PUBLISH_DEADLINE_MS = 84_000;
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useLogs();
 
 /** Another trigger's activation with the same API key, answered 429 with Retry-After: 120 (not repeated). */
 async function otherTriggerRateLimited(): Promise<void> {

@@ -14,29 +14,12 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { activateTrigger } from '../harness/engine';
+import { API, nodeWithWhk1, trigger, URL, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const EVENTS = ['invoice.paid', 'quote.approved'];
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useFastClockAndLogs();
 
 test.each<[string, unknown]>([
 	['"5m" from an expression', '5m'],
@@ -45,11 +28,7 @@ test.each<[string, unknown]>([
 	nock(API)
 		.get('/v1/webhooks/whk_1')
 		.reply(200, { data: { id: 'whk_1', name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)', url: URL, events: EVENTS, active: true } });
-	const testNode = createTriggerNode(
-		trigger,
-		{ events: EVENTS, options: { timestampTolerance: tolerance } as INodeParameters },
-		{ staticData: { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1') } } } } },
-	);
+	const testNode = nodeWithWhk1({ events: EVENTS, options: { timestampTolerance: tolerance } as INodeParameters }, EVENTS);
 	// fails today: checkExists answers true, create (the only place the field is checked) never runs
 	await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Timestamp Tolerance \(Seconds\)" must be a number of seconds/);
 });

@@ -15,31 +15,18 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { createTriggerNode, runWebhook, runWebhookMethod, TEST_API_KEY } from '../harness/engine';
-import { captureLogs, standardHeaders } from '../trigger/helpers';
+import { createTriggerNode, runWebhook, runWebhookMethod } from '../harness/engine';
+import { standardHeaders } from '../trigger/helpers';
+import { API, EVENTS, nodeWithWhk1, SIGNING, trigger, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const EVENTS = ['invoice.paid'];
 const NOW = 1_800_000_000;
 
-let logs: ReturnType<typeof captureLogs>;
+useFastClockAndLogs();
 beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
 	jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
 });
 afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
 	jest.restoreAllMocks();
-	nock.cleanAll();
 });
 
 test('Skip Reachability Check from an expression giving "true": publishing with a local webhook URL subscribes', async () => {
@@ -66,10 +53,7 @@ test('Skip Reachability Check from an expression giving "true": publishing with 
 });
 
 function published(options: IDataObject) {
-	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
-	return createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, {
-		staticData: { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret } } } },
-	});
+	return nodeWithWhk1({ events: EVENTS, options: options as INodeParameters });
 }
 
 function delivery() {

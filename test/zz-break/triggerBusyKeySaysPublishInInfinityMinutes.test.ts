@@ -11,26 +11,12 @@
  */
 import nock from 'nock';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { budgetFor, budgetKeyOf, DEFAULT_REQUESTS_PER_MINUTE, type Slot } from '../../nodes/shared/api/rateBudget';
-import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
+import { manualClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, EVENTS, trigger, useLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const EVENTS = ['invoice.paid'];
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useLogs();
 
 test('publishing while the key is full of requests still waiting for answers fails with a readable wait', async () => {
 	manualClock();

@@ -15,26 +15,10 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, SIGNING, trigger, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useFastClockAndLogs();
 
 /** Publishes a trigger whose Event Names come from `expression`; the events POST /webhooks was sent, if any. */
 async function publishWith(expression: string): Promise<{ posted: unknown[]; error?: Error }> {

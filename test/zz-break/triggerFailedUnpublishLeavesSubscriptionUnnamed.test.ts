@@ -16,41 +16,19 @@
  */
 import nock from 'nock';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { createTriggerNode, deactivateTrigger, TEST_API_KEY } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { deactivateTrigger } from '../harness/engine';
+import { API, nodeWithWhk1, trigger, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const EVENTS = ['invoice.paid'];
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+const logs = useFastClockAndLogs();
 
 test.each<[string, number, object]>([
 	['401 (the key was revoked)', 401, { error: { code: 'unauthorized', message: 'Invalid API key' } }],
 	['503 (the API is down)', 503, { error: { code: 'unavailable', message: 'Service unavailable' } }],
 ])('unpublishing while DELETE answers %s: the warning names the subscription left active and says to delete it in the dashboard', async (_what, status, body) => {
 	nock(API).delete('/v1/webhooks/whk_1').reply(status, body);
-	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
-	const node = createTriggerNode(trigger, { events: EVENTS }, {
-		staticData: { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret } } } },
-	});
+	const node = nodeWithWhk1();
 	await deactivateTrigger(trigger, node);
-	const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+	const warnings = logs().lines.filter((line) => line.level === 'warn').map((line) => line.message);
 	expect(warnings).toHaveLength(1);
 	// fails today: "… could not delete its webhook subscription: Invalid API key (HTTP 401 unauthorized, DELETE /webhooks/whk_1). Check the API key and the Base URL in the Business Ops API credential, then publish the workflow again."
 	expect(warnings[0]).toMatch(/whk_1/);

@@ -13,29 +13,16 @@
  */
 import nock from 'nock';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
+import { manualClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, EVENTS, trigger, useLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const EVENTS = ['invoice.paid'];
 const OTHER = { id: 'whk_other', name: 'another tool', url: 'https://elsewhere.example.test/hook', events: EVENTS, active: true };
 /** n8n 2.41 aborts publication work after 84 s (0.7 of its 120 s lease); test/e2e/trigger-lifecycle.js pins it. */
 const PUBLISH_DEADLINE_MS = 84_000;
 const PUBLISH_AGAIN = /publish the workflow again/;
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useLogs();
 
 /** The error create() threw (the activation step that reads the list). */
 async function activationError(): Promise<Error> {

@@ -11,25 +11,10 @@
  */
 import nock from 'nock';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, trigger, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useFastClockAndLogs();
 
 test('POST /webhooks answered 429 with Retry-After: 3600 at publishing: the message names the hour, not "in a minute"', async () => {
 	nock(API)

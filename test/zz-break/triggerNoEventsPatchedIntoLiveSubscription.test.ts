@@ -14,36 +14,15 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { activateTrigger } from '../harness/engine';
+import { API, EVENTS, nodeWithWhk1, trigger, URL, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const EVENTS = ['invoice.paid'];
 const NAME = 'n8n: Test workflow / Business Ops Trigger (workflow-1)';
 
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useFastClockAndLogs();
 
 function published(events: unknown) {
-	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
-	return createTriggerNode(trigger, { events } as INodeParameters, {
-		staticData: { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: EVENTS, sealedSecret } } } },
-	});
+	return nodeWithWhk1({ events } as INodeParameters);
 }
 
 /** The live subscription as the API answers it, and every PATCH body the trigger sends. */

@@ -13,21 +13,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { fastClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhook } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { trigger, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	logs.restore();
-});
+useFastClockAndLogs();
 
 test("under None, a stranger's junk POST to the test URL does not end the listening", async () => {
 	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: { signatureScheme: 'none' } as INodeParameters }, {});

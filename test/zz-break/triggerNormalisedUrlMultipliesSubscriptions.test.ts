@@ -15,26 +15,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, EVENTS, trigger, useFastClockAndLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const EVENTS = ['invoice.paid'];
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	fastClock();
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+useFastClockAndLogs();
 
 /** An API that keeps each subscription's url as `new URL(url).href` writes it. */
 function normalisingApi(): Map<string, IDataObject> {

@@ -13,27 +13,11 @@
  */
 import nock from 'nock';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { forgetRateBudgets, realClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode } from '../harness/engine';
-import { captureLogs } from '../trigger/helpers';
+import { API, EVENTS, SIGNING, trigger, useLogs } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const EVENTS = ['invoice.paid'];
-
-let logs: ReturnType<typeof captureLogs>;
-beforeEach(() => {
-	// the real clock: the harness clocks count each request's armed 10 s deadline as time passed
-	logs = captureLogs();
-});
-afterEach(() => {
-	realClock();
-	forgetRateBudgets();
-	logs.restore();
-	nock.cleanAll();
-});
+// the real clock: the harness clocks count each request's armed 10 s deadline as time passed
+useLogs();
 
 test('a list whose page 1 overstates `total` and whose next page is empty and last: publishing subscribes', async () => {
 	const others = Array.from({ length: 100 }, (_, i) => ({ id: `whk_o${i}`, url: `https://other.example/hook/${i}`, events: EVENTS }));
