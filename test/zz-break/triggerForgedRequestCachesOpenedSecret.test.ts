@@ -13,15 +13,12 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY, type FakeDelivery } from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
+import { SIGNING, trigger, URL } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 const OTHER_KEY = { apiKey: 'svc_' + 'Mm1nNn2bBb3vVv4cCc5xXx6zZz7aAa8s', baseUrl: 'https://api.business-ops.test/v1' };
 
 atFixedTime(NOW);

@@ -13,16 +13,14 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { MAX_REMEMBERED_IDS } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
 import { atFixedTime, githubSignature } from '../trigger/helpers';
+import { trigger, URL } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
 const SIGNING = 'a-github-style-signing-key-of-32-bytes';
 const NOW = 1_700_000_000;
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
 atFixedTime(NOW);
 

@@ -13,16 +13,13 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { MAX_SEARCH_BODY_BYTES } from '../../nodes/BusinessOpsTrigger/autoSignature';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
+import { SIGNING, trigger, URL } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
 atFixedTime(NOW);
 

@@ -13,24 +13,16 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
+import { runWebhook } from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
+import { nodeWithWhk1, SIGNING, trigger } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
-const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
 const fixed = atFixedTime(NOW);
 
 test('replays of one delivery with renamed signature headers write one form line, not one each', async () => {
-	const testNode = createTriggerNode(
-		trigger,
-		{ events: ['invoice.paid'], options: { ignoreRepeatedDeliveries: true } as INodeParameters },
-		{ staticData: { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: ['invoice.paid'], sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1') } } } } },
-	);
+	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: { ignoreRepeatedDeliveries: true } as INodeParameters });
 	testNode.workflow.id = 'workflow-b29-forms';
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 	const { 'webhook-signature': signature, ...rest } = standardHeaders(SIGNING, 'msg_1', NOW, raw);
