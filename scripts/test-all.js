@@ -23,7 +23,7 @@ const PHASES = [
 	['typecheck', 'nodes, tests, sandbox and scripts', 'npm', ['run', '--silent', 'typecheck']],
 	['workflows', '.github/workflows validate (action-validator) and do what the README says', node, ['scripts/validate-workflows.js']],
 	['scan', "n8n's verification scan: source and packed tarball", node, ['scripts/scan.js']],
-	['node24', 'build, lint and unit tests on Node 24', node, ['scripts/test-node24.js']],
+	['node24', 'build, lint, unit and break-run tests on Node 24', node, ['scripts/test-node24.js']],
 	['jest', 'all jest suites (unit, sandbox, robustness) on this Node', node, [require.resolve('jest/bin/jest')]],
 	['e2e', 'n8n 2.41, installed from a local registry by its Community Nodes installer', node, ['scripts/e2e.js']],
 	['browser', "the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png", node, ['scripts/browser.js']],

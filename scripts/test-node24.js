@@ -11,7 +11,7 @@ const { nodeHome } = ensureRuntime();
 const env = node24Env(nodeHome);
 const root = join(__dirname, '..');
 const version = execFileSync(join(nodeHome, 'bin', 'node'), ['--version'], { env }).toString().trim();
-console.log(`[node24] running build, lint and unit tests on Node ${version}`);
-for (const script of ['build', 'lint', 'test:unit']) {
+console.log(`[node24] running build, lint, unit and break-run tests on Node ${version}`);
+for (const script of ['build', 'lint', 'test:unit', 'test:break']) {
 	execFileSync('npm', ['run', '--silent', script], { cwd: root, env, stdio: 'inherit' });
 }
