@@ -908,12 +908,36 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const plain = node();
 		plain.workflow.id = testNode.workflow.id;
 		expect((await runWebhook(trigger, plain, delivery)).result.workflowData).toBeDefined();
-		// with a signed timestamp the id is kept until that timestamp leaves the window (300 s), then runs again signed anew
+		// with a signed timestamp too, the id outlives the window: the same message signed anew 10 minutes later is still a repeat
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 601) * 1000);
 		const raw = JSON.stringify({ id: 'evt_5', type: 'invoice.paid', data });
 		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 601, raw), rawBody: Buffer.from(raw) };
-		expect((await runWebhook(trigger, testNode, later)).result.workflowData).toBeDefined();
+		expect((await runWebhook(trigger, testNode, later)).result).toEqual({
+			webhookResponse: { received: true, ignored: 'repeated delivery: msg_7' },
+		});
 	});
+
+	test.each([['standardWebhooks'], ['auto']])(
+		"Ignore Repeated Deliveries under %s: the API's own retries of a message, each signed anew with a fresh timestamp, never run it again",
+		async (signatureScheme) => {
+			const testNode = node({ ignoreRepeatedDeliveries: true, signatureScheme });
+			const raw = JSON.stringify({ id: 'evt_retried', type: 'invoice.paid', data });
+			const sentAt = (seconds: number): FakeDelivery => ({ headers: standardHeaders(SECRET, 'msg_1', seconds, raw), rawBody: Buffer.from(raw) });
+			expect((await runWebhook(trigger, testNode, sentAt(NOW))).result.workflowData![0][0].json.deliveryId).toBe('msg_1');
+			// Standard Webhooks' and Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the attempt before
+			let at = NOW;
+			for (const wait of [5, 300, 1800, 7200, 18_000, 36_000, 36_000]) {
+				at += wait;
+				jest.spyOn(Date, 'now').mockReturnValue(at * 1000);
+				const retry = await runWebhook(trigger, testNode, sentAt(at));
+				expect([wait, retry.result]).toEqual([wait, { webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' } }]);
+			}
+			// another message of the same subscription still runs
+			const other = JSON.stringify({ id: 'evt_other', type: 'invoice.paid', data });
+			const next = { headers: standardHeaders(SECRET, 'msg_2', at, other), rawBody: Buffer.from(other) };
+			expect((await runWebhook(trigger, testNode, next)).result.workflowData![0][0].json.deliveryId).toBe('msg_2');
+		},
+	);
 
 	test('the repeat key comes from signed data only: a changed or missing webhook-id does not make a body-only delivery new (point 3)', async () => {
 		const testNode = node({ ignoreRepeatedDeliveries: true, signatureScheme: 'github' });
@@ -925,7 +949,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 			runs.push(run.result.workflowData ? 'ran' : run.result.webhookResponse);
 		}
 		expect(runs).toEqual(['ran', ...Array(4).fill({ received: true, ignored: 'repeated delivery: evt_gh' })]);
-		// a signature over the body alone never expires, so neither does the id (only the bound of 50,000 drops it)
+		// a signature over the body alone never expires, so neither does the id (only the bound of 10,000 per trigger drops it)
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 30 * 86_400) * 1000);
 		expect((await runWebhook(trigger, testNode, { headers: signature, rawBody: Buffer.from(raw) })).result.workflowData).toBeUndefined();
 	});
