@@ -398,6 +398,45 @@ describe('Custom', () => {
 	});
 });
 
+describe('a signature header that arrives twice (a proxy, or the API during key rotation): one valid entry verifies', () => {
+	const custom: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Sig-Time', idHeader: '', algorithm: 'sha256' };
+	const junkHex = (fill: number) => Buffer.alloc(32, fill).toString('hex');
+	const junkBase64 = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
+	const standardRest = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW) };
+	/** Per scheme: the signature header, a genuine value, other values (an old key's), and the other headers the delivery carries. */
+	const CASES: Array<[string, Partial<VerifyOptions>, string, string, (fill: number) => string, Record<string, string>]> = [
+		['Standard Webhooks', { scheme: 'standardWebhooks' }, 'webhook-signature', standard['webhook-signature'], (fill) => `v1,${junkBase64(fill)}`, standardRest],
+		['GitHub-style', { scheme: 'github' }, 'x-hub-signature-256', githubSignature(SECRET, BODY), (fill) => `sha256=${junkHex(fill)}`, {}],
+		['Stripe-style', { scheme: 'stripe' }, 'stripe-signature', stripeSignature(SECRET, NOW, BODY), (fill) => `t=${NOW},v1=${junkHex(fill)}`, {}],
+		['Custom', { scheme: 'custom', custom }, 'x-sig', `sha256=${stripeV1(SECRET, NOW, BODY)}`, (fill) => `sha256=${junkHex(fill)}`, { 'x-sig-time': String(NOW) }],
+		['Auto, Standard Webhooks form', {}, 'webhook-signature', standard['webhook-signature'], (fill) => `v1,${junkBase64(fill)}`, standardRest],
+		['Auto, GitHub-style form', {}, 'x-hub-signature-256', githubSignature(SECRET, BODY), (fill) => `sha256=${junkHex(fill)}`, {}],
+		['Auto, Stripe-style form', {}, 'stripe-signature', stripeSignature(SECRET, NOW, BODY), (fill) => `t=${NOW},v1=${junkHex(fill)}`, {}],
+	];
+	/** As Node's HTTP server joins a header sent twice, and as an array (other servers, frameworks). */
+	const twice = (first: string, second: string): Array<string | string[]> => [`${first}, ${second}`, [first, second]];
+
+	test.each(CASES)('%s: the genuine value first or second, joined by Node or as an array', (_name, scheme, header, genuine, other, rest) => {
+		for (const [first, second] of [[genuine, other(7)], [other(7), genuine], [genuine, genuine]]) {
+			for (const value of twice(first, second)) {
+				expect([value, verify({ ...scheme, headers: { ...rest, [header]: value } }).valid]).toEqual([value, true]);
+			}
+		}
+	});
+
+	test.each(CASES)('%s: twice, neither genuine, is refused as not matching', (_name, scheme, header, _genuine, other, rest) => {
+		for (const value of twice(other(7), other(8))) {
+			expect([value, reasonOf(verify({ ...scheme, headers: { ...rest, [header]: value } }))]).toEqual([value, 'signature does not match']);
+		}
+	});
+
+	test('Stripe-style: two headers with different t= are refused as malformed (one delivery is signed at one time)', () => {
+		const value = `${stripeSignature(SECRET, NOW, BODY)}, ${stripeSignature(SECRET, NOW - 1, BODY)}`;
+		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': value } }))).toBe('malformed Stripe-Signature header');
+	});
+});
+
 describe('fails closed, never throws', () => {
 	const headers = standardHeaders(SECRET, 'evt_1', NOW, BODY);
 

@@ -692,6 +692,23 @@ describe('webhook()', () => {
 		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe' }), stripeRotated));
 	});
 
+	test('a signature header that arrived twice (joined by Node, or as an array) starts the workflow when one entry is genuine', async () => {
+		const old = `v1,${Buffer.alloc(32, 3).toString('base64')}`;
+		for (const scheme of ['standardWebhooks', 'auto']) {
+			const delivery = standard();
+			const headers = delivery.headers as Record<string, string | string[]>;
+			const genuine = String(headers['webhook-signature']);
+			for (const twice of [`${genuine}, ${old}`, `${old}, ${genuine}`, [genuine, old], [old, genuine]]) {
+				headers['webhook-signature'] = twice;
+				expect(expectStarted(await deliver(activeNode({ signatureScheme: scheme }), delivery))).toEqual([{ ...event, deliveryId: 'msg_1' }]);
+			}
+		}
+		const github = { headers: { 'x-hub-signature-256': `${githubSignature(SECRET, BODY)}, sha256=${'0'.repeat(64)}` }, rawBody: Buffer.from(BODY) };
+		expectStarted(await deliver(activeNode({ signatureScheme: 'github' }), github));
+		const stripe = { headers: { 'stripe-signature': [`t=${NOW},v1=${'0'.repeat(64)}`, stripeSignature(SECRET, NOW, BODY)] }, rawBody: Buffer.from(BODY) };
+		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe' }), stripe));
+	});
+
 	test('a configured signature header is used', async () => {
 		const delivery = { headers: { 'X-BO-Signature': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) };
 		expectStarted(await deliver(activeNode({ signatureScheme: 'github', signatureHeader: 'X-BO-Signature' }), delivery));
