@@ -231,7 +231,7 @@ describe('Stripe-style', () => {
 	test('missing and malformed headers are refused', () => {
 		const v1 = stripeV1(SECRET, NOW, BODY);
 		expect(reasonOf(verify({ scheme: 'stripe', headers: {} }))).toBe('missing Stripe-Signature header');
-		for (const bad of [`v1=${v1}`, `t=${NOW}`, `t=${NOW},t=${NOW},v1=${v1}`, `t=${NOW},v1=xyz`, 'garbage']) {
+		for (const bad of [`v1=${v1}`, `t=${NOW}`, `t=${NOW},t=${NOW + 1},v1=${v1}`, `t=${NOW},v1=xyz`, 'garbage']) {
 			expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': bad } }))).toBe(
 				'malformed Stripe-Signature header',
 			);
