@@ -675,3 +675,160 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe('the signing key is shorter than 16 bytes after decoding');
 	});
 });
+
+describe('Auto: headers added by proxies, in any order and number, never push out the genuine timestamp or id', () => {
+	/** Signed 4 s before it is received (the network), so the signed timestamp and the receive time differ. */
+	const SIGNED = NOW - 4;
+	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+	// (a) the signature header and its timestamp header share a stem; (b) the id has a name of the API's own
+	const TIMESTAMPED: FormSpec = { header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' };
+	const WITH_ID: FormSpec = { header: 'X-Business-Ops-Signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' };
+	const LEARNED: Record<string, SignedForm> = {
+		[TIMESTAMPED.header]: { content: '{timestamp}.{body}', key: 'secret' },
+		[WITH_ID.header]: { content: '{ID}.{timestamp}.{body}', key: 'secret' },
+	};
+	const TIMESTAMP_NAMES = ['x-request-timestamp', 'x-edge-timestamp', 'x-forwarded-timestamp', 'x-proxy-timestamp', 'x-received-timestamp'];
+	const TIMESTAMP_VALUES: Array<[string, (i: number) => number]> = [
+		['stale', (i) => NOW - 3600 - i],
+		['future', (i) => NOW + 3600 + i],
+		['equal to the signed one', () => SIGNED],
+		['the receive time, inside the window', (i) => NOW - i],
+		['mixed', (i) => [NOW - 3600, NOW + 3600, SIGNED, NOW, NOW - 299][i % 5]],
+	];
+	const ID_NAMES = ['X-Event-Id', 'X-Message-Id', 'X-Delivery-Id', 'X-Client-Id', 'X-Upstream-Id'];
+	const ID_VALUES: Array<[string, (i: number) => string]> = [
+		['an event bus id', (i) => `bus-7f3a${i}`],
+		['equal to the real one', () => ID],
+	];
+	const COUNTS = [1, 2, 5];
+	const ORDERS = ['before', 'after', 'around'] as const;
+
+	/** The genuine headers with `extra` before them, after them, or the genuine ones in the middle. */
+	function arranged(genuine: Record<string, string>, extra: Record<string, string>, order: (typeof ORDERS)[number]): Record<string, string> {
+		if (order === 'before') return { ...extra, ...genuine };
+		if (order === 'after') return { ...genuine, ...extra };
+		const entries = Object.entries(extra);
+		const half = Math.ceil(entries.length / 2);
+		return { ...Object.fromEntries(entries.slice(0, half)), ...genuine, ...Object.fromEntries(entries.slice(half)) };
+	}
+	const proxyTimestamps = (count: number, value: (i: number) => number) =>
+		Object.fromEntries(TIMESTAMP_NAMES.slice(0, count).map((name, i) => [name, String(value(i))]));
+	const proxyIds = (count: number, value: (i: number) => string) => Object.fromEntries(ID_NAMES.slice(0, count).map((name, i) => [name, value(i)]));
+
+	/** Verifies before learning and with the form learned; both must accept, naming the genuine headers. */
+	function expectGenuine(spec: FormSpec, headers: Record<string, string>) {
+		for (const learned of [undefined, LEARNED[spec.header]]) {
+			const result = verify({ headers, learned });
+			expect({ learned: learned?.content, result }).toEqual({
+				learned: learned?.content,
+				result: {
+					valid: true,
+					timestamp: SIGNED,
+					form: expect.objectContaining({
+						custom: expect.objectContaining({ header: spec.header, timestampHeader: spec.timestampHeader, idHeader: spec.idHeader ?? '' }),
+						...(spec.idHeader ? { signedId: ID } : {}),
+					}),
+				},
+			});
+		}
+	}
+
+	test('each form verifies alone, before and after learning', () => {
+		expectGenuine(TIMESTAMPED, formHeaders(TIMESTAMPED, SECRET, ID, SIGNED, BODY));
+		expectGenuine(WITH_ID, formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY));
+	});
+
+	test.each(TIMESTAMP_VALUES)('(a) timestamp headers of proxies with %s values, 1, 2 or 5 of them, before, after or around the genuine one', (_kind, value) => {
+		for (const count of COUNTS) {
+			for (const order of ORDERS) {
+				for (const spec of [TIMESTAMPED, WITH_ID]) {
+					expectGenuine(spec, arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), proxyTimestamps(count, value), order));
+				}
+			}
+		}
+	});
+
+	test.each(ID_VALUES)('(b) id headers of proxies and event buses with %s, 1, 2 or 5 of them, before, after or around the genuine one', (_kind, value) => {
+		for (const count of COUNTS) {
+			for (const order of ORDERS) {
+				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), proxyIds(count, value), order));
+				// with timestamp headers of proxies too
+				const both = { ...proxyTimestamps(count, TIMESTAMP_VALUES[4][1]), ...proxyIds(count, value) };
+				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), both, order));
+			}
+		}
+	});
+
+	test('(b) an id whose name shares no stem with the signature header is still tried after one event bus id', () => {
+		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Timestamp', idHeader: 'X-Business-Ops-Id' };
+		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'secret' };
+		for (const order of ORDERS) {
+			const headers = arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), { 'X-Event-Id': 'bus-7f3a' }, order);
+			for (const form of [undefined, learned]) expect(verify({ headers, learned: form })).toMatchObject({ valid: true, timestamp: SIGNED, form: { signedId: ID } });
+		}
+	});
+});
+
+describe('Auto: what a forged request costs against a genuine one, counted in HMACs, with proxy headers', () => {
+	const SIGNED = NOW - 4;
+	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+	const LARGE = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }));
+	const SMALL = Buffer.from(BODY);
+	const counted = crypto.createHmac as jest.MockedFunction<typeof crypto.createHmac>;
+	function hmacsOf(headers: Record<string, string>, rawBody: Buffer, learned?: SignedForm): { valid: boolean; hmacs: number } {
+		counted.mockClear();
+		const result = verify({ headers, rawBody, learned });
+		return { valid: result.valid, hmacs: counted.mock.calls.length };
+	}
+	/** The same request with every signature value replaced by one no secret made. */
+	const forgedFrom = (headers: Record<string, string>) =>
+		Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name.toLowerCase().includes('signature') ? value.replace(/[0-9a-f]{64}/, 'cd'.repeat(32)) : value]));
+	const proxies = {
+		'x-request-timestamp': String(NOW - 3600),
+		'x-edge-timestamp': String(NOW),
+		'x-proxy-timestamp': String(NOW + 1),
+		'X-Event-Id': 'bus-7f3a',
+		'X-Message-Id': 'sns-1',
+		'X-Delivery-Id': 'cdn-2',
+	};
+	const SHAPES: Array<[string, FormSpec, SignedForm]> = [
+		['(a) {timestamp}.{body}, timestamp header sharing the stem', { header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' }, { content: '{timestamp}.{body}', key: 'secret' }],
+		['(b) {ID}.{timestamp}.{body}, X-Business-Ops-Id', { header: 'X-Business-Ops-Signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' }, { content: '{ID}.{timestamp}.{body}', key: 'secret' }],
+	];
+
+	test.each(SHAPES)('%s, learned: the genuine delivery with proxy headers costs 1 HMAC, a forged one of its shape at most 2', (_name, spec, learned) => {
+		for (const rawBody of [SMALL, LARGE]) {
+			const genuine = { ...proxies, ...formHeaders(spec, SECRET, ID, SIGNED, rawBody) };
+			expect(hmacsOf(genuine, rawBody, learned)).toEqual({ valid: true, hmacs: 1 });
+			const forged = hmacsOf(forgedFrom(genuine), rawBody, learned);
+			expect(forged.valid).toBe(false);
+			expect(forged.hmacs).toBeLessThanOrEqual(2);
+		}
+	});
+
+	test.each(SHAPES)('%s, not learned yet, over a large body: the genuine delivery costs 1 HMAC, a forged one of its shape at most 1 more', (_name, spec) => {
+		const timestampProxies = { 'x-request-timestamp': proxies['x-request-timestamp'], 'x-edge-timestamp': proxies['x-edge-timestamp'] };
+		const idProxies: Record<string, string> = spec.idHeader ? { 'X-Event-Id': 'bus-7f3a' } : {};
+		const genuine = { ...timestampProxies, ...idProxies, ...formHeaders(spec, SECRET, ID, SIGNED, LARGE) };
+		const cost = { genuine: hmacsOf(genuine, LARGE), forged: hmacsOf(forgedFrom(genuine), LARGE) };
+		expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
+		expect(cost.forged.valid).toBe(false);
+		expect(cost.forged.hmacs).toBeLessThanOrEqual(cost.genuine.hmacs + 1);
+	});
+
+	test('a request full of timestamp and id headers, in the signature header\'s family or not, buys no extra HMAC', () => {
+		const crowd: Record<string, string> = { 'x-signature': `sha256=${'ab'.repeat(32)}`, 'x-business-ops-signature': `v1=${'cd'.repeat(32)}` };
+		for (let i = 0; i < 40; i++) {
+			crowd[`x-signature-${i}-timestamp`] = String(NOW - i);
+			crowd[`x-business-ops-${i}-id`] = `id-${i}`;
+			crowd[`x-${i}-timestamp`] = String(NOW + i);
+			crowd[`x-${i}-event-id`] = `ev-${i}`;
+		}
+		for (const learned of SHAPES.map(([, , form]) => form)) {
+			expect(hmacsOf(crowd, LARGE, learned)).toEqual({ valid: false, hmacs: 2 });
+			expect(hmacsOf(crowd, SMALL, learned)).toEqual({ valid: false, hmacs: 2 });
+		}
+		expect(hmacsOf(crowd, LARGE)).toEqual({ valid: false, hmacs: 2 });
+		expect(hmacsOf(crowd, SMALL).hmacs).toBeLessThanOrEqual(MAX_SEARCH_HMACS);
+	});
+});

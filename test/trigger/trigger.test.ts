@@ -23,7 +23,7 @@ import { rememberedIds } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signedFormsKept } from '../../nodes/BusinessOpsTrigger/signedForms';
 import { TEST_API_KEY } from '../harness/engine';
-import { captureLogs, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
+import { captureLogs, formHeaders, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
 
 const trigger = new BusinessOpsTrigger();
 const API = 'https://api.business-ops.test';
@@ -1112,6 +1112,30 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 			};
 		};
 		expect([await ran(testNode, svix('msg_1')), await ran(testNode, svix('msg_2'))]).toEqual([true, true]);
+	});
+
+	test.each<[string, (id: string, at: number) => Record<string, string>, Record<string, string>]>([
+		[
+			'(a) X-Signature over {timestamp}.{body} with X-Signature-Timestamp, behind x-request-timestamp and x-edge-timestamp',
+			(id, at) => formHeaders({ header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' }, SECRET, id, at, raw(id)),
+			{ 'x-request-timestamp': String(NOW - 3600), 'x-edge-timestamp': String(NOW) },
+		],
+		[
+			'(b) {id}.{timestamp}.{body} with its id in X-Business-Ops-Id, behind X-Event-Id: bus-7f3a',
+			(id, at) => formHeaders({ header: 'X-Business-Ops-Signature', value: 'hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' }, SECRET, id, at, raw(id)),
+			{ 'X-Event-Id': 'bus-7f3a' },
+		],
+	])('%s: verifies before and after Auto learned the form', async (_form, signed, proxies) => {
+		const delivery = (id: string, withProxies: boolean): FakeDelivery => ({
+			headers: withProxies ? { ...proxies, ...signed(id, NOW - 3) } : signed(id, NOW - 3),
+			rawBody: Buffer.from(raw(id)),
+		});
+		// alone first (learned), then behind the proxy headers
+		const learnedFirst = node();
+		expect([await ran(learnedFirst, delivery('evt_alone', false)), await ran(learnedFirst, delivery('evt_behind', true))]).toEqual([true, true]);
+		// behind the proxy headers from the first delivery on
+		const proxiedFirst = node();
+		expect([await ran(proxiedFirst, delivery('evt_behind', true)), await ran(proxiedFirst, delivery('evt_behind_2', true)), await ran(proxiedFirst, delivery('evt_alone', false))]).toEqual([true, true, true]);
 	});
 
 	test('a body made of "<id>.<timestamp>.<body>" verifies under {body} with a genuine signature, but is refused and teaches nothing', async () => {
