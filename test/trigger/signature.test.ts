@@ -590,7 +590,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		expect(checked.hmacs).toBe(1);
 	});
 
-	test('with a learned form, a forged request costs what a genuine one with the same candidates does, whatever its headers', () => {
+	test('with a learned form, a forged request costs at most one HMAC more than a genuine one (2 in all), whatever its headers', () => {
 		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
 		const genuine = standardHeaders(SECRET, ID, NOW, BODY);
 		const forged = {
@@ -608,7 +608,8 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		const refused = hmacsOf(() => verify({ headers: forged, learned }));
 		expect(valid.result.valid).toBe(true);
 		expect(reasonOf(refused.result)).toMatch(/^signature does not match \(checked as HMAC-SHA256 of \{ID\}\.\{timestamp\}\.\{body\}/);
-		expect([valid.hmacs, refused.hmacs]).toEqual([1, 1]);
+		// the best-named candidates first, then one more (a header a proxy added may have pushed the genuine one back)
+		expect([valid.hmacs, refused.hmacs]).toEqual([1, 2]);
 	});
 
 	test('a learned form checks every signature header, value prefix and candidate: unsigned aspects never decide', () => {
@@ -755,6 +756,17 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 				// with timestamp headers of proxies too
 				const both = { ...proxyTimestamps(count, TIMESTAMP_VALUES[4][1]), ...proxyIds(count, value) };
 				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), both, order));
+			}
+		}
+	});
+
+	test('(a) a timestamp header that shares no stem with the signature header is still found behind stale and future ones, however many', () => {
+		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Timestamp' };
+		const learned: SignedForm = { content: '{timestamp}.{body}', key: 'secret' };
+		for (const count of COUNTS) {
+			for (const order of ORDERS) {
+				const headers = arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), proxyTimestamps(count, (i) => (i % 2 ? NOW + 3600 : NOW - 3600)), order);
+				for (const form of [undefined, learned]) expect(verify({ headers, learned: form })).toMatchObject({ valid: true, timestamp: SIGNED, form: { custom: { timestampHeader: 'X-Timestamp' } } });
 			}
 		}
 	});
