@@ -901,6 +901,30 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(testNode.workflow.getStaticData('node', testNode.node).__dataChanged).not.toBe(true);
 	});
 
+	test("junk sent once a minute never keeps the reason a genuine delivery fails out of the log; header names a request chooses add no line", async () => {
+		const testNode = node();
+		const oldKey = 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==';
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data });
+		for (let minute = 0; minute < 3; minute++) {
+			const at = NOW + minute * 60;
+			jest.spyOn(Date, 'now').mockReturnValue(at * 1000);
+			// a stranger's junk, first each minute, under header names it chooses
+			for (let i = 0; i < 20; i++) {
+				await runWebhook(trigger, testNode, { headers: { [`x-${minute}-${i}-signature`]: 'nonsense' }, rawBody: Buffer.from('{}') });
+				await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+			}
+			// the API's delivery, signed with a key this subscription no longer has
+			jest.spyOn(Date, 'now').mockReturnValue((at + 10) * 1000);
+			const genuine = await runWebhook(trigger, testNode, { headers: standardHeaders(oldKey, `msg_${minute}`, at + 10, raw), rawBody: Buffer.from(raw) });
+			expect(genuine.status).toBe(401);
+		}
+		const lines = warnings();
+		expect(lines.filter((line) => line.includes('HTTP 401: signature does not match'))).toHaveLength(3);
+		// one line a minute for all the junk, whatever header names it chose
+		expect(lines.filter((line) => line.includes('HTTP 401: malformed x-'))).toHaveLength(3);
+		expect(lines).toHaveLength(6);
+	});
+
 	test('the form a delivery verified under is logged once per workflow, with how to set it by hand', async () => {
 		const testNode = node();
 		const headers = { 'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })) };
