@@ -828,7 +828,7 @@ describe('webhook()', () => {
 			expect.objectContaining({
 				level: 'warn',
 				message: expect.stringMatching(
-					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals of this trigger are not logged for a minute\.$/,
+					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals of this trigger for a signature that does not match are not logged for a minute\.$/,
 				),
 			}),
 		);
@@ -885,18 +885,24 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		]);
 	});
 
-	test('a refusal writes nothing; its reason is logged at most once a minute per trigger', async () => {
+	test('a refusal writes nothing; its reason is logged at most once a minute per trigger and kind of reason', async () => {
 		const testNode = node();
 		const staticData = () => JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
 		const before = staticData();
 		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==');
-		await runWebhook(trigger, testNode, forged);
+		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, forged);
 		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
-		expect(warnings()).toEqual([expect.stringContaining('refused a delivery with HTTP 401: signature does not match.')]);
-		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
+		expect(warnings()).toEqual([
+			expect.stringContaining('refused a delivery with HTTP 401: signature does not match.'),
+			expect.stringContaining('refused a delivery with HTTP 401: missing signature header (no header name contains "signature"). Further refusals of this trigger for missing or malformed headers are not logged for a minute.'),
+		]);
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 59) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
 		expect(warnings()).toHaveLength(2);
-		expect(warnings()[1]).toContain('refused a delivery with HTTP 401: missing signature header (no header name contains "signature")');
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
+		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+		expect(warnings()).toHaveLength(3);
+		expect(warnings()[2]).toContain('refused a delivery with HTTP 401: missing signature header (no header name contains "signature")');
 		expect(staticData()).toBe(before);
 		expect(testNode.workflow.getStaticData('node', testNode.node).__dataChanged).not.toBe(true);
 	});
