@@ -752,6 +752,22 @@ describe('webhook()', () => {
 		expect(item).toEqual({ ...event, deliveryId: 'msg_1', test: true });
 	});
 
+	test.each<[string, unknown, boolean]>([
+		['true', true, true],
+		['the text "true"', 'true', false],
+		['the text "TRUE"', 'TRUE', false],
+		['the text "false"', 'false', false],
+		['1', 1, false],
+		['0', 0, false],
+		['false', false, false],
+		['null', null, false],
+	])('a body whose "test" is %s (%p) marks a test event: %p', async (_what, test, marked) => {
+		const body = JSON.stringify({ ...event, test });
+		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
+		// the API's JSON is read as JSON: only the boolean true marks a test event
+		expect(item).toEqual(marked ? { ...event, deliveryId: 'msg_1', test: true } : { ...event, deliveryId: 'msg_1' });
+	});
+
 	test('Include Headers adds the request headers, without Authorization and Cookie', async () => {
 		const delivery = standard();
 		Object.assign(delivery.headers, {
