@@ -1,10 +1,11 @@
 import * as crypto from 'crypto';
 import { createHmac } from 'node:crypto';
 
-// The node's HMACs, counted: every one goes through crypto.createHmac.
+// The node's HMACs, counted: every one goes through crypto.createHmac; and every comparison of
+// digests, which must go through crypto.timingSafeEqual.
 jest.mock('crypto', () => {
 	const actual = jest.requireActual<typeof import('crypto')>('crypto');
-	return { ...actual, createHmac: jest.fn(actual.createHmac) };
+	return { ...actual, createHmac: jest.fn(actual.createHmac), timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
 import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/autoSignature';
@@ -270,11 +271,22 @@ describe('Auto: finds the API form without weakening the check', () => {
 		const result = verify({ headers });
 		expect(result.valid).toBe(true);
 		if (!result.valid) return;
-		expect(result.form.custom).toBeDefined();
-		const custom = result.form.custom as CustomSignature;
-		expect(custom.header.toLowerCase()).toBe(spec.header.toLowerCase());
-		expect(custom.encoding).toBe(spec.value.endsWith('base64') ? 'base64' : 'hex');
-		expect(custom.key).toBe(spec.key === 'whsec' ? 'whsecBase64' : 'secret');
+		// exactly the Custom settings that accept this form, as the log names them
+		const prefixes: Record<FormSpec['value'], string> = { 'v1,base64': 'v1,', 'sha256=hex': 'sha256=', 't=,v1=hex': 'v1=', hex: '', base64: '' };
+		const contents = { body: '{body}', 'timestamp.body': '{timestamp}.{body}', 'id.timestamp.body': '{ID}.{timestamp}.{body}' } as const;
+		const custom: CustomSignature = {
+			header: spec.header,
+			prefix: prefixes[spec.value],
+			encoding: spec.value.endsWith('base64') ? 'base64' : 'hex',
+			content: contents[spec.content],
+			key: spec.key === 'whsec' ? 'whsecBase64' : 'secret',
+			timestampHeader: spec.timestampHeader ?? '',
+			idHeader: spec.idHeader ?? '',
+			algorithm: 'sha256',
+		};
+		expect(result.form.custom).toEqual(custom);
+		expect(result.form.signed).toEqual({ content: custom.content, key: custom.key });
+		expect(result.form.signedId).toBe(spec.idHeader ? ID : undefined);
 		expect(result.timestamp).toBe(spec.content === 'body' ? undefined : NOW);
 		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({ valid: true });
 		// the same form, tampered or signed with another secret, is refused
@@ -491,6 +503,30 @@ describe('fails closed, never throws', () => {
 			expect(reason).not.toContain(SECRET.slice('whsec_'.length));
 			for (const signature of expected) expect(reason).not.toContain(signature);
 		}
+	});
+});
+
+describe('every scheme compares digests in constant time (crypto.timingSafeEqual)', () => {
+	const compared = crypto.timingSafeEqual as jest.MockedFunction<typeof crypto.timingSafeEqual>;
+	const custom: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Sig-Time', idHeader: '', algorithm: 'sha256' };
+	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
+	const CASES: Array<[string, Partial<VerifyOptions>, Record<string, string>]> = [
+		['Standard Webhooks', { scheme: 'standardWebhooks' }, standard],
+		['GitHub-style', { scheme: 'github' }, { 'x-hub-signature-256': githubSignature(SECRET, BODY) }],
+		['Stripe-style', { scheme: 'stripe' }, { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) }],
+		['Custom', { scheme: 'custom', custom }, { 'X-Sig': `sha256=${stripeV1(SECRET, NOW, BODY)}`, 'X-Sig-Time': String(NOW) }],
+		['Auto, searching', {}, standard],
+		['Auto, learned', { learned: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } }, standard],
+	];
+
+	test.each(CASES)('%s: the matching digest is found by timingSafeEqual, and a forged one is compared by it too', (_name, scheme, headers) => {
+		compared.mockClear();
+		expect(verify({ ...scheme, headers }).valid).toBe(true);
+		expect(compared).toHaveReturnedWith(true);
+		compared.mockClear();
+		expect(verify({ ...scheme, headers, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
+		expect(compared).toHaveBeenCalled();
+		expect(compared).not.toHaveReturnedWith(true);
 	});
 });
 
