@@ -13,7 +13,7 @@ import { customSignatureOf, customSignatureOption } from './customProperties';
 import { BoundedMap } from '../shared/boundedMap';
 import { customProblem } from './customSignature';
 import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
-import { repeatExpiry, seenBefore } from './deliveryIds';
+import { seenBefore } from './deliveryIds';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf, type HeaderBag, type VerifiedForm } from './hmac';
 import { logRefusal } from './refusalLog';
 import type { SignatureScheme } from './signature';
@@ -169,7 +169,7 @@ export class BusinessOpsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the message ID the signature covers, else the signed body\'s ID). Kept in memory per n8n process: not shared between instances or kept across restarts.',
+							'Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the message ID the signature covers, else the signed body\'s ID), however much later the API retries it. Kept in memory per n8n process (the last 10,000 IDs): not shared between instances or kept across restarts.',
 					},
 					{
 						displayName: 'Include Headers',
@@ -322,8 +322,7 @@ export class BusinessOpsTrigger implements INodeType {
 
 		const deliveryId = deliveryIdOf(body, form.signedId);
 		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null) {
-			const expires = repeatExpiry(trust.timestamp, trust.toleranceSeconds);
-			if (seenBefore(trigger, deliveryId, Date.now(), expires)) {
+			if (seenBefore(trigger, deliveryId)) {
 				this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
 				return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
 			}

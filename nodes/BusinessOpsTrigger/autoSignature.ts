@@ -9,12 +9,14 @@
  * - signed content `<body>`, `<timestamp>.<body>` or `<id>.<timestamp>.<body>`;
  * - the key as the whole secret (UTF-8) or as the base64 after `whsec_`.
  *
- * Timestamps and ids come from the best-named headers present, never from a worse-named one
- * when a better one is there, so that headers added by proxies never push out the real one:
- * timestamps from `webhook-timestamp`/`svix-timestamp`, else the `t=` of a signature value,
- * else any header whose name contains `timestamp`; ids from `webhook-id`/`svix-id`, else a
- * header naming a delivery, message or event (`x-github-delivery`), else any other `*-id`;
- * tracing ids (`x-request-id`, `x-amzn-trace-id`, `x-vercel-id`, `x-arr-log-id`, ...) never.
+ * Timestamps and ids are tried best-named first, so that headers added by proxies do not push
+ * out the real one: timestamps (inside the window only) from `webhook-timestamp`/`svix-timestamp`,
+ * then the `t=` of a signature value, then a header named after a signature header
+ * (`x-signature-timestamp`, `x-webhook-timestamp` beside `x-webhook-signature`), then any header
+ * whose name contains `timestamp`; ids from `webhook-id`/`svix-id`, then a header named after a
+ * signature header (`x-business-ops-id`), then one naming a delivery, message or event
+ * (`x-github-delivery`, `x-event-id`), then any other `*-id`; tracing ids (`x-request-id`,
+ * `x-amzn-trace-id`, `x-vercel-id`, `x-arr-log-id`, ...) never.
  *
  * `learned` (the signed form of an earlier accepted delivery of the same subscription: signed
  * content and key form, both covered by the HMAC) narrows the search to that content and key,
@@ -126,36 +128,66 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 
 const usable = (part: Part) => part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
 
-/** The usable parts of the best rank present (lowest number), distinct values, at most `max`. */
-function bestOf(parts: Part[], max: number): Part[] {
-	const candidates = parts.filter(usable);
-	const best = Math.min(...candidates.map((part) => part.rank));
+/**
+ * The name prefixes of a signature header's family: the header's own name (`x-signature` for
+ * `x-signature-timestamp`) and its stem before `signature` when that says more than `x-`
+ * (`x-business-ops-` for `x-business-ops-id`). The API names its timestamp and id headers
+ * after its signature header; proxies and event buses do not.
+ */
+function familyOf(signatureHeaders: string[]): string[] {
+	const prefixes = new Set<string>();
+	for (const header of signatureHeaders) {
+		const name = header.toLowerCase();
+		prefixes.add(name);
+		const at = name.indexOf('signature');
+		const stem = at > 0 ? name.slice(0, at) : '';
+		if (stem.replace(/^x-/, '').replace(/[-_]/g, '') !== '') prefixes.add(stem);
+	}
+	return [...prefixes];
+}
+
+/** The usable parts, best rank first (header order within a rank), distinct values, at most `max`. */
+function ranked(parts: Part[], max: number): Part[] {
 	const chosen: Part[] = [];
-	for (const part of candidates) if (part.rank === best) addUnique(chosen, part, (a, b) => a.value === b.value, max);
+	for (const part of parts.filter(usable).sort((a, b) => a.rank - b.rank)) addUnique(chosen, part, (a, b) => a.value === b.value, max);
 	return chosen;
 }
 
-function idRank(name: string): number {
+function idRank(name: string, inFamily: boolean): number {
 	if (KNOWN_IDS.includes(name)) return 0;
-	return DELIVERY_ID.test(name) ? 1 : 2;
+	if (inFamily) return 1;
+	return DELIVERY_ID.test(name) ? 2 : 3;
 }
 
-/** Timestamp and id candidates: only the best-named ones present, timestamps inside the window. */
-function candidates(headers: HeaderBag, signatureTimestamps: Part[], nowSeconds: number, tolerance: number) {
-	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => ({
-		header,
-		value: value.trim(),
-		rank: KNOWN_TIMESTAMPS.includes(header.toLowerCase()) ? 0 : 2,
-	}));
+/**
+ * Timestamp and id candidates, best-named first: a header added by a proxy never pushes out the
+ * API's own. Timestamps outside the window are dropped before they take a place (a stale or
+ * future one of a proxy costs nothing); ids and timestamps of a lower rank are still candidates
+ * behind the better ones. How many are hashed is bounded by the caller's HMAC budget, however
+ * many headers a request sends.
+ */
+function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHeaders: string[], nowSeconds: number, tolerance: number) {
+	const family = familyOf(signatureHeaders);
+	const inFamily = (name: string) => family.some((prefix) => name !== prefix && name.startsWith(prefix));
+	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => {
+		const name = header.toLowerCase();
+		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 0 : inFamily(name) ? 2 : 3 };
+	});
+	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
 	let stale: string | undefined;
-	const timestamps = bestOf([...signatureTimestamps, ...timestampHeaders], MAX_TIMESTAMPS).filter((timestamp) => {
+	const inWindow = byRank.filter((timestamp, index) => {
 		const checked = checkTimestamp(timestamp.value, nowSeconds, tolerance);
-		if (typeof checked !== 'number' && !checked.valid) stale ??= checked.reason;
+		// the reason names the best-named timestamp only: a proxy's stale one says nothing about the delivery
+		if (typeof checked !== 'number' && index === 0) stale = checked.valid ? undefined : checked.reason;
 		return typeof checked === 'number';
 	});
+	const timestamps = ranked(inWindow, MAX_TIMESTAMPS);
 	const isId = (name: string) => (name.endsWith('-id') || name.includes('delivery')) && !TRACING_ID.test(name);
-	const ids = bestOf(
-		headerValues(headers, isId).map(([header, value]) => ({ header, value: value.trim(), rank: idRank(header.toLowerCase()) })),
+	const ids = ranked(
+		headerValues(headers, isId).map(([header, value]) => {
+			const name = header.toLowerCase();
+			return { header, value: value.trim(), rank: idRank(name, inFamily(name)) };
+		}),
 		MAX_IDS,
 	);
 	return { timestamps, ids, stale };
@@ -239,7 +271,7 @@ export function verifyAuto(
 	}
 	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
 	if (usableKeys.length === 0) return fail(SHORT_KEY);
-	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, nowSeconds, tolerance);
+	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
 	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids);
 	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
 	let budget = learned ? MAX_LEARNED_HMACS : searchBudget;

@@ -87,7 +87,8 @@ const isRecord = (value: unknown): value is IDataObject =>
  * `{ id, deliveryId, type, timestamp, data }` of the event. The id falls back to the delivery
  * id; the timestamp to the signed timestamp; `data` is the body's `data`, else its `payload`,
  * else the whole body. A type that could not be read is `null` with `typeUnknown: true`; a test
- * event sent by POST /webhooks/{id}/test also carries `test: true`; a type read from a header
+ * event sent by POST /webhooks/{id}/test also carries `test: true` (only for the JSON boolean
+ * `true`: the API's JSON is read as JSON, not by the rule for text from expressions); a type read from a header
  * (never signed) is marked with `typeFromUnsignedHeader: <header name>`.
  */
 export function toEvent(

@@ -10,6 +10,10 @@
  * - github: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of body>`, keyed with the whole secret (UTF-8).
  * - stripe: `Stripe-Signature: t=<ts>,v1=<hex HMAC-SHA256 of `${t}.${body}`>` (v1 may repeat),
  *   keyed with the whole secret (UTF-8).
+ *
+ * A signature header sent twice (a proxy, or the API during key rotation) arrives joined
+ * (`a, b`, as Node's HTTP server joins it) or as an array: every entry of every value is a
+ * candidate and one valid entry verifies. The Stripe-style entries must then name one `t=`.
  * - auto: finds the API's form (autoSignature.ts), narrowed to the signed form it learned from
  *   this subscription's accepted deliveries; custom: set by hand (customSignature.ts).
  *
@@ -23,6 +27,7 @@ import {
 	DEFAULT_TOLERANCE_SECONDS,
 	fail,
 	headerValue,
+	headerValues,
 	hmacOf,
 	MIN_KEY_BYTES,
 	sameBytes,
@@ -61,23 +66,39 @@ const STANDARD_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
 
+/** Every value of the header `name` (any case), one per header line: arrays and Node's joined `a, b` alike. */
+function allValues(headers: HeaderBag, name: string): string[] {
+	const wanted = name.toLowerCase();
+	return headerValues(headers, (lower) => lower === wanted).map(([, value]) => value);
+}
+
+/** The `v1,<base64>` entries of `webhook-signature` values, however repeated headers were joined. */
+function standardCandidates(values: string[]): string[] {
+	const candidates: string[] = [];
+	for (const value of values) {
+		const tokens = value.split(/[\s,]+/).filter((token) => token !== '');
+		for (let i = 0; i < tokens.length; i++) {
+			if (!/^v\d+$/.test(tokens[i]) || i + 1 >= tokens.length) continue;
+			const version = tokens[i];
+			const signature = tokens[++i];
+			if (version === 'v1' && BASE64_SHA256.test(signature)) candidates.push(signature);
+		}
+	}
+	return candidates;
+}
+
 function verifyStandard(options: VerifyOptions, secret: string, body: Buffer, tolerance: number): VerifyResult {
 	const { headers, nowSeconds } = options;
 	const id = headerValue(headers, 'webhook-id');
 	const timestampValue = headerValue(headers, 'webhook-timestamp');
-	const signatures = headerValue(headers, 'webhook-signature');
-	if (!id || !timestampValue || !signatures) {
+	const signatures = allValues(headers, 'webhook-signature').filter((value) => value.trim() !== '');
+	if (!id || !timestampValue || signatures.length === 0) {
 		const missing = STANDARD_HEADERS.filter((name) => !headerValue(headers, name));
 		return fail(`missing ${missing.join(', ')} header`);
 	}
 	const timestamp = checkTimestamp(timestampValue.trim(), nowSeconds, tolerance);
 	if (typeof timestamp !== 'number') return timestamp;
-	const candidates = signatures
-		.split(' ')
-		.map((entry) => entry.trim())
-		.filter((entry) => entry.startsWith('v1,'))
-		.map((entry) => entry.slice('v1,'.length))
-		.filter((value) => BASE64_SHA256.test(value));
+	const candidates = standardCandidates(signatures);
 	if (candidates.length === 0) return fail('malformed webhook-signature header');
 	const key = whsecKey(secret);
 	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);
@@ -89,14 +110,17 @@ function verifyStandard(options: VerifyOptions, secret: string, body: Buffer, to
 }
 
 function verifyGithub(options: VerifyOptions, secret: string, body: Buffer, header: string): VerifyResult {
-	const given = headerValue(options.headers, header)?.trim();
-	if (!given) return fail(`missing ${header} header`);
-	const hex = given.startsWith('sha256=') ? given.slice('sha256='.length) : '';
-	if (!HEX_SHA256.test(hex)) return fail(`malformed ${header} header`);
+	const entries = allValues(options.headers, header).flatMap((value) => value.split(/[\s,]+/)).filter((entry) => entry !== '');
+	if (entries.length === 0) return fail(`missing ${header} header`);
+	const candidates = entries
+		.filter((entry) => entry.startsWith('sha256='))
+		.map((entry) => entry.slice('sha256='.length))
+		.filter((hex) => HEX_SHA256.test(hex));
+	if (candidates.length === 0) return fail(`malformed ${header} header`);
 	const key = Buffer.from(secret, 'utf8');
 	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);
 	const expected = hmacOf('sha256', key, body);
-	return sameBytes(Buffer.from(hex, 'hex'), expected)
+	return candidates.some((hex) => sameBytes(Buffer.from(hex, 'hex'), expected))
 		? { valid: true, form: { description: `GitHub-style (header ${header})` } }
 		: fail('signature does not match');
 }
@@ -108,20 +132,22 @@ function verifyStripe(
 	header: string,
 	tolerance: number,
 ): VerifyResult {
-	const given = headerValue(options.headers, header);
-	if (!given) return fail(`missing ${header} header`);
-	const timestamps: string[] = [];
+	const given = allValues(options.headers, header).filter((value) => value !== '');
+	if (given.length === 0) return fail(`missing ${header} header`);
+	const timestamps = new Set<string>();
 	const candidates: string[] = [];
-	for (const element of given.split(',')) {
+	// a header sent twice is joined with ", " or comes as an array: its elements are read alike
+	for (const element of given.join(',').split(',')) {
 		const separator = element.indexOf('=');
 		if (separator < 1) continue;
 		const key = element.slice(0, separator).trim();
 		const value = element.slice(separator + 1).trim();
-		if (key === 't') timestamps.push(value);
+		if (key === 't') timestamps.add(value);
 		if (key === 'v1' && HEX_SHA256.test(value)) candidates.push(value);
 	}
-	if (timestamps.length !== 1 || candidates.length === 0) return fail(`malformed ${header} header`);
-	const timestamp = checkTimestamp(timestamps[0], options.nowSeconds, tolerance);
+	// one delivery is signed at one time: repeated entries name the same t=
+	if (timestamps.size !== 1 || candidates.length === 0) return fail(`malformed ${header} header`);
+	const timestamp = checkTimestamp([...timestamps][0], options.nowSeconds, tolerance);
 	if (typeof timestamp !== 'number') return timestamp;
 	const key = Buffer.from(secret, 'utf8');
 	if (key.length < MIN_KEY_BYTES) return fail(SHORT_KEY);

@@ -1,10 +1,11 @@
 import * as crypto from 'crypto';
 import { createHmac } from 'node:crypto';
 
-// The node's HMACs, counted: every one goes through crypto.createHmac.
+// The node's HMACs, counted: every one goes through crypto.createHmac; and every comparison of
+// digests, which must go through crypto.timingSafeEqual.
 jest.mock('crypto', () => {
 	const actual = jest.requireActual<typeof import('crypto')>('crypto');
-	return { ...actual, createHmac: jest.fn(actual.createHmac) };
+	return { ...actual, createHmac: jest.fn(actual.createHmac), timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
 import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/autoSignature';
@@ -231,7 +232,7 @@ describe('Stripe-style', () => {
 	test('missing and malformed headers are refused', () => {
 		const v1 = stripeV1(SECRET, NOW, BODY);
 		expect(reasonOf(verify({ scheme: 'stripe', headers: {} }))).toBe('missing Stripe-Signature header');
-		for (const bad of [`v1=${v1}`, `t=${NOW}`, `t=${NOW},t=${NOW},v1=${v1}`, `t=${NOW},v1=xyz`, 'garbage']) {
+		for (const bad of [`v1=${v1}`, `t=${NOW}`, `t=${NOW},t=${NOW + 1},v1=${v1}`, `t=${NOW},v1=xyz`, 'garbage']) {
 			expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': bad } }))).toBe(
 				'malformed Stripe-Signature header',
 			);
@@ -270,11 +271,22 @@ describe('Auto: finds the API form without weakening the check', () => {
 		const result = verify({ headers });
 		expect(result.valid).toBe(true);
 		if (!result.valid) return;
-		expect(result.form.custom).toBeDefined();
-		const custom = result.form.custom as CustomSignature;
-		expect(custom.header.toLowerCase()).toBe(spec.header.toLowerCase());
-		expect(custom.encoding).toBe(spec.value.endsWith('base64') ? 'base64' : 'hex');
-		expect(custom.key).toBe(spec.key === 'whsec' ? 'whsecBase64' : 'secret');
+		// exactly the Custom settings that accept this form, as the log names them
+		const prefixes: Record<FormSpec['value'], string> = { 'v1,base64': 'v1,', 'sha256=hex': 'sha256=', 't=,v1=hex': 'v1=', hex: '', base64: '' };
+		const contents = { body: '{body}', 'timestamp.body': '{timestamp}.{body}', 'id.timestamp.body': '{ID}.{timestamp}.{body}' } as const;
+		const custom: CustomSignature = {
+			header: spec.header,
+			prefix: prefixes[spec.value],
+			encoding: spec.value.endsWith('base64') ? 'base64' : 'hex',
+			content: contents[spec.content],
+			key: spec.key === 'whsec' ? 'whsecBase64' : 'secret',
+			timestampHeader: spec.timestampHeader ?? '',
+			idHeader: spec.idHeader ?? '',
+			algorithm: 'sha256',
+		};
+		expect(result.form.custom).toEqual(custom);
+		expect(result.form.signed).toEqual({ content: custom.content, key: custom.key });
+		expect(result.form.signedId).toBe(spec.idHeader ? ID : undefined);
 		expect(result.timestamp).toBe(spec.content === 'body' ? undefined : NOW);
 		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({ valid: true });
 		// the same form, tampered or signed with another secret, is refused
@@ -398,6 +410,45 @@ describe('Custom', () => {
 	});
 });
 
+describe('a signature header that arrives twice (a proxy, or the API during key rotation): one valid entry verifies', () => {
+	const custom: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Sig-Time', idHeader: '', algorithm: 'sha256' };
+	const junkHex = (fill: number) => Buffer.alloc(32, fill).toString('hex');
+	const junkBase64 = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
+	const standardRest = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW) };
+	/** Per scheme: the signature header, a genuine value, other values (an old key's), and the other headers the delivery carries. */
+	const CASES: Array<[string, Partial<VerifyOptions>, string, string, (fill: number) => string, Record<string, string>]> = [
+		['Standard Webhooks', { scheme: 'standardWebhooks' }, 'webhook-signature', standard['webhook-signature'], (fill) => `v1,${junkBase64(fill)}`, standardRest],
+		['GitHub-style', { scheme: 'github' }, 'x-hub-signature-256', githubSignature(SECRET, BODY), (fill) => `sha256=${junkHex(fill)}`, {}],
+		['Stripe-style', { scheme: 'stripe' }, 'stripe-signature', stripeSignature(SECRET, NOW, BODY), (fill) => `t=${NOW},v1=${junkHex(fill)}`, {}],
+		['Custom', { scheme: 'custom', custom }, 'x-sig', `sha256=${stripeV1(SECRET, NOW, BODY)}`, (fill) => `sha256=${junkHex(fill)}`, { 'x-sig-time': String(NOW) }],
+		['Auto, Standard Webhooks form', {}, 'webhook-signature', standard['webhook-signature'], (fill) => `v1,${junkBase64(fill)}`, standardRest],
+		['Auto, GitHub-style form', {}, 'x-hub-signature-256', githubSignature(SECRET, BODY), (fill) => `sha256=${junkHex(fill)}`, {}],
+		['Auto, Stripe-style form', {}, 'stripe-signature', stripeSignature(SECRET, NOW, BODY), (fill) => `t=${NOW},v1=${junkHex(fill)}`, {}],
+	];
+	/** As Node's HTTP server joins a header sent twice, and as an array (other servers, frameworks). */
+	const twice = (first: string, second: string): Array<string | string[]> => [`${first}, ${second}`, [first, second]];
+
+	test.each(CASES)('%s: the genuine value first or second, joined by Node or as an array', (_name, scheme, header, genuine, other, rest) => {
+		for (const [first, second] of [[genuine, other(7)], [other(7), genuine], [genuine, genuine]]) {
+			for (const value of twice(first, second)) {
+				expect([value, verify({ ...scheme, headers: { ...rest, [header]: value } }).valid]).toEqual([value, true]);
+			}
+		}
+	});
+
+	test.each(CASES)('%s: twice, neither genuine, is refused as not matching', (_name, scheme, header, _genuine, other, rest) => {
+		for (const value of twice(other(7), other(8))) {
+			expect([value, reasonOf(verify({ ...scheme, headers: { ...rest, [header]: value } }))]).toEqual([value, 'signature does not match']);
+		}
+	});
+
+	test('Stripe-style: two headers with different t= are refused as malformed (one delivery is signed at one time)', () => {
+		const value = `${stripeSignature(SECRET, NOW, BODY)}, ${stripeSignature(SECRET, NOW - 1, BODY)}`;
+		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': value } }))).toBe('malformed Stripe-Signature header');
+	});
+});
+
 describe('fails closed, never throws', () => {
 	const headers = standardHeaders(SECRET, 'evt_1', NOW, BODY);
 
@@ -452,6 +503,30 @@ describe('fails closed, never throws', () => {
 			expect(reason).not.toContain(SECRET.slice('whsec_'.length));
 			for (const signature of expected) expect(reason).not.toContain(signature);
 		}
+	});
+});
+
+describe('every scheme compares digests in constant time (crypto.timingSafeEqual)', () => {
+	const compared = crypto.timingSafeEqual as jest.MockedFunction<typeof crypto.timingSafeEqual>;
+	const custom: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Sig-Time', idHeader: '', algorithm: 'sha256' };
+	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
+	const CASES: Array<[string, Partial<VerifyOptions>, Record<string, string>]> = [
+		['Standard Webhooks', { scheme: 'standardWebhooks' }, standard],
+		['GitHub-style', { scheme: 'github' }, { 'x-hub-signature-256': githubSignature(SECRET, BODY) }],
+		['Stripe-style', { scheme: 'stripe' }, { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) }],
+		['Custom', { scheme: 'custom', custom }, { 'X-Sig': `sha256=${stripeV1(SECRET, NOW, BODY)}`, 'X-Sig-Time': String(NOW) }],
+		['Auto, searching', {}, standard],
+		['Auto, learned', { learned: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } }, standard],
+	];
+
+	test.each(CASES)('%s: the matching digest is found by timingSafeEqual, and a forged one is compared by it too', (_name, scheme, headers) => {
+		compared.mockClear();
+		expect(verify({ ...scheme, headers }).valid).toBe(true);
+		expect(compared).toHaveReturnedWith(true);
+		compared.mockClear();
+		expect(verify({ ...scheme, headers, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
+		expect(compared).toHaveBeenCalled();
+		expect(compared).not.toHaveReturnedWith(true);
 	});
 });
 
@@ -551,7 +626,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		expect(checked.hmacs).toBe(1);
 	});
 
-	test('with a learned form, a forged request costs what a genuine one with the same candidates does, whatever its headers', () => {
+	test('with a learned form, a forged request costs at most one HMAC more than a genuine one (2 in all), whatever its headers', () => {
 		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
 		const genuine = standardHeaders(SECRET, ID, NOW, BODY);
 		const forged = {
@@ -569,7 +644,8 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		const refused = hmacsOf(() => verify({ headers: forged, learned }));
 		expect(valid.result.valid).toBe(true);
 		expect(reasonOf(refused.result)).toMatch(/^signature does not match \(checked as HMAC-SHA256 of \{ID\}\.\{timestamp\}\.\{body\}/);
-		expect([valid.hmacs, refused.hmacs]).toEqual([1, 1]);
+		// the best-named candidates first, then one more (a header a proxy added may have pushed the genuine one back)
+		expect([valid.hmacs, refused.hmacs]).toEqual([1, 2]);
 	});
 
 	test('a learned form checks every signature header, value prefix and candidate: unsigned aspects never decide', () => {
@@ -634,5 +710,173 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		const custom: CustomSignature = { header: 'X-Sig', prefix: '', encoding: 'hex', content: '{body}', key: 'whsecBase64', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
 		const signed = { 'X-Sig': emptyKeyMac(BODY).toString('hex') };
 		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe('the signing key is shorter than 16 bytes after decoding');
+	});
+});
+
+describe('Auto: headers added by proxies, in any order and number, never push out the genuine timestamp or id', () => {
+	/** Signed 4 s before it is received (the network), so the signed timestamp and the receive time differ. */
+	const SIGNED = NOW - 4;
+	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+	// (a) the signature header and its timestamp header share a stem; (b) the id has a name of the API's own
+	const TIMESTAMPED: FormSpec = { header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' };
+	const WITH_ID: FormSpec = { header: 'X-Business-Ops-Signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' };
+	const LEARNED: Record<string, SignedForm> = {
+		[TIMESTAMPED.header]: { content: '{timestamp}.{body}', key: 'secret' },
+		[WITH_ID.header]: { content: '{ID}.{timestamp}.{body}', key: 'secret' },
+	};
+	const TIMESTAMP_NAMES = ['x-request-timestamp', 'x-edge-timestamp', 'x-forwarded-timestamp', 'x-proxy-timestamp', 'x-received-timestamp'];
+	const TIMESTAMP_VALUES: Array<[string, (i: number) => number]> = [
+		['stale', (i) => NOW - 3600 - i],
+		['future', (i) => NOW + 3600 + i],
+		['equal to the signed one', () => SIGNED],
+		['the receive time, inside the window', (i) => NOW - i],
+		['mixed', (i) => [NOW - 3600, NOW + 3600, SIGNED, NOW, NOW - 299][i % 5]],
+	];
+	const ID_NAMES = ['X-Event-Id', 'X-Message-Id', 'X-Delivery-Id', 'X-Client-Id', 'X-Upstream-Id'];
+	const ID_VALUES: Array<[string, (i: number) => string]> = [
+		['an event bus id', (i) => `bus-7f3a${i}`],
+		['equal to the real one', () => ID],
+	];
+	const COUNTS = [1, 2, 5];
+	const ORDERS = ['before', 'after', 'around'] as const;
+
+	/** The genuine headers with `extra` before them, after them, or the genuine ones in the middle. */
+	function arranged(genuine: Record<string, string>, extra: Record<string, string>, order: (typeof ORDERS)[number]): Record<string, string> {
+		if (order === 'before') return { ...extra, ...genuine };
+		if (order === 'after') return { ...genuine, ...extra };
+		const entries = Object.entries(extra);
+		const half = Math.ceil(entries.length / 2);
+		return { ...Object.fromEntries(entries.slice(0, half)), ...genuine, ...Object.fromEntries(entries.slice(half)) };
+	}
+	const proxyTimestamps = (count: number, value: (i: number) => number) =>
+		Object.fromEntries(TIMESTAMP_NAMES.slice(0, count).map((name, i) => [name, String(value(i))]));
+	const proxyIds = (count: number, value: (i: number) => string) => Object.fromEntries(ID_NAMES.slice(0, count).map((name, i) => [name, value(i)]));
+
+	/** Verifies before learning and with the form learned; both must accept, naming the genuine headers. */
+	function expectGenuine(spec: FormSpec, headers: Record<string, string>) {
+		for (const learned of [undefined, LEARNED[spec.header]]) {
+			const result = verify({ headers, learned });
+			expect({ learned: learned?.content, result }).toEqual({
+				learned: learned?.content,
+				result: {
+					valid: true,
+					timestamp: SIGNED,
+					form: expect.objectContaining({
+						custom: expect.objectContaining({ header: spec.header, timestampHeader: spec.timestampHeader, idHeader: spec.idHeader ?? '' }),
+						...(spec.idHeader ? { signedId: ID } : {}),
+					}),
+				},
+			});
+		}
+	}
+
+	test('each form verifies alone, before and after learning', () => {
+		expectGenuine(TIMESTAMPED, formHeaders(TIMESTAMPED, SECRET, ID, SIGNED, BODY));
+		expectGenuine(WITH_ID, formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY));
+	});
+
+	test.each(TIMESTAMP_VALUES)('(a) timestamp headers of proxies with %s values, 1, 2 or 5 of them, before, after or around the genuine one', (_kind, value) => {
+		for (const count of COUNTS) {
+			for (const order of ORDERS) {
+				for (const spec of [TIMESTAMPED, WITH_ID]) {
+					expectGenuine(spec, arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), proxyTimestamps(count, value), order));
+				}
+			}
+		}
+	});
+
+	test.each(ID_VALUES)('(b) id headers of proxies and event buses with %s, 1, 2 or 5 of them, before, after or around the genuine one', (_kind, value) => {
+		for (const count of COUNTS) {
+			for (const order of ORDERS) {
+				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), proxyIds(count, value), order));
+				// with timestamp headers of proxies too
+				const both = { ...proxyTimestamps(count, TIMESTAMP_VALUES[4][1]), ...proxyIds(count, value) };
+				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), both, order));
+			}
+		}
+	});
+
+	test('(a) a timestamp header that shares no stem with the signature header is still found behind stale and future ones, however many', () => {
+		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Timestamp' };
+		const learned: SignedForm = { content: '{timestamp}.{body}', key: 'secret' };
+		for (const count of COUNTS) {
+			for (const order of ORDERS) {
+				const headers = arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), proxyTimestamps(count, (i) => (i % 2 ? NOW + 3600 : NOW - 3600)), order);
+				for (const form of [undefined, learned]) expect(verify({ headers, learned: form })).toMatchObject({ valid: true, timestamp: SIGNED, form: { custom: { timestampHeader: 'X-Timestamp' } } });
+			}
+		}
+	});
+
+	test('(b) an id whose name shares no stem with the signature header is still tried after one event bus id', () => {
+		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Timestamp', idHeader: 'X-Business-Ops-Id' };
+		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'secret' };
+		for (const order of ORDERS) {
+			const headers = arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), { 'X-Event-Id': 'bus-7f3a' }, order);
+			for (const form of [undefined, learned]) expect(verify({ headers, learned: form })).toMatchObject({ valid: true, timestamp: SIGNED, form: { signedId: ID } });
+		}
+	});
+});
+
+describe('Auto: what a forged request costs against a genuine one, counted in HMACs, with proxy headers', () => {
+	const SIGNED = NOW - 4;
+	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
+	const LARGE = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }));
+	const SMALL = Buffer.from(BODY);
+	const counted = crypto.createHmac as jest.MockedFunction<typeof crypto.createHmac>;
+	function hmacsOf(headers: Record<string, string>, rawBody: Buffer, learned?: SignedForm): { valid: boolean; hmacs: number } {
+		counted.mockClear();
+		const result = verify({ headers, rawBody, learned });
+		return { valid: result.valid, hmacs: counted.mock.calls.length };
+	}
+	/** The same request with every signature value replaced by one no secret made. */
+	const forgedFrom = (headers: Record<string, string>) =>
+		Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name.toLowerCase().includes('signature') ? value.replace(/[0-9a-f]{64}/, 'cd'.repeat(32)) : value]));
+	const proxies = {
+		'x-request-timestamp': String(NOW - 3600),
+		'x-edge-timestamp': String(NOW),
+		'x-proxy-timestamp': String(NOW + 1),
+		'X-Event-Id': 'bus-7f3a',
+		'X-Message-Id': 'sns-1',
+		'X-Delivery-Id': 'cdn-2',
+	};
+	const SHAPES: Array<[string, FormSpec, SignedForm]> = [
+		['(a) {timestamp}.{body}, timestamp header sharing the stem', { header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' }, { content: '{timestamp}.{body}', key: 'secret' }],
+		['(b) {ID}.{timestamp}.{body}, X-Business-Ops-Id', { header: 'X-Business-Ops-Signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' }, { content: '{ID}.{timestamp}.{body}', key: 'secret' }],
+	];
+
+	test.each(SHAPES)('%s, learned: the genuine delivery with proxy headers costs 1 HMAC, a forged one of its shape at most 2', (_name, spec, learned) => {
+		for (const rawBody of [SMALL, LARGE]) {
+			const genuine = { ...proxies, ...formHeaders(spec, SECRET, ID, SIGNED, rawBody) };
+			expect(hmacsOf(genuine, rawBody, learned)).toEqual({ valid: true, hmacs: 1 });
+			const forged = hmacsOf(forgedFrom(genuine), rawBody, learned);
+			expect(forged.valid).toBe(false);
+			expect(forged.hmacs).toBeLessThanOrEqual(2);
+		}
+	});
+
+	test.each(SHAPES)('%s, not learned yet, over a large body: the genuine delivery costs 1 HMAC, a forged one of its shape at most 1 more', (_name, spec) => {
+		const timestampProxies = { 'x-request-timestamp': proxies['x-request-timestamp'], 'x-edge-timestamp': proxies['x-edge-timestamp'] };
+		const idProxies: Record<string, string> = spec.idHeader ? { 'X-Event-Id': 'bus-7f3a' } : {};
+		const genuine = { ...timestampProxies, ...idProxies, ...formHeaders(spec, SECRET, ID, SIGNED, LARGE) };
+		const cost = { genuine: hmacsOf(genuine, LARGE), forged: hmacsOf(forgedFrom(genuine), LARGE) };
+		expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
+		expect(cost.forged.valid).toBe(false);
+		expect(cost.forged.hmacs).toBeLessThanOrEqual(cost.genuine.hmacs + 1);
+	});
+
+	test('a request full of timestamp and id headers, in the signature header\'s family or not, buys no extra HMAC', () => {
+		const crowd: Record<string, string> = { 'x-signature': `sha256=${'ab'.repeat(32)}`, 'x-business-ops-signature': `v1=${'cd'.repeat(32)}` };
+		for (let i = 0; i < 40; i++) {
+			crowd[`x-signature-${i}-timestamp`] = String(NOW - i);
+			crowd[`x-business-ops-${i}-id`] = `id-${i}`;
+			crowd[`x-${i}-timestamp`] = String(NOW + i);
+			crowd[`x-${i}-event-id`] = `ev-${i}`;
+		}
+		for (const learned of SHAPES.map(([, , form]) => form)) {
+			expect(hmacsOf(crowd, LARGE, learned)).toEqual({ valid: false, hmacs: 2 });
+			expect(hmacsOf(crowd, SMALL, learned)).toEqual({ valid: false, hmacs: 2 });
+		}
+		expect(hmacsOf(crowd, LARGE)).toEqual({ valid: false, hmacs: 2 });
+		expect(hmacsOf(crowd, SMALL).hmacs).toBeLessThanOrEqual(MAX_SEARCH_HMACS);
 	});
 });

@@ -23,7 +23,7 @@ import { rememberedIds } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signedFormsKept } from '../../nodes/BusinessOpsTrigger/signedForms';
 import { TEST_API_KEY } from '../harness/engine';
-import { captureLogs, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
+import { captureLogs, formHeaders, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
 
 const trigger = new BusinessOpsTrigger();
 const API = 'https://api.business-ops.test';
@@ -692,6 +692,23 @@ describe('webhook()', () => {
 		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe' }), stripeRotated));
 	});
 
+	test('a signature header that arrived twice (joined by Node, or as an array) starts the workflow when one entry is genuine', async () => {
+		const old = `v1,${Buffer.alloc(32, 3).toString('base64')}`;
+		for (const scheme of ['standardWebhooks', 'auto']) {
+			const delivery = standard();
+			const headers = delivery.headers as Record<string, string | string[]>;
+			const genuine = String(headers['webhook-signature']);
+			for (const twice of [`${genuine}, ${old}`, `${old}, ${genuine}`, [genuine, old], [old, genuine]]) {
+				headers['webhook-signature'] = twice;
+				expect(expectStarted(await deliver(activeNode({ signatureScheme: scheme }), delivery))).toEqual([{ ...event, deliveryId: 'msg_1' }]);
+			}
+		}
+		const github = { headers: { 'x-hub-signature-256': `${githubSignature(SECRET, BODY)}, sha256=${'0'.repeat(64)}` }, rawBody: Buffer.from(BODY) };
+		expectStarted(await deliver(activeNode({ signatureScheme: 'github' }), github));
+		const stripe = { headers: { 'stripe-signature': [`t=${NOW},v1=${'0'.repeat(64)}`, stripeSignature(SECRET, NOW, BODY)] }, rawBody: Buffer.from(BODY) };
+		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe' }), stripe));
+	});
+
 	test('a configured signature header is used', async () => {
 		const delivery = { headers: { 'X-BO-Signature': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) };
 		expectStarted(await deliver(activeNode({ signatureScheme: 'github', signatureHeader: 'X-BO-Signature' }), delivery));
@@ -733,6 +750,22 @@ describe('webhook()', () => {
 		const body = JSON.stringify({ ...event, test: true });
 		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
 		expect(item).toEqual({ ...event, deliveryId: 'msg_1', test: true });
+	});
+
+	test.each<[string, unknown, boolean]>([
+		['true', true, true],
+		['the text "true"', 'true', false],
+		['the text "TRUE"', 'TRUE', false],
+		['the text "false"', 'false', false],
+		['1', 1, false],
+		['0', 0, false],
+		['false', false, false],
+		['null', null, false],
+	])('a body whose "test" is %s (%p) marks a test event: %p', async (_what, test, marked) => {
+		const body = JSON.stringify({ ...event, test });
+		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
+		// the API's JSON is read as JSON: only the boolean true marks a test event
+		expect(item).toEqual(marked ? { ...event, deliveryId: 'msg_1', test: true } : { ...event, deliveryId: 'msg_1' });
 	});
 
 	test('Include Headers adds the request headers, without Authorization and Cookie', async () => {
@@ -811,7 +844,7 @@ describe('webhook()', () => {
 			expect.objectContaining({
 				level: 'warn',
 				message: expect.stringMatching(
-					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals of this trigger are not logged for a minute\.$/,
+					/^Business Ops Trigger "Business Ops Trigger" \(workflow workflow-delivery-\d+\) refused a delivery with HTTP 401: signature does not match\. Further refusals of this trigger for a signature that does not match are not logged for a minute\.$/,
 				),
 			}),
 		);
@@ -868,20 +901,50 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		]);
 	});
 
-	test('a refusal writes nothing; its reason is logged at most once a minute per trigger', async () => {
+	test('a refusal writes nothing; its reason is logged at most once a minute per trigger and kind of reason', async () => {
 		const testNode = node();
 		const staticData = () => JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
 		const before = staticData();
 		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==');
-		await runWebhook(trigger, testNode, forged);
+		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, forged);
 		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
-		expect(warnings()).toEqual([expect.stringContaining('refused a delivery with HTTP 401: signature does not match.')]);
-		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
+		expect(warnings()).toEqual([
+			expect.stringContaining('refused a delivery with HTTP 401: signature does not match.'),
+			expect.stringContaining('refused a delivery with HTTP 401: missing signature header (no header name contains "signature"). Further refusals of this trigger for missing or malformed headers are not logged for a minute.'),
+		]);
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 59) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
 		expect(warnings()).toHaveLength(2);
-		expect(warnings()[1]).toContain('refused a delivery with HTTP 401: missing signature header (no header name contains "signature")');
+		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
+		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+		expect(warnings()).toHaveLength(3);
+		expect(warnings()[2]).toContain('refused a delivery with HTTP 401: missing signature header (no header name contains "signature")');
 		expect(staticData()).toBe(before);
 		expect(testNode.workflow.getStaticData('node', testNode.node).__dataChanged).not.toBe(true);
+	});
+
+	test("junk sent once a minute never keeps the reason a genuine delivery fails out of the log; header names a request chooses add no line", async () => {
+		const testNode = node();
+		const oldKey = 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==';
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data });
+		for (let minute = 0; minute < 3; minute++) {
+			const at = NOW + minute * 60;
+			jest.spyOn(Date, 'now').mockReturnValue(at * 1000);
+			// a stranger's junk, first each minute, under header names it chooses
+			for (let i = 0; i < 20; i++) {
+				await runWebhook(trigger, testNode, { headers: { [`x-${minute}-${i}-signature`]: 'nonsense' }, rawBody: Buffer.from('{}') });
+				await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+			}
+			// the API's delivery, signed with a key this subscription no longer has
+			jest.spyOn(Date, 'now').mockReturnValue((at + 10) * 1000);
+			const genuine = await runWebhook(trigger, testNode, { headers: standardHeaders(oldKey, `msg_${minute}`, at + 10, raw), rawBody: Buffer.from(raw) });
+			expect(genuine.status).toBe(401);
+		}
+		const lines = warnings();
+		expect(lines.filter((line) => line.includes('HTTP 401: signature does not match'))).toHaveLength(3);
+		// one line a minute for all the junk, whatever header names it chose
+		expect(lines.filter((line) => line.includes('HTTP 401: malformed x-'))).toHaveLength(3);
+		expect(lines).toHaveLength(6);
 	});
 
 	test('the form a delivery verified under is logged once per workflow, with how to set it by hand', async () => {
@@ -908,12 +971,36 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const plain = node();
 		plain.workflow.id = testNode.workflow.id;
 		expect((await runWebhook(trigger, plain, delivery)).result.workflowData).toBeDefined();
-		// with a signed timestamp the id is kept until that timestamp leaves the window (300 s), then runs again signed anew
+		// with a signed timestamp too, the id outlives the window: the same message signed anew 10 minutes later is still a repeat
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 601) * 1000);
 		const raw = JSON.stringify({ id: 'evt_5', type: 'invoice.paid', data });
 		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 601, raw), rawBody: Buffer.from(raw) };
-		expect((await runWebhook(trigger, testNode, later)).result.workflowData).toBeDefined();
+		expect((await runWebhook(trigger, testNode, later)).result).toEqual({
+			webhookResponse: { received: true, ignored: 'repeated delivery: msg_7' },
+		});
 	});
+
+	test.each([['standardWebhooks'], ['auto']])(
+		"Ignore Repeated Deliveries under %s: the API's own retries of a message, each signed anew with a fresh timestamp, never run it again",
+		async (signatureScheme) => {
+			const testNode = node({ ignoreRepeatedDeliveries: true, signatureScheme });
+			const raw = JSON.stringify({ id: 'evt_retried', type: 'invoice.paid', data });
+			const sentAt = (seconds: number): FakeDelivery => ({ headers: standardHeaders(SECRET, 'msg_1', seconds, raw), rawBody: Buffer.from(raw) });
+			expect((await runWebhook(trigger, testNode, sentAt(NOW))).result.workflowData![0][0].json.deliveryId).toBe('msg_1');
+			// Standard Webhooks' and Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the attempt before
+			let at = NOW;
+			for (const wait of [5, 300, 1800, 7200, 18_000, 36_000, 36_000]) {
+				at += wait;
+				jest.spyOn(Date, 'now').mockReturnValue(at * 1000);
+				const retry = await runWebhook(trigger, testNode, sentAt(at));
+				expect([wait, retry.result]).toEqual([wait, { webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' } }]);
+			}
+			// another message of the same subscription still runs
+			const other = JSON.stringify({ id: 'evt_other', type: 'invoice.paid', data });
+			const next = { headers: standardHeaders(SECRET, 'msg_2', at, other), rawBody: Buffer.from(other) };
+			expect((await runWebhook(trigger, testNode, next)).result.workflowData![0][0].json.deliveryId).toBe('msg_2');
+		},
+	);
 
 	test('the repeat key comes from signed data only: a changed or missing webhook-id does not make a body-only delivery new (point 3)', async () => {
 		const testNode = node({ ignoreRepeatedDeliveries: true, signatureScheme: 'github' });
@@ -925,7 +1012,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 			runs.push(run.result.workflowData ? 'ran' : run.result.webhookResponse);
 		}
 		expect(runs).toEqual(['ran', ...Array(4).fill({ received: true, ignored: 'repeated delivery: evt_gh' })]);
-		// a signature over the body alone never expires, so neither does the id (only the bound of 50,000 drops it)
+		// a signature over the body alone never expires, so neither does the id (only the bound of 10,000 per trigger drops it)
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 30 * 86_400) * 1000);
 		expect((await runWebhook(trigger, testNode, { headers: signature, rawBody: Buffer.from(raw) })).result.workflowData).toBeUndefined();
 	});
@@ -1071,6 +1158,30 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 			};
 		};
 		expect([await ran(testNode, svix('msg_1')), await ran(testNode, svix('msg_2'))]).toEqual([true, true]);
+	});
+
+	test.each<[string, (id: string, at: number) => Record<string, string>, Record<string, string>]>([
+		[
+			'(a) X-Signature over {timestamp}.{body} with X-Signature-Timestamp, behind x-request-timestamp and x-edge-timestamp',
+			(id, at) => formHeaders({ header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' }, SECRET, id, at, raw(id)),
+			{ 'x-request-timestamp': String(NOW - 3600), 'x-edge-timestamp': String(NOW) },
+		],
+		[
+			'(b) {id}.{timestamp}.{body} with its id in X-Business-Ops-Id, behind X-Event-Id: bus-7f3a',
+			(id, at) => formHeaders({ header: 'X-Business-Ops-Signature', value: 'hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' }, SECRET, id, at, raw(id)),
+			{ 'X-Event-Id': 'bus-7f3a' },
+		],
+	])('%s: verifies before and after Auto learned the form', async (_form, signed, proxies) => {
+		const delivery = (id: string, withProxies: boolean): FakeDelivery => ({
+			headers: withProxies ? { ...proxies, ...signed(id, NOW - 3) } : signed(id, NOW - 3),
+			rawBody: Buffer.from(raw(id)),
+		});
+		// alone first (learned), then behind the proxy headers
+		const learnedFirst = node();
+		expect([await ran(learnedFirst, delivery('evt_alone', false)), await ran(learnedFirst, delivery('evt_behind', true))]).toEqual([true, true]);
+		// behind the proxy headers from the first delivery on
+		const proxiedFirst = node();
+		expect([await ran(proxiedFirst, delivery('evt_behind', true)), await ran(proxiedFirst, delivery('evt_behind_2', true)), await ran(proxiedFirst, delivery('evt_alone', false))]).toEqual([true, true, true]);
 	});
 
 	test('a body made of "<id>.<timestamp>.<body>" verifies under {body} with a genuine signature, but is refused and teaches nothing', async () => {

@@ -8,13 +8,33 @@ const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, tolerance: 300
 const request = (headers: Record<string, string>, rawBody: Buffer | string | undefined = Buffer.from(BODY)) => ({ headers, rawBody, nowSeconds: NOW });
 
 describe('decideTrust: one request, one subscription, one answer', () => {
-	test('accepted: the parsed body, the form it verified under, the signed timestamp and the tolerance', () => {
-		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), auto)).toEqual({
+	test('accepted: the parsed body, the form it verified under, the signed timestamp (not the receive time) and the tolerance', () => {
+		// signed 17 s before it is received
+		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW - 17, BODY)), auto)).toEqual({
 			accepted: true,
 			body: JSON.parse(BODY),
-			form: expect.objectContaining({ signedId: 'msg_1', signed: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } }),
-			timestamp: NOW,
+			form: {
+				description: 'header webhook-signature, value v1,<base64>, HMAC-SHA256 of {ID}.{timestamp}.{body}, key the base64 after whsec_, timestamp from webhook-timestamp, id from header webhook-id',
+				custom: {
+					header: 'webhook-signature',
+					prefix: 'v1,',
+					encoding: 'base64',
+					content: '{ID}.{timestamp}.{body}',
+					key: 'whsecBase64',
+					timestampHeader: 'webhook-timestamp',
+					idHeader: 'webhook-id',
+					algorithm: 'sha256',
+				},
+				signed: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' },
+				signedId: 'msg_1',
+			},
+			timestamp: NOW - 17,
 			toleranceSeconds: 300,
+		});
+		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW - 17, BODY)), { ...auto, tolerance: 10 })).toEqual({
+			accepted: false,
+			status: 401,
+			reason: 'signature does not match (and timestamp too old: a timestamp outside the window is not tried)',
 		});
 	});
 
@@ -24,7 +44,7 @@ describe('decideTrust: one request, one subscription, one answer', () => {
 		['no secret', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: undefined }, 401, /^no signing secret is stored$/],
 		['a forged signature', request(standardHeaders('whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==', 'msg_1', NOW, BODY)), auto, 401, /^signature does not match$/],
 		['a verified body that is a JSON list', request(standardHeaders(SECRET, 'msg_1', NOW, '[1]'), '[1]'), auto, 400, /^body is not a JSON object$/],
-		['headers that are not an object', { headers: null as unknown as Record<string, string>, rawBody: Buffer.from(BODY), nowSeconds: NOW }, auto, 401, /./],
+		['headers that are not an object', { headers: null as unknown as Record<string, string>, rawBody: Buffer.from(BODY), nowSeconds: NOW }, auto, 401, /^signature could not be checked$/],
 	])('refused: %s', (_case, req, subscription, status, reason) => {
 		const trust = decideTrust(req, subscription);
 		expect(trust).toEqual({ accepted: false, status, reason: expect.stringMatching(reason) });
