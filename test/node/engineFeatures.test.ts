@@ -6,7 +6,14 @@ import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, runWithRetries, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';

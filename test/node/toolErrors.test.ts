@@ -20,6 +20,12 @@ import { MAX_RETRY_AFTER_MS } from '../../nodes/shared/api/rateBudget';
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
+
 const nodeType = loadNodeType(new BusinessOps());
 const properties = nodeType.description.properties;
 const API = 'https://api.business-ops.test';
