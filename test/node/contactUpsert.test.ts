@@ -65,6 +65,49 @@ describe('Contact → Create or Update', () => {
 		expect(write.isDone()).toBe(true);
 	});
 
+	// What macOS, spreadsheets and copy-paste give: the same address in another Unicode form, or
+	// with an invisible character in it. é composed is U+00E9; decomposed, e + U+0301.
+	test.each([
+		['decomposed (e + U+0301) where the API lists it composed', 'jose\u0301@cafe\u0301.example', 'jos\u00e9@caf\u00e9.example'],
+		['composed where the API lists it decomposed', 'jos\u00e9@caf\u00e9.example', 'jose\u0301@cafe\u0301.example'],
+		['decomposed, in upper case, with spaces around', '  JOSE\u0301@CAFE\u0301.EXAMPLE ', 'jos\u00e9@caf\u00e9.example'],
+		['with a pasted zero-width space (U+200B)', 'pieter\u200b.bakker@example.com', 'pieter.bakker@example.com'],
+		['with a zero-width joiner, word joiner and byte order mark', '\ufeffpieter.bak\u200dker@exam\u2060ple.com', 'pieter.bakker@example.com'],
+		['where the API lists it with a zero-width space', 'pieter.bakker@example.com', 'pieter.bakker\u200b@example.com'],
+	])('the same address %s is the contact the API lists: updated, not created twice', async (_, given, listed) => {
+		listing([{ id: 'ctc_1', name: 'Listed', email: listed }]);
+		const write = api()
+			.patch('/v1/contacts/ctc_1', (body) => body.name === 'Row 0')
+			.reply(200, { data: { id: 'ctc_1', name: 'Row 0', email: listed } });
+		const { items } = await runDeclarativeNode(node, upsert, { items: rows(given) });
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_1']]);
+		expect(write.isDone()).toBe(true);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	test('creates with the address in one form: composed (NFC), without zero-width characters, its case kept', async () => {
+		listing([]);
+		const write = api()
+			.post('/v1/contacts', { email: 'Jos\u00e9@Caf\u00e9.example', name: 'Row 0' })
+			.reply(201, { data: { id: 'ctc_2', name: 'Row 0', email: 'Jos\u00e9@Caf\u00e9.example' } });
+		const { items } = await runDeclarativeNode(node, upsert, { items: rows(' Jose\u0301\u200b@Cafe\u0301.example ') });
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['created', 'ctc_2']]);
+		expect(write.isDone()).toBe(true);
+	});
+
+	test('two rows with one address in two Unicode forms in one run: one create, then an update of it', async () => {
+		listing([]);
+		const calls: string[] = [];
+		api()
+			.post('/v1/contacts', (body) => (calls.push(`POST ${body.name}`), true))
+			.reply(201, { data: { id: 'ctc_9', name: 'Row 0', email: 'jos\u00e9@caf\u00e9.example' } })
+			.patch('/v1/contacts/ctc_9', (body) => (calls.push(`PATCH ${body.name}`), true))
+			.reply(200, { data: { id: 'ctc_9', name: 'Row 1', email: 'jos\u00e9@caf\u00e9.example' } });
+		const { items } = await runDeclarativeNode(node, upsert, { items: rows('jos\u00e9@caf\u00e9.example', 'jose\u0301@cafe\u0301.example') });
+		expect(calls).toEqual(['POST Row 0', 'PATCH Row 1']);
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['created', 'ctc_9'], ['updated', 'ctc_9']]);
+	});
+
 	test('reads the contacts once per run (one request per 100), not once per item', async () => {
 		const existing = Array.from({ length: 250 }, (_, i) => ({ id: `ctc_${i}`, name: `C${i}`, email: `c${i}@example.com` }));
 		const read = listing(existing);
