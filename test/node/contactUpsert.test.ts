@@ -108,6 +108,35 @@ describe('Contact → Create or Update', () => {
 		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['created', 'ctc_9'], ['updated', 'ctc_9']]);
 	});
 
+	test('an update never sends the e-mail: the address stored keeps its case, whatever case and spaces the item gives', async () => {
+		listing([{ id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' }]);
+		const bodies: unknown[] = [];
+		api()
+			.patch('/v1/contacts/ctc_1', (body) => (bodies.push(body), true))
+			.reply(200, { data: { id: 'ctc_1', name: 'Row 0', email: 'pieter.bakker@example.com', phone: '+31 6 1' } });
+		const { items } = await runDeclarativeNode(
+			node,
+			{ ...upsert, additionalFields: { phone: '+31 6 1' } },
+			{ items: rows('  PIETER.BAKKER@EXAMPLE.COM  ') },
+		);
+		expect(bodies).toEqual([{ name: 'Row 0', phone: '+31 6 1' }]);
+		expect(items.map((i) => i.json)).toEqual([
+			{ action: 'updated', id: 'ctc_1', name: 'Row 0', email: 'pieter.bakker@example.com', phone: '+31 6 1' },
+		]);
+	});
+
+	test('an item that gives only the e-mail of a contact that exists changes nothing: no write, the contact read back as unchanged', async () => {
+		listing([{ id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' }]);
+		const read = api()
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: { id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' } });
+		const { items } = await runDeclarativeNode(node, { ...upsert, name: '' }, { items: rows('Pieter.Bakker@example.com') });
+		expect(items.map((i) => i.json)).toEqual([{ action: 'unchanged', id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' }]);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(read.isDone()).toBe(true);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
 	test('reads the contacts once per run (one request per 100), not once per item', async () => {
 		const existing = Array.from({ length: 250 }, (_, i) => ({ id: `ctc_${i}`, name: `C${i}`, email: `c${i}@example.com` }));
 		const read = listing(existing);
