@@ -29,7 +29,7 @@ export const contactUpsertDescription: INodeProperties[] = [
 			required: true,
 			default: '',
 			placeholder: 'name@email.com',
-			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter); when none has it, a contact is created with it',
+			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter) and keeps its address as stored: an update never sends the e-mail. When none has it, a contact is created with it.',
 			displayOptions: showForUpsert,
 		},
 		{ trim: true, check: 'email' },
@@ -149,9 +149,15 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
 	const run = runScoped<RunContacts>(ctx, 'contactUpsert', () => ({}));
 	const body = options.body as IDataObject;
 	const email = String(body.email);
+	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
+	// stored keeps its case and form. With nothing else to change, nothing is written.
+	const changes = Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'email'));
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
-		return { action: 'updated', response: await sendRequest(ctx, { ...options, method: 'PATCH', url }, itemIndex) };
+		if (Object.keys(changes).length === 0) {
+			return { action: 'unchanged', response: await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex) };
+		}
+		return { action: 'updated', response: await sendRequest(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
 	};
 	/** A 409 is kept, not thrown: the contact may have been created meanwhile by someone else. */
 	const create = async () =>
