@@ -3,7 +3,7 @@
  * assertion fails. A test that reads a file or the environment and returns early when it is
  * missing (or loops over an empty list) would otherwise pass while checking nothing.
  */
-import { realWaitsRefused } from './clock';
+import { realWaitsRefused } from './realWaits';
 
 beforeEach(() => expect.hasAssertions());
 

@@ -17,6 +17,7 @@
  * or `manualClock()` before each test.
  */
 import type { Clock } from '../../nodes/shared/api/clock';
+import { realWaitsRefused } from './realWaits';
 
 type ClockModule = typeof import('../../nodes/shared/api/clock');
 const real: Clock = jest.requireActual<ClockModule>('../../nodes/shared/api/clock').systemClock;
@@ -25,8 +26,6 @@ const real: Clock = jest.requireActual<ClockModule>('../../nodes/shared/api/cloc
 let offset = 0;
 
 const MUST_NOT_WAIT_FOR_REAL = /[\\/]test[\\/]node[\\/]/;
-/** The waits a test of test/node asked for on the real clock (skipped); assertions.ts fails the test. */
-export const realWaitsRefused: number[] = [];
 
 /** The real clock: its waits, except in a test of test/node (recorded and skipped). */
 function realTime(): Clock {
