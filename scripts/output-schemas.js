@@ -174,7 +174,7 @@ const schemas = {
 		update: contact,
 		upsert: {
 			...contact,
-			properties: { action: oneOf(['created', 'updated'], 'Whether Create or Update created the contact or updated the one with its e-mail'), ...contact.properties },
+			properties: { action: oneOf(['created', 'updated', 'unchanged'], 'Whether Create or Update created the contact, updated the one with its e-mail, or left it unchanged (the item gave nothing but the e-mail)'), ...contact.properties },
 			required: ['action', ...contact.required],
 		},
 	},

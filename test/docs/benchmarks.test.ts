@@ -11,8 +11,9 @@ const results = readFileSync(join(ROOT, 'bench', 'RESULTS.md'), 'utf8');
 const tableRows = (text: string) => text.split('\n').filter((line) => line.startsWith('|'));
 
 test("docs/benchmarks.md's table is bench/RESULTS.md's, from the run it names", () => {
-	const [, inside = '', after] = docs.split(/<!-- bench table:[^\n]*-->\n|<!-- end of bench table -->/);
-	expect(after).toBeDefined();
+	const parts = docs.split(/<!-- bench table:[^\n]*-->\n|<!-- end of bench table -->/);
+	expect(parts).toHaveLength(3); // one opening and one closing marker, in that order
+	const [, inside] = parts;
 	const runLine = inside.split('\n')[0];
 	expect(runLine).toMatch(/^Run of \d{4}-\d{2}-\d{2}: `npm run bench -- [^`]*--out=bench\/RESULTS\.md`, /);
 	expect(results).toContain(runLine);

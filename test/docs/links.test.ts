@@ -55,7 +55,7 @@ describe("the README's commands are the package's", () => {
 
 	test('`npm test` and every `npm run <script>` in the README and docs/ name a script of package.json', () => {
 		expect(readme).toMatch(/npm test\s+#/);
-		expect(packageJson.scripts.test).toBeDefined();
+		expect(packageJson.scripts.test).toBe('node scripts/ensure-install.js && node scripts/test-all.js');
 		const named = documents().flatMap((file) =>
 			[...read(file).matchAll(/npm run ([\w:-]+)/g)].map((m) => ({ file, script: m[1] })),
 		);

@@ -9,15 +9,41 @@
  * - `manualClock()`: time moves only by the waits, which are recorded (exact pacing assertions);
  * - `forgetRateBudgets()`: moves every clock past the time after which an unused budget is
  *   forgotten, so the next test starts with fresh budgets (as a long-idle n8n would).
+ *
+ * A test of test/node never waits on the real clock: there a wrong wait (a retry a mutation
+ * caused, a budget that holds a request back) would fail by the 30-s test timeout instead of by an
+ * assertion. On the real clock such a wait is skipped (time moves on as after it) and recorded,
+ * and the test fails after it naming the waits (assertions.ts); those files turn on `fastClock()`
+ * or `manualClock()` before each test.
  */
 import type { Clock } from '../../nodes/shared/api/clock';
+import { realWaitsRefused } from './realWaits';
 
 type ClockModule = typeof import('../../nodes/shared/api/clock');
 const real: Clock = jest.requireActual<ClockModule>('../../nodes/shared/api/clock').systemClock;
 
 /** Added to every clock: forgetRateBudgets moves it on. */
 let offset = 0;
-let current: Clock = { ...real, now: () => real.now() + offset };
+
+const MUST_NOT_WAIT_FOR_REAL = /[\\/]test[\\/]node[\\/]/;
+
+/** The real clock: its waits, except in a test of test/node (recorded and skipped). */
+function realTime(): Clock {
+	return {
+		now: () => real.now() + offset,
+		sleep: async (ms, signal) => {
+			if (ms > 0 && MUST_NOT_WAIT_FOR_REAL.test(expect.getState().testPath ?? '')) {
+				realWaitsRefused.push(ms);
+				offset += ms;
+				return await real.sleep(1, signal);
+			}
+			return await real.sleep(ms, signal);
+		},
+		timeout: real.timeout,
+	};
+}
+
+let current: Clock = realTime();
 
 /** What the package's transport and rate budget see as `systemClock` in tests. */
 export const harnessClock: Clock = {
@@ -91,12 +117,12 @@ export function realClock(): void {
 	const base = current.now();
 	const realNow = real.now();
 	offset = Math.max(offset, base - realNow);
-	current = { ...real, now: () => real.now() + offset };
+	current = realTime();
 }
 
 /** Every rate budget of the process is forgotten by the next request (an hour passes for the package). */
 export function forgetRateBudgets(): void {
 	realClock();
 	offset += 60 * 60_000;
-	current = { ...real, now: () => real.now() + offset };
+	current = realTime();
 }

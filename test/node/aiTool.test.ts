@@ -93,7 +93,13 @@ describe('output schemas', () => {
 
 describe('hints and builder hints', () => {
 	it('puts builderHint on the node, never on the Resource or Operation property (n8n 2.41 refuses such a node)', () => {
-		expect((description as unknown as { builderHint?: unknown }).builderHint).toBeDefined();
+		const { name } = JSON.parse(readFileSync(`${__dirname}/../../package.json`, 'utf8')) as { name: string };
+		expect((description as unknown as { builderHint?: unknown }).builderHint).toEqual({
+			searchHint:
+				'Business Operations API: contacts, quotes with line items, invoices, customer requests, AI agents and their runs, organization settings, webhook subscriptions',
+			// the package's own trigger, by the type n8n gives it
+			relatedNodes: [{ nodeType: `${name}.businessOpsTrigger`, relationHint: 'Starts a workflow when a quote, invoice, request or agent event happens' }],
+		});
 		for (const p of description.properties.filter((p) => p.name === 'resource' || p.name === 'operation')) {
 			expect((p as unknown as { builderHint?: unknown }).builderHint).toBeUndefined();
 		}

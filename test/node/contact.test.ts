@@ -1,7 +1,14 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { byId, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const api = () =>

@@ -1,7 +1,14 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const api = () =>
@@ -45,7 +52,7 @@ describe('Contact → Create or Update', () => {
 	test('updates the one contact with the e-mail, whatever its case and spaces', async () => {
 		listing([{ id: 'ctc_1', name: 'Anna', email: 'Anna@Example.com ' }]);
 		const write = api()
-			.patch('/v1/contacts/ctc_1', { email: 'anna@example.com', name: 'Row 0', phone: '+31 6 1' })
+			.patch('/v1/contacts/ctc_1', { name: 'Row 0', phone: '+31 6 1' })
 			.reply(200, { data: { id: 'ctc_1', name: 'Row 0', email: 'anna@example.com', phone: '+31 6 1' } });
 		const { items } = await runDeclarativeNode(
 			node,
@@ -58,13 +65,85 @@ describe('Contact → Create or Update', () => {
 		expect(write.isDone()).toBe(true);
 	});
 
+	// What macOS, spreadsheets and copy-paste give: the same address in another Unicode form, or
+	// with an invisible character in it. é composed is U+00E9; decomposed, e + U+0301.
+	test.each([
+		['decomposed (e + U+0301) where the API lists it composed', 'jose\u0301@cafe\u0301.example', 'jos\u00e9@caf\u00e9.example'],
+		['composed where the API lists it decomposed', 'jos\u00e9@caf\u00e9.example', 'jose\u0301@cafe\u0301.example'],
+		['decomposed, in upper case, with spaces around', '  JOSE\u0301@CAFE\u0301.EXAMPLE ', 'jos\u00e9@caf\u00e9.example'],
+		['with a pasted zero-width space (U+200B)', 'pieter\u200b.bakker@example.com', 'pieter.bakker@example.com'],
+		['with a zero-width joiner, word joiner and byte order mark', '\ufeffpieter.bak\u200dker@exam\u2060ple.com', 'pieter.bakker@example.com'],
+		['where the API lists it with a zero-width space', 'pieter.bakker@example.com', 'pieter.bakker\u200b@example.com'],
+	])('the same address %s is the contact the API lists: updated, not created twice', async (_, given, listed) => {
+		listing([{ id: 'ctc_1', name: 'Listed', email: listed }]);
+		const write = api()
+			.patch('/v1/contacts/ctc_1', (body) => body.name === 'Row 0')
+			.reply(200, { data: { id: 'ctc_1', name: 'Row 0', email: listed } });
+		const { items } = await runDeclarativeNode(node, upsert, { items: rows(given) });
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_1']]);
+		expect(write.isDone()).toBe(true);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	test('creates with the address in one form: composed (NFC), without zero-width characters, its case kept', async () => {
+		listing([]);
+		const write = api()
+			.post('/v1/contacts', { email: 'Jos\u00e9@Caf\u00e9.example', name: 'Row 0' })
+			.reply(201, { data: { id: 'ctc_2', name: 'Row 0', email: 'Jos\u00e9@Caf\u00e9.example' } });
+		const { items } = await runDeclarativeNode(node, upsert, { items: rows(' Jose\u0301\u200b@Cafe\u0301.example ') });
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['created', 'ctc_2']]);
+		expect(write.isDone()).toBe(true);
+	});
+
+	test('two rows with one address in two Unicode forms in one run: one create, then an update of it', async () => {
+		listing([]);
+		const calls: string[] = [];
+		api()
+			.post('/v1/contacts', (body) => (calls.push(`POST ${body.name}`), true))
+			.reply(201, { data: { id: 'ctc_9', name: 'Row 0', email: 'jos\u00e9@caf\u00e9.example' } })
+			.patch('/v1/contacts/ctc_9', (body) => (calls.push(`PATCH ${body.name}`), true))
+			.reply(200, { data: { id: 'ctc_9', name: 'Row 1', email: 'jos\u00e9@caf\u00e9.example' } });
+		const { items } = await runDeclarativeNode(node, upsert, { items: rows('jos\u00e9@caf\u00e9.example', 'jose\u0301@cafe\u0301.example') });
+		expect(calls).toEqual(['POST Row 0', 'PATCH Row 1']);
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['created', 'ctc_9'], ['updated', 'ctc_9']]);
+	});
+
+	test('an update never sends the e-mail: the address stored keeps its case, whatever case and spaces the item gives', async () => {
+		listing([{ id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' }]);
+		const bodies: unknown[] = [];
+		api()
+			.patch('/v1/contacts/ctc_1', (body) => (bodies.push(body), true))
+			.reply(200, { data: { id: 'ctc_1', name: 'Row 0', email: 'pieter.bakker@example.com', phone: '+31 6 1' } });
+		const { items } = await runDeclarativeNode(
+			node,
+			{ ...upsert, additionalFields: { phone: '+31 6 1' } },
+			{ items: rows('  PIETER.BAKKER@EXAMPLE.COM  ') },
+		);
+		expect(bodies).toEqual([{ name: 'Row 0', phone: '+31 6 1' }]);
+		expect(items.map((i) => i.json)).toEqual([
+			{ action: 'updated', id: 'ctc_1', name: 'Row 0', email: 'pieter.bakker@example.com', phone: '+31 6 1' },
+		]);
+	});
+
+	test('an item that gives only the e-mail of a contact that exists changes nothing: no write, the contact read back as unchanged', async () => {
+		listing([{ id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' }]);
+		const read = api()
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: { id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' } });
+		const { items } = await runDeclarativeNode(node, { ...upsert, name: '' }, { items: rows('Pieter.Bakker@example.com') });
+		expect(items.map((i) => i.json)).toEqual([{ action: 'unchanged', id: 'ctc_1', name: 'Pieter', email: 'pieter.bakker@example.com' }]);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(read.isDone()).toBe(true);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
 	test('reads the contacts once per run (one request per 100), not once per item', async () => {
 		const existing = Array.from({ length: 250 }, (_, i) => ({ id: `ctc_${i}`, name: `C${i}`, email: `c${i}@example.com` }));
 		const read = listing(existing);
 		const write = api()
-			.patch('/v1/contacts/ctc_7', (body) => body.email === 'c7@example.com').reply(200, { data: existing[7] })
-			.patch('/v1/contacts/ctc_249', (body) => body.email === 'c249@example.com').reply(200, { data: existing[249] })
-			.patch('/v1/contacts/ctc_100', (body) => body.email === 'c100@example.com').reply(200, { data: existing[100] });
+			.patch('/v1/contacts/ctc_7', (body) => body.name === 'Row 0').reply(200, { data: existing[7] })
+			.patch('/v1/contacts/ctc_249', (body) => body.name === 'Row 1').reply(200, { data: existing[249] })
+			.patch('/v1/contacts/ctc_100', (body) => body.name === 'Row 2').reply(200, { data: existing[100] });
 		const { items } = await runDeclarativeNode(node, upsert, { items: rows('c7@example.com', 'c249@example.com', 'c100@example.com') });
 		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_7'], ['updated', 'ctc_249'], ['updated', 'ctc_100']]);
 		expect(read.isDone() && write.isDone()).toBe(true);
@@ -95,7 +174,7 @@ describe('Contact → Create or Update', () => {
 			.post('/v1/contacts')
 			.reply(409, { error: { code: 'duplicate_resource', message: 'A contact with this e-mail exists' } });
 		listing([{ id: 'ctc_5', name: 'Theirs', email: 'race@example.com' }]);
-		const write = api().patch('/v1/contacts/ctc_5', { email: 'race@example.com', name: 'Row 0' }).reply(200, {
+		const write = api().patch('/v1/contacts/ctc_5', { name: 'Row 0' }).reply(200, {
 			data: { id: 'ctc_5', name: 'Row 0', email: 'race@example.com' },
 		});
 		const { items } = await runDeclarativeNode(node, upsert, { items: rows('race@example.com') });

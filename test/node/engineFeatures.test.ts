@@ -6,7 +6,14 @@ import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, runWithRetries, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
@@ -112,15 +119,23 @@ describe("n8n's own dates", () => {
 		expect(fromText).toBe('2026-12-23T20:18:16.838Z');
 	});
 
-	test("Due Date from $today is the workflow's calendar date", async () => {
+	test("Due Date from $today is the workflow's calendar date, whenever the test runs (the clock stands still)", async () => {
 		const bodies = sentBodies('/v1/invoices');
-		const { context } = await runDeclarativeNode(
-			node,
-			{ ...quoteWith(''), resource: 'invoice', additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' } },
-			{ credentials },
-		);
-		const expected = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(Date.now() + 14 * 86_400_000);
-		expect(bodies.map((body) => body.dueDate)).toEqual([expected]);
+		// one instant for the expression and the expectation: a run across midnight cannot tell them apart
+		const today = Date.now();
+		const frozen = jest.spyOn(Date, 'now').mockReturnValue(today);
+		try {
+			const { context } = await runDeclarativeNode(
+				node,
+				{ ...quoteWith(''), resource: 'invoice', additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' } },
+				{ credentials },
+			);
+			// 14 calendar days on from today's date in the workflow's time zone (a DST change between is no matter)
+			const [year, month, day] = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(today).split('-').map(Number);
+			expect(bodies.map((body) => body.dueDate)).toEqual([new Date(Date.UTC(year, month - 1, day + 14)).toISOString().slice(0, 10)]);
+		} finally {
+			frozen.mockRestore();
+		}
 	});
 
 	test("Due Date from a JS Date is its calendar date in the workflow's time zone, as with $now", async () => {

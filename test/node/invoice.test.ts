@@ -2,7 +2,14 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { byId, jsonOf, loadNodeType, runDeclarativeNode } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';

@@ -3,7 +3,14 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { checkLineItems, formRows } from '../../nodes/BusinessOps/shared/lineItems';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { byId, loadNodeType, runDeclarativeNode } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';

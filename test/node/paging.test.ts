@@ -2,13 +2,16 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
-import { forgetRateBudgets } from '../harness/clock';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
 
-beforeEach(() => forgetRateBudgets());
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 function page(n: number, size: number, total: number) {
 	const first = (n - 1) * 100;

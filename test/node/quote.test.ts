@@ -3,7 +3,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { toUtcTimestamp } from '../../nodes/BusinessOps/shared/dates';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { byId, jsonOf, loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';

@@ -186,7 +186,7 @@ describe('a request with a longest wait (the trigger\'s activation)', () => {
 		await tick(1);
 		expect(await bounded).toBeInstanceOf(TooLongWait);
 		await tick(10_000);
-		await expect(budget.take()).resolves.toBeDefined(); // the next in line is served
+		await expect(budget.take()).resolves.toEqual({ answered: expect.any(Function), refused: expect.any(Function) }); // the next in line is served
 	});
 });
 
@@ -222,6 +222,8 @@ test("the polling trigger's requests go after every waiting run and editor reque
 });
 
 describe('pacing that learns (the API allows less than the setting)', () => {
+	afterEach(() => realClock());
+
 	/**
 	 * A sliding-window API and, optionally, another client of the same key that tries one request
 	 * every `otherEveryMs` from time 0. Retry-After in whole seconds, as the sandbox; with
@@ -349,6 +351,25 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		const minimum = 4 * 5000 + 25;
 		expect(ms / minimum).toBeLessThanOrEqual(1.25);
 		expect(refusals).toBeLessThanOrEqual(90);
+	});
+
+	test('a second refusal at most halves the learned pace, even when nothing was accepted just before it (manual clock)', async () => {
+		const clock = manualClock();
+		const budget = budgetFor(budgetKeyOf(`svc_${'h'.repeat(32)}`), 20, 60_000);
+		for (let i = 0; i < 10; i++) (await budget.take()).answered(true);
+		(await budget.take()).refused(5000);
+		expect(budget.learnedPace).toEqual({ limit: 10, windowMs: 5000 });
+
+		// After the pause, the first request is refused again: nothing was accepted in the learned
+		// window, yet the pace halves (10 → 5), not down to one request per window.
+		(await budget.take()).refused(5000);
+		expect(clock.waits).toEqual([5000]);
+		expect(budget.learnedPace).toEqual({ limit: 5, windowMs: 5000 });
+
+		// Every workflow on the key then gets 5 requests per 5 s: the pause, 5 at once, then the window.
+		clock.waits.length = 0;
+		for (let i = 0; i < 6; i++) (await budget.take()).answered(true);
+		expect(clock.waits.reduce((a, b) => a + b, 0)).toBe(5000 + 5000);
 	});
 
 	test('after quiet windows the learned limit grows back by one per two windows, up to the setting', async () => {

@@ -4,13 +4,16 @@ import type { INodeProperties, INodePropertyOptions, INodePropertyRouting } from
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { walkPages } from '../../nodes/shared/api/pages';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
-import { forgetRateBudgets } from '../harness/clock';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
 
 const description = new BusinessOps().description;
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 
-beforeEach(() => forgetRateBudgets());
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 /** Every `routing` of the node, with where it sits: properties, options, collection entries. */
 function routings(properties: Array<INodeProperties | INodePropertyOptions>, at = ''): Array<[string, INodePropertyRouting]> {

@@ -20,6 +20,12 @@ import { MAX_RETRY_AFTER_MS } from '../../nodes/shared/api/rateBudget';
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
+
 const nodeType = loadNodeType(new BusinessOps());
 const properties = nodeType.description.properties;
 const API = 'https://api.business-ops.test';
@@ -242,8 +248,6 @@ describe('the other error paths', () => {
 			(error: unknown) => error,
 		);
 
-	beforeEach(() => forgetRateBudgets());
-
 	test('a write that gets no answer: the change may have been made; read the record first', async () => {
 		nock(API).post('/v1/contacts').replyWithError(networkError('connect ECONNREFUSED', 'ECONNREFUSED'));
 		const error = (await failure(createContact, { name: 'Bakkerij' })) as Error;
@@ -254,7 +258,6 @@ describe('the other error paths', () => {
 	});
 
 	test('a read that gets no answer after its retries: try again later', async () => {
-		fastClock();
 		nock(API).get('/v1/contacts/ctc_1').times(5).replyWithError(networkError('socket hang up', 'ECONNRESET'));
 		expectForTheModel(await failure(getContact, { contactId: 'ctc_1' }), /try again later/);
 	});
@@ -276,7 +279,6 @@ describe('the other error paths', () => {
 	});
 
 	test('rate limited after every attempt: try again later', async () => {
-		fastClock();
 		nock(API).get('/v1/contacts/ctc_1').times(5).reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '1' });
 		expectForTheModel(await failure(getContact, { contactId: 'ctc_1' }), /try again later/);
 	});

@@ -8,8 +8,16 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
+import { fastClock, forgetRateBudgets } from '../harness/clock';
+import { asBoolean } from '../../nodes/shared/typing';
 import { casesOf, nodeType, operations, recordRequests, sample, SAMPLE_BY_NAME, type FieldCase } from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+
+/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 
@@ -97,6 +105,9 @@ describe('every field sends what its check accepted, in the API type', () => {
 				expect(await outcomeOf(fieldCase, 'true')).toEqual(sent(fieldCase, true));
 				expect(await outcomeOf(fieldCase, 'false')).toEqual(sent(fieldCase, false));
 				expect(await outcomeOf(fieldCase, '  false  ')).toEqual(sent(fieldCase, false));
+				// a spreadsheet's TRUE / FALSE, a form's True: any case
+				expect(await outcomeOf(fieldCase, 'TRUE')).toEqual(sent(fieldCase, true));
+				expect(await outcomeOf(fieldCase, ' False ')).toEqual(sent(fieldCase, false));
 				expect(await outcomeOf(fieldCase, '14')).toEqual(refused(fieldCase));
 				break;
 			case 'options':
@@ -114,6 +125,21 @@ describe('every field sends what its check accepted, in the API type', () => {
 			}
 		}
 	});
+});
+
+test('the boolean rule reads true and false in any case, spaces around ignored, and nothing else', () => {
+	const read = (values: unknown[]) => values.map((value) => asBoolean(value));
+	expect(read([true, false, 'TRUE', 'True', ' tRuE ', 'FALSE', ' False ', 'false'])).toEqual(
+		[true, false, true, true, true, false, false, false].map((value) => ({ value })),
+	);
+	expect(read(['yes', '1', 0, 'truee', 'T', ''])).toEqual([
+		{ problem: 'must be true or false; the expression gave "yes"' },
+		{ problem: 'must be true or false; the expression gave "1"' },
+		{ problem: 'must be true or false; the expression gave the number 0' },
+		{ problem: 'must be true or false; the expression gave "truee"' },
+		{ problem: 'must be true or false; the expression gave "T"' },
+		{ problem: 'must be true or false; the expression gave ""' },
+	]);
 });
 
 /**

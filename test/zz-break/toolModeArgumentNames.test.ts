@@ -3,8 +3,8 @@
  * names (docs/ai-agents.md, "What the model sees"). Issue 28 and the project rules: a refusal in
  * tool mode reads as what to change in which argument the model sees; an Update whose every
  * argument is "" must not tell the model to change "Update Fields", an argument it never sees.
- * Today a refused value names the field's display name ("Default Payment Terms (Days)") and the
- * empty Update names "Update Fields".
+ * At the break a refused value named the field's display name ("Default Payment Terms (Days)") and
+ * the empty Update named "Update Fields".
  */
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';

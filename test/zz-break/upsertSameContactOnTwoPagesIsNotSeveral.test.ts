@@ -30,7 +30,7 @@ test('a contact the list shows on two pages (records shifted while reading) is o
 		.query({ page: 2, pageSize: 100 })
 		.reply(200, { data: contacts.slice(99, 150), meta: { page: 2, pageSize: 100, total: 151, hasMore: false } });
 	const write = api()
-		.patch('/v1/contacts/ctc_99', { email: 'c99@example.com', name: 'Row 0' })
+		.patch('/v1/contacts/ctc_99', { name: 'Row 0' })
 		.reply(200, { data: { id: 'ctc_99', name: 'Row 0', email: 'c99@example.com' } });
 
 	const { items } = await runDeclarativeNode(

@@ -1,9 +1,10 @@
 /**
  * Contact → Create or Update, matched on e-mail. The API has no search by e-mail, so the contacts
  * are read once per run of the node (one request per 100 contacts) and kept for that run; each
- * item then PATCHes the one contact with its e-mail (trimmed, any case) or POSTs a new one. Items
- * go one at a time in item order, so a contact created by an earlier item is matched by a later
- * one. A 409 on create (someone created it meanwhile) reads the contacts again and updates.
+ * item then PATCHes the one contact with its e-mail (compared trimmed, in any case and Unicode
+ * form, without zero-width characters) or POSTs a new one. Items go one at a time in item order,
+ * so a contact created by an earlier item is matched by a later one. A 409 on create (someone
+ * created it meanwhile) reads the contacts again and updates.
  */
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
@@ -28,7 +29,7 @@ export const contactUpsertDescription: INodeProperties[] = [
 			required: true,
 			default: '',
 			placeholder: 'name@email.com',
-			description: 'The contact with this e-mail address (spaces around it and upper or lower case do not matter) is updated; when none has it, a contact is created',
+			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter) and keeps its address as stored: an update never sends the e-mail. When none has it, a contact is created with it.',
 			displayOptions: showForUpsert,
 		},
 		{ trim: true, check: 'email' },
@@ -62,7 +63,14 @@ interface RunContacts {
 	readBy?: number;
 }
 
-const emailKey = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
+/** What a paste or a spreadsheet leaves in an address unseen: zero-width space, (non-)joiner, word joiner, BOM. */
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+/** An address in one form: without zero-width characters, trimmed, composed (NFC); its case kept. Create sends this. */
+const addressOf = (value: string) => value.replace(ZERO_WIDTH, '').trim().normalize('NFC');
+
+/** What two addresses are compared by: the one form, in lower case (macOS and copy-paste give é decomposed). */
+const emailKey = (value: unknown) => (typeof value === 'string' ? addressOf(value).toLowerCase().normalize('NFC') : '');
 
 /**
  * Reads every contact with the item's own request options (proxy, timeout, SSL, allowed domains:
@@ -141,13 +149,19 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
 	const run = runScoped<RunContacts>(ctx, 'contactUpsert', () => ({}));
 	const body = options.body as IDataObject;
 	const email = String(body.email);
+	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
+	// stored keeps its case and form. With nothing else to change, nothing is written.
+	const changes = Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'email'));
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
-		return { action: 'updated', response: await sendRequest(ctx, { ...options, method: 'PATCH', url }, itemIndex) };
+		if (Object.keys(changes).length === 0) {
+			return { action: 'unchanged', response: await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex) };
+		}
+		return { action: 'updated', response: await sendRequest(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
 	};
 	/** A 409 is kept, not thrown: the contact may have been created meanwhile by someone else. */
 	const create = async () =>
-		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts' }, itemIndex).then(
+		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts', body: { ...body, email: addressOf(email) } }, itemIndex).then(
 			(response) => ({ response }),
 			async (error: unknown) => (isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error)),
 		);
