@@ -21,7 +21,6 @@ import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { executeRoutedRequest } from './shared/routingSeam';
-import { beginItem } from './shared/stopOnError';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -70,10 +69,9 @@ export class BusinessOps implements INodeType {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
-		// The seam with n8n's RoutingNode (see shared/routingSeam.ts): the Resource field sets
-		// `paginate` for every operation, so RoutingNode hands each request to this hook.
+		// The seam with n8n's RoutingNode (shared/routingSeam.ts): RoutingNode hands each item's
+		// request to this hook, because the Resource field sets `paginate` for every operation.
 		requestOperations: { pagination: executeRoutedRequest },
-		// Each field's declaration says what it sends (shared/fields.ts).
 		properties: [
 			{
 				displayName: 'Resource',
@@ -92,8 +90,8 @@ export class BusinessOps implements INodeType {
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'contact',
-				// beginItem: the first step of every item in every try (shared/stopOnError.ts)
-				routing: { send: { paginate: true, preSend: [beginItem] } },
+				// every operation's request goes to requestOperations.pagination, the routing seam
+				routing: { send: { paginate: true } },
 			},
 			...agentDescription,
 			...agentRunDescription,

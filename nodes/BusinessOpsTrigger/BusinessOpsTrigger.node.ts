@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
+import { eventsSubtitle } from '../shared/eventNames';
 import { customSignatureOf, customSignatureOption } from './customProperties';
 import { BoundedMap } from '../shared/boundedMap';
 import { customProblem } from './customSignature';
@@ -112,8 +113,7 @@ export class BusinessOpsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		// Event Names may be text from an expression ("a, b"), a reading the node accepts
-		subtitle: '={{Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")}}',
+		subtitle: eventsSubtitle(),
 		description:
 			'Starts the workflow when Business Ops sends an event: invoices sent or paid, quotes created or approved, customer requests received',
 		defaults: { name: 'Business Ops Trigger' },

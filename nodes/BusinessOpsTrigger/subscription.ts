@@ -33,7 +33,7 @@ import { BoundedMap } from '../shared/boundedMap';
 import { recordOf } from '../shared/api/envelope';
 import { eventNamesOf } from '../shared/eventNames';
 import { isApiNotFound, PUBLISH_AGAIN } from '../shared/api/errors';
-import { apiRequest, listAll } from '../shared/api/transport';
+import { apiRequest, readList } from '../shared/api/transport';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { openSecret, sealSecret } from './secretBox';
 import { isOn } from './switches';
@@ -387,7 +387,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
  * another n8n, an older host of this one) is never touched: it may be another instance's.
  */
 async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
-	return (await listAll(ctx, '/webhooks', {}, { activation: true }))
+	return (await readList(ctx, '/webhooks', { call: { activation: true } })).records
 		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
 		.map((entry) => String(entry.id));
 }

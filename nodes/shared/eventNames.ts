@@ -19,3 +19,9 @@ export function eventNamesOf(value: unknown): { events: string[] } | { problem: 
 	}
 	return { events };
 }
+
+/** A trigger's subtitle: its Event Names, given as a list or as text ("a, b") from an expression. */
+export function eventsSubtitle(prefix = ''): string {
+	const names = 'Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")';
+	return prefix ? `={{${JSON.stringify(prefix)} + (${names})}}` : `={{${names}}}`;
+}

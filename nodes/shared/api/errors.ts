@@ -258,6 +258,11 @@ export function isApiNotFound(error: unknown): boolean {
 	return httpCode === '404' && errorResponse?.code === 'not_found';
 }
 
+/** A 409: the API refused a record that conflicts with one that exists. */
+export function isConflict(error: unknown): boolean {
+	return (error as { httpCode?: string }).httpCode === '409';
+}
+
 export const PUBLISH_AGAIN = 'then publish the workflow again';
 
 /** When to publish again after the API key's rate limit asked to wait `waitMs` (a minute at least). */

@@ -64,6 +64,8 @@ export interface WalkResult<R> {
 	records: IDataObject[];
 	/** What the fetcher returned for the last page read. */
 	last: R;
+	/** The `meta.total` of each page read, each value once (none: no page had `meta`). */
+	totals: unknown[];
 }
 
 /**
@@ -74,8 +76,10 @@ export interface WalkResult<R> {
  * then follows `hasMore` one page at a time (records added while paging, or an
  * API that gives no totals). An answer without `meta` is the whole list (the spec does not say that
  * every list is paginated). Stops once `maxResults` records are in hand. A page that says there are
- * more but holds no records ends the walk with an error instead of looping. With `readForMs`, no
- * page is asked for once that long has passed since the walk began: the walk fails instead.
+ * more but holds no records ends the walk with an error instead of looping, and so does a last
+ * page that says there are no more while its own `total` says more than were read (never a silent
+ * partial list). With `readForMs`, no page is asked for once that long has passed since the walk
+ * began: the walk fails instead.
  */
 export async function walkPages<R>(
 	fetchPage: (page: number) => Promise<FetchedPage<R>>,
@@ -91,7 +95,14 @@ export async function walkPages<R>(
 			? new UnreadableList(`The API's list still had more pages after ${page - 1} read in ${Math.round(readForMs / 1000)} s; stopped reading it`, true)
 			: undefined;
 
-	let fetched = await fetchPage(1);
+	const totals = new Set<unknown>();
+	const counted = async (page: number) => {
+		const one = await fetchPage(page);
+		const meta = metaOf(one.body);
+		if (meta) totals.add(meta.total);
+		return one;
+	};
+	let fetched = await counted(1);
 	records.push(...recordsOf(fetched.body));
 	let page = 1;
 
@@ -114,7 +125,7 @@ export async function walkPages<R>(
 					return;
 				}
 				try {
-					pages[p] = await fetchPage(p);
+					pages[p] = await counted(p);
 					// Only an empty page ends the list early: `hasMore` may be missing or contradict `total` on a page with records.
 					if (p < end && recordsOf(pages[p].body).length === 0) end = p;
 				} catch (error) {
@@ -138,12 +149,19 @@ export async function walkPages<R>(
 		}
 		const late = outOfTime(next);
 		if (late) throw late;
-		const fetchedNext = await fetchPage(next);
+		const fetchedNext = await counted(next);
 		throwIfEmptyButMore(fetchedNext.body, next);
 		records.push(...recordsOf(fetchedNext.body));
 		fetched = fetchedNext;
 		page = next;
 		next = nextPageOf(fetched.body, page);
 	}
-	return { records, last: fetched.response };
+	const last = metaOf(fetched.body);
+	if (wantMore() && last?.hasMore === false && typeof last.total === 'number' && last.total > records.length) {
+		throw new UnreadableList(
+			`The API's answer for page ${page} of the list contradicts itself: hasMore is false, but its total is ${last.total} and the pages up to it hold ${records.length}; stopped reading the list`,
+			false,
+		);
+	}
+	return { records, last: fetched.response, totals: [...totals] };
 }

@@ -344,34 +344,42 @@ export async function apiRequest<T = IDataObject>(
 	return response.body as T;
 }
 
+export interface ListRead {
+	records: IDataObject[];
+	/** The answer to the last page read. */
+	last: IN8nHttpFullResponse;
+	/** The `meta.total` of each page, each value once (pages.ts). */
+	totals: unknown[];
+}
+
 /**
- * Every record of a list endpoint, for code outside the declarative routing (load options,
- * the trigger's lifecycle). Pages are read by the one page walker.
+ * Every record of a list (up to `maxResults`): the one list reader of the package. `request` is
+ * the list's path (read at the largest page size), or the request of a node's item as n8n built it
+ * (its query, proxy, timeout); each page is one `sendRequest`, and the one page walker (pages.ts) decides which
+ * pages to read. While the trigger is published (`call.activation`) a list is read for
+ * ACTIVATION_LIST_MS at most, and one that cannot be read says what to do in its message.
  */
-export async function listAll(
+export async function readList(
 	ctx: BusinessOpsContext,
-	path: string,
-	qs: IDataObject = {},
-	call: CallOptions = {},
-): Promise<IDataObject[]> {
-	const walk = walkPages(
-		async (page) => {
-			const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
-			return { body, response: undefined };
-		},
-		call.activation ? { readForMs: ACTIVATION_LIST_MS } : {},
-	);
-	if (!call.activation) return (await walk).records;
-	return await walk.then(
-		({ records }) => records,
-		(error: unknown) => {
-			if (!(error instanceof UnreadableList)) throw error;
-			const fix = error.endless
-				? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
-				: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
-			throw new NodeOperationError(ctx.getNode(), `${error.message} (GET ${path}). ${fix}, ${PUBLISH_AGAIN}.`, {
-				description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
-			});
-		},
-	);
+	request: string | IHttpRequestOptions,
+	read: { itemIndex?: number; maxResults?: number; call?: CallOptions } = {},
+): Promise<ListRead> {
+	const { itemIndex, maxResults, call = {} } = read;
+	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
+	const fetchPage = async (page: number) => {
+		const answer = await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
+		return { body: answer.body, response: answer };
+	};
+	const readForMs = call.activation ? ACTIVATION_LIST_MS : undefined;
+	return await walkPages(fetchPage, { maxResults, readForMs }).catch((error: unknown) => {
+		if (!(error instanceof UnreadableList)) throw error;
+		const what = `${error.message} (GET ${options.url})`;
+		if (!call.activation) throw new NodeOperationError(ctx.getNode(), `${what}${itemSuffix(itemIndex)}`, { itemIndex });
+		const fix = error.endless
+			? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
+			: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
+		throw new NodeOperationError(ctx.getNode(), `${what}. ${fix}, ${PUBLISH_AGAIN}.`, {
+			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
+		});
+	});
 }

@@ -8,20 +8,16 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
-import { runsAsTool, toolError } from '../../../shared/api/errors';
+import { isConflict, runsAsTool, toolError } from '../../../shared/api/errors';
 import { recordsOf } from '../../../shared/api/envelope';
-import { MAX_PAGE_SIZE, walkPages } from '../../../shared/api/pages';
-import { sendRequest } from '../../../shared/api/transport';
-import { showFor } from '../../shared/descriptions';
-import { textField } from '../../shared/fields';
+import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
+import { readList, sendRequest } from '../../../shared/api/transport';
+import { additionalFields, operationFields, textField } from '../../shared/fields';
 import type { ItemSender } from '../../shared/routingSeam';
-import { runScoped } from '../../shared/stopOnError';
 import { invalidInput } from '../../shared/validation';
-import { optionalContactFields } from './fields';
+import { optionalContactFields } from './create';
 
-const showForUpsert = showFor('contact', ['upsert']);
-
-export const contactUpsertDescription: INodeProperties[] = [
+export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
 	textField(
 		{
 			displayName: 'Email',
@@ -30,7 +26,6 @@ export const contactUpsertDescription: INodeProperties[] = [
 			default: '',
 			placeholder: 'name@email.com',
 			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter) and keeps its address as stored: an update never sends the e-mail. When none has it, a contact is created with it.',
-			displayOptions: showForUpsert,
 		},
 		{ trim: true, check: 'email' },
 	),
@@ -40,18 +35,9 @@ export const contactUpsertDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Bakkerij de Vries B.V.',
 		description: 'Name of the business or person. Left empty, a contact that exists keeps its name; the API may refuse to create a contact without one.',
-		displayOptions: showForUpsert,
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showForUpsert,
-		options: optionalContactFields.filter((field) => field.name !== 'email'),
-	},
-];
+	additionalFields(optionalContactFields.filter((field) => field.name !== 'email')),
+]);
 
 /** The contacts' ids by e-mail ('' for a contact the API listed without an id). */
 type Index = Map<string, Set<string>>;
@@ -77,11 +63,7 @@ const emailKey = (value: unknown) => (typeof value === 'string' ? addressOf(valu
  * what n8n built for the item), as a GET of the list.
  */
 async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
-	const { records } = await walkPages(async (page) => {
-		const read: IHttpRequestOptions = { ...options, method: 'GET', url: '/contacts', body: undefined, qs: { page, pageSize: MAX_PAGE_SIZE } };
-		const answer = await sendRequest(ctx, read, itemIndex);
-		return { body: answer.body, response: answer };
-	});
+	const { records } = await readList(ctx, { ...options, url: '/contacts', body: undefined, qs: { pageSize: MAX_PAGE_SIZE } }, { itemIndex });
 	const index: Index = new Map();
 	for (const record of records) {
 		const key = emailKey(record.email);
@@ -143,10 +125,9 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 	return ids[0];
 }
 
-const isConflict = (error: unknown) => (error as { httpCode?: unknown }).httpCode === '409';
-
-export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
-	const run = runScoped<RunContacts>(ctx, 'contactUpsert', () => ({}));
+export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) => {
+	if (!memo.has('contacts')) memo.set('contacts', {});
+	const run = memo.get('contacts') as RunContacts;
 	const body = options.body as IDataObject;
 	const email = String(body.email);
 	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
