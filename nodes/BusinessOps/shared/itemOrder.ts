@@ -21,7 +21,7 @@
 import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/errors';
+import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/toolErrors';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 

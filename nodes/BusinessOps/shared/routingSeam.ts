@@ -29,7 +29,7 @@ import type {
 import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/errors';
+import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/toolErrors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { deprecationNoticeOf, readList, sendRequest } from '../../shared/api/transport';
 import { refusalOf } from './fields';

@@ -8,7 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
+import { runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './toolErrors';
 import { MAX_PAGE_SIZE, UnreadableList, walkPages } from './pages';
 import {
 	budgetFor,

@@ -8,7 +8,8 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
-import { isConflict, runsAsTool, toolError } from '../../../shared/api/errors';
+import { isConflict } from '../../../shared/api/errors';
+import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
 import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
 import { readList, sendRequest } from '../../../shared/api/transport';
