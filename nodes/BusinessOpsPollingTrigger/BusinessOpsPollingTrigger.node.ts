@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsEvent } from '../shared/event';
-import { eventNamesOf, eventsSubtitle } from '../shared/eventNames';
+import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
 import { MAX_PAGE_SIZE } from '../shared/api/pages';
 import { readList as readAll } from '../shared/api/transport';
 import { changesOf, latestEvent, uniqueRecords } from './events';
@@ -27,20 +27,13 @@ const EVENT_OPTIONS = pollableEvents()
 /** Polls of one trigger node running in this process: a poll that starts while one runs is skipped. */
 const running = new Set<string>();
 
-/** The chosen events, read as every Event Names field is (eventNames.ts): at least one, each one this trigger can emit. */
-function chosenEvents(ctx: IPollFunctions): string[] {
-	const read = eventNamesOf(ctx.getNodeParameter('events', []));
-	if ('problem' in read) throw new NodeOperationError(ctx.getNode(), `Events: ${read.problem}`);
-	const { events } = read;
-	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event in Events', {
-			description: 'The trigger reads only the lists of the chosen events.',
-		});
-	}
+/** The chosen events (eventNames.ts), each one this trigger can emit. */
+function pollableChosen(ctx: IPollFunctions): string[] {
+	const events = chosenEvents(ctx);
 	const known = pollableEvents();
 	const unknown = events.filter((event) => !known.includes(event));
 	if (unknown.length > 0) {
-		throw new NodeOperationError(ctx.getNode(), `Events: the polling trigger cannot emit ${unknown.map((e) => `"${e}"`).join(', ')}`, {
+		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: the polling trigger cannot emit ${unknown.map((e) => `"${e}"`).join(', ')}`, {
 			description: `Choose from: ${known.join(', ')}. For other event types use the Business Ops Trigger (webhook).`,
 		});
 	}
@@ -167,7 +160,7 @@ export class BusinessOpsPollingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const events = chosenEvents(this);
+		const events = pollableChosen(this);
 		const chosen = new Set(events);
 		const lists = listsFor(events);
 		const now = new Date().toISOString();
