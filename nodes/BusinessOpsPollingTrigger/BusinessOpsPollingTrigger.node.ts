@@ -9,8 +9,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsEvent } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
-import { MAX_PAGE_SIZE } from '../shared/api/pages';
-import { readList as readAll } from '../shared/api/transport';
+import { MAX_PAGE_SIZE, readList } from '../shared/api/pages';
 import { changesOf, latestEvent, uniqueRecords } from './events';
 import { MAX_RECORDS_PER_LIST, readMemory, writeMemory, type ListMemory } from './pollState';
 import { listsFor, pollableEvents, type WatchedList } from './watchedLists';
@@ -54,10 +53,10 @@ const BASELINE_WALKS = 3;
  * page gave the same `meta.total` and that many different records were read: a record created or
  * deleted during the walk changes the total and may shift a record past the page being read.
  */
-async function readList(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
-	const { records, totals } = await readAll(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
+	const { records, totals } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
 	if (records.length > MAX_RECORDS_PER_LIST) {
 		throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list holds more than ${MAX_RECORDS_PER_LIST} records`, {
 			description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
@@ -72,7 +71,7 @@ async function readList(ctx: IPollFunctions, list: WatchedList): Promise<ListRea
 /** The first poll of a list: read until one read is whole, or fail (it remembers nothing then). */
 async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
 	for (let walks = 1; ; walks++) {
-		const read = await readList(ctx, list);
+		const read = await readWatched(ctx, list);
 		if (read.whole) return read;
 		if (walks === BASELINE_WALKS) {
 			throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list changed while the first poll read it, ${BASELINE_WALKS} times in a row`, {
@@ -88,7 +87,7 @@ const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) => Date.parse(a.timest
 async function testEvent(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<string>, now: string): Promise<INodeExecutionData[][]> {
 	const found: BusinessOpsEvent[] = [];
 	for (const list of lists) {
-		const event = latestEvent(list, (await readList(ctx, list)).walk, chosen, now);
+		const event = latestEvent(list, (await readWatched(ctx, list)).walk, chosen, now);
 		if (event) found.push(event);
 	}
 	const latest = found.sort(byTime).pop();
@@ -108,7 +107,7 @@ async function pollOnce(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<s
 	const emitted: BusinessOpsEvent[] = [];
 	for (const list of lists) {
 		const previous = memory.lists.get(list.resource);
-		const { walk, whole } = previous ? await readList(ctx, list) : await readBaseline(ctx, list);
+		const { walk, whole } = previous ? await readWatched(ctx, list) : await readBaseline(ctx, list);
 		const { events, next: remembered } = changesOf(list, walk, whole, previous, chosen, now);
 		emitted.push(...events);
 		next.set(list.resource, remembered);

@@ -8,7 +8,8 @@ import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workf
 
 import { recordOf } from '../shared/api/envelope';
 import { isApiNotFound, isConflict } from '../shared/api/errors';
-import { apiRequest, readList } from '../shared/api/transport';
+import { readList } from '../shared/api/pages';
+import { apiRequest } from '../shared/api/transport';
 import { sameUrl } from './subscriptionRecord';
 
 export async function call(

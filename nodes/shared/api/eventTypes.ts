@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { readList } from './transport';
+import { readList } from './pages';
 
 /** Event types named in the spec, offered when the API has no event-type list endpoint. */
 export const KNOWN_EVENT_TYPES = [

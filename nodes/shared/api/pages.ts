@@ -1,14 +1,20 @@
-import type { IDataObject } from 'n8n-workflow';
-import { ApplicationError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { systemClock } from './clock';
+import type { BusinessOpsContext } from './context';
 import { recordsOf } from './envelope';
+import { itemSuffix, PUBLISH_AGAIN } from './errors';
+import { sendRequest, type CallOptions } from './transport';
 
 /** The largest page size the API allows (spec 8). */
 export const MAX_PAGE_SIZE = 100;
 
 /** Pages of one list read requested at the same time once the first page told the total. */
 const PAGE_CONCURRENCY = 4;
+
+/** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
+export const ACTIVATION_LIST_MS = 30_000;
 
 /** A walk never reads more pages than this, whatever the API says (a safety bound). */
 const MAX_PAGES = 10_000;
@@ -164,4 +170,44 @@ export async function walkPages<R>(
 		);
 	}
 	return { records, last: fetched.response, totals: [...totals] };
+}
+
+export interface ListRead {
+	records: IDataObject[];
+	/** The answer to the last page read. */
+	last: IN8nHttpFullResponse;
+	/** The `meta.total` of each page, each value once (pages.ts). */
+	totals: unknown[];
+}
+
+/**
+ * Every record of a list (up to `maxResults`): the one list reader of the package. `request` is
+ * the list's path (read at the largest page size), or the request of a node's item as n8n built it
+ * (its query, proxy, timeout); each page is one `sendRequest`, and the one page walker (pages.ts) decides which
+ * pages to read. While the trigger is published (`call.activation`) a list is read for
+ * ACTIVATION_LIST_MS at most, and one that cannot be read says what to do in its message.
+ */
+export async function readList(
+	ctx: BusinessOpsContext,
+	request: string | IHttpRequestOptions,
+	read: { itemIndex?: number; maxResults?: number; call?: CallOptions } = {},
+): Promise<ListRead> {
+	const { itemIndex, maxResults, call = {} } = read;
+	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
+	const fetchPage = async (page: number) => {
+		const answer = await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
+		return { body: answer.body, response: answer };
+	};
+	const readForMs = call.activation ? ACTIVATION_LIST_MS : undefined;
+	return await walkPages(fetchPage, { maxResults, readForMs }).catch((error: unknown) => {
+		if (!(error instanceof UnreadableList)) throw error;
+		const what = `${error.message} (GET ${options.url})`;
+		if (!call.activation) throw new NodeOperationError(ctx.getNode(), `${what}${itemSuffix(itemIndex)}`, { itemIndex });
+		const fix = error.endless
+			? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
+			: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
+		throw new NodeOperationError(ctx.getNode(), `${what}. ${fix}, ${PUBLISH_AGAIN}.`, {
+			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
+		});
+	});
 }

@@ -11,8 +11,8 @@ import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INo
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
-import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
-import { readList, sendRequest } from '../../../shared/api/transport';
+import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
+import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, textField } from '../../shared/fields';
 import type { ItemSender } from '../../shared/routingSeam';
 import { invalidInput } from '../../shared/validation';
