@@ -1,15 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	searchAgentRuns,
-	searchAgents,
-	searchContacts,
-	searchInvoices,
-	searchQuotes,
-	searchRequests,
-	searchWebhooks,
-} from './listSearch';
+import * as listSearch from './listSearch';
 import { agentDescription } from './resources/agent';
 import { agentRunDescription } from './resources/agentRun';
 import { contactDescription } from './resources/contact';
@@ -106,15 +98,7 @@ export class BusinessOps implements INodeType {
 	};
 
 	methods = {
-		listSearch: {
-			searchAgentRuns,
-			searchAgents,
-			searchContacts,
-			searchInvoices,
-			searchQuotes,
-			searchRequests,
-			searchWebhooks,
-		},
+		listSearch,
 		loadOptions: { getEventTypes },
 	};
 }

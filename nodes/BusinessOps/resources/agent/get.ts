@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const agentGetFields: INodeProperties[] = operationFields('agent', 'get', [recordPicker('agent')]);
+export const agentGetFields = operationFields('agent', 'get', [recordPicker('agent')]);

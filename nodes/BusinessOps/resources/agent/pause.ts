@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const agentPauseFields: INodeProperties[] = operationFields('agent', 'pause', [recordPicker('agent')]);
+export const agentPauseFields = operationFields('agent', 'pause', [recordPicker('agent')]);

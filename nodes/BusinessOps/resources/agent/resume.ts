@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const agentResumeFields: INodeProperties[] = operationFields('agent', 'resume', [recordPicker('agent')]);
+export const agentResumeFields = operationFields('agent', 'resume', [recordPicker('agent')]);

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const contactGetFields: INodeProperties[] = operationFields('contact', 'get', [recordPicker('contact')]);
+export const contactGetFields = operationFields('contact', 'get', [recordPicker('contact')]);

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 
-export const contactGetAllFields: INodeProperties[] = operationFields('contact', 'getAll', getManyFields());
+export const contactGetAllFields = operationFields('contact', 'getAll', getManyFields());

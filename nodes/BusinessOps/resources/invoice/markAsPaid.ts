@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const invoiceMarkAsPaidFields: INodeProperties[] = operationFields('invoice', 'markAsPaid', [recordPicker('invoice')]);
+export const invoiceMarkAsPaidFields = operationFields('invoice', 'markAsPaid', [recordPicker('invoice')]);

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const invoiceSendFields: INodeProperties[] = operationFields('invoice', 'send', [recordPicker('invoice')]);
+export const invoiceSendFields = operationFields('invoice', 'send', [recordPicker('invoice')]);

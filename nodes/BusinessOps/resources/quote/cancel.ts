@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const quoteCancelFields: INodeProperties[] = operationFields('quote', 'cancel', [recordPicker('quote')]);
+export const quoteCancelFields = operationFields('quote', 'cancel', [recordPicker('quote')]);

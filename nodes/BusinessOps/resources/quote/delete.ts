@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const quoteDeleteFields: INodeProperties[] = operationFields('quote', 'delete', [recordPicker('quote')]);
+export const quoteDeleteFields = operationFields('quote', 'delete', [recordPicker('quote')]);

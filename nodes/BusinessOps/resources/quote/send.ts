@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const quoteSendFields: INodeProperties[] = operationFields('quote', 'send', [recordPicker('quote')]);
+export const quoteSendFields = operationFields('quote', 'send', [recordPicker('quote')]);

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const requestGetFields: INodeProperties[] = operationFields('request', 'get', [recordPicker('request')]);
+export const requestGetFields = operationFields('request', 'get', [recordPicker('request')]);

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const webhookDeleteFields: INodeProperties[] = operationFields('webhook', 'delete', [recordPicker('webhook')]);
+export const webhookDeleteFields = operationFields('webhook', 'delete', [recordPicker('webhook')]);

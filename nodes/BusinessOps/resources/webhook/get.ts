@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import { operationFields } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 
-export const webhookGetFields: INodeProperties[] = operationFields('webhook', 'get', [recordPicker('webhook')]);
+export const webhookGetFields = operationFields('webhook', 'get', [recordPicker('webhook')]);
