@@ -40,7 +40,7 @@ function pollableChosen(ctx: IPollFunctions): string[] {
 }
 
 /** One read of a list: its records, and whether the read is whole (nothing was created or deleted during it). */
-interface ListRead {
+interface WatchedRead {
 	walk: Map<string, IDataObject>;
 	whole: boolean;
 }
@@ -53,7 +53,7 @@ const BASELINE_WALKS = 3;
  * page gave the same `meta.total` and that many different records were read: a record created or
  * deleted during the walk changes the total and may shift a record past the page being read.
  */
-async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
 	const { records, totals } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
@@ -69,7 +69,7 @@ async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<List
 }
 
 /** The first poll of a list: read until one read is whole, or fail (it remembers nothing then). */
-async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
 	for (let walks = 1; ; walks++) {
 		const read = await readWatched(ctx, list);
 		if (read.whole) return read;

@@ -8,9 +8,11 @@
  * It owns the one memory the trigger keeps in this process, per subscription: the opened secret
  * (later deliveries need no credential read), the signed form Auto learned (later deliveries cost
  * one or two HMACs, not a search), the form last named in the log, the delivery ids accepted
- * (Ignore Repeated Deliveries) and when a refusal of each kind was last logged. Everything but the
- * log times is written only after a delivery verified: a request without a valid signature changes
- * nothing stored, learned or trusted. The memory is bounded by weight (an entry, plus one per id).
+ * (Ignore Repeated Deliveries) and when a refusal of each kind was last logged. The secret, the form
+ * and the ids are written only after a delivery verified: a request without a valid signature
+ * writes only its log time, and changes nothing stored, learned or trusted. They belong to the
+ * subscription record stored when they were written: a new record (the workflow published again)
+ * starts them anew. The memory is bounded by weight (an entry, plus one per id).
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 

@@ -2,9 +2,9 @@
  * Item order: the one rule of a node run that spans its items.
  *
  * Contract
- * - The routing seam calls `inItemOrder` once per item; nothing else enters this module.
+ * - The routing seam calls `inItemOrder` once per item; nothing else calls into this module.
  * - A write (POST, PATCH, PUT, DELETE) under On Error "Stop Workflow", and every item of an
- *   operation that asks for it (`always`: Create or Update, whose items read what earlier ones
+ *   operation that asks for it (`always`: Contact → Create or Update, whose items read what earlier ones
  *   wrote) under any On Error setting, is sent only once every earlier item of the run has
  *   finished: one at a time, in item order. Under "Stop Workflow" nothing is sent after an item
  *   failed, and the first failure's description names the items not sent.
@@ -38,7 +38,7 @@ class Run {
 	private sweeping = false;
 	private readonly notSent: number[] = [];
 	private firstDescription?: string;
-	/** What an operation keeps for the rest of the run (Create or Update: the contacts read once). */
+	/** What an operation keeps for the rest of the run (Contact → Create or Update: the contacts read once). */
 	readonly memo = new Map<string, unknown>();
 
 	/** False when the item already arrived in this run: a new try has begun. */

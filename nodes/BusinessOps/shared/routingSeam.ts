@@ -110,7 +110,7 @@ function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpReque
 }
 
 /**
- * One item of an operation that is more than one request (Create or Update): sends what it needs
+ * One item of an operation that is more than one request (Contact → Create or Update): sends what it needs
  * through `sendRequest` and answers the records and the last response. `memo` is what the run
  * keeps for the operation. Its items go one at a time in item order under every On Error setting,
  * since an item may depend on what earlier ones wrote.

@@ -176,14 +176,14 @@ export interface ListRead {
 	records: IDataObject[];
 	/** The answer to the last page read. */
 	last: IN8nHttpFullResponse;
-	/** The `meta.total` of each page, each value once (pages.ts). */
+	/** The `meta.total` of each page, each value once. */
 	totals: unknown[];
 }
 
 /**
  * Every record of a list (up to `maxResults`): the one list reader of the package. `request` is
  * the list's path (read at the largest page size), or the request of a node's item as n8n built it
- * (its query, proxy, timeout); each page is one `sendRequest`, and the one page walker (pages.ts) decides which
+ * (its query, proxy, timeout); each page is one `sendRequest`, and the page walker above decides which
  * pages to read. While the trigger is published (`call.activation`) a list is read for
  * ACTIVATION_LIST_MS at most, and one that cannot be read says what to do in its message.
  */

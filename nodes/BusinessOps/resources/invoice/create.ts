@@ -6,8 +6,8 @@ import { lineItemsFields } from '../../shared/lineItems';
 import { contactField } from '../../shared/pickers';
 
 /**
- * POST /invoices. The spec does not show its body fields: the contact and line items as for a
- * quote, and `dueDate` as a calendar date, are this package's reading.
+ * POST /invoices `{ contactId, items, dueDate? }`. The spec does not show its body fields: the
+ * contact and line items as for a quote, and `dueDate` as a calendar date, are this package's reading.
  */
 export const invoiceCreateFields: INodeProperties[] = operationFields('invoice', 'create', [
 	contactField({ description: 'The contact the invoice is for' }),

@@ -5,7 +5,7 @@ import { additionalFields, dateField, operationFields } from '../../shared/field
 import { lineItemsFields } from '../../shared/lineItems';
 import { contactField } from '../../shared/pickers';
 
-/** POST /quotes: a draft for a contact, with its line items; Valid Until is optional. */
+/** POST /quotes `{ contactId, items, validUntil? }`: a draft for a contact, with its line items. */
 export const quoteCreateFields: INodeProperties[] = operationFields('quote', 'create', [
 	contactField({ description: 'The contact the quote is for' }),
 	...lineItemsFields(),
