@@ -1,4 +1,4 @@
-import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/budgets';
+import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/rateBudget';
 import { forgetRateBudgets } from './clock';
 
 /**

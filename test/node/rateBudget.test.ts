@@ -2,8 +2,7 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { CancelledWait, type Clock } from '../../nodes/shared/api/clock';
-import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/budgets';
-import { MAX_RETRY_AFTER_MS, RateBudget, TooLongWait } from '../../nodes/shared/api/rateBudget';
+import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget, TooLongWait } from '../../nodes/shared/api/rateBudget';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 

@@ -9,7 +9,7 @@
 import { PollContext } from 'n8n-core';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/budgets';
+import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/rateBudget';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { createTestNode } from '../harness/engine';
 import { trigger } from '../polling/harness';

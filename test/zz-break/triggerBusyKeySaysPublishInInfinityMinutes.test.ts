@@ -11,8 +11,7 @@
  */
 import nock from 'nock';
 
-import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/budgets';
-import { DEFAULT_REQUESTS_PER_MINUTE, type Slot } from '../../nodes/shared/api/rateBudget';
+import { budgetFor, budgetKeyOf, DEFAULT_REQUESTS_PER_MINUTE, type Slot } from '../../nodes/shared/api/rateBudget';
 import { manualClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
 import { API, EVENTS, trigger, useLogs } from './liveSubscription';

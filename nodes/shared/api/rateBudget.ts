@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { CancelledWait, systemClock, type Clock } from './clock';
 import { paceAfterRefusal, paceNow, type Pace, type Sent } from './pace';
 
@@ -11,7 +13,9 @@ export const MAX_RETRY_AFTER_MS = 120_000;
 /** A Requests per Minute setting counts for its key until it has not been used for this long. */
 const SETTING_MEMORY_MS = 10 * 60_000;
 /** A budget with nothing waiting, sent or learned for this long is forgotten. */
-export const IDLE_MS = 10 * 60_000;
+const IDLE_MS = 10 * 60_000;
+/** At most this many keys' budgets are kept; beyond it the least recently used idle one goes. */
+const MAX_BUDGETS = 1000;
 
 /**
  * `editor`: a look-up of the editor (list search, load options): it goes before every waiting
@@ -283,4 +287,44 @@ export class RateBudget {
 		const lesson = { previous: this.learned, setting: this.limitAt(now), apiWindowMs: this.windowMs, sent: this.sent, refused, retryAfterMs, now };
 		this.learned = paceAfterRefusal(lesson);
 	}
+}
+
+/** The name a key's budget is kept under: a hash, never the key itself. */
+export function budgetKeyOf(apiKey: string): string {
+	return createHash('sha256').update(`business-ops rate budget\n${apiKey.trim()}`).digest('hex');
+}
+
+/**
+ * Every key's budget in this process, by `budgetKeyOf`. Bounded: idle budgets are forgotten, and
+ * beyond MAX_BUDGETS the least recently used idle budget goes.
+ */
+const budgets = new Map<string, RateBudget>();
+let lastSweep = 0;
+
+/**
+ * The budget of one API key, with this credential's Requests per Minute in use. The window is the
+ * API's minute; a harness may pass another (the budget keeps the one it was created with).
+ */
+export function budgetFor(key: string, limit: number, windowMs = API_WINDOW_MS): RateBudget {
+	const now = systemClock.now();
+	let budget = budgets.get(key);
+	// An idle budget is forgotten as if the sweep had taken it: it starts anew, with this window.
+	if (budget?.isIdle(now)) budget = undefined;
+	if (budget) {
+		budgets.delete(key); // re-inserted below: the map's order is the order of last use
+		budget.useLimit(limit);
+	} else {
+		budget = new RateBudget(limit, windowMs);
+	}
+	budgets.set(key, budget);
+	if (now - lastSweep > IDLE_MS / 10 || budgets.size > MAX_BUDGETS) {
+		lastSweep = now;
+		for (const [k, b] of budgets) if (b !== budget && b.isIdle(now)) budgets.delete(k);
+		// Still too many keys in use: the least recently used that nothing waits for goes first.
+		for (const [k, b] of budgets) {
+			if (budgets.size <= MAX_BUDGETS) break;
+			if (b !== budget && !b.isBusy()) budgets.delete(k);
+		}
+	}
+	return budget;
 }

@@ -13,22 +13,31 @@ import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
 import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { sendRequest } from '../../../shared/api/transport';
-import { additionalFields, operationFields, textField } from '../../shared/fields';
+import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
+import { asText } from '../../../shared/typing';
 import type { ItemSender } from '../../shared/routingSeam';
-import { invalidInput } from '../../shared/validation';
+import { invalidInput, textProblem } from '../../shared/validation';
 import { optionalContactFields } from './create';
 
 export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
-	textField(
+	// checked as it is sent: in one form (addressOf), which is also how contacts are matched
+	sendingField(
 		{
 			displayName: 'Email',
 			name: 'email',
+			type: 'string',
 			required: true,
 			default: '',
 			placeholder: 'name@email.com',
 			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter) and keeps its address as stored: an update never sends the e-mail. When none has it, a contact is created with it.',
 		},
-		{ trim: true, check: 'email' },
+		(_ctx, value) => {
+			const typed = asText(value);
+			if ('problem' in typed) return typed;
+			const address = addressOf(String(typed.value));
+			const problem = textProblem('email', address);
+			return problem ? { problem } : { value: address };
+		},
 	),
 	textField({
 		displayName: 'Name',
@@ -143,7 +152,7 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 	};
 	/** A 409 is kept, not thrown: the contact may have been created meanwhile by someone else. */
 	const create = async () =>
-		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts', body: { ...body, email: addressOf(email) } }, itemIndex).then(
+		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex).then(
 			(response) => ({ response }),
 			async (error: unknown) => (isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error)),
 		);
