@@ -16,7 +16,7 @@ import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
 import { isOn, switchProblem } from './switches';
-import { seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
+import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
 
 interface TriggerOptions extends TrustOptions {
 	eventTypeField?: string;
@@ -242,22 +242,21 @@ export class BusinessOpsTrigger implements INodeType {
 		const delivery = await trustDelivery(this, options);
 		if (!delivery.accepted) return refuse(this, options, delivery);
 		const { body, headers } = delivery;
-		const node = this.getNode().name;
 
 		const typeReading = eventTypeOf(body, headers, options.eventTypeField);
 		const { type, from } = typeReading;
 		if (type === null) {
-			this.logger.warn(
-				`Business Ops Trigger "${node}" could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${options.eventTypeField ? `, nothing at ${options.eventTypeField}` : ''}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere.`,
-			);
+			const at = options.eventTypeField ? `, nothing at ${options.eventTypeField}` : '';
+			noteDelivery(this, delivery, 'type', 'warn', `could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${at}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere`);
 		} else if (!chosenEvents(this).includes(type)) {
-			this.logger.warn(`Business Ops Trigger "${node}" answered 200 and ignored a delivery of event type "${type}" (read from ${from}): it is not among the chosen events`);
+			// the type may come from a header nothing signs: it is named, cut short
+			noteDelivery(this, delivery, 'type', 'warn', `answered 200 and ignored a delivery of event type ${JSON.stringify(type.slice(0, 100))} (read from ${from}): it is not among the chosen events`);
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
 		const deliveryId = deliveryIdOf(body, delivery.form.signedId);
 		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null && seenBefore(delivery, deliveryId)) {
-			this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
+			noteDelivery(this, delivery, 'repeat', 'info', `ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`);
 			return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
 		}
 

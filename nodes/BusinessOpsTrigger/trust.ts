@@ -14,6 +14,8 @@
  * subscription record stored when they were written: a new record (the workflow published again)
  * starts them anew. The memory is bounded by weight (an entry, plus one per id).
  */
+import { createHash } from 'crypto';
+
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
@@ -91,18 +93,19 @@ export function decideTrust(request: TrustRequest, subscription: TrustSubscripti
 /**
  * What this process keeps of one trigger (workflow, node, production or test URL): of its stored
  * subscription `record` (id and sealed secret), which a new subscription always changes, and
- * when it last logged a refusal of each kind.
+ * when it last wrote each kind of log line.
  */
 interface Memory {
 	record: string;
 	secret?: string;
 	learned?: SignedForm;
 	loggedForm?: string;
+	/** Hashes of the accepted delivery ids (each the same size, whatever the id). */
 	repeats?: BoundedMap<string, true>;
-	refusalsLogged: Map<string, number>;
+	logged: Map<string, number>;
 }
 
-/** Ids kept per subscription; past it, its oldest are forgotten. */
+/** Ids kept per trigger; past it, its oldest are forgotten. */
 export const MAX_REPEAT_IDS = 10_000;
 /** What an entry weighs beside its ids; the memory holds this many ids' weight in all (about 100 MB at most). */
 const ENTRY_WEIGHT = 100;
@@ -121,6 +124,13 @@ export interface TrustOptions {
 
 export type Delivery = (Trust & { accepted: false }) | (Trust & { accepted: true; headers: HeaderBag; memory: string });
 
+/** The trigger's entry for `record`: what it keeps of an older record is only its log times. */
+function entryFor(key: string, record: string): { entry: Memory; known: boolean } {
+	const known = memory.get(key);
+	if (known?.record === record) return { entry: known, known: true };
+	return { entry: { record, logged: known?.logged ?? new Map<string, number>() }, known: false };
+}
+
 /** Gathers, decides and remembers: see above. */
 export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOptions): Promise<Delivery> {
 	const req = ctx.getRequestObject();
@@ -130,9 +140,8 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const stored = storedSubscription(ctx, slot);
 	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, slot].join('\u0000');
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
-	const known = memory.get(key);
-	const entry = known?.record === record ? known : { record, refusalsLogged: known?.refusalsLogged ?? new Map<string, number>() };
-	const reading = scheme === 'none' ? undefined : entry.secret !== undefined ? { secret: entry.secret } : await openStoredSecret(ctx, stored);
+	const before = entryFor(key, record).entry;
+	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
 	const trust = decideTrust(
 		{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
 		{
@@ -141,43 +150,52 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 			tolerance: options.timestampTolerance,
 			signatureHeader: options.signatureHeader,
 			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-			learned: scheme === 'auto' ? entry.learned : undefined,
+			learned: scheme === 'auto' ? before.learned : undefined,
 		},
 	);
+	// read again: other deliveries may have written it while the secret was opened
+	const { entry, known } = entryFor(key, record);
 	if (!trust.accepted) {
-		logRefusal(ctx, entry, trust);
-	} else {
-		if (reading && 'secret' in reading) entry.secret = reading.secret;
-		if (scheme === 'auto') entry.learned ??= trust.form.signed;
-		if (scheme !== 'none') logForm(ctx, entry, scheme, trust.form);
+		const { kind, words } = reasonKind(trust.reason);
+		note(ctx, entry, kind, 'warn', `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${words} are not logged for a minute.`);
+		// a refusal keeps its log time only: it does not make the entry the most recently used
+		if (!known) memory.set(key, entry);
+		return trust;
 	}
+	if (reading && 'secret' in reading) entry.secret = reading.secret;
+	if (scheme === 'auto') entry.learned ??= trust.form.signed;
+	if (scheme !== 'none') logForm(ctx, entry, scheme, trust.form);
 	memory.set(key, entry);
-	return trust.accepted ? { ...trust, headers, memory: key } : trust;
+	return { ...trust, headers, memory: key };
 }
+
+const hashOf = (id: string): string => createHash('sha256').update(id).digest('base64url').slice(0, 22);
 
 /** True when this delivery id was accepted before (Ignore Repeated Deliveries); else it is kept. */
 export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: string): boolean {
 	const entry = memory.get(delivery.memory);
 	if (!entry) return false;
 	entry.repeats ??= new BoundedMap<string, true>(MAX_REPEAT_IDS);
-	if (entry.repeats.has(deliveryId)) return true;
-	entry.repeats.set(deliveryId, true);
+	const hash = hashOf(deliveryId);
+	if (entry.repeats.has(hash)) return true;
+	entry.repeats.set(hash, true);
 	memory.set(delivery.memory, entry);
 	return false;
 }
 
-export const REFUSAL_LOG_INTERVAL_MS = 60_000;
+export const LOG_INTERVAL_MS = 60_000;
 
 /**
- * The kinds of reason, each logged at most once a minute per subscription, with the words the log
- * line uses: junk a stranger sends (missing or malformed headers) never keeps the reason a genuine
- * delivery fails (a changed key, another signed form) out of the log. Kinds are this fixed set,
- * never anything the request chooses (reasons may name its headers).
+ * The kinds of refusal reason, each logged at most once a minute per trigger, with the words the
+ * log line uses, so that junk a stranger sends never keeps the reason a genuine delivery fails (a
+ * changed key, another signed form, a clock out of the window) out of the log; junk that falls in
+ * a genuine reason's kind names the same reason. Kinds are this fixed set, never anything the
+ * request chooses (reasons may name its headers).
  */
 const REASON_KINDS: ReadonlyArray<[kind: string, pattern: RegExp, words: string]> = [
+	['window', /timestamp too old|timestamp in the future/, 'a timestamp outside the window'],
 	['search', /Auto has not yet seen/, "Auto's search of a first delivery"],
 	['signature', /^signature does not match/, 'a signature that does not match'],
-	['timestamp', /^(timestamp too old|timestamp in the future|malformed timestamp|missing timestamp)/, 'a timestamp outside the window'],
 	['headers', /^(missing|malformed) /, 'missing or malformed headers'],
 	['secret', /signing secret|signing key|API key/, 'the signing secret or key'],
 	['settings', /^(Custom signature|"Timestamp Tolerance|the timestamp tolerance|unknown signature scheme)/, "the trigger's settings"],
@@ -191,16 +209,22 @@ export function reasonKind(reason: string): { kind: string; words: string } {
 	return { kind, words };
 }
 
-/** A refusal's only trace: a warning in n8n's log, at most one a minute per subscription and kind. */
-function logRefusal(ctx: IWebhookFunctions, entry: Memory, { status, reason }: { status: number; reason: string }): void {
-	const { kind, words } = reasonKind(reason);
+/**
+ * A line about the trigger in n8n's log, at most once a minute per trigger and `kind` (a fixed
+ * name), so that no stranger's traffic, and no replay of a genuine delivery, floods the log.
+ */
+function note(ctx: IWebhookFunctions, entry: Memory, kind: string, level: 'info' | 'warn', line: string): void {
 	const now = Date.now();
-	const last = entry.refusalsLogged.get(kind);
-	if (last !== undefined && now - last < REFUSAL_LOG_INTERVAL_MS) return;
-	entry.refusalsLogged.set(kind, now);
-	ctx.logger.warn(
-		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) refused a delivery with HTTP ${status}: ${reason}. Further refusals of this trigger for ${words} are not logged for a minute.`,
-	);
+	const last = entry.logged.get(kind);
+	if (last !== undefined && now - last < LOG_INTERVAL_MS) return;
+	entry.logged.set(kind, now);
+	ctx.logger[level](`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) ${line}`);
+}
+
+/** A line about an accepted delivery (its event type, a repeat), throttled as refusals are. */
+export function noteDelivery(ctx: IWebhookFunctions, delivery: Delivery & { accepted: true }, kind: 'type' | 'repeat', level: 'info' | 'warn', line: string): void {
+	const entry = memory.get(delivery.memory);
+	if (entry) note(ctx, entry, kind, level, `${line}. Further such lines of this trigger are not logged for a minute.`);
 }
 
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */

@@ -18,7 +18,7 @@ test('each reason the trigger gives has its kind; reasons naming headers a reque
 		'the delivery could not be checked',
 	];
 	const kinds = oneOfEachKind.map((reason) => reasonKind(reason).kind);
-	expect(kinds).toEqual(['signature', 'search', 'timestamp', 'headers', 'secret', 'settings', 'body', 'other']);
+	expect(kinds).toEqual(['signature', 'search', 'window', 'headers', 'secret', 'settings', 'body', 'other']);
 	// more reasons, some naming headers a request chose: the same kinds
 	const again = [
 		...oneOfEachKind,

@@ -893,10 +893,11 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	});
 
 	test('a type not chosen is answered 200 and logged at warn level with its type and where it was read', async () => {
-		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
+		const testNode = node();
+		const run = await runWebhook(trigger, testNode, signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
 		expect(run.result).toEqual({ webhookResponse: { received: true, ignored: 'event type not selected: agent.paused' } });
 		expect(warnings()).toEqual([
-			'Business Ops Trigger "Business Ops Trigger" answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type (not signed)): it is not among the chosen events',
+			`Business Ops Trigger "Business Ops Trigger" (workflow ${testNode.workflow.id}) answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type (not signed)): it is not among the chosen events. Further such lines of this trigger are not logged for a minute.`,
 		]);
 	});
 

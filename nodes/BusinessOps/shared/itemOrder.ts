@@ -10,7 +10,8 @@
  *   failed, and the first failure's description names the items not sent.
  * - Reads, and writes under "Continue", are sent as n8n sends them: all at once.
  * - A run is one try of the node. n8n's Retry On Fail runs the items again over the same execute
- *   data, after the previous try ended; an item that arrives a second time starts a new run.
+ *   data, after the previous try ended: an item that arrives a second time, or one that arrives
+ *   while nothing of the run is in flight and a later item arrived before, starts a new run.
  * - An earlier item that has not arrived when the event loop next turns is absent from this try
  *   (n8n did not build it, e.g. its expression failed, or a step before the seam threw): it holds
  *   back nothing and stops nothing, which is n8n's own behaviour. Nothing here waits on a clock,
@@ -28,6 +29,8 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** What one run (one try of the node) knows of its items. */
 class Run {
 	private readonly arrived = new Set<number>();
+	/** Items that arrived and have not finished. */
+	private inFlight = 0;
 	/** Finished items: their error, or undefined (answered, or absent from this try). */
 	private readonly finished = new Map<number, Error | undefined>();
 	/** Items 0..done-1 have all finished. */
@@ -41,15 +44,20 @@ class Run {
 	/** What an operation keeps for the rest of the run (Contact → Create or Update: the contacts read once). */
 	readonly memo = new Map<string, unknown>();
 
-	/** False when the item already arrived in this run: a new try has begun. */
+	/**
+	 * False when a new try has begun: the item already arrived in this run, or nothing is in flight
+	 * and a later item arrived before (within a try, an item finishes only after every earlier one).
+	 */
 	arrive(item: number): boolean {
-		if (this.arrived.has(item)) return false;
+		if (this.arrived.has(item) || (this.inFlight === 0 && item <= this.highest)) return false;
 		this.arrived.add(item);
+		this.inFlight++;
 		this.highest = Math.max(this.highest, item);
 		return true;
 	}
 
 	finish(item: number, error?: Error): void {
+		if (this.arrived.has(item) && !this.finished.has(item)) this.inFlight--;
 		if (!this.finished.has(item) || error) this.finished.set(item, error);
 		if (error && (this.firstFailed === undefined || item < this.firstFailed)) this.firstFailed = item;
 		while (this.finished.has(this.done)) this.waiting.get(++this.done)?.();
