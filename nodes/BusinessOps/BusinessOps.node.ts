@@ -1,15 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	searchAgentRuns,
-	searchAgents,
-	searchContacts,
-	searchInvoices,
-	searchQuotes,
-	searchRequests,
-	searchWebhooks,
-} from './listSearch';
+import * as listSearch from './listSearch';
 import { agentDescription } from './resources/agent';
 import { agentRunDescription } from './resources/agentRun';
 import { contactDescription } from './resources/contact';
@@ -21,7 +13,6 @@ import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { executeRoutedRequest } from './shared/routingSeam';
-import { beginItem } from './shared/stopOnError';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -70,10 +61,9 @@ export class BusinessOps implements INodeType {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
-		// The seam with n8n's RoutingNode (see shared/routingSeam.ts): the Resource field sets
-		// `paginate` for every operation, so RoutingNode hands each request to this hook.
+		// The seam with n8n's RoutingNode (shared/routingSeam.ts): RoutingNode hands each item's
+		// request to this hook, because the Resource field sets `paginate` for every operation.
 		requestOperations: { pagination: executeRoutedRequest },
-		// Each field's declaration says what it sends (shared/fields.ts).
 		properties: [
 			{
 				displayName: 'Resource',
@@ -92,8 +82,8 @@ export class BusinessOps implements INodeType {
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'contact',
-				// beginItem: the first step of every item in every try (shared/stopOnError.ts)
-				routing: { send: { paginate: true, preSend: [beginItem] } },
+				// every operation's request goes to requestOperations.pagination, the routing seam
+				routing: { send: { paginate: true } },
 			},
 			...agentDescription,
 			...agentRunDescription,
@@ -108,15 +98,7 @@ export class BusinessOps implements INodeType {
 	};
 
 	methods = {
-		listSearch: {
-			searchAgentRuns,
-			searchAgents,
-			searchContacts,
-			searchInvoices,
-			searchQuotes,
-			searchRequests,
-			searchWebhooks,
-		},
+		listSearch,
 		loadOptions: { getEventTypes },
 	};
 }

@@ -8,9 +8,8 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsEvent } from '../shared/event';
-import { MAX_PAGE_SIZE, walkPages } from '../shared/api/pages';
-import { recordsOf } from '../shared/api/envelope';
-import { apiRequest } from '../shared/api/transport';
+import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
+import { MAX_PAGE_SIZE, readList } from '../shared/api/pages';
 import { changesOf, latestEvent, uniqueRecords } from './events';
 import { MAX_RECORDS_PER_LIST, readMemory, writeMemory, type ListMemory } from './pollState';
 import { listsFor, pollableEvents, type WatchedList } from './watchedLists';
@@ -27,19 +26,13 @@ const EVENT_OPTIONS = pollableEvents()
 /** Polls of one trigger node running in this process: a poll that starts while one runs is skipped. */
 const running = new Set<string>();
 
-/** The chosen events, checked: at least one, each one this trigger can emit. */
-function chosenEvents(ctx: IPollFunctions): string[] {
-	const value = ctx.getNodeParameter('events', []) as unknown;
-	const events = Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? value.split(',').map((e) => e.trim()) : [];
-	if (events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event in Events', {
-			description: 'The trigger reads only the lists of the chosen events.',
-		});
-	}
+/** The chosen events (eventNames.ts), each one this trigger can emit. */
+function pollableChosen(ctx: IPollFunctions): string[] {
+	const events = chosenEvents(ctx);
 	const known = pollableEvents();
 	const unknown = events.filter((event) => !known.includes(event));
 	if (unknown.length > 0) {
-		throw new NodeOperationError(ctx.getNode(), `Events: the polling trigger cannot emit ${unknown.map((e) => `"${e}"`).join(', ')}`, {
+		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: the polling trigger cannot emit ${unknown.map((e) => `"${e}"`).join(', ')}`, {
 			description: `Choose from: ${known.join(', ')}. For other event types use the Business Ops Trigger (webhook).`,
 		});
 	}
@@ -47,7 +40,7 @@ function chosenEvents(ctx: IPollFunctions): string[] {
 }
 
 /** One read of a list: its records, and whether the read is whole (nothing was created or deleted during it). */
-interface ListRead {
+interface WatchedRead {
 	walk: Map<string, IDataObject>;
 	whole: boolean;
 }
@@ -56,49 +49,29 @@ interface ListRead {
 const BASELINE_WALKS = 3;
 
 /**
- * Every record of one watched list, through the shared page walker. The read is whole when every
+ * Every record of one watched list, through the one list reader. The read is whole when every
  * page gave the same `meta.total` and that many different records were read: a record created or
- * deleted during the walk changes the total and may shift a record past the page being read. A
- * page contradicting itself (the last page, by `hasMore`, while its `total` says there are more)
- * fails the poll.
+ * deleted during the walk changes the total and may shift a record past the page being read.
  */
-async function readList(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
-	const totals = new Set<unknown>();
-	const { records } = await walkPages(
-		async (page) => {
-			const body = await apiRequest<unknown>(ctx, 'GET', list.path, { lane, qs: { page, pageSize: MAX_PAGE_SIZE } });
-			const meta = (body as { meta?: IDataObject } | undefined)?.meta;
-			if (meta && typeof meta === 'object') {
-				totals.add(meta.total);
-				const shown = (page - 1) * (Number(meta.pageSize) || MAX_PAGE_SIZE) + recordsOf(body).length;
-				if (meta.hasMore === false && typeof meta.total === 'number' && shown < meta.total) {
-					throw new NodeOperationError(ctx.getNode(), `The API's answer for page ${page} of ${list.path} contradicts itself: hasMore is false, but total is ${meta.total} and the pages up to it hold ${shown}`, {
-						description: 'The poll stopped without remembering anything, so no record it did not see is forgotten. The next poll tries again.',
-					});
-				}
-			}
-			return { body, response: undefined };
-		},
-		{ maxResults: MAX_RECORDS_PER_LIST + 1 },
-	);
+	const { records, totals } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
 	if (records.length > MAX_RECORDS_PER_LIST) {
 		throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list holds more than ${MAX_RECORDS_PER_LIST} records`, {
 			description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
 		});
 	}
 	const walk = uniqueRecords(list, records);
-	const [total] = totals;
 	// an answer without meta is the whole list in one request
-	const whole = totals.size === 0 || (totals.size === 1 && total === walk.size && records.length === walk.size);
+	const whole = totals.length === 0 || (totals.length === 1 && totals[0] === walk.size && records.length === walk.size);
 	return { walk, whole };
 }
 
 /** The first poll of a list: read until one read is whole, or fail (it remembers nothing then). */
-async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<ListRead> {
+async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
 	for (let walks = 1; ; walks++) {
-		const read = await readList(ctx, list);
+		const read = await readWatched(ctx, list);
 		if (read.whole) return read;
 		if (walks === BASELINE_WALKS) {
 			throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list changed while the first poll read it, ${BASELINE_WALKS} times in a row`, {
@@ -114,7 +87,7 @@ const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) => Date.parse(a.timest
 async function testEvent(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<string>, now: string): Promise<INodeExecutionData[][]> {
 	const found: BusinessOpsEvent[] = [];
 	for (const list of lists) {
-		const event = latestEvent(list, (await readList(ctx, list)).walk, chosen, now);
+		const event = latestEvent(list, (await readWatched(ctx, list)).walk, chosen, now);
 		if (event) found.push(event);
 	}
 	const latest = found.sort(byTime).pop();
@@ -134,7 +107,7 @@ async function pollOnce(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<s
 	const emitted: BusinessOpsEvent[] = [];
 	for (const list of lists) {
 		const previous = memory.lists.get(list.resource);
-		const { walk, whole } = previous ? await readList(ctx, list) : await readBaseline(ctx, list);
+		const { walk, whole } = previous ? await readWatched(ctx, list) : await readBaseline(ctx, list);
 		const { events, next: remembered } = changesOf(list, walk, whole, previous, chosen, now);
 		emitted.push(...events);
 		next.set(list.resource, remembered);
@@ -151,8 +124,7 @@ export class BusinessOpsPollingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		polling: true,
-		// Events may be text from an expression ("a, b"), a reading the node accepts
-		subtitle: '={{"Polls: " + (Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? ""))}}',
+		subtitle: eventsSubtitle('Polls: '),
 		description:
 			'Starts the workflow when Business Ops records change, by asking the API on a schedule: no public URL needed, and changes made while n8n was down are caught up',
 		defaults: { name: 'Business Ops Polling Trigger' },
@@ -187,7 +159,7 @@ export class BusinessOpsPollingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const events = chosenEvents(this);
+		const events = pollableChosen(this);
 		const chosen = new Set(events);
 		const lists = listsFor(events);
 		const now = new Date().toISOString();

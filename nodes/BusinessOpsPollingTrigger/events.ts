@@ -2,20 +2,17 @@
 import type { IDataObject } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
-import { eventItem, type BusinessOpsEvent } from '../shared/event';
+import { eventItem, textOf, type BusinessOpsEvent } from '../shared/event';
 import { recordKey, type ListMemory } from './pollState';
 import { statusEvent, type WatchedList } from './watchedLists';
 
 /** What the polling trigger adds to the webhook trigger's item: where the event came from. */
 export const POLLED = { source: 'polling' } as const;
 
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
-}
 
 function idOf(list: WatchedList, record: IDataObject): string {
-	const id = text(record.id);
-	if (id === undefined) {
+	const id = textOf(record.id);
+	if (id === null) {
 		throw new ApplicationError(`The API listed one of the ${list.plural} without an id, so the polling trigger cannot tell whether it changed`);
 	}
 	return id;
@@ -23,7 +20,7 @@ function idOf(list: WatchedList, record: IDataObject): string {
 
 /** The status a record is remembered with: only for lists whose statuses give events. */
 function statusOf(list: WatchedList, record: IDataObject): string | undefined {
-	return list.statusEvents.length > 0 ? text(record.status) : undefined;
+	return list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
 }
 
 /**
@@ -91,11 +88,11 @@ export function changesOf(
 		if (!previous) continue;
 		const before = previous.get(key);
 		if (!before && chosen.has(list.createdEvent)) {
-			events.push(polledEvent(list.createdEvent, record, text(record.createdAt) ?? now));
+			events.push(polledEvent(list.createdEvent, record, textOf(record.createdAt) ?? now));
 		}
 		const type = status === undefined ? undefined : statusEvent(list, status);
 		if (type && (!before || before.status !== status) && chosen.has(type)) {
-			events.push(polledEvent(type, record, text(record.updatedAt) ?? now, before ? (before.status ?? 'none') : 'new'));
+			events.push(polledEvent(type, record, textOf(record.updatedAt) ?? now, before ? (before.status ?? 'none') : 'new'));
 		}
 	}
 	for (const [key, remembered] of previous ?? []) {
@@ -114,16 +111,16 @@ export function latestEvent(
 	now: string,
 ): BusinessOpsEvent | undefined {
 	let latest: { at: number; event: BusinessOpsEvent } | undefined;
-	const consider = (type: string, record: IDataObject, timestamp: string | undefined) => {
+	const consider = (type: string, record: IDataObject, timestamp: string | null) => {
 		const at = Date.parse(timestamp ?? '');
 		const rank = Number.isNaN(at) ? -Infinity : at;
 		if (!latest || rank > latest.at) latest = { at: rank, event: polledEvent(type, record, timestamp ?? now) };
 	};
 	for (const record of walk.values()) {
-		if (chosen.has(list.createdEvent)) consider(list.createdEvent, record, text(record.createdAt));
+		if (chosen.has(list.createdEvent)) consider(list.createdEvent, record, textOf(record.createdAt));
 		const status = statusOf(list, record);
 		if (status !== undefined && chosen.has(statusEvent(list, status)) && list.statusEvents.includes(status)) {
-			consider(statusEvent(list, status), record, text(record.updatedAt));
+			consider(statusEvent(list, status), record, textOf(record.updatedAt));
 		}
 	}
 	return latest?.event;

@@ -55,7 +55,7 @@ function entriesOf(text: unknown, statuses: string[], missing: boolean, into: Li
 	return true;
 }
 
-function readList(stored: unknown): ListMemory | undefined {
+function readStoredList(stored: unknown): ListMemory | undefined {
 	const list = stored as Partial<StoredList> | undefined;
 	if (!list || !Array.isArray(list.statuses)) return undefined;
 	const memory: ListMemory = new Map();
@@ -95,7 +95,7 @@ export function readMemory(staticData: IDataObject): PollMemory {
 	const stored = staticData.lists as IDataObject | undefined;
 	if (staticData.format === FORMAT && stored && typeof stored === 'object') {
 		for (const [resource, list] of Object.entries(stored)) {
-			const memory = readList(list);
+			const memory = readStoredList(list);
 			if (memory) lists.set(resource, memory);
 		}
 	}

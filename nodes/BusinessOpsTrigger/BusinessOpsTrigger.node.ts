@@ -9,83 +9,42 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
+import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
 import { customSignatureOf, customSignatureOption } from './customProperties';
-import { BoundedMap } from '../shared/boundedMap';
 import { customProblem } from './customSignature';
 import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
-import { seenBefore } from './deliveryIds';
-import { DEFAULT_TOLERANCE_SECONDS, toleranceOf, type HeaderBag, type VerifiedForm } from './hmac';
-import { logRefusal } from './refusalLog';
-import type { SignatureScheme } from './signature';
-import { learnSignedForm, recordName, signedFormOf } from './signedForms';
-import { decideTrust } from './trust';
-import {
-	checkSubscription,
-	chosenEvents,
-	createSubscription,
-	deleteSubscription,
-	readSecret,
-	rememberSecret,
-	storedSubscription,
-	webhookSlot,
-} from './subscription';
+import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './hmac';
+import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
 import { isOn, switchProblem } from './switches';
+import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
 
-interface TriggerOptions {
+interface TriggerOptions extends TrustOptions {
 	eventTypeField?: string;
 	/** Yes/no options: an expression may give text; read by isOn (switches.ts). */
 	ignoreRepeatedDeliveries?: unknown;
 	includeHeaders?: unknown;
 	skipReachabilityCheck?: unknown;
-	signatureHeader?: string;
-	signatureScheme?: SignatureScheme;
-	/** A number from the field; an expression may hand over anything (toleranceOf checks it). */
-	timestampTolerance?: unknown;
 }
 
-/** What a refused sender is told outside "Listen for test event": nothing about the reason. */
-const REFUSED_BODY = { error: 'invalid signature' };
-
 /**
- * Refuses a delivery: no execution, nothing stored, the reason in n8n's log (refusalLog.ts).
- * While the editor listens for a test event, a refusal never ends the listening (a stranger who
- * knows the URL could otherwise cancel it): the 401 answer carries the reason for the API's
- * delivery log, and only a delivery whose signature verified (status 400 under a scheme that
- * checks signatures: the body is not a JSON object) ends the wait with its reason in the editor.
- * Under None nothing is verified, so a 400 is only answered.
+ * Answers a refused delivery: no execution, nothing stored. While the editor listens for a test
+ * event, a refusal never ends the listening (a stranger who knows the URL could otherwise cancel
+ * it): the 401 answer carries the reason for the API's delivery log, and only a delivery whose
+ * signature verified (400 under a scheme that checks signatures: the body is not a JSON object)
+ * ends the wait with its reason in the editor. Under None nothing is verified, so a 400 is only
+ * answered.
  */
-function refuse(ctx: IWebhookFunctions, trigger: string, scheme: SignatureScheme, status: 400 | 401, reason: string): IWebhookResponseData {
-	logRefusal(ctx, trigger, status, reason, Date.now());
+function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
-	if (manual && status === 400 && scheme !== 'none') {
+	if (manual && status === 400 && options.signatureScheme !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
-			description: 'The delivery to the test URL was signed with the subscription\'s secret, but its body is not a JSON object, so no test event was produced.',
+			description: "The delivery to the test URL was signed with the subscription's secret, but its body is not a JSON object, so no test event was produced.",
 		});
 	}
-	const answer = status === 401 ? (manual ? { ...REFUSED_BODY, reason } : REFUSED_BODY) : { error: reason };
+	// outside "Listen for test event" a refused sender learns nothing about the reason
+	const answer = status === 401 ? { error: 'invalid signature', ...(manual ? { reason } : {}) } : { error: reason };
 	ctx.getResponseObject().status(status).json(answer);
 	return { noWebhookResponse: true };
-}
-
-/**
- * Triggers and forms already named in the log by this n8n process. Keyed by what the signature
- * covers (Auto: signed content and key form) or what the settings fix (the other schemes), never
- * by header names or prefixes a replayer may change.
- */
-const formsLogged = new BoundedMap<string, true>(1000);
-
-function logFormOnce(ctx: IWebhookFunctions, trigger: string, scheme: SignatureScheme, form: VerifiedForm): void {
-	const signed = scheme === 'auto' && form.signed ? `${form.signed.content}\u0000${form.signed.key}` : form.description;
-	const key = `${trigger}\u0000${scheme}\u0000${signed}`;
-	if (formsLogged.has(key)) return;
-	formsLogged.set(key, true);
-	const custom = scheme === 'auto' ? form.custom : undefined;
-	const byHand = custom
-		? ` To set it by hand, choose Signature Scheme "Custom" with: header ${custom.header}, prefix "${custom.prefix}", encoding ${custom.encoding}, signed content ${custom.content}, key ${custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${custom.timestampHeader ? `, timestamp header ${custom.timestampHeader}` : ''}${custom.idHeader ? `, ID header ${custom.idHeader}` : ''}, algorithm SHA-256.`
-		: '';
-	ctx.logger.info(
-		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${byHand}`,
-	);
 }
 
 /**
@@ -112,8 +71,7 @@ export class BusinessOpsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		// Event Names may be text from an expression ("a, b"), a reading the node accepts
-		subtitle: '={{Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")}}',
+		subtitle: eventsSubtitle(),
 		description:
 			'Starts the workflow when Business Ops sends an event: invoices sent or paid, quotes created or approved, customer requests received',
 		defaults: { name: 'Business Ops Trigger' },
@@ -280,55 +238,29 @@ export class BusinessOpsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject();
-		const headers = req.headers as HeaderBag;
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const scheme = options.signatureScheme ?? 'auto';
-		const node = this.getNode().name;
-		const slot = webhookSlot(this);
-		const trigger = [this.getWorkflow().id ?? '', node, slot].join('\u0000');
-		const stored = storedSubscription(this, slot);
-		const record = recordName(trigger, stored);
-		const reading = scheme === 'none' ? undefined : await readSecret(this, slot, stored, true);
-		const trust = decideTrust(
-			{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
-			{
-				scheme,
-				secret: reading && 'problem' in reading ? reading : reading?.secret,
-				tolerance: options.timestampTolerance,
-				signatureHeader: options.signatureHeader,
-				custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-				learned: scheme === 'auto' ? signedFormOf(record, stored) : undefined,
-			},
-		);
-		if (!trust.accepted) return refuse(this, trigger, scheme, trust.status, trust.reason);
-		const { body, form } = trust;
-		rememberSecret(stored, reading);
-		if (scheme === 'auto') learnSignedForm(record, form.signed);
-		if (scheme !== 'none') logFormOnce(this, trigger, scheme, form);
+		const delivery = await trustDelivery(this, options);
+		if (!delivery.accepted) return refuse(this, options, delivery);
+		const { body, headers } = delivery;
 
 		const typeReading = eventTypeOf(body, headers, options.eventTypeField);
 		const { type, from } = typeReading;
 		if (type === null) {
-			this.logger.warn(
-				`Business Ops Trigger "${node}" could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${options.eventTypeField ? `, nothing at ${options.eventTypeField}` : ''}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere.`,
-			);
+			const at = options.eventTypeField ? `, nothing at ${options.eventTypeField}` : '';
+			noteDelivery(this, delivery, 'type', 'warn', `could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${at}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere`);
 		} else if (!chosenEvents(this).includes(type)) {
-			this.logger.warn(
-				`Business Ops Trigger "${node}" answered 200 and ignored a delivery of event type "${type}" (read from ${from}): it is not among the chosen events`,
-			);
+			// the type may come from a header nothing signs: it is named, cut short
+			noteDelivery(this, delivery, 'type', 'warn', `answered 200 and ignored a delivery of event type ${JSON.stringify(type.slice(0, 100))} (read from ${from}): it is not among the chosen events`);
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
-		const deliveryId = deliveryIdOf(body, form.signedId);
-		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null) {
-			if (seenBefore(trigger, deliveryId)) {
-				this.logger.info(`Business Ops Trigger "${node}" ignored delivery ${deliveryId}: already accepted`);
-				return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
-			}
+		const deliveryId = deliveryIdOf(body, delivery.form.signedId);
+		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null && seenBefore(delivery, deliveryId)) {
+			noteDelivery(this, delivery, 'repeat', 'info', `ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`);
+			return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
 		}
 
-		const event = toEvent(body, typeReading, deliveryId, trust.timestamp);
+		const event = toEvent(body, typeReading, deliveryId, delivery.timestamp);
 		if (isOn(options as IDataObject, 'includeHeaders')) event.headers = outputHeaders(headers);
 		return { workflowData: [this.helpers.returnJsonArray([event])] };
 	}

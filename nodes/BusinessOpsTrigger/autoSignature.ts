@@ -204,9 +204,12 @@ function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Pa
 function searchOrder(timestamps: Part[], ids: Part[]): Content[] {
 	const [firstTimestamp] = timestamps;
 	const [firstId] = ids;
-	const first = firstTimestamp ? contentsOf('{ID}.{timestamp}.{body}', [firstTimestamp], firstId ? [firstId] : []) : [];
-	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter((content) => !first.some((f) => f.prefix === content.prefix));
-	return [...first, ...contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids), { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
+	const withId = firstTimestamp ? contentsOf('{ID}.{timestamp}.{body}', [firstTimestamp], firstId ? [firstId] : []) : [];
+	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids);
+	// a timestamp in the signature value (`t=`, Stripe's shape) is signed without an id: that first
+	const first = firstTimestamp?.header.endsWith('=)') ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
+	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter((content) => !withId.some((f) => f.prefix === content.prefix));
+	return [...first, { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
 }
 
 const templateOf = (content: Content): SignedForm['content'] =>

@@ -1,7 +1,7 @@
 /** Turns a verified delivery into the trigger's output item. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { BusinessOpsEvent } from '../shared/event';
+import { textOf as text, type BusinessOpsEvent } from '../shared/event';
 import { headerValues, type HeaderBag } from './hmac';
 
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
@@ -30,10 +30,6 @@ export function parseEventBody(rawBody: Buffer | string | undefined): IDataObjec
 	} catch {
 		return undefined;
 	}
-}
-
-function text(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
 }
 
 /** The value at a dot path (`meta.event.name`); a key that itself holds dots is tried whole first. */

@@ -4,7 +4,7 @@
  * then shows `sealedSecret`, not the secret; opening it needs the credential. Pure; never throws.
  *
  * When the credential's API key changes, a sealed secret no longer opens: deliveries are refused
- * with a reason that says to republish (unless this process opened it before; see readSecret),
+ * with a reason that says to republish (unless this process opened it before: trust.ts keeps it),
  * and the next activation replaces the subscription.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'crypto';

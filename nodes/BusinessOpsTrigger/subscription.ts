@@ -1,13 +1,7 @@
 /**
- * The remote webhook subscription behind the trigger: where its id and signing secret live in
- * the workflow's static data, and the checkExists / create / delete steps n8n runs on
- * activation, deactivation and the editor's "listen for test event".
- *
- * Static data (`getWorkflowStaticData('node')`):
- *   { subscriptions: { production?: Stored, test?: Stored } }
- * with Stored = { id, url, events, sealedSecret, instanceId } (secretBox.ts). Only the lifecycle
- * writes it; a delivery never does. The production subscription (URL `/webhook/...`) and the
- * test one (URL `/webhook-test/...`) each have their own slot, id and secret.
+ * The remote webhook subscription behind the trigger: the checkExists / create / delete steps n8n
+ * runs on activation, deactivation and the editor's "listen for test event". The record of it in
+ * the workflow's static data is subscriptionRecord.ts's.
  *
  * Only a subscription whose URL is exactly this trigger's own production or test URL, or that this
  * n8n instance created (its instance id is in the record) at an earlier URL, is ever deleted or
@@ -20,114 +14,20 @@
  * publication status, n8n 1.x's activation error), so each error thrown here says in its message
  * what is wrong and what to do.
  */
-import type {
-	IDataObject,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
-import { BoundedMap } from '../shared/boundedMap';
 import { recordOf } from '../shared/api/envelope';
-import { eventNamesOf } from '../shared/eventNames';
 import { isApiNotFound, PUBLISH_AGAIN } from '../shared/api/errors';
-import { apiRequest, listAll } from '../shared/api/transport';
+import { chosenEvents } from '../shared/eventNames';
+import { call, deleteLeftBehind, deleteRemote, postSubscription, settle } from './subscriptionApi';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
-import { openSecret, sealSecret } from './secretBox';
+import { sealSecret } from './secretBox';
+import { hookSlot, openStoredSecret, sameUrl, storedSubscription, writeSlot, type StoredSubscription, type SubscriptionSlot } from './subscriptionRecord';
 import { isOn } from './switches';
 
-export type SubscriptionSlot = 'production' | 'test';
-
-export interface StoredSubscription {
-	id: string;
-	url: string;
-	events: string[];
-	/** The signing secret returned once by POST /webhooks, sealed; never logged, never put in output or errors. */
-	sealedSecret?: string;
-	/** The n8n instance that created it: only that instance deletes it once its URL is no longer the trigger's. */
-	instanceId?: string;
-	/** Auto's form, written by versions before issue 29; only its signed content and key are read (signedForms.ts). */
-	pinnedForm?: unknown;
-}
-
-export type SecretReading = { secret: string } | { problem: string };
-
-type Subscriptions = Partial<Record<SubscriptionSlot, StoredSubscription>>;
-
-const SLOTS: SubscriptionSlot[] = ['production', 'test'];
 const NAME_MAX_LENGTH = 200;
-
-type AnyContext = IHookFunctions | IWebhookFunctions;
-
-function readAll(ctx: AnyContext): Subscriptions {
-	const staticData = ctx.getWorkflowStaticData('node');
-	const stored = staticData.subscriptions;
-	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
-}
-
-/** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
-function writeSlot(ctx: AnyContext, slot: SubscriptionSlot, entry: StoredSubscription | undefined) {
-	const staticData = ctx.getWorkflowStaticData('node');
-	const next: Subscriptions = { ...readAll(ctx) };
-	if (entry) next[slot] = entry;
-	else delete next[slot];
-	staticData.subscriptions = next as IDataObject;
-	// Written by deliveries before 0.x; nothing reads it any more
-	delete staticData.refusals;
-}
-
-export function storedSubscription(
-	ctx: AnyContext,
-	slot: SubscriptionSlot,
-): StoredSubscription | undefined {
-	return readAll(ctx)[slot];
-}
-
-/** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
-function normalUrl(url: unknown): unknown {
-	if (typeof url !== 'string' || !URL.canParse(url)) return url;
-	return new URL(url).href;
-}
-
-/**
- * Two URLs of a subscription are the same when they are the same URL: n8n writes N8N_WEBHOOK_URL
- * as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised.
- */
-function sameUrl(a: unknown, b: unknown): boolean {
-	return normalUrl(a) === normalUrl(b);
-}
-
-function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot | undefined {
-	if (!url) return undefined;
-	const stored = readAll(ctx);
-	return SLOTS.find((slot) => sameUrl(stored[slot]?.url, url));
-}
-
-/** n8n serves test webhooks under `/webhook-test/` (its default N8N_ENDPOINT_WEBHOOK_TEST). */
-export function looksLikeTestUrl(url: string | undefined): boolean {
-	return typeof url === 'string' && /\/webhook-test\//.test(url);
-}
-
-/**
- * Which subscription a lifecycle call is about. n8n 2.x runs checkExists and create with
- * mode and activation `manual` for "listen for test event" and with mode `trigger` on
- * activation; delete always runs with mode `internal`, activation `update`, so there only the
- * webhook URL (the test URL while testing) tells the two apart.
- */
-export function hookSlot(ctx: IHookFunctions): SubscriptionSlot {
-	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
-	const url = ctx.getNodeWebhookUrl('default');
-	return slotOfUrl(ctx, url) ?? (looksLikeTestUrl(url) ? 'test' : 'production');
-}
-
-/** Which subscription's secret signs a delivery: the one registered for the URL being served. */
-export function webhookSlot(ctx: IWebhookFunctions): SubscriptionSlot {
-	const served =
-		typeof ctx.getWebhookResourceUrl === 'function' ? ctx.getWebhookResourceUrl('default') : undefined;
-	return slotOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
-}
 
 /** `n8n: <workflow> / <node> (<workflow id>)`, with ` (test)` for the editor's test subscription. */
 export function subscriptionName(ctx: IHookFunctions, slot: SubscriptionSlot): string {
@@ -139,37 +39,11 @@ export function subscriptionName(ctx: IHookFunctions, slot: SubscriptionSlot): s
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
 }
 
-/** The chosen events, read as the Webhook operations read the field (eventNamesOf); at least one. */
-export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions): string[] {
-	const read = eventNamesOf(ctx.getNodeParameter('events', []));
-	const description = 'The trigger subscribes to the chosen events.';
-	if ('problem' in read) {
-		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`, { description });
-	}
-	if (read.events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, { description });
-	}
-	return read.events;
-}
-
 export function sameEventSet(a: unknown, b: string[]): boolean {
 	if (!Array.isArray(a)) return false;
 	const left = new Set(a.map(String));
 	const right = new Set(b);
 	return left.size === right.size && [...left].every((event) => right.has(event));
-}
-
-function isConflict(error: unknown): boolean {
-	return (error as { httpCode?: string }).httpCode === '409';
-}
-
-async function call(
-	ctx: IHookFunctions,
-	method: IHttpRequestMethods,
-	path: string,
-	options: { qs?: IDataObject; body?: IDataObject } = {},
-): Promise<IDataObject> {
-	return await apiRequest<IDataObject>(ctx, method, path, { ...options, activation: true });
 }
 
 /** n8n's id of this instance (kept in its user folder, the same across restarts and URL changes). */
@@ -178,80 +52,9 @@ function instanceIdOf(ctx: IHookFunctions): string | undefined {
 	return id ? String(id) : undefined;
 }
 
-async function credentialApiKey(ctx: AnyContext): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-}
-
-const KEY_CHANGED =
-	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
-
-/**
- * Secrets opened by this n8n process, by their sealed form: a delivery then needs no credential
- * read. Written by the lifecycle (which reads the credential) and by a delivery only once its
- * signature verified (rememberSecret), never by a request that was refused.
- */
-const opened = new BoundedMap<string, string>(1000);
-
-/**
- * The slot's signing secret: opened with the credential's API key, or a problem that says to
- * republish. Undefined when no sealed secret is stored. For a delivery (`forDelivery`), a secret
- * this process opened before is used without reading the credential, and one opened now is not
- * kept (the request has not verified yet); the lifecycle always reads the credential and keeps it.
- */
-export async function readSecret(
-	ctx: AnyContext,
-	slot: SubscriptionSlot,
-	stored = storedSubscription(ctx, slot),
-	forDelivery = false,
-): Promise<SecretReading | undefined> {
-	if (!stored?.sealedSecret) return undefined;
-	const known = forDelivery ? opened.get(stored.sealedSecret) : undefined;
-	if (known !== undefined) return { secret: known };
-	const secret = openSecret(stored.sealedSecret, await credentialApiKey(ctx), stored.id);
-	if (secret === undefined) return { problem: KEY_CHANGED };
-	if (!forDelivery) opened.set(stored.sealedSecret, secret);
-	return { secret };
-}
-
-/** Keeps the secret a verified delivery was checked with, so later ones need no credential read. */
-export function rememberSecret(stored: StoredSubscription | undefined, reading: SecretReading | undefined): void {
-	if (stored?.sealedSecret && reading && 'secret' in reading) opened.set(stored.sealedSecret, reading.secret);
-}
-
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-/**
- * Runs a call and hands back its outcome. The transport already turns every failure into a
- * NodeApiError or NodeOperationError, so a failure that is not handled is thrown unchanged.
- */
-async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-	return await promise.then(
-		(value): Settled<T> => ({ ok: true, value }),
-		(error: unknown): Settled<T> => ({ ok: false, error }),
-	);
-}
-
-/**
- * DELETE /webhooks/{id}; the API's 404 means it is already gone (a proxy's 404 page is thrown). Other failures are thrown. When the
- * credential's key changed since the subscription was made (`keyChanged`), a 404 may only mean
- * that it lives in another organisation, where it keeps sending deliveries that are refused:
- * that is a warning naming it, for the user to delete it there by hand.
- */
-async function deleteRemote(ctx: IHookFunctions, id: string, url?: string, keyChanged = false): Promise<void> {
-	const outcome = await settle(call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`));
-	if (outcome.ok) return;
-	if (!isApiNotFound(outcome.error)) throw outcome.error;
-	if (keyChanged) {
-		ctx.logger.warn(
-			`Business Ops Trigger "${ctx.getNode().name}": webhook subscription ${id}${url ? ` (to ${url})` : ''} was not found with this credential's API key, which changed since the subscription was made. If the credential now belongs to another organisation or key, the subscription may still exist under the old one and keep sending deliveries that are refused: delete it by hand in that organisation's Business Ops dashboard (Webhooks).`,
-		);
-	}
-}
-
 /** True when the stored secret does not open with the credential's current API key. */
-async function keyChangedFor(ctx: IHookFunctions, slot: SubscriptionSlot, stored: StoredSubscription): Promise<boolean> {
-	const reading = await readSecret(ctx, slot, stored);
+async function keyChangedFor(ctx: IHookFunctions, stored: StoredSubscription): Promise<boolean> {
+	const reading = await openStoredSecret(ctx, stored);
 	return reading !== undefined && 'problem' in reading;
 }
 
@@ -353,7 +156,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		await discard(ctx, slot, 'the webhook URL changed');
 		return false;
 	}
-	const reading = await readSecret(ctx, slot, stored);
+	const reading = await openStoredSecret(ctx, stored);
 	if (!reading || 'problem' in reading) {
 		await discard(ctx, slot, reading?.problem ?? 'its signing secret is not stored', { keyChanged: reading !== undefined });
 		return false;
@@ -381,26 +184,6 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	return await updateInPlace(ctx, slot, stored, remote, events);
 }
 
-/**
- * Subscriptions to exactly this URL that no record here knows of: ours, left behind when the
- * static data was lost. A subscription to any other URL (the same workflow imported into
- * another n8n, an older host of this one) is never touched: it may be another instance's.
- */
-async function findLeftBehind(ctx: IHookFunctions, url: string): Promise<string[]> {
-	return (await listAll(ctx, '/webhooks', {}, { activation: true }))
-		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
-		.map((entry) => String(entry.id));
-}
-
-async function deleteLeftBehind(ctx: IHookFunctions, ids: string[]): Promise<void> {
-	for (const id of ids) {
-		ctx.logger.warn(
-			`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${id}, left behind without its signing secret at exactly this trigger's URL`,
-		);
-		await deleteRemote(ctx, id);
-	}
-}
-
 /** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
 async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
@@ -411,19 +194,6 @@ async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
 	throw new NodeOperationError(ctx.getNode(), `${problem}, so no event would ever arrive. ${REACHABILITY_FIX}`, {
 		description: 'Nothing was subscribed.',
 	});
-}
-
-async function postSubscription(ctx: IHookFunctions, body: IDataObject): Promise<IDataObject> {
-	const first = await settle(call(ctx, 'POST', '/webhooks', { body }));
-	if (first.ok) return recordOf(first.value);
-	if (!isConflict(first.error)) throw first.error;
-	// The API refuses a second subscription with the same name and URL. One to exactly this
-	// URL is ours, left behind when its record here was lost. Its secret is gone: delete it
-	// (never adopt it) and retry. A conflict with any other URL is reported as it is.
-	const orphans = await findLeftBehind(ctx, String(body.url));
-	if (orphans.length === 0) throw first.error;
-	await deleteLeftBehind(ctx, orphans);
-	return recordOf(await call(ctx, 'POST', '/webhooks', { body }));
 }
 
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
@@ -440,8 +210,9 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 
 	const name = subscriptionName(ctx, slot);
 	// Nothing stored: the static data may have been lost after an earlier create.
-	if (!hadRecord) await deleteLeftBehind(ctx, await findLeftBehind(ctx, url));
-	const apiKey = await credentialApiKey(ctx);
+	if (!hadRecord) await deleteLeftBehind(ctx, url);
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const created = await postSubscription(ctx, { name, url, events });
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {
@@ -491,7 +262,7 @@ export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const stored = storedSubscription(ctx, slot);
 	if (!stored) return true;
 	try {
-		await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, slot, stored) });
+		await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, stored) });
 		return true;
 	} catch (error) {
 		ctx.logger.warn(

@@ -1,15 +1,29 @@
 /**
- * The trust decision: one request, one subscription, one answer. A delivery is accepted only
- * when its signature verifies under the subscription's scheme and its body is a JSON object;
- * everything else is refused with the reason (status 401, or 400 for a verified body that is
- * not a JSON object). Pure and never throws: it reads nothing but its arguments and changes
- * nothing, so a refused request leaves no trace but the log line the caller writes.
+ * The trust path of a delivery, on one screen. `trustDelivery` gathers its inputs (the request,
+ * the stored subscription and its secret, the trigger's options), decides (`decideTrust`: pure,
+ * never throws), and then either refuses (the reason to n8n's log, throttled) or accepts (the
+ * body, the form it verified under, the signed timestamp). webhook() calls it first, as GitHub's
+ * and Stripe's triggers call their signature helper.
+ *
+ * It owns the one memory the trigger keeps in this process, per subscription: the opened secret
+ * (later deliveries need no credential read), the signed form Auto learned (later deliveries cost
+ * one or two HMACs, not a search), the form last named in the log, the delivery ids accepted
+ * (Ignore Repeated Deliveries) and when a refusal of each kind was last logged. The secret, the form
+ * and the ids are written only after a delivery verified: a request without a valid signature
+ * writes only its log time, and changes nothing stored, learned or trusted. They belong to the
+ * subscription record stored when they were written: a new record (the workflow published again)
+ * starts them anew. The memory is bounded by weight (an entry, plus one per id).
  */
-import type { IDataObject } from 'n8n-workflow';
+import { createHash } from 'crypto';
 
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { BoundedMap } from '../shared/boundedMap';
+import { customSignatureOf } from './customProperties';
 import { parseEventBody } from './delivery';
 import { toleranceOf, type CustomSignature, type HeaderBag, type SignedForm, type VerifiedForm } from './hmac';
 import { type SignatureScheme, verifyDelivery } from './signature';
+import { openStoredSecret, storedSubscription, webhookSlot } from './subscriptionRecord';
 
 export interface TrustRequest {
 	headers: HeaderBag;
@@ -28,16 +42,21 @@ export interface TrustSubscription {
 	tolerance: unknown;
 	signatureHeader?: string;
 	custom?: CustomSignature;
-	/** Auto: the signed form of this subscription's accepted deliveries (signedForms.ts). */
+	/** Auto: the signed form of this subscription's accepted deliveries. */
 	learned?: SignedForm;
 }
 
 export type Trust =
-	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number; toleranceSeconds: number }
+	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
 	| { accepted: false; status: 400 | 401; reason: string };
 
 const refused = (status: 400 | 401, reason: string): Trust => ({ accepted: false, status, reason });
 
+/**
+ * One request, one subscription, one answer: accepted only when the signature verifies under the
+ * subscription's scheme and the body is a JSON object; else refused with the reason (401, or 400
+ * for a verified body that is not a JSON object). Pure, and never throws.
+ */
 export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
 	try {
 		const { scheme, secret } = subscription;
@@ -65,8 +84,160 @@ export function decideTrust(request: TrustRequest, subscription: TrustSubscripti
 				? (parsedBody as IDataObject)
 				: undefined);
 		if (!body) return refused(400, 'body is not a JSON object');
-		return { accepted: true, body, form: verified.form, timestamp: verified.timestamp, toleranceSeconds: tolerance };
+		return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 	} catch {
 		return refused(401, 'the delivery could not be checked');
 	}
+}
+
+/**
+ * What this process keeps of one trigger (workflow, node, production or test URL): of its stored
+ * subscription `record` (id and sealed secret), which a new subscription always changes, and
+ * when it last wrote each kind of log line.
+ */
+interface Memory {
+	record: string;
+	secret?: string;
+	learned?: SignedForm;
+	loggedForm?: string;
+	/** Hashes of the accepted delivery ids (each the same size, whatever the id). */
+	repeats?: BoundedMap<string, true>;
+	logged: Map<string, number>;
+}
+
+/** Ids kept per trigger; past it, its oldest are forgotten. */
+export const MAX_REPEAT_IDS = 10_000;
+/** What an entry weighs beside its ids; the memory holds this many ids' weight in all (about 100 MB at most). */
+const ENTRY_WEIGHT = 100;
+export const MEMORY_WEIGHT = 1_000_000;
+const memory = new BoundedMap<string, Memory>(MEMORY_WEIGHT, (entry) => ENTRY_WEIGHT + (entry.repeats?.size ?? 0));
+
+/** What the memory weighs now (for tests of its bound). */
+export const rememberedWeight = (): number => memory.weight;
+
+/** The trigger's options that decide trust (an expression may hand over anything). */
+export interface TrustOptions {
+	signatureScheme?: SignatureScheme;
+	signatureHeader?: string;
+	timestampTolerance?: unknown;
+}
+
+export type Delivery = (Trust & { accepted: false }) | (Trust & { accepted: true; headers: HeaderBag; memory: string });
+
+/** The trigger's entry for `record`: what it keeps of an older record is only its log times. */
+function entryFor(key: string, record: string): { entry: Memory; known: boolean } {
+	const known = memory.get(key);
+	if (known?.record === record) return { entry: known, known: true };
+	return { entry: { record, logged: known?.logged ?? new Map<string, number>() }, known: false };
+}
+
+/** Gathers, decides and remembers: see above. */
+export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOptions): Promise<Delivery> {
+	const req = ctx.getRequestObject();
+	const headers = req.headers as HeaderBag;
+	const scheme = options.signatureScheme ?? 'auto';
+	const slot = webhookSlot(ctx);
+	const stored = storedSubscription(ctx, slot);
+	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, slot].join('\u0000');
+	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
+	const before = entryFor(key, record).entry;
+	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
+	const trust = decideTrust(
+		{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
+		{
+			scheme,
+			secret: reading && 'problem' in reading ? reading : reading?.secret,
+			tolerance: options.timestampTolerance,
+			signatureHeader: options.signatureHeader,
+			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
+			learned: scheme === 'auto' ? before.learned : undefined,
+		},
+	);
+	// read again: other deliveries may have written it while the secret was opened
+	const { entry, known } = entryFor(key, record);
+	if (!trust.accepted) {
+		const { kind, words } = reasonKind(trust.reason);
+		note(ctx, entry, kind, 'warn', `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${words} are not logged for a minute.`);
+		// a refusal keeps its log time only: it does not make the entry the most recently used
+		if (!known) memory.set(key, entry);
+		return trust;
+	}
+	if (reading && 'secret' in reading) entry.secret = reading.secret;
+	if (scheme === 'auto') entry.learned ??= trust.form.signed;
+	if (scheme !== 'none') logForm(ctx, entry, scheme, trust.form);
+	memory.set(key, entry);
+	return { ...trust, headers, memory: key };
+}
+
+const hashOf = (id: string): string => createHash('sha256').update(id).digest('base64url').slice(0, 22);
+
+/** True when this delivery id was accepted before (Ignore Repeated Deliveries); else it is kept. */
+export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: string): boolean {
+	const entry = memory.get(delivery.memory);
+	if (!entry) return false;
+	entry.repeats ??= new BoundedMap<string, true>(MAX_REPEAT_IDS);
+	const hash = hashOf(deliveryId);
+	if (entry.repeats.has(hash)) return true;
+	entry.repeats.set(hash, true);
+	memory.set(delivery.memory, entry);
+	return false;
+}
+
+export const LOG_INTERVAL_MS = 60_000;
+
+/**
+ * The kinds of refusal reason, each logged at most once a minute per trigger, with the words the
+ * log line uses, so that junk a stranger sends never keeps the reason a genuine delivery fails (a
+ * changed key, another signed form, a clock out of the window) out of the log; junk that falls in
+ * a genuine reason's kind names the same reason. Kinds are this fixed set, never anything the
+ * request chooses (reasons may name its headers).
+ */
+const REASON_KINDS: ReadonlyArray<[kind: string, pattern: RegExp, words: string]> = [
+	['window', /timestamp too old|timestamp in the future/, 'a timestamp outside the window'],
+	['search', /Auto has not yet seen/, "Auto's search of a first delivery"],
+	['signature', /^signature does not match/, 'a signature that does not match'],
+	['headers', /^(missing|malformed) /, 'missing or malformed headers'],
+	['secret', /signing secret|signing key|API key/, 'the signing secret or key'],
+	['settings', /^(Custom signature|"Timestamp Tolerance|the timestamp tolerance|unknown signature scheme)/, "the trigger's settings"],
+	['body', /body/, 'the body'],
+	['other', /(?:)/, 'other reasons'],
+];
+
+/** The kind of a refusal's reason and its words in the log (the last kind matches every reason). */
+export function reasonKind(reason: string): { kind: string; words: string } {
+	const [kind, , words] = REASON_KINDS.find(([, pattern]) => pattern.test(reason))!;
+	return { kind, words };
+}
+
+/**
+ * A line about the trigger in n8n's log, at most once a minute per trigger and `kind` (a fixed
+ * name), so that no stranger's traffic, and no replay of a genuine delivery, floods the log.
+ */
+function note(ctx: IWebhookFunctions, entry: Memory, kind: string, level: 'info' | 'warn', line: string): void {
+	const now = Date.now();
+	const last = entry.logged.get(kind);
+	if (last !== undefined && now - last < LOG_INTERVAL_MS) return;
+	entry.logged.set(kind, now);
+	ctx.logger[level](`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) ${line}`);
+}
+
+/** A line about an accepted delivery (its event type, a repeat), throttled as refusals are. */
+export function noteDelivery(ctx: IWebhookFunctions, delivery: Delivery & { accepted: true }, kind: 'type' | 'repeat', level: 'info' | 'warn', line: string): void {
+	const entry = memory.get(delivery.memory);
+	if (entry) note(ctx, entry, kind, level, `${line}. Further such lines of this trigger are not logged for a minute.`);
+}
+
+/** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */
+function logForm(ctx: IWebhookFunctions, entry: Memory, scheme: SignatureScheme, form: VerifiedForm): void {
+	// Auto: what the signature covers, never the header names or prefixes a replayer may change
+	const named = scheme === 'auto' && form.signed ? `${form.signed.content}\u0000${form.signed.key}` : `${scheme}\u0000${form.description}`;
+	if (entry.loggedForm === named) return;
+	entry.loggedForm = named;
+	const custom = scheme === 'auto' ? form.custom : undefined;
+	const byHand = custom
+		? ` To set it by hand, choose Signature Scheme "Custom" with: header ${custom.header}, prefix "${custom.prefix}", encoding ${custom.encoding}, signed content ${custom.content}, key ${custom.key === 'whsecBase64' ? 'Standard Webhooks Key' : 'Whole Secret'}${custom.timestampHeader ? `, timestamp header ${custom.timestampHeader}` : ''}${custom.idHeader ? `, ID header ${custom.idHeader}` : ''}, algorithm SHA-256.`
+		: '';
+	ctx.logger.info(
+		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}): deliveries verify under ${scheme === 'auto' ? 'Auto as ' : ''}${form.description}.${byHand}`,
+	);
 }

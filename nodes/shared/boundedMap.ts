@@ -1,18 +1,29 @@
 /**
- * A Map with a size bound, for every store an n8n process keeps in memory: past `max` entries
- * the oldest written goes first. Setting a key again makes it the newest.
+ * A Map with a size bound, for the stores an n8n process keeps in memory: past `max` the oldest
+ * written goes first. Setting a key again makes it the newest. Each entry weighs 1, or what
+ * `weigh` says (an entry that holds a set weighs more as the set grows: set it again after
+ * changing it, so that its new weight counts).
  */
 export class BoundedMap<K, V> {
-	private readonly entries = new Map<K, V>();
+	private readonly entries = new Map<K, { value: V; weight: number }>();
+	private total = 0;
 
-	constructor(readonly max: number) {}
+	constructor(
+		readonly max: number,
+		private readonly weigh: (value: V) => number = () => 1,
+	) {}
 
 	get size(): number {
 		return this.entries.size;
 	}
 
+	/** The entries' weight in all. */
+	get weight(): number {
+		return this.total;
+	}
+
 	get(key: K): V | undefined {
-		return this.entries.get(key);
+		return this.entries.get(key)?.value;
 	}
 
 	has(key: K): boolean {
@@ -20,20 +31,20 @@ export class BoundedMap<K, V> {
 	}
 
 	set(key: K, value: V): this {
-		this.entries.delete(key);
-		this.entries.set(key, value);
+		this.delete(key);
+		const weight = this.weigh(value);
+		this.entries.set(key, { value, weight });
+		this.total += weight;
 		for (const oldest of this.entries.keys()) {
-			if (this.entries.size <= this.max) break;
-			this.entries.delete(oldest);
+			if (this.total <= this.max || oldest === key) break;
+			this.delete(oldest);
 		}
 		return this;
 	}
 
-	values(): IterableIterator<V> {
-		return this.entries.values();
-	}
-
 	delete(key: K): boolean {
+		const entry = this.entries.get(key);
+		if (entry) this.total -= entry.weight;
 		return this.entries.delete(key);
 	}
 }

@@ -20,3 +20,8 @@ export function eventItem(event: BusinessOpsEvent): BusinessOpsEvent {
 	const { id, deliveryId, type, timestamp, data, ...extra } = event;
 	return { id, deliveryId, type, timestamp, data, ...extra };
 }
+
+/** A value of an event as text: non-empty text, or a number as its text; else null. */
+export function textOf(value: unknown): string | null {
+	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
+}

@@ -1,3 +1,7 @@
+import type { IHookFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PUBLISH_AGAIN } from './api/errors';
 import { asText, givenAs } from './typing';
 
 /**
@@ -18,4 +22,23 @@ export function eventNamesOf(value: unknown): { events: string[] } | { problem: 
 		if (event !== '') events.push(event);
 	}
 	return { events };
+}
+
+/** A trigger's chosen events (its "Event Names or IDs"): at least one, or an error that says what to change. */
+export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions | IPollFunctions): string[] {
+	const read = eventNamesOf(ctx.getNodeParameter('events', []));
+	const description = 'The trigger receives only the chosen events.';
+	if ('problem' in read) {
+		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`, { description });
+	}
+	if (read.events.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, { description });
+	}
+	return read.events;
+}
+
+/** A trigger's subtitle: its Event Names, given as a list or as text ("a, b") from an expression. */
+export function eventsSubtitle(prefix = ''): string {
+	const names = 'Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")';
+	return prefix ? `={{${JSON.stringify(prefix)} + (${names})}}` : `={{${names}}}`;
 }

@@ -115,7 +115,7 @@ module.exports = {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-stop-${Date.now()}`;
 				const r = await run(ctx, createContactsWorkflow(`e2e ${prefix}`, await fourItems(ctx, prefix), ctx.credentials.admin));
-				const e = expectFailure(r, /HTTP 409 duplicate_resource/, /\[item 1\]/, /Item 3 was not sent/);
+				const e = expectFailure(r, /HTTP 409 duplicate_resource/, /\[item 1\]/, /Items 2, 3 were not sent/);
 				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [`${prefix} 0`, `${prefix} existing`]);
 				return `"${e.message}"`;
 			},

@@ -28,7 +28,7 @@ const contact = {
 function page(ids: string[], pageNumber: number, hasMore: boolean) {
 	return {
 		data: ids.map((id) => ({ id, name: `Contact ${id}` })),
-		meta: { page: pageNumber, pageSize: 100, total: 250, hasMore },
+		meta: { page: pageNumber, pageSize: 100, total: 5, hasMore },
 	};
 }
 

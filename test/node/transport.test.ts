@@ -302,7 +302,8 @@ describe('On Error', () => {
 		expect(b.isDone()).toBe(true);
 		expect(d.isDone()).toBe(false);
 		expect(error.message).toBe('A contact with this e-mail exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]');
-		expect(error.description).toMatch(/Item 3 was not sent: with On Error set to "Stop Workflow"/);
+		// item 2's input was refused too, but it was not sent either: it waited for item 1
+		expect(error.description).toMatch(/Items 2, 3 were not sent: with On Error set to "Stop Workflow"/);
 	});
 
 	test('Stop Workflow: a failed input check stops the later writes too', async () => {

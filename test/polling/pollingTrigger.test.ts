@@ -207,9 +207,9 @@ describe('errors', () => {
 
 	test('no events, or an event the poller cannot emit: a clear error before any request', async () => {
 		env.sandbox().control.clearRequestLog();
-		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toThrow('Choose at least one event in Events');
+		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toThrow('Choose at least one event in "Event Names or IDs", then publish the workflow again');
 		await expect(poller(env.sandbox(), { events: ['quote.created', 'agent.paused'] }).poll()).rejects.toThrow(
-			'Events: the polling trigger cannot emit "agent.paused"',
+			'Event Names or IDs: the polling trigger cannot emit "agent.paused"',
 		);
 		expect(env.sandbox().control.requestLog()).toEqual([]);
 	});

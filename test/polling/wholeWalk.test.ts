@@ -41,7 +41,9 @@ test('a page whose hasMore says it is the last while its total says there are mo
 	const saved = JSON.stringify(p.staticData());
 	nock.cleanAll();
 	answer({ hasMore: () => false });
-	await expect(p.poll()).rejects.toThrow('The API\'s answer for page 1 of /contacts contradicts itself: hasMore is false, but total is 150 and the pages up to it hold 100');
+	await expect(p.poll()).rejects.toThrow(
+		"The API's answer for page 1 of the list contradicts itself: hasMore is false, but its total is 150 and the pages up to it hold 100; stopped reading the list (GET /contacts)",
+	);
 	expect(JSON.stringify(p.staticData())).toBe(saved);
 });
 

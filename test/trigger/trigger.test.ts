@@ -19,9 +19,8 @@ import {
 	type TestNode,
 	type WebhookRun,
 } from '../harness/engine';
-import { rememberedIds } from '../../nodes/BusinessOpsTrigger/deliveryIds';
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { signedFormsKept } from '../../nodes/BusinessOpsTrigger/signedForms';
+import { rememberedWeight } from '../../nodes/BusinessOpsTrigger/trust';
 import { TEST_API_KEY } from '../harness/engine';
 import { captureLogs, formHeaders, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
 
@@ -894,10 +893,11 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	});
 
 	test('a type not chosen is answered 200 and logged at warn level with its type and where it was read', async () => {
-		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
+		const testNode = node();
+		const run = await runWebhook(trigger, testNode, signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
 		expect(run.result).toEqual({ webhookResponse: { received: true, ignored: 'event type not selected: agent.paused' } });
 		expect(warnings()).toEqual([
-			'Business Ops Trigger "Business Ops Trigger" answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type (not signed)): it is not among the chosen events',
+			`Business Ops Trigger "Business Ops Trigger" (workflow ${testNode.workflow.id}) answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type (not signed)): it is not among the chosen events. Further such lines of this trigger are not logged for a minute.`,
 		]);
 	});
 
@@ -961,14 +961,15 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	});
 
 	test('Ignore Repeated Deliveries: a delivery id accepted within the window is answered 200 once more, not run', async () => {
-		const testNode = node({ ignoreRepeatedDeliveries: true });
+		const staticData = withProduction();
+		const testNode = node({ ignoreRepeatedDeliveries: true }, structuredClone(staticData));
 		const delivery = signedBody({ id: 'evt_5', type: 'invoice.paid', data });
 		expect((await runWebhook(trigger, testNode, delivery)).result.workflowData![0][0].json.deliveryId).toBe('msg_7');
 		expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({
 			webhookResponse: { received: true, ignored: 'repeated delivery: msg_7' },
 		});
 		// without the option (the default) a retry runs again
-		const plain = node();
+		const plain = node({}, structuredClone(staticData));
 		plain.workflow.id = testNode.workflow.id;
 		expect((await runWebhook(trigger, plain, delivery)).result.workflowData).toBeDefined();
 		// with a signed timestamp too, the id outlives the window: the same message signed anew 10 minutes later is still a repeat
@@ -1075,6 +1076,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect((await runWebhook(trigger, before, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
 		// the credential now holds another key: the secret this process opened still verifies (it is still the subscription's)
 		const after = node({}, structuredClone(staticData), { credentials: otherKey });
+		after.workflow.id = before.workflow.id;
 		expect((await runWebhook(trigger, after, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
 		// the lifecycle always reads the credential: the next activation subscribes anew
 		noneLeftBehind();
@@ -1233,7 +1235,7 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		const staticData = testNode.workflow.getStaticData('node', testNode.node);
 		const before = JSON.stringify(staticData);
 		staticData.__dataChanged = false;
-		const stores = () => [rememberedIds(), signedFormsKept()];
+		const stores = () => rememberedWeight();
 		const storesBefore = stores();
 		const warningsBefore = logs.lines.filter((line) => line.level === 'warn').length;
 		for (let i = 0; i < 300; i++) {

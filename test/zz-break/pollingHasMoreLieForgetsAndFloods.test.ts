@@ -44,7 +44,7 @@ test('records a self-contradicting page did not show are not emitted as created 
 	lying = true;
 	for (let i = 0; i < 2; i++) {
 		await expect(p.poll()).rejects.toThrow(
-			"The API's answer for page 1 of /contacts contradicts itself: hasMore is false, but total is 250 and the pages up to it hold 100",
+			"The API's answer for page 1 of the list contradicts itself: hasMore is false, but its total is 250 and the pages up to it hold 100; stopped reading the list (GET /contacts)",
 		);
 		expect(JSON.stringify(p.staticData())).toBe(remembered); // nothing forgotten, nothing marked missing
 	}

@@ -13,7 +13,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_IDS } from '../../nodes/BusinessOpsTrigger/deliveryIds';
+import { MAX_REPEAT_IDS } from '../../nodes/BusinessOpsTrigger/trust';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
 import { atFixedTime, githubSignature } from '../trigger/helpers';
@@ -44,7 +44,7 @@ test('unsigned traffic to a None trigger does not make a signed trigger run a re
 
 	// a stranger posts to another workflow's trigger that checks no signature
 	const open = node('workflow-unsigned', { signatureScheme: 'none', ignoreRepeatedDeliveries: true });
-	for (let i = 0; i < MAX_REMEMBERED_IDS; i++) {
+	for (let i = 0; i < MAX_REPEAT_IDS; i++) {
 		await runWebhook(trigger, open, { headers: {}, rawBody: Buffer.from(`{"id":"junk-${i}","type":"invoice.paid"}`) });
 	}
 

@@ -1,6 +1,7 @@
 /**
- * Field builders: every field that sends something is declared through one of these, so its
- * declaration shows what it sends. The builder gives the field one preSend step, its send rule:
+ * Field builders: a field that sends something is declared through one of these, so its
+ * declaration shows what it sends. The builder gives the field its `routing.send` (the body or
+ * query property) and one preSend step, its send rule:
  *
  * 1. empty values: `undefined`, `null`, or text that is empty or only spaces mean "not given" (an
  *    expression on a missing input field, a cleared input, an AI model's "" for what it does not
@@ -9,10 +10,12 @@
  * 3. the field's own check, on the typed value, so that what was checked is what is sent.
  *
  * The step reads the value RoutingNode put in the request under the field's property (n8n fills
- * the whole request before any preSend runs), so it needs no parameter path and works wherever the
- * field sits: top level, collection, fixedCollection row. It is `guarded` (stopOnError.ts): a
- * refusal is the item's failure for the write order. Builders take the final declaration: a field
- * made here is not spread into another with a different name, display name or `required`.
+ * the whole request before any preSend runs), so it works wherever the field sits: top level,
+ * collection, fixedCollection row.
+ *
+ * A refusal does not throw out of RoutingNode: it travels with the item's request to the routing
+ * seam (`sendStep`, `refusalOf`), which fails the item there, in item order and paired with its
+ * input item, like any other failure of the item.
  */
 import type {
 	IDataObject,
@@ -22,9 +25,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { guarded } from './stopOnError';
 import { asBoolean, asNumber, asOption, asText, type Typed } from '../../shared/typing';
-import { invalidInput, isEmptyValue, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
+import { dateText, invalidInput, isEmptyValue, isIsoDate, isValidJsDate, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
+import { inZone } from './dates';
 
 /** A field as the editor shows it; the builder adds its type and what it sends. */
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
@@ -38,6 +41,32 @@ export interface SendTo {
 	as?: string;
 }
 
+export type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+
+/** The first refusal of an item's input, carried by its request to the routing seam. */
+const REFUSAL = Symbol('refusal');
+type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
+
+/** Why the item's input was refused before anything was sent, if it was. */
+export function refusalOf(options: IHttpRequestOptions): Error | undefined {
+	return (options as Refusable)[REFUSAL];
+}
+
+/**
+ * A preSend step whose refusal (a thrown error) travels with the request instead of failing the
+ * item inside RoutingNode; once an item's input was refused, its later steps do not run.
+ */
+export function sendStep(step: PreSend): PreSend {
+	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+		if (refusalOf(options)) return options;
+		try {
+			return await step.call(this, options);
+		} catch (error) {
+			return Object.assign(options, { [REFUSAL]: error as Error });
+		}
+	};
+}
+
 /** A record picker given nothing: the problem, and the advice for the workflow's author. */
 const NO_ID = 'no ID was given';
 const PICK_AN_ID = 'Pick one from the list or enter an ID. ';
@@ -47,7 +76,7 @@ const RESOLVED_TO_NOTHING =
 
 /**
  * A field's value as it is sent: undefined when an optional field is not given, else typed and
- * checked by `rule`. Also for values an operation reads itself (Update Autonomy's count).
+ * checked by `rule`. Also for values the node reads itself (Update Autonomy's count, Return All).
  */
 export function valueToSend(
 	ctx: IExecuteSingleFunctions,
@@ -71,14 +100,14 @@ export function valueToSend(
 export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}): INodeProperties {
 	const type = to.in ?? 'body';
 	const property = to.as ?? field.name;
-	async function send(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	const send = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const target = (type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject;
 		const value = valueToSend(this, field, rule, target[property]);
 		if (value === undefined) delete target[property];
 		else target[property] = value;
 		return requestOptions;
-	}
-	return { ...field, routing: { ...field.routing, send: { type, property, preSend: [guarded(send)] } } };
+	});
+	return { ...field, routing: { ...field.routing, send: { type, property, preSend: [send] } } };
 }
 
 /** Typing of a number field, then its check. */
@@ -100,7 +129,7 @@ export interface TextOptions {
 	check?: TextCheck;
 }
 
-export function textRule(options: TextOptions = {}): Rule {
+function textRule(options: TextOptions = {}): Rule {
 	return (_ctx, value) => {
 		const typed = asText(value);
 		if ('problem' in typed) return typed;
@@ -122,7 +151,7 @@ export function numberField(field: Declaration, options: { check?: NumberCheck }
 	return sendingField({ ...field, type: 'number' }, numberRule(options.check), options);
 }
 
-/** true or false: the texts "true" and "false" are read as such; anything else is refused. */
+/** true or false: the texts "true" and "false" (any case) are read as such; anything else is refused. */
 export function booleanField(field: Declaration, to: SendTo = {}): INodeProperties {
 	return sendingField({ ...field, type: 'boolean' }, booleanRule, to);
 }
@@ -138,4 +167,59 @@ export function optionsField(
 ): INodeProperties {
 	const values = (field.options ?? []).map((option) => option.value);
 	return sendingField({ ...field, type: 'options' }, (_ctx, value) => asOption(value, values, options.others), options);
+}
+
+/**
+ * A date picker, checked as an ISO date (text with or without an offset, a Luxon DateTime such as
+ * `$now`, or a JS Date) and sent as `toApi` writes it, given the workflow's time zone (the picker
+ * gives a local time without a zone).
+ */
+export function dateField(
+	field: Omit<Declaration, 'default'>,
+	toApi: (value: string, timeZone: string) => string,
+): INodeProperties {
+	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
+		// a JS Date is an instant: read it in the workflow's time zone, as `$now` is
+		const value = isValidJsDate(given) ? inZone(given, ctx.getTimezone()) : dateText(given);
+		if (!isIsoDate(value)) {
+			return { problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z` };
+		}
+		return { value: toApi(value as string, ctx.getTimezone()) };
+	});
+}
+
+/** "in_collection" as "In Collection". */
+export function titleOf(value: string): string {
+	return value
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+/** A status, one option per value sorted by name; an expression may give another (the API decides). */
+export function statusField(statuses: string[], field: Omit<Declaration, 'options' | 'displayName' | 'name'>): INodeProperties {
+	const options = statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
+	return optionsField({ displayName: 'Status', name: 'status', options, ...field }, { others: true });
+}
+
+function collectionOf(displayName: string, name: string, options: INodeProperties[]): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder: 'Add Field', default: {}, options };
+}
+
+/** The optional fields of a create, each sent only when the user adds it. */
+export function additionalFields(options: INodeProperties[]): INodeProperties {
+	return collectionOf('Additional Fields', 'additionalFields', options);
+}
+
+/** The fields an update may change, sorted by name; only those the user adds are sent. */
+export function updateFields(options: INodeProperties[]): INodeProperties {
+	return collectionOf('Update Fields', 'updateFields', [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)));
+}
+
+/** The fields of one operation, each shown only for that resource and operation (and its own conditions). */
+export function operationFields(resource: string, operation: string, fields: INodeProperties[]): INodeProperties[] {
+	return fields.map((field) => ({
+		...field,
+		displayOptions: { ...field.displayOptions, show: { resource: [resource], operation: [operation], ...field.displayOptions?.show } },
+	}));
 }

@@ -10,7 +10,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { toStrictNumber } from '../../shared/typing';
+import { givenAs, toStrictNumber } from '../../shared/typing';
+import { sendStep } from './fields';
 import { invalidInput, isEmptyValue, parseJsonParameter } from './validation';
 
 /** One line of a quote or an invoice, as the API takes it. */
@@ -78,16 +79,6 @@ const JSON_EXAMPLE = '[{"name": "Website design", "quantity": 2, "unitPrice": 95
 
 export type LineItemsResult = { items: LineItem[] } | { problem: string };
 
-/** How a refused value is quoted in a message. */
-function shown(value: unknown): string {
-	if (value === undefined) return 'nothing';
-	if (value === null) return 'null';
-	if (typeof value === 'string') return JSON.stringify(value);
-	if (Array.isArray(value)) return 'an array';
-	if (typeof value === 'object') return 'an object';
-	return String(value);
-}
-
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -105,7 +96,7 @@ function readNumber(line: number, key: NumberKey, value: unknown): number | stri
 	const n = toStrictNumber(value);
 	if (n === undefined) {
 		const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
-		return `${where} must be a number; got ${shown(value)}${hint}`;
+		return `${where} must be a number; got ${givenAs(value)}${hint}`;
 	}
 	if (key === 'vatPercentage' && (n < 0 || n > 100)) return `${where} must be from 0 to 100; got ${n}`;
 	return n;
@@ -115,7 +106,7 @@ function readName(line: number, value: unknown): string | { problem: string } {
 	const where = `line ${line} "name"`;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value !== 'string') {
-		return { problem: value === undefined ? `${where} is missing` : `${where} must be text; got ${shown(value)}` };
+		return { problem: value === undefined ? `${where} is missing` : `${where} must be text; got ${givenAs(value)}` };
 	}
 	const name = value.trim();
 	return name === '' ? { problem: `${where} is empty; give the name of the product or service` } : name;
@@ -123,7 +114,7 @@ function readName(line: number, value: unknown): string | { problem: string } {
 
 function checkLineItem(line: number, raw: unknown): LineItem | { problem: string } {
 	if (!isPlainObject(raw)) {
-		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${shown(raw)}` };
+		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}` };
 	}
 	const known: readonly string[] = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
 	const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
@@ -154,7 +145,7 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
  */
 export function checkLineItems(value: unknown): LineItemsResult {
 	if (!Array.isArray(value)) {
-		return { problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${shown(value)}` };
+		return { problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}` };
 	}
 	if (value.length === 0) return { problem: 'no items were given; add at least one item' };
 	const items: LineItem[] = [];
@@ -173,65 +164,54 @@ export function formRows(value: unknown): IDataObject[] {
 	return rows.map((row) => ({ ...FORM_DEFAULTS, ...(row as IDataObject) }));
 }
 
-type ItemsSource = { mode: 'form' | 'json'; value: unknown };
+type ItemsSource = 'form' | 'json';
 
-/** The parameter each source is read from (under Update Fields too). */
-const PARAMETER = { form: 'items', json: 'itemsJson' } as const;
+/** Each source's field, by its parameter name (a path under Update Fields). */
+const LABEL: Record<ItemsSource, string> = { form: ITEMS_LABEL, json: ITEMS_JSON_LABEL };
+const PARAMETER: Record<ItemsSource, string> = { form: 'items', json: 'itemsJson' };
 
 /** Reads the items from their source, or throws the problem naming the field and the line. */
-function itemsFrom(ctx: IExecuteSingleFunctions, source: ItemsSource, hint = ''): LineItem[] {
-	const label = source.mode === 'form' ? ITEMS_LABEL : ITEMS_JSON_LABEL;
-	const parameter = PARAMETER[source.mode];
+function itemsFrom(ctx: IExecuteSingleFunctions, source: ItemsSource, given: unknown, hint: string): LineItem[] {
+	const label = LABEL[source];
 	let value: unknown;
-	if (source.mode === 'form') {
-		value = formRows(source.value);
-	} else if (isEmptyValue(source.value)) {
-		throw invalidInput(ctx, label, `no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`, hint, parameter);
+	if (source === 'form') {
+		value = formRows(given);
+	} else if (isEmptyValue(given)) {
+		throw invalidInput(ctx, label, `no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`, hint, PARAMETER.json);
 	} else {
-		value = parseJsonParameter(ctx, source.value, label, parameter);
+		value = parseJsonParameter(ctx, given, label, PARAMETER.json);
 	}
 	const result = checkLineItems(value);
-	if ('problem' in result) throw invalidInput(ctx, label, result.problem, hint, parameter);
+	if ('problem' in result) throw invalidInput(ctx, label, result.problem, hint, PARAMETER[source]);
 	return result.items;
 }
 
-function withItems(requestOptions: IHttpRequestOptions, items: LineItem[]): IHttpRequestOptions {
-	const body = isPlainObject(requestOptions.body) ? requestOptions.body : {};
-	return { ...requestOptions, body: { ...body, items } };
-}
-
-/** preSend of Create: builds `body.items` from the form or the JSON, whichever Items Input names. */
-export async function sendItemsOnCreate(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const mode = this.getNodeParameter('itemsInput', 'form') as 'form' | 'json';
-	const value = this.getNodeParameter(mode === 'form' ? 'items' : 'itemsJson', mode === 'form' ? {} : '');
-	return withItems(requestOptions, itemsFrom(this, { mode, value }));
-}
-
 /**
- * preSend of Update: sends `body.items` only when Items or Items (JSON) was added to Update
- * Fields and resolves to something (the empty-value rule of fields.ts).
+ * The step of one source: sends `body.items` from it. Under Update Fields (`update`), the Items
+ * form added with no rows and an Items (JSON) that resolves to nothing change nothing (the
+ * current lines stay), and the two sources given together are refused.
  */
-export async function sendItemsOnUpdate(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const fields = this.getNodeParameter('updateFields', {}) as IDataObject;
-	// The Items form added with no rows is empty too: the current lines stay (CHANGELOG, issue 18).
-	const inForm = formRows(fields.items).length > 0;
-	const inJson = !isEmptyValue(fields.itemsJson);
-	if (inForm && inJson) {
-		throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`, '', [PARAMETER.form, PARAMETER.json]);
-	}
-	if (!inForm && !inJson) return requestOptions;
-	const source: ItemsSource = inForm ? { mode: 'form', value: fields.items } : { mode: 'json', value: fields.itemsJson };
-	return withItems(requestOptions, itemsFrom(this, source, 'To keep the current items, remove the field from Update Fields. '));
+function sendItems(source: ItemsSource, update: boolean) {
+	return sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const at = (name: string) => (update ? `updateFields.${name}` : name);
+		const read = (from: ItemsSource) => this.getNodeParameter(at(PARAMETER[from]), from === 'form' ? {} : '');
+		const given = read(source);
+		if (update) {
+			const other: ItemsSource = source === 'form' ? 'json' : 'form';
+			const isGiven = (from: ItemsSource, value: unknown) => (from === 'form' ? formRows(value).length > 0 : !isEmptyValue(value));
+			if (!isGiven(source, given)) return requestOptions;
+			if (isGiven(other, read(other))) {
+				throw invalidInput(this, ITEMS_LABEL, `use either "${ITEMS_LABEL}" or "${ITEMS_JSON_LABEL}", not both`, '', [PARAMETER.form, PARAMETER.json]);
+			}
+		}
+		const hint = update ? 'To keep the current items, remove the field from Update Fields. ' : '';
+		const body = isPlainObject(requestOptions.body) ? requestOptions.body : {};
+		return { ...requestOptions, body: { ...body, items: itemsFrom(this, source, given, hint) } };
+	});
 }
 
 /** The Items form: one row per line. */
-export function itemsFormField(description: string): INodeProperties {
+function itemsFormField(description: string, update: boolean): INodeProperties {
 	return {
 		displayName: ITEMS_LABEL,
 		name: 'items',
@@ -240,13 +220,8 @@ export function itemsFormField(description: string): INodeProperties {
 		placeholder: 'Add Item',
 		default: {},
 		description,
-		options: [
-			{
-				displayName: 'Item',
-				name: 'item',
-				values: ITEM_FORM_FIELDS,
-			},
-		],
+		options: [{ displayName: 'Item', name: 'item', values: ITEM_FORM_FIELDS }],
+		routing: { send: { preSend: [sendItems('form', update)] } },
 	};
 }
 
@@ -255,7 +230,7 @@ export function itemsFormField(description: string): INodeProperties {
  * not `json`: the editor's "let the model define this parameter" gives a `json` field an argument
  * without a JSON Schema type, which strict model APIs (OpenAI strict, Gemini) refuse.
  */
-export function itemsJsonField(prefix = ''): INodeProperties {
+function itemsJsonField(prefix: string, update: boolean): INodeProperties {
 	return {
 		displayName: ITEMS_JSON_LABEL,
 		name: 'itemsJson',
@@ -264,6 +239,34 @@ export function itemsJsonField(prefix = ''): INodeProperties {
 		default: '',
 		description: `${prefix}A JSON array of items, each with name, quantity, unitPrice and optionally vatPercentage (left out: the organization's default VAT), e.g. ${JSON_EXAMPLE}`,
 		hint: 'To take the items from the input, use an expression such as {{ $json.items }}',
+		routing: { send: { preSend: [sendItems('json', update)] } },
 	};
 }
 
+/** The line items of a create, sent as `body.items`: Items Input chooses the form or the JSON field. */
+export function lineItemsFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Items Input',
+			name: 'itemsInput',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Form', value: 'form', description: 'Enter the items one by one' },
+				{ name: 'JSON', value: 'json', description: 'Give a JSON array of items, e.g. from an expression' },
+			],
+			default: 'form',
+			description: 'How to give the line items',
+		},
+		{ ...itemsFormField('The lines, in the order they appear', false), required: true, displayOptions: { show: { itemsInput: ['form'] } } },
+		{ ...itemsJsonField('', false), required: true, displayOptions: { show: { itemsInput: ['json'] } } },
+	];
+}
+
+/** The line items under Update Fields: either source replaces all lines of the `resource`. */
+export function lineItemsUpdateFields(resource: string): INodeProperties[] {
+	return [
+		itemsFormField(`Replaces all lines of the ${resource}, in the order given`, true),
+		itemsJsonField(`Replaces all lines of the ${resource}. `, true),
+	];
+}

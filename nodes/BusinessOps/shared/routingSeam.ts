@@ -5,15 +5,15 @@
  * field sets `paginate`, hands it to `requestOperations.pagination` instead of sending it itself.
  * That hook is `executeRoutedRequest`, so every request of the node goes through the shared
  * transport (rate budget, retries, errors). An operation that reads a list says so with
- * `listRouting`, which makes the seam follow the pages with the one page walker.
+ * `listRouting`, which makes the seam read every page with the one list reader; one that is more
+ * than one request per item, with `senderRouting`.
  *
- * The `{ data, meta }` envelope is unwrapped here, before the operation's own `postReceive`
- * steps run; those must be functions (a test checks every operation), since n8n's declarative
- * forms such as `rootProperty` would see the records, not the envelope.
- *
- * Two rules of a whole node run live here too: writes go out in item order and stop after a failed
- * item when the node stops on error (stopOnError.ts), and a `Deprecation` header is shown to the
- * user once per execution (`noteDeprecation`).
+ * Here an item fails or is sent: a refusal of its input (fields.ts) is thrown here, in item order
+ * (itemOrder.ts, entered once per item); under "Continue" a failure becomes an error item paired
+ * with its input item. The `{ data, meta }` envelope is unwrapped before the operation's own
+ * `postReceive` steps run; those must be functions (a test checks every operation), since n8n's
+ * declarative forms such as `rootProperty` would see the records, not the envelope. A
+ * `Deprecation` header is shown to the user once per execution (`noteDeprecation`).
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -29,11 +29,13 @@ import type {
 import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/errors';
+import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/toolErrors';
 import { BoundedMap } from '../../shared/boundedMap';
-import { walkPages } from '../../shared/api/pages';
+import { readList } from '../../shared/api/pages';
 import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
-import { inItemOrder, inputCheckFailure, isWrite } from './stopOnError';
+import { refusalOf } from './fields';
+import { listLimit } from './getMany';
+import { inItemOrder } from './itemOrder';
 import { invalidInput } from './validation';
 
 /** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
@@ -108,49 +110,44 @@ function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpReque
 }
 
 /**
- * One item of an operation that is more than one request (Create or Update): sends what it needs
- * through `sendRequest` and answers the records and the last response. Its items go one at a time
- * in item order under every On Error setting, since an item may depend on what earlier ones wrote.
+ * One item of an operation that is more than one request (Contact → Create or Update): sends what it needs
+ * through `sendRequest` and answers the records and the last response. `memo` is what the run
+ * keeps for the operation. Its items go one at a time in item order under every On Error setting,
+ * since an item may depend on what earlier ones wrote.
  */
 export type ItemSender = (
 	ctx: IExecutePaginationFunctions,
 	options: IHttpRequestOptions,
 	itemIndex: number,
+	memo: Map<string, unknown>,
 ) => Promise<{ records: IDataObject[]; response: IN8nHttpFullResponse }>;
 
-/** How the seam sends an item: one request, a list followed page by page, or an ItemSender. */
+/** How the seam sends an item: one request, a list read in full, or an ItemSender. */
 type How = 'single' | 'list' | ItemSender;
 
-/** One item's request through the seam. */
-type Route = (
+async function route(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	how: How,
-) => Promise<INodeExecutionData[]>;
-
-const route: Route = async (ctx, requestData, how) => {
+	memo: Map<string, unknown>,
+): Promise<INodeExecutionData[]> {
 	const options = requestData.options as IHttpRequestOptions;
 	const itemIndex = ctx.getItemIndex();
+	const refused = refusalOf(options);
+	if (refused) throw refused;
 	refuseCustomApiCall(ctx, itemIndex);
 	let records: IDataObject[];
 	let response: IN8nHttpFullResponse;
 	if (how === 'list') {
-		const maxResults = requestData.maxResults === undefined ? undefined : Number(requestData.maxResults);
-		const walk = await walkPages(
-			async (page) => {
-				const answer = await sendRequest(ctx, { ...options, qs: { ...options.qs, page } }, itemIndex);
-				return { body: answer.body, response: answer };
-			},
-			{ maxResults },
-		);
-		records = walk.records;
-		response = walk.last;
+		const maxResults = listLimit(ctx);
+		({ records, last: response } = await readList(ctx, options, { itemIndex, maxResults }));
+		records = records.slice(0, maxResults);
 	} else if (how === 'single') {
 		refuseEmptyUpdate(ctx, options);
 		response = await sendRequest(ctx, options, itemIndex);
 		records = itemsOf(response.body, options);
 	} else {
-		({ records, response } = await how(ctx, options, itemIndex));
+		({ records, response } = await how(ctx, options, itemIndex, memo));
 	}
 
 	const pairedItem = { item: itemIndex };
@@ -168,7 +165,7 @@ const route: Route = async (ctx, requestData, how) => {
 	noteDeprecation(ctx, response);
 	// Every record of input item i is paired with i, whatever a postReceive step returned.
 	return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
-};
+}
 
 /**
  * With "Continue" a failed item becomes `{ error: message }` paired with its input item. Under
@@ -182,22 +179,17 @@ function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecuti
 	return ctx.getNode().onError === 'continueErrorOutput' ? item : { ...item, error: error as NodeApiError };
 }
 
-/** `route` with the item order of Stop Workflow, or the error items of Continue. */
-const routed: Route = async (ctx, requestData, how) => {
+/** One item through the seam: sent in item order; under "Continue" a failure is its error item. */
+async function routed(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	how: How,
+): Promise<INodeExecutionData[]> {
 	const options = requestData.options as IHttpRequestOptions;
-	const ordered = typeof how === 'function';
-	if (!ctx.continueOnFail()) {
-		if (!ordered && (how === 'list' || !isWrite(options))) return await route(ctx, requestData, how);
-		return await inItemOrder(ctx, async () => await route(ctx, requestData, how));
-	}
-	// Under "Continue" a failed input check was kept for here (stopOnError.ts).
-	const failedCheck = inputCheckFailure(ctx);
-	const send = async () => {
-		if (failedCheck) throw failedCheck;
-		return await route(ctx, requestData, how);
-	};
-	return await inItemOrder(ctx, send, ordered).catch((error: Error) => [errorItem(ctx, error)]);
-};
+	const sent = inItemOrder(ctx, options, async (memo) => await route(ctx, requestData, how, memo), typeof how === 'function');
+	if (!ctx.continueOnFail()) return await sent;
+	return await sent.catch((error: Error) => [errorItem(ctx, error)]);
+}
 
 /** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
 export async function executeRoutedRequest(
@@ -214,7 +206,7 @@ async function executeRoutedList(
 	return await routed(this, requestData, 'list');
 }
 
-/** The routing of an operation that reads a list (GET `url`): the seam follows its pages. */
+/** The routing of an operation that reads a list (GET `url`): the seam reads its pages. */
 export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
 	return {
 		request: { method: 'GET', url, ...extra },

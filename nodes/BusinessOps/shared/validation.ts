@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runsAsTool, toolInputProblem } from '../../shared/api/errors';
+import { runsAsTool, toolInputProblem } from '../../shared/api/toolErrors';
 
 /**
  * A value was given that the API would refuse or misread: fail before anything is sent. `hint` is

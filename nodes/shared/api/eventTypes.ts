@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { listAll } from './transport';
+import { readList } from './pages';
 
 /** Event types named in the spec, offered when the API has no event-type list endpoint. */
 export const KNOWN_EVENT_TYPES = [
@@ -30,10 +30,13 @@ function endpointMissing(error: unknown): boolean {
  * the dropdown; the spec's list is offered only when the API does not have the endpoint.
  */
 export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const entries = await listAll(this, '/webhooks/events', {}, { lane: 'editor' }).catch((error: unknown) => {
-		if (endpointMissing(error)) return undefined;
-		throw error;
-	});
+	const entries = await readList(this, '/webhooks/events', { call: { lane: 'editor' } }).then(
+		({ records }) => records,
+		(error: unknown) => {
+			if (endpointMissing(error)) return undefined;
+			throw error;
+		},
+	);
 	if (entries === undefined) return fallbackOptions('this API has no list of event types');
 	const options = entries
 		.map(eventName)

@@ -1,14 +1,20 @@
-import type { IDataObject } from 'n8n-workflow';
-import { ApplicationError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import { systemClock } from './clock';
+import type { BusinessOpsContext } from './context';
 import { recordsOf } from './envelope';
+import { itemSuffix, PUBLISH_AGAIN } from './errors';
+import { sendRequest, type CallOptions } from './transport';
 
 /** The largest page size the API allows (spec 8). */
 export const MAX_PAGE_SIZE = 100;
 
 /** Pages of one list read requested at the same time once the first page told the total. */
 const PAGE_CONCURRENCY = 4;
+
+/** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
+export const ACTIVATION_LIST_MS = 30_000;
 
 /** A walk never reads more pages than this, whatever the API says (a safety bound). */
 const MAX_PAGES = 10_000;
@@ -64,6 +70,8 @@ export interface WalkResult<R> {
 	records: IDataObject[];
 	/** What the fetcher returned for the last page read. */
 	last: R;
+	/** The `meta.total` of each page read, each value once (none: no page had `meta`). */
+	totals: unknown[];
 }
 
 /**
@@ -74,8 +82,10 @@ export interface WalkResult<R> {
  * then follows `hasMore` one page at a time (records added while paging, or an
  * API that gives no totals). An answer without `meta` is the whole list (the spec does not say that
  * every list is paginated). Stops once `maxResults` records are in hand. A page that says there are
- * more but holds no records ends the walk with an error instead of looping. With `readForMs`, no
- * page is asked for once that long has passed since the walk began: the walk fails instead.
+ * more but holds no records ends the walk with an error instead of looping, and so does a last
+ * page that says there are no more while its own `total` says more than were read (never a silent
+ * partial list). With `readForMs`, no page is asked for once that long has passed since the walk
+ * began: the walk fails instead.
  */
 export async function walkPages<R>(
 	fetchPage: (page: number) => Promise<FetchedPage<R>>,
@@ -91,7 +101,14 @@ export async function walkPages<R>(
 			? new UnreadableList(`The API's list still had more pages after ${page - 1} read in ${Math.round(readForMs / 1000)} s; stopped reading it`, true)
 			: undefined;
 
-	let fetched = await fetchPage(1);
+	const totals = new Set<unknown>();
+	const counted = async (page: number) => {
+		const one = await fetchPage(page);
+		const meta = metaOf(one.body);
+		if (meta) totals.add(meta.total);
+		return one;
+	};
+	let fetched = await counted(1);
 	records.push(...recordsOf(fetched.body));
 	let page = 1;
 
@@ -114,7 +131,7 @@ export async function walkPages<R>(
 					return;
 				}
 				try {
-					pages[p] = await fetchPage(p);
+					pages[p] = await counted(p);
 					// Only an empty page ends the list early: `hasMore` may be missing or contradict `total` on a page with records.
 					if (p < end && recordsOf(pages[p].body).length === 0) end = p;
 				} catch (error) {
@@ -138,12 +155,59 @@ export async function walkPages<R>(
 		}
 		const late = outOfTime(next);
 		if (late) throw late;
-		const fetchedNext = await fetchPage(next);
+		const fetchedNext = await counted(next);
 		throwIfEmptyButMore(fetchedNext.body, next);
 		records.push(...recordsOf(fetchedNext.body));
 		fetched = fetchedNext;
 		page = next;
 		next = nextPageOf(fetched.body, page);
 	}
-	return { records, last: fetched.response };
+	const last = metaOf(fetched.body);
+	if (wantMore() && last?.hasMore === false && typeof last.total === 'number' && last.total > records.length) {
+		throw new UnreadableList(
+			`The API's answer for page ${page} of the list contradicts itself: hasMore is false, but its total is ${last.total} and the pages up to it hold ${records.length}; stopped reading the list`,
+			false,
+		);
+	}
+	return { records, last: fetched.response, totals: [...totals] };
+}
+
+export interface ListRead {
+	records: IDataObject[];
+	/** The answer to the last page read. */
+	last: IN8nHttpFullResponse;
+	/** The `meta.total` of each page, each value once. */
+	totals: unknown[];
+}
+
+/**
+ * Every record of a list (up to `maxResults`): the one list reader of the package. `request` is
+ * the list's path (read at the largest page size), or the request of a node's item as n8n built it
+ * (its query, proxy, timeout); each page is one `sendRequest`, and the page walker above decides which
+ * pages to read. While the trigger is published (`call.activation`) a list is read for
+ * ACTIVATION_LIST_MS at most, and one that cannot be read says what to do in its message.
+ */
+export async function readList(
+	ctx: BusinessOpsContext,
+	request: string | IHttpRequestOptions,
+	read: { itemIndex?: number; maxResults?: number; call?: CallOptions } = {},
+): Promise<ListRead> {
+	const { itemIndex, maxResults, call = {} } = read;
+	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
+	const fetchPage = async (page: number) => {
+		const answer = await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
+		return { body: answer.body, response: answer };
+	};
+	const readForMs = call.activation ? ACTIVATION_LIST_MS : undefined;
+	return await walkPages(fetchPage, { maxResults, readForMs }).catch((error: unknown) => {
+		if (!(error instanceof UnreadableList)) throw error;
+		const what = `${error.message} (GET ${options.url})`;
+		if (!call.activation) throw new NodeOperationError(ctx.getNode(), `${what}${itemSuffix(itemIndex)}`, { itemIndex });
+		const fix = error.endless
+			? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
+			: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
+		throw new NodeOperationError(ctx.getNode(), `${what}. ${fix}, ${PUBLISH_AGAIN}.`, {
+			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
+		});
+	});
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { CancelledWait, systemClock, type Clock } from './clock';
+import { paceAfterRefusal, paceNow, type Pace, type Sent } from './pace';
 
 /** The API's documented limit (spec 8): 120 requests per minute per key, sliding window. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 120;
@@ -15,10 +16,6 @@ const SETTING_MEMORY_MS = 10 * 60_000;
 const IDLE_MS = 10 * 60_000;
 /** At most this many keys' budgets are kept; beyond it the least recently used idle one goes. */
 const MAX_BUDGETS = 1000;
-/** The shortest window pacing learns (Retry-After comes in whole seconds). */
-const MIN_LEARNED_WINDOW_MS = 1000;
-/** Learned windows without a refusal before the learned limit grows by one. */
-const QUIET_WINDOWS = 2;
 
 /**
  * `editor`: a look-up of the editor (list search, load options): it goes before every waiting
@@ -62,26 +59,10 @@ export interface Slot {
 	refused(retryAfterMs: number): void;
 }
 
-interface Sent {
-	sentAt: number;
-	/** When it was sent; once answered, when the answer came (the API saw it in between). */
-	at: number;
-	state: 'pending' | 'accepted' | 'refused' | 'failed';
-}
-
 interface Waiter {
 	lane: Lane;
 	limit?: number;
 	give(slot: Slot): void;
-}
-
-/** What refusals taught: the API lets about `limit` requests through per `windowMs` for this key. */
-interface Learned {
-	limit: number;
-	windowMs: number;
-	quietSince: number;
-	/** Requests go evenly spaced, `windowMs / limit` apart, not in bursts (see `learn`). */
-	spaced: boolean;
 }
 
 /**
@@ -113,17 +94,8 @@ function roomIn(slots: Sent[], limit: number, windowMs: number, now: number): nu
  * only for room in the window (or a Retry-After pause), never for another request's exchange. A
  * cancelled request leaves the queue at once and takes nothing; the next in line moves up.
  *
- * Pacing that learns (the key's real limit is lower than its setting: another tool uses the key, or
- * the API enforces bursts more strictly): a 429 pauses everyone for its Retry-After, and teaches a
- * second, tighter window: the requests the API accepted just before refusing, over the time from
- * the first of them to when Retry-After says room appears. Both windows then hold. After
- * QUIET_WINDOWS learned windows without a refusal the learned limit grows by one (additive
- * increase); a refusal takes it back to what was accepted, at most halving it (multiplicative
- * decrease). Once it reaches the setting, only the setting holds again. A refusal that comes before
- * this key used its learned limit shows that someone else uses the key: the learned window may then
- * be shorter than the API's (Retry-After counts from the oldest request in the API's window, which
- * may be another client's), so a burst that fits it may not fit the API's; from then on the learned
- * pace is spread evenly.
+ * A 429 pauses everyone for its Retry-After, and teaches a pace (pace.ts): a second, tighter
+ * window that then holds beside the setting's until pacing has grown back to the setting.
  */
 export class RateBudget {
 	private readonly limits = new Map<number, number>();
@@ -131,7 +103,7 @@ export class RateBudget {
 	private readonly waiters: Waiter[] = [];
 	private pumping = false;
 	private pausedUntil = 0;
-	private learned: Learned | undefined;
+	private learned: Pace | undefined;
 	private lessonAt = -Infinity;
 	private lastSentAt = -Infinity;
 	private lastUsed: number;
@@ -235,7 +207,7 @@ export class RateBudget {
 	/** How long a request asking now would wait for room (0: at once; Infinity: until an answer comes). */
 	waitMs(now = this.clock.now()): number {
 		this.sent = this.sent.filter((s) => s.state === 'pending' || s.at > now - this.windowMs);
-		const learned = this.learnedNow(now);
+		const learned = (this.learned = paceNow(this.learned, now, this.pausedUntil, this.limitAt(now)));
 		// Once the API's own window is learned, a refused request holds a place for that window only.
 		const forSetting = learned ? this.sent.filter((s) => s.state !== 'refused' || s.at > now - learned.windowMs) : this.sent;
 		let wait = Math.max(0, this.pausedUntil - now, roomIn(forSetting, this.limitAt(now), this.windowMs, now));
@@ -312,37 +284,8 @@ export class RateBudget {
 		this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
 		if (refused.sentAt < this.lessonAt) return;
 		this.lessonAt = now;
-		const accepted = this.sent.filter((s) => s.state === 'accepted');
-		const justBefore = accepted.filter((s) => s.at > now - retryAfterMs).map((s) => s.at);
-		const span = justBefore.length > 0 ? now - Math.min(...justBefore) : 0;
-		const windowMs = Math.min(
-			this.windowMs,
-			Math.max(MIN_LEARNED_WINDOW_MS, retryAfterMs + span, this.learned?.windowMs ?? 0),
-		);
-		const acceptedInWindow = accepted.filter((s) => s.at > now - windowMs).length;
-		const previous = this.learned?.limit ?? this.limitAt(now);
-		const floor = this.learned ? Math.floor(previous / 2) : 1;
-		const limit = Math.max(1, floor, Math.min(previous - 1, acceptedInWindow));
-		// Refused before this key had sent its learned limit in the learned window: another client.
-		const before = this.learned;
-		const ownBefore = before ? this.sent.filter((s) => s !== refused && s.sentAt > now - before.windowMs).length : 0;
-		const spaced = before !== undefined && (before.spaced || ownBefore + 1 < before.limit);
-		this.learned = { limit, windowMs, quietSince: now, spaced };
-	}
-
-	/** The learned pace after additive increase for the quiet windows since the last refusal. */
-	private learnedNow(now: number): Learned | undefined {
-		const learned = this.learned;
-		if (!learned) return undefined;
-		const period = learned.windowMs * QUIET_WINDOWS;
-		const since = Math.max(learned.quietSince, this.pausedUntil);
-		const quiet = Math.floor((now - since) / period);
-		if (quiet > 0) {
-			learned.limit += quiet;
-			learned.quietSince = since + quiet * period;
-		}
-		if (learned.limit >= this.limitAt(now)) this.learned = undefined;
-		return this.learned;
+		const lesson = { previous: this.learned, setting: this.limitAt(now), apiWindowMs: this.windowMs, sent: this.sent, refused, retryAfterMs, now };
+		this.learned = paceAfterRefusal(lesson);
 	}
 }
 

@@ -8,25 +8,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CancelledWait, systemClock } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter, runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './errors';
-import { MAX_PAGE_SIZE, UnreadableList, walkPages } from './pages';
-import {
-	budgetFor,
-	budgetKeyOf,
-	DEFAULT_REQUESTS_PER_MINUTE,
-	MAX_RETRY_AFTER_MS,
-	TooLongWait,
-	type Lane,
-	type RateBudget,
-} from './rateBudget';
+import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
+import { runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './toolErrors';
+import { budgetOf } from './budgets';
+import { MAX_RETRY_AFTER_MS, TooLongWait, type Lane } from './rateBudget';
 
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
 export const EDITOR_TIMEOUT_MS = 30_000;
 
 export const FAIL_FAST_TIMEOUT_MS = 10_000;
-
-/** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
-export const ACTIVATION_LIST_MS = 30_000;
 
 /** How one call is sent, beside the request itself. */
 export interface CallOptions {
@@ -71,50 +61,6 @@ function retryAfterMs(headers: IDataObject): number | undefined {
 export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	const backoff = 1000 * 2 ** (retry - 1);
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
-}
-
-/** A credential number that is absent (saved before the field existed) takes its default; a wrong one fails. */
-function credentialNumber(ctx: BusinessOpsContext, value: unknown, fallback: number, label: string): number {
-	if (value === undefined || value === null || value === '') return fallback;
-	const n = Number(value);
-	if (!Number.isFinite(n) || n < 1) {
-		if (runsAsTool(ctx.getNode())) {
-			throw toolError(ctx.getNode(), `This tool's connection is set up wrongly (${label} must be a number of 1 or more)`, TOOL_TELL_USER);
-		}
-		throw new NodeOperationError(ctx.getNode(), `${label} in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
-	}
-	return n;
-}
-
-/**
- * The rate budget of the credential's API key. The API limits each key, whatever the Base URL
- * (`/v1` and the legacy `/api/v1` are one key), so the budget is kept under a hash of the key alone
- * (never the key itself): every node and trigger call made with that key in this process shares it,
- * also a credential without an id (not saved yet), and two credentials holding the same key (the
- * lower Requests per Minute wins). A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
- */
-async function budgetOf(ctx: BusinessOpsContext): Promise<CredentialBudget> {
-	let budget = budgetsByContext.get(ctx);
-	if (!budget) {
-		budget = readBudget(ctx);
-		budgetsByContext.set(ctx, budget);
-	}
-	return await budget;
-}
-
-/** The key's budget and the credential's Requests per Minute, which each of its requests uses. */
-interface CredentialBudget {
-	budget: RateBudget;
-	limit: number;
-}
-
-/** One credential read per n8n context (a list read sends all its pages from one). */
-const budgetsByContext = new WeakMap<object, Promise<CredentialBudget>>();
-
-async function readBudget(ctx: BusinessOpsContext): Promise<CredentialBudget> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const limit = Math.floor(credentialNumber(ctx, credentials.requestsPerMinute, DEFAULT_REQUESTS_PER_MINUTE, 'Requests per Minute'));
-	return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
 }
 
 /** The execution's cancel signal, where the context has one (node runs; not the editor's look-ups). */
@@ -342,36 +288,4 @@ export async function apiRequest<T = IDataObject>(
 	const { qs, body, ...call } = options;
 	const response = await sendRequest(ctx, { method, url: path, qs, body }, undefined, call);
 	return response.body as T;
-}
-
-/**
- * Every record of a list endpoint, for code outside the declarative routing (load options,
- * the trigger's lifecycle). Pages are read by the one page walker.
- */
-export async function listAll(
-	ctx: BusinessOpsContext,
-	path: string,
-	qs: IDataObject = {},
-	call: CallOptions = {},
-): Promise<IDataObject[]> {
-	const walk = walkPages(
-		async (page) => {
-			const body = await apiRequest<unknown>(ctx, 'GET', path, { ...call, qs: { ...qs, page, pageSize: MAX_PAGE_SIZE } });
-			return { body, response: undefined };
-		},
-		call.activation ? { readForMs: ACTIVATION_LIST_MS } : {},
-	);
-	if (!call.activation) return (await walk).records;
-	return await walk.then(
-		({ records }) => records,
-		(error: unknown) => {
-			if (!(error instanceof UnreadableList)) throw error;
-			const fix = error.endless
-				? 'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API'
-				: 'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats';
-			throw new NodeOperationError(ctx.getNode(), `${error.message} (GET ${path}). ${fix}, ${PUBLISH_AGAIN}.`, {
-				description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
-			});
-		},
-	);
 }

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { filtersField, getManyFields, queryOptionFilter, statusFilter } from '../../shared/descriptions';
+import { operationFields } from '../../shared/fields';
+import { filtersField, getManyFields, queryOptionFilter, statusFilter } from '../../shared/getMany';
 
-export const agentGetAllDescription: INodeProperties[] = [
-	...getManyFields('agent'),
-	filtersField('agent', [
+export const agentGetAllFields: INodeProperties[] = operationFields('agent', 'getAll', [
+	...getManyFields(),
+	filtersField([
 		queryOptionFilter(
 			'Agent Type',
 			'agentType',
@@ -18,4 +19,4 @@ export const agentGetAllDescription: INodeProperties[] = [
 		),
 		statusFilter(['active', 'paused', 'uninstalled'], 'agents'),
 	]),
-];
+]);

@@ -1,12 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/descriptions';
+import { idPath } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { guarded } from '../../shared/stopOnError';
-import { agentIdField } from './fields';
-import { agentGetAllDescription } from './getAll';
-import { agentUpdateDescription } from './update';
-import { agentUpdateAutonomyDescription, buildAutonomyBody } from './updateAutonomy';
+import { agentGetFields } from './get';
+import { agentGetAllFields } from './getAll';
+import { agentGetAutonomyFields } from './getAutonomy';
+import { agentPauseFields } from './pause';
+import { agentResumeFields } from './resume';
+import { agentUpdateFields } from './update';
+import { agentUpdateAutonomyFields } from './updateAutonomy';
 
 const agentUrl = `=/agents/${idPath('agentId')}`;
 
@@ -65,16 +67,16 @@ export const agentDescription: INodeProperties[] = [
 				value: 'updateAutonomy',
 				action: 'Update the autonomy of an agent',
 				description: 'Change which agent actions wait for user approval and which run automatically',
-				routing: {
-					request: { method: 'PATCH', url: `${agentUrl}/autonomy` },
-					send: { preSend: [guarded(buildAutonomyBody)] },
-				},
+				routing: { request: { method: 'PATCH', url: `${agentUrl}/autonomy` } },
 			},
 		],
 		default: 'getAll',
 	},
-	agentIdField('agent', ['get', 'getAutonomy', 'pause', 'resume', 'update', 'updateAutonomy']),
-	...agentGetAllDescription,
-	...agentUpdateDescription,
-	...agentUpdateAutonomyDescription,
+	...agentGetFields,
+	...agentGetAllFields,
+	...agentGetAutonomyFields,
+	...agentPauseFields,
+	...agentResumeFields,
+	...agentUpdateFields,
+	...agentUpdateAutonomyFields,
 ];

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { textField } from '../../shared/fields';
+import { operationFields, textField } from '../../shared/fields';
+import { recordPicker } from '../../shared/pickers';
 
 /** The API lets only the name of an agent change here; the status changes through Pause and Resume. */
-export const agentUpdateDescription: INodeProperties[] = [
+export const agentUpdateFields: INodeProperties[] = operationFields('agent', 'update', [
+	recordPicker('agent'),
 	textField({
 		displayName: 'Name',
 		name: 'name',
@@ -12,6 +13,5 @@ export const agentUpdateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Quotes for painting jobs',
 		description: 'New name of the agent',
-		displayOptions: showFor('agent', ['update']),
 	}),
-];
+]);

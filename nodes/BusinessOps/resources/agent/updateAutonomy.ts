@@ -6,8 +6,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { booleanRule, numberRule, valueToSend } from '../../shared/fields';
+import { booleanRule, numberRule, operationFields, sendStep, valueToSend } from '../../shared/fields';
+import { recordPicker } from '../../shared/pickers';
 import { asOption, asText } from '../../../shared/typing';
 import { invalidInput, isEmptyValue } from '../../shared/validation';
 
@@ -35,8 +35,6 @@ const MODES = autonomyModeOptions.map((option) => String(option.value));
 /** Default Mode value that leaves the agent's default mode out of the request. */
 const KEEP_CURRENT = 'keep';
 
-const showForUpdateAutonomy = showFor('agent', ['updateAutonomy']);
-
 /** Read by buildAutonomyBody, which sends it only when a mode asks for it. */
 const APPROVALS_COUNT: INodeProperties = {
 	displayName: 'Approvals Count',
@@ -55,67 +53,6 @@ const CLEAR_OVERRIDES: INodeProperties = {
 	default: false,
 	description: 'Whether to remove every action override, so that every action follows the default mode',
 };
-
-export const agentUpdateAutonomyDescription: INodeProperties[] = [
-	{
-		displayName: 'Default Mode',
-		name: 'defaultMode',
-		type: 'options',
-		options: [
-			...autonomyModeOptions,
-			{
-				name: 'Keep Current Mode',
-				value: KEEP_CURRENT,
-				description: 'Leave the default mode as it is and change only the action overrides',
-			},
-		].sort((a, b) => a.name.localeCompare(b.name)),
-		default: KEEP_CURRENT,
-		description:
-			'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
-		displayOptions: showForUpdateAutonomy,
-	},
-	{ ...APPROVALS_COUNT, displayOptions: showForUpdateAutonomy },
-	{ ...CLEAR_OVERRIDES, displayOptions: showForUpdateAutonomy },
-	{
-		displayName: 'Action Overrides',
-		name: 'actionOverrides',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Action Override',
-		default: {},
-		description:
-			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list replaces the current ones; leave it empty to keep the current overrides.',
-		// Hidden only when Clear Action Overrides is the boolean true: saved as the text "false" (or
-		// given by an expression) the rows stay readable, and buildAutonomyBody reads the typed value.
-		displayOptions: { ...showForUpdateAutonomy, hide: { clearActionOverrides: [true] } },
-		options: [
-			{
-				displayName: 'Override',
-				name: 'override',
-				values: [
-					{
-						displayName: 'Action Name',
-						name: 'action',
-						type: 'string',
-						required: true,
-						default: '',
-						placeholder: 'e.g. send_invoice',
-						description: 'Name of the agent action this mode applies to',
-					},
-					{
-						displayName: 'Mode',
-						name: 'mode',
-						type: 'options',
-						options: autonomyModeOptions,
-						required: true,
-						default: 'manual',
-						description: 'How the agent handles this action',
-					},
-				],
-			},
-		],
-	},
-];
 
 function checkedMode(ctx: IExecuteSingleFunctions, field: string, parameter: string, value: unknown, of = ''): string {
 	const typed = asOption(value, MODES);
@@ -159,7 +96,7 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode:
  * overrides when rows were added or Clear Action Overrides is on (`{}`), and a request that
  * would change nothing is refused. Its values go through the fields' send rules (fields.ts).
  */
-export async function buildAutonomyBody(
+async function buildAutonomyBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
@@ -189,3 +126,66 @@ export async function buildAutonomyBody(
 	requestOptions.body = body;
 	return requestOptions;
 }
+
+/** PATCH /agents/{id}/autonomy: the body is built from these fields by buildAutonomyBody. */
+export const agentUpdateAutonomyFields: INodeProperties[] = operationFields('agent', 'updateAutonomy', [
+	recordPicker('agent'),
+	{
+		displayName: 'Default Mode',
+		name: 'defaultMode',
+		type: 'options',
+		options: [
+			...autonomyModeOptions,
+			{
+				name: 'Keep Current Mode',
+				value: KEEP_CURRENT,
+				description: 'Leave the default mode as it is and change only the action overrides',
+			},
+		].sort((a, b) => a.name.localeCompare(b.name)),
+		default: KEEP_CURRENT,
+		description:
+			'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
+		routing: { send: { preSend: [sendStep(buildAutonomyBody)] } },
+	},
+	APPROVALS_COUNT,
+	CLEAR_OVERRIDES,
+	{
+		displayName: 'Action Overrides',
+		name: 'actionOverrides',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Action Override',
+		default: {},
+		description:
+			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list replaces the current ones; leave it empty to keep the current overrides.',
+		// Hidden only when Clear Action Overrides is the boolean true: saved as the text "false" (or
+		// given by an expression) the rows stay readable, and buildAutonomyBody reads the typed value.
+		displayOptions: { hide: { clearActionOverrides: [true] } },
+		options: [
+			{
+				displayName: 'Override',
+				name: 'override',
+				values: [
+					{
+						displayName: 'Action Name',
+						name: 'action',
+						type: 'string',
+						required: true,
+						default: '',
+						placeholder: 'e.g. send_invoice',
+						description: 'Name of the agent action this mode applies to',
+					},
+					{
+						displayName: 'Mode',
+						name: 'mode',
+						type: 'options',
+						options: autonomyModeOptions,
+						required: true,
+						default: 'manual',
+						description: 'How the agent handles this action',
+					},
+				],
+			},
+		],
+	},
+]);

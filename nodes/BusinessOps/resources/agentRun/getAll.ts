@@ -1,12 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/descriptions';
+import { operationFields } from '../../shared/fields';
+import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/getMany';
+import { recordPicker } from '../../shared/pickers';
 
-export const agentRunGetAllDescription: INodeProperties[] = [
-	...getManyFields('agentRun'),
-	filtersField('agentRun', [statusFilter(['running', 'success', 'failed'], 'runs')]),
+export const agentRunGetAllFields: INodeProperties[] = operationFields('agentRun', 'getAll', [
+	recordPicker('agent'),
+	...getManyFields(),
+	filtersField([statusFilter(['running', 'success', 'failed'], 'runs')]),
 	// a run can carry large input and output JSON
-	simplifyField('agentRun', ['getAll'], [
+	simplifyField([
 		'id',
 		'agentId',
 		'status',
@@ -16,4 +19,4 @@ export const agentRunGetAllDescription: INodeProperties[] = [
 		'startedAt',
 		'finishedAt',
 	]),
-];
+]);

@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/descriptions';
+import { idPath } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { agentIdField } from '../agent/fields';
-import { runIdField } from './fields';
-import { agentRunGetAllDescription } from './getAll';
+import { agentRunGetFields } from './get';
+import { agentRunGetAllFields } from './getAll';
 
 const runsUrl = `=/agents/${idPath('agentId')}/runs`;
 
@@ -33,7 +32,6 @@ export const agentRunDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	agentIdField('agentRun', ['get', 'getAll']),
-	runIdField,
-	...agentRunGetAllDescription,
+	...agentRunGetFields,
+	...agentRunGetAllFields,
 ];

@@ -1,11 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { contactIdField } from '../../shared/contactPicker';
-import { getManyFields, idPath } from '../../shared/descriptions';
+import { idPath } from '../../shared/pickers';
 import { listRouting, senderRouting } from '../../shared/routingSeam';
-import { contactCreateDescription } from './create';
-import { contactUpdateDescription } from './update';
-import { contactUpsertDescription, upsertContact } from './upsert';
+import { contactCreateFields } from './create';
+import { contactDeleteFields } from './delete';
+import { contactGetFields } from './get';
+import { contactGetAllFields } from './getAll';
+import { contactUpdateFields } from './update';
+import { contactUpsertFields, upsertContact } from './upsert';
 
 export const contactDescription: INodeProperties[] = [
 	{
@@ -60,9 +62,10 @@ export const contactDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	contactIdField(['delete', 'get', 'update']),
-	...contactCreateDescription,
-	...getManyFields('contact'),
-	...contactUpdateDescription,
-	...contactUpsertDescription,
+	...contactCreateFields,
+	...contactDeleteFields,
+	...contactGetFields,
+	...contactGetAllFields,
+	...contactUpdateFields,
+	...contactUpsertFields,
 ];

@@ -1,20 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { textField } from '../../shared/fields';
-import { optionalContactFields } from './fields';
+import { operationFields, textField, updateFields } from '../../shared/fields';
+import { recordPicker } from '../../shared/pickers';
+import { optionalContactFields } from './create';
 
-export const contactUpdateDescription: INodeProperties[] = [
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showFor('contact', ['update']),
-		options: [
-			textField({ displayName: 'Name', name: 'name', default: '' }),
-			...optionalContactFields,
-		],
-	},
-];
+/** PATCH /contacts/{id}: only the fields the user adds. */
+export const contactUpdateFields: INodeProperties[] = operationFields('contact', 'update', [
+	recordPicker('contact'),
+	updateFields([textField({ displayName: 'Name', name: 'name', default: '' }), ...optionalContactFields]),
+]);

@@ -8,31 +8,36 @@
  */
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
-import { runsAsTool, toolError } from '../../../shared/api/errors';
+import { isConflict } from '../../../shared/api/errors';
+import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
-import { MAX_PAGE_SIZE, walkPages } from '../../../shared/api/pages';
+import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { sendRequest } from '../../../shared/api/transport';
-import { showFor } from '../../shared/descriptions';
-import { textField } from '../../shared/fields';
+import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
+import { asText } from '../../../shared/typing';
 import type { ItemSender } from '../../shared/routingSeam';
-import { runScoped } from '../../shared/stopOnError';
-import { invalidInput } from '../../shared/validation';
-import { optionalContactFields } from './fields';
+import { invalidInput, textProblem } from '../../shared/validation';
+import { optionalContactFields } from './create';
 
-const showForUpsert = showFor('contact', ['upsert']);
-
-export const contactUpsertDescription: INodeProperties[] = [
-	textField(
+export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
+	// checked as it is sent: in one form (addressOf), which is also how contacts are matched
+	sendingField(
 		{
 			displayName: 'Email',
 			name: 'email',
+			type: 'string',
 			required: true,
 			default: '',
 			placeholder: 'name@email.com',
 			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter) and keeps its address as stored: an update never sends the e-mail. When none has it, a contact is created with it.',
-			displayOptions: showForUpsert,
 		},
-		{ trim: true, check: 'email' },
+		(_ctx, value) => {
+			const typed = asText(value);
+			if ('problem' in typed) return typed;
+			const address = addressOf(String(typed.value));
+			const problem = textProblem('email', address);
+			return problem ? { problem } : { value: address };
+		},
 	),
 	textField({
 		displayName: 'Name',
@@ -40,18 +45,9 @@ export const contactUpsertDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Bakkerij de Vries B.V.',
 		description: 'Name of the business or person. Left empty, a contact that exists keeps its name; the API may refuse to create a contact without one.',
-		displayOptions: showForUpsert,
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showForUpsert,
-		options: optionalContactFields.filter((field) => field.name !== 'email'),
-	},
-];
+	additionalFields(optionalContactFields.filter((field) => field.name !== 'email')),
+]);
 
 /** The contacts' ids by e-mail ('' for a contact the API listed without an id). */
 type Index = Map<string, Set<string>>;
@@ -77,11 +73,7 @@ const emailKey = (value: unknown) => (typeof value === 'string' ? addressOf(valu
  * what n8n built for the item), as a GET of the list.
  */
 async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
-	const { records } = await walkPages(async (page) => {
-		const read: IHttpRequestOptions = { ...options, method: 'GET', url: '/contacts', body: undefined, qs: { page, pageSize: MAX_PAGE_SIZE } };
-		const answer = await sendRequest(ctx, read, itemIndex);
-		return { body: answer.body, response: answer };
-	});
+	const { records } = await readList(ctx, { ...options, url: '/contacts', body: undefined, qs: { pageSize: MAX_PAGE_SIZE } }, { itemIndex });
 	const index: Index = new Map();
 	for (const record of records) {
 		const key = emailKey(record.email);
@@ -143,10 +135,9 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 	return ids[0];
 }
 
-const isConflict = (error: unknown) => (error as { httpCode?: unknown }).httpCode === '409';
-
-export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
-	const run = runScoped<RunContacts>(ctx, 'contactUpsert', () => ({}));
+export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) => {
+	if (!memo.has('contacts')) memo.set('contacts', {});
+	const run = memo.get('contacts') as RunContacts;
 	const body = options.body as IDataObject;
 	const email = String(body.email);
 	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
@@ -161,7 +152,7 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex) => {
 	};
 	/** A 409 is kept, not thrown: the contact may have been created meanwhile by someone else. */
 	const create = async () =>
-		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts', body: { ...body, email: addressOf(email) } }, itemIndex).then(
+		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex).then(
 			(response) => ({ response }),
 			async (error: unknown) => (isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error)),
 		);

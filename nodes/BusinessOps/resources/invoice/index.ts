@@ -1,10 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
+import { idPath } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { invoiceCreateDescription } from './create';
-import { INVOICE_SIMPLE_KEYS, invoiceStatusField } from './fields';
-import { invoiceUpdateDescription } from './update';
+import { invoiceCreateFields } from './create';
+import { invoiceDeleteFields } from './delete';
+import { invoiceGetFields } from './get';
+import { invoiceGetAllFields } from './getAll';
+import { invoiceMarkAsPaidFields } from './markAsPaid';
+import { invoiceSendFields } from './send';
+import { invoiceUpdateFields } from './update';
+import { invoiceUpdateStatusFields } from './updateStatus';
 
 const invoiceUrl = `=/invoices/${idPath('invoiceId')}`;
 
@@ -75,15 +80,12 @@ export const invoiceDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	idLocatorFor('invoice', ['delete', 'get', 'markAsPaid', 'send', 'update', 'updateStatus'], {
-		displayName: 'Invoice',
-		name: 'invoiceId',
-		searchListMethod: 'searchInvoices',
-		placeholder: 'e.g. inv_4fK9xQ2mZp7LbW1s',
-	}),
-	...invoiceCreateDescription,
-	...getManyFields('invoice'),
-	simplifyField('invoice', ['get', 'getAll'], INVOICE_SIMPLE_KEYS),
-	...invoiceUpdateDescription,
-	invoiceStatusField,
+	...invoiceCreateFields,
+	...invoiceDeleteFields,
+	...invoiceGetFields,
+	...invoiceGetAllFields,
+	...invoiceMarkAsPaidFields,
+	...invoiceSendFields,
+	...invoiceUpdateFields,
+	...invoiceUpdateStatusFields,
 ];

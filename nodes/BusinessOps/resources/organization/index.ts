@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { organizationUpdateDescription } from './update';
+import { organizationUpdateFields } from './update';
 
 export const organizationDescription: INodeProperties[] = [
 	{
@@ -27,5 +27,5 @@ export const organizationDescription: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-	...organizationUpdateDescription,
+	...organizationUpdateFields,
 ];

@@ -1,10 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { getManyFields, idLocatorFor, idPath, simplifyField } from '../../shared/descriptions';
+import { idPath } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { quoteCreateDescription } from './create';
-import { QUOTE_SIMPLE_KEYS } from './fields';
-import { quoteUpdateDescription } from './update';
+import { quoteApproveFields } from './approve';
+import { quoteCancelFields } from './cancel';
+import { quoteCreateFields } from './create';
+import { quoteDeleteFields } from './delete';
+import { quoteGetFields } from './get';
+import { quoteGetAllFields } from './getAll';
+import { quoteSendFields } from './send';
+import { quoteUpdateFields } from './update';
 
 const quoteUrl = `=/quotes/${idPath('quoteId')}`;
 
@@ -75,14 +80,12 @@ export const quoteDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	idLocatorFor('quote', ['approve', 'cancel', 'delete', 'get', 'send', 'update'], {
-		displayName: 'Quote',
-		name: 'quoteId',
-		searchListMethod: 'searchQuotes',
-		placeholder: 'e.g. quo_4fK9xQ2mZp7LbW1s',
-	}),
-	...quoteCreateDescription,
-	...getManyFields('quote'),
-	simplifyField('quote', ['get', 'getAll'], QUOTE_SIMPLE_KEYS),
-	...quoteUpdateDescription,
+	...quoteApproveFields,
+	...quoteCancelFields,
+	...quoteCreateFields,
+	...quoteDeleteFields,
+	...quoteGetFields,
+	...quoteGetAllFields,
+	...quoteSendFields,
+	...quoteUpdateFields,
 ];

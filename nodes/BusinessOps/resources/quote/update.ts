@@ -1,9 +1,29 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { documentUpdateFields } from '../../shared/documentFields';
-import { quoteStatusField, validUntilField } from './fields';
+import { toUtcTimestamp } from '../../shared/dates';
+import { dateField, operationFields, statusField, updateFields } from '../../shared/fields';
+import { lineItemsUpdateFields } from '../../shared/lineItems';
+import { contactField, recordPicker } from '../../shared/pickers';
 
-/** PATCH /quotes/{id}: only the fields the user adds, content and/or a status. */
-export const quoteUpdateDescription: INodeProperties[] = [
-	documentUpdateFields('quote', [validUntilField, quoteStatusField]),
-];
+/** PATCH /quotes/{id}: only the fields the user adds, content and/or a status in one request. */
+export const quoteUpdateFields: INodeProperties[] = operationFields('quote', 'update', [
+	recordPicker('quote'),
+	updateFields([
+		contactField({ required: false }),
+		...lineItemsUpdateFields('quote'),
+		dateField(
+			{
+				displayName: 'Valid Until',
+				name: 'validUntil',
+				description: "Until when the customer can accept the quote, sent as a UTC timestamp. A time without a zone is read in the workflow's time zone.",
+			},
+			toUtcTimestamp,
+		),
+		// The spec's known quote statuses (section 3)
+		statusField(['draft', 'sent', 'approved', 'canceled'], {
+			default: 'draft',
+			description:
+				'The new status of the quote, sent in the same request as the other changes. The API refuses moves its rules do not allow, with an error naming the move.',
+		}),
+	]),
+]);

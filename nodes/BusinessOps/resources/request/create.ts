@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { booleanField, textField } from '../../shared/fields';
+import { additionalFields, booleanField, operationFields, textField } from '../../shared/fields';
 
-const showForCreate = showFor('request', ['create']);
-
-export const requestCreateDescription: INodeProperties[] = [
+/** POST /requests. */
+export const requestCreateFields: INodeProperties[] = operationFields('request', 'create', [
 	textField(
 		{
 			displayName: 'From Email',
@@ -14,7 +12,6 @@ export const requestCreateDescription: INodeProperties[] = [
 			default: '',
 			placeholder: 'name@email.com',
 			description: 'E-mail address of the customer who sent the request',
-			displayOptions: showForCreate,
 		},
 		{ trim: true, check: 'email' },
 	),
@@ -24,7 +21,6 @@ export const requestCreateDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. Quote for painting the front of our shop',
-		displayOptions: showForCreate,
 	}),
 	textField({
 		displayName: 'Body Text',
@@ -33,7 +29,6 @@ export const requestCreateDescription: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'The message of the customer, as plain text',
-		displayOptions: showForCreate,
 	}),
 	booleanField({
 		displayName: 'Process Immediately',
@@ -41,30 +36,21 @@ export const requestCreateDescription: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether the matching agent processes the request at once. When off, the request stays "new" until it is triggered manually later.',
-		displayOptions: showForCreate,
 	}),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showForCreate,
-		options: [
-			textField({
-				displayName: 'External Reference',
-				name: 'externalRef',
-				default: '',
-				placeholder: 'e.g. TICKET-1042',
-				description: 'Reference of the request in your own system',
-			}),
-			textField({
-				displayName: 'From Name',
-				name: 'fromName',
-				default: '',
-				placeholder: 'e.g. Anna de Vries',
-				description: 'Name of the customer who sent the request',
-			}),
-		],
-	},
-];
+	additionalFields([
+		textField({
+			displayName: 'External Reference',
+			name: 'externalRef',
+			default: '',
+			placeholder: 'e.g. TICKET-1042',
+			description: 'Reference of the request in your own system',
+		}),
+		textField({
+			displayName: 'From Name',
+			name: 'fromName',
+			default: '',
+			placeholder: 'e.g. Anna de Vries',
+			description: 'Name of the customer who sent the request',
+		}),
+	]),
+]);

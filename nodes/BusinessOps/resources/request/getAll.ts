@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/descriptions';
+import { operationFields } from '../../shared/fields';
+import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/getMany';
 
-export const requestGetAllDescription: INodeProperties[] = [
-	...getManyFields('request'),
-	filtersField('request', [statusFilter(['new', 'processing', 'processed', 'failed', 'archived'], 'requests')]),
+export const requestGetAllFields: INodeProperties[] = operationFields('request', 'getAll', [
+	...getManyFields(),
+	filtersField([statusFilter(['new', 'processing', 'processed', 'failed', 'archived'], 'requests')]),
 	// a request carries the customer's text and the agent-run output
-	simplifyField('request', ['getAll'], ['id', 'status', 'fromEmail', 'fromName', 'subject', 'externalRef', 'createdAt']),
-];
+	simplifyField(['id', 'status', 'fromEmail', 'fromName', 'subject', 'externalRef', 'createdAt']),
+]);

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/descriptions';
+import { idPath } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { requestCreateDescription } from './create';
-import { requestIdField } from './fields';
-import { requestGetAllDescription } from './getAll';
+import { requestCreateFields } from './create';
+import { requestGetFields } from './get';
+import { requestGetAllFields } from './getAll';
 
 export const requestDescription: INodeProperties[] = [
 	{
@@ -38,7 +38,7 @@ export const requestDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	requestIdField,
-	...requestCreateDescription,
-	...requestGetAllDescription,
+	...requestCreateFields,
+	...requestGetFields,
+	...requestGetAllFields,
 ];

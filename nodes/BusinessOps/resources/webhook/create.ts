@@ -1,10 +1,46 @@
 import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { textField } from '../../shared/fields';
-import { eventsField, urlField } from './fields';
+import { operationFields, sendingField, textField, type Declaration, type Rule } from '../../shared/fields';
+import { eventNamesOf } from '../../../shared/eventNames';
 
-const showForCreate = showFor('webhook', ['create']);
+/** At least one event type is needed (eventNamesOf reads the field). */
+const eventsRule: Rule = (_ctx, value) => {
+	const read = eventNamesOf(value);
+	if ('problem' in read) return read;
+	return read.events.length === 0 ? { problem: 'choose at least one event type' } : { value: read.events };
+};
+
+/** The event types a subscription receives, from GET /webhooks/events. */
+export function eventsField(own: Partial<Declaration> = {}): INodeProperties {
+	return sendingField(
+		{
+			displayName: 'Event Names or IDs',
+			name: 'events',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getEventTypes' },
+			default: [],
+			description:
+				'Event types delivered to the URL. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			...own,
+		},
+		eventsRule,
+	);
+}
+
+/** The target URL of the deliveries, sent trimmed and checked as an http(s) URL. */
+export function urlField(own: Partial<Declaration> = {}): INodeProperties {
+	return textField(
+		{
+			displayName: 'URL',
+			name: 'url',
+			default: '',
+			placeholder: 'e.g. https://example.com/hooks/business-ops',
+			description: 'Address that receives the deliveries (http or https)',
+			...own,
+		},
+		{ trim: true, check: 'httpUrl' },
+	);
+}
 
 export const SIGNING_SECRET_NOTE =
 	'This signing secret is shown only this once: store it now (for example in an n8n credential). The API never returns it again, and it is needed to verify the deliveries.';
@@ -21,7 +57,8 @@ export async function addSigningSecretNote(
 	);
 }
 
-export const webhookCreateDescription: INodeProperties[] = [
+/** POST /webhooks: the answer holds the signing secret, shown only this once. */
+export const webhookCreateFields: INodeProperties[] = operationFields('webhook', 'create', [
 	textField({
 		displayName: 'Name',
 		name: 'name',
@@ -29,8 +66,7 @@ export const webhookCreateDescription: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Paid invoices to bookkeeping',
 		description: 'Name of the subscription',
-		displayOptions: showForCreate,
 	}),
-	urlField({ required: true, displayOptions: showForCreate }),
-	eventsField({ required: true, displayOptions: showForCreate }),
-];
+	urlField({ required: true }),
+	eventsField({ required: true }),
+]);

@@ -1,13 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { getManyFields, idPath } from '../../shared/descriptions';
 import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
+import { idPath } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { addSigningSecretNote, webhookCreateDescription } from './create';
-import { webhookIdField } from './fields';
+import { addSigningSecretNote, webhookCreateFields } from './create';
+import { webhookDeleteFields } from './delete';
+import { webhookGetFields } from './get';
+import { webhookGetAllFields } from './getAll';
 import { toEventTypeItems } from './getEventTypes';
-import { webhookSendTestEventDescription } from './sendTestEvent';
-import { webhookUpdateDescription } from './update';
+import { webhookSendTestEventFields } from './sendTestEvent';
+import { webhookUpdateFields } from './update';
 
 const webhookUrl = `=/webhooks/${idPath('webhookId')}`;
 
@@ -77,9 +79,10 @@ export const webhookDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	webhookIdField,
-	...webhookCreateDescription,
-	...getManyFields('webhook'),
-	...webhookSendTestEventDescription,
-	...webhookUpdateDescription,
+	...webhookCreateFields,
+	...webhookDeleteFields,
+	...webhookGetFields,
+	...webhookGetAllFields,
+	...webhookSendTestEventFields,
+	...webhookUpdateFields,
 ];

@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { optionsField } from '../../shared/fields';
+import { operationFields, optionsField } from '../../shared/fields';
+import { recordPicker } from '../../shared/pickers';
 
-export const webhookSendTestEventDescription: INodeProperties[] = [
+/** POST /webhooks/{id}/test with `{ eventType }`. */
+export const webhookSendTestEventFields: INodeProperties[] = operationFields('webhook', 'sendTestEvent', [
+	recordPicker('webhook'),
 	// The list is loaded from the API: any event type an expression gives is sent.
 	optionsField(
 		{
@@ -15,8 +17,7 @@ export const webhookSendTestEventDescription: INodeProperties[] = [
 			default: '',
 			description:
 				'Type of the test event sent to the subscription URL. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			displayOptions: showFor('webhook', ['sendTestEvent']),
 		},
 		{ others: true },
 	),
-];
+]);

@@ -1,0 +1,4 @@
+import { operationFields } from '../../shared/fields';
+import { recordPicker } from '../../shared/pickers';
+
+export const agentGetAutonomyFields = operationFields('agent', 'getAutonomy', [recordPicker('agent')]);

@@ -1,0 +1,4 @@
+import { operationFields } from '../../shared/fields';
+import { getManyFields } from '../../shared/getMany';
+
+export const contactGetAllFields = operationFields('contact', 'getAll', getManyFields());

@@ -1,0 +1,4 @@
+import { operationFields } from '../../shared/fields';
+import { getManyFields } from '../../shared/getMany';
+
+export const webhookGetAllFields = operationFields('webhook', 'getAll', getManyFields());

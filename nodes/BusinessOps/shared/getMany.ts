@@ -1,0 +1,109 @@
+/** The fields of a Get Many operation: Return All and Limit, Filters, Simplify. */
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { MAX_PAGE_SIZE } from '../../shared/api/pages';
+import { booleanRule, numberRule, optionsField, sendingField, sendStep, titleOf, valueToSend, type Rule } from './fields';
+
+const RETURN_ALL: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+const LIMIT: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	// Hidden only when Return All is the boolean true: Return All saved as the text "false" or
+	// given by an expression keeps Limit read (listLimit reads both by their rules).
+	displayOptions: { hide: { returnAll: [true] } },
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+};
+
+const limitRule: Rule = (ctx, value) => numberRule('positiveInteger')(ctx, value);
+
+/** Return All asks for the largest page the API allows. */
+const pageSizeOfReturnAll = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	if (valueToSend(this, RETURN_ALL, booleanRule, this.getNodeParameter(RETURN_ALL.name, false)) === true) {
+		requestOptions.qs = { ...requestOptions.qs, pageSize: MAX_PAGE_SIZE };
+	}
+	return requestOptions;
+});
+
+/**
+ * Return All and Limit. Return All pages at the largest page size the API allows; Limit asks for
+ * no more than it needs (as the page size). The routing seam follows the pages (listLimit).
+ */
+export function getManyFields(): INodeProperties[] {
+	return [
+		{ ...RETURN_ALL, routing: { send: { preSend: [pageSizeOfReturnAll] } } },
+		sendingField(LIMIT, (ctx, value) => {
+			const typed = limitRule(ctx, value);
+			return 'problem' in typed ? typed : { value: Math.min(typed.value as number, MAX_PAGE_SIZE) };
+		}, { in: 'query', as: 'pageSize' }),
+	];
+}
+
+/**
+ * How many records an item's list read returns: undefined for all (Return All, or an operation
+ * without Return All), else Limit (50 when left empty).
+ */
+export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
+	if (!(RETURN_ALL.name in ctx.getNode().parameters)) return undefined;
+	if (valueToSend(ctx, RETURN_ALL, booleanRule, ctx.getNodeParameter(RETURN_ALL.name, false)) === true) return undefined;
+	return (valueToSend(ctx, LIMIT, limitRule, ctx.getNodeParameter(LIMIT.name, null)) as number | undefined) ?? (LIMIT.default as number);
+}
+
+/** A Filters collection; each filter adds its own query parameter. */
+export function filtersField(filters: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters };
+}
+
+/** One filter: a choice sent as the query parameter of the same name. */
+export function queryOptionFilter(displayName: string, name: string, options: INodePropertyOptions[], description: string): INodeProperties {
+	return optionsField({ displayName, name, options, default: options[0].value, description }, { in: 'query' });
+}
+
+/** A Status filter sent as query `status`, one choice per status value, sorted by name. */
+export function statusFilter(statuses: string[], records: string): INodeProperties {
+	const options = statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
+	return queryOptionFilter('Status', 'status', options, `Only ${records} with this status`);
+}
+
+const SIMPLIFY: INodeProperties = { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false };
+
+const simplifyOn = (ctx: IExecuteSingleFunctions) => valueToSend(ctx, SIMPLIFY, booleanRule, ctx.getNodeParameter(SIMPLIFY.name, false)) === true;
+
+/** Simplify is read after the answer: checked before the request is sent, so that a bad value sends nothing. */
+const checkSimplify = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	simplifyOn(this);
+	return requestOptions;
+});
+
+/** A Simplify toggle that keeps the given fields of each record. */
+export function simplifyField(keep: string[]): INodeProperties {
+	async function simplify(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		if (!simplifyOn(this)) return items;
+		return items.map((item) => {
+			const json: IDataObject = {};
+			for (const key of keep) if (item.json[key] !== undefined) json[key] = item.json[key];
+			return { ...item, json };
+		});
+	}
+	return {
+		...SIMPLIFY,
+		description: `Whether to return only ${keep.join(', ')} instead of the whole record`,
+		routing: { send: { preSend: [checkSimplify] }, output: { postReceive: [simplify] } },
+	};
+}

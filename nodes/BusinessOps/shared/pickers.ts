@@ -1,0 +1,76 @@
+/**
+ * Record pickers: "From list" (searchable, listSearch/) and "By ID". The ID is checked per item
+ * before the request is sent: a picker whose ID goes into the URL (`idPath`) checks it in its own
+ * step; the contact of a quote or an invoice is a body field like any other (`contactField`).
+ */
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+
+import { sendingField, sendStep, valueToSend, type Rule } from './fields';
+import { givenAs } from '../../shared/typing';
+import { idProblem } from './validation';
+
+/** Each record kind's picker: its label, parameter, list search (listSearch/) and an example ID. */
+const PICKERS = {
+	agent: ['Agent', 'agentId', 'searchAgents', 'agt_4hQ9x'],
+	agentRun: ['Run', 'runId', 'searchAgentRuns', 'run_7Tz2c'],
+	contact: ['Contact', 'contactId', 'searchContacts', 'ctc_8sK2m'],
+	invoice: ['Invoice', 'invoiceId', 'searchInvoices', 'inv_4fK9xQ2mZp7LbW1s'],
+	quote: ['Quote', 'quoteId', 'searchQuotes', 'quo_4fK9xQ2mZp7LbW1s'],
+	request: ['Customer Request', 'requestId', 'searchRequests', 'req_3Lm8v'],
+	webhook: ['Webhook', 'webhookId', 'searchWebhooks', 'whk_9pR4d'],
+} as const;
+
+export type RecordKind = keyof typeof PICKERS;
+
+/** A record ID: one plain segment of the URL (a number from an expression is its text). */
+const idRule: Rule = (_ctx, value) => {
+	const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	if (typeof id !== 'string') return { problem: `must be an ID; the expression gave ${givenAs(value)}` };
+	const problem = idProblem(id);
+	return problem ? { problem } : { value: id };
+};
+
+function picker(kind: RecordKind, own: { description?: string; required?: boolean }): INodeProperties {
+	const [displayName, name, searchListMethod, example] = PICKERS[kind];
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: own.required ?? true,
+		description: own.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${displayName.toLowerCase()}...`,
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			// No `validation` regex here: n8n runs such regexes before every execution in a VM with
+			// a 250 ms limit, which a busy instance can exceed and then fails the workflow.
+			// idRule checks the ID instead, per item, before the request is sent.
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: `e.g. ${example}` },
+		],
+	};
+}
+
+/** The picker of a record whose ID goes into the URL (`idPath` of its parameter, in the operation's routing). */
+export function recordPicker(kind: RecordKind, own: { description?: string } = {}): INodeProperties {
+	const field = picker(kind, own);
+	const checkId = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		valueToSend(this, field, idRule, this.getNodeParameter(field.name, undefined, { extractValue: true }));
+		return requestOptions;
+	});
+	return { ...field, routing: { send: { preSend: [checkId] } } };
+}
+
+/** The contact a quote or an invoice is for, sent as body `contactId`. */
+export function contactField(own: { description?: string; required?: boolean } = {}): INodeProperties {
+	return sendingField(picker('contact', own), idRule);
+}
+
+/** A path segment of a picker's ID, as used in `routing.request.url`. */
+export function idPath(parameterName: string): string {
+	return `{{ encodeURIComponent($parameter["${parameterName}"]) }}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * Where the trigger keeps its remote subscription: the workflow's static data,
+ *   { subscriptions: { production?: Stored, test?: Stored } }
+ * with Stored = { id, url, events, sealedSecret, instanceId }. Only the lifecycle
+ * (subscription.ts) writes it; a delivery only reads it. The production subscription (URL
+ * `/webhook/...`) and the editor's test one (URL `/webhook-test/...`) each have their own slot,
+ * id and secret.
+ */
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../shared/api/context';
+import { openSecret } from './secretBox';
+
+export type SubscriptionSlot = 'production' | 'test';
+
+export interface StoredSubscription {
+	id: string;
+	url: string;
+	events: string[];
+	/** The signing secret returned once by POST /webhooks, sealed (secretBox.ts); never logged, never put in output or errors. */
+	sealedSecret?: string;
+	/** The n8n instance that created it: only that instance deletes it once its URL is no longer the trigger's. */
+	instanceId?: string;
+}
+
+type Subscriptions = Partial<Record<SubscriptionSlot, StoredSubscription>>;
+type AnyContext = IHookFunctions | IWebhookFunctions;
+
+const SLOTS: SubscriptionSlot[] = ['production', 'test'];
+
+function readAll(ctx: AnyContext): Subscriptions {
+	const stored = ctx.getWorkflowStaticData('node').subscriptions;
+	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
+}
+
+export function storedSubscription(ctx: AnyContext, slot: SubscriptionSlot): StoredSubscription | undefined {
+	return readAll(ctx)[slot];
+}
+
+/** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
+export function writeSlot(ctx: IHookFunctions, slot: SubscriptionSlot, entry: StoredSubscription | undefined) {
+	const next: Subscriptions = { ...readAll(ctx) };
+	if (entry) next[slot] = entry;
+	else delete next[slot];
+	ctx.getWorkflowStaticData('node').subscriptions = next as IDataObject;
+}
+
+/** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
+function normalUrl(url: unknown): unknown {
+	if (typeof url !== 'string' || !URL.canParse(url)) return url;
+	return new URL(url).href;
+}
+
+/**
+ * Two URLs of a subscription are the same when they are the same URL: n8n writes N8N_WEBHOOK_URL
+ * as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised.
+ */
+export function sameUrl(a: unknown, b: unknown): boolean {
+	return normalUrl(a) === normalUrl(b);
+}
+
+function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot | undefined {
+	if (!url) return undefined;
+	const stored = readAll(ctx);
+	return SLOTS.find((slot) => sameUrl(stored[slot]?.url, url));
+}
+
+/**
+ * Which subscription a lifecycle call is about. n8n 2.x runs checkExists and create with mode and
+ * activation `manual` for "listen for test event" and with mode `trigger` on activation; delete
+ * always runs with mode `internal`, activation `update`, so there only the webhook URL tells the
+ * two apart: the one stored for it, else n8n's test path `/webhook-test/` (its default
+ * N8N_ENDPOINT_WEBHOOK_TEST).
+ */
+export function hookSlot(ctx: IHookFunctions): SubscriptionSlot {
+	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
+	const url = ctx.getNodeWebhookUrl('default');
+	return slotOfUrl(ctx, url) ?? (typeof url === 'string' && url.includes('/webhook-test/') ? 'test' : 'production');
+}
+
+/**
+ * Which subscription's secret signs a delivery: the one registered for the URL being served
+ * (`getWebhookResourceUrl`, where this n8n version has it), else the one of the run's mode.
+ */
+export function webhookSlot(ctx: IWebhookFunctions): SubscriptionSlot {
+	const served = typeof ctx.getWebhookResourceUrl === 'function' ? ctx.getWebhookResourceUrl('default') : undefined;
+	return slotOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
+}
+
+export const KEY_CHANGED =
+	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
+
+/** The stored signing secret, opened with the credential's API key; undefined when none is stored. */
+export async function openStoredSecret(ctx: AnyContext, stored: StoredSubscription | undefined): Promise<{ secret: string } | { problem: string } | undefined> {
+	if (!stored?.sealedSecret) return undefined;
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const secret = openSecret(stored.sealedSecret, typeof credentials.apiKey === 'string' ? credentials.apiKey : '', stored.id);
+	return secret === undefined ? { problem: KEY_CHANGED } : { secret };
+}

@@ -1,0 +1,121 @@
+/**
+ * The item order (nodes/BusinessOps/shared/itemOrder.ts) against every way n8n may hand it items:
+ * together, out of order, never, twice (a new try), one by one. The worst case is n8n's own
+ * behaviour (items sent as they come), never a wait without end: each test ends.
+ */
+import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+
+import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
+
+const POST: IHttpRequestOptions = { method: 'POST', url: '/contacts' };
+const GET: IHttpRequestOptions = { method: 'GET', url: '/contacts' };
+
+/** A node run over one execute data; `item(i)` is item i's context. */
+function nodeRun(onError: 'stopWorkflow' | 'continueRegularOutput' = 'stopWorkflow', executeData = {} as IExecuteData) {
+	const node = { name: 'Business Ops', type: 'n8n-nodes-business-ops.businessOps', onError } as INode;
+	return {
+		executeData,
+		item: (itemIndex: number) =>
+			({
+				getExecuteData: () => executeData,
+				getItemIndex: () => itemIndex,
+				continueOnFail: () => onError !== 'stopWorkflow',
+				getNode: () => node,
+			}) as unknown as IExecuteSingleFunctions,
+	};
+}
+
+/** Records what was sent, in order, and how many were in flight at once. */
+function wire() {
+	const seen = { sent: [] as number[], inFlight: 0, most: 0 };
+	const send = (item: number, fail = false) => async () => {
+		seen.sent.push(item);
+		seen.most = Math.max(seen.most, ++seen.inFlight);
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		seen.inFlight--;
+		if (fail) throw new Error(`item ${item} failed`);
+		return item;
+	};
+	return { seen, send };
+}
+
+const settle = async (promises: Array<Promise<unknown>>) =>
+	(await Promise.allSettled(promises)).map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message));
+
+test('Stop Workflow: writes that arrive together go one at a time, in item order', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	const outcomes = await settle([2, 0, 1].map((i) => inItemOrder(run.item(i), POST, send(i))));
+	expect(outcomes).toEqual([2, 0, 1]);
+	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
+});
+
+test('Stop Workflow: nothing is sent after a failed item, and the failure names the items not sent', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	const outcomes = await Promise.allSettled([0, 1, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i, i === 1))));
+	expect(seen.sent).toEqual([0, 1]);
+	const [, failed, second, third] = outcomes.map((r) => (r.status === 'rejected' ? (r.reason as Error & { description?: string }) : undefined));
+	expect(failed?.message).toBe('item 1 failed');
+	expect(failed?.description).toMatch(/^Items 2, 3 were not sent: with On Error set to "Stop Workflow"/);
+	expect([second?.message, third?.message]).toEqual(['Not sent because item 1 failed before it [item 2]', 'Not sent because item 1 failed before it [item 3]']);
+});
+
+test('an item that never arrives (n8n did not build it) holds back nothing: the later ones go once the event loop turns', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	expect(await settle([0, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i))))).toEqual([0, 2, 3]);
+	expect(seen.sent).toEqual([0, 2, 3]);
+});
+
+test('an item that arrives after it was taken for absent is sent as n8n would send it, and nothing waits without end', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	const early = [0, 2].map((i) => inItemOrder(run.item(i), POST, send(i)));
+	await new Promise((resolve) => setTimeout(resolve, 20));
+	const late = inItemOrder(run.item(1), POST, send(1));
+	expect(await settle([...early, late])).toEqual([0, 2, 1]);
+	expect(seen.sent).toEqual([0, 2, 1]);
+});
+
+test('an item that arrives a second time starts a new run (Retry On Fail): the failure of the last try stops nothing', async () => {
+	const run = nodeRun();
+	const first = wire();
+	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, first.send(i, i === 0))));
+	expect(first.seen.sent).toEqual([0]);
+	const second = wire();
+	expect(await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, second.send(i))))).toEqual([0, 1]);
+	expect(second.seen.sent).toEqual([0, 1]);
+});
+
+test('items handed over one by one (each after the previous ended) are each sent at once', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	for (const i of [0, 1, 2]) expect(await inItemOrder(run.item(i), POST, send(i))).toBe(i);
+	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
+});
+
+test('reads, and writes under Continue, are sent together; `always` orders them under Continue too, and a failure stops nothing', async () => {
+	const reads = wire();
+	await settle([0, 1, 2].map((i) => inItemOrder(nodeRun().item(i), GET, reads.send(i))));
+	expect(reads.seen.most).toBe(3);
+	const continued = nodeRun('continueRegularOutput');
+	const writes = wire();
+	await settle([0, 1, 2].map((i) => inItemOrder(continued.item(i), POST, writes.send(i))));
+	expect(writes.seen.most).toBe(3);
+	const ordered = nodeRun('continueRegularOutput');
+	const always = wire();
+	const outcomes = await settle([2, 1, 0].map((i) => inItemOrder(ordered.item(i), POST, always.send(i, i === 0), true)));
+	expect(always.seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
+	expect(outcomes).toEqual([2, 1, 'item 0 failed']);
+});
+
+test('what an ordered operation keeps (memo) lasts one run: shared by its items, new at the next try', async () => {
+	const run = nodeRun('continueRegularOutput');
+	const memos: Array<Map<string, unknown>> = [];
+	const keep = async (memo: Map<string, unknown>) => memos.push(memo);
+	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, keep, true)));
+	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, true)));
+	expect(memos[0]).toBe(memos[1]);
+	expect(memos[2]).not.toBe(memos[0]);
+});
