@@ -128,17 +128,9 @@ runE2e({
 		});
 
 		const encryptionKey = crypto.randomBytes(24).toString('hex');
-		// The webhook processes' ports are chosen first: the relay forwards to them, and WEBHOOK_URL
-		// (the URL every process builds for production webhooks) is the relay's.
-		const webhookPorts = [];
-		for (let i = 0; i < CONFIG.webhooks; i++) {
-			let port = await rt.freePort(0);
-			while (webhookPorts.includes(port)) port = await rt.freePort(0);
-			webhookPorts.push(port);
-		}
-		resources.relay = await phase(`start the relay (round robin over ${CONFIG.webhooks} webhook process${CONFIG.webhooks > 1 ? 'es' : ''}, 127.0.0.1)`, async () =>
-			startRelay({ targets: webhookPorts.map((port) => `http://127.0.0.1:${port}`) }),
-		);
+		// The relay listens first (its port is taken before WEBHOOK_URL, the URL every process builds
+		// for production webhooks, names it); the webhook processes are added once they listen.
+		resources.relay = await phase(`start the relay (round robin over the webhook processes, 127.0.0.1)`, async () => startRelay());
 		const queueEnv = {
 			...resources.pg.n8nEnv(),
 			...resources.redis.n8nEnv(),
@@ -175,16 +167,16 @@ runE2e({
 					// The workers and the webhook processes run before the install: they get it through pub/sub.
 					async beforeInstall(main) {
 						resources.main = main;
-						const starting = webhookPorts.map((port) => startProcess('webhook', { port }));
+						const starting = [];
+						for (let i = 0; i < CONFIG.webhooks; i++) starting.push(startProcess('webhook'));
 						for (let i = 0; i < CONFIG.workers; i++) starting.push(startProcess('worker'));
 						const settled = await Promise.allSettled(starting);
 						const handles = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
-						resources.webhooks = handles.slice(0, webhookPorts.length).filter(Boolean);
-						resources.workers = handles.slice(webhookPorts.length).filter(Boolean);
+						resources.webhooks = handles.slice(0, CONFIG.webhooks).filter(Boolean);
+						resources.workers = handles.slice(CONFIG.webhooks).filter(Boolean);
 						const failed = settled.find((r) => r.status === 'rejected');
 						if (failed) throw failed.reason;
-						const moved = resources.webhooks.filter((h, i) => h.port !== webhookPorts[i]);
-						if (moved.length) throw new Error(`port(s) ${webhookPorts.join(', ')} taken before the webhook processes started (the relay forwards there); run again`);
+						resources.relay.setTargets(resources.webhooks.map((h) => h.baseUrl));
 					},
 				});
 				resources.main = started.n8n;

@@ -6,7 +6,9 @@
 //   const relay = await startRelay({ targets: ['http://127.0.0.1:5679', 'http://127.0.0.1:5680'] });
 //   relay.baseUrl           http://127.0.0.1:<port>
 //   relay.counts()          { 'http://127.0.0.1:5679': 12, … }: requests forwarded to each target
-//   relay.setTargets([...])  change the rotation (the tests send everything to one process this way)
+//   relay.setTargets([...])  change the rotation (the e2e starts the relay with none, so that its port
+//                            is taken before WEBHOOK_URL names it, and sets the webhook processes
+//                            once they listen); with no target it answers 503
 //   await relay.stop()
 'use strict';
 
@@ -19,17 +21,21 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 
 /**
  * @param {object} o
- * @param {string[]} o.targets  base URLs (http://127.0.0.1:<port>) of the processes to rotate over
+ * @param {string[]} [o.targets]  base URLs (http://127.0.0.1:<port>) of the processes to rotate over
  * @param {number} [o.port]  preferred port; a free one when taken or 0
  * @param {number} [o.timeoutMs]  per forwarded request (answers 504 after it)
  */
-async function startRelay({ targets, port = 0, timeoutMs = 60_000 }) {
-	if (!Array.isArray(targets) || targets.length === 0) throw new Error('startRelay needs at least one target');
+async function startRelay({ targets = [], port = 0, timeoutMs = 60_000 } = {}) {
 	let rotation = targets.map((t) => new URL(t));
 	let next = 0;
 	const counts = new Map(targets.map((t) => [new URL(t).origin, 0]));
 
 	const server = http.createServer((req, res) => {
+		if (rotation.length === 0) {
+			req.resume();
+			res.writeHead(503, { 'content-type': 'text/plain' });
+			return res.end('relay: no target yet');
+		}
 		const target = rotation[next % rotation.length];
 		next = (next + 1) % rotation.length;
 		counts.set(target.origin, (counts.get(target.origin) || 0) + 1);

@@ -4,7 +4,7 @@ import { createServer, request, type Server } from 'node:http';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startRelay } = require('../../scripts/queue/relay') as {
-	startRelay(o: { targets: string[] }): Promise<{ baseUrl: string; counts(): Record<string, number>; setTargets(t: string[]): void; stop(): Promise<void> }>;
+	startRelay(o?: { targets?: string[] }): Promise<{ baseUrl: string; counts(): Record<string, number>; setTargets(t: string[]): void; stop(): Promise<void> }>;
 };
 
 const targets: { server: Server; url: string; seen: string[] }[] = [];
@@ -64,6 +64,17 @@ test('round robin: each request to the next target, body, path and headers intac
 		relay.setTargets([targets[1].url]);
 		expect((await send(`${relay.baseUrl}/x`)).status).toBe(401);
 		expect(Object.values(relay.counts())).toEqual([2, 3]);
+	} finally {
+		await relay.stop();
+	}
+});
+
+test('started without targets it answers 503 until they are set', async () => {
+	const relay = await startRelay();
+	try {
+		expect((await send(`${relay.baseUrl}/a`)).status).toBe(503);
+		relay.setTargets([targets[0].url]);
+		expect((await send(`${relay.baseUrl}/b`)).status).toBe(200);
 	} finally {
 		await relay.stop();
 	}
