@@ -13,8 +13,8 @@
 //     execution (read in its source: scaling.service.js sets Bull's maxStalledCount to 0, so a
 //     stalled job fails and is never run again; workflow-runner.js turns that into an error
 //     execution), what exists against what n8n reports, and Create or Update finishing the job;
-//   - the main SIGKILLed while a poll walks its list: the polling trigger's state does not move, the
-//     poll at the next start emits each change once, the poll after it nothing.
+//   - the main SIGKILLed while a poll on n8n's schedule walks its list: the polling trigger's state
+//     does not move, the poll at the next start emits each change once, the poll after it nothing.
 // Figures go to ctx.state.figures.scale (the runner prints them at the end).
 'use strict';
 
@@ -447,7 +447,7 @@ module.exports = {
 			},
 		},
 		{
-			name: 'the main SIGKILLed while a poll walks its list: the polling state does not move; the poll at the next start emits each change once, the next poll nothing',
+			name: "the main SIGKILLed while a scheduled poll walks its list: the polling state does not move; the poll at the next start emits each change once, the next poll nothing",
 			timeoutMs: 360_000,
 			async run(ctx) {
 				const { control } = ctx.sandbox;
@@ -475,29 +475,33 @@ module.exports = {
 				const stateBefore = staticData();
 				assert.notEqual(stateBefore, 'null', 'the first poll saved no state');
 				lap('first poll');
-				// changes the next poll must emit once
-				const created = await createQuote(ctx);
-				const sent = (await api(ctx, 'GET', '/quotes?page=1&pageSize=100')).find((q) => q.status === 'sent');
-				assert.ok(sent, 'no sent quote on the first page');
-				await api(ctx, 'PATCH', `/quotes/${sent.id}`, { status: 'approved' });
-				// a slow API: the poll at publishing again walks the list while the main is killed
+				// Changes the next poll must emit once, made while the API answers slowly (3 s a request);
+				// the next poll on n8n's own schedule (every minute) then walks the list slowly, and the
+				// main is killed once its first page is answered (whether or not it already sees the changes).
 				const beforeKill = maxExecutionId(ctx);
-				control.setLatency(3000);
+				const pid = ctx.queue.main.proc.pid;
+				let created;
+				let sent;
 				let killedAt;
+				let stop = false;
+				since = Date.now();
+				control.setLatency(3000);
 				try {
-					await ctx.client.unpublishWorkflow(wf.id);
-					since = Date.now();
-					await ctx.client.publishWorkflow(wf.id);
-					const pid = ctx.queue.main.proc.pid;
-					// the first page answered, the next pages asked for and not yet answered
-					await waitFor(() => ctx.sandbox.control.requestLog().some((e) => e.keyId === own.id && e.path === '/v1/quotes' && Date.parse(e.time) >= since), {
-						timeoutMs: 60_000,
-						intervalMs: 50,
-						what: 'the first page of the poll',
+					const firstPage = () => ctx.sandbox.control.requestLog().some((e) => e.keyId === own.id && e.path === '/v1/quotes' && Date.parse(e.time) >= since);
+					const kill = waitFor(() => stop || firstPage(), { timeoutMs: 100_000, intervalMs: 50, what: 'the first page of the next scheduled poll' }).then(() => {
+						if (stop) return;
+						assert.ok(groupKill(pid, 'SIGKILL'), `could not SIGKILL the main (pid ${pid})`);
+						killedAt = Date.now();
 					});
-					assert.ok(groupKill(pid, 'SIGKILL'), `could not SIGKILL the main (pid ${pid})`);
-					killedAt = Date.now();
+					const changes = (async () => {
+						created = await createQuote(ctx);
+						sent = (await api(ctx, 'GET', '/quotes?page=1&pageSize=100')).find((q) => q.status === 'sent');
+						assert.ok(sent, 'no sent quote on the first page');
+						await api(ctx, 'PATCH', `/quotes/${sent.id}`, { status: 'approved' });
+					})();
+					await Promise.all([kill, changes]);
 				} finally {
+					stop = true;
 					control.setLatency(0);
 				}
 				lap('kill');
@@ -528,7 +532,7 @@ module.exports = {
 				lap('next poll');
 				figure(
 					ctx,
-					`main SIGKILLed during a poll (${pagesAtKill} of ${Math.ceil(quotes / 100)} pages answered): no execution, static data unchanged; after the restart (${restartSeconds.toFixed(0)} s) the poll at activation emitted the 2 changes once; the next poll nothing`,
+					`main SIGKILLed during a scheduled poll (${pagesAtKill} of ${Math.ceil(quotes / 100)} pages answered): no execution, static data unchanged; after the restart (${restartSeconds.toFixed(0)} s) the poll at activation emitted the 2 changes once; the next poll nothing`,
 				);
 				return `killed after ${pagesAtKill} page(s); no execution and the state unchanged; restarted in ${restartSeconds.toFixed(0)} s; quote.created ${created} and quote.approved ${sent.id} emitted once; nothing at the next poll (${took.join(', ')})`;
 			},
