@@ -5,7 +5,7 @@
 // run, or a correctness check failed (items missing or created twice).
 //
 //   node bench/run.js                       everything (about 10 minutes on 2 cores)
-//   node bench/run.js returnAll trigger     only the named parts: package, startup, returnAll, rateLimit, upsert, trigger, polling, aiTool, hostile
+//   node bench/run.js returnAll trigger     only the named parts: package, startup, returnAll, rateLimit, upsert, trigger, polling, aiTool, hostile, scale
 //   node bench/run.js --quick               fewer repetitions (a smoke run; figures are noisier)
 //   node bench/run.js --out=bench/RESULTS.md   also write the table and the machine facts as Markdown
 //   BENCH_SKIP_BUILD=1                      use dist/ and build/sandbox/ as they are
@@ -23,7 +23,7 @@ const rt = require('../scripts/n8n');
 const { toText, toMarkdown, detailsText } = require('./lib/table');
 const { fmtMs } = require('./lib/stats');
 
-const PARTS = ['package', 'startup', 'returnAll', 'rateLimit', 'upsert', 'trigger', 'polling', 'aiTool', 'hostile'];
+const PARTS = ['package', 'startup', 'returnAll', 'rateLimit', 'upsert', 'trigger', 'polling', 'aiTool', 'hostile', 'scale'];
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const outArg = argv.find((a) => a.startsWith('--out='));
@@ -142,8 +142,10 @@ async function main() {
 
 	if (wanted('package')) await runPart('package', () => require('./package').run(ctx));
 	if (wanted('polling')) await runPart('polling', () => require('./polling').run(ctx));
+	// Queue mode with processes, PostgreSQL and Redis of its own; before the single n8n of the other parts starts.
+	if (wanted('scale')) await runPart('scale', () => require('./scale').run(ctx));
 
-	const needsN8n = PARTS.filter((part) => part !== 'package').some(wanted);
+	const needsN8n = PARTS.filter((part) => !['package', 'scale'].includes(part)).some(wanted);
 	if (needsN8n) {
 		if (wanted('startup')) {
 			await runPart('startup', async () => {

@@ -28,7 +28,7 @@ const PHASES = [
 	['e2e', 'n8n 2.41, installed from a local registry by its Community Nodes installer', node, ['scripts/e2e.js']],
 	['browser', "the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png", node, ['scripts/browser.js']],
 	['e2e-n8n1', 'the same on n8n 1.123 LTS', node, ['scripts/e2e.js', '--n8n=1']],
-	['e2e-queue', 'queue mode: main, worker, webhook process, PostgreSQL, Redis', node, ['scripts/e2e-queue.js']],
+	['e2e-queue', 'queue mode: main, 2 workers, 2 webhook processes behind a relay, PostgreSQL, Redis; a worker and the main killed', node, ['scripts/e2e-queue.js']],
 ];
 
 const only = process.argv.slice(2);

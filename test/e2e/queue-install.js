@@ -1,5 +1,5 @@
 // Queue mode (scripts/e2e-queue.js only): the package was installed through the main's Community
-// Nodes installer alone. The worker and the webhook process, running at the time, got it through
+// Nodes installer alone. The workers and the webhook processes, running at the time, got it through
 // n8n's pub/sub ("community-package-install"): each installed the same version into its own
 // ~/.n8n/nodes with its own npm calls. A worker started later with an empty ~/.n8n installs it at
 // startup when N8N_REINSTALL_MISSING_PACKAGES=true.
@@ -26,10 +26,10 @@ module.exports = {
 	area: 'queueInstall',
 	steps: [
 		{
-			name: "the worker and the webhook process got the package through n8n's pub/sub (each its own npm install)",
+			name: "the workers and the webhook processes got the package through n8n's pub/sub (each its own npm install)",
 			async run(ctx) {
 				const done = [];
-				for (const [what, h] of [...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]), ['webhook process', ctx.queue.webhook]]) {
+				for (const [what, h] of [...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]), ...ctx.queue.webhooks.map((w, i) => [`webhook process ${i + 1}`, w])]) {
 					const calls = await expectInstalled(ctx, h, ctx.pkg.version, what);
 					done.push(`${what}: ${calls.map((c) => c.args.split(' ')[0]).join(', ')}`);
 				}

@@ -1,24 +1,25 @@
 // Queue-mode steps, run only by scripts/e2e-queue.js (not listed in index.js: they need the
-// main / worker / webhook processes, PostgreSQL and Redis that runner starts). They run after
+// main / worker / webhook processes, the relay, PostgreSQL and Redis that runner starts). They run after
 // the reused areas (startup, credentials, contacts, quotes, invoices, trigger) and check:
 //   - a node operation run from the editor is enqueued by the main and executed by the worker;
-//   - the main serves no production webhooks; deliveries go to the webhook process;
+//   - the main serves no production webhooks; deliveries go to the webhook processes (through the relay);
 //   - the trigger's subscription id and signing secret (sealed under the credential's API key),
 //     stored by the main at activation, are in the workflow's static data in PostgreSQL, and the
-//     webhook process verifies with them;
-//   - a bad signature gets 401 from the webhook process, starts nothing, and changes nothing in
+//     webhook processes verify with them;
+//   - a bad signature gets 401 from the webhook processes, starts nothing, and changes nothing in
 //     the static data;
-//   - throughput: deliveries per second through the webhook process, executions per second on
-//     the worker (figures kept in ctx.state.figures for the runner's summary), with the CPU
+//   - throughput: deliveries per second through the webhook processes, executions per second on
+//     the workers (figures kept in ctx.state.figures for the runner's summary), with the CPU
 //     each process used;
 //   - under a tight rate limit the worker(s) wait out 429 answers and nothing fails;
-//   - unpublishing removes the subscription, and the webhook process stops serving the URL;
-//   - every execution of the run was executed by a worker, none by the main or webhook process.
+//   - unpublishing removes the subscription, and the webhook processes stop serving the URL;
+//   - every execution of the run was executed by a worker, none by the main or a webhook process.
 // Proof of "where": n8n 2.41.1 logs "Enqueued execution <id> (job <n>)" in the process that put
 // the execution on the queue and "Worker started/finished execution <id> (job <n>)" in the
 // worker that ran it; the steps match those ids against the executions in PostgreSQL.
-// Extra ctx fields (from the runner): ctx.queue = { main, workers, webhook, pg, redis, config, cpu },
-// ctx.webhookBaseUrl.
+// Extra ctx fields (from the runner): ctx.queue = { main, workers, webhooks, relay, pg, redis, config,
+// cpu, startProcess }, ctx.webhookBaseUrl (the relay).
+// Several steps use the helpers exported at the end (queue-scale.js reuses them).
 'use strict';
 
 const crypto = require('node:crypto');
@@ -150,11 +151,11 @@ function batchFigures(ctx, workflowId, afterId) {
 
 /** Checks that a worker ran each execution and the expected process (only) enqueued it. */
 function assertRanOnWorker(ctx, ids, enqueuedBy) {
-	const { main, workers, webhook } = ctx.queue;
+	const { main, workers, webhooks } = ctx.queue;
 	const workerLog = workers.map(logText).join('\n');
 	const started = idsIn(workerLog, 'Worker started execution');
 	const finished = idsIn(workerLog, 'Worker finished execution');
-	const enqueued = { main: idsIn(logText(main), 'Enqueued execution'), webhook: idsIn(logText(webhook), 'Enqueued execution') };
+	const enqueued = { main: idsIn(logText(main), 'Enqueued execution'), webhook: idsIn(webhooks.map(logText).join('\n'), 'Enqueued execution') };
 	const other = enqueuedBy === 'main' ? 'webhook' : 'main';
 	const notStarted = ids.filter((id) => !started.has(id));
 	const notFinished = ids.filter((id) => !finished.has(id));
@@ -164,7 +165,7 @@ function assertRanOnWorker(ctx, ids, enqueuedBy) {
 	assert.deepEqual(notFinished, [], `the worker log names no finish of execution(s) ${notFinished.join(', ')}`);
 	assert.deepEqual(notEnqueued, [], `the ${enqueuedBy} log names no enqueueing of execution(s) ${notEnqueued.join(', ')}`);
 	assert.deepEqual(wrongProcess, [], `the ${other} process enqueued execution(s) ${wrongProcess.join(', ')}`);
-	for (const h of [main, webhook]) {
+	for (const h of [main, ...webhooks]) {
 		assert.doesNotMatch(logText(h), /Worker started execution/, `the ${h.command === 'start' ? 'main' : h.command} process ran an execution itself`);
 	}
 }
@@ -178,7 +179,7 @@ async function expectAllSucceeded(ctx, list) {
 		const full = await ctx.client.waitForExecution(e.id, { timeoutMs: 10_000 }).catch(() => undefined);
 		const err = full && (nodeError(full, 'Business Ops') || nodeError(full, TRIGGER));
 		why.push(`${e.id} ${e.status}: ${err ? `${err.message} | ${err.description}` : 'no error recorded'}`);
-		for (const [name, h] of [['main', ctx.queue.main], ...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]), ['webhook', ctx.queue.webhook]]) {
+		for (const [name, h] of [['main', ctx.queue.main], ...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]), ...ctx.queue.webhooks.map((w, i) => [`webhook ${i + 1}`, w])]) {
 			const lines = logText(h).split('\n').filter((l) => new RegExp(`\\b${e.id}\\b`).test(l) && !/Enqueued|started|finished/.test(l));
 			if (lines.length) why.push(`${name} log: ${lines.slice(0, 8).join(' / ')}`);
 		}
@@ -205,6 +206,7 @@ const fmt = (x) => x.toFixed(1);
 
 module.exports = {
 	area: 'queue',
+	helpers: { logText, idsIn, executionsInDb, signedDelivery, post, waitForDone, maxExecutionId, assertRanOnWorker, expectAllSucceeded, pool, safeId },
 	steps: [
 		{
 			name: 'a node operation run from the editor is enqueued by the main and executed by the worker',
@@ -242,13 +244,13 @@ module.exports = {
 				const { openSecret } = require(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
 				const secret = openSecret(stored.entry.sealedSecret, ctx.sandbox.keys.admin, stored.entry.id);
 				assert.match(String(secret), /^whsec_[A-Za-z0-9+/]+=*$/);
-				assert.ok(sub.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`), `subscription URL ${sub.url} is not the webhook process`);
+				assert.ok(sub.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`), `subscription URL ${sub.url} is not the relay's (WEBHOOK_URL)`);
 				ctx.state.load = { sub, secret, staticData: stored.raw, updatedAt: stored.updatedAt, contactId };
 				return `${sub.id} → ${sub.url}; static data "node:${TRIGGER}".subscriptions.production = { id, url, events, sealedSecret }`;
 			},
 		},
 		{
-			name: 'a delivery signed with that stored secret, POSTed to the webhook process, runs on the worker',
+			name: 'a delivery signed with that stored secret, POSTed to the webhook URL (relay → a webhook process), runs on a worker',
 			async run(ctx) {
 				const { sub, secret, contactId } = ctx.state.load || {};
 				assert.ok(sub, 'needs the previous step');
@@ -263,11 +265,11 @@ module.exports = {
 				assert.equal(rt.nodeOutput(full, TRIGGER)[0].id, d.id);
 				const [contact] = rt.nodeOutput(full, 'Business Ops');
 				assert.equal(contact.id, contactId);
-				return `HTTP 200 from port ${ctx.queue.webhook.port}; execution ${ex.id} on the worker: event ${d.id} → contact ${contact.id}`;
+				return `HTTP 200 through the relay (port ${ctx.queue.relay.port}); execution ${ex.id} on a worker: event ${d.id} → contact ${contact.id}`;
 			},
 		},
 		{
-			name: "the main serves no production webhooks (N8N_DISABLE_PRODUCTION_MAIN_PROCESS): the published trigger's path answers on the webhook process only",
+			name: "the main serves no production webhooks (N8N_DISABLE_PRODUCTION_MAIN_PROCESS): the published trigger's path answers on the webhook processes only",
 			async run(ctx) {
 				const { sub, secret } = ctx.state.load || {};
 				assert.ok(sub, 'needs the publishing step');
@@ -282,11 +284,11 @@ module.exports = {
 				assert.equal(onWebhook.status, 200, `the webhook process answered ${onWebhook.status} ${onWebhook.text}`);
 				const [ex] = await waitForDone(ctx, ctx.state.loadWorkflowId, before, 1, 30_000);
 				assertRanOnWorker(ctx, [ex.id], 'webhook');
-				return `the same signed delivery to ${pathname}: main (port ${ctx.queue.main.port}) ${onMain.status}, no execution; webhook process (port ${ctx.queue.webhook.port}) 200, execution ${ex.id}`;
+				return `the same signed delivery to ${pathname}: main (port ${ctx.queue.main.port}) ${onMain.status}, no execution; through the relay to a webhook process 200, execution ${ex.id}`;
 			},
 		},
 		{
-			name: 'a bad signature gets 401 from the webhook process, starts nothing, and changes no static data',
+			name: 'a bad signature gets 401 from the webhook processes, starts nothing, and changes no static data',
 			async run(ctx) {
 				const { sub, staticData } = ctx.state.load || {};
 				assert.ok(sub, 'needs the publishing step');
@@ -300,12 +302,12 @@ module.exports = {
 				// the refusals left the static data as it was; their reason is in the webhook process's log
 				const now = storedStaticData(ctx, ctx.state.loadWorkflowId);
 				assert.equal(now.raw, staticData, 'the static data changed');
-				assert.match(logText(ctx.queue.webhook), /refused a delivery with HTTP 401/);
+				assert.match(ctx.queue.webhooks.map(logText).join('\n'), /refused a delivery with HTTP 401/);
 				return `forged 401, unsigned 401 (${forged.text.slice(0, 60)}); no execution; the static data unchanged`;
 			},
 		},
 		{
-			name: 'throughput: sandbox events delivered in order to the webhook process',
+			name: 'throughput: sandbox events delivered in order to the webhook processes (through the relay)',
 			timeoutMs: 300_000,
 			async run(ctx) {
 				const n = ctx.queue.config.sandboxEvents;
@@ -342,7 +344,7 @@ module.exports = {
 			},
 		},
 		{
-			name: 'throughput: concurrent signed deliveries → webhook process → worker',
+			name: 'throughput: concurrent signed deliveries → relay → webhook processes → workers',
 			timeoutMs: 420_000,
 			async run(ctx) {
 				const { total, concurrency } = ctx.queue.config.load;
@@ -464,7 +466,7 @@ module.exports = {
 			},
 		},
 		{
-			name: 'every execution of this run: enqueued by the main (manual, polls) or the webhook process (deliveries), executed by the worker, none by the main',
+			name: 'every execution of this run: enqueued by the main (manual, polls) or a webhook process (deliveries), executed by a worker, none by the main',
 			async run(ctx) {
 				const all = executionsInDb(ctx);
 				const manual = all.filter((e) => e.mode === 'manual');
@@ -475,10 +477,10 @@ module.exports = {
 				assert.deepEqual(other.map((e) => `${e.id} ${e.mode}`), [], 'executions of another mode');
 				assertRanOnWorker(ctx, [...manual, ...polls].map((e) => e.id), 'main');
 				assertRanOnWorker(ctx, hooks.map((e) => e.id), 'webhook');
-				const port = `:${ctx.queue.webhook.port}/`;
+				const port = `:${ctx.queue.relay.port}/`;
 				const stray = ctx.sandbox.control.deliveries().filter((d) => !d.url.includes(port));
-				assert.deepEqual(stray.map((d) => d.url), [], 'deliveries that did not go to the webhook process');
-				return `${manual.length} manual + ${polls.length} poll + ${hooks.length} webhook executions, all on the worker; sandbox deliveries all to port ${ctx.queue.webhook.port} (webhook process), none to ${ctx.queue.main.port} (main)`;
+				assert.deepEqual(stray.map((d) => d.url), [], 'deliveries that did not go to the relay');
+				return `${manual.length} manual + ${polls.length} poll + ${hooks.length} webhook executions, all on the workers; sandbox deliveries all to port ${ctx.queue.relay.port} (the relay in front of the webhook processes), none to ${ctx.queue.main.port} (main)`;
 			},
 		},
 	],
