@@ -127,7 +127,7 @@ export class BusinessOpsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							"Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the message ID the signature covers, else the signed body's ID), however much later the API retries it. The last 10,000 IDs are kept in this process's memory only: with several webhook processes (queue mode) or n8n instances, a repeat that reaches another process starts the workflow again, and a restart forgets them. To drop repeats across processes, add a Remove Duplicates node after the trigger (Remove Items Processed in Previous Executions, on the deliveryId field).",
+							"Whether to answer 200 without starting the workflow again when this n8n process already accepted a delivery with the same delivery ID (the message ID the signature covers, else the signed body's ID), however much later the API retries it. The last 10,000 IDs are kept in this process's memory only: with several webhook processes (queue mode) or n8n instances, a repeat that reaches another process starts the workflow again, and a restart forgets them. With several webhook processes, give the load balancer affinity by the webhook URL's path, so that retries reach the process that remembers them.",
 					},
 					{
 						displayName: 'Include Headers',

@@ -23,6 +23,7 @@ const path = require('node:path');
 
 const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
 const { groupKill } = require('../../scripts/n8n/processes');
+const { startRelay } = require('../../scripts/queue/relay');
 const queue = require('./queue');
 const polling = require('./polling');
 
@@ -72,27 +73,37 @@ function whoLogged(handles, ids, phrase) {
 	return Object.fromEntries(ids.map((id) => [id, sets.flatMap((s, i) => (s.has(String(id)) ? [i] : []))]));
 }
 
-/** Trigger (Standard Webhooks, Ignore Repeated Deliveries on) → Remove Duplicates on deliveryId → No Operation. */
-function deliveryWorkflow(credential) {
+/**
+ * Trigger (Standard Webhooks, Ignore Repeated Deliveries on) → No Operation; with `dedupe`, Remove
+ * Duplicates on deliveryId between them. n8n 2.41's Remove Duplicates reads its history and writes
+ * it back without a lock: only executions that do not overlap may go through it (docs/scale.md).
+ */
+function deliveryWorkflow(credential, { dedupe = false } = {}) {
+	const trigger = node(TRIGGER, rt.NODE_TYPES.trigger, { events: [EVENT], options: { signatureScheme: 'standardWebhooks', ignoreRepeatedDeliveries: true } }, {
+		position: [0, 0],
+		credentials: credentialRef(credential),
+		webhookId: crypto.randomUUID(),
+	});
+	const removeDuplicates = node(
+		DEDUPE,
+		'n8n-nodes-base.removeDuplicates',
+		{ operation: 'removeItemsSeenInPreviousExecutions', logic: 'removeItemsWithAlreadySeenKeyValues', dedupeValue: '={{ $json.deliveryId }}', options: {} },
+		{ typeVersion: 2, position: [220, 0] },
+	);
+	const noop = node(NOOP, 'n8n-nodes-base.noOp', {}, { position: [440, 0] });
 	return {
-		name: 'e2e scale: delivery → Remove Duplicates (deliveryId) → No Operation',
-		nodes: [
-			node(TRIGGER, rt.NODE_TYPES.trigger, { events: [EVENT], options: { signatureScheme: 'standardWebhooks', ignoreRepeatedDeliveries: true } }, {
-				position: [0, 0],
-				credentials: credentialRef(credential),
-				webhookId: crypto.randomUUID(),
-			}),
-			node(
-				DEDUPE,
-				'n8n-nodes-base.removeDuplicates',
-				{ operation: 'removeItemsSeenInPreviousExecutions', logic: 'removeItemsWithAlreadySeenKeyValues', dedupeValue: '={{ $json.deliveryId }}', options: {} },
-				{ typeVersion: 2, position: [220, 0] },
-			),
-			node(NOOP, 'n8n-nodes-base.noOp', {}, { position: [440, 0] }),
-		],
-		connections: chain(TRIGGER, DEDUPE, NOOP),
+		name: `e2e scale: delivery → ${dedupe ? 'Remove Duplicates (deliveryId) → ' : ''}No Operation`,
+		nodes: dedupe ? [trigger, removeDuplicates, noop] : [trigger, noop],
+		connections: dedupe ? chain(TRIGGER, DEDUPE, NOOP) : chain(TRIGGER, NOOP),
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/** A delivery signed anew for `ts`, as the API signs its retry: the same id and body. */
+function resigned(secret, delivery, ts) {
+	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+	const sig = crypto.createHmac('sha256', key).update(`${delivery.id}.${ts}.${delivery.body}`).digest('base64');
+	return { ...delivery, headers: { ...delivery.headers, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` } };
 }
 
 /** Manual Trigger → Code (the rows) → Business Ops Contact → Create (or Create or Update) from each row. */
@@ -261,7 +272,7 @@ module.exports = {
 				assert.deepEqual(ids.filter((id) => ranOn[id].length !== 1), [], 'executions not run by exactly one worker');
 				const runs = await deliveryRuns(ctx, ids);
 				assert.deepEqual(runs.map((r) => r.event).sort(), [...sent].sort(), 'the executions do not hold each delivery once');
-				assert.ok(runs.every((r) => r.passed === 1), 'Remove Duplicates held back a first delivery');
+				assert.ok(runs.every((r) => r.passed === 1), 'No Operation did not run for a delivery');
 				// forged: refused by each webhook process itself
 				const forgedAnswers = [];
 				for (const h of webhooks) {
@@ -277,12 +288,22 @@ module.exports = {
 			},
 		},
 		{
-			name: 'Ignore Repeated Deliveries is per webhook process: the same signed delivery sent to each runs once per process; Remove Duplicates on deliveryId lets one through',
-			timeoutMs: 120_000,
+			name: 'Ignore Repeated Deliveries is per webhook process: the same signed delivery sent to each runs once per process; Remove Duplicates on deliveryId lets one through; behind affinity by path, a retry signed anew is ignored',
+			timeoutMs: 180_000,
 			async run(ctx) {
-				const { workflowId, sub, secret } = ctx.state.scale || {};
-				assert.ok(workflowId, 'needs the previous step');
+				assert.ok(ctx.state.scale, 'needs the previous step');
+				await ctx.client.unpublishWorkflow(ctx.state.scale.workflowId);
 				const { webhooks } = ctx.queue;
+				const dedupe = await ctx.client.createWorkflow(deliveryWorkflow(ctx.credentials.admin, { dedupe: true }));
+				await ctx.client.publishWorkflow(dedupe.id);
+				const workflowId = dedupe.id;
+				const { sub, secret } = await publishedSubscription(ctx, workflowId);
+				for (const h of webhooks) {
+					await waitFor(async () => (await post(`${h.baseUrl}${new URL(sub.url).pathname}`, { body: '{}', headers: { 'content-type': 'application/json' } })).status === 401, {
+						timeoutMs: 30_000,
+						what: `webhook process on port ${h.port} to serve the path`,
+					});
+				}
 				const { pathname } = new URL(sub.url);
 				const d = signedDelivery(secret, EVENT, { id: 'inv_repeat', status: 'paid' });
 				const before = maxExecutionId(ctx);
@@ -311,10 +332,33 @@ module.exports = {
 				assert.ok(runs.every((r) => r.status === 'success' && r.event === d.id), JSON.stringify(runs));
 				const passed = runs.reduce((a, r) => a + r.passed, 0);
 				assert.equal(passed, 1, `Remove Duplicates on deliveryId let ${passed} of ${runs.length} executions through`);
+				// the remedy docs/scale.md gives first: a load balancer that sends each URL to one webhook
+				// process. Through a relay with affinity by path, the API's retry of a delivery (the same id,
+				// signed anew) reaches the process that accepted it, and is ignored there.
+				const affine = await startRelay({ targets: webhooks.map((h) => h.baseUrl), by: 'path' });
+				let affinity;
+				try {
+					const before2 = maxExecutionId(ctx);
+					const first = signedDelivery(secret, EVENT, { id: 'inv_affine', status: 'paid' });
+					const a1 = await post(`${affine.baseUrl}${pathname}`, first);
+					assert.equal(a1.status, 200, `through the affine relay: ${a1.status} ${a1.text}`);
+					await waitForFinished(ctx, workflowId, before2, 1, 60_000);
+					const retry = resigned(secret, first, Math.floor(Date.now() / 1000) + 1);
+					const a2 = await post(`${affine.baseUrl}${pathname}`, retry);
+					assert.equal(a2.status, 200, a2.text);
+					assert.match(a2.text, /repeated delivery/, `the retry through the affine relay was not ignored: ${a2.text}`);
+					const used = Object.values(affine.counts()).filter((c) => c > 0);
+					assert.deepEqual(used, [2], `the affine relay spread one path over processes: ${JSON.stringify(affine.counts())}`);
+					await sleep(1500);
+					assert.equal(executionsOf(ctx, workflowId, before2).length, 1, 'the retry through the affine relay started an execution');
+					affinity = 'behind affinity by path, the retry (signed anew) reached the same process: 200 "repeated delivery", no execution';
+				} finally {
+					await affine.stop();
+				}
 				await ctx.client.unpublishWorkflow(workflowId);
 				figure(
 					ctx,
-					`repeats: one signed delivery sent to each of ${webhooks.length} webhook processes with Ignore Repeated Deliveries on → ${list.length} executions (one per process); sent again to each → 200 "repeated delivery", nothing started; Remove Duplicates on deliveryId let 1 through`,
+					`repeats: one signed delivery sent to each of ${webhooks.length} webhook processes with Ignore Repeated Deliveries on → ${list.length} executions (one per process); sent again to each → 200 "repeated delivery", nothing started; Remove Duplicates on deliveryId (executions one after another) let 1 through; ${affinity}`,
 				);
 				return `first sends: ${answers.map((a) => a.slice(0, 40)).join('; ')}; repeats: ${repeats.map((a) => a.slice(0, 60)).join('; ')}; ${list.length} executions, ${passed} past Remove Duplicates`;
 			},

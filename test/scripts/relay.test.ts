@@ -4,7 +4,7 @@ import { createServer, request, type Server } from 'node:http';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startRelay } = require('../../scripts/queue/relay') as {
-	startRelay(o?: { targets?: string[] }): Promise<{ baseUrl: string; counts(): Record<string, number>; setTargets(t: string[]): void; stop(): Promise<void> }>;
+	startRelay(o?: { targets?: string[]; by?: 'turn' | 'path' }): Promise<{ baseUrl: string; counts(): Record<string, number>; setTargets(t: string[]): void; stop(): Promise<void> }>;
 };
 
 const targets: { server: Server; url: string; seen: string[] }[] = [];
@@ -90,6 +90,20 @@ test('a target that is down answers 502, the next request goes on to the next ta
 	try {
 		expect((await send(`${relay.baseUrl}/a`)).status).toBe(502);
 		expect((await send(`${relay.baseUrl}/b`)).status).toBe(200);
+	} finally {
+		await relay.stop();
+	}
+});
+
+test('affinity by path: every request for one path goes to one target, whatever its query; other paths may go elsewhere', async () => {
+	const relay = await startRelay({ targets: targets.map((t) => t.url), by: 'path' });
+	try {
+		const targetOf = async (path: string) => (await send(`${relay.baseUrl}${path}`)).target;
+		const paths = Array.from({ length: 8 }, (_, i) => `/webhook/wf${i}/webhook`);
+		const first = await Promise.all(paths.map(targetOf));
+		const again = await Promise.all(paths.map((path) => targetOf(`${path}?retry=1`)));
+		expect(again).toEqual(first);
+		expect(new Set(first).size).toBe(2);
 	} finally {
 		await relay.stop();
 	}

@@ -6,10 +6,33 @@
 import { createServer, request, type Server, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startRelay } = require('../../scripts/queue/relay') as {
-	startRelay(o?: { targets?: string[]; timeoutMs?: number }): Promise<{ baseUrl: string; port: number; stop(): Promise<void> }>;
-};
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * The relay in a process of its own, on plain Node as in the e2e: in this one, nock's interceptor
+ * wraps every request the relay makes, and a destroyed request it wraps does not always close the
+ * real socket at once.
+ */
+async function startRelay(o: { targets: string[] }): Promise<{ baseUrl: string; port: number; stop(): Promise<void> }> {
+	const relayFile = join(__dirname, '../../scripts/queue/relay.js');
+	const code = `require(${JSON.stringify(relayFile)}).startRelay(${JSON.stringify(o)}).then((r) => {
+		process.send(r.port);
+		process.on('message', async () => { await r.stop(); process.send('stopped'); process.exit(0); });
+	});`;
+	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+	const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+	return {
+		port,
+		baseUrl: `http://127.0.0.1:${port}`,
+		stop: async () => {
+			await new Promise((resolve) => {
+				child.once('message', resolve);
+				child.send('stop');
+			});
+		},
+	};
+}
 
 let target: Server;
 let targetUrl = '';
@@ -33,6 +56,7 @@ afterAll(async () => {
 function closedWithin(req: IncomingMessage, waitMs: number): Promise<number | 'still open'> {
 	const t = Date.now();
 	return new Promise((resolve) => {
+		if (req.socket.destroyed) return resolve(0);
 		const timer = setTimeout(() => resolve('still open'), waitMs);
 		req.socket.once('close', () => {
 			clearTimeout(timer);
@@ -50,8 +74,9 @@ test('a client that disconnects mid-body: the target is let go at once, not afte
 		});
 		s.on('error', () => {});
 		const req = await got;
+		const closed = closedWithin(req, 3000);
 		s.destroy();
-		expect(await closedWithin(req, 3000)).not.toBe('still open');
+		expect(await closed).not.toBe('still open');
 	} finally {
 		await relay.stop();
 	}
@@ -64,6 +89,7 @@ test('stop() with a forwarded request in flight closes the connection to the tar
 	client.on('error', () => {});
 	client.end('{}');
 	const req = await got;
+	const closed = closedWithin(req, 3000);
 	await relay.stop();
-	expect(await closedWithin(req, 3000)).not.toBe('still open');
+	expect(await closed).not.toBe('still open');
 });
