@@ -125,13 +125,17 @@ function pidAlive(pid) {
 	}
 }
 
-/** A lock so that two runs (e.g. demo and e2e) do not install into the same folder at once. */
-function withLock(lockFile, log, fn) {
+/**
+ * Takes `lockFile`, waiting while a live process holds it (a dead holder's lock is taken over);
+ * returns the function that gives it back. Two runs (e.g. demo and e2e, or the two e2e runs `npm
+ * test` runs side by side) then never install into one folder, or build into one, at once.
+ */
+function takeLock(lockFile, log, { pollMs = 10_000, what = 'install' } = {}) {
 	const deadline = Date.now() + 30 * 60_000;
 	for (;;) {
 		try {
 			fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-			break;
+			return () => fs.rmSync(lockFile, { force: true });
 		} catch (e) {
 			if (e.code !== 'EEXIST') throw e;
 			const holder = Number(fs.readFileSync(lockFile, 'utf8')) || 0;
@@ -139,15 +143,19 @@ function withLock(lockFile, log, fn) {
 				fs.rmSync(lockFile, { force: true });
 				continue;
 			}
-			if (Date.now() > deadline) throw new Error(`timed out waiting for install lock ${lockFile} (pid ${holder})`);
-			log(`waiting for another install (pid ${holder}) to finish…`);
-			sleep(10_000);
+			if (Date.now() > deadline) throw new Error(`timed out waiting for lock ${lockFile} (pid ${holder})`);
+			log(`waiting for another ${what} (pid ${holder}) to finish…`);
+			sleep(pollMs);
 		}
 	}
+}
+
+function withLock(lockFile, log, fn) {
+	const release = takeLock(lockFile, log);
 	try {
 		return fn();
 	} finally {
-		fs.rmSync(lockFile, { force: true });
+		release();
 	}
 }
 
@@ -239,7 +247,7 @@ function ensureRuntime(options = {}) {
 	});
 }
 
-module.exports = { ensureRuntime, runtimeDir, isInstalled, lockfileHash, node24Env, runtimePaths };
+module.exports = { takeLock, ensureRuntime, runtimeDir, isInstalled, lockfileHash, node24Env, runtimePaths };
 
 if (require.main === module) {
 	try {

@@ -10,6 +10,7 @@
 // credentials of the sandbox's keys.
 
 const fs = require('node:fs');
+const path = require('node:path');
 
 const rt = require('../../scripts/n8n');
 
@@ -99,9 +100,17 @@ function printLogsSince(processes, offsets, maxLines = 40) {
  */
 async function preparePackageAndSandbox({ phase, sub, which, sandboxOptions, resources }) {
 	const runtime = await phase(`n8n runtime (${which === 'n8n1' ? 'n8n 1.123 LTS' : 'n8n 2.x'} + Node 24)`, async () => rt.ensureRuntime({ which, log: sub }));
-	await phase('build the sandbox', async () => rt.buildSandbox());
-	resources.pkg = await phase('build, pack and publish the package to a local registry (verdaccio)', async () => rt.publishPackage({ log: sub }));
-	resources.sandbox = await phase('start the sandbox', async () => rt.startSandbox({ port: 0, ...sandboxOptions }));
+	// dist/ and build/sandbox/ are rebuilt from scratch here: a run beside this one (npm test runs
+	// two) waits until this one has packed and loaded the sandbox; after that neither reads them.
+	fs.mkdirSync(path.join(rt.REPO_ROOT, 'build'), { recursive: true });
+	const release = rt.takeLock(path.join(rt.REPO_ROOT, 'build', '.setup.lock'), sub, { pollMs: 1000, what: "run's build and pack" });
+	try {
+		await phase('build the sandbox', async () => rt.buildSandbox());
+		resources.pkg = await phase('build, pack and publish the package to a local registry (verdaccio)', async () => rt.publishPackage({ log: sub }));
+		resources.sandbox = await phase('start the sandbox', async () => rt.startSandbox({ port: 0, ...sandboxOptions }));
+	} finally {
+		release();
+	}
 	return { runtime, pkg: resources.pkg, sandbox: resources.sandbox };
 }
 
