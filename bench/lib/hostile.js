@@ -86,7 +86,8 @@ async function sendMany(url, count, make, concurrency = 4) {
 				await res.arrayBuffer();
 				status = res.status;
 			} catch (error) {
-				status = `error ${error.name}`;
+				// fetch's TypeError says only "fetch failed"; the socket's code says why
+				status = `error ${error.name}${error.cause?.code ? ` ${error.cause.code}` : ''}`;
 			}
 			statuses[status] = (statuses[status] || 0) + 1;
 		}
