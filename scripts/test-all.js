@@ -6,10 +6,10 @@
 // A failed phase's last lines are printed again under the table: a CI log is often read from its
 // end, and the reason would otherwise sit thousands of lines above it.
 //
-// The e2e run on n8n 2.41 and the one on n8n 1.123 (then the browser phase) run side by side: each
-// has its own sandbox, registry and n8n, and most of their time is spent waiting for n8n (schedules,
-// restarts, deadlines), so two cores serve both (one after the other they took about 12 minutes
-// more). The lane beside the first prints each phase's output whole when the phase ends.
+// The e2e run on n8n 2.41 runs beside a lane of the e2e on n8n 1.123, the browser phase and the queue
+// e2e: each run has its own sandbox, registry, n8n and temp folders, and most of their time is spent
+// waiting for n8n (schedules, restarts, deadlines), so two cores serve both lanes. The second lane
+// prints each phase's output whole when the phase ends.
 //
 //   node scripts/test-all.js                 everything
 //   node scripts/test-all.js lint e2e-queue  only the named phases (names as in the table)
@@ -38,10 +38,10 @@ const PLAN = [
 			[
 				phase('e2e-n8n1', 'the same on n8n 1.123 LTS', node, ['scripts/e2e.js', '--n8n=1']),
 				phase('browser', "the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png", node, ['scripts/browser.js']),
+				phase('e2e-queue', 'queue mode: main, 2 workers, 2 webhook processes behind a relay, PostgreSQL, Redis; a worker and the main killed', node, ['scripts/e2e-queue.js']),
 			],
 		],
 	},
-	phase('e2e-queue', 'queue mode: main, 2 workers, 2 webhook processes behind a relay, PostgreSQL, Redis; a worker and the main killed', node, ['scripts/e2e-queue.js']),
 ];
 const PHASES = PLAN.flatMap((p) => (p.lanes ? p.lanes.flat() : [p]));
 
