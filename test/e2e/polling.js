@@ -11,11 +11,15 @@ const EVENTS = ['quote.created', 'quote.approved', 'invoice.paid', 'request.rece
 const WATCHED = ['/v1/quotes', '/v1/invoices', '/v1/requests', '/v1/contacts'];
 const line = { name: 'Desembrood', quantity: 2, unitPrice: 5, vatPercentage: 9 };
 
-function pollingWorkflow(name, credential, events = EVENTS) {
+const EVERY_MINUTE = { mode: 'everyMinute' };
+/** A schedule that does not fire while a step runs (a step that counts one poll's requests polls by publishing only). */
+const ONCE_A_MONTH = { mode: 'everyMonth', dayOfMonth: 1, hour: 3, minute: 0 };
+
+function pollingWorkflow(name, credential, events = EVENTS, schedule = EVERY_MINUTE) {
 	return {
 		name,
 		nodes: [
-			node(POLLER, rt.NODE_TYPES.pollingTrigger, { pollTimes: { item: [{ mode: 'everyMinute' }] }, events }, { position: [0, 0], credentials: credentialRef(credential) }),
+			node(POLLER, rt.NODE_TYPES.pollingTrigger, { pollTimes: { item: [schedule] }, events }, { position: [0, 0], credentials: credentialRef(credential) }),
 			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
 		connections: chain(POLLER, 'No Operation'),
@@ -96,8 +100,8 @@ async function expectEmitted(ctx, wfId, before, expected, client = ctx.client) {
 	return got;
 }
 
-async function newPollingWorkflow(ctx, name, events, { client = ctx.client, credential = ctx.state.polling.credential } = {}) {
-	return await client.createWorkflow(pollingWorkflow(name, credential, events));
+async function newPollingWorkflow(ctx, name, events, { client = ctx.client, credential = ctx.state.polling.credential, schedule } = {}) {
+	return await client.createWorkflow(pollingWorkflow(name, credential, events, schedule));
 }
 
 /** The area's own sandbox key, its credential in `client`'s n8n, and a rate limit no poll meets. */
@@ -238,7 +242,8 @@ module.exports = {
 				const have = (await fetch(`${ctx.sandbox.baseUrl}/invoices?pageSize=1`, { headers: { authorization: `Bearer ${ctx.state.polling.key}` } }).then((r) => r.json())).meta.total;
 				control.seed({ resource: 'invoices', count: Math.max(0, 10_000 - have) });
 				const own = await ownKey(ctx, 'e2e polling: 10,000 invoices');
-				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid'], { credential: own.credential });
+				// its own schedule's poll once fell inside the one counted here (200 requests)
+				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid'], { credential: own.credential, schedule: ONCE_A_MONTH });
 				const requests = await pollByPublishing(ctx, wf.id, ['/v1/invoices'], ctx.client, own.keyId);
 				assert.equal(requests, 100, `list requests of one poll over 10,000 invoices`);
 				const open = (await api(ctx, 'GET', '/invoices?page=50&pageSize=100')).filter((i) => !['paid', 'written_off'].includes(i.status)).slice(0, 3);
