@@ -286,7 +286,10 @@ describe('429 storms', () => {
 		expect(posts.filter((entry) => entry.status === 201)).toHaveLength(6);
 		const stored = await contactNames();
 		expect(names.map((name) => occurrences(stored, name))).toEqual(names.map(() => 1));
-		expect(waits.every((ms) => ms >= 1000)).toBe(true);
+		// the refusals are waited out for at least the 1 s asked; items refused together share one
+		// wait of the key, so a later one waits what remains of it (on this clock, what the others'
+		// skipped waits left). That Retry-After sets the wait is pinned in transport.test.ts.
+		expect(Math.max(...waits)).toBeGreaterThanOrEqual(1000);
 	});
 
 	test('a storm that does not end: each item gives up after 5 attempts with its own error, nothing is created', async () => {
