@@ -27,7 +27,7 @@ const { startRelay } = require('../../scripts/queue/relay');
 const queue = require('./queue');
 const polling = require('./polling');
 
-const { logText, idsIn, signedDelivery, post, maxExecutionId, expectAllSucceeded, pool, safeId } = queue.helpers;
+const { logText, idsIn, signedDelivery, standardHeaders, post, maxExecutionId, expectAllSucceeded, pool, safeId } = queue.helpers;
 
 const TRIGGER = 'Business Ops Trigger';
 const DEDUPE = 'Remove Duplicates';
@@ -101,9 +101,7 @@ function deliveryWorkflow(credential, { dedupe = false } = {}) {
 
 /** A delivery signed anew for `ts`, as the API signs its retry: the same id and body. */
 function resigned(secret, delivery, ts) {
-	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-	const sig = crypto.createHmac('sha256', key).update(`${delivery.id}.${ts}.${delivery.body}`).digest('base64');
-	return { ...delivery, headers: { ...delivery.headers, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` } };
+	return { ...delivery, headers: { ...delivery.headers, ...standardHeaders(secret, delivery.id, ts, delivery.body) } };
 }
 
 /** Manual Trigger → Code (the rows) → Business Ops Contact → Create (or Create or Update) from each row. */

@@ -72,13 +72,17 @@ function storedStaticData(ctx, workflowId) {
 }
 
 /** Standard Webhooks signature with a `whsec_` secret (as the API signs). */
-function signedDelivery(secret, type, data) {
-	const id = `evt_q${crypto.randomBytes(8).toString('hex')}`;
-	const ts = Math.floor(Date.now() / 1000);
-	const body = JSON.stringify({ id, type, timestamp: new Date().toISOString(), data });
+/** The Standard Webhooks headers of `body` with id `id`, signed with `secret` for `ts` (s). */
+function standardHeaders(secret, id, ts, body) {
 	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 	const sig = crypto.createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
-	return { id, body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` } };
+	return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` };
+}
+
+function signedDelivery(secret, type, data) {
+	const id = `evt_q${crypto.randomBytes(8).toString('hex')}`;
+	const body = JSON.stringify({ id, type, timestamp: new Date().toISOString(), data });
+	return { id, body, headers: standardHeaders(secret, id, Math.floor(Date.now() / 1000), body) };
 }
 
 async function post(url, { body, headers }) {
@@ -206,7 +210,7 @@ const fmt = (x) => x.toFixed(1);
 
 module.exports = {
 	area: 'queue',
-	helpers: { logText, idsIn, executionsInDb, signedDelivery, post, waitForDone, maxExecutionId, assertRanOnWorker, expectAllSucceeded, pool, safeId },
+	helpers: { logText, idsIn, executionsInDb, signedDelivery, standardHeaders, post, waitForDone, maxExecutionId, assertRanOnWorker, expectAllSucceeded, pool, safeId },
 	steps: [
 		{
 			name: 'a node operation run from the editor is enqueued by the main and executed by the worker',
