@@ -1,7 +1,4 @@
-/**
- * The "From list" searches of the record pickers, one per list endpoint, all from searchList.
- * The names are the `searchListMethod` values of the pickers (shared/descriptions.ts idLocator).
- */
+/** The "From list" searches of the record pickers (`searchListMethod` in shared/pickers.ts). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { searchRecords } from './searchRecords';
