@@ -52,7 +52,7 @@ const UNITS: Array<[string, RegExp]> = [
 	['N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL', /\bminutes\b/],
 ];
 
-test.failing('every mention of a queue-mode setting in the docs gives its unit beside it', () => {
+test('every mention of a queue-mode setting in the docs gives its unit beside it', () => {
 	const withoutUnit = UNITS.flatMap(([name, unit]) => missingUnit(name, unit));
 	expect(withoutUnit).toEqual([]);
 });
