@@ -64,10 +64,10 @@ function missingUnit(name: string, unit: RegExp): string[] {
 			.map((line, i) => ({ where: `${file}:${i + 1}`, line }))
 			.filter(({ line }) => line.includes(name)),
 	);
-	const withoutUnit = mentions.filter(({ line }) => {
-		const at = line.indexOf(name);
-		return !unit.test(line.slice(at, at + name.length + 120));
-	});
+	// Each mention's unit must come right after the name: before the next setting's name or the sentence's end.
+	const withoutUnit = mentions.filter(({ line }) =>
+		line.split(name).slice(1).some((after) => !unit.test(after.slice(0, 80).split(/`?(?:QUEUE_WORKER_|N8N_)|\. /)[0])),
+	);
 	if (name.startsWith('QUEUE_WORKER') && mentions.length === 0) return [`${name}: named nowhere`];
 	return withoutUnit.map(({ where }) => `${where}: ${name}`);
 }
