@@ -46,7 +46,7 @@ check(/npm test\s+#/.test(readme), 'README.md no longer names `npm test` as the 
 const pub = fs.readFileSync(path.join(DIR, 'publish.yml'), 'utf8');
 check(/^on:\n\s+push:\n\s+tags:\n\s+- '\*\.\*\.\*'/m.test(pub), 'publish.yml: not triggered by version tags');
 at(pub, 'id-token: write', 'publish.yml');
-const order = ['run: npm ci', 'run: npm run lint', 'run: npm run build', 'run: npm run test:scan', 'run: npm test', 'run: npm publish --provenance --access public'].map((s) => [s, at(pub, s, 'publish.yml')]);
+const order = ['run: npm ci', 'run: node scripts/release-check.js', 'run: npm run lint', 'run: npm run build', 'run: npm run test:scan', 'run: npm test', 'run: npm publish --provenance --access public'].map((s) => [s, at(pub, s, 'publish.yml')]);
 for (let i = 1; i < order.length; i++) check(order[i - 1][1] < order[i][1], `publish.yml: "${order[i - 1][0]}" does not come before "${order[i][0]}"`);
 check(!/NPM_TOKEN|NODE_AUTH_TOKEN/.test(pub), 'publish.yml uses a token: trusted publishing needs none');
 
