@@ -133,6 +133,23 @@ describe('Retry On Fail sends no write that was already answered', () => {
 	});
 });
 
+describe('Stop Workflow: the error says what was written', () => {
+	test.failing('3 creates, the 2nd refused with 422: the error names the contact created, the item not sent, and what running again does', async () => {
+		const api = contactsApi((_method, body) => (body.name === 'Bob' ? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }] : undefined));
+		const error = (await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob', 'Cas') }).catch((e: unknown) => e)) as Error & {
+			description?: string;
+		};
+		expect(api.writes).toEqual(['POST Ann', 'POST Bob']);
+		expect(error.message).toContain('[item 1]');
+		expect(error.description).toContain('phone is not valid');
+		expect(error.description).toContain('Item 2 was not sent');
+		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
+		expect(error.description).toMatch(/Running the workflow again .* sends item 0 again/);
+		expect(error.description).toContain('Retry in the Executions list');
+		expect(error.description).not.toContain('Fix this item and run the node again');
+	});
+});
+
 describe('Stop Workflow: Update and Delete of several items go one at a time', () => {
 	/** Writes to /contacts/{id} answered after a moment; `failing` is refused with 404. */
 	function slowWrites(method: 'patch' | 'delete', failing: string) {
