@@ -150,6 +150,19 @@ describe('Stop Workflow: the error says what was written', () => {
 	});
 });
 
+describe('Create or Update: overlapping runs in one process', () => {
+	test.failing('two executions at once for one new address, the API answering slowly: one contact, the later run updates it', async () => {
+		const api = contactsApi(undefined, 200);
+		const [first, second] = await Promise.all([
+			runDeclarativeNode(node, upsert, { items: [{ json: { email: 'new@example.com', name: 'First' } }] }),
+			runDeclarativeNode(node, upsert, { items: [{ json: { email: 'New@Example.com', name: 'Second' } }] }),
+		]);
+		expect(api.contacts).toHaveLength(1);
+		expect(api.writes).toEqual(['POST First', 'PATCH Second']);
+		expect([first.items[0].json.action, second.items[0].json.action]).toEqual(['created', 'updated']);
+	});
+});
+
 describe('Stop Workflow: Update and Delete of several items go one at a time', () => {
 	/** Writes to /contacts/{id} answered after a moment; `failing` is refused with 404. */
 	function slowWrites(method: 'patch' | 'delete', failing: string) {
