@@ -163,6 +163,26 @@ describe('Create or Update: overlapping runs in one process', () => {
 	});
 });
 
+describe('Create or Update: invisible characters', () => {
+	test.failing.each([
+		['a left-to-right mark (U+200E)', 'ann\u200e@example.com'],
+		['a right-to-left mark (U+200F)', '\u200fann@example.com'],
+		['a soft hyphen (U+00AD)', 'ann@exam\u00adple.com'],
+	])('an address with %s is the contact the API lists', async (_, given) => {
+	const api = contactsApi();
+		api.contacts.push({ id: 'ctc_1', name: 'Old', email: 'ann@example.com' });
+		const { items } = await runDeclarativeNode(node, upsert, { items: [{ json: { email: given, name: 'Ann' } }] });
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_1']]);
+		expect(api.contacts).toHaveLength(1);
+	});
+
+	test.failing('a new address is created without its format characters', async () => {
+	const api = contactsApi();
+		await runDeclarativeNode(node, upsert, { items: [{ json: { email: '\u200eann\u00ad@example.com\u2066', name: 'Ann' } }] });
+		expect(api.contacts.map((c) => c.email)).toEqual(['ann@example.com']);
+	});
+});
+
 describe('Stop Workflow: Update and Delete of several items go one at a time', () => {
 	/** Writes to /contacts/{id} answered after a moment; `failing` is refused with 404. */
 	function slowWrites(method: 'patch' | 'delete', failing: string) {
