@@ -187,10 +187,8 @@ describe('Stop Workflow: Update and Delete of several items go one at a time', (
 	/** Writes to /contacts/{id} answered after a moment; `failing` is refused with 404. */
 	function slowWrites(method: 'patch' | 'delete', failing: string) {
 		const seen = { sent: [] as string[], inFlight: 0, most: 0 };
-		nock(API)
-			.persist()
-			[method](/\/v1\/contacts\/.*/)
-			.reply(async (uri) => {
+		const scope = nock(API).persist();
+		scope[method](/\/v1\/contacts\/.*/).reply(async (uri) => {
 				const id = uri.split('/').pop() as string;
 				seen.sent.push(id);
 				seen.most = Math.max(seen.most, ++seen.inFlight);
