@@ -125,6 +125,12 @@ describe('Retry On Fail sends no write that was already answered', () => {
 		]);
 	});
 
+	test('two items with the same request are two writes: the memory is per item', async () => {
+		const api = contactsApi();
+		await runDeclarativeNode(node, createContact, { items: [{ json: { name: 'Ann', email: 'a@example.com' } }, { json: { name: 'Ann', email: 'a@example.com' } }] });
+		expect(api.writes).toEqual(['POST Ann', 'POST Ann']);
+	});
+
 	test('a node run again (a loop: new execute data, new run index) sends its writes again', async () => {
 	const api = contactsApi();
 		await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob') });
