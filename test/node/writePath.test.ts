@@ -9,7 +9,7 @@ import { createRunExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, createTestNode, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
+import { byId, createTestNode, loadNodeType, runDeclarativeNode, runWithRetries, TEST_BASE_URL } from '../harness/engine';
 
 beforeEach(() => {
 	forgetRateBudgets();
@@ -167,6 +167,15 @@ describe('Create or Update: overlapping runs in one process', () => {
 		expect(api.writes).toEqual(['POST First', 'PATCH Second']);
 		expect([first.items[0].json.action, second.items[0].json.action]).toEqual(['created', 'updated']);
 	});
+});
+
+test('Create or Update: overlapping runs with two API keys (two accounts) do not coordinate: each account gets its contact', async () => {
+	const api = contactsApi(undefined, 200);
+	const credentials = (letter: string) => ({ apiKey: `svc_${letter.repeat(32)}`, baseUrl: TEST_BASE_URL });
+	await Promise.all(
+		['a', 'b'].map(async (letter) => await runDeclarativeNode(node, upsert, { credentials: credentials(letter), items: [{ json: { email: 'new@example.com', name: letter } }] })),
+	);
+	expect(api.writes).toEqual(['POST a', 'POST b']);
 });
 
 describe('Create or Update: invisible characters', () => {

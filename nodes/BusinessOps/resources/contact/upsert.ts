@@ -177,7 +177,6 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 		const sent = await sendWrite(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex).then(
 			(response) => ({ response }),
 			async (error: unknown) => {
-				if (created.get(key) === entry) created.delete(key);
 				answer(undefined);
 				return isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error);
 			},
