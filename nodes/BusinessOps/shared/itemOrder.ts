@@ -67,8 +67,9 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 	if (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase()))) return await send(new Map());
 	const item = ctx.getItemIndex();
 	const run = runOf(ctx);
-	// an item that arrives a second time, or while nothing is in flight below one that arrived, is a new try
-	if (run.try.items.has(item) || (run.try.inFlight === 0 && item <= run.try.highest)) run.try = new Try();
+	// an item that arrives while nothing is in flight, not above every item that arrived, begins a new try
+	// (n8n starts a try only once the last one settled; within a try, item i finishes after every earlier one)
+	if (run.try.inFlight === 0 && item <= run.try.highest) run.try = new Try();
 	const t = run.try;
 	let finish!: () => void;
 	t.items.set(item, new Promise<void>((resolve) => (finish = resolve)));
