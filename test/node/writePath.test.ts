@@ -152,6 +152,7 @@ describe('Stop Workflow: the error says what was written', () => {
 		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
 		expect(error.description).toMatch(/Running the workflow again .* sends item 0 again/);
 		expect(error.description).toContain('Retry in the Executions list');
+		expect(error.description).toContain('unless you remove it from the input or send contacts through Contact → Create or Update');
 		expect(error.description).not.toContain('Fix this item and run the node again');
 	});
 });
@@ -228,6 +229,8 @@ describe('Stop Workflow: Update and Delete of several items go one at a time', (
 		expect(seen.most).toBe(1);
 		expect(error.message).toContain('[item 1]');
 		expect(error.description).toContain('Items 2, 3 were not sent');
+		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
+		expect(error.description).not.toContain('Create or Update');
 	});
 });
 

@@ -21,7 +21,7 @@ class Try {
 	readonly memo = new Map<string, unknown>();
 	inFlight = 0;
 	highest = -1;
-	failed?: { item: number; error: Failure; description: string };
+	failed?: { item: number; error: Failure; description: string; written: string };
 }
 
 /** n8n's node run, by its execute data (the same object for every try, new for a new run index). */
@@ -44,16 +44,21 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 	return response;
 }
 
-const listed = (items: number[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
+const listed = (items: string[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** The first failure's description: why, then what this try wrote before it and did not send after it. */
-function describe(t: Try, failed: NonNullable<Try['failed']>, contacts: boolean) {
-	const written = [...t.written].filter(([item]) => item < failed.item).sort(([a], [b]) => a - b);
-	const notSent = t.notSent.length === 0 ? '' : `${t.notSent.length === 1 ? 'Item' : 'Items'} ${listed(t.notSent)} ${t.notSent.length === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
-	const again = written.length === 0
-		? 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.'
-		: `Already written by this run: ${written.slice(0, 20).map(([item, id]) => `item ${item}${id ? ` (${id})` : ''}`).join(', ')}${written.length > 20 ? ` and ${written.length - 20} more` : ''}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${written.length === 1 ? `item ${written[0][0]}` : 'these items'} again and writes ${written.length === 1 ? 'it' : 'them'} a second time, unless you remove ${written.length === 1 ? 'it' : 'them'} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
-	failed.error.description = [failed.description, notSent, again].filter(Boolean).join(' ');
+/** What this try wrote before the failed item, and what running the workflow again does to it. */
+function writtenBefore(t: Try, item: number, contacts: boolean) {
+	const written = [...t.written].filter(([before]) => before < item).sort(([a], [b]) => a - b);
+	if (written.length === 0) return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
+	const [one, it] = written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
+	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (a create makes a second record), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
+}
+
+/** The first failure's description: why, what was not sent after it, what was written before it. */
+function describe(t: Try, failed: NonNullable<Try['failed']>) {
+	const count = t.notSent.length;
+	const notSent = count === 0 ? '' : `${count === 1 ? 'Item' : 'Items'} ${listed(t.notSent.map(String))} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
+	failed.error.description = [failed.description, notSent, failed.written].filter(Boolean).join(' ');
 }
 
 /**
@@ -86,13 +91,14 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 		if (stops && t.failed && t.failed.item < item) {
 			if (runsAsTool(ctx.getNode())) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
 			t.notSent.push(item);
-			describe(t, t.failed, ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact');
+			describe(t, t.failed);
 			throw new NodeOperationError(ctx.getNode(), `Not sent because item ${t.failed.item} failed before it [item ${item}]`, { itemIndex: item, description: `Item ${item} was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.` });
 		}
 		return await send(t.memo).catch((error: Failure) => {
 			if (!t.failed) {
-				t.failed = { item, error, description: error.description ?? '' };
-				if (stops && !runsAsTool(ctx.getNode())) describe(t, t.failed, ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact');
+				const contacts = ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
+				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(t, item, contacts) };
+				if (stops && !runsAsTool(ctx.getNode())) describe(t, t.failed);
 			}
 			throw error;
 		});
