@@ -47,8 +47,8 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 const listed = (items: string[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
 /** What this try wrote before the failed item, and what running the workflow again does to it. */
-function writtenBefore(t: Try, item: number, contacts: boolean) {
-	const written = [...t.written].filter(([before]) => before < item).sort(([a], [b]) => a - b);
+function writtenBefore(t: Try, contacts: boolean) {
+	const written = [...t.written].sort(([a], [b]) => a - b);
 	if (written.length === 0) return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
 	const [one, it] = written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
 	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (a create makes a second record), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
@@ -97,7 +97,7 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 		return await send(t.memo).catch((error: Failure) => {
 			if (!t.failed) {
 				const contacts = ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
-				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(t, item, contacts) };
+				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(t, contacts) };
 				if (stops && !runsAsTool(ctx.getNode())) describe(t, t.failed);
 			}
 			throw error;
