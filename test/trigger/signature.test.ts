@@ -8,11 +8,9 @@ jest.mock('crypto', () => {
 	return { ...actual, createHmac: jest.fn(actual.createHmac), timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
-import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/autoSignature';
-import { customProblem } from '../../nodes/BusinessOpsTrigger/customSignature';
-import { toleranceOf, whsecKey as standardWebhooksKey, type CustomSignature,
-	type SignedForm, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
-import { verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signature';
+import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/signatures/auto';
+import { keyOf, toleranceOf, type CustomSignature, type SignedForm, type VerifyResult } from '../../nodes/BusinessOpsTrigger/signatures/hmac';
+import { customProblem, verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
 	formHeaders,
@@ -26,6 +24,7 @@ import {
 
 const NOW = VECTOR.timestamp;
 const SECRET = 'whsec_c2VjcmV0LWZvci10aGUtdHJpZ2dlci10ZXN0cy0xMjM0NQ==';
+const standardWebhooksKey = (secret: string) => keyOf(secret, 'whsecBase64');
 const BODY = '{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
 
 function verify(overrides: Partial<VerifyOptions>): VerifyResult {
