@@ -1,18 +1,10 @@
 /**
- * The trust path of a delivery, on one screen. `trustDelivery` gathers its inputs (the request,
- * the stored subscription and its secret, the trigger's options), decides (`decideTrust`: pure,
- * never throws), and then either refuses (the reason to n8n's log, throttled) or accepts (the
- * body, the form it verified under, the signed timestamp). webhook() calls it first, as GitHub's
- * and Stripe's triggers call their signature helper.
- *
- * It owns the one memory the trigger keeps in this process, per subscription: the opened secret
- * (later deliveries need no credential read), the signed form Auto learned (later deliveries cost
- * one or two HMACs, not a search), the form last named in the log, the delivery ids accepted
- * (Ignore Repeated Deliveries) and when a refusal of each kind was last logged. The secret, the form
- * and the ids are written only after a delivery verified: a request without a valid signature
- * writes only its log time, and changes nothing stored, learned or trusted. They belong to the
- * subscription record stored when they were written: a new record (the workflow published again)
- * starts them anew. The memory is bounded by weight (an entry, plus one per id).
+ * The trust path of a delivery (see ARCHITECTURE.md): `trustDelivery` gathers the request, the
+ * stored subscription and its secret and the options, decides (`decideTrust`, pure), then refuses
+ * (the reason to n8n's log, throttled per kind) or accepts. It owns the trigger's one memory in this
+ * process, per subscription record: the opened secret, the signed form Auto learned, the form last
+ * logged, the accepted delivery ids and the log times. Only a delivery that verified writes more than
+ * a log time; a new record (published again) starts anew; the memory is bounded by weight.
  */
 import { createHash } from 'crypto';
 

@@ -25,18 +25,14 @@ import {
 	type VerifyResult,
 } from './hmac';
 
-const SHA256_BYTES = 32;
-/** Bounds on what is tried, so that a request full of headers costs a few HMACs, not hundreds. */
+/**
+ * Bounds, so that a request full of headers costs a few HMACs, not hundreds. Without a learned form
+ * the search hashes at most MAX_SEARCH_HASHED_BYTES of body in all (and at least the two most likely
+ * forms), over no body above MAX_SEARCH_BODY_BYTES; with one, the best candidate and one more.
+ */
 export const MAX_SEARCH_HMACS = 8;
 export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
-/**
- * Without a learned form, the search hashes at most this many body bytes in all (and tries at
- * least the two most likely forms): over a small body all MAX_SEARCH_HMACS candidates cost less
- * than n8n's own work per request; over a large one a forged request costs at most one HMAC
- * more than a genuine delivery in the most likely form.
- */
 export const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
-/** With a learned form: the best candidate and one more, whatever the headers. */
 const MAX_LEARNED_HMACS = 2;
 const MAX_IDS = 3;
 const MAX_TIMESTAMPS = 2;
@@ -50,20 +46,10 @@ const TIMESTAMP_KEYS = new Set(['t', 'ts', 'timestamp']);
 const KNOWN_IDS = ['webhook-id', 'svix-id'];
 const KNOWN_TIMESTAMPS = ['webhook-timestamp', 'svix-timestamp'];
 
-interface Signature {
-	header: string;
-	prefix: string;
-	encoding: 'hex' | 'base64';
-	digest: Buffer;
-}
-
+type Signature = { header: string; prefix: string; encoding: 'hex' | 'base64'; digest: Buffer };
 type Part = { value: string; header: string; rank: number };
-
-interface Content {
-	prefix: string;
-	timestamp?: Part;
-	id?: Part;
-}
+/** A signed content: what the HMAC covers before the body, and the timestamp and id it holds. */
+type Content = { prefix: string; timestamp?: Part; id?: Part };
 
 function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean, max: number): void {
 	if (list.length < max && !list.some((existing) => same(existing, item))) list.push(item);
@@ -77,10 +63,8 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 	for (const [header, value] of found) {
 		const consider = (text: string, prefix: string) => {
 			for (const encoding of ['hex', 'base64'] as const) {
-				const digest = decodeDigest(text, encoding, SHA256_BYTES);
-				if (digest) {
-					addUnique(signatures, { header, prefix, encoding, digest }, (a, b) => a.digest.equals(b.digest) && a.header === b.header, MAX_SIGNATURES);
-				}
+				const digest = decodeDigest(text, encoding, 32);
+				if (digest) addUnique(signatures, { header, prefix, encoding, digest }, (a, b) => a.digest.equals(b.digest) && a.header === b.header, MAX_SIGNATURES);
 			}
 		};
 		const tokens = value.split(/[\s,]+/).filter((token) => token !== '');
@@ -133,12 +117,6 @@ function ranked(parts: Part[], max: number): Part[] {
 	return chosen;
 }
 
-function idRank(name: string, inFamily: boolean): number {
-	if (KNOWN_IDS.includes(name)) return 0;
-	if (inFamily) return 1;
-	return DELIVERY_ID.test(name) ? 2 : 3;
-}
-
 /**
  * Timestamp and id candidates, best-named first: a header added by a proxy never pushes out the
  * API's own. Timestamps outside the window are dropped before they take a place (a stale or
@@ -166,7 +144,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const ids = ranked(
 		headerValues(headers, isId).map(([header, value]) => {
 			const name = header.toLowerCase();
-			return { header, value: value.trim(), rank: idRank(name, inFamily(name)) };
+			return { header, value: value.trim(), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
 		}),
 		MAX_IDS,
 	);
@@ -211,19 +189,17 @@ function asCustom(signature: Signature, content: Content, key: CustomSignature['
 	};
 }
 
+const keyWords = (key: CustomSignature['key']) => (key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret');
+
 function describe(custom: CustomSignature): string {
-	const parts = [
-		`header ${custom.header}`,
-		`value ${custom.prefix}<${custom.encoding}>`,
-		`HMAC-SHA256 of ${custom.content}`,
-		`key ${custom.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}`,
-	];
-	if (custom.content.includes('{timestamp}')) {
-		parts.push(`timestamp from ${custom.timestampHeader || 't= in the signature value'}`);
-	}
+	const parts = [`header ${custom.header}`, `value ${custom.prefix}<${custom.encoding}>`, `HMAC-SHA256 of ${custom.content}`, `key ${keyWords(custom.key)}`];
+	if (custom.content.includes('{timestamp}')) parts.push(`timestamp from ${custom.timestampHeader || 't= in the signature value'}`);
 	if (custom.idHeader) parts.push(`id from header ${custom.idHeader}`);
 	return parts.join(', ');
 }
+
+const NOT_LEARNED = 'Auto has not yet seen a verified delivery of this subscription in this n8n process and';
+const TEACH = 'a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options';
 
 export function verifyAuto(
 	secret: string,
@@ -238,14 +214,9 @@ export function verifyAuto(
 ): VerifyResult {
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
 	if (headerNames.length === 0) return refusal('headers', 'missing signature header (no header name contains "signature")');
-	if (signatures.length === 0) {
-		return refusal('headers', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
-	}
+	if (signatures.length === 0) return refusal('headers', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
-		return refusal(
-			'search',
-			`Auto has not yet seen a verified delivery of this subscription in this n8n process and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options`,
-		);
+		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}
 	// The base64 after whsec_ first when a value is Standard Webhooks-shaped (`v1,`), else the whole secret (Stripe's whsec_ too)
 	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
@@ -272,12 +243,7 @@ export function verifyAuto(
 		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 		if (!match) continue;
 		const custom = asCustom(match, content, keyForm);
-		const form = {
-			description: describe(custom),
-			custom,
-			signed: { content: templateOf(content), key: keyForm },
-			...(content.id ? { signedId: content.id.value } : {}),
-		};
+		const form = { description: describe(custom), custom, signed: { content: templateOf(content), key: keyForm }, ...(content.id ? { signedId: content.id.value } : {}) };
 		return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 	}
 	return noMatch(stale, learned);
@@ -285,9 +251,9 @@ export function verifyAuto(
 
 function noMatch(stale: (VerifyResult & { valid: false }) | undefined, learned: SignedForm | undefined, triedOnly?: number): VerifyResult {
 	const checked = learned
-		? ` (checked as HMAC-SHA256 of ${learned.content} with ${learned.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
+		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
 		: triedOnly
-			? ` (Auto has not yet seen a verified delivery of this subscription in this n8n process and tried only the ${triedOnly} most likely forms over a body this large; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options)`
+			? ` (${NOT_LEARNED} tried only the ${triedOnly} most likely forms over a body this large; ${TEACH})`
 			: '';
 	// the kind says what a genuine delivery would need: a clock in the window, a smaller first delivery
 	const kind = stale?.kind === 'window' ? 'window' : triedOnly ? 'search' : 'signature';
