@@ -15,7 +15,7 @@ import { parseEventBody } from './delivery';
 import { customSignatureOf } from './signatures/customProperties';
 import type { CustomSignature, HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
 import { type SignatureScheme, verifyDelivery } from './signatures/verify';
-import { openStoredSecret, storedSubscription, webhookSlot } from './subscriptionRecord';
+import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
 export interface TrustRequest {
 	headers: HeaderBag;
@@ -122,9 +122,9 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const req = ctx.getRequestObject();
 	const headers = req.headers as HeaderBag;
 	const scheme = options.signatureScheme ?? 'auto';
-	const slot = webhookSlot(ctx);
-	const stored = storedSubscription(ctx, slot);
-	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, slot].join('\u0000');
+	const listener = webhookListener(ctx);
+	const stored = storedSubscription(ctx, listener);
+	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, listener].join('\u0000');
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
 	const before = entryFor(key, record).entry;
 	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
