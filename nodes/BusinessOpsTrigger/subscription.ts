@@ -24,15 +24,15 @@ import { chosenEvents } from '../shared/eventNames';
 import { call, deleteLeftBehind, deleteRemote, postSubscription, settle } from './subscriptionApi';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { sealSecret } from './secretBox';
-import { hookSlot, openStoredSecret, sameUrl, storedSubscription, writeSlot, type StoredSubscription, type SubscriptionSlot } from './subscriptionRecord';
+import { hookListener, openStoredSecret, sameUrl, storedSubscription, writeRecord, type StoredSubscription, type Listener } from './subscriptionRecord';
 import { isOn } from './switches';
 
 const NAME_MAX_LENGTH = 200;
 
 /** `n8n: <workflow> / <node> (<workflow id>)`, with ` (test)` for the editor's test subscription. */
-export function subscriptionName(ctx: IHookFunctions, slot: SubscriptionSlot): string {
+export function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 	const workflow = ctx.getWorkflow();
-	const suffix = ` / ${ctx.getNode().name} (${workflow.id ?? 'unsaved'})${slot === 'test' ? ' (test)' : ''}`;
+	const suffix = ` / ${ctx.getNode().name} (${workflow.id ?? 'unsaved'})${listener === 'test' ? ' (test)' : ''}`;
 	let workflowName = workflow.name ?? 'workflow';
 	const room = NAME_MAX_LENGTH - 'n8n: '.length - suffix.length;
 	if (workflowName.length > room) workflowName = `${workflowName.slice(0, Math.max(0, room - 1))}…`;
@@ -59,7 +59,7 @@ async function keyChangedFor(ctx: IHookFunctions, stored: StoredSubscription): P
 }
 
 /**
- * Forgets the slot's subscription, deleting it when its URL is exactly this trigger's current one,
+ * Forgets the listener's subscription, deleting it when its URL is exactly this trigger's current one,
  * or when this n8n instance made it at an earlier URL (N8N_WEBHOOK_URL or WEBHOOK_URL changed). One
  * at another URL made elsewhere may be another n8n's (the same workflow imported with its static
  * data, e.g. staging beside production): it is left in place, with a warning that says so. The
@@ -67,11 +67,11 @@ async function keyChangedFor(ctx: IHookFunctions, stored: StoredSubscription): P
  */
 async function discard(
 	ctx: IHookFunctions,
-	slot: SubscriptionSlot,
+	listener: Listener,
 	why: string,
 	{ remoteUrl, keyChanged = false }: { remoteUrl?: unknown; keyChanged?: boolean } = {},
 ): Promise<void> {
-	const stored = storedSubscription(ctx, slot);
+	const stored = storedSubscription(ctx, listener);
 	if (!stored) return;
 	const url = ctx.getNodeWebhookUrl('default');
 	const node = ctx.getNode().name;
@@ -86,7 +86,7 @@ async function discard(
 		ctx.logger.info(`Business Ops Trigger "${node}": deleting webhook subscription ${stored.id} (${why};${where} a new one is made when needed)`);
 		if (stored.id) await deleteRemote(ctx, stored.id, stored.url, keyChanged);
 	}
-	writeSlot(ctx, slot, undefined);
+	writeRecord(ctx, listener, undefined);
 }
 
 /**
@@ -97,12 +97,12 @@ async function discard(
  */
 async function updateInPlace(
 	ctx: IHookFunctions,
-	slot: SubscriptionSlot,
+	listener: Listener,
 	stored: StoredSubscription,
 	remote: IDataObject,
 	events: string[],
 ): Promise<boolean> {
-	const name = subscriptionName(ctx, slot);
+	const name = subscriptionName(ctx, listener);
 	const changes: IDataObject = {};
 	if (!sameEventSet(remote.events, events)) changes.events = events;
 	if (remote.name !== undefined && remote.name !== name) changes.name = name;
@@ -111,7 +111,7 @@ async function updateInPlace(
 	const patched = await settle(call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, { body: changes }));
 	if (!patched.ok) {
 		if (!isApiNotFound(patched.error)) throw patched.error;
-		writeSlot(ctx, slot, undefined);
+		writeRecord(ctx, listener, undefined);
 		return false;
 	}
 	const node = ctx.getNode().name;
@@ -122,7 +122,7 @@ async function updateInPlace(
 	}
 	const what = Object.keys(changes).filter((key) => key !== 'active');
 	if (what.length) ctx.logger.info(`Business Ops Trigger "${node}": updated webhook subscription ${stored.id} in place (${what.join(', ')})`);
-	writeSlot(ctx, slot, { ...stored, events });
+	writeRecord(ctx, listener, { ...stored, events });
 	return true;
 }
 
@@ -143,29 +143,29 @@ function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
  * answers false, so that n8n calls create.
  */
 export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
-	const slot = hookSlot(ctx);
+	const listener = hookListener(ctx);
 	const events = chosenEvents(ctx);
-	const stored = storedSubscription(ctx, slot);
+	const stored = storedSubscription(ctx, listener);
 	if (!stored) return false;
 	if (!stored.id) {
-		writeSlot(ctx, slot, undefined);
+		writeRecord(ctx, listener, undefined);
 		return false;
 	}
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!sameUrl(stored.url, url)) {
-		await discard(ctx, slot, 'the webhook URL changed');
+		await discard(ctx, listener, 'the webhook URL changed');
 		return false;
 	}
 	const reading = await openStoredSecret(ctx, stored);
 	if (!reading || 'problem' in reading) {
-		await discard(ctx, slot, reading?.problem ?? 'its signing secret is not stored', { keyChanged: reading !== undefined });
+		await discard(ctx, listener, reading?.problem ?? 'its signing secret is not stored', { keyChanged: reading !== undefined });
 		return false;
 	}
 
 	const fetched = await settle(call(ctx, 'GET', `/webhooks/${encodeURIComponent(stored.id)}`));
 	if (!fetched.ok) {
 		if (!isApiNotFound(fetched.error)) throw fetched.error;
-		writeSlot(ctx, slot, undefined);
+		writeRecord(ctx, listener, undefined);
 		return false;
 	}
 	const remote = subscriptionOf(fetched.value, stored.id);
@@ -178,10 +178,10 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 
 	if (!sameUrl(remote.url, url)) {
-		await discard(ctx, slot, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
+		await discard(ctx, listener, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
 		return false;
 	}
-	return await updateInPlace(ctx, slot, stored, remote, events);
+	return await updateInPlace(ctx, listener, stored, remote, events);
 }
 
 /** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
@@ -198,17 +198,17 @@ async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
 
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
 export async function createSubscription(ctx: IHookFunctions): Promise<boolean> {
-	const slot = hookSlot(ctx);
+	const listener = hookListener(ctx);
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
 	}
 	const events = chosenEvents(ctx);
 	await checkReachable(ctx, url);
-	const hadRecord = storedSubscription(ctx, slot) !== undefined;
-	await discard(ctx, slot, 'a new one is being created');
+	const hadRecord = storedSubscription(ctx, listener) !== undefined;
+	await discard(ctx, listener, 'a new one is being created');
 
-	const name = subscriptionName(ctx, slot);
+	const name = subscriptionName(ctx, listener);
 	// Nothing stored: the static data may have been lost after an earlier create.
 	if (!hadRecord) await deleteLeftBehind(ctx, url);
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
@@ -225,7 +225,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const secret = typeof created.signingSecret === 'string' ? created.signingSecret : '';
 	// Stored before anything else can fail; without a secret the record marks it for deletion.
 	const instanceId = instanceIdOf(ctx);
-	writeSlot(ctx, slot, {
+	writeRecord(ctx, listener, {
 		id,
 		url,
 		events,
@@ -244,7 +244,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 			},
 		);
 	}
-	writeSlot(ctx, slot, undefined);
+	writeRecord(ctx, listener, undefined);
 	throw new NodeOperationError(
 		ctx.getNode(),
 		'The API created the webhook subscription without returning its signing secret, so it was deleted again: publish the workflow again, and contact Business Ops support if this repeats',
@@ -258,11 +258,11 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
  * subscription left active; the record stays, so the next publishing checks it again.
  */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
-	const slot = hookSlot(ctx);
-	const stored = storedSubscription(ctx, slot);
+	const listener = hookListener(ctx);
+	const stored = storedSubscription(ctx, listener);
 	if (!stored) return true;
 	try {
-		await discard(ctx, slot, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, stored) });
+		await discard(ctx, listener, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, stored) });
 		return true;
 	} catch (error) {
 		ctx.logger.warn(

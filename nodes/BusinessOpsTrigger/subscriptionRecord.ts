@@ -3,7 +3,7 @@
  *   { subscriptions: { production?: Stored, test?: Stored } }
  * with Stored = { id, url, events, sealedSecret, instanceId }. Only the lifecycle
  * (subscription.ts) writes it; a delivery only reads it. The production subscription (URL
- * `/webhook/...`) and the editor's test one (URL `/webhook-test/...`) each have their own slot,
+ * `/webhook/...`) and the editor's test one (URL `/webhook-test/...`) each have their own
  * id and secret.
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
@@ -11,7 +11,8 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { openSecret } from './secretBox';
 
-export type SubscriptionSlot = 'production' | 'test';
+/** The trigger's two listeners: at its production URL and at the editor's test URL, each with its own subscription. */
+export type Listener = 'production' | 'test';
 
 export interface StoredSubscription {
 	id: string;
@@ -23,25 +24,25 @@ export interface StoredSubscription {
 	instanceId?: string;
 }
 
-type Subscriptions = Partial<Record<SubscriptionSlot, StoredSubscription>>;
+type Subscriptions = Partial<Record<Listener, StoredSubscription>>;
 type AnyContext = IHookFunctions | IWebhookFunctions;
 
-const SLOTS: SubscriptionSlot[] = ['production', 'test'];
+const LISTENERS: Listener[] = ['production', 'test'];
 
 function readAll(ctx: AnyContext): Subscriptions {
 	const stored = ctx.getWorkflowStaticData('node').subscriptions;
 	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
 }
 
-export function storedSubscription(ctx: AnyContext, slot: SubscriptionSlot): StoredSubscription | undefined {
-	return readAll(ctx)[slot];
+export function storedSubscription(ctx: AnyContext, listener: Listener): StoredSubscription | undefined {
+	return readAll(ctx)[listener];
 }
 
 /** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
-export function writeSlot(ctx: IHookFunctions, slot: SubscriptionSlot, entry: StoredSubscription | undefined) {
+export function writeRecord(ctx: IHookFunctions, listener: Listener, entry: StoredSubscription | undefined) {
 	const next: Subscriptions = { ...readAll(ctx) };
-	if (entry) next[slot] = entry;
-	else delete next[slot];
+	if (entry) next[listener] = entry;
+	else delete next[listener];
 	ctx.getWorkflowStaticData('node').subscriptions = next as IDataObject;
 }
 
@@ -59,10 +60,10 @@ export function sameUrl(a: unknown, b: unknown): boolean {
 	return normalUrl(a) === normalUrl(b);
 }
 
-function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot | undefined {
+function listenerOfUrl(ctx: AnyContext, url: string | undefined): Listener | undefined {
 	if (!url) return undefined;
 	const stored = readAll(ctx);
-	return SLOTS.find((slot) => sameUrl(stored[slot]?.url, url));
+	return LISTENERS.find((listener) => sameUrl(stored[listener]?.url, url));
 }
 
 /**
@@ -72,19 +73,19 @@ function slotOfUrl(ctx: AnyContext, url: string | undefined): SubscriptionSlot |
  * two apart: the one stored for it, else n8n's test path `/webhook-test/` (its default
  * N8N_ENDPOINT_WEBHOOK_TEST).
  */
-export function hookSlot(ctx: IHookFunctions): SubscriptionSlot {
+export function hookListener(ctx: IHookFunctions): Listener {
 	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
 	const url = ctx.getNodeWebhookUrl('default');
-	return slotOfUrl(ctx, url) ?? (typeof url === 'string' && url.includes('/webhook-test/') ? 'test' : 'production');
+	return listenerOfUrl(ctx, url) ?? (typeof url === 'string' && url.includes('/webhook-test/') ? 'test' : 'production');
 }
 
 /**
  * Which subscription's secret signs a delivery: the one registered for the URL being served
  * (`getWebhookResourceUrl`, where this n8n version has it), else the one of the run's mode.
  */
-export function webhookSlot(ctx: IWebhookFunctions): SubscriptionSlot {
+export function webhookListener(ctx: IWebhookFunctions): Listener {
 	const served = typeof ctx.getWebhookResourceUrl === 'function' ? ctx.getWebhookResourceUrl('default') : undefined;
-	return slotOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
+	return listenerOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
 }
 
 export const KEY_CHANGED =

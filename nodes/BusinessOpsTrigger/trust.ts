@@ -1,29 +1,21 @@
 /**
- * The trust path of a delivery, on one screen. `trustDelivery` gathers its inputs (the request,
- * the stored subscription and its secret, the trigger's options), decides (`decideTrust`: pure,
- * never throws), and then either refuses (the reason to n8n's log, throttled) or accepts (the
- * body, the form it verified under, the signed timestamp). webhook() calls it first, as GitHub's
- * and Stripe's triggers call their signature helper.
- *
- * It owns the one memory the trigger keeps in this process, per subscription: the opened secret
- * (later deliveries need no credential read), the signed form Auto learned (later deliveries cost
- * one or two HMACs, not a search), the form last named in the log, the delivery ids accepted
- * (Ignore Repeated Deliveries) and when a refusal of each kind was last logged. The secret, the form
- * and the ids are written only after a delivery verified: a request without a valid signature
- * writes only its log time, and changes nothing stored, learned or trusted. They belong to the
- * subscription record stored when they were written: a new record (the workflow published again)
- * starts them anew. The memory is bounded by weight (an entry, plus one per id).
+ * The trust path of a delivery (see ARCHITECTURE.md): `trustDelivery` gathers the request, the
+ * stored subscription and its secret and the options, decides (`decideTrust`, pure), then refuses
+ * (the reason to n8n's log, throttled per kind) or accepts. It owns the trigger's one memory in this
+ * process, per subscription record: the opened secret, the signed form Auto learned, the form last
+ * logged, the accepted delivery ids and the log times. Only a delivery that verified writes more than
+ * a log time; a new record (published again) starts anew; the memory is bounded by weight.
  */
 import { createHash } from 'crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
-import { customSignatureOf } from './customProperties';
 import { parseEventBody } from './delivery';
-import { toleranceOf, type CustomSignature, type HeaderBag, type SignedForm, type VerifiedForm } from './hmac';
-import { type SignatureScheme, verifyDelivery } from './signature';
-import { openStoredSecret, storedSubscription, webhookSlot } from './subscriptionRecord';
+import { customSignatureOf } from './signatures/customProperties';
+import type { CustomSignature, HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
+import { type SignatureScheme, verifyDelivery } from './signatures/verify';
+import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
 export interface TrustRequest {
 	headers: HeaderBag;
@@ -48,46 +40,40 @@ export interface TrustSubscription {
 
 export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
-	| { accepted: false; status: 400 | 401; reason: string };
+	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
 
-const refused = (status: 400 | 401, reason: string): Trust => ({ accepted: false, status, reason });
+const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust => ({ accepted: false, status, kind, reason });
 
 /**
  * One request, one subscription, one answer: accepted only when the signature verifies under the
  * subscription's scheme and the body is a JSON object; else refused with the reason (401, or 400
- * for a verified body that is not a JSON object). Pure, and never throws.
+ * for a verified body that is not a JSON object). Pure, and never throws (verifyDelivery does not).
  */
 export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
-	try {
-		const { scheme, secret } = subscription;
-		const tolerance = toleranceOf(subscription.tolerance);
-		if (typeof tolerance !== 'number') return refused(401, tolerance.problem);
-		if (typeof secret === 'object' && scheme !== 'none') return refused(401, secret.problem);
-		const verified = verifyDelivery({
-			scheme,
-			secret: typeof secret === 'string' ? secret : undefined,
-			headers: request.headers,
-			rawBody: request.rawBody,
-			signatureHeader: subscription.signatureHeader,
-			custom: subscription.custom,
-			learned: subscription.learned,
-			toleranceSeconds: tolerance,
-			nowSeconds: request.nowSeconds,
-		});
-		if (!verified.valid) return refused(401, verified.reason);
-		// The bytes just verified are the ones read; only without a signature check may n8n's
-		// own parse of the body stand in for missing raw bytes.
-		const { parsedBody } = request;
-		const body =
-			parseEventBody(request.rawBody) ??
-			(scheme === 'none' && request.rawBody === undefined && parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody)
-				? (parsedBody as IDataObject)
-				: undefined);
-		if (!body) return refused(400, 'body is not a JSON object');
-		return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
-	} catch {
-		return refused(401, 'the delivery could not be checked');
-	}
+	const { scheme, secret } = subscription;
+	if (typeof secret === 'object' && scheme !== 'none') return refused(401, 'secret', secret.problem);
+	const verified = verifyDelivery({
+		scheme,
+		secret: typeof secret === 'string' ? secret : undefined,
+		headers: request.headers,
+		rawBody: request.rawBody,
+		signatureHeader: subscription.signatureHeader,
+		custom: subscription.custom,
+		learned: subscription.learned,
+		toleranceSeconds: subscription.tolerance,
+		nowSeconds: request.nowSeconds,
+	});
+	if (!verified.valid) return refused(401, verified.kind, verified.reason);
+	// The bytes just verified are the ones read; only without a signature check may n8n's
+	// own parse of the body stand in for missing raw bytes.
+	const { parsedBody } = request;
+	const body =
+		parseEventBody(request.rawBody) ??
+		(scheme === 'none' && request.rawBody === undefined && parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody)
+			? (parsedBody as IDataObject)
+			: undefined);
+	if (!body) return refused(400, 'body', 'body is not a JSON object');
+	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
 
 /**
@@ -136,9 +122,9 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const req = ctx.getRequestObject();
 	const headers = req.headers as HeaderBag;
 	const scheme = options.signatureScheme ?? 'auto';
-	const slot = webhookSlot(ctx);
-	const stored = storedSubscription(ctx, slot);
-	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, slot].join('\u0000');
+	const listener = webhookListener(ctx);
+	const stored = storedSubscription(ctx, listener);
+	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, listener].join('\u0000');
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
 	const before = entryFor(key, record).entry;
 	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
@@ -156,8 +142,8 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	// read again: other deliveries may have written it while the secret was opened
 	const { entry, known } = entryFor(key, record);
 	if (!trust.accepted) {
-		const { kind, words } = reasonKind(trust.reason);
-		note(ctx, entry, kind, 'warn', `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${words} are not logged for a minute.`);
+		const line = `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${KIND_WORDS[trust.kind]} are not logged for a minute.`;
+		note(ctx, entry, trust.kind, 'warn', line);
 		// a refusal keeps its log time only: it does not make the entry the most recently used
 		if (!known) memory.set(key, entry);
 		return trust;
@@ -186,28 +172,21 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 export const LOG_INTERVAL_MS = 60_000;
 
 /**
- * The kinds of refusal reason, each logged at most once a minute per trigger, with the words the
- * log line uses, so that junk a stranger sends never keeps the reason a genuine delivery fails (a
- * changed key, another signed form, a clock out of the window) out of the log; junk that falls in
- * a genuine reason's kind names the same reason. Kinds are this fixed set, never anything the
- * request chooses (reasons may name its headers).
+ * The words the log uses for each kind of refusal. Each kind is logged at most once a minute per
+ * trigger, so that junk a stranger sends never keeps the reason a genuine delivery fails (a changed
+ * key, another signed form, a clock out of the window) out of the log. Kinds are this fixed set,
+ * never anything the request chooses (reasons may name its headers).
  */
-const REASON_KINDS: ReadonlyArray<[kind: string, pattern: RegExp, words: string]> = [
-	['window', /timestamp too old|timestamp in the future/, 'a timestamp outside the window'],
-	['search', /Auto has not yet seen/, "Auto's search of a first delivery"],
-	['signature', /^signature does not match/, 'a signature that does not match'],
-	['headers', /^(missing|malformed) /, 'missing or malformed headers'],
-	['secret', /signing secret|signing key|API key/, 'the signing secret or key'],
-	['settings', /^(Custom signature|"Timestamp Tolerance|the timestamp tolerance|unknown signature scheme)/, "the trigger's settings"],
-	['body', /body/, 'the body'],
-	['other', /(?:)/, 'other reasons'],
-];
-
-/** The kind of a refusal's reason and its words in the log (the last kind matches every reason). */
-export function reasonKind(reason: string): { kind: string; words: string } {
-	const [kind, , words] = REASON_KINDS.find(([, pattern]) => pattern.test(reason))!;
-	return { kind, words };
-}
+const KIND_WORDS: Record<RefusalKind, string> = {
+	window: 'a timestamp outside the window',
+	search: "Auto's search of a first delivery",
+	signature: 'a signature that does not match',
+	headers: 'missing or malformed headers',
+	secret: 'the signing secret or key',
+	settings: "the trigger's settings",
+	body: 'the body',
+	other: 'other reasons',
+};
 
 /**
  * A line about the trigger in n8n's log, at most once a minute per trigger and `kind` (a fixed

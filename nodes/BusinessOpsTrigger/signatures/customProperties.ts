@@ -31,10 +31,7 @@ const fields: INodeProperties[] = [
 		name: 'encoding',
 		type: 'options',
 		default: 'hex',
-		options: [
-			{ name: 'Hex', value: 'hex' },
-			{ name: 'Base64', value: 'base64' },
-		],
+		options: [{ name: 'Hex', value: 'hex' }, { name: 'Base64', value: 'base64' }],
 	},
 	{
 		displayName: 'Signed Content',
@@ -51,11 +48,7 @@ const fields: INodeProperties[] = [
 		default: 'secret',
 		options: [
 			{ name: 'Whole Secret', value: 'secret', description: 'The signing secret as text, prefix included' },
-			{
-				name: 'Standard Webhooks Key',
-				value: 'whsecBase64',
-				description: 'The bytes of the base64 after whsec_ (Standard Webhooks)',
-			},
+			{ name: 'Standard Webhooks Key', value: 'whsecBase64', description: 'The bytes of the base64 after whsec_ (Standard Webhooks)' },
 		],
 	},
 	{
@@ -80,10 +73,7 @@ const fields: INodeProperties[] = [
 		name: 'algorithm',
 		type: 'options',
 		default: 'sha256',
-		options: [
-			{ name: 'HMAC-SHA256', value: 'sha256' },
-			{ name: 'HMAC-SHA512', value: 'sha512' },
-		],
+		options: [{ name: 'HMAC-SHA256', value: 'sha256' }, { name: 'HMAC-SHA512', value: 'sha512' }],
 	},
 ];
 
@@ -99,20 +89,16 @@ export const customSignatureOption: INodeProperties = {
 
 /** The Custom settings from the node's options (defaults for what is not set). */
 export function customSignatureOf(options: IDataObject): CustomSignature {
-	const holder = options.customSignature as { settings?: IDataObject } | undefined;
-	const settings = holder?.settings ?? {};
-	const text = (name: string, fallback: string) => {
-		const value = settings[name];
-		return typeof value === 'string' ? value : fallback;
-	};
+	const settings = (options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+	const text = (name: string, fallback = '') => (typeof settings[name] === 'string' ? (settings[name] as string) : fallback);
 	return {
-		header: text('header', ''),
-		prefix: text('prefix', ''),
-		encoding: text('encoding', 'hex') === 'base64' ? 'base64' : 'hex',
+		header: text('header'),
+		prefix: text('prefix'),
+		encoding: text('encoding') === 'base64' ? 'base64' : 'hex',
 		content: text('signedContent', '{timestamp}.{body}'),
-		key: text('key', 'secret') === 'whsecBase64' ? 'whsecBase64' : 'secret',
-		timestampHeader: text('timestampHeader', ''),
-		idHeader: text('idHeader', ''),
-		algorithm: text('algorithm', 'sha256') === 'sha512' ? 'sha512' : 'sha256',
+		key: text('key') === 'whsecBase64' ? 'whsecBase64' : 'secret',
+		timestampHeader: text('timestampHeader'),
+		idHeader: text('idHeader'),
+		algorithm: text('algorithm') === 'sha512' ? 'sha512' : 'sha256',
 	};
 }

@@ -1,62 +1,38 @@
 /**
- * Auto: finds where and how the API signs a delivery, without weakening the check. A delivery
- * is accepted only when an HMAC-SHA256 made with the subscription's secret equals one of the
- * signatures it carries; what is searched is where that signature sits:
- *
- * - any header whose name contains `signature` (and the one set under Signature Header); every
- *   value, split on spaces and commas (several signatures for key rotation);
- * - values `v1,<base64>`, `<name>=<hex or base64>` (`sha256=`, `v1=`), bare hex or base64;
- * - signed content `<body>`, `<timestamp>.<body>` or `<id>.<timestamp>.<body>`;
- * - the key as the whole secret (UTF-8) or as the base64 after `whsec_`.
- *
- * Timestamps and ids are tried best-named first, so that headers added by proxies do not push
- * out the real one: timestamps (inside the window only) from `webhook-timestamp`/`svix-timestamp`,
- * then the `t=` of a signature value, then a header named after a signature header
- * (`x-signature-timestamp`, `x-webhook-timestamp` beside `x-webhook-signature`), then any header
- * whose name contains `timestamp`; ids from `webhook-id`/`svix-id`, then a header named after a
- * signature header (`x-business-ops-id`), then one naming a delivery, message or event
- * (`x-github-delivery`, `x-event-id`), then any other `*-id`; tracing ids (`x-request-id`,
- * `x-amzn-trace-id`, `x-vercel-id`, `x-arr-log-id`, ...) never.
- *
- * `learned` (the signed form of an earlier accepted delivery of the same subscription: signed
- * content and key form, both covered by the HMAC) narrows the search to that content and key,
- * with the best-named timestamp and id first and at most MAX_LEARNED_HMACS tries: a forged
- * delivery costs at most one HMAC more than a genuine one. Without it, the search is bounded:
- * cheap checks first (a timestamp outside the window, an empty or overlong value and a key
- * shorter than 16 bytes are dropped before anything is hashed), the most likely form first (the
- * form the signature value's shape names: `v1,` is Standard Webhooks, keyed with the base64
- * after `whsec_`; any other is keyed with the whole secret first), at most MAX_SEARCH_HMACS
- * HMACs and MAX_SEARCH_HASHED_BYTES hashed (at least two tries), and no search over a body above
- * MAX_SEARCH_BODY_BYTES. Pure; never throws.
+ * Auto: finds where and how the API signs a delivery, without weakening the check: accepted only
+ * when an HMAC-SHA256 made with the subscription's secret equals a signature the delivery carries.
+ * Searched: every header whose name contains `signature` (and the one under Signature Header),
+ * values `v1,<base64>`, `<name>=<hex or base64>`, bare hex or base64; signed content `<body>`,
+ * `<timestamp>.<body>` or `<id>.<timestamp>.<body>`; the key as the whole secret or the base64 after
+ * `whsec_`. Timestamps and ids are tried best-named first, so that proxies' headers never push out
+ * the API's own; tracing ids never. The work is bounded: see docs/signatures.md ("What a delivery
+ * costs") and ARCHITECTURE.md. `learned` (the signed content and key of an accepted delivery, both
+ * covered by the HMAC) narrows the search to that form: at most MAX_LEARNED_HMACS. Pure; never throws.
  */
 import {
 	checkTimestamp,
 	decodeDigest,
-	fail,
 	headerValues,
 	hmacOf,
+	keyOf,
 	MIN_KEY_BYTES,
+	refusal,
 	sameBytes,
 	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
 	type SignedForm,
 	type VerifyResult,
-	whsecKey,
 } from './hmac';
 
-const SHA256_BYTES = 32;
-/** Bounds on what is tried, so that a request full of headers costs a few HMACs, not hundreds. */
+/**
+ * Bounds, so that a request full of headers costs a few HMACs, not hundreds. Without a learned form
+ * the search hashes at most MAX_SEARCH_HASHED_BYTES of body in all (and at least the two most likely
+ * forms), over no body above MAX_SEARCH_BODY_BYTES; with one, the best candidate and one more.
+ */
 export const MAX_SEARCH_HMACS = 8;
 export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
-/**
- * Without a learned form, the search hashes at most this many body bytes in all (and tries at
- * least the two most likely forms): over a small body all MAX_SEARCH_HMACS candidates cost less
- * than n8n's own work per request; over a large one a forged request costs at most one HMAC
- * more than a genuine delivery in the most likely form.
- */
 export const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
-/** With a learned form: the best candidate and one more, whatever the headers. */
 const MAX_LEARNED_HMACS = 2;
 const MAX_IDS = 3;
 const MAX_TIMESTAMPS = 2;
@@ -70,20 +46,10 @@ const TIMESTAMP_KEYS = new Set(['t', 'ts', 'timestamp']);
 const KNOWN_IDS = ['webhook-id', 'svix-id'];
 const KNOWN_TIMESTAMPS = ['webhook-timestamp', 'svix-timestamp'];
 
-interface Signature {
-	header: string;
-	prefix: string;
-	encoding: 'hex' | 'base64';
-	digest: Buffer;
-}
-
+type Signature = { header: string; prefix: string; encoding: 'hex' | 'base64'; digest: Buffer };
 type Part = { value: string; header: string; rank: number };
-
-interface Content {
-	prefix: string;
-	timestamp?: Part;
-	id?: Part;
-}
+/** A signed content: what the HMAC covers before the body, and the timestamp and id it holds. */
+type Content = { prefix: string; timestamp?: Part; id?: Part };
 
 function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean, max: number): void {
 	if (list.length < max && !list.some((existing) => same(existing, item))) list.push(item);
@@ -97,10 +63,8 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 	for (const [header, value] of found) {
 		const consider = (text: string, prefix: string) => {
 			for (const encoding of ['hex', 'base64'] as const) {
-				const digest = decodeDigest(text, encoding, SHA256_BYTES);
-				if (digest) {
-					addUnique(signatures, { header, prefix, encoding, digest }, (a, b) => a.digest.equals(b.digest) && a.header === b.header, MAX_SIGNATURES);
-				}
+				const digest = decodeDigest(text, encoding, 32);
+				if (digest) addUnique(signatures, { header, prefix, encoding, digest }, (a, b) => a.digest.equals(b.digest) && a.header === b.header, MAX_SIGNATURES);
 			}
 		};
 		const tokens = value.split(/[\s,]+/).filter((token) => token !== '');
@@ -153,12 +117,6 @@ function ranked(parts: Part[], max: number): Part[] {
 	return chosen;
 }
 
-function idRank(name: string, inFamily: boolean): number {
-	if (KNOWN_IDS.includes(name)) return 0;
-	if (inFamily) return 1;
-	return DELIVERY_ID.test(name) ? 2 : 3;
-}
-
 /**
  * Timestamp and id candidates, best-named first: a header added by a proxy never pushes out the
  * API's own. Timestamps outside the window are dropped before they take a place (a stale or
@@ -174,11 +132,11 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 0 : inFamily(name) ? 2 : 3 };
 	});
 	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
-	let stale: string | undefined;
+	let stale: (VerifyResult & { valid: false }) | undefined;
 	const inWindow = byRank.filter((timestamp, index) => {
 		const checked = checkTimestamp(timestamp.value, nowSeconds, tolerance);
 		// the reason names the best-named timestamp only: a proxy's stale one says nothing about the delivery
-		if (typeof checked !== 'number' && index === 0) stale = checked.valid ? undefined : checked.reason;
+		if (typeof checked !== 'number' && !checked.valid && index === 0) stale = checked;
 		return typeof checked === 'number';
 	});
 	const timestamps = ranked(inWindow, MAX_TIMESTAMPS);
@@ -186,7 +144,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const ids = ranked(
 		headerValues(headers, isId).map(([header, value]) => {
 			const name = header.toLowerCase();
-			return { header, value: value.trim(), rank: idRank(name, inFamily(name)) };
+			return { header, value: value.trim(), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
 		}),
 		MAX_IDS,
 	);
@@ -201,7 +159,8 @@ function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Pa
 }
 
 /** The signed contents worth an HMAC without a learned form, most likely first. */
-function searchOrder(timestamps: Part[], ids: Part[]): Content[] {
+function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Content[] {
+	if (bodyFirst) return [{ prefix: '' }, ...searchOrder(timestamps, ids, false).filter((content) => content.prefix !== '')];
 	const [firstTimestamp] = timestamps;
 	const [firstId] = ids;
 	const withId = firstTimestamp ? contentsOf('{ID}.{timestamp}.{body}', [firstTimestamp], firstId ? [firstId] : []) : [];
@@ -230,19 +189,17 @@ function asCustom(signature: Signature, content: Content, key: CustomSignature['
 	};
 }
 
+const keyWords = (key: CustomSignature['key']) => (key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret');
+
 function describe(custom: CustomSignature): string {
-	const parts = [
-		`header ${custom.header}`,
-		`value ${custom.prefix}<${custom.encoding}>`,
-		`HMAC-SHA256 of ${custom.content}`,
-		`key ${custom.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}`,
-	];
-	if (custom.content.includes('{timestamp}')) {
-		parts.push(`timestamp from ${custom.timestampHeader || 't= in the signature value'}`);
-	}
+	const parts = [`header ${custom.header}`, `value ${custom.prefix}<${custom.encoding}>`, `HMAC-SHA256 of ${custom.content}`, `key ${keyWords(custom.key)}`];
+	if (custom.content.includes('{timestamp}')) parts.push(`timestamp from ${custom.timestampHeader || 't= in the signature value'}`);
 	if (custom.idHeader) parts.push(`id from header ${custom.idHeader}`);
 	return parts.join(', ');
 }
+
+const NOT_LEARNED = 'Auto has not yet seen a verified delivery of this subscription in this n8n process and';
+const TEACH = 'a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options';
 
 export function verifyAuto(
 	secret: string,
@@ -256,52 +213,49 @@ export function verifyAuto(
 	learned?: SignedForm,
 ): VerifyResult {
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
-	if (headerNames.length === 0) return fail('missing signature header (no header name contains "signature")');
-	if (signatures.length === 0) {
-		return fail(`malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
-	}
+	if (headerNames.length === 0) return refusal('headers', 'missing signature header (no header name contains "signature")');
+	if (signatures.length === 0) return refusal('headers', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
-		return fail(
-			`Auto has not yet seen a verified delivery of this subscription in this n8n process and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options`,
-		);
+		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}
 	// The base64 after whsec_ first when a value is Standard Webhooks-shaped (`v1,`), else the whole secret (Stripe's whsec_ too)
 	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
 	if (secret.startsWith('whsec_')) {
-		const whsec: [CustomSignature['key'], Buffer] = ['whsecBase64', whsecKey(secret)];
+		const whsec: [CustomSignature['key'], Buffer] = ['whsecBase64', keyOf(secret, 'whsecBase64')];
 		if (signatures.some((signature) => signature.prefix === 'v1,')) keys.unshift(whsec);
 		else keys.push(whsec);
 	}
 	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
-	if (usableKeys.length === 0) return fail(SHORT_KEY);
+	if (usableKeys.length === 0) return SHORT_KEY;
 	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
-	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids);
+	// a `sha256=` value without a `t=` or a timestamp header named for signing is GitHub's shape: the body alone first,
+	// whatever timestamp headers a proxy added (their names say less than the value's shape)
+	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank < 3) && signatures.some((signature) => signature.prefix === 'sha256=');
+	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids, bodyFirst);
 	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
 	let budget = learned ? MAX_LEARNED_HMACS : searchBudget;
-	for (const content of contents) {
-		for (const [keyForm, key] of usableKeys) {
-			if (budget-- <= 0) return fail(noMatch(stale, learned, !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined));
-			const expected = hmacOf('sha256', key, content.prefix, body);
-			const match = signatures.find((signature) => sameBytes(signature.digest, expected));
-			if (!match) continue;
-			const custom = asCustom(match, content, keyForm);
-			const form = {
-				description: describe(custom),
-				custom,
-				signed: { content: templateOf(content), key: keyForm },
-				...(content.id ? { signedId: content.id.value } : {}),
-			};
-			return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
-		}
+	const tries = contents.flatMap((content) => usableKeys.map((key) => [content, key] as const));
+	// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
+	if (!learned && usableKeys.length > 1 && contents.length > 1) tries.splice(1, 0, ...tries.splice(usableKeys.length, 1));
+	for (const [content, [keyForm, key]] of tries) {
+		if (budget-- <= 0) return noMatch(stale, learned, !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined);
+		const expected = hmacOf('sha256', key, content.prefix, body);
+		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
+		if (!match) continue;
+		const custom = asCustom(match, content, keyForm);
+		const form = { description: describe(custom), custom, signed: { content: templateOf(content), key: keyForm }, ...(content.id ? { signedId: content.id.value } : {}) };
+		return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 	}
-	return fail(noMatch(stale, learned));
+	return noMatch(stale, learned);
 }
 
-function noMatch(stale: string | undefined, learned: SignedForm | undefined, triedOnly?: number): string {
+function noMatch(stale: (VerifyResult & { valid: false }) | undefined, learned: SignedForm | undefined, triedOnly?: number): VerifyResult {
 	const checked = learned
-		? ` (checked as HMAC-SHA256 of ${learned.content} with ${learned.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
+		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
 		: triedOnly
-			? ` (Auto has not yet seen a verified delivery of this subscription in this n8n process and tried only the ${triedOnly} most likely forms over a body this large; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options)`
+			? ` (${NOT_LEARNED} tried only the ${triedOnly} most likely forms over a body this large; ${TEACH})`
 			: '';
-	return stale ? `signature does not match${checked} (and ${stale}: a timestamp outside the window is not tried)` : `signature does not match${checked}`;
+	// the kind says what a genuine delivery would need: a clock in the window, a smaller first delivery
+	const kind = stale?.kind === 'window' ? 'window' : triedOnly ? 'search' : 'signature';
+	return refusal(kind, `signature does not match${checked}${stale ? ` (and ${stale.reason}: a timestamp outside the window is not tried)` : ''}`);
 }
