@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { FailRule, RequestLogEntry, SandboxApp } from './app';
 import { requireScope } from './auth';
-import { handleControlRequest } from './controls';
+import { afterListPage, handleControlRequest } from './controls';
 import { ApiError, codeForStatus, invalidRequest } from './errors';
 import { RawResponse, Router, type RequestContext } from './router';
 import { apiRoutes } from './routes';
@@ -72,7 +72,12 @@ function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: 
 
 /** Takes one use of the first fail-next rule that matches this request. */
 function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath: string): FailRule | undefined {
-	const index = app.failRules.findIndex((rule) => matchesRule(rule, method, fullPath, apiPath));
+	const index = app.failRules.findIndex((rule) => {
+		if (!matchesRule(rule, method, fullPath, apiPath)) return false;
+		if (rule.skip === 0) return true;
+		rule.skip -= 1; // let through (to the later rules), counted
+		return false;
+	});
 	if (index < 0) return undefined;
 	const rule = app.failRules[index];
 	rule.remaining -= 1;
@@ -194,6 +199,7 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 		}
 		const result = await route.handler(ctx);
 		send(route.response.status, result);
+		if (method === 'GET' && ctx.org) afterListPage(app, ctx.org, split.path, (ctx.query.page as number | undefined) ?? 1);
 	} catch (err) {
 		if (err instanceof ApiError) return sendError(err);
 		app.options.log(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
