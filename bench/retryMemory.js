@@ -1,0 +1,149 @@
+// Retry On Fail and copies. (1) Copies made after one transient failure: 10 creates, the API
+// answers the 6th POST once with 503, Retry On Fail (3 tries, 100 ms apart); n8n re-runs the whole
+// node, so n8n's HTTP Request node POSTs items 0-4 again (copies, the API letting contacts share an
+// e-mail), while Business Ops is to make none. (2) What remembering the written items costs: 500
+// creates with Retry On Fail on (the memory records every write) against the same workflow with it
+// off (nothing can be retried, so nothing is remembered), alternated, the median of per-pair ratios.
+'use strict';
+
+const nw = require('./lib/n8n');
+const { median, fmtMs } = require('./lib/stats');
+const { atMost } = require('./lib/table');
+const { warmKey } = require('./rateLimit');
+
+const ITEMS = 10;
+const FAILED_ITEM = 5;
+const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 };
+const CREATES = 500;
+const COST_TARGET = 1.02;
+
+function itemsNode(prefix, count) {
+	return nw.node(
+		'Items',
+		'n8n-nodes-base.code',
+		{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { name: ${JSON.stringify(prefix)} + ' ' + i, email: ${JSON.stringify(prefix)} + '-' + i + '@example.com' } }));` },
+		{ typeVersion: 2 },
+	);
+}
+
+function businessOps(prefix, count, cred, nodeOptions) {
+	return nw.workflow(`bench: retry ${prefix}`, [
+		nw.manualTrigger(),
+		itemsNode(prefix, count),
+		nw.node(
+			'Business Ops',
+			nw.rt.NODE_TYPES.action,
+			{ resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } },
+			{ credentials: nw.businessOpsCredential(cred), ...nodeOptions },
+		),
+	]);
+}
+
+function httpRequest(prefix, count, sandbox, cred) {
+	return nw.workflow(`bench: retry ${prefix}`, [
+		nw.manualTrigger(),
+		itemsNode(prefix, count),
+		nw.node(
+			'HTTP Request',
+			'n8n-nodes-base.httpRequest',
+			{
+				method: 'POST',
+				url: `${sandbox.baseUrl}/contacts`,
+				authentication: 'genericCredentialType',
+				genericAuthType: 'httpHeaderAuth',
+				sendBody: true,
+				bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }, { name: 'email', value: '={{ $json.email }}' }] },
+				options: {},
+			},
+			{ typeVersion: 4.2, credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } }, ...RETRY },
+		),
+	]);
+}
+
+/** Contacts whose name starts with `<prefix> `: how many in all, and how many names more than once. */
+async function copiesOf(sandbox, prefix) {
+	const headers = { authorization: `Bearer ${sandbox.keys.admin}` };
+	const names = [];
+	for (let page = 1; page <= 500; page++) {
+		const body = await (await fetch(`${sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })).json();
+		names.push(...body.data.map((c) => c.name).filter((n) => n.startsWith(`${prefix} `)));
+		if (!body.meta.hasMore) break;
+	}
+	return { created: names.length, distinct: new Set(names).size, copies: names.length - new Set(names).size };
+}
+
+async function run(ctx) {
+	const { client, log } = ctx;
+	const sandbox = await ctx.startSandbox({ seed: false });
+	const control = sandbox.control;
+	const key = await warmKey(sandbox, 'bench-retry');
+	const UNLIMITED = 1_000_000;
+	control.setRateLimit({ limit: UNLIMITED, windowMs: 60_000 });
+	control.setReadings({ duplicateContactEmails: true });
+	const cred = await client.rest('POST', '/credentials', {
+		name: 'bench retry',
+		type: nw.rt.CREDENTIAL_TYPE,
+		data: { ...nw.rt.credentialData(sandbox, key.key), requestsPerMinute: UNLIMITED },
+	});
+	const header = await nw.createHeaderAuthCredential(client, key.key, 'bench retry header');
+
+	// (1) copies after one 503
+	const copies = {};
+	for (const [who, make] of [
+		['HTTP Request', (prefix) => httpRequest(prefix, ITEMS, sandbox, header)],
+		['Business Ops', (prefix) => businessOps(prefix, ITEMS, cred, RETRY)],
+	]) {
+		const prefix = `bench-retry-${who.replace(/ /g, '-').toLowerCase()}-${Date.now()}`;
+		const wf = await client.createWorkflow(make(prefix));
+		control.failNext({ skip: FAILED_ITEM, status: 503, method: 'POST', path: '/contacts' });
+		const ex = await nw.runWorkflow(client, wf.id, { timeoutMs: 120_000 });
+		control.clearFailures();
+		copies[who] = { ...(await copiesOf(sandbox, prefix)), status: ex.status };
+		log(`${who}: ${ex.status}, ${copies[who].created} created, ${copies[who].copies} copies`);
+		if (copies[who].distinct !== ITEMS) ctx.fail(`Retry On Fail, ${who}`, `${copies[who].distinct} of ${ITEMS} items created (execution ${ex.status})`);
+	}
+	const section = `Retry On Fail (3 tries): ${ITEMS} creates, the API answers the ${FAILED_ITEM + 1}th POST once with 503`;
+	ctx.row({
+		section,
+		name: 'Copies made after one transient failure',
+		measured: `${copies['Business Ops'].copies} (Business Ops)`,
+		baseline: `HTTP Request node ${copies['HTTP Request'].copies}`,
+		target: '0',
+		verdict: copies['Business Ops'].copies === 0 ? 'met' : 'FAIL',
+		detail: `n8n re-runs the whole node on a retry; the API lets contacts share an e-mail (duplicateContactEmails), so a repeated POST is a copy; executions: HTTP Request ${copies['HTTP Request'].status}, Business Ops ${copies['Business Ops'].status}`,
+	});
+
+	// (2) the memory's cost: Retry On Fail on vs off, no failure, alternated
+	const pairs = ctx.quick ? 1 : 3;
+	const ratios = [];
+	const times = { on: [], off: [] };
+	for (let p = 0; p < pairs; p++) {
+		const order = p % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+		for (const side of order) {
+			const prefix = `bench-memory-${side}-${p}-${Date.now()}`;
+			const wf = await client.createWorkflow(businessOps(prefix, CREATES, cred, side === 'on' ? RETRY : {}));
+			const ex = await nw.runWorkflow(client, wf.id, { timeoutMs: 300_000, intervalMs: 500 });
+			const r = nw.nodeRun(ex, 'Business Ops');
+			const tally = await copiesOf(sandbox, prefix);
+			if (ex.status !== 'success' || tally.distinct !== CREATES || tally.copies) ctx.fail(`retry memory, ${side}`, `execution ${ex.status}; ${tally.distinct} of ${CREATES} created, ${tally.copies} copies`);
+			times[side].push(r?.executionTime);
+		}
+		ratios.push(times.on[p] / times.off[p]);
+	}
+	const ratio = median(ratios);
+	log(`retry memory: on ${times.on.map(fmtMs).join(', ')}; off ${times.off.map(fmtMs).join(', ')}`);
+	ctx.row({
+		section: `Business Ops Contact → Create, ${CREATES} items, no failure`,
+		name: 'Cost of the retry memory',
+		measured: `${fmtMs(median(times.on))} (Retry On Fail on)`,
+		baseline: `${fmtMs(median(times.off))} (Retry On Fail off: nothing to remember)`,
+		ratio,
+		target: `<= ${COST_TARGET}x`,
+		verdict: atMost(ratio, COST_TARGET),
+		detail: `node executionTime, ${pairs} alternated pair(s), median of per-pair ratios (${ratios.map((x) => x.toFixed(3)).join(', ')}); both sides are the same workflow in fresh executions and n8n's retry setting costs nothing without a failure, so the difference is what the node does to remember writes`,
+	});
+	await sandbox.stop();
+	return { copies, ratio };
+}
+
+module.exports = { name: 'retryMemory', run };
