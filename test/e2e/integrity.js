@@ -282,16 +282,23 @@ module.exports = {
 			async run(ctx) {
 				const t = await publishedTrigger(ctx, 'e2e integrity svix', { signatureScheme: 'standardWebhooks' });
 				try {
-					const id = `msg_${crypto.randomBytes(8).toString('hex')}`;
-					const ts = Math.floor(Date.now() / 1000);
-					const body = largeBody(1024, id);
-					const key = Buffer.from(t.secret.replace(/^whsec_/, ''), 'base64');
-					const mac = crypto.createHmac('sha256', key).update(`${id}.${ts}.`).update(body).digest('base64');
-					const headers = { 'content-type': 'application/json', 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': `v1,${mac}` };
-					const answer = await deliver(t.url, headers, body);
-					assert.equal(answer.status, 200, `HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
-					await ctx.client.waitForExecutions(t.workflowId, 1, { timeoutMs: 30_000 });
-					return '200, 1 execution';
+					const signed = (prefix) => {
+						const id = `msg_${crypto.randomBytes(8).toString('hex')}`;
+						const ts = Math.floor(Date.now() / 1000);
+						const body = largeBody(1024, id);
+						const key = Buffer.from(t.secret.replace(/^whsec_/, ''), 'base64');
+						const mac = crypto.createHmac('sha256', key).update(`${id}.${ts}.`).update(body).digest('base64');
+						return { body, headers: { 'content-type': 'application/json', [`${prefix}-id`]: id, [`${prefix}-timestamp`]: String(ts), [`${prefix}-signature`]: `v1,${mac}` } };
+					};
+					// the same signing under the standard header names first: this step's signature is right
+					const standard = signed('webhook');
+					const control = await deliver(t.url, standard.headers, standard.body);
+					assert.equal(control.status, 200, `webhook-* headers: HTTP ${control.status}: ${control.text.slice(0, 300)}`);
+					const svix = signed('svix');
+					const answer = await deliver(t.url, svix.headers, svix.body);
+					assert.equal(answer.status, 200, `svix-* headers: HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+					await ctx.client.waitForExecutions(t.workflowId, 2, { timeoutMs: 30_000 });
+					return 'webhook-* and svix-* headers: 200 each, 2 executions';
 				} finally {
 					await unpublish(ctx, t.workflowId);
 				}
