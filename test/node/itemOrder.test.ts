@@ -21,6 +21,7 @@ function nodeRun(onError: 'stopWorkflow' | 'continueRegularOutput' = 'stopWorkfl
 				getItemIndex: () => itemIndex,
 				continueOnFail: () => onError !== 'stopWorkflow',
 				getNode: () => node,
+				getNodeParameter: (_name: string, fallback: unknown) => fallback,
 			}) as unknown as IExecuteSingleFunctions,
 	};
 }

@@ -1,147 +1,102 @@
 /**
- * Item order: the one rule of a node run that spans its items.
- *
- * Contract
- * - The routing seam calls `inItemOrder` once per item; nothing else calls into this module.
- * - A write (POST, PATCH, PUT, DELETE) under On Error "Stop Workflow", and every item of an
- *   operation that asks for it (`always`: Contact → Create or Update, whose items read what earlier ones
- *   wrote) under any On Error setting, is sent only once every earlier item of the run has
- *   finished: one at a time, in item order. Under "Stop Workflow" nothing is sent after an item
- *   failed, and the first failure's description names the items not sent.
- * - Reads, and writes under "Continue", are sent as n8n sends them: all at once.
- * - A run is one try of the node. n8n's Retry On Fail runs the items again over the same execute
- *   data, after the previous try ended: an item that arrives a second time, or one that arrives
- *   while nothing of the run is in flight and a later item arrived before, starts a new run.
- * - An earlier item that has not arrived when the event loop next turns is absent from this try
- *   (n8n did not build it, e.g. its expression failed, or a step before the seam threw): it holds
- *   back nothing and stops nothing, which is n8n's own behaviour. Nothing here waits on a clock,
- *   and nothing waits for an item that cannot come: the worst case is n8n's semantics, never a
- *   hang. This relies on RoutingNode running each item's preSend steps and calling the seam with
- *   no I/O in between (ARCHITECTURE.md, "What the package relies on").
+ * The rules of a node run that span its items: item order, and writes answered in an earlier try
+ * of Retry On Fail not sent again. See ARCHITECTURE.md, "Item order and the write memory".
  */
-import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/toolErrors';
+import { sendRequest } from '../../shared/api/transport';
+import { BoundedMap } from '../../shared/boundedMap';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+type Failure = Error & { description?: string | null };
 
-/** What one run (one try of the node) knows of its items. */
-class Run {
-	private readonly arrived = new Set<number>();
-	/** Items that arrived and have not finished. */
-	private inFlight = 0;
-	/** Finished items: their error, or undefined (answered, or absent from this try). */
-	private readonly finished = new Map<number, Error | undefined>();
-	/** Items 0..done-1 have all finished. */
-	private done = 0;
-	private highest = -1;
-	private firstFailed?: number;
-	private readonly waiting = new Map<number, () => void>();
-	private sweeping = false;
-	private readonly notSent: number[] = [];
-	private firstDescription?: string;
-	/** What an operation keeps for the rest of the run (Contact → Create or Update: the contacts read once). */
+/** One try of Retry On Fail: each item's promise (settled when it finished), what it wrote. */
+class Try {
+	readonly items = new Map<number, Promise<void>>();
+	readonly written = new Map<number, string>();
+	readonly notSent: number[] = [];
 	readonly memo = new Map<string, unknown>();
-
-	/**
-	 * False when a new try has begun: the item already arrived in this run, or nothing is in flight
-	 * and a later item arrived before (within a try, an item finishes only after every earlier one).
-	 */
-	arrive(item: number): boolean {
-		if (this.arrived.has(item) || (this.inFlight === 0 && item <= this.highest)) return false;
-		this.arrived.add(item);
-		this.inFlight++;
-		this.highest = Math.max(this.highest, item);
-		return true;
-	}
-
-	finish(item: number, error?: Error): void {
-		if (this.arrived.has(item) && !this.finished.has(item)) this.inFlight--;
-		if (!this.finished.has(item) || error) this.finished.set(item, error);
-		if (error && (this.firstFailed === undefined || item < this.firstFailed)) this.firstFailed = item;
-		while (this.finished.has(this.done)) this.waiting.get(++this.done)?.();
-	}
-
-	/** Resolves once every item before `item` has finished or is absent; answers the first that failed. */
-	async turn(item: number): Promise<number | undefined> {
-		if (this.done < item) {
-			const turn = new Promise<void>((resolve) => this.waiting.set(item, resolve));
-			void this.sweep();
-			await turn;
-			this.waiting.delete(item);
-		}
-		return this.firstFailed !== undefined && this.firstFailed < item ? this.firstFailed : undefined;
-	}
-
-	/** On the event loop's next turn, every item below one that arrived and has not arrived itself is absent. */
-	private async sweep(): Promise<void> {
-		if (this.sweeping) return;
-		this.sweeping = true;
-		await sleep(0);
-		this.sweeping = false;
-		for (let i = this.done; i < this.highest; i++) if (!this.arrived.has(i)) this.finish(i);
-	}
-
-	/** Adds `item` to the items not sent, named in the first failure's description (not for a model). */
-	notSentAfter(failed: number, item: number): void {
-		const failure = this.finished.get(failed) as Error & { description?: string | null };
-		this.notSent.push(item);
-		this.firstDescription ??= failure.description ?? '';
-		const shown = this.notSent.slice(0, 20).join(', ') + (this.notSent.length > 20 ? ` and ${this.notSent.length - 20} more` : '');
-		failure.description = `${this.firstDescription} ${notSentText(shown, this.notSent.length)}`.trim();
-	}
+	inFlight = 0;
+	highest = -1;
+	failed?: { item: number; error: Failure; description: string };
 }
 
-function notSentText(list: string, count: number) {
-	return `${count === 1 ? `Item ${list} was` : `Items ${list} were`} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails. Fix this item and run the node again, or set On Error to "Continue" to try every item.`;
-}
+/** n8n's node run, by its execute data (the same object for every try, new for a new run index). */
+const runs = new WeakMap<IExecuteData, { try: Try; answered: BoundedMap<string, IN8nHttpFullResponse> }>();
 
-/** The runs in progress, by n8n's execute data of the node (shared by its items and its tries). */
-const runs = new WeakMap<IExecuteData, Run>();
-
-function runOf(ctx: IExecuteSingleFunctions, item: number): Run {
-	const key = ctx.getExecuteData();
-	let run = runs.get(key);
-	if (!run?.arrive(item)) {
-		run = new Run();
-		run.arrive(item);
-		runs.set(key, run);
-	}
+function runOf(ctx: IExecuteSingleFunctions) {
+	let run = runs.get(ctx.getExecuteData());
+	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new BoundedMap(10_000) }));
 	return run;
 }
 
+/** A write's 2xx answer from an earlier try of this node run, else the write sent and its answer kept. */
+export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): Promise<IN8nHttpFullResponse> {
+	if (!WRITES.has((options.method ?? 'GET').toUpperCase())) return await sendRequest(ctx, options, item);
+	const run = runOf(ctx);
+	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
+	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
+	if (response.statusCode < 300) run.answered.set(key, response);
+	run.try.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
+	return response;
+}
+
+const listed = (items: number[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
+
+/** The first failure's description: why, then what this try wrote before it and did not send after it. */
+function describe(t: Try, failed: NonNullable<Try['failed']>, contacts: boolean) {
+	const written = [...t.written].filter(([item]) => item < failed.item).sort(([a], [b]) => a - b);
+	const notSent = t.notSent.length === 0 ? '' : `${t.notSent.length === 1 ? 'Item' : 'Items'} ${listed(t.notSent)} ${t.notSent.length === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
+	const again = written.length === 0
+		? 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.'
+		: `Already written by this run: ${written.slice(0, 20).map(([item, id]) => `item ${item}${id ? ` (${id})` : ''}`).join(', ')}${written.length > 20 ? ` and ${written.length - 20} more` : ''}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${written.length === 1 ? `item ${written[0][0]}` : 'these items'} again and writes ${written.length === 1 ? 'it' : 'them'} a second time, unless you remove ${written.length === 1 ? 'it' : 'them'} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
+	failed.error.description = [failed.description, notSent, again].filter(Boolean).join(' ');
+}
+
 /**
- * Sends one item's request by `send` in the order the contract above gives. `send` gets what the
- * run keeps for its operation (`memo`); with `always`, the items go in item order under every On
- * Error setting.
+ * Sends item `item` by `send`. Under On Error "Stop Workflow" a write (and with `always` every item,
+ * under any On Error) is sent only once every earlier item of the try finished, and not after one
+ * failed; an earlier item that has not arrived when the event loop turns is absent (n8n did not
+ * build it). Reads, and writes under "Continue", go as n8n sends them: all at once.
  */
-export async function inItemOrder<T>(
-	ctx: IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	send: (memo: Map<string, unknown>) => Promise<T>,
-	always = false,
-): Promise<T> {
+export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, send: (memo: Map<string, unknown>) => Promise<T>, always = false): Promise<T> {
 	const stops = !ctx.continueOnFail();
-	const write = WRITES.has((options.method ?? 'GET').toUpperCase());
-	if (!always && !(stops && write)) return await send(new Map());
+	if (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase()))) return await send(new Map());
 	const item = ctx.getItemIndex();
-	const run = runOf(ctx, item);
-	const failed = await run.turn(item);
-	if (stops && failed !== undefined) {
-		run.finish(item);
-		if (runsAsTool(ctx.getNode())) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
-		run.notSentAfter(failed, item);
-		throw new NodeOperationError(ctx.getNode(), `Not sent because item ${failed} failed before it [item ${item}]`, {
-			itemIndex: item,
-			description: notSentText(String(item), 1),
+	const run = runOf(ctx);
+	// an item that arrives a second time, or while nothing is in flight below one that arrived, is a new try
+	if (run.try.items.has(item) || (run.try.inFlight === 0 && item <= run.try.highest)) run.try = new Try();
+	const t = run.try;
+	let finish!: () => void;
+	t.items.set(item, new Promise<void>((resolve) => (finish = resolve)));
+	t.inFlight++;
+	t.highest = Math.max(t.highest, item);
+	try {
+		await sleep(0);
+		for (let before = item - 1; before >= 0; before--) {
+			if (t.items.has(before)) {
+				await t.items.get(before);
+				break;
+			}
+		}
+		if (stops && t.failed && t.failed.item < item) {
+			if (runsAsTool(ctx.getNode())) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
+			t.notSent.push(item);
+			describe(t, t.failed, ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact');
+			throw new NodeOperationError(ctx.getNode(), `Not sent because item ${t.failed.item} failed before it [item ${item}]`, { itemIndex: item, description: `Item ${item} was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.` });
+		}
+		return await send(t.memo).catch((error: Failure) => {
+			if (!t.failed) {
+				t.failed = { item, error, description: error.description ?? '' };
+				if (stops && !runsAsTool(ctx.getNode())) describe(t, t.failed, ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact');
+			}
+			throw error;
 		});
+	} finally {
+		t.inFlight--;
+		finish();
 	}
-	const sent = send(run.memo);
-	// recorded before the caller sees the outcome, so that the next item's turn knows it
-	sent.then(
-		() => run.finish(item),
-		(error: Error) => run.finish(item, error),
-	);
-	return await sent;
 }

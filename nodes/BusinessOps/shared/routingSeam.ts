@@ -32,10 +32,10 @@ import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/toolErrors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { readList } from '../../shared/api/pages';
-import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
+import { deprecationNoticeOf } from '../../shared/api/transport';
 import { refusalOf } from './fields';
 import { listLimit } from './getMany';
-import { inItemOrder } from './itemOrder';
+import { inItemOrder, sendWrite } from './itemOrder';
 import { invalidInput } from './validation';
 
 /** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
@@ -144,7 +144,7 @@ async function route(
 		records = records.slice(0, maxResults);
 	} else if (how === 'single') {
 		refuseEmptyUpdate(ctx, options);
-		response = await sendRequest(ctx, options, itemIndex);
+		response = await sendWrite(ctx, options, itemIndex);
 		records = itemsOf(response.body, options);
 	} else {
 		({ records, response } = await how(ctx, options, itemIndex, memo));

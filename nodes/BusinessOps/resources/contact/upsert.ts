@@ -1,12 +1,9 @@
 /**
- * Contact → Create or Update, matched on e-mail. The API has no search by e-mail, so the contacts
- * are read once per run of the node (one request per 100 contacts) and kept for that run; each
- * item then PATCHes the one contact with its e-mail (compared trimmed, in any case and Unicode
- * form, without zero-width characters) or POSTs a new one. Items go one at a time in item order,
- * so a contact created by an earlier item is matched by a later one. A 409 on create (someone
- * created it meanwhile) reads the contacts again and updates.
+ * Contact → Create or Update, matched on e-mail: the contacts are read once per try and each item
+ * PATCHes the one with its address or POSTs a new one. See ARCHITECTURE.md, "Create or Update".
  */
-import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
@@ -15,6 +12,8 @@ import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
+import { BoundedMap } from '../../../shared/boundedMap';
+import { sendWrite } from '../../shared/itemOrder';
 import type { ItemSender } from '../../shared/routingSeam';
 import { invalidInput, textProblem } from '../../shared/validation';
 import { optionalContactFields } from './create';
@@ -29,7 +28,7 @@ export const contactUpsertFields: INodeProperties[] = operationFields('contact',
 			required: true,
 			default: '',
 			placeholder: 'name@email.com',
-			description: 'The contact with this e-mail address is updated (spaces around it, upper or lower case, its Unicode form and zero-width characters do not matter) and keeps its address as stored: an update never sends the e-mail. When none has it, a contact is created with it.',
+			description: 'The contact with this e-mail address is updated and keeps its address as stored (an update never sends the e-mail). Addresses are compared trimmed, in lower case, composed (Unicode NFC) and without invisible format characters (Unicode category Cf: zero-width characters, direction marks, soft hyphens). When none has it, a contact is created with the address trimmed, composed and without those characters, its case kept.',
 		},
 		(_ctx, value) => {
 			const typed = asText(value);
@@ -52,18 +51,17 @@ export const contactUpsertFields: INodeProperties[] = operationFields('contact',
 /** The contacts' ids by e-mail ('' for a contact the API listed without an id). */
 type Index = Map<string, Set<string>>;
 
-/** What one run keeps: the contacts' ids by e-mail, read once (again after a 409); a failed read too. */
-interface RunContacts {
+/** What one try keeps: the contacts' ids by e-mail, read once (again after a 409); a failed read too. */
+interface TryContacts {
 	index?: Promise<Index>;
 	/** The item whose turn read the index (a failed read's message names that item). */
 	readBy?: number;
+	/** When the read began, on the `created` clock. */
+	readAt?: number;
 }
 
-/** What a paste or a spreadsheet leaves in an address unseen: zero-width space, (non-)joiner, word joiner, BOM. */
-const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
-
-/** An address in one form: without zero-width characters, trimmed, composed (NFC); its case kept. Create sends this. */
-const addressOf = (value: string) => value.replace(ZERO_WIDTH, '').trim().normalize('NFC');
+/** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create sends this. */
+const addressOf = (value: string) => value.replace(/\p{Cf}/gu, '').trim().normalize('NFC');
 
 /** What two addresses are compared by: the one form, in lower case (macOS and copy-paste give é decomposed). */
 const emailKey = (value: unknown) => (typeof value === 'string' ? addressOf(value).toLowerCase().normalize('NFC') : '');
@@ -87,12 +85,21 @@ async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequest
 }
 
 /**
- * The run's index, read by the first item that needs it. A read that failed stays failed for the
+ * The creates of Create or Update in this process, by API (base URL and key) and address, hashed:
+ * a run whose read began before a create was answered may not see that contact in its list, so it
+ * takes the id from here (and waits for a create in flight) instead of creating a second one.
+ */
+const created = new BoundedMap<string, { id: Promise<string | undefined>; at?: number }>(10_000);
+let clock = 0;
+
+/**
+ * The try's index, read by the first item that needs it. A read that failed stays failed for the
  * run (each later item gets its error): a read already retried is not repeated per item.
  */
-async function indexOf(ctx: IExecutePaginationFunctions, run: RunContacts, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
+async function indexOf(ctx: IExecutePaginationFunctions, run: TryContacts, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
 	if (!run.index) {
 		run.readBy = itemIndex;
+		run.readAt = ++clock;
 		run.index = readIndex(ctx, options, itemIndex);
 	}
 	const readBy = run.readBy;
@@ -137,9 +144,11 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 
 export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) => {
 	if (!memo.has('contacts')) memo.set('contacts', {});
-	const run = memo.get('contacts') as RunContacts;
+	const run = memo.get('contacts') as TryContacts;
 	const body = options.body as IDataObject;
 	const email = String(body.email);
+	const { apiKey } = await ctx.getCredentials<{ apiKey: string }>('businessOpsApi');
+	const key = createHash('sha256').update(`${options.baseURL}\n${apiKey}\n${emailKey(email)}`).digest('hex');
 	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
 	// stored keeps its case and form. With nothing else to change, nothing is written.
 	const changes = Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'email'));
@@ -148,30 +157,36 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 		if (Object.keys(changes).length === 0) {
 			return { action: 'unchanged', response: await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex) };
 		}
-		return { action: 'updated', response: await sendRequest(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
+		return { action: 'updated', response: await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
 	};
-	/** A 409 is kept, not thrown: the contact may have been created meanwhile by someone else. */
-	const create = async () =>
-		await sendRequest(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex).then(
-			(response) => ({ response }),
-			async (error: unknown) => (isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error)),
-		);
 
-	const match = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
+	let match = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
+	// a create this process made for the address, answered after this try's read began (or in flight)
+	for (let earlier = created.get(key); match === undefined && earlier && (earlier.at ?? Infinity) > (run.readAt ?? 0); earlier = created.get(key)) {
+		match = await earlier.id;
+		if (created.get(key) === earlier) break;
+	}
 	let outcome;
 	if (match !== undefined) {
 		outcome = await update(match);
 	} else {
-		const created = await create();
-		if ('response' in created) {
-			const id = recordsOf(created.response.body)[0]?.id;
-			if (id !== undefined) (await indexOf(ctx, run, options, itemIndex)).set(emailKey(email), new Set([String(id)]));
-			outcome = { action: 'created', response: created.response };
-		} else {
-			// Read again: the contact created meanwhile is updated; if there is none, the 409 stands.
+		let answer!: (id: string | undefined) => void;
+		const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
+		created.set(key, entry);
+		try {
+			const response = await sendWrite(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex);
+			entry.at = ++clock;
+			const id = recordsOf(response.body)[0]?.id;
+			answer(id === undefined || id === null ? undefined : String(id));
+			outcome = { action: 'created', response };
+		} catch (error) {
+			if (created.get(key) === entry) created.delete(key);
+			answer(undefined);
+			// A 409: someone created it meanwhile. Read again and update it; if there is none, the 409 stands.
+			if (!isConflict(error)) throw error;
 			run.index = undefined;
 			const theirs = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
-			if (theirs === undefined) throw created.conflict;
+			if (theirs === undefined) throw error;
 			outcome = await update(theirs);
 		}
 	}

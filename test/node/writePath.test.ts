@@ -1,0 +1,229 @@
+/**
+ * The write path under n8n's Retry On Fail and On Error settings, counted on a stateful API:
+ * how many records each address ends with, and which writes were sent.
+ */
+import nock from 'nock';
+import { ExecuteContext, RoutingNode } from 'n8n-core';
+import type { IExecuteData, INode, INodeExecutionData, INodeParameters, ITaskDataConnections } from 'n8n-workflow';
+import { createRunExecutionData } from 'n8n-workflow';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets } from '../harness/clock';
+import { byId, createTestNode, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
+
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
+afterEach(() => nock.cleanAll());
+
+const node = loadNodeType(new BusinessOps());
+const API = 'https://api.business-ops.test';
+const createContact = { resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } };
+const upsert = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' };
+const rows = (...names: string[]): INodeExecutionData[] => names.map((name, i) => ({ json: { name, email: `c${i}@example.com` } }));
+const serverError = { error: { code: 'unavailable', message: 'Try later' } };
+
+type Contact = { id: string; name: string; email?: string };
+
+/**
+ * A stateful contacts API: POST creates (unless `refuse` answers first), PATCH changes, GET lists;
+ * every write is logged. `delayMs` makes each answer take that long (real time).
+ */
+function contactsApi(refuse: (method: string, body: Contact, sent: number) => [number, object] | undefined = () => undefined, delayMs = 0) {
+	const contacts: Contact[] = [];
+	const writes: string[] = [];
+	const scope = nock(API).persist();
+	scope
+		.get('/v1/contacts')
+		.query(true)
+		.delay(delayMs)
+		.reply(200, () => ({ data: contacts, meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false } }));
+	scope
+		.post('/v1/contacts')
+		.delay(delayMs)
+		.reply((_uri, body) => {
+			const contact = body as Contact;
+			writes.push(`POST ${contact.name}`);
+			const refused = refuse('POST', contact, writes.length);
+			if (refused) return refused;
+			const created = { ...contact, id: `ctc_${contacts.length + 1}` };
+			contacts.push(created);
+			return [201, { data: created }];
+		});
+	scope
+		.patch(/\/v1\/contacts\/.*/)
+		.delay(delayMs)
+		.reply((uri, body) => {
+			writes.push(`PATCH ${(body as Contact).name}`);
+			const refused = refuse('PATCH', body as Contact, writes.length);
+			if (refused) return refused;
+			const contact = contacts.find((c) => c.id === uri.split('/').pop());
+			if (!contact) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
+			Object.assign(contact, body);
+			return [200, { data: contact }];
+		});
+	return { contacts, writes };
+}
+
+/**
+ * n8n's WorkflowExecute with Retry On Fail under "Continue": the node runs again, over the same
+ * execute data, while its first output item is an error item (at most `maxTries` times).
+ */
+async function retryWhileFirstIsError(parameters: INodeParameters, items: INodeExecutionData[], onError: INode['onError'], maxTries = 3) {
+	const { node: n, workflow, additionalData } = createTestNode(node, parameters);
+	n.onError = onError;
+	const inputData: ITaskDataConnections = { main: [items] };
+	const runExecutionData = createRunExecutionData();
+	const executeData: IExecuteData = { node: n, data: inputData, source: null };
+	const outputs: INodeExecutionData[][] = [];
+	for (let tryIndex = 0; tryIndex < maxTries; tryIndex++) {
+		const context = new ExecuteContext(workflow, n, additionalData, 'trigger', runExecutionData, 0, items, inputData, executeData, []);
+		const output = (await new RoutingNode(context, node).runNode())?.[0] ?? [];
+		outputs.push(output);
+		if (!output[0]?.json?.error) break;
+	}
+	return outputs;
+}
+
+describe('Retry On Fail sends no write that was already answered', () => {
+	test('Stop Workflow: the 2nd create answered 503 once; the next try does not create the 1st again', async () => {
+		const api = contactsApi((_method, _body, sent) => (sent === 2 ? [503, serverError] : undefined));
+		const tries = await runWithRetries(node, createContact, { items: rows('Ann', 'Bob', 'Cas'), maxTries: 3 });
+		expect(tries.map((t) => (t.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
+		expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Bob', 'POST Cas']);
+		expect(api.contacts.map((c) => c.name)).toEqual(['Ann', 'Bob', 'Cas']);
+		// the answer kept is the item's output of the try that did not send it
+		expect(tries[1].items?.map((i) => [i.json.id, i.pairedItem])).toEqual([
+			['ctc_1', { item: 0 }],
+			['ctc_2', { item: 1 }],
+			['ctc_3', { item: 2 }],
+		]);
+	});
+
+	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
+		'%s: the 1st create answered 503 once; n8n runs the node again and the 2nd and 3rd are not created again',
+		async (onError) => {
+			const api = contactsApi((_method, _body, sent) => (sent === 1 ? [503, serverError] : undefined));
+			const outputs = await retryWhileFirstIsError(createContact, rows('Ann', 'Bob', 'Cas'), onError);
+			expect(outputs).toHaveLength(2);
+			expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Cas', 'POST Ann']);
+			expect(api.contacts.map((c) => c.name).sort()).toEqual(['Ann', 'Bob', 'Cas']);
+			expect(outputs[1].map((i) => i.json.id)).toEqual(['ctc_3', 'ctc_1', 'ctc_2']);
+		},
+	);
+
+	test('Create or Update: an update answered in the 1st try is not sent again in the 2nd', async () => {
+		const api = contactsApi((method, _body, sent) => (method === 'POST' && sent === 2 ? [503, serverError] : undefined));
+		api.contacts.push({ id: 'ctc_0', name: 'Old', email: 'c0@example.com' });
+		const tries = await runWithRetries(node, upsert, { items: rows('Ann', 'Bob'), maxTries: 3 });
+		expect(tries.map((t) => (t.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
+		expect(api.writes).toEqual(['PATCH Ann', 'POST Bob', 'POST Bob']);
+		expect(tries[1].items?.map((i) => [i.json.action, i.json.id])).toEqual([
+			['updated', 'ctc_0'],
+			['created', 'ctc_2'],
+		]);
+	});
+
+	test('a node run again (a loop: new execute data, new run index) sends its writes again', async () => {
+	const api = contactsApi();
+		await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob') });
+		await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob') });
+		expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Ann', 'POST Bob']);
+	});
+});
+
+describe('Stop Workflow: the error says what was written', () => {
+	test('3 creates, the 2nd refused with 422: the error names the contact created, the item not sent, and what running again does', async () => {
+		const api = contactsApi((_method, body) => (body.name === 'Bob' ? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }] : undefined));
+		const error = (await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob', 'Cas') }).catch((e: unknown) => e)) as Error & {
+			description?: string;
+		};
+		expect(api.writes).toEqual(['POST Ann', 'POST Bob']);
+		expect(error.message).toContain('[item 1]');
+		expect(error.description).toContain('phone is not valid');
+		expect(error.description).toContain('Item 2 was not sent');
+		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
+		expect(error.description).toMatch(/Running the workflow again .* sends item 0 again/);
+		expect(error.description).toContain('Retry in the Executions list');
+		expect(error.description).not.toContain('Fix this item and run the node again');
+	});
+});
+
+describe('Create or Update: overlapping runs in one process', () => {
+	test('two executions at once for one new address, the API answering slowly: one contact, the later run updates it', async () => {
+		const api = contactsApi(undefined, 200);
+		const [first, second] = await Promise.all([
+			runDeclarativeNode(node, upsert, { items: [{ json: { email: 'new@example.com', name: 'First' } }] }),
+			runDeclarativeNode(node, upsert, { items: [{ json: { email: 'New@Example.com', name: 'Second' } }] }),
+		]);
+		expect(api.contacts).toHaveLength(1);
+		expect(api.writes).toEqual(['POST First', 'PATCH Second']);
+		expect([first.items[0].json.action, second.items[0].json.action]).toEqual(['created', 'updated']);
+	});
+});
+
+describe('Create or Update: invisible characters', () => {
+	test.each([
+		['a left-to-right mark (U+200E)', 'ann\u200e@example.com'],
+		['a right-to-left mark (U+200F)', '\u200fann@example.com'],
+		['a soft hyphen (U+00AD)', 'ann@exam\u00adple.com'],
+	])('an address with %s is the contact the API lists', async (_, given) => {
+	const api = contactsApi();
+		api.contacts.push({ id: 'ctc_1', name: 'Old', email: 'ann@example.com' });
+		const { items } = await runDeclarativeNode(node, upsert, { items: [{ json: { email: given, name: 'Ann' } }] });
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_1']]);
+		expect(api.contacts).toHaveLength(1);
+	});
+
+	test('a new address is created without its format characters', async () => {
+	const api = contactsApi();
+		await runDeclarativeNode(node, upsert, { items: [{ json: { email: '\u200eann\u00ad@example.com\u2066', name: 'Ann' } }] });
+		expect(api.contacts.map((c) => c.email)).toEqual(['ann@example.com']);
+	});
+});
+
+describe('Stop Workflow: Update and Delete of several items go one at a time', () => {
+	/** Writes to /contacts/{id} answered after a moment; `failing` is refused with 404. */
+	function slowWrites(method: 'patch' | 'delete', failing: string) {
+		const seen = { sent: [] as string[], inFlight: 0, most: 0 };
+		nock(API)
+			.persist()
+			[method](/\/v1\/contacts\/.*/)
+			.reply(async (uri) => {
+				const id = uri.split('/').pop() as string;
+				seen.sent.push(id);
+				seen.most = Math.max(seen.most, ++seen.inFlight);
+				await new Promise((resolve) => setTimeout(resolve, 20));
+				seen.inFlight--;
+				if (id === failing) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
+				return [200, { data: { id, name: 'x' } }];
+			});
+		return seen;
+	}
+	const ids = (...list: string[]) => list.map((id) => ({ json: { id } }));
+
+	test.each([
+		['Delete', 'delete', { resource: 'contact', operation: 'delete', contactId: byId('={{ $json.id }}') }],
+		['Update', 'patch', { resource: 'contact', operation: 'update', contactId: byId('={{ $json.id }}'), updateFields: { name: 'New' } }],
+	] as const)('%s: one at a time in item order, nothing after the failed item, the error lists the items not sent', async (_, method, parameters) => {
+		const seen = slowWrites(method, 'ctc_2');
+		const error = (await runDeclarativeNode(node, parameters, { items: ids('ctc_1', 'ctc_2', 'ctc_3', 'ctc_4') }).catch((e: unknown) => e)) as Error & {
+			description?: string;
+		};
+		expect(seen.sent).toEqual(['ctc_1', 'ctc_2']);
+		expect(seen.most).toBe(1);
+		expect(error.message).toContain('[item 1]');
+		expect(error.description).toContain('Items 2, 3 were not sent');
+	});
+});
+
+test('Create or Update: items Ann@Example.com then ann@example.com in one run make one contact', async () => {
+	const api = contactsApi();
+	const { items } = await runDeclarativeNode(node, upsert, {
+		items: [{ json: { email: 'Ann@Example.com', name: 'Ann' } }, { json: { email: 'ann@example.com', name: 'Ann' } }],
+	});
+	expect(api.contacts).toHaveLength(1);
+	expect(api.writes).toEqual(['POST Ann', 'PATCH Ann']);
+	expect(items.map((i) => i.json.action)).toEqual(['created', 'updated']);
+});
