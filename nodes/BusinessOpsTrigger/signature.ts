@@ -87,11 +87,14 @@ function standardCandidates(values: string[]): string[] {
 	return candidates;
 }
 
+/** A Standard Webhooks header, under its `webhook-` name or else its `svix-` one (Svix signs with those). */
+const standardHeader = (headers: HeaderBag, name: string) => (headerValue(headers, name) !== undefined ? name : name.replace('webhook-', 'svix-'));
+
 function verifyStandard(options: VerifyOptions, secret: string, body: Buffer, tolerance: number): VerifyResult {
 	const { headers, nowSeconds } = options;
-	const id = headerValue(headers, 'webhook-id');
-	const timestampValue = headerValue(headers, 'webhook-timestamp');
-	const signatures = allValues(headers, 'webhook-signature').filter((value) => value.trim() !== '');
+	const id = headerValue(headers, standardHeader(headers, 'webhook-id'));
+	const timestampValue = headerValue(headers, standardHeader(headers, 'webhook-timestamp'));
+	const signatures = allValues(headers, standardHeader(headers, 'webhook-signature')).filter((value) => value.trim() !== '');
 	if (!id || !timestampValue || signatures.length === 0) {
 		const missing = STANDARD_HEADERS.filter((name) => !headerValue(headers, name));
 		return fail(`missing ${missing.join(', ')} header`);
