@@ -58,7 +58,8 @@ async function retryCase(ctx, { onError, failedItem }) {
 		const r = await runOnItems(ctx, items, CREATE, { nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) } });
 		const posts = contactPosts(ctx);
 		assert.equal(r.status, 'success', `execution ended "${r.status}": ${r.error && r.error.text}`);
-		assert.deepEqual(await perAddress(ctx, items.map((i) => i.email)), [1, 1, 1], 'contacts per address');
+		const outputs = r.items.map((i) => i.id || i.error).join(', ');
+		assert.deepEqual(await perAddress(ctx, items.map((i) => i.email)), [1, 1, 1], `contacts per address (POSTs answered ${posts.join(', ')}; output ${outputs})`);
 		assert.deepEqual([...posts].sort(), [201, 201, 201, 503], `POST /contacts answers: ${posts.join(', ')}`);
 		return `3 contacts, one per address; POSTs answered ${posts.join(', ')}`;
 	});
