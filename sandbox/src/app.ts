@@ -38,6 +38,8 @@ export interface FailRule {
 	ms: number;
 	path: string | null;
 	method: string | null;
+	/** Only requests whose raw body contains this text match. */
+	bodyContains: string | null;
 }
 
 /** A rule of the list-change control. */

@@ -44,6 +44,8 @@ export interface FailNextInput {
 	/** Path relative to the base ("/contacts") or full ("/v1/contacts"); a trailing * matches a prefix. Default: any. */
 	path?: string;
 	method?: string;
+	/** Only requests whose raw body contains this text match (e.g. one item's e-mail among concurrent POSTs). */
+	bodyContains?: string;
 }
 
 export interface ListChangeInput {
@@ -182,6 +184,7 @@ const schemas: Record<string, Schema> = {
 			ms: { type: 'integer', minimum: 0, maximum: 600_000 },
 			path: { type: 'string', minLength: 1 },
 			method: { type: 'string', enum: ['GET', 'POST', 'PATCH', 'DELETE', 'get', 'post', 'patch', 'delete'] },
+			bodyContains: { type: 'string', minLength: 1 },
 		},
 	},
 	latency: {
@@ -280,6 +283,7 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 				ms: i.ms ?? (mode === 'hang' ? 30_000 : 0),
 				path: i.path ?? null,
 				method: i.method ? i.method.toUpperCase() : null,
+				bodyContains: i.bodyContains ?? null,
 			};
 			app.failRules.push(rule);
 			return { ...rule };

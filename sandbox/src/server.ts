@@ -59,8 +59,9 @@ function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<s
 	return value as Record<string, unknown>;
 }
 
-function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: string): boolean {
+function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: string, body: string): boolean {
 	if (rule.method && rule.method.toUpperCase() !== method) return false;
+	if (rule.bodyContains !== null && !body.includes(rule.bodyContains)) return false;
 	if (!rule.path) return true;
 	const wanted = rule.path;
 	if (wanted.endsWith('*')) {
@@ -71,9 +72,9 @@ function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: 
 }
 
 /** Takes one use of the first fail-next rule that matches this request. */
-function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath: string): FailRule | undefined {
+function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath: string, body: string): FailRule | undefined {
 	const index = app.failRules.findIndex((rule) => {
-		if (!matchesRule(rule, method, fullPath, apiPath)) return false;
+		if (!matchesRule(rule, method, fullPath, apiPath, body)) return false;
 		if (rule.skip === 0) return true;
 		rule.skip -= 1; // let through (to the later rules), counted
 		return false;
@@ -140,7 +141,11 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 	const split = splitBase(url.pathname);
 	const apiPath = split?.path ?? url.pathname;
 
-	const rule = takeFailRule(app, method, url.pathname, apiPath);
+	// Read at once (a rule may match on the body); a read error is answered below, in order.
+	const body = readBody(req);
+	body.catch(() => undefined);
+	const bodyText = app.failRules.some((r) => r.bodyContains !== null) ? await body.then((b) => b.toString('utf8'), () => '') : '';
+	const rule = takeFailRule(app, method, url.pathname, apiPath, bodyText);
 	if (rule) {
 		entry.injected = rule.mode;
 		if (rule.mode === 'reset') {
@@ -160,7 +165,7 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 	if (app.latencyMs > 0 && !(await app.timers.delay(app.latencyMs))) return void req.socket.destroy();
 
 	try {
-		const raw = await readBody(req);
+		const raw = await body;
 		if (!split) {
 			throw new ApiError(404, 'not_found', `No route for ${method} ${url.pathname}; the API lives under /v1 (or the legacy /api/v1)`);
 		}

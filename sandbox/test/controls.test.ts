@@ -303,6 +303,14 @@ describe('fail-next skip', () => {
 		expect(t.control.requestLog().map((e) => e.injected)).toEqual([null, null, 'status', null, null]);
 	});
 
+	test('bodyContains fails only the request whose body holds the text, whatever the order', async () => {
+		await control('POST', '/fail-next', { bodyContains: 'b@example.com', status: 503, method: 'POST' });
+		const answers = await Promise.all(['a', 'b', 'c'].map((x) => t.admin('POST', '/contacts', { name: x, email: `${x}@example.com` })));
+		expect(answers.map((a) => a.status)).toEqual([201, 503, 201]);
+		expect((await t.admin('POST', '/contacts', { name: 'b', email: 'b@example.com' })).status).toBe(201);
+		expect((await t.admin('POST', '/contacts', 'not json', { 'Content-Type': 'application/json' })).status).toBe(400);
+	});
+
 	test('over HTTP, and skip is validated', async () => {
 		expect((await control('POST', '/fail-next', { skip: 2, status: 502 })).body.data).toMatchObject({ skip: 2, remaining: 1 });
 		expect((await t.admin('GET', '/me')).status).toBe(200);
