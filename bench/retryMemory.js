@@ -1,7 +1,7 @@
 // Retry On Fail and copies. (1) Copies made after one transient failure: 10 creates, the API
 // answers the 6th POST once with 503, Retry On Fail (3 tries, 100 ms apart); n8n re-runs the whole
-// node, so n8n's HTTP Request node POSTs items 0-4 again (copies, the API letting contacts share an
-// e-mail), while Business Ops is to make none. (2) What remembering the written items costs on 500
+// node, so n8n's HTTP Request node POSTs again every item the first try had written (copies, the
+// API letting contacts share an e-mail), while Business Ops is to make none. (2) What remembering the written items costs on 500
 // creates: the node's time against the same less the memory's bookkeeping, measured on the built
 // sendWrite in this process (the memory has no off switch, so no n8n run goes without it).
 'use strict';
