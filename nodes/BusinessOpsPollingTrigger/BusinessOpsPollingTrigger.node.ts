@@ -48,24 +48,17 @@ interface WatchedRead {
 /** Walks of a list the first poll makes before it gives up: it must remember every record, so it needs a whole one. */
 const BASELINE_WALKS = 3;
 
-/**
- * Every record of one watched list, through the one list reader. The read is whole when every
- * page gave the same `meta.total` and that many different records were read: a record created or
- * deleted during the walk changes the total and may shift a record past the page being read.
- */
+/** Every record of one watched list, in one read (`maxResults`: the reader does not read again); the reader says whether it is whole. */
 async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
-	const { records, totals } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
+	const { records, whole } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
 	if (records.length > MAX_RECORDS_PER_LIST) {
 		throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list holds more than ${MAX_RECORDS_PER_LIST} records`, {
 			description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
 		});
 	}
-	const walk = uniqueRecords(list, records);
-	// an answer without meta is the whole list in one request
-	const whole = totals.length === 0 || (totals.length === 1 && totals[0] === walk.size && records.length === walk.size);
-	return { walk, whole };
+	return { walk: uniqueRecords(list, records), whole };
 }
 
 /** The first poll of a list: read until one read is whole, or fail (it remembers nothing then). */

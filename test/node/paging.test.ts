@@ -2,6 +2,7 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { walkPages } from '../../nodes/shared/api/pages';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
 
 const node = loadNodeType(new BusinessOps());
@@ -22,74 +23,34 @@ function page(n: number, size: number, total: number) {
 	};
 }
 
-/**
- * Answers held on a virtual clock: each request waits its delay in virtual milliseconds, and time
- * moves to the next answer due only once the event loop has nothing left to do (every request the
- * node was going to send meanwhile has been sent). Counts the requests in flight at once.
- */
-function virtualDelays() {
-	let now = 0;
-	let inFlight = 0;
-	let mostInFlight = 0;
-	let sent = 0;
-	const due: Array<{ at: number; answer: () => void }> = [];
-	const idle = async () => {
-		let seen;
-		do {
-			seen = sent;
-			for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
-		} while (sent !== seen);
-	};
-	return {
-		/** A nock reply that answers `body` after `delay` virtual milliseconds. */
-		reply: (delay: number, body: object) =>
-			function (_uri: string, _body: unknown, callback: (error: null, result: [number, object]) => void) {
-				sent++;
-				inFlight++;
-				mostInFlight = Math.max(mostInFlight, inFlight);
-				due.push({ at: now + delay, answer: () => (inFlight--, callback(null, [200, body])) });
-			},
-		/** Runs `work` while answering held requests in the order they fall due. */
-		async run<T>(work: Promise<T>): Promise<T> {
-			let done = false;
-			const result = work.finally(() => (done = true));
-			while (!done) {
-				await idle();
-				due.sort((a, b) => a.at - b.at);
-				const next = due.shift();
-				if (!next) continue;
-				now = next.at;
-				next.answer();
-			}
-			return await result;
-		},
-		mostInFlight: () => mostInFlight,
-	};
-}
-
-test('after the first page, the rest are read four at a time and kept in order', async () => {
-	const clock = virtualDelays();
-	const scope = nock(API);
-	scope.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(clock.reply(0, page(1, 100, 950)));
-	// Later pages answer sooner than earlier ones: the output order must not follow the answers.
-	for (let n = 2; n <= 10; n++) {
-		scope.get('/v1/contacts').query({ page: n, pageSize: 100 }).reply(clock.reply(100 - n * 10, page(n, 100, 950)));
-	}
-	const { items } = await clock.run(runDeclarativeNode(node, getAll));
-	expect(clock.mostInFlight()).toBe(4);
+test('pages are read one after the other, in order, up to the last', async () => {
+	const sent: number[] = [];
+	nock(API)
+		.persist()
+		.get('/v1/contacts')
+		.query(true)
+		.reply((uri) => {
+			const n = Number(new URL(uri, API).searchParams.get('page'));
+			sent.push(n);
+			return [200, page(n, 100, 950)];
+		});
+	const { items } = await runDeclarativeNode(node, getAll);
 	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 950 }, (_, i) => `c${i}`));
-	expect(scope.isDone()).toBe(true);
+	expect(sent).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 });
 
-test('records added while reading: hasMore on the last expected page is followed', async () => {
+test('a record added at the end while reading: the total changed, so the list is read again, whole', async () => {
 	const grown = { ...page(2, 100, 200), meta: { page: 2, pageSize: 100, total: 201, hasMore: true } };
+	const last = { data: [{ id: 'c200' }], meta: { page: 3, pageSize: 100, total: 201, hasMore: false } };
 	const scope = nock(API)
 		.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 200))
 		.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, grown)
-		.get('/v1/contacts').query({ page: 3, pageSize: 100 })
-		.reply(200, { data: [{ id: 'c200' }], meta: { page: 3, pageSize: 100, total: 201, hasMore: false } });
+		.get('/v1/contacts').query({ page: 3, pageSize: 100 }).reply(200, last)
+		.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 201))
+		.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, page(2, 100, 201))
+		.get('/v1/contacts').query({ page: 3, pageSize: 100 }).reply(200, last);
 	const { items } = await runDeclarativeNode(node, getAll);
-	expect(items).toHaveLength(201);
+	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 201 }, (_, i) => `c${i}`));
 	expect(scope.isDone()).toBe(true);
 });
 
@@ -111,4 +72,43 @@ test('Limit reads only the pages it needs', async () => {
 	const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', limit: 150 });
 	expect(items).toHaveLength(150);
 	expect(scope.isDone()).toBe(true);
+});
+
+describe("the walker's verdict and its contradictions", () => {
+	const answer = (ids: number[], meta: object) => ({ body: { data: ids.map((id) => ({ id })), meta }, response: undefined });
+
+	test('pages that all tell one total but hold more records than it: the read is not whole', async () => {
+		const { records, whole } = await walkPages(async (n) =>
+			n === 1 ? answer([1, 2], { pageSize: 2, total: 2, hasMore: true }) : answer([3], { pageSize: 2, total: 2, hasMore: false }),
+		);
+		expect(records).toHaveLength(3);
+		expect(whole).toBe(false);
+	});
+
+	test('an empty page without hasMore whose total says more ends with an error, not a walk to the page bound', async () => {
+		const fetched: number[] = [];
+		await expect(
+			walkPages(async (n) => {
+				fetched.push(n);
+				return answer(n === 1 ? [1, 2] : [], { pageSize: 2, total: 6 });
+			}),
+		).rejects.toThrow('The API answered page 2 of the list with no records but said there were more; stopped reading the list');
+		expect(fetched).toEqual([1, 2]);
+	});
+});
+
+test('Return All: a page-1 total that overstates, the same on every read: the second read, alike, stands', async () => {
+	const sent: number[] = [];
+	nock(API)
+		.persist()
+		.get('/v1/contacts')
+		.query(true)
+		.reply((uri) => {
+			const n = Number(new URL(uri, API).searchParams.get('page'));
+			sent.push(n);
+			return [200, n === 1 ? { ...page(1, 100, 150), meta: { page: 1, pageSize: 100, total: 1000, hasMore: true } } : page(2, 100, 150)];
+		});
+	const { items } = await runDeclarativeNode(node, getAll);
+	expect(items).toHaveLength(150);
+	expect(sent).toEqual([1, 2, 1, 2]);
 });

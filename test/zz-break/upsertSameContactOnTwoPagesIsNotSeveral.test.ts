@@ -29,6 +29,15 @@ test('a contact the list shows on two pages (records shifted while reading) is o
 		.get('/v1/contacts')
 		.query({ page: 2, pageSize: 100 })
 		.reply(200, { data: contacts.slice(99, 150), meta: { page: 2, pageSize: 100, total: 151, hasMore: false } });
+	// The list reader sees a contact read twice and reads the list again, as it is now.
+	const added = { id: 'ctc_new', name: 'New', email: 'new@example.com' };
+	const reread = api()
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, { data: [added, ...contacts.slice(0, 99)], meta: { page: 1, pageSize: 100, total: 151, hasMore: true } })
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, { data: contacts.slice(99, 150), meta: { page: 2, pageSize: 100, total: 151, hasMore: false } });
 	const write = api()
 		.patch('/v1/contacts/ctc_99', { name: 'Row 0' })
 		.reply(200, { data: { id: 'ctc_99', name: 'Row 0', email: 'c99@example.com' } });
@@ -40,4 +49,5 @@ test('a contact the list shows on two pages (records shifted while reading) is o
 	);
 	expect(items.map((item) => [item.json.action, item.json.id])).toEqual([['updated', 'ctc_99']]);
 	expect(write.isDone()).toBe(true);
+	expect(reread.isDone()).toBe(true);
 });

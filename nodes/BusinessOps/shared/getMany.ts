@@ -29,6 +29,7 @@ const LIMIT: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: 50,
 	description: 'Max number of results to return',
+	hint: 'Read in one pass: a record another client creates or deletes meanwhile may leave a record out or return one twice. Return All reads the list again instead.',
 };
 
 const limitRule: Rule = (ctx, value) => numberRule('positiveInteger')(ctx, value);
