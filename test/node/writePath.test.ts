@@ -9,7 +9,7 @@ import { createRunExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, createTestNode, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
+import { byId, createTestNode, loadNodeType, runDeclarativeNode, runWithRetries, TEST_BASE_URL } from '../harness/engine';
 
 beforeEach(() => {
 	forgetRateBudgets();
@@ -125,6 +125,12 @@ describe('Retry On Fail sends no write that was already answered', () => {
 		]);
 	});
 
+	test('two items with the same request are two writes: the memory is per item', async () => {
+		const api = contactsApi();
+		await runDeclarativeNode(node, createContact, { items: [{ json: { name: 'Ann', email: 'a@example.com' } }, { json: { name: 'Ann', email: 'a@example.com' } }] });
+		expect(api.writes).toEqual(['POST Ann', 'POST Ann']);
+	});
+
 	test('a node run again (a loop: new execute data, new run index) sends its writes again', async () => {
 	const api = contactsApi();
 		await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob') });
@@ -163,6 +169,15 @@ describe('Create or Update: overlapping runs in one process', () => {
 	});
 });
 
+test('Create or Update: overlapping runs with two API keys (two accounts) do not coordinate: each account gets its contact', async () => {
+	const api = contactsApi(undefined, 200);
+	const credentials = (letter: string) => ({ apiKey: `svc_${letter.repeat(32)}`, baseUrl: TEST_BASE_URL });
+	await Promise.all(
+		['a', 'b'].map(async (letter) => await runDeclarativeNode(node, upsert, { credentials: credentials(letter), items: [{ json: { email: 'new@example.com', name: letter } }] })),
+	);
+	expect(api.writes).toEqual(['POST a', 'POST b']);
+});
+
 describe('Create or Update: invisible characters', () => {
 	test.each([
 		['a left-to-right mark (U+200E)', 'ann\u200e@example.com'],
@@ -187,10 +202,8 @@ describe('Stop Workflow: Update and Delete of several items go one at a time', (
 	/** Writes to /contacts/{id} answered after a moment; `failing` is refused with 404. */
 	function slowWrites(method: 'patch' | 'delete', failing: string) {
 		const seen = { sent: [] as string[], inFlight: 0, most: 0 };
-		nock(API)
-			.persist()
-			[method](/\/v1\/contacts\/.*/)
-			.reply(async (uri) => {
+		const scope = nock(API).persist();
+		scope[method](/\/v1\/contacts\/.*/).reply(async (uri) => {
 				const id = uri.split('/').pop() as string;
 				seen.sent.push(id);
 				seen.most = Math.max(seen.most, ++seen.inFlight);

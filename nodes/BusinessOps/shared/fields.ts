@@ -1,21 +1,6 @@
 /**
- * Field builders: a field that sends something is declared through one of these, so its
- * declaration shows what it sends. The builder gives the field its `routing.send` (the body or
- * query property) and one preSend step, its send rule:
- *
- * 1. empty values: `undefined`, `null`, or text that is empty or only spaces mean "not given" (an
- *    expression on a missing input field, a cleared input, an AI model's "" for what it does not
- *    know): an optional field then sends nothing; a required one is refused naming the field;
- * 2. typing (typing.ts): the value in the type the API takes, or refused naming the field;
- * 3. the field's own check, on the typed value, so that what was checked is what is sent.
- *
- * The step reads the value RoutingNode put in the request under the field's property (n8n fills
- * the whole request before any preSend runs), so it works wherever the field sits: top level,
- * collection, fixedCollection row.
- *
- * A refusal does not throw out of RoutingNode: it travels with the item's request to the routing
- * seam (`sendStep`, `refusalOf`), which fails the item there, in item order and paired with its
- * input item, like any other failure of the item.
+ * Field builders: each field that sends something declares its send rule here (empty values, typing,
+ * its own check). A refusal travels with the item's request to the routing seam. See ARCHITECTURE.md, "Fields".
  */
 import type {
 	IDataObject,
@@ -43,7 +28,11 @@ export interface SendTo {
 
 export type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
 
-/** The first refusal of an item's input, carried by its request to the routing seam. */
+/**
+ * The first refusal of an item's input, carried by its request to the routing seam: thrown inside
+ * RoutingNode, the item would be absent from the item order, and under "Stop Workflow" later items
+ * would still be sent.
+ */
 const REFUSAL = Symbol('refusal');
 type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
 

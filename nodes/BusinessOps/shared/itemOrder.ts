@@ -39,7 +39,7 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 	const run = runOf(ctx);
 	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
-	if (response.statusCode < 300) run.answered.set(key, response);
+	run.answered.set(key, response);
 	run.try.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
 	return response;
 }

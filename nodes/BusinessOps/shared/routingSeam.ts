@@ -1,19 +1,6 @@
 /**
- * The seam between n8n's RoutingNode (the declarative engine) and the package's API client.
- *
- * RoutingNode builds each item's request from the operation's `routing` and, because the Resource
- * field sets `paginate`, hands it to `requestOperations.pagination` instead of sending it itself.
- * That hook is `executeRoutedRequest`, so every request of the node goes through the shared
- * transport (rate budget, retries, errors). An operation that reads a list says so with
- * `listRouting`, which makes the seam read every page with the one list reader; one that is more
- * than one request per item, with `senderRouting`.
- *
- * Here an item fails or is sent: a refusal of its input (fields.ts) is thrown here, in item order
- * (itemOrder.ts, entered once per item); under "Continue" a failure becomes an error item paired
- * with its input item. The `{ data, meta }` envelope is unwrapped before the operation's own
- * `postReceive` steps run; those must be functions (a test checks every operation), since n8n's
- * declarative forms such as `rootProperty` would see the records, not the envelope. A
- * `Deprecation` header is shown to the user once per execution (`noteDeprecation`).
+ * The seam between n8n's RoutingNode and the package's API client: every item's request arrives here
+ * (`requestOperations.pagination`), is sent in item order and unwrapped. See ARCHITECTURE.md, "Routing seam".
  */
 import type {
 	DeclarativeRestApiSettings,
@@ -110,10 +97,8 @@ function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpReque
 }
 
 /**
- * One item of an operation that is more than one request (Contact → Create or Update): sends what it needs
- * through `sendRequest` and answers the records and the last response. `memo` is what the run
- * keeps for the operation. Its items go one at a time in item order under every On Error setting,
- * since an item may depend on what earlier ones wrote.
+ * One item of an operation that is more than one request (Contact → Create or Update); `memo` is what
+ * the try keeps for it. Its items go in item order under every On Error setting.
  */
 export type ItemSender = (
 	ctx: IExecutePaginationFunctions,
@@ -180,15 +165,9 @@ function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecuti
 }
 
 /** One item through the seam: sent in item order; under "Continue" a failure is its error item. */
-async function routed(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	how: How,
-): Promise<INodeExecutionData[]> {
-	const options = requestData.options as IHttpRequestOptions;
-	const sent = inItemOrder(ctx, options, async (memo) => await route(ctx, requestData, how, memo), typeof how === 'function');
-	if (!ctx.continueOnFail()) return await sent;
-	return await sent.catch((error: Error) => [errorItem(ctx, error)]);
+async function routed(ctx: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions, how: How) {
+	const sent = inItemOrder(ctx, requestData.options as IHttpRequestOptions, async (memo) => await route(ctx, requestData, how, memo), typeof how === 'function');
+	return ctx.continueOnFail() ? await sent.catch((error: Error) => [errorItem(ctx, error)]) : await sent;
 }
 
 /** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
@@ -199,18 +178,13 @@ export async function executeRoutedRequest(
 	return await routed(this, requestData, 'single');
 }
 
-async function executeRoutedList(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
-	return await routed(this, requestData, 'list');
-}
-
 /** The routing of an operation that reads a list (GET `url`): the seam reads its pages. */
 export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
 	return {
 		request: { method: 'GET', url, ...extra },
-		operations: { pagination: executeRoutedList },
+		operations: { pagination: async function (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) {
+			return await routed(this, requestData, 'list');
+		} },
 	};
 }
 

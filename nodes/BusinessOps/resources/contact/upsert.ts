@@ -3,7 +3,7 @@
  * PATCHes the one with its address or POSTs a new one. See ARCHITECTURE.md, "Create or Update".
  */
 import { createHash } from 'node:crypto';
-import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
@@ -173,20 +173,24 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 		let answer!: (id: string | undefined) => void;
 		const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
 		created.set(key, entry);
-		try {
-			const response = await sendWrite(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex);
+		// a 409 is kept, not thrown: the contact may have been created meanwhile by someone else
+		const sent = await sendWrite(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex).then(
+			(response) => ({ response }),
+			async (error: unknown) => {
+				answer(undefined);
+				return isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error);
+			},
+		);
+		if ('response' in sent) {
 			entry.at = ++clock;
-			const id = recordsOf(response.body)[0]?.id;
+			const id = recordsOf(sent.response.body)[0]?.id;
 			answer(id === undefined || id === null ? undefined : String(id));
-			outcome = { action: 'created', response };
-		} catch (error) {
-			if (created.get(key) === entry) created.delete(key);
-			answer(undefined);
-			// A 409: someone created it meanwhile. Read again and update it; if there is none, the 409 stands.
-			if (!isConflict(error)) throw error;
+			outcome = { action: 'created', response: sent.response };
+		} else {
+			// Read again: the contact created meanwhile is updated; if there is none, the 409 stands.
 			run.index = undefined;
 			const theirs = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
-			if (theirs === undefined) throw error;
+			if (theirs === undefined) throw sent.conflict;
 			outcome = await update(theirs);
 		}
 	}
