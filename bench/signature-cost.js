@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Cost of the trigger's signature check per delivery: verifyDelivery() from the built package
-// (dist/nodes/BusinessOpsTrigger/signature.js) on deliveries signed by the sandbox's own signer,
+// (dist/nodes/BusinessOpsTrigger/signatures/verify.js) on deliveries signed by the sandbox's own signer,
 // for each scheme, against the bare HMAC-SHA256 of the same bytes (the least any check must do).
 // Prints one JSON line: { bodyBytes, perCallMs: { hmac, standardWebhooks, github, stripe, auto } }.
 //   node bench/signature-cost.js [iterations]
@@ -12,7 +12,7 @@ const path = require('node:path');
 const { SAMPLE_INVOICE } = require('./lib/sampleEvent');
 
 const ROOT = path.resolve(__dirname, '..');
-const { verifyDelivery } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'signature.js'));
+const { verifyDelivery } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'signatures', 'verify.js'));
 const { openSecret, sealSecret } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
 const { signatureHeaders } = require(path.join(ROOT, 'build', 'sandbox', 'signing.js'));
 

@@ -10,10 +10,10 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
-import { customSignatureOf, customSignatureOption } from './customProperties';
-import { customProblem } from './customSignature';
+import { customSignatureOf, customSignatureOption } from './signatures/customProperties';
+import { customProblem } from './signatures/verify';
 import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
-import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './hmac';
+import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
 import { isOn, switchProblem } from './switches';
 import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';

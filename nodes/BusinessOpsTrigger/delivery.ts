@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { textOf as text, type BusinessOpsEvent } from '../shared/event';
-import { headerValues, type HeaderBag } from './hmac';
+import { headerValues, type HeaderBag } from './signatures/hmac';
 
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
 const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);

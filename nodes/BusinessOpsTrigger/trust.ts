@@ -19,10 +19,10 @@ import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
-import { customSignatureOf } from './customProperties';
 import { parseEventBody } from './delivery';
-import { toleranceOf, type CustomSignature, type HeaderBag, type SignedForm, type VerifiedForm } from './hmac';
-import { type SignatureScheme, verifyDelivery } from './signature';
+import { customSignatureOf } from './signatures/customProperties';
+import type { CustomSignature, HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
+import { type SignatureScheme, verifyDelivery } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookSlot } from './subscriptionRecord';
 
 export interface TrustRequest {
@@ -48,46 +48,40 @@ export interface TrustSubscription {
 
 export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
-	| { accepted: false; status: 400 | 401; reason: string };
+	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
 
-const refused = (status: 400 | 401, reason: string): Trust => ({ accepted: false, status, reason });
+const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust => ({ accepted: false, status, kind, reason });
 
 /**
  * One request, one subscription, one answer: accepted only when the signature verifies under the
  * subscription's scheme and the body is a JSON object; else refused with the reason (401, or 400
- * for a verified body that is not a JSON object). Pure, and never throws.
+ * for a verified body that is not a JSON object). Pure, and never throws (verifyDelivery does not).
  */
 export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
-	try {
-		const { scheme, secret } = subscription;
-		const tolerance = toleranceOf(subscription.tolerance);
-		if (typeof tolerance !== 'number') return refused(401, tolerance.problem);
-		if (typeof secret === 'object' && scheme !== 'none') return refused(401, secret.problem);
-		const verified = verifyDelivery({
-			scheme,
-			secret: typeof secret === 'string' ? secret : undefined,
-			headers: request.headers,
-			rawBody: request.rawBody,
-			signatureHeader: subscription.signatureHeader,
-			custom: subscription.custom,
-			learned: subscription.learned,
-			toleranceSeconds: tolerance,
-			nowSeconds: request.nowSeconds,
-		});
-		if (!verified.valid) return refused(401, verified.reason);
-		// The bytes just verified are the ones read; only without a signature check may n8n's
-		// own parse of the body stand in for missing raw bytes.
-		const { parsedBody } = request;
-		const body =
-			parseEventBody(request.rawBody) ??
-			(scheme === 'none' && request.rawBody === undefined && parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody)
-				? (parsedBody as IDataObject)
-				: undefined);
-		if (!body) return refused(400, 'body is not a JSON object');
-		return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
-	} catch {
-		return refused(401, 'the delivery could not be checked');
-	}
+	const { scheme, secret } = subscription;
+	if (typeof secret === 'object' && scheme !== 'none') return refused(401, 'secret', secret.problem);
+	const verified = verifyDelivery({
+		scheme,
+		secret: typeof secret === 'string' ? secret : undefined,
+		headers: request.headers,
+		rawBody: request.rawBody,
+		signatureHeader: subscription.signatureHeader,
+		custom: subscription.custom,
+		learned: subscription.learned,
+		toleranceSeconds: subscription.tolerance,
+		nowSeconds: request.nowSeconds,
+	});
+	if (!verified.valid) return refused(401, verified.kind, verified.reason);
+	// The bytes just verified are the ones read; only without a signature check may n8n's
+	// own parse of the body stand in for missing raw bytes.
+	const { parsedBody } = request;
+	const body =
+		parseEventBody(request.rawBody) ??
+		(scheme === 'none' && request.rawBody === undefined && parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody)
+			? (parsedBody as IDataObject)
+			: undefined);
+	if (!body) return refused(400, 'body', 'body is not a JSON object');
+	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
 
 /**
@@ -156,8 +150,8 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	// read again: other deliveries may have written it while the secret was opened
 	const { entry, known } = entryFor(key, record);
 	if (!trust.accepted) {
-		const { kind, words } = reasonKind(trust.reason);
-		note(ctx, entry, kind, 'warn', `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${words} are not logged for a minute.`);
+		const line = `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${KIND_WORDS[trust.kind]} are not logged for a minute.`;
+		note(ctx, entry, trust.kind, 'warn', line);
 		// a refusal keeps its log time only: it does not make the entry the most recently used
 		if (!known) memory.set(key, entry);
 		return trust;
@@ -186,28 +180,21 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 export const LOG_INTERVAL_MS = 60_000;
 
 /**
- * The kinds of refusal reason, each logged at most once a minute per trigger, with the words the
- * log line uses, so that junk a stranger sends never keeps the reason a genuine delivery fails (a
- * changed key, another signed form, a clock out of the window) out of the log; junk that falls in
- * a genuine reason's kind names the same reason. Kinds are this fixed set, never anything the
- * request chooses (reasons may name its headers).
+ * The words the log uses for each kind of refusal. Each kind is logged at most once a minute per
+ * trigger, so that junk a stranger sends never keeps the reason a genuine delivery fails (a changed
+ * key, another signed form, a clock out of the window) out of the log. Kinds are this fixed set,
+ * never anything the request chooses (reasons may name its headers).
  */
-const REASON_KINDS: ReadonlyArray<[kind: string, pattern: RegExp, words: string]> = [
-	['window', /timestamp too old|timestamp in the future/, 'a timestamp outside the window'],
-	['search', /Auto has not yet seen/, "Auto's search of a first delivery"],
-	['signature', /^signature does not match/, 'a signature that does not match'],
-	['headers', /^(missing|malformed) /, 'missing or malformed headers'],
-	['secret', /signing secret|signing key|API key/, 'the signing secret or key'],
-	['settings', /^(Custom signature|"Timestamp Tolerance|the timestamp tolerance|unknown signature scheme)/, "the trigger's settings"],
-	['body', /body/, 'the body'],
-	['other', /(?:)/, 'other reasons'],
-];
-
-/** The kind of a refusal's reason and its words in the log (the last kind matches every reason). */
-export function reasonKind(reason: string): { kind: string; words: string } {
-	const [kind, , words] = REASON_KINDS.find(([, pattern]) => pattern.test(reason))!;
-	return { kind, words };
-}
+const KIND_WORDS: Record<RefusalKind, string> = {
+	window: 'a timestamp outside the window',
+	search: "Auto's search of a first delivery",
+	signature: 'a signature that does not match',
+	headers: 'missing or malformed headers',
+	secret: 'the signing secret or key',
+	settings: "the trigger's settings",
+	body: 'the body',
+	other: 'other reasons',
+};
 
 /**
  * A line about the trigger in n8n's log, at most once a minute per trigger and `kind` (a fixed

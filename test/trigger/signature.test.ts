@@ -8,11 +8,9 @@ jest.mock('crypto', () => {
 	return { ...actual, createHmac: jest.fn(actual.createHmac), timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
 
-import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/autoSignature';
-import { customProblem } from '../../nodes/BusinessOpsTrigger/customSignature';
-import { toleranceOf, whsecKey as standardWebhooksKey, type CustomSignature,
-	type SignedForm, type VerifyResult } from '../../nodes/BusinessOpsTrigger/hmac';
-import { verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signature';
+import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/signatures/auto';
+import { keyOf, toleranceOf, type CustomSignature, type SignedForm, type VerifyResult } from '../../nodes/BusinessOpsTrigger/signatures/hmac';
+import { customProblem, verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
 	formHeaders,
@@ -26,6 +24,7 @@ import {
 
 const NOW = VECTOR.timestamp;
 const SECRET = 'whsec_c2VjcmV0LWZvci10aGUtdHJpZ2dlci10ZXN0cy0xMjM0NQ==';
+const standardWebhooksKey = (secret: string) => keyOf(secret, 'whsecBase64');
 const BODY = '{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
 
 function verify(overrides: Partial<VerifyOptions>): VerifyResult {
@@ -113,6 +112,15 @@ describe('Standard Webhooks', () => {
 		expect(reasonOf(run(vector, { nowSeconds: NOW + 61, toleranceSeconds: 60 }))).toBe('timestamp too old');
 	});
 
+	test('the signature is spelled as the specification says: URL-safe or unpadded base64 is refused (Auto reads both)', () => {
+		const urlSafe = VECTOR.signature.replace(/\+/g, '-').replace(/\//g, '_');
+		const unpadded = VECTOR.signature.replace(/=$/, '');
+		for (const value of [urlSafe, unpadded]) {
+			expect(reasonOf(run({ ...vector, 'webhook-signature': value }))).toBe('malformed webhook-signature header');
+			expect(run({ ...vector, 'webhook-signature': value }, { scheme: 'auto' }).valid).toBe(true);
+		}
+	});
+
 	test('a timestamp that was signed but moved is refused', () => {
 		expect(reasonOf(run({ ...vector, 'webhook-timestamp': String(NOW + 1) }))).toBe('signature does not match');
 	});
@@ -171,6 +179,14 @@ describe('GitHub-style', () => {
 	test('upper-case hex is accepted', () => {
 		const value = `sha256=${headers['x-hub-signature-256'].slice('sha256='.length).toUpperCase()}`;
 		expect(verify({ scheme: 'github', headers: { 'x-hub-signature-256': value } }).valid).toBe(true);
+	});
+
+	test('a prefix counts only where a value starts (after a space or comma), under GitHub- and Stripe-style', () => {
+		const value = headers['x-hub-signature-256'];
+		expect(reasonOf(verify({ scheme: 'github', headers: { 'x-hub-signature-256': `x${value}` } }))).toBe('malformed X-Hub-Signature-256 header');
+		expect(verify({ scheme: 'github', headers: { 'x-hub-signature-256': `a,${value}` } }).valid).toBe(true);
+		const stripe = `t=${NOW},xv1=${stripeV1(SECRET, NOW, BODY)}`;
+		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': stripe } }))).toBe('malformed Stripe-Signature header');
 	});
 
 	test('a configured header is read instead of the default', () => {

@@ -33,20 +33,21 @@ describe('decideTrust: one request, one subscription, one answer', () => {
 		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW - 17, BODY)), { ...auto, tolerance: 10 })).toEqual({
 			accepted: false,
 			status: 401,
+			kind: 'window',
 			reason: 'signature does not match (and timestamp too old: a timestamp outside the window is not tried)',
 		});
 	});
 
-	test.each<[string, ReturnType<typeof request>, TrustSubscription, number, RegExp]>([
-		['a tolerance that is not a number', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, tolerance: '5m' }, 401, /^"Timestamp Tolerance \(Seconds\)" must be a number/],
-		['a secret that does not open', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: { problem: 'publish again' } }, 401, /^publish again$/],
-		['no secret', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: undefined }, 401, /^no signing secret is stored$/],
-		['a forged signature', request(standardHeaders('whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==', 'msg_1', NOW, BODY)), auto, 401, /^signature does not match$/],
-		['a verified body that is a JSON list', request(standardHeaders(SECRET, 'msg_1', NOW, '[1]'), '[1]'), auto, 400, /^body is not a JSON object$/],
-		['headers that are not an object', { headers: null as unknown as Record<string, string>, rawBody: Buffer.from(BODY), nowSeconds: NOW }, auto, 401, /^signature could not be checked$/],
-	])('refused: %s', (_case, req, subscription, status, reason) => {
+	test.each<[string, ReturnType<typeof request>, TrustSubscription, number, string, RegExp]>([
+		['a tolerance that is not a number', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, tolerance: '5m' }, 401, 'settings', /^"Timestamp Tolerance \(Seconds\)" must be a number/],
+		['a secret that does not open', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: { problem: 'publish again' } }, 401, 'secret', /^publish again$/],
+		['no secret', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: undefined }, 401, 'secret', /^no signing secret is stored$/],
+		['a forged signature', request(standardHeaders('whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==', 'msg_1', NOW, BODY)), auto, 401, 'signature', /^signature does not match$/],
+		['a verified body that is a JSON list', request(standardHeaders(SECRET, 'msg_1', NOW, '[1]'), '[1]'), auto, 400, 'body', /^body is not a JSON object$/],
+		['headers that are not an object', { headers: null as unknown as Record<string, string>, rawBody: Buffer.from(BODY), nowSeconds: NOW }, auto, 401, 'other', /^signature could not be checked$/],
+	])('refused: %s', (_case, req, subscription, status, kind, reason) => {
 		const trust = decideTrust(req, subscription);
-		expect(trust).toEqual({ accepted: false, status, reason: expect.stringMatching(reason) });
+		expect(trust).toEqual({ accepted: false, status, kind, reason: expect.stringMatching(reason) });
 	});
 
 	test('the scheme None accepts n8n\'s parsed body only when the raw bytes are missing, and only an object', () => {

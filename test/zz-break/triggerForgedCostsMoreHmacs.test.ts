@@ -12,8 +12,8 @@
  *   genuine delivery of that shape (the API sends one id and one timestamp) costs 1.
  * Expected: forged <= genuine + 1 in both states.
  */
-import * as hmac from '../../nodes/BusinessOpsTrigger/hmac';
-import { verifyDelivery } from '../../nodes/BusinessOpsTrigger/signature';
+import * as hmac from '../../nodes/BusinessOpsTrigger/signatures/hmac';
+import { verifyDelivery } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { standardHeaders } from '../trigger/helpers';
 
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';

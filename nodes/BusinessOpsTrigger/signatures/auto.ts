@@ -1,48 +1,28 @@
 /**
- * Auto: finds where and how the API signs a delivery, without weakening the check. A delivery
- * is accepted only when an HMAC-SHA256 made with the subscription's secret equals one of the
- * signatures it carries; what is searched is where that signature sits:
- *
- * - any header whose name contains `signature` (and the one set under Signature Header); every
- *   value, split on spaces and commas (several signatures for key rotation);
- * - values `v1,<base64>`, `<name>=<hex or base64>` (`sha256=`, `v1=`), bare hex or base64;
- * - signed content `<body>`, `<timestamp>.<body>` or `<id>.<timestamp>.<body>`;
- * - the key as the whole secret (UTF-8) or as the base64 after `whsec_`.
- *
- * Timestamps and ids are tried best-named first, so that headers added by proxies do not push
- * out the real one: timestamps (inside the window only) from `webhook-timestamp`/`svix-timestamp`,
- * then the `t=` of a signature value, then a header named after a signature header
- * (`x-signature-timestamp`, `x-webhook-timestamp` beside `x-webhook-signature`), then any header
- * whose name contains `timestamp`; ids from `webhook-id`/`svix-id`, then a header named after a
- * signature header (`x-business-ops-id`), then one naming a delivery, message or event
- * (`x-github-delivery`, `x-event-id`), then any other `*-id`; tracing ids (`x-request-id`,
- * `x-amzn-trace-id`, `x-vercel-id`, `x-arr-log-id`, ...) never.
- *
- * `learned` (the signed form of an earlier accepted delivery of the same subscription: signed
- * content and key form, both covered by the HMAC) narrows the search to that content and key,
- * with the best-named timestamp and id first and at most MAX_LEARNED_HMACS tries: a forged
- * delivery costs at most one HMAC more than a genuine one. Without it, the search is bounded:
- * cheap checks first (a timestamp outside the window, an empty or overlong value and a key
- * shorter than 16 bytes are dropped before anything is hashed), the most likely form first (the
- * form the signature value's shape names: `v1,` is Standard Webhooks, keyed with the base64
- * after `whsec_`; any other is keyed with the whole secret first), at most MAX_SEARCH_HMACS
- * HMACs and MAX_SEARCH_HASHED_BYTES hashed (at least two tries), and no search over a body above
- * MAX_SEARCH_BODY_BYTES. Pure; never throws.
+ * Auto: finds where and how the API signs a delivery, without weakening the check: accepted only
+ * when an HMAC-SHA256 made with the subscription's secret equals a signature the delivery carries.
+ * Searched: every header whose name contains `signature` (and the one under Signature Header),
+ * values `v1,<base64>`, `<name>=<hex or base64>`, bare hex or base64; signed content `<body>`,
+ * `<timestamp>.<body>` or `<id>.<timestamp>.<body>`; the key as the whole secret or the base64 after
+ * `whsec_`. Timestamps and ids are tried best-named first, so that proxies' headers never push out
+ * the API's own; tracing ids never. The work is bounded: see docs/signatures.md ("What a delivery
+ * costs") and ARCHITECTURE.md. `learned` (the signed content and key of an accepted delivery, both
+ * covered by the HMAC) narrows the search to that form: at most MAX_LEARNED_HMACS. Pure; never throws.
  */
 import {
 	checkTimestamp,
 	decodeDigest,
-	fail,
 	headerValues,
 	hmacOf,
+	keyOf,
 	MIN_KEY_BYTES,
+	refusal,
 	sameBytes,
 	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
 	type SignedForm,
 	type VerifyResult,
-	whsecKey,
 } from './hmac';
 
 const SHA256_BYTES = 32;
@@ -174,11 +154,11 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 0 : inFamily(name) ? 2 : 3 };
 	});
 	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
-	let stale: string | undefined;
+	let stale: (VerifyResult & { valid: false }) | undefined;
 	const inWindow = byRank.filter((timestamp, index) => {
 		const checked = checkTimestamp(timestamp.value, nowSeconds, tolerance);
 		// the reason names the best-named timestamp only: a proxy's stale one says nothing about the delivery
-		if (typeof checked !== 'number' && index === 0) stale = checked.valid ? undefined : checked.reason;
+		if (typeof checked !== 'number' && !checked.valid && index === 0) stale = checked;
 		return typeof checked === 'number';
 	});
 	const timestamps = ranked(inWindow, MAX_TIMESTAMPS);
@@ -257,24 +237,25 @@ export function verifyAuto(
 	learned?: SignedForm,
 ): VerifyResult {
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
-	if (headerNames.length === 0) return fail('missing signature header (no header name contains "signature")');
+	if (headerNames.length === 0) return refusal('headers', 'missing signature header (no header name contains "signature")');
 	if (signatures.length === 0) {
-		return fail(`malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
+		return refusal('headers', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
 	}
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
-		return fail(
+		return refusal(
+			'search',
 			`Auto has not yet seen a verified delivery of this subscription in this n8n process and does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options`,
 		);
 	}
 	// The base64 after whsec_ first when a value is Standard Webhooks-shaped (`v1,`), else the whole secret (Stripe's whsec_ too)
 	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
 	if (secret.startsWith('whsec_')) {
-		const whsec: [CustomSignature['key'], Buffer] = ['whsecBase64', whsecKey(secret)];
+		const whsec: [CustomSignature['key'], Buffer] = ['whsecBase64', keyOf(secret, 'whsecBase64')];
 		if (signatures.some((signature) => signature.prefix === 'v1,')) keys.unshift(whsec);
 		else keys.push(whsec);
 	}
 	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
-	if (usableKeys.length === 0) return fail(SHORT_KEY);
+	if (usableKeys.length === 0) return SHORT_KEY;
 	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
 	// a `sha256=` value without a `t=` or a timestamp header named for signing is GitHub's shape: the body alone first,
 	// whatever timestamp headers a proxy added (their names say less than the value's shape)
@@ -286,7 +267,7 @@ export function verifyAuto(
 	// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
 	if (!learned && usableKeys.length > 1 && contents.length > 1) tries.splice(1, 0, ...tries.splice(usableKeys.length, 1));
 	for (const [content, [keyForm, key]] of tries) {
-		if (budget-- <= 0) return fail(noMatch(stale, learned, !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined));
+		if (budget-- <= 0) return noMatch(stale, learned, !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined);
 		const expected = hmacOf('sha256', key, content.prefix, body);
 		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 		if (!match) continue;
@@ -299,14 +280,16 @@ export function verifyAuto(
 		};
 		return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 	}
-	return fail(noMatch(stale, learned));
+	return noMatch(stale, learned);
 }
 
-function noMatch(stale: string | undefined, learned: SignedForm | undefined, triedOnly?: number): string {
+function noMatch(stale: (VerifyResult & { valid: false }) | undefined, learned: SignedForm | undefined, triedOnly?: number): VerifyResult {
 	const checked = learned
 		? ` (checked as HMAC-SHA256 of ${learned.content} with ${learned.key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret'}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
 		: triedOnly
 			? ` (Auto has not yet seen a verified delivery of this subscription in this n8n process and tried only the ${triedOnly} most likely forms over a body this large; a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options)`
 			: '';
-	return stale ? `signature does not match${checked} (and ${stale}: a timestamp outside the window is not tried)` : `signature does not match${checked}`;
+	// the kind says what a genuine delivery would need: a clock in the window, a smaller first delivery
+	const kind = stale?.kind === 'window' ? 'window' : triedOnly ? 'search' : 'signature';
+	return refusal(kind, `signature does not match${checked}${stale ? ` (and ${stale.reason}: a timestamp outside the window is not tried)` : ''}`);
 }

@@ -1,0 +1,120 @@
+/**
+ * What every signing form is checked with: header lookup, the digest's spelling, HMAC, timing-safe
+ * comparison, the replay window, and the never-throwing result type. Pure. See ARCHITECTURE.md.
+ */
+import { createHmac, timingSafeEqual } from 'crypto';
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** Every part of a signature: set by hand (the Custom scheme), by a preset, or found by Auto. */
+export interface CustomSignature {
+	header: string;
+	/** Text right before each signature value, e.g. `sha256=`, `v1,` or `v1=`; empty for a bare value. */
+	prefix: string;
+	encoding: 'hex' | 'base64';
+	/** The signed content: `{body}` with optional `{timestamp}` and `{id}`, e.g. `{timestamp}.{body}`. */
+	content: string;
+	/** `secret`: the whole secret as UTF-8; `whsecBase64`: the base64 after `whsec_`, decoded. */
+	key: 'secret' | 'whsecBase64';
+	/** Header of the signed timestamp; empty: the `t=` element of the signature header. */
+	timestampHeader: string;
+	/** Header of the message id used by `{id}`. */
+	idHeader: string;
+	algorithm: 'sha256' | 'sha512';
+}
+
+/** Auto's learned form: what the signature covered besides the body, and the key; both covered by the HMAC. */
+export interface SignedForm {
+	content: '{body}' | '{timestamp}.{body}' | '{ID}.{timestamp}.{body}';
+	key: CustomSignature['key'];
+}
+
+/** Which form a delivery verified under, in words a user can pin as a Custom scheme. */
+export interface VerifiedForm {
+	/** e.g. `Stripe-style (header Stripe-Signature)`; never contains a secret or a signature. */
+	description: string;
+	/** Custom settings that accept exactly this form; absent for the named schemes. */
+	custom?: CustomSignature;
+	/** Auto: what it remembers of the form. */
+	signed?: SignedForm;
+	/** The message id the signature covers. */
+	signedId?: string;
+}
+
+/** What a refusal is about: the log names each kind at most once a minute (trust.ts). */
+export type RefusalKind = 'window' | 'search' | 'signature' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
+
+export type VerifyResult =
+	| { valid: true; form: VerifiedForm; timestamp?: number }
+	| { valid: false; kind: RefusalKind; reason: string };
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export const refusal = (kind: RefusalKind, reason: string): VerifyResult => ({ valid: false, kind, reason });
+
+/** A signing key shorter than this (after decoding) is refused: an empty or tiny key is guessable. */
+export const MIN_KEY_BYTES = 16;
+export const SHORT_KEY = refusal('secret', `the signing key is shorter than ${MIN_KEY_BYTES} bytes after decoding`);
+
+/** Every value of the headers whose name passes `wanted` (lower case), repeated ones included. */
+export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => boolean): Array<[string, string]> {
+	const found: Array<[string, string]> = [];
+	for (const [name, value] of Object.entries(headers)) {
+		if (!wanted(name.toLowerCase())) continue;
+		for (const one of Array.isArray(value) ? value : [value]) if (typeof one === 'string') found.push([name, one]);
+	}
+	return found;
+}
+
+/** Every value of the header `name`, whatever the case of its name. */
+export const valuesOf = (headers: HeaderBag, name: string): string[] =>
+	headerValues(headers, (lower) => lower === name.trim().toLowerCase()).map(([, value]) => value);
+
+/** Timing-safe comparison; different lengths are simply unequal. */
+export const sameBytes = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);
+
+export function hmacOf(algorithm: CustomSignature['algorithm'], key: Buffer, ...parts: Array<string | Buffer>): Buffer {
+	const mac = createHmac(algorithm, key);
+	for (const part of parts) mac.update(part);
+	return mac.digest();
+}
+
+/** The key bytes: the whole secret as UTF-8, or the base64 after `whsec_` (the whole secret without that prefix). */
+export const keyOf = (secret: string, form: CustomSignature['key']): Buffer =>
+	form === 'whsecBase64' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret, 'utf8');
+
+const HEX = /^[0-9a-f]+$/i;
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/** The digest a signature value spells, or undefined when it is not `bytes` long in that encoding. */
+export function decodeDigest(value: string, encoding: 'hex' | 'base64', bytes: number): Buffer | undefined {
+	if (encoding === 'hex') return value.length === bytes * 2 && HEX.test(value) ? Buffer.from(value, 'hex') : undefined;
+	if (!BASE64.test(value)) return undefined;
+	const standard = value.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+	if (standard.length !== Math.ceil((bytes * 4) / 3)) return undefined;
+	const decoded = Buffer.from(standard, 'base64');
+	// Only the canonical spelling: base64 decoders ignore the unused low bits of the last character
+	return decoded.toString('base64').replace(/=+$/, '') === standard && decoded.length === bytes ? decoded : undefined;
+}
+
+/**
+ * The Timestamp Tolerance as a number of seconds (the default when not set), or what is wrong with it. A
+ * value that is not a number (`"5m"` from an expression) or is negative never turns the window off.
+ */
+export function toleranceOf(value: unknown): number | { problem: string } {
+	if (value === undefined || value === null || value === '') return DEFAULT_TOLERANCE_SECONDS;
+	const seconds = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+	return {
+		problem: `"Timestamp Tolerance (Seconds)" must be a number of seconds, 0 or more (it is ${JSON.stringify(value)}); set it under Options, e.g. 300`,
+	};
+}
+
+/** A timestamp in whole Unix seconds checked against `now`: stale and future ones both fail. */
+export function checkTimestamp(value: string, now: number, tolerance: number): VerifyResult | number {
+	if (!/^\d{1,12}$/.test(value)) return refusal('headers', 'malformed timestamp');
+	const seconds = Number(value);
+	if (now - seconds > tolerance) return refusal('window', 'timestamp too old');
+	if (seconds - now > tolerance) return refusal('window', 'timestamp in the future');
+	return seconds;
+}

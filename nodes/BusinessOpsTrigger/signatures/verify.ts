@@ -1,0 +1,159 @@
+/**
+ * Checks the signature of a delivery under the chosen scheme. Pure and never throws: a failure is
+ * a refusal whose reason is safe to send back (never the secret or an expected signature).
+ *
+ * Standard Webhooks, GitHub-Style and Stripe-Style are presets of the one Custom verifier (below);
+ * Auto searches for the form (auto.ts); None accepts everything. A signature header sent twice
+ * (a proxy, or key rotation) arrives joined (`a, b`) or as an array: every entry is a candidate
+ * and one valid entry verifies. A key shorter than MIN_KEY_BYTES after decoding is refused.
+ */
+import { verifyAuto } from './auto';
+import {
+	checkTimestamp,
+	decodeDigest,
+	hmacOf,
+	keyOf,
+	MIN_KEY_BYTES,
+	refusal,
+	sameBytes,
+	SHORT_KEY,
+	toleranceOf,
+	valuesOf,
+	type CustomSignature,
+	type HeaderBag,
+	type SignedForm,
+	type VerifyResult,
+} from './hmac';
+
+export type SignatureScheme = 'auto' | 'standardWebhooks' | 'github' | 'stripe' | 'custom' | 'none';
+
+export interface VerifyOptions {
+	scheme: SignatureScheme;
+	/** The subscription's signing secret; without one every scheme but `none` fails. */
+	secret: string | undefined;
+	headers: HeaderBag;
+	/** The bytes exactly as received. Without them every scheme but `none` fails. */
+	rawBody: Buffer | string | undefined;
+	/** Header of the GitHub-style or Stripe-style signature; empty means the preset's. Auto looks there too. */
+	signatureHeader?: string;
+	/** The Custom scheme's settings. */
+	custom?: CustomSignature;
+	/** Auto: the signed form of this subscription's accepted deliveries. */
+	learned?: SignedForm;
+	/** The Timestamp Tolerance as set (toleranceOf); anything but a number 0 or more refuses every delivery. */
+	toleranceSeconds?: unknown;
+	nowSeconds: number;
+}
+
+type Preset = { name: string; form: CustomSignature };
+const form = (parts: Partial<CustomSignature>): CustomSignature => ({
+	header: '', prefix: '', encoding: 'hex', content: '{body}', key: 'secret', timestampHeader: '', idHeader: '', algorithm: 'sha256', ...parts,
+});
+
+/** The named schemes, each a Custom form (the GitHub- and Stripe-style header may be set under Signature Header). */
+function presetOf(scheme: SignatureScheme, header: string | undefined): Preset | undefined {
+	if (scheme === 'standardWebhooks') {
+		const standard = { header: 'webhook-signature', timestampHeader: 'webhook-timestamp', idHeader: 'webhook-id' };
+		return { name: 'Standard Webhooks', form: form({ ...standard, prefix: 'v1,', encoding: 'base64', content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' }) };
+	}
+	if (scheme === 'github') return { name: `GitHub-style (header ${(header ??= 'X-Hub-Signature-256')})`, form: form({ header, prefix: 'sha256=' }) };
+	if (scheme === 'stripe') return { name: `Stripe-style (header ${(header ??= 'Stripe-Signature')})`, form: form({ header, prefix: 'v1=', content: '{timestamp}.{body}' }) };
+	return undefined;
+}
+
+/** Placeholders are matched whatever their case: {ID} and {id} are the same. */
+const PLACEHOLDERS = /\{(body|timestamp|id)\}/gi;
+
+/** What is wrong with the Custom settings, in words that say what to fix; undefined when fine. */
+export function customProblem(custom: CustomSignature): string | undefined {
+	if (custom.header.trim() === '') return 'Custom signature: set "Signature Header"';
+	if ((custom.content.match(/\{body\}/gi) ?? []).length !== 1) {
+		return 'Custom signature: "Signed Content" must contain {body} exactly once, e.g. {timestamp}.{body}';
+	}
+	const unknown = custom.content.replace(PLACEHOLDERS, '').match(/\{[^}]*\}/);
+	if (unknown) return `Custom signature: "Signed Content" has ${unknown[0]}; use {body}, {timestamp} and {ID}`;
+	if (/\{id\}/i.test(custom.content) && custom.idHeader.trim() === '') return 'Custom signature: "Signed Content" uses {ID}, so set "ID Header"';
+	return undefined;
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Verifies a delivery signed in `custom`'s form. A preset's refusals name its header only; the
+ * Custom scheme's say what it expected. The `t=` (or `ts=`, `timestamp=`) elements of the
+ * signature header, when they carry the timestamp, must name one time: one delivery is signed once.
+ */
+function verifyForm(custom: CustomSignature, named: string | undefined, secret: string, headers: HeaderBag, body: Buffer, now: number, tolerance: number): VerifyResult {
+	const problem = customProblem(custom);
+	if (problem) return refusal('settings', problem);
+	const header = custom.header.trim();
+	const given = valuesOf(headers, header).filter((value) => value.trim() !== '');
+	if (given.length === 0) return refusal('headers', `missing ${header} header`);
+	const malformed = (detail: string) => refusal('headers', `malformed ${header} header${named ? '' : `: ${detail}`}`);
+	// each value right after the prefix, where a value starts (after a space or comma)
+	const after = new RegExp(`(?:^|[\\s,])${escaped(custom.prefix)}([^\\s,]+)`, 'g');
+	const bytes = custom.algorithm === 'sha512' ? 64 : 32;
+	// a named scheme's base64 is spelled as its specification says: standard alphabet, padded
+	const spelled = (value: string) => !named || custom.encoding === 'hex' || (value.length % 4 === 0 && !/[-_]/.test(value));
+	const signatures = given
+		.flatMap((value) => [...value.matchAll(after)].map((match) => (spelled(match[1]) ? decodeDigest(match[1], custom.encoding, bytes) : undefined)))
+		.filter((digest): digest is Buffer => digest !== undefined);
+	if (signatures.length === 0) return malformed(`expected ${custom.prefix}<${custom.encoding} HMAC-${custom.algorithm.toUpperCase()}>`);
+
+	let timestamp: number | undefined;
+	const parts = { timestamp: '', id: '' };
+	if (/\{timestamp\}/i.test(custom.content)) {
+		const source = custom.timestampHeader.trim();
+		const elements = given.join(',').split(/[\s,]+/).filter((element) => /^(t|ts|timestamp)=/i.test(element));
+		const found = source ? valuesOf(headers, source)[0]?.trim() : [...new Set(elements.map((element) => element.slice(element.indexOf('=') + 1)))];
+		if (Array.isArray(found) && found.length > 1) return malformed('its t= elements name different times');
+		const text = Array.isArray(found) ? found[0] : found;
+		if (text === undefined) return source || !named ? refusal('headers', `missing ${source ? `${source} header` : `timestamp (t= in ${header})`}`) : malformed('no t=');
+		const checked = checkTimestamp(text, now, tolerance);
+		if (typeof checked !== 'number') return checked;
+		[timestamp, parts.timestamp] = [checked, text];
+	}
+	if (/\{id\}/i.test(custom.content)) {
+		parts.id = valuesOf(headers, custom.idHeader)[0] ?? '';
+		if (parts.id === '') return refusal('headers', `missing ${custom.idHeader.trim()} header`);
+	}
+	const key = keyOf(secret, custom.key);
+	if (key.length < MIN_KEY_BYTES) return SHORT_KEY;
+	const [before, rest] = custom.content.split(/\{body\}/i);
+	const fill = (text: string) => text.replace(/\{timestamp\}/gi, parts.timestamp).replace(/\{id\}/gi, parts.id);
+	const expected = hmacOf(custom.algorithm, key, fill(before), body, fill(rest));
+	if (!signatures.some((signature) => sameBytes(signature, expected))) return refusal('signature', 'signature does not match');
+	const verified = named ? { description: named } : { description: `Custom (header ${header})`, custom };
+	return { valid: true, form: { ...verified, ...(parts.id !== '' ? { signedId: parts.id } : {}) }, ...(timestamp !== undefined ? { timestamp } : {}) };
+}
+
+/** Svix signs Standard Webhooks under `svix-` names: each header is read under its `webhook-` name, else its `svix-` one. */
+function withSvixNames(headers: HeaderBag): HeaderBag {
+	const read = { ...headers };
+	for (const part of ['id', 'timestamp', 'signature']) {
+		if (valuesOf(headers, `webhook-${part}`).length === 0) read[`webhook-${part}`] = valuesOf(headers, `svix-${part}`);
+	}
+	return read;
+}
+
+/** Verifies one delivery under the chosen scheme. Never throws. */
+export function verifyDelivery(options: VerifyOptions): VerifyResult {
+	try {
+		const { scheme, secret, rawBody, headers, nowSeconds } = options;
+		const tolerance = toleranceOf(options.toleranceSeconds);
+		if (typeof tolerance !== 'number') return refusal('settings', tolerance.problem);
+		if (scheme === 'none') return { valid: true, form: { description: 'None (not checked)' } };
+		if (typeof secret !== 'string' || secret === '') return refusal('secret', 'no signing secret is stored');
+		if (rawBody === undefined || rawBody === null) return refusal('body', 'the raw request body is not available');
+		const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
+		const configured = options.signatureHeader?.trim() || undefined;
+		if (scheme === 'auto') return verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase(), options.learned);
+		if (scheme === 'custom' && !options.custom) return refusal('settings', 'Custom signature: no settings');
+		if (scheme === 'custom') return verifyForm(options.custom!, undefined, secret, headers, body, nowSeconds, tolerance);
+		const named = presetOf(scheme, configured);
+		if (!named) return refusal('settings', 'unknown signature scheme');
+		return verifyForm(named.form, named.name, secret, scheme === 'standardWebhooks' ? withSvixNames(headers) : headers, body, nowSeconds, tolerance);
+	} catch {
+		return refusal('other', 'signature could not be checked');
+	}
+}
