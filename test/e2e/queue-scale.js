@@ -424,7 +424,14 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const email = `e2e-scale-overlap-${Date.now()}@example.com`;
 				const saved = [];
-				for (const w of [0, 1]) saved.push(await ctx.client.createWorkflow(contactsWorkflow(`e2e scale overlap ${w}`, [{ email, name: `Overlap ${w}` }], ctx.credentials.admin, 'upsert')));
+				// a key each, so that the request log tells the two executions' requests apart
+				const keys = [];
+				for (const w of [0, 1]) {
+					const { key, credential } = await freshKeyCredential(ctx, `e2e scale overlap ${w} ${Date.now()}`, {});
+					keys.push(key);
+					saved.push(await ctx.client.createWorkflow(contactsWorkflow(`e2e scale overlap ${w}`, [{ email, name: `Overlap ${w}` }], credential, 'upsert')));
+				}
+				control.clearRequestLog();
 				const readings = control.readings();
 				control.setReadings({ duplicateContactEmails: true });
 				control.setLatency(300);
@@ -451,9 +458,21 @@ module.exports = {
 					if (!body.meta.hasMore) break;
 				}
 				assert.ok(count >= 1 && count <= 2, `${count} contacts with the address`);
-				ctx.state.figures.overlapAcrossWorkers = { contacts: count };
-				figure(ctx, `two overlapping Create or Update executions for one new address, one on each worker, the API 300 ms late and letting contacts share an e-mail: ${count} contact(s) with that address`);
-				return `executions ${started.join(' + ')} on workers ${workers.map((w) => w[0] + 1).join(' + ')}: ${count} contact(s) with ${email}`;
+				// whether each execution's list read ended before the other's write was answered (the race window)
+				const log = control.requestLog();
+				const span = (key) => {
+					const mine = log.filter((e) => e.keyId === key.id && /\/contacts(\/|$)/.test(e.path));
+					const end = (e) => Date.parse(e.time) + (e.durationMs || 0);
+					const reads = mine.filter((e) => e.method === 'GET');
+					const write = mine.find((e) => e.method !== 'GET');
+					return { readEnd: Math.max(...reads.map(end)), write: write ? `${write.method} ${write.status}` : 'none', writeEnd: write ? end(write) : Infinity };
+				};
+				const [a, b] = keys.map(span);
+				const raced = a.readEnd < b.writeEnd && b.readEnd < a.writeEnd;
+				const how = `writes ${a.write} / ${b.write}; ${raced ? 'both list reads ended before either write was answered' : 'one read ended after the other write was answered (no race)'}`;
+				ctx.state.figures.overlapAcrossWorkers = { contacts: count, raced };
+				figure(ctx, `two overlapping Create or Update executions for one new address, one on each worker, the API 300 ms late and letting contacts share an e-mail: ${count} contact(s) with that address (${how})`);
+				return `executions ${started.join(' + ')} on workers ${workers.map((w) => w[0] + 1).join(' + ')}: ${count} contact(s) with ${email}; ${how}`;
 			},
 		},
 		{
