@@ -5,7 +5,7 @@
 // run, or a correctness check failed (items missing or created twice).
 //
 //   node bench/run.js                       everything (about 10 minutes on 2 cores)
-//   node bench/run.js returnAll trigger     only the named parts: package, startup, returnAll, rateLimit, upsert, trigger, polling, aiTool, hostile, scale
+//   node bench/run.js returnAll trigger     only the named parts: package, startup, returnAll, rateLimit, upsert, retryMemory, trigger, polling, aiTool, hostile, scale
 //   node bench/run.js --quick               fewer repetitions (a smoke run; figures are noisier)
 //   node bench/run.js --out=bench/RESULTS.md   also write the table and the machine facts as Markdown
 //   BENCH_SKIP_BUILD=1                      use dist/ and build/sandbox/ as they are
@@ -23,7 +23,7 @@ const rt = require('../scripts/n8n');
 const { toText, toMarkdown, detailsText } = require('./lib/table');
 const { fmtMs } = require('./lib/stats');
 
-const PARTS = ['package', 'startup', 'returnAll', 'rateLimit', 'upsert', 'trigger', 'polling', 'aiTool', 'hostile', 'scale'];
+const PARTS = ['package', 'startup', 'returnAll', 'rateLimit', 'upsert', 'retryMemory', 'trigger', 'polling', 'aiTool', 'hostile', 'scale'];
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const outArg = argv.find((a) => a.startsWith('--out='));
@@ -163,6 +163,7 @@ async function main() {
 		if (wanted('returnAll')) await runPart('returnAll', () => require('./returnAll').run(ctx));
 		if (wanted('rateLimit')) await runPart('rateLimit', () => require('./rateLimit').run(ctx));
 		if (wanted('upsert')) await runPart('upsert', () => require('./upsert').run(ctx));
+		if (wanted('retryMemory')) await runPart('retryMemory', () => require('./retryMemory').run(ctx));
 		if (wanted('trigger')) await runPart('trigger', () => require('./trigger').run(ctx));
 		if (wanted('aiTool')) await runPart('aiTool', () => require('./aiTool').run(ctx));
 		if (wanted('hostile')) await runPart('hostile', () => require('./hostile').run(ctx));

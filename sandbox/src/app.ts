@@ -5,7 +5,7 @@ import { newId } from './ids';
 import { SlidingWindowRateLimiter, type RateLimitConfig } from './rateLimit';
 import { buildStore, OTHER_ORG_ID, PRIMARY_ORG_ID } from './seed';
 import type { SigningScheme } from './signing';
-import type { OrgData, Store } from './store';
+import type { BulkResource, OrgData, Store } from './store';
 import { TimerSet } from './timers';
 import { defaultContract, eventPayload, type DeliveryContract } from './webhooks/contract';
 import { DeliveryService, type DeliveryTarget, type PreparedEvent } from './webhooks/delivery';
@@ -27,6 +27,8 @@ export interface ResolvedOptions {
 
 /** A rule of the fail-next control. */
 export interface FailRule {
+	/** Matching requests still let through before this rule fails any (fail-next `skip`). */
+	skip: number;
 	remaining: number;
 	mode: 'status' | 'reset' | 'hang';
 	status: number | null;
@@ -36,6 +38,23 @@ export interface FailRule {
 	ms: number;
 	path: string | null;
 	method: string | null;
+	/** Only requests whose raw body contains this text match. */
+	bodyContains: string | null;
+}
+
+/** A rule of the list-change control. */
+export interface ListChangeRule {
+	resource: BulkResource;
+	organizationId: string;
+	/** The page after whose answer the change is made (1-based). */
+	afterPage: number;
+	change: 'delete' | 'insert';
+	/** delete: this record; null: the first record of the list in its current order. */
+	id: string | null;
+	/** Every matching read (a list that keeps changing) instead of once. */
+	every: boolean;
+	/** How many times the rule has changed the list. */
+	applied: number;
 }
 
 export interface RequestLogEntry {
@@ -85,6 +104,8 @@ export class SandboxApp {
 	requestLog: RequestLogEntry[] = [];
 	private requestSeq = 0;
 	eventLog: EmittedEvent[] = [];
+	/** List-change rules (controls.ts): a record deleted or inserted after a page of a list is answered. */
+	listChanges: ListChangeRule[] = [];
 	/** E-mails (lower case) whose next POST /contacts meets a contact created just before (controls.ts). */
 	createdMeanwhile = new Set<string>();
 	/** Set by startSandbox; the HTTP controls call through it. */
@@ -127,6 +148,7 @@ export class SandboxApp {
 		this.requestLog = [];
 		this.eventLog = [];
 		this.createdMeanwhile.clear();
+		this.listChanges = [];
 	}
 
 	logRequest(entry: RequestLogEntry): void {

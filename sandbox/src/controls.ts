@@ -4,17 +4,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { EmittedEvent, FailRule, RequestLogEntry, SandboxApp } from './app';
+import type { EmittedEvent, FailRule, ListChangeRule, RequestLogEntry, SandboxApp } from './app';
 import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
 import { ApiError, invalidRequest } from './errors';
 import { newId } from './ids';
-import { LIST_ORDERS, readingsOf, resetReadings, setReadings, type SpecReadings } from './readings';
+import { inListOrder, LIST_ORDERS, readingsOf, resetReadings, setReadings, type SpecReadings } from './readings';
 import type { RateLimitConfig } from './rateLimit';
 import { seedBulk } from './seed';
 import { SIGNING_SCHEMES, type SigningScheme } from './signing';
 import { contractSchema, defaultContract, type DeliveryContract } from './webhooks/contract';
-import type { BulkResource } from './store';
-import type { Webhook } from './types';
+import type { BulkResource, Collection, OrgData } from './store';
+import type { Contact, CustomerRequest, Webhook } from './types';
 import { validate, type Schema } from './validation';
 import { webhookView } from './views';
 import type { DeliveryAttempt } from './webhooks/delivery';
@@ -31,6 +31,8 @@ export interface SeedInput {
 export interface FailNextInput {
 	/** How many matching requests fail (default 1). */
 	count?: number;
+	/** How many matching requests go through first, untouched (default 0): `skip: n - 1` fails the n-th. */
+	skip?: number;
 	/** "status" (default): answer `status` with an error envelope; "reset": destroy the socket; "hang": wait `ms`, then answer `status` if given, else normally. */
 	mode?: 'status' | 'reset' | 'hang';
 	status?: number;
@@ -42,6 +44,22 @@ export interface FailNextInput {
 	/** Path relative to the base ("/contacts") or full ("/v1/contacts"); a trailing * matches a prefix. Default: any. */
 	path?: string;
 	method?: string;
+	/** Only requests whose raw body contains this text match (e.g. one item's e-mail among concurrent POSTs). */
+	bodyContains?: string;
+}
+
+export interface ListChangeInput {
+	resource: BulkResource;
+	/** The page of a list read after whose answer the list changes (default 1). */
+	afterPage?: number;
+	/** "delete" (default): a record is deleted; "insert": a new record is put first in the list's order. */
+	change?: 'delete' | 'insert';
+	/** delete only: this record (default: the first record of the list in its current order). */
+	id?: string;
+	/** Every matching read (a list that keeps changing) instead of the next one only (default false). */
+	every?: boolean;
+	/** Organization id, or "primary" (default) / "other". */
+	organization?: string;
 }
 
 export interface CreateKeyInput {
@@ -107,6 +125,13 @@ export interface SandboxControl {
 	 * (by "another client"), as if it had been created between a client's list read and its create.
 	 */
 	createdMeanwhile(email: string): { email: string };
+	/**
+	 * Another client changes a list while it is read: after a read of page `afterPage` of the
+	 * resource is answered, a record is deleted (default the list's first) or a new one is put first.
+	 */
+	changeDuringList(input: ListChangeInput): ListChangeRule;
+	listChanges(): ListChangeRule[];
+	clearListChanges(): void;
 }
 
 const schemas: Record<string, Schema> = {
@@ -132,11 +157,25 @@ const schemas: Record<string, Schema> = {
 		required: ['limit', 'windowMs'],
 		properties: { limit: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } },
 	},
+	listChange: {
+		type: 'object',
+		additionalProperties: false,
+		required: ['resource'],
+		properties: {
+			resource: { type: 'string', enum: ['contacts', 'quotes', 'invoices', 'requests'] },
+			afterPage: { type: 'integer', minimum: 1 },
+			change: { type: 'string', enum: ['delete', 'insert'] },
+			id: { type: 'string', minLength: 1 },
+			every: { type: 'boolean' },
+			organization: { type: 'string' },
+		},
+	},
 	failNext: {
 		type: 'object',
 		additionalProperties: false,
 		properties: {
 			count: { type: 'integer', minimum: 1, maximum: 100_000 },
+			skip: { type: 'integer', minimum: 0, maximum: 100_000 },
 			mode: { type: 'string', enum: ['status', 'reset', 'hang'] },
 			status: { type: 'integer', minimum: 400, maximum: 599 },
 			code: { type: 'string', minLength: 1 },
@@ -145,6 +184,7 @@ const schemas: Record<string, Schema> = {
 			ms: { type: 'integer', minimum: 0, maximum: 600_000 },
 			path: { type: 'string', minLength: 1 },
 			method: { type: 'string', enum: ['GET', 'POST', 'PATCH', 'DELETE', 'get', 'post', 'patch', 'delete'] },
+			bodyContains: { type: 'string', minLength: 1 },
 		},
 	},
 	latency: {
@@ -233,6 +273,7 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 			const i = checked<FailNextInput>(input, schemas.failNext);
 			const mode = i.mode ?? 'status';
 			const rule: FailRule = {
+				skip: i.skip ?? 0,
 				remaining: i.count ?? 1,
 				mode,
 				status: i.status ?? (mode === 'status' ? 500 : null),
@@ -242,6 +283,7 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 				ms: i.ms ?? (mode === 'hang' ? 30_000 : 0),
 				path: i.path ?? null,
 				method: i.method ? i.method.toUpperCase() : null,
+				bodyContains: i.bodyContains ?? null,
 			};
 			app.failRules.push(rule);
 			return { ...rule };
@@ -303,12 +345,54 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 			app.createdMeanwhile.add(given.toLowerCase());
 			return { email: given };
 		},
+		changeDuringList(input) {
+			const i = checked<ListChangeInput>(input, schemas.listChange);
+			if (i.id !== undefined && i.change === 'insert') throw invalidRequest('"id" names the record to delete; an insert makes a new one', 'id');
+			const rule: ListChangeRule = {
+				resource: i.resource,
+				organizationId: orgOf(i.organization).id,
+				afterPage: i.afterPage ?? 1,
+				change: i.change ?? 'delete',
+				id: i.id ?? null,
+				every: i.every ?? false,
+				applied: 0,
+			};
+			app.listChanges.push(rule);
+			return { ...rule };
+		},
+		listChanges: () => app.listChanges.map((rule) => ({ ...rule })),
+		clearListChanges: () => void (app.listChanges = []),
 		// Rate-limit refusals switch (#13).
 		setCountRefused(counted) {
 			app.rateLimiter.countRefused = checked<{ counted: boolean }>({ counted }, schemas.countRefused).counted;
 		},
 		countRefused: () => app.rateLimiter.countRefused,
 	};
+}
+
+const CREATED_EVENT = { contacts: 'contact.created', quotes: 'quote.created', invoices: 'invoice.created', requests: 'request.received' } as const;
+
+/** Called after every answered GET: applies the list-change rules that wait for this page of this list. */
+export function afterListPage(app: SandboxApp, org: OrgData, apiPath: string, page: number): void {
+	const resource = apiPath.slice(1) as BulkResource;
+	for (const rule of app.listChanges.filter((r) => r.resource === resource && r.organizationId === org.id && r.afterPage === page)) {
+		const collection = org[resource] as Collection<{ id: string }>;
+		if (rule.change === 'insert') {
+			const [id] = seedBulk(org, resource, 1, new Date().toISOString());
+			collection.moveFirst(id);
+			app.emit(org, CREATED_EVENT[resource], collection.get(id));
+		} else {
+			const target = rule.id ?? inListOrder(app, collection.all())[0]?.id;
+			const record = target === undefined ? undefined : collection.get(target);
+			if (record) {
+				collection.delete(record.id);
+				if (resource === 'contacts') org.unindexContact(record as Contact);
+				if (resource === 'requests') org.requestsByExternalRef.delete((record as CustomerRequest).externalRef ?? '');
+			}
+		}
+		rule.applied += 1;
+		if (!rule.every) app.listChanges.splice(app.listChanges.indexOf(rule), 1);
+	}
 }
 
 // ---- HTTP form of the controls.
@@ -350,6 +434,9 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 	// -- Readings of what the spec leaves open.
 	{ method: 'GET', pattern: /^\/readings$/, handler: (c) => c.readings() },
 	{ method: 'POST', pattern: /^\/readings$/, handler: (c, b) => c.setReadings(b as Partial<SpecReadings>) },
+	{ method: 'GET', pattern: /^\/list-change$/, handler: (c) => c.listChanges() },
+	{ method: 'POST', pattern: /^\/list-change$/, handler: (c, b) => c.changeDuringList(b as unknown as ListChangeInput) },
+	{ method: 'DELETE', pattern: /^\/list-change$/, handler: (c) => (c.clearListChanges(), { cleared: true }) },
 	{ method: 'POST', pattern: /^\/contacts\/created-meanwhile$/, handler: (c, b) => c.createdMeanwhile(b.email as string) },
 	// Rate-limit refusals switch (#13).
 	{ method: 'GET', pattern: /^\/rate-limit\/refusals$/, handler: (c) => ({ counted: c.countRefused() }) },

@@ -9,9 +9,9 @@ import { OTHER_ORG_ID, PRIMARY_ORG_ID } from './seed';
 import { createRequestListener } from './server';
 import type { SigningScheme } from './signing';
 
-export type { SandboxControl, FailNextInput, SeedInput, CreateKeyInput, CreatedKey } from './controls';
+export type { SandboxControl, FailNextInput, ListChangeInput, SeedInput, CreateKeyInput, CreatedKey } from './controls';
 export type { DeliveryAttempt } from './webhooks/delivery';
-export type { RequestLogEntry, EmittedEvent } from './app';
+export type { RequestLogEntry, EmittedEvent, ListChangeRule } from './app';
 export type { SigningScheme } from './signing';
 export { signStandard, signGithub, signStripe, signatureHeaders, verifyDelivery } from './signing';
 export { EVENT_TYPES } from './webhooks/events';

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { FailRule, RequestLogEntry, SandboxApp } from './app';
 import { requireScope } from './auth';
-import { handleControlRequest } from './controls';
+import { afterListPage, handleControlRequest } from './controls';
 import { ApiError, codeForStatus, invalidRequest } from './errors';
 import { RawResponse, Router, type RequestContext } from './router';
 import { apiRoutes } from './routes';
@@ -59,8 +59,9 @@ function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<s
 	return value as Record<string, unknown>;
 }
 
-function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: string): boolean {
+function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: string, body: string): boolean {
 	if (rule.method && rule.method.toUpperCase() !== method) return false;
+	if (rule.bodyContains !== null && !body.includes(rule.bodyContains)) return false;
 	if (!rule.path) return true;
 	const wanted = rule.path;
 	if (wanted.endsWith('*')) {
@@ -71,8 +72,13 @@ function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: 
 }
 
 /** Takes one use of the first fail-next rule that matches this request. */
-function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath: string): FailRule | undefined {
-	const index = app.failRules.findIndex((rule) => matchesRule(rule, method, fullPath, apiPath));
+function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath: string, body: string): FailRule | undefined {
+	const index = app.failRules.findIndex((rule) => {
+		if (!matchesRule(rule, method, fullPath, apiPath, body)) return false;
+		if (rule.skip === 0) return true;
+		rule.skip -= 1; // let through (to the later rules), counted
+		return false;
+	});
 	if (index < 0) return undefined;
 	const rule = app.failRules[index];
 	rule.remaining -= 1;
@@ -135,7 +141,11 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 	const split = splitBase(url.pathname);
 	const apiPath = split?.path ?? url.pathname;
 
-	const rule = takeFailRule(app, method, url.pathname, apiPath);
+	// Read at once (a rule may match on the body); a read error is answered below, in order.
+	const body = readBody(req);
+	body.catch(() => undefined);
+	const bodyText = app.failRules.some((r) => r.bodyContains !== null) ? await body.then((b) => b.toString('utf8'), () => '') : '';
+	const rule = takeFailRule(app, method, url.pathname, apiPath, bodyText);
 	if (rule) {
 		entry.injected = rule.mode;
 		if (rule.mode === 'reset') {
@@ -155,7 +165,7 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 	if (app.latencyMs > 0 && !(await app.timers.delay(app.latencyMs))) return void req.socket.destroy();
 
 	try {
-		const raw = await readBody(req);
+		const raw = await body;
 		if (!split) {
 			throw new ApiError(404, 'not_found', `No route for ${method} ${url.pathname}; the API lives under /v1 (or the legacy /api/v1)`);
 		}
@@ -194,6 +204,7 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 		}
 		const result = await route.handler(ctx);
 		send(route.response.status, result);
+		if (method === 'GET' && ctx.org) afterListPage(app, ctx.org, split.path, (ctx.query.page as number | undefined) ?? 1);
 	} catch (err) {
 		if (err instanceof ApiError) return sendError(err);
 		app.options.log(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -26,6 +26,15 @@ export class Collection<T extends { id: string }> {
 		return this.byId.delete(id);
 	}
 
+	/** Moves a record to the front of creation order (the list-change control's insert). */
+	moveFirst(id: string): void {
+		const record = this.byId.get(id);
+		if (!record) return;
+		const rest = Array.from(this.byId.values()).filter((r) => r.id !== id);
+		this.byId.clear();
+		for (const r of [record, ...rest]) this.byId.set(r.id, r);
+	}
+
 	all(): T[] {
 		return Array.from(this.byId.values());
 	}

@@ -289,3 +289,100 @@ describe('emit, signing, webhooks, keys, deprecation', () => {
 		expect((await control('POST', '/nothing')).status).toBe(404);
 	});
 });
+
+describe('fail-next skip', () => {
+	test('skip: n - 1 lets n - 1 matching requests through untouched and fails the n-th once', async () => {
+		t.control.failNext({ skip: 1, status: 503, path: '/contacts', method: 'POST' });
+		expect((await t.admin('GET', '/contacts')).status).toBe(200); // not matching: neither skipped nor failed
+		expect((await t.admin('POST', '/contacts', { name: 'Eerste' })).status).toBe(201);
+		const second = await t.admin('POST', '/contacts', { name: 'Tweede' });
+		expect(second.status).toBe(503);
+		expect((await t.admin('POST', '/contacts', { name: 'Tweede' })).status).toBe(201);
+		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(22);
+		expect(t.control.failRules()).toEqual([]);
+		expect(t.control.requestLog().map((e) => e.injected)).toEqual([null, null, 'status', null, null]);
+	});
+
+	test('bodyContains fails only the request whose body holds the text, whatever the order', async () => {
+		await control('POST', '/fail-next', { bodyContains: 'b@example.com', status: 503, method: 'POST' });
+		const answers = await Promise.all(['a', 'b', 'c'].map((x) => t.admin('POST', '/contacts', { name: x, email: `${x}@example.com` })));
+		expect(answers.map((a) => a.status)).toEqual([201, 503, 201]);
+		expect((await t.admin('POST', '/contacts', { name: 'b', email: 'b@example.com' })).status).toBe(201);
+		expect((await t.admin('POST', '/contacts', 'not json', { 'Content-Type': 'application/json' })).status).toBe(400);
+	});
+
+	test('over HTTP, and skip is validated', async () => {
+		expect((await control('POST', '/fail-next', { skip: 2, status: 502 })).body.data).toMatchObject({ skip: 2, remaining: 1 });
+		expect((await t.admin('GET', '/me')).status).toBe(200);
+		expect((await t.admin('GET', '/me')).status).toBe(200);
+		expect((await t.admin('GET', '/me')).status).toBe(502);
+		expect((await control('POST', '/fail-next', { skip: -1 })).status).toBe(400);
+	});
+});
+
+describe('list-change', () => {
+	const ids = async (page: number, pageSize = 10): Promise<string[]> =>
+		(await t.admin('GET', `/contacts?page=${page}&pageSize=${pageSize}`)).body.data.map((c: Loose) => c.id);
+
+	test('deletes the first record of the list after page 1 is answered, once: page 2 then starts one record later', async () => {
+		const before = await ids(1, 20);
+		t.control.changeDuringList({ resource: 'contacts' });
+		expect(await ids(1)).toEqual(before.slice(0, 10));
+		expect(t.control.listChanges()).toEqual([]);
+		expect(await ids(2)).toEqual(before.slice(11, 20));
+		expect((await t.admin('GET', `/contacts/${before[0]}`)).status).toBe(404);
+		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(19);
+		await t.admin('GET', '/contacts?page=1&pageSize=10');
+		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(19);
+	});
+
+	test('a given id, after a given page; its e-mail is free again', async () => {
+		const before = await ids(1, 20);
+		const gone = (await t.admin('GET', `/contacts/${before[12]}`)).body.data;
+		await control('POST', '/list-change', { resource: 'contacts', afterPage: 2, id: gone.id });
+		await ids(1);
+		expect((await t.admin('GET', `/contacts/${gone.id}`)).status).toBe(200);
+		await ids(2);
+		expect((await t.admin('GET', `/contacts/${gone.id}`)).status).toBe(404);
+		expect((await t.admin('POST', '/contacts', { name: 'Opnieuw', email: gone.email })).status).toBe(201);
+	});
+
+	test('insert puts a new record first: the last record of page 1 is read again on page 2, and contact.created is emitted', async () => {
+		const before = await ids(1, 20);
+		await control('POST', '/list-change', { resource: 'contacts', change: 'insert' });
+		expect(await ids(1)).toEqual(before.slice(0, 10));
+		expect(await ids(2)).toEqual(before.slice(9, 19));
+		const all = await ids(1, 25);
+		expect(all).toHaveLength(21);
+		expect(before).not.toContain(all[0]);
+		expect(t.control.events().map((e) => e.type)).toEqual(['contact.created']);
+	});
+
+	test('every: the list changes on each read of the page, until cleared', async () => {
+		t.control.changeDuringList({ resource: 'contacts', every: true });
+		for (let read = 1; read <= 3; read++) await ids(1);
+		expect(t.control.listChanges()).toMatchObject([{ applied: 3, every: true }]);
+		// This read is of page 1 too: answered with 17, then one more is deleted.
+		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(17);
+		expect((await control('DELETE', '/list-change')).body.data).toEqual({ cleared: true });
+		await ids(1);
+		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(16);
+	});
+
+	test('other resources and organizations; reset clears the rules; input is validated', async () => {
+		const quotes = (await t.admin('GET', '/quotes')).body.meta.total;
+		t.control.changeDuringList({ resource: 'quotes', organization: 'other' });
+		await t.admin('GET', '/quotes');
+		expect((await t.admin('GET', '/quotes')).body.meta.total).toBe(quotes);
+		expect(t.control.listChanges()).toHaveLength(1);
+		const other = t.as(t.sandbox.keys.otherOrg);
+		const otherQuotes = (await other('GET', '/quotes')).body.meta.total;
+		expect((await other('GET', '/quotes')).body.meta.total).toBe(otherQuotes - 1);
+		t.control.changeDuringList({ resource: 'invoices' });
+		t.control.reset();
+		expect(t.control.listChanges()).toEqual([]);
+		expect((await control('POST', '/list-change', { resource: 'agents' })).status).toBe(400);
+		expect((await control('POST', '/list-change', { resource: 'contacts', change: 'insert', id: 'ctc_x' })).status).toBe(400);
+		expect((await control('POST', '/list-change', { resource: 'contacts', afterPage: 0 })).status).toBe(400);
+	});
+});

@@ -33,5 +33,6 @@ module.exports = [
 	require('./ai'),
 	require('./mcp'),
 	require('./hostile'),
+	require('./integrity'),
 	require('./lifecycle'),
 ];

@@ -418,6 +418,64 @@ module.exports = {
 			},
 		},
 		{
+			name: 'two overlapping Create or Update executions for one new address on the two workers (API 300 ms late, contacts may share an e-mail): the contacts that result, counted',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				const control = ctx.sandbox.control;
+				const email = `e2e-scale-overlap-${Date.now()}@example.com`;
+				const saved = [];
+				// a key each, so that the request log tells the two executions' requests apart
+				const keys = [];
+				for (const w of [0, 1]) {
+					const { key, credential } = await freshKeyCredential(ctx, `e2e scale overlap ${w} ${Date.now()}`, {});
+					keys.push(key);
+					saved.push(await ctx.client.createWorkflow(contactsWorkflow(`e2e scale overlap ${w}`, [{ email, name: `Overlap ${w}` }], credential, 'upsert')));
+				}
+				control.clearRequestLog();
+				const readings = control.readings();
+				control.setReadings({ duplicateContactEmails: true });
+				control.setLatency(300);
+				let started;
+				try {
+					const before = maxExecutionId(ctx);
+					started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
+					const done = [];
+					for (const wf of saved) done.push(...(await waitForFinished(ctx, wf.id, before, 1, 120_000)));
+					await expectAllSucceeded(ctx, done);
+				} finally {
+					control.setLatency(0);
+					control.setReadings({ duplicateContactEmails: readings.duplicateContactEmails });
+				}
+				const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
+				const workers = started.map((id) => ranOn[id]);
+				assert.ok(workers.every((w) => w.length === 1), `each execution on one worker: ${JSON.stringify(ranOn)}`);
+				assert.notEqual(workers[0][0], workers[1][0], `both executions ran on worker ${workers[0][0] + 1}: the step needs one on each`);
+				const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
+				let count = 0;
+				for (let page = 1; page <= 500; page++) {
+					const body = await (await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })).json();
+					count += body.data.filter((c) => String(c.email).toLowerCase() === email).length;
+					if (!body.meta.hasMore) break;
+				}
+				assert.ok(count >= 1 && count <= 2, `${count} contacts with the address`);
+				// whether each execution's list read ended before the other's write was answered (the race window)
+				const log = control.requestLog();
+				const span = (key) => {
+					const mine = log.filter((e) => e.keyId === key.id && /\/contacts(\/|$)/.test(e.path));
+					const end = (e) => Date.parse(e.time) + (e.durationMs || 0);
+					const reads = mine.filter((e) => e.method === 'GET');
+					const write = mine.find((e) => e.method !== 'GET');
+					return { readEnd: Math.max(...reads.map(end)), write: write ? `${write.method} ${write.status}` : 'none', writeEnd: write ? end(write) : Infinity };
+				};
+				const [a, b] = keys.map(span);
+				const raced = a.readEnd < b.writeEnd && b.readEnd < a.writeEnd;
+				const how = `writes ${a.write} / ${b.write}; ${raced ? 'both list reads ended before either write was answered' : 'one read ended after the other write was answered (no race)'}`;
+				ctx.state.figures.overlapAcrossWorkers = { contacts: count, raced };
+				figure(ctx, `two overlapping Create or Update executions for one new address, one on each worker, the API 300 ms late and letting contacts share an e-mail: ${count} contact(s) with that address (${how})`);
+				return `executions ${started.join(' + ')} on workers ${workers.map((w) => w[0] + 1).join(' + ')}: ${count} contact(s) with ${email}; ${how}`;
+			},
+		},
+		{
 			name: 'a worker SIGKILLed halfway through 100 creates: n8n fails the stalled job and never runs it again; the execution is an error, not a success; Create or Update finishes the job',
 			timeoutMs: 420_000,
 			async run(ctx) {
