@@ -1,11 +1,10 @@
 /** The time the API client's waits run on (rate budget, Retry-After, backoff); see ARCHITECTURE.md. */
 import { sleep } from 'n8n-workflow';
 
+/** `sleep` rejects with WaitEnded as soon as `signal` aborts; `timeout(ms)` is a signal that aborts after `ms`. */
 export interface Clock {
 	now(): number;
-	/** Resolves after `ms`, or rejects with WaitEnded as soon as `signal` aborts (the execution was cancelled). */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
-	/** A signal that aborts after `ms`. */
 	timeout(ms: number): AbortSignal;
 }
 

@@ -5,27 +5,27 @@ import { systemClock, WaitEnded, type Clock } from './clock';
 
 /** The API's documented limit (spec 8): 120 requests per minute per key, sliding window. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 120;
-export const API_WINDOW_MS = 60_000;
-
+const API_WINDOW_MS = 60_000;
 /** The longest Retry-After a request waits for; a longer one fails the item and names the wait. */
 export const MAX_RETRY_AFTER_MS = 120_000;
-
-/** A Requests per Minute setting counts for its key until it has not been used for this long; an unused budget is forgotten then too. */
+/** A setting counts for its key until unused for this long; an unused budget is forgotten then too. */
 const MEMORY_MS = 10 * 60_000;
-/** At most this many keys' budgets are kept; beyond it the least recently used one that nothing waits for goes. */
+/** Beyond this many keys, the least recently used budget that nothing waits for goes. */
 const MAX_BUDGETS = 1000;
 
 /** The order of turns: the editor's look-ups first, then workflow runs, the polling trigger's reads last. */
 const LANES = { editor: 0, run: 1, poll: 2 };
 export type Lane = keyof typeof LANES;
 
-export interface TakeOptions {
+/**
+ * `limit`: the Requests per Minute of the credential asking; `signal`: the execution's cancel
+ * signal (the request leaves the queue at once); `maxWaitMs`: the longest it may wait for its turn
+ * (the trigger's activation), past which take() fails with WaitEnded(waitMs).
+ */
+interface TakeOptions {
 	lane?: Lane;
-	/** The Requests per Minute of the credential asking: it counts while the request waits, and from when it is sent. */
 	limit?: number;
-	/** The execution's cancel signal: when it aborts, the request leaves the queue at once. */
 	signal?: AbortSignal;
-	/** The longest it may wait for its turn (the trigger's activation): past it, take() fails with WaitEnded(waitMs). */
 	maxWaitMs?: number;
 }
 
@@ -37,11 +37,7 @@ export interface Slot {
 	refused(retryAfterMs: number): void;
 }
 
-interface Waiter {
-	lane: Lane;
-	limit?: number;
-	give(slot: Slot): void;
-}
+type Waiter = TakeOptions & { give(slot: Slot): void };
 
 /**
  * One key's budget: at most the limit in force per window (the API's sliding minute), counted on
@@ -81,11 +77,7 @@ export class RateBudget {
 	}
 
 	/** The setting in force: the lowest in use, or, when none is, the one used last. */
-	get limit(): number {
-		return this.limitAt(this.clock.now());
-	}
-
-	private limitAt(now: number): number {
+	limitAt(now = this.clock.now()): number {
 		const inUse = [...this.settings].filter(([, seen]) => now - seen < MEMORY_MS).map(([value]) => value);
 		const waiting = this.waiters.flatMap((w) => (w.limit === undefined ? [] : [w.limit]));
 		return inUse.length + waiting.length > 0 ? Math.min(...inUse, ...waiting) : [...this.settings.keys()].at(-1)!;
@@ -138,7 +130,7 @@ export class RateBudget {
 				this.wake();
 			};
 			const onAbort = () => leave(new WaitEnded());
-			const waiter: Waiter = { lane, limit, give: (slot) => (done(), resolve(slot)) };
+			const waiter: Waiter = { lane, limit, give: (slot: Slot) => (done(), resolve(slot)) };
 			signal?.addEventListener('abort', onAbort, { once: true });
 			this.waiters.push(waiter);
 			void this.pump();
@@ -165,8 +157,8 @@ export class RateBudget {
 					await this.clock.sleep(Math.min(wait, ...expiries));
 				}
 				if (wait > 0) continue;
-				const first = Math.min(...this.waiters.map((w) => LANES[w.lane]));
-				const [waiter] = this.waiters.splice(this.waiters.findIndex((w) => LANES[w.lane] === first), 1);
+				const first = Math.min(...this.waiters.map((w) => LANES[w.lane!]));
+				const [waiter] = this.waiters.splice(this.waiters.findIndex((w) => LANES[w.lane!] === first), 1);
 				if (waiter.limit !== undefined) this.useLimit(waiter.limit);
 				waiter.give(this.send(now));
 			}

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { systemClock, WaitEnded } from './clock';
@@ -77,20 +72,18 @@ function requestsPerMinuteOf(ctx: BusinessOpsContext, value: unknown): number {
 const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit: number }>>();
 
 /**
- * The budget of the credential's API key and its Requests per Minute. The API limits each key,
- * whatever the Base URL, so every call made with the key in this process shares one budget, kept
- * under a hash of the key (budgetFor is called through this module's import, where the e2e
- * harness's preload wraps it). A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
+ * The budget of the credential's API key (whatever the Base URL: the API limits the key) and its
+ * Requests per Minute. budgetFor is called through this module's import, where the e2e harness's
+ * preload wraps it. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
 async function budgetOf(ctx: BusinessOpsContext): Promise<{ budget: RateBudget; limit: number }> {
-	let budget = budgetsByContext.get(ctx);
-	if (!budget) {
-		budget = ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
+	const budget =
+		budgetsByContext.get(ctx) ??
+		ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
 			const limit = requestsPerMinuteOf(ctx, credentials.requestsPerMinute);
 			return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
 		});
-		budgetsByContext.set(ctx, budget);
-	}
+	budgetsByContext.set(ctx, budget);
 	return await budget;
 }
 
@@ -104,7 +97,7 @@ function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
  * ran out of time (no `waitMs`); the key's budget had no room for an activation request within
  * FAIL_FAST_TIMEOUT_MS (`waitMs`); or the API's Retry-After was over MAX_RETRY_AFTER_MS (`response`).
  */
-function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex: number | undefined, waitMs?: number, response?: IN8nHttpFullResponse) {
+function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex?: number, waitMs?: number, response?: IN8nHttpFullResponse) {
 	const forTool = runsAsTool(ctx.getNode());
 	if (response) {
 		const seconds = Math.ceil(waitMs! / 1000);
@@ -143,14 +136,8 @@ function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, i
 	});
 }
 
-interface NetworkFailure {
-	code?: string;
-	message: string;
-	isNetwork: boolean;
-}
-
 /** Reads what went wrong without keeping the request (its headers carry the key). */
-function describeFailure(error: unknown): NetworkFailure {
+function describeFailure(error: unknown): { code?: string; message: string; isNetwork: boolean } {
 	const err = error as {
 		cause?: { code?: string; isAxiosError?: boolean; response?: unknown };
 		code?: string;
@@ -224,11 +211,7 @@ export async function sendRequest(
 		const maxWaitMs = call.activation ? FAIL_FAST_TIMEOUT_MS : undefined;
 		const slot = await budget.take({ lane: call.lane, signal, limit, maxWaitMs }).catch(notSent);
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				options,
-			)) as IN8nHttpFullResponse;
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 		} catch (error) {
 			slot.answered();
 			const failure = describeFailure(error);
@@ -271,9 +254,7 @@ export async function sendRequest(
 		// A Retry-After over the cap fails only its item: the key is neither paused nor slowed for it.
 		if (status !== 429 || (asked ?? 0) > MAX_RETRY_AFTER_MS) slot.answered();
 		else slot.refused(asked ?? 1000);
-		if (status < 400) {
-			return response;
-		}
+		if (status < 400) return response;
 		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
 			throw waitError(ctx, call, target, itemIndex, asked, response);
 		}
