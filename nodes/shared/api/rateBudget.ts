@@ -134,8 +134,7 @@ export class RateBudget {
 			signal?.addEventListener('abort', onAbort, { once: true });
 			this.waiters.push(waiter);
 			void this.pump();
-			// Not served at once: it leaves the queue at its longest wait (no timer when served at once).
-			if (maxWaitMs !== undefined && this.waiters.includes(waiter)) {
+			if (maxWaitMs !== undefined) {
 				this.clock.sleep(maxWaitMs, deadline.signal).then(() => leave(new WaitEnded(this.waitMs())), () => undefined);
 			}
 		});
