@@ -8,11 +8,7 @@ export interface Clock {
 	timeout(ms: number): AbortSignal;
 }
 
-/**
- * A request stopped waiting and was not sent: its execution was cancelled (or the editor's look-up
- * ran out of time), or, with `waitMs`, its turn is further off than it may wait (Infinity: until
- * requests already sent are answered).
- */
+/** A request stopped waiting, not sent: cancelled, or (`waitMs`, Infinity: until answers come) its turn is too far off. */
 export class WaitEnded extends Error {
 	constructor(readonly waitMs?: number) {
 		super('The request stopped waiting; it was not sent');

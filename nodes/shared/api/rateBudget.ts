@@ -18,16 +18,10 @@ const LANES = { editor: 0, run: 1, poll: 2 };
 export type Lane = keyof typeof LANES;
 
 /**
- * `limit`: the Requests per Minute of the credential asking; `signal`: the execution's cancel
- * signal (the request leaves the queue at once); `maxWaitMs`: the longest it may wait for its turn
- * (the trigger's activation), past which take() fails with WaitEnded(waitMs).
+ * `limit`: the asking credential's Requests per Minute; `signal`: its execution's cancellation (it leaves
+ * the queue at once); `maxWaitMs`: the activation's longest wait for its turn, past it WaitEnded(waitMs).
  */
-interface TakeOptions {
-	lane?: Lane;
-	limit?: number;
-	signal?: AbortSignal;
-	maxWaitMs?: number;
-}
+type TakeOptions = { lane?: Lane; limit?: number; signal?: AbortSignal; maxWaitMs?: number };
 
 /** A sent request's place in the window. Exactly one of its methods is called, once. */
 export interface Slot {
@@ -40,12 +34,10 @@ export interface Slot {
 type Waiter = TakeOptions & { give(slot: Slot): void };
 
 /**
- * One key's budget: at most the limit in force per window (the API's sliding minute), counted on
- * this side so that requests wait for room instead of being refused. A request holds its place from
- * when it is sent until a window after its answer (the API saw it somewhere in between). The limit
- * is the lowest Requests per Minute in use: while a request of its credential waits, and for
- * MEMORY_MS after one was sent. A 429 pauses the key for its Retry-After, and slows it down over
- * that span (see `refused`); the slowed limit grows back by one per quiet span.
+ * One key's budget: at most the lowest Requests per Minute in use (while a request of its credential
+ * waits, and for MEMORY_MS after one was sent) per window. A request holds its place from when it is
+ * sent until a window after its answer (the API saw it in between). A 429 pauses the key for its
+ * Retry-After and slows it down over that span (see `refused`), growing back by one per quiet span.
  */
 export class RateBudget {
 	private sent: Array<{ at: number; pending: boolean }> = [];
@@ -117,10 +109,7 @@ export class RateBudget {
 		if (maxWaitMs !== undefined && wait !== Infinity && wait > maxWaitMs) throw new WaitEnded(wait);
 		return await new Promise<Slot>((resolve, reject) => {
 			const deadline = new AbortController();
-			const done = () => {
-				signal?.removeEventListener('abort', onAbort);
-				deadline.abort();
-			};
+			const done = () => (signal?.removeEventListener('abort', onAbort), deadline.abort());
 			const leave = (error: Error) => {
 				const index = this.waiters.indexOf(waiter);
 				if (index < 0) return;
@@ -208,10 +197,7 @@ export function budgetKeyOf(apiKey: string): string {
 /** Every key's budget in this process, by `budgetKeyOf`; the order is the order of last use. */
 const budgets = new Map<string, RateBudget>();
 
-/**
- * The budget of one API key, with this credential's Requests per Minute in use. The window is the
- * API's minute; a harness may pass another (a budget keeps the one it was created with).
- */
+/** The budget of one key, with this Requests per Minute in use; a harness may pass a window other than the minute. */
 export function budgetFor(key: string, limit: number, windowMs = API_WINDOW_MS): RateBudget {
 	let budget = budgets.get(key);
 	// Unused for MEMORY_MS, a budget is forgotten: it starts anew, with this window.

@@ -17,10 +17,8 @@ export interface CallOptions {
 	/** `editor` for the editor's look-ups: ahead of production requests, and EDITOR_TIMEOUT_MS at most. */
 	lane?: Lane;
 	/**
-	 * For the trigger's activation and deactivation, which n8n gives a deadline: each request waits
-	 * at most FAIL_FAST_TIMEOUT_MS for its answer and is not repeated, so a failure reaches the
-	 * workflow as an activation error instead of running past the deadline unseen. n8n shows only
-	 * the message of an activation error, so the message itself says what to do.
+	 * The trigger's activation and deactivation, which n8n gives a deadline: each request waits at most
+	 * FAIL_FAST_TIMEOUT_MS and is not repeated; n8n shows only an activation error's message, so it says what to do.
 	 */
 	activation?: boolean;
 }
@@ -38,10 +36,7 @@ const NETWORK_PROBLEMS: Record<string, string> = {
 	ENETUNREACH: 'the network is unreachable',
 };
 
-/**
- * A Retry-After in ms: always a finite figure (`1e308` s is not Infinity ms). Past MAX_RETRY_AFTER_MS
- * it is only named in messages, so it is bounded where its ms are no longer exact.
- */
+/** A Retry-After in ms, always finite (`1e308` s is not Infinity ms; past MAX_RETRY_AFTER_MS it is only named). */
 function retryAfterMs(headers: IDataObject): number | undefined {
 	const value = headers['retry-after'];
 	if (value === undefined || value === null || value === '') return undefined;
@@ -99,12 +94,12 @@ function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
  */
 function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex?: number, waitMs?: number, response?: IN8nHttpFullResponse) {
 	const forTool = runsAsTool(ctx.getNode());
+	const seconds = Math.ceil(waitMs! / 1000);
+	if (response && forTool) {
+		const advice = `Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`;
+		return toolError(ctx.getNode(), `The service asked to wait ${seconds} s before the next request (HTTP 429, ${target})`, advice);
+	}
 	if (response) {
-		const seconds = Math.ceil(waitMs! / 1000);
-		if (forTool) {
-			const advice = `Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`;
-			return toolError(ctx.getNode(), `The service asked to wait ${seconds} s before the next request (HTTP 429, ${target})`, advice);
-		}
 		const error = apiErrorFor(ctx, response, target, itemIndex);
 		const [what, then] = call.lane === 'poll' ? ['this poll', 'The next poll tries again'] : ['this item', 'Run it again later'];
 		error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
@@ -113,7 +108,7 @@ function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, i
 	if (waitMs !== undefined) {
 		// Infinity: room comes only with the answers to requests already sent, whenever they come.
 		const known = Number.isFinite(waitMs) && waitMs > FAIL_FAST_TIMEOUT_MS;
-		const wait = known ? `${Math.ceil(waitMs / 1000)} s` : `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
+		const wait = known ? `${seconds} s` : `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
 		return new NodeOperationError(
 			ctx.getNode(),
 			`Not sent: ${target} would have waited ${wait} for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(known ? waitMs : 0)}.`,
@@ -126,10 +121,8 @@ function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, i
 				"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
 		});
 	}
-	if (forTool) {
-		const advice = 'The run was stopped by the user or the service: do not call the tool again unless the user asks.';
-		return toolError(ctx.getNode(), `Not sent: the run was stopped while ${target} waited`, advice);
-	}
+	const stopped = 'The run was stopped by the user or the service: do not call the tool again unless the user asks.';
+	if (forTool) return toolError(ctx.getNode(), `Not sent: the run was stopped while ${target} waited`, stopped);
 	return new NodeOperationError(ctx.getNode(), `Not sent: the execution was cancelled while ${target} waited${itemSuffix(itemIndex)}`, {
 		description: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
 		itemIndex,
@@ -172,10 +165,9 @@ function networkAdvice(forTool: boolean, repeated: boolean): string {
 }
 
 /**
- * Sends one API request with the package's pacing and retry rules. Each request first waits for
- * room in the API key's rate budget (see rateBudget.ts). 429 is retried after Retry-After (1 s when
+ * Sends one API request after room in its key's rate budget. 429 is retried after Retry-After (1 s when
  * absent, at most MAX_RETRY_AFTER_MS) with exponential backoff, up to MAX_ATTEMPTS attempts; 5xx and
- * network failures are retried only for GET, since repeating a POST, PATCH or DELETE could apply it twice.
+ * network failures only for GET, since repeating a POST, PATCH or DELETE could apply it twice.
  */
 export async function sendRequest(
 	ctx: BusinessOpsContext,
@@ -267,11 +259,7 @@ export async function sendRequest(
 	}
 }
 
-/**
- * One API call for code outside the declarative routing (list searches, load options,
- * the trigger's lifecycle). Returns the response body. The credential's `authenticate` adds
- * the base URL and the key.
- */
+/** One API call outside the declarative routing (list searches, load options, the trigger's lifecycle): its body. */
 export async function apiRequest<T = IDataObject>(
 	ctx: BusinessOpsContext,
 	method: IHttpRequestMethods,
