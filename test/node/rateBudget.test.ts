@@ -290,18 +290,16 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	// The other client's oldest request makes Retry-After shorter than the API's window, so the
-	// slowed window is too short and its bursts meet more refusals: each costs a pause. Measured
-	// 1.10x / 16 refusals, and 1.32x / 20 when the API counts refusals (the removed learned pace,
-	// which spread such a pace evenly, kept within 1.25x and 12).
-	test.each([
+	// slowed window is too short: bursts that fit it overrun the API's, unless spread evenly.
+	test.failing.each([
 		[false, 1050],
 		[true, 1050],
 		[true, 1500],
-	])('another client already uses half the key when the writes start (refusals counted: %s, %i ms in): within 1.35x', async (countRefused, startMs) => {
+	])('another client already uses half the key when the writes start (refusals counted: %s, %i ms in): within 1.25x', async (countRefused, startMs) => {
 		const { ms, refusals } = await serialWrites(100, slidingApi(20, 5000, { otherEveryMs: 500, countRefused }), startMs);
 		const minimum = 9 * 5000 + 10 * 25;
-		expect(ms / minimum).toBeLessThanOrEqual(1.35);
-		expect(refusals).toBeLessThanOrEqual(20);
+		expect(ms / minimum).toBeLessThanOrEqual(1.25);
+		expect(refusals).toBeLessThanOrEqual(12);
 	});
 
 	/**
@@ -394,17 +392,17 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		expect(state.now).toBe(2000);
 	});
 
-	test('after quiet windows the slowed limit grows back by one per window, up to the setting', async () => {
+	test.failing('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(10, 60_000, clock);
 		for (let i = 0; i < 4; i++) (await budget.take()).answered();
 		(await budget.take()).refused(4000);
 		expect(budget.slowedAt()).toEqual({ limit: 4, windowMs: 4000 });
-		state.now += 4000 + 4000 - 1; // the pause is not quiet
+		state.now += 4000 + 2 * 4000 - 1; // the pause is not quiet
 		expect(budget.slowedAt()?.limit).toBe(4);
 		state.now += 1;
 		expect(budget.slowedAt()?.limit).toBe(5);
-		state.now += 5 * 4000;
+		state.now += 5 * 2 * 4000;
 		expect(budget.slowedAt()).toBeUndefined();
 	});
 });
