@@ -291,7 +291,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 
 	// The other client's oldest request makes Retry-After shorter than the API's window, so the
 	// slowed window is too short: bursts that fit it overrun the API's, unless spread evenly.
-	test.failing.each([
+	test.each([
 		[false, 1050],
 		[true, 1050],
 		[true, 1500],
@@ -392,7 +392,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		expect(state.now).toBe(2000);
 	});
 
-	test.failing('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
+	test('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(10, 60_000, clock);
 		for (let i = 0; i < 4; i++) (await budget.take()).answered();

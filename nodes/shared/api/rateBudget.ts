@@ -25,8 +25,8 @@ type TakeOptions = { lane?: Lane; limit?: number; signal?: AbortSignal; maxWaitM
 
 /** A sent request's place in the window. Exactly one of its methods is called, once. */
 export interface Slot {
-	/** The API answered (anything but a 429 that is waited out), or the request failed without an answer (`accepted`: which, unused). */
-	answered(accepted?: boolean): void;
+	/** The API answered (anything but a 429 that is waited out), or the request failed without an answer. */
+	answered(): void;
 	/** The API refused it (429) and asked to wait `retryAfterMs` (at most MAX_RETRY_AFTER_MS). */
 	refused(retryAfterMs: number): void;
 }
@@ -37,15 +37,17 @@ type Waiter = TakeOptions & { give(slot: Slot): void };
  * One key's budget: at most the lowest Requests per Minute in use (while a request of its credential
  * waits, and for MEMORY_MS after one was sent) per window. A request holds its place from when it is
  * sent until a window after its answer (the API saw it in between). A 429 pauses the key for its
- * Retry-After and slows it down over that span (see `refused`), growing back by one per quiet span.
+ * Retry-After and slows it down to what the API accepted over its window (see `refused`), growing
+ * back by one per two quiet windows.
  */
 export class RateBudget {
-	private sent: Array<{ at: number; pending: boolean }> = [];
+	/** `at`: when sent, once closed when answered; a refused request holds a place in the slowed window only. */
+	private sent: Array<{ sentAt: number; at: number; pending: boolean; refused?: boolean }> = [];
 	private readonly waiters: Waiter[] = [];
 	/** Each setting and when it was last used; the map's order is the order of last use. */
 	private readonly settings = new Map<number, number>();
-	/** After a 429: `limit` per `windowMs` (the Retry-After), growing by one per quiet window from `since`. */
-	private slowed: { limit: number; windowMs: number; since: number; cutAt: number } | undefined;
+	/** After a 429: `limit` per `windowMs`, growing by one per two quiet windows from `since`; `even`: spread evenly. */
+	private slowed: { limit: number; windowMs: number; since: number; cutAt: number; even: boolean } | undefined;
 	private pausedUntil = 0;
 	lastUsed: number;
 	private pumping = false;
@@ -78,21 +80,22 @@ export class RateBudget {
 	/** What a 429 slowed the key to at `now`, or undefined once it has grown back to the setting. */
 	slowedAt(now = this.clock.now(), setting = this.limitAt(now)): { limit: number; windowMs: number } | undefined {
 		if (!this.slowed) return undefined;
-		const limit = this.slowed.limit + Math.floor(Math.max(0, now - this.slowed.since) / this.slowed.windowMs);
+		const limit = this.slowed.limit + Math.floor(Math.max(0, now - this.slowed.since) / (2 * this.slowed.windowMs));
 		return limit < setting ? { limit, windowMs: this.slowed.windowMs } : undefined;
 	}
 
 	/** How long a request asking now would wait for room (0: at once; Infinity: until an answer comes). */
 	waitMs(now = this.clock.now()): number {
 		this.sent = this.sent.filter((s) => s.pending || s.at > now - this.windowMs);
-		const times = this.sent.map((s) => (s.pending ? Infinity : s.at)).sort((a, b) => a - b);
-		const room = (limit: number, windowMs: number) => {
-			const inWindow = times.filter((at) => at > now - windowMs);
-			return inWindow.length < limit ? 0 : Math.max(1, inWindow[inWindow.length - limit] + windowMs - now);
+		const room = (limit: number, windowMs: number, refused = true) => {
+			const counted = this.sent.filter((s) => refused || !s.refused);
+			const times = counted.map((s) => (s.pending ? Infinity : s.at)).filter((at) => at > now - windowMs).sort((a, b) => a - b);
+			return times.length < limit ? 0 : Math.max(1, times[times.length - limit] + windowMs - now);
 		};
 		const setting = this.limitAt(now);
 		const slowed = this.slowedAt(now, setting);
-		return Math.max(0, this.pausedUntil - now, room(setting, this.windowMs), slowed ? room(slowed.limit, slowed.windowMs) : 0);
+		const even = slowed && this.slowed!.even ? (this.sent.at(-1)?.sentAt ?? -Infinity) + slowed.windowMs / slowed.limit - now : 0;
+		return Math.max(0, this.pausedUntil - now, room(setting, this.windowMs, false), slowed ? room(slowed.limit, slowed.windowMs) : 0, even);
 	}
 
 	/** Something waits for its turn or for its answer. */
@@ -156,7 +159,7 @@ export class RateBudget {
 	}
 
 	private send(sentAt: number): Slot {
-		const entry = { at: sentAt, pending: true };
+		const entry: RateBudget['sent'][number] = { sentAt, at: sentAt, pending: true };
 		this.sent.push(entry);
 		const close = () => {
 			const first = entry.pending;
@@ -172,16 +175,23 @@ export class RateBudget {
 				const now = this.clock.now();
 				const waitMs = Math.max(1000, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
 				this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
-				// A refused request holds no place in the window: the pause stands for it, whether or not the API counted it.
-				this.sent.splice(this.sent.indexOf(entry), 1);
+				// The pause stands for a refused request in the setting's window, whether or not the API counted it.
+				entry.refused = true;
 				// Requests sent before the last slow-down were refused at the pace it already corrected.
 				if (!this.slowed || sentAt > this.slowed.cutAt) {
 					const setting = this.limitAt(now);
-					const before = this.slowedAt(now, setting)?.limit;
-					const accepted = this.sent.filter((s) => !s.pending && s.at > now - waitMs).length;
-					// What the API accepted just before, below the limit it refused; a slowed limit at most halves.
-					const limit = Math.max(1, before === undefined ? 0 : Math.floor(before / 2), Math.min((before ?? setting) - 1, accepted));
-					this.slowed = { limit, windowMs: Math.min(this.windowMs, waitMs), since: 0, cutAt: now };
+					const before = this.slowedAt(now, setting);
+					const accepted = (windowMs: number) => this.sent.filter((s) => !s.pending && !s.refused && s.at > now - windowMs);
+					// The API's window: Retry-After plus the span of what it accepted just before (never shorter than learned).
+					const span = Math.max(0, ...accepted(waitMs).map((s) => now - s.at));
+					const windowMs = Math.min(this.windowMs, Math.max(waitMs + span, before?.windowMs ?? 0));
+					// What the API accepted over it, below the limit it refused; a slowed limit at most halves.
+					const limit = Math.max(1, before ? Math.floor(before.limit / 2) : 0, Math.min((before?.limit ?? setting) - 1, accepted(windowMs).length));
+					// Refused before this key sent its slowed limit in the slowed window: another client uses the key,
+					// so Retry-After (from the oldest request in the API's window) undercounts the window; spread evenly.
+					const own = before ? this.sent.filter((s) => s !== entry && s.sentAt > now - before.windowMs).length : 0;
+					const even = before !== undefined && (this.slowed!.even || own + 1 < before.limit);
+					this.slowed = { limit, windowMs, since: 0, cutAt: now, even };
 				}
 				this.slowed.since = this.pausedUntil; // a pause is not quiet
 			},
