@@ -372,6 +372,18 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		expect(clock.waits.reduce((a, b) => a + b, 0)).toBe(5000 + 5000);
 	});
 
+	test("the slowed window is the API's: Retry-After plus the span of what it accepted just before", async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(20, 60_000, clock);
+		for (const at of [0, 1000, 2000, 3000]) {
+			state.now = at;
+			(await budget.take()).answered();
+		}
+		// Room in 2 s; the API accepted the requests of 2000 and 3000 within that, so its window goes back to 2000 at least.
+		(await budget.take()).refused(2000);
+		expect(budget.slowedAt()).toEqual({ limit: 3, windowMs: 3000 });
+	});
+
 	test('requests refused together slow the key down once', async () => {
 		const { clock } = instantClock();
 		const budget = new RateBudget(10, 60_000, clock);
