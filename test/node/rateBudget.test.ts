@@ -404,6 +404,18 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		expect(state.now).toBe(2000);
 	});
 
+	test('in the slowed window a refused request holds its place: the API may have counted it', async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(10, 60_000, clock);
+		(await budget.take()).answered();
+		state.now = 1000;
+		(await budget.take()).answered();
+		(await budget.take()).refused(2000);
+		expect(budget.slowedAt()).toEqual({ limit: 2, windowMs: 3000 });
+		await budget.take(); // the pause ends at 3000; the requests of 1000 (one accepted, one refused) fill the window until 4000
+		expect(state.now).toBe(4000);
+	});
+
 	test('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(10, 60_000, clock);
