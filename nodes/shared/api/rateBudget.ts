@@ -32,6 +32,8 @@ export interface Slot {
 }
 
 type Waiter = TakeOptions & { give(slot: Slot): void };
+/** `at`: when sent, then when answered; a refused request holds a place in the slowed window only. */
+type Sent = { sentAt: number; at: number; pending: boolean; refused?: boolean };
 
 /**
  * One key's budget: at most the lowest Requests per Minute in use (while a request of its credential
@@ -41,8 +43,7 @@ type Waiter = TakeOptions & { give(slot: Slot): void };
  * back by one per two quiet windows.
  */
 export class RateBudget {
-	/** `at`: when sent, once closed when answered; a refused request holds a place in the slowed window only. */
-	private sent: Array<{ sentAt: number; at: number; pending: boolean; refused?: boolean }> = [];
+	private sent: Sent[] = [];
 	private readonly waiters: Waiter[] = [];
 	/** Each setting and when it was last used; the map's order is the order of last use. */
 	private readonly settings = new Map<number, number>();
@@ -159,7 +160,7 @@ export class RateBudget {
 	}
 
 	private send(sentAt: number): Slot {
-		const entry: RateBudget['sent'][number] = { sentAt, at: sentAt, pending: true };
+		const entry: Sent = { sentAt, at: sentAt, pending: true };
 		this.sent.push(entry);
 		const close = () => {
 			const first = entry.pending;
