@@ -1,8 +1,8 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { CancelledWait, type Clock } from '../../nodes/shared/api/clock';
-import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget, TooLongWait } from '../../nodes/shared/api/rateBudget';
+import { WaitEnded, type Clock } from '../../nodes/shared/api/clock';
+import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
@@ -54,7 +54,7 @@ test('a slot counts from its answer: a slow answer delays the next window, never
 	const budget = new RateBudget(1, 1000, clock);
 	const slot = await budget.take();
 	state.now = 300;
-	slot.answered(true);
+	slot.answered();
 	await budget.take();
 	expect(state.now).toBe(1300);
 });
@@ -63,7 +63,7 @@ test('turns are taken in the order they were asked', async () => {
 	const { clock, tick, settle } = steppedClock();
 	const budget = new RateBudget(1, 1000, clock);
 	const order: number[] = [];
-	const all = Promise.all([1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(n), slot.answered(true)))));
+	const all = Promise.all([1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(n), slot.answered()))));
 	await settle();
 	expect(order).toEqual([1]);
 	await tick(1000);
@@ -88,8 +88,8 @@ test('two credentials with the same key and different settings: the lowest wins'
 	const budget = new RateBudget(10, 1000, clock);
 	budget.useLimit(3);
 	budget.useLimit(10);
-	expect(budget.limit).toBe(3);
-	for (let i = 0; i < 3; i++) (await budget.take()).answered(true);
+	expect(budget.limitAt()).toBe(3);
+	for (let i = 0; i < 3; i++) (await budget.take()).answered();
 	expect(budget.waitMs()).toBe(1000);
 });
 
@@ -100,32 +100,32 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 		const { state, clock } = instantClock();
 		// A window longer than the memory, so the only way to go before it ends is the setting expiring.
 		const budget = new RateBudget(1, 20 * MINUTES, clock);
-		(await budget.take({ limit: 1 })).answered(true);
-		(await budget.take({ limit: 2 })).answered(true);
+		(await budget.take({ limit: 1 })).answered();
+		(await budget.take({ limit: 2 })).answered();
 		expect(state.now).toBe(10 * MINUTES);
-		expect(budget.limit).toBe(2);
+		expect(budget.limitAt()).toBe(2);
 	});
 
 	test('a setting counts while a request of its credential waits, however long', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(1, 20 * MINUTES, clock);
 		budget.useLimit(5);
-		(await budget.take({ limit: 1 })).answered(true);
-		(await budget.take({ limit: 1 })).answered(true);
+		(await budget.take({ limit: 1 })).answered();
+		(await budget.take({ limit: 1 })).answered();
 		expect(state.now).toBe(20 * MINUTES);
 	});
 
 	test('while both are in use the lowest wins; the other credential\'s next request counts its own', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(2, MINUTES, clock);
-		for (let i = 0; i < 2; i++) (await budget.take({ limit: 2 })).answered(true);
+		for (let i = 0; i < 2; i++) (await budget.take({ limit: 2 })).answered();
 		state.now = 9 * MINUTES;
-		expect(budget.limit).toBe(2);
-		(await budget.take({ limit: 1 })).answered(true);
+		expect(budget.limitAt()).toBe(2);
+		(await budget.take({ limit: 1 })).answered();
 		state.now = 15 * MINUTES; // 2 was last used at 0, 1 at 9 minutes
-		expect(budget.limit).toBe(1);
+		expect(budget.limitAt()).toBe(1);
 		state.now = 19 * MINUTES;
-		expect(budget.limit).toBe(1); // the one used last, although it no longer counts: nothing else does
+		expect(budget.limitAt()).toBe(1); // the one used last, although it no longer counts: nothing else does
 	});
 });
 
@@ -133,18 +133,18 @@ describe('cancellation', () => {
 	test('a cancelled request stops waiting at once, takes nothing, and the next in line moves up', async () => {
 		const { clock, tick, settle } = steppedClock();
 		const budget = new RateBudget(1, 1000, clock);
-		(await budget.take()).answered(true);
+		(await budget.take()).answered();
 		const cancel = new AbortController();
 		const cancelled = budget.take({ signal: cancel.signal });
 		const sent: string[] = [];
 		const next = budget.take().then((slot) => (sent.push('next'), slot));
 		await settle();
 		cancel.abort();
-		await expect(cancelled).rejects.toBeInstanceOf(CancelledWait);
+		await expect(cancelled).rejects.toEqual(new WaitEnded());
 		expect(sent).toEqual([]);
 		await tick(1000);
 		expect(sent).toEqual(['next']);
-		(await next).answered(true);
+		(await next).answered();
 		// The cancelled request took no place: one request in the window, the limit's one.
 		expect(budget.waitMs()).toBe(1000);
 	});
@@ -154,7 +154,7 @@ describe('cancellation', () => {
 		const budget = new RateBudget(1, 1000, clock);
 		const cancel = new AbortController();
 		cancel.abort();
-		await expect(budget.take({ signal: cancel.signal })).rejects.toBeInstanceOf(CancelledWait);
+		await expect(budget.take({ signal: cancel.signal })).rejects.toEqual(new WaitEnded());
 		expect(budget.waitMs()).toBe(0);
 	});
 });
@@ -165,8 +165,8 @@ describe('a request with a longest wait (the trigger\'s activation)', () => {
 		const budget = new RateBudget(5, 60_000, clock);
 		(await budget.take()).refused(120_000);
 		const refused = await budget.take({ maxWaitMs: 10_000 }).catch((e: unknown) => e);
-		expect(refused).toBeInstanceOf(TooLongWait);
-		expect((refused as TooLongWait).waitMs).toBe(120_000);
+		expect(refused).toBeInstanceOf(WaitEnded);
+		expect((refused as WaitEnded).waitMs).toBe(120_000);
 		expect(state.now).toBe(0);
 		expect(budget.isBusy()).toBe(false);
 	});
@@ -174,17 +174,17 @@ describe('a request with a longest wait (the trigger\'s activation)', () => {
 	test('behind a queue that does not reach it in time: it leaves the queue at its longest wait', async () => {
 		const { clock, tick } = steppedClock();
 		const budget = new RateBudget(1, 5_000, clock);
-		(await budget.take()).answered(true);
+		(await budget.take()).answered();
 		const first = budget.take(); // room in 5 s
 		const bounded = budget.take({ maxWaitMs: 8_000 }).catch((e: unknown) => e); // room in 5 s, but its turn in 10 s
 		const outcome = jest.fn();
 		void bounded.then(outcome);
 		await tick(5_000);
-		(await first).answered(true);
+		(await first).answered();
 		await tick(2_999);
 		expect(outcome).not.toHaveBeenCalled();
 		await tick(1);
-		expect(await bounded).toBeInstanceOf(TooLongWait);
+		expect(await bounded).toBeInstanceOf(WaitEnded);
 		await tick(10_000);
 		await expect(budget.take()).resolves.toEqual({ answered: expect.any(Function), refused: expect.any(Function) }); // the next in line is served
 	});
@@ -193,11 +193,11 @@ describe('a request with a longest wait (the trigger\'s activation)', () => {
 test('editor look-ups go before waiting production requests, within the same window', async () => {
 	const { clock, tick, settle } = steppedClock();
 	const budget = new RateBudget(2, 1000, clock);
-	for (let i = 0; i < 2; i++) (await budget.take()).answered(true);
+	for (let i = 0; i < 2; i++) (await budget.take()).answered();
 	const order: string[] = [];
-	const runs = [1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(`run ${n}`), slot.answered(true))));
+	const runs = [1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(`run ${n}`), slot.answered())));
 	await settle();
-	const editor = budget.take({ lane: 'editor' }).then((slot) => (order.push('editor'), slot.answered(true)));
+	const editor = budget.take({ lane: 'editor' }).then((slot) => (order.push('editor'), slot.answered()));
 	await settle();
 	expect(order).toEqual([]); // the window is full for everyone
 	await tick(1000);
@@ -210,10 +210,10 @@ test('editor look-ups go before waiting production requests, within the same win
 test("the polling trigger's requests go after every waiting run and editor request", async () => {
 	const { clock, tick, settle } = steppedClock();
 	const budget = new RateBudget(1, 1000, clock);
-	(await budget.take()).answered(true);
+	(await budget.take()).answered();
 	const order: string[] = [];
 	const take = (name: string, lane?: 'poll' | 'editor') =>
-		budget.take({ lane }).then((slot) => (order.push(name), slot.answered(true)));
+		budget.take({ lane }).then((slot) => (order.push(name), slot.answered()));
 	const waiting = [take('poll 1', 'poll'), take('poll 2', 'poll'), take('run 1'), take('editor', 'editor'), take('run 2')];
 	await settle();
 	for (let i = 0; i < 5; i++) await tick(1000);
@@ -262,7 +262,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 				state.now += 25;
 				const answer = api.hit(state.now);
 				if (answer.ok) {
-					slot.answered(true);
+					slot.answered();
 					break;
 				}
 				refusals++;
@@ -270,7 +270,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 				await clock.sleep(Math.max(answer.retryAfterMs, 1000 * 2 ** (attempt - 1)));
 			}
 		}
-		return { ms: state.now - started, refusals, learned: budget.learnedPace };
+		return { ms: state.now - started, refusals, learned: budget.slowedAt() };
 	}
 
 	test('100 writes against 20 per 5 s with the default setting: within 1.25x of the minimum, few refusals', async () => {
@@ -290,7 +290,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	// The other client's oldest request makes Retry-After shorter than the API's window, so the
-	// learned window is too short: bursts that fit it overrun the API's, unless spread evenly.
+	// slowed window is too short: bursts that fit it overrun the API's, unless spread evenly.
 	test.each([
 		[false, 1050],
 		[true, 1050],
@@ -323,7 +323,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 				const slot = await budget.take();
 				await clock.sleep(25);
 				const answer = api.hit(state.now);
-				if (answer.ok) return slot.answered(true);
+				if (answer.ok) return slot.answered();
 				refusals++;
 				slot.refused(answer.retryAfterMs);
 				await clock.sleep(Math.max(answer.retryAfterMs, 1000 * 2 ** (attempt - 1)));
@@ -353,37 +353,81 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		expect(refusals).toBeLessThanOrEqual(90);
 	});
 
-	test('a second refusal at most halves the learned pace, even when nothing was accepted just before it (manual clock)', async () => {
+	test('a refusal slows the key to what the API accepted just before; a second one at most halves it (manual clock)', async () => {
 		const clock = manualClock();
 		const budget = budgetFor(budgetKeyOf(`svc_${'h'.repeat(32)}`), 20, 60_000);
-		for (let i = 0; i < 10; i++) (await budget.take()).answered(true);
+		for (let i = 0; i < 10; i++) (await budget.take()).answered();
 		(await budget.take()).refused(5000);
-		expect(budget.learnedPace).toEqual({ limit: 10, windowMs: 5000 });
+		expect(budget.slowedAt()).toEqual({ limit: 10, windowMs: 5000 });
 
-		// After the pause, the first request is refused again: nothing was accepted in the learned
-		// window, yet the pace halves (10 → 5), not down to one request per window.
+		// After the pause, the first request is refused again: nothing was accepted in the slowed
+		// window, yet the limit halves (10 → 5), not down to one request per window.
 		(await budget.take()).refused(5000);
 		expect(clock.waits).toEqual([5000]);
-		expect(budget.learnedPace).toEqual({ limit: 5, windowMs: 5000 });
+		expect(budget.slowedAt()).toEqual({ limit: 5, windowMs: 5000 });
 
 		// Every workflow on the key then gets 5 requests per 5 s: the pause, 5 at once, then the window.
 		clock.waits.length = 0;
-		for (let i = 0; i < 6; i++) (await budget.take()).answered(true);
+		for (let i = 0; i < 6; i++) (await budget.take()).answered();
 		expect(clock.waits.reduce((a, b) => a + b, 0)).toBe(5000 + 5000);
 	});
 
-	test('after quiet windows the learned limit grows back by one per two windows, up to the setting', async () => {
+	test("the slowed window is the API's: Retry-After plus the span of what it accepted just before", async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(20, 60_000, clock);
+		for (const at of [0, 1000, 2000, 3000]) {
+			state.now = at;
+			(await budget.take()).answered();
+		}
+		// Room in 2 s; the API accepted the requests of 2000 and 3000 within that, so its window goes back to 2000 at least.
+		(await budget.take()).refused(2000);
+		expect(budget.slowedAt()).toEqual({ limit: 3, windowMs: 3000 });
+	});
+
+	test('requests refused together slow the key down once', async () => {
+		const { clock } = instantClock();
+		const budget = new RateBudget(10, 60_000, clock);
+		const slots = [];
+		for (let i = 0; i < 4; i++) slots.push(await budget.take());
+		slots[0].answered();
+		slots[1].answered();
+		slots[2].refused(5000);
+		slots[3].refused(5000); // sent before the first refusal: the slow-down already counts it
+		expect(budget.slowedAt()).toEqual({ limit: 2, windowMs: 5000 });
+	});
+
+	test('a refused request holds no place in the window: after the pause the key goes on at once', async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(1, 60_000, clock);
+		(await budget.take()).refused(2000);
+		await budget.take();
+		expect(state.now).toBe(2000);
+	});
+
+	test('in the slowed window a refused request holds its place: the API may have counted it', async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(10, 60_000, clock);
-		for (let i = 0; i < 4; i++) (await budget.take()).answered(true);
+		(await budget.take()).answered();
+		state.now = 1000;
+		(await budget.take()).answered();
+		(await budget.take()).refused(2000);
+		expect(budget.slowedAt()).toEqual({ limit: 2, windowMs: 3000 });
+		await budget.take(); // the pause ends at 3000; the requests of 1000 (one accepted, one refused) fill the window until 4000
+		expect(state.now).toBe(4000);
+	});
+
+	test('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
+		const { state, clock } = instantClock();
+		const budget = new RateBudget(10, 60_000, clock);
+		for (let i = 0; i < 4; i++) (await budget.take()).answered();
 		(await budget.take()).refused(4000);
-		expect(budget.learnedPace).toEqual({ limit: 4, windowMs: 4000 });
-		state.now += 4000 + 2 * 4000;
-		budget.waitMs();
-		expect(budget.learnedPace?.limit).toBe(5);
-		state.now += 10 * 2 * 4000;
-		budget.waitMs();
-		expect(budget.learnedPace).toBeUndefined();
+		expect(budget.slowedAt()).toEqual({ limit: 4, windowMs: 4000 });
+		state.now += 4000 + 2 * 4000 - 1; // the pause is not quiet
+		expect(budget.slowedAt()?.limit).toBe(4);
+		state.now += 1;
+		expect(budget.slowedAt()?.limit).toBe(5);
+		state.now += 5 * 2 * 4000;
+		expect(budget.slowedAt()).toBeUndefined();
 	});
 });
 
@@ -394,15 +438,28 @@ describe('the budgets of the process', () => {
 		const key = budgetKeyOf(`svc_${'i'.repeat(32)}`);
 		manualClock();
 		const first = budgetFor(key, 5, 60_000);
-		(await first.take()).answered(true);
+		(await first.take()).answered();
 		expect(budgetFor(key, 5, 1_000)).toBe(first); // in use: kept, with its window
 		forgetRateBudgets();
 		const fresh = budgetFor(key, 5, 1_000);
 		expect(fresh).not.toBe(first);
 		// five at once, the sixth waits for the fresh budget's one-second window, not the old minute
 		const clock = manualClock();
-		for (let i = 0; i < 6; i++) (await fresh.take()).answered(true);
+		for (let i = 0; i < 6; i++) (await fresh.take()).answered();
 		expect(clock.waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1_000);
+	});
+
+	test('at most 1,000 keys are kept, but never one whose requests wait', async () => {
+		manualClock();
+		const [busyKey, idleKey] = [budgetKeyOf('svc_busy'), budgetKeyOf('svc_idle')];
+		const busy = budgetFor(busyKey, 1);
+		const slot = await busy.take(); // its answer has not come yet
+		const idle = budgetFor(idleKey, 1);
+		(await idle.take()).answered();
+		for (let i = 0; i < 1000; i++) budgetFor(`key ${i}`, 1);
+		expect(budgetFor(busyKey, 1)).toBe(busy);
+		expect(budgetFor(idleKey, 1)).not.toBe(idle);
+		slot.answered();
 	});
 });
 

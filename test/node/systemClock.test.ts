@@ -1,26 +1,26 @@
 import type * as ClockModule from '../../nodes/shared/api/clock';
 
-const { CancelledWait, systemClock } = jest.requireActual<typeof ClockModule>('../../nodes/shared/api/clock');
+const { WaitEnded, systemClock } = jest.requireActual<typeof ClockModule>('../../nodes/shared/api/clock');
 
 afterEach(() => {
 	jest.useRealTimers();
 });
 
 describe('systemClock.sleep', () => {
-	test('a wait cancelled midway rejects with CancelledWait and leaves no timer', async () => {
+	test('a wait cancelled midway rejects with WaitEnded and leaves no timer', async () => {
 		jest.useFakeTimers();
 		const cancel = new AbortController();
 		const slept = systemClock.sleep(10_000, cancel.signal);
 		cancel.abort();
-		await expect(slept).rejects.toBeInstanceOf(CancelledWait);
+		await expect(slept).rejects.toBeInstanceOf(WaitEnded);
 		expect(jest.getTimerCount()).toBe(0);
 	});
 
-	test('a wait asked for after the cancellation rejects with CancelledWait at once', async () => {
+	test('a wait asked for after the cancellation rejects with WaitEnded at once', async () => {
 		jest.useFakeTimers();
 		const cancel = new AbortController();
 		cancel.abort();
-		await expect(systemClock.sleep(10_000, cancel.signal)).rejects.toBeInstanceOf(CancelledWait);
+		await expect(systemClock.sleep(10_000, cancel.signal)).rejects.toBeInstanceOf(WaitEnded);
 		expect(jest.getTimerCount()).toBe(0);
 	});
 

@@ -270,6 +270,23 @@ describe('rate budget', () => {
 		expect(error.description).toMatch(/asked to wait 3600 s .*waits at most 120 s/);
 	});
 
+	test("a Retry-After longer than 120 s fails only its item: the key's other requests and its pace are left alone", async () => {
+		nock(API)
+			.post('/v1/contacts', { name: 'A' }).reply(429, rateLimited, { 'Retry-After': '3600' })
+			.post('/v1/contacts', { name: 'B' }).reply(201, { data: { id: 'ctc_b', name: 'B' } });
+		const { items } = await runDeclarativeNode(
+			node,
+			{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
+			{ ...paced(3), items: [{ json: { name: 'A' } }, { json: { name: 'B' } }], continueOnFail: true },
+		);
+		expect(items.map((i) => i.json.id ?? null)).toEqual([null, 'ctc_b']);
+		expect(items[0].error?.description).toMatch(/asked to wait 3600 s/);
+		// No pause for the key, no slower pace: the third request of the window goes at once.
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact });
+		await runDeclarativeNode(node, getContact, paced(3));
+		expect(waits).toEqual([]);
+	});
+
 	test('a Retry-After beyond 2^31 ms does not fire at once: it fails the item', async () => {
 		nock(API).get('/v1/contacts/ctc_1').reply(429, rateLimited, { 'Retry-After': '99999999' });
 		const error = await runDeclarativeNode(node, getContact).catch((e) => e);

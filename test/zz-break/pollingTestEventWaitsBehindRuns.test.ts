@@ -25,10 +25,10 @@ test('Fetch Test Event goes before a workflow run already waiting on the same ke
 	const budget = budgetFor(budgetKeyOf(sandbox.keys.admin), 1);
 	const order: string[] = [];
 	// a workflow run used this minute's request; another run waits for the next minute
-	(await budget.take({ lane: 'run' })).answered(true);
+	(await budget.take({ lane: 'run' })).answered();
 	const waitingRun = budget.take({ lane: 'run' }).then((slot) => {
 		order.push('workflow run');
-		slot.answered(true);
+		slot.answered();
 	});
 
 	const test = createTestNode(trigger, { events: ['quote.created'] }, { credentials });

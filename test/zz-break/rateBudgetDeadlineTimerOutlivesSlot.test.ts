@@ -21,7 +21,7 @@ test('a slot given at once leaves no deadline timer behind', async () => {
 	jest.useFakeTimers();
 	const budget = new RateBudget(5, 60_000, systemClock);
 	const slot = await budget.take({ maxWaitMs: 10_000 });
-	slot.answered(true);
+	slot.answered();
 	// not the 10 s deadline's setTimeout, aborted but still armed
 	expect(jest.getTimerCount()).toBe(0);
 });
@@ -29,6 +29,6 @@ test('a slot given at once leaves no deadline timer behind', async () => {
 test('without maxWaitMs no timer is left either (the control)', async () => {
 	jest.useFakeTimers();
 	const budget = new RateBudget(5, 60_000, systemClock);
-	(await budget.take()).answered(true);
+	(await budget.take()).answered();
 	expect(jest.getTimerCount()).toBe(0);
 });
