@@ -87,7 +87,7 @@ export class BusinessOpsApi implements ICredentialType {
 			description:
 				'The API address including the version, ending in /v1 (an older address ending in /api/v1 works the same)',
 		},
-		// read by nodes/shared/api/budgets.ts
+		// read by nodes/shared/api/transport.ts (budgetOf)
 		{
 			displayName: 'Requests per Minute',
 			name: 'requestsPerMinute',
