@@ -3,14 +3,17 @@
  * record of page 1 and creates one (appended at the end) between the reads of page 1 and page 2:
  * every page tells the same total, that many records are read, no id twice, so the read counts as
  * whole; but the record that moved from page 2 onto page 1 (there all along) is not in it.
- * Create or Update then creates a second contact for an address that exists.
+ * Create or Update then creates a second contact for an address that exists; the polling
+ * trigger's first poll does not remember it, and the next poll emits it as contact.created.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import type { Sandbox } from '../../sandbox/src';
+import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import { emitted, poller } from '../polling/harness';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
@@ -63,4 +66,14 @@ test('Create or Update: a contact there during the whole read is updated, not cr
 	const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'upsert', email: 'c100@example.com', name: 'Changed' });
 	expect(api.posts).toEqual([]);
 	expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_100']]);
+});
+
+test('Polling trigger: a contact there during the whole first poll is not emitted as created by the next', async () => {
+	const rows = Array.from({ length: 250 }, (_, i) => contact(i));
+	listThatChangesOnce(rows);
+	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
+	const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
+	expect(await p.poll()).toBeNull();
+	// the next poll: only ctc_new was created since the first poll began
+	expect(emitted(await p.poll()).map(([, id]) => id)).not.toContain('ctc_100');
 });
