@@ -149,27 +149,28 @@ const ACTIVATION_FIX: Record<Unreadable, string> = {
  * pages to read. A read that is not whole is read again from page 1, LIST_READS reads in all, and
  * then fails; a read that gives exactly the records of the read before stands (the list did not
  * change between them, whatever its totals say). With `maxResults` (a Limit; the polling trigger's
- * bound, as it decides itself what a read that is not whole means) the one read is returned as it is. While the trigger is
+ * bound, as it decides itself what a read that is not whole means) the one read is returned as it
+ * is, unless `untilWhole` (the polling trigger's first poll) asks for the reads above. While the trigger is
  * published (`call.activation`) a list is read for ACTIVATION_LIST_MS at most, and one that cannot
  * be read says what to do in its message.
  */
 export async function readList(
 	ctx: BusinessOpsContext,
 	request: string | IHttpRequestOptions,
-	read: { itemIndex?: number; maxResults?: number; call?: CallOptions } = {},
+	read: { itemIndex?: number; maxResults?: number; untilWhole?: boolean; call?: CallOptions } = {},
 ): Promise<ListRead> {
-	const { itemIndex, maxResults, call = {} } = read;
+	const { itemIndex, maxResults, untilWhole = maxResults === undefined, call = {} } = read;
 	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
 	const fetchPage = async (page: number) => {
 		const answer = await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
 		return { body: answer.body, response: answer };
 	};
-	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now(), stopAtRepeat: maxResults === undefined };
+	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now(), stopAtRepeat: untilWhole };
 	const readWhole = async () => {
 		let before: string | undefined;
 		for (let reads = 1; ; reads++) {
 			const list = await walkPages(fetchPage, walk);
-			if (list.whole || maxResults !== undefined) return list;
+			if (list.whole || !untilWhole) return list;
 			const seen = JSON.stringify(list.records);
 			const repeats = list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
 			if (seen === before) {
