@@ -86,7 +86,8 @@ function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boo
  * no records while it says there are more, or `hasMore` false while its `total` says more than were
  * read. With `stopAtRepeat`, a page that repeats an `id` read before ends the walk there, not
  * whole (a shift under another client's insert, or an API that ignores `page`: without it,
- * MAX_PAGES requests); a read that is read again needs no more of it. With `readForMs`, no page is asked for once that long has passed since `startedAt`.
+ * MAX_PAGES requests); a read that is read again needs no more of it. With `readForMs`, no page
+ * is asked for once that long has passed since `startedAt`.
  */
 export async function walkPages<R>(
 	fetchPage: (page: number) => Promise<FetchedPage<R>>,
@@ -175,10 +176,12 @@ export async function readList(
 			const repeats = list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
 			if (seen === before) {
 				// the same records twice: the list did not change, so a repeat is the API's (a proxy that drops the query)
-				if (repeats) throw new UnreadableList(
+				if (repeats) {
+					throw new UnreadableList(
 						`The API answered page ${list.repeated} of the list with records of an earlier page, the same on 2 reads (a proxy or cache that drops the query string does this); stopped reading the list`,
 						'contradiction',
 					);
+				}
 				return { ...list, whole: true };
 			}
 			if (reads === LIST_READS) {
