@@ -45,33 +45,20 @@ interface WatchedRead {
 	whole: boolean;
 }
 
-/** Walks of a list the first poll makes before it gives up: it must remember every record, so it needs a whole one. */
-const BASELINE_WALKS = 3;
-
-/** Every record of one watched list, in one read (`maxResults`: the reader does not read again); the reader says whether it is whole. */
-async function readWatched(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
+/**
+ * Every record of one watched list, in one read whose verdict the reader gives (`maxResults`); the
+ * first poll (`baseline`) must remember every record, so the reader reads again until a read is whole.
+ */
+async function readWatched(ctx: IPollFunctions, list: WatchedList, baseline = false): Promise<WatchedRead> {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
-	const { records, whole } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1 });
+	const { records, whole } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1, untilWhole: baseline });
 	if (records.length > MAX_RECORDS_PER_LIST) {
 		throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list holds more than ${MAX_RECORDS_PER_LIST} records`, {
 			description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
 		});
 	}
 	return { walk: uniqueRecords(list, records), whole };
-}
-
-/** The first poll of a list: read until one read is whole, or fail (it remembers nothing then). */
-async function readBaseline(ctx: IPollFunctions, list: WatchedList): Promise<WatchedRead> {
-	for (let walks = 1; ; walks++) {
-		const read = await readWatched(ctx, list);
-		if (read.whole) return read;
-		if (walks === BASELINE_WALKS) {
-			throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list changed while the first poll read it, ${BASELINE_WALKS} times in a row`, {
-				description: 'The first poll remembers every record that exists and needs one read of the whole list during which no record is created or deleted. Nothing was remembered; the next poll tries again.',
-			});
-		}
-	}
 }
 
 const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) => Date.parse(a.timestamp ?? '') - Date.parse(b.timestamp ?? '') || 0;
@@ -100,7 +87,7 @@ async function pollOnce(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<s
 	const emitted: BusinessOpsEvent[] = [];
 	for (const list of lists) {
 		const previous = memory.lists.get(list.resource);
-		const { walk, whole } = previous ? await readWatched(ctx, list) : await readBaseline(ctx, list);
+		const { walk, whole } = await readWatched(ctx, list, !previous);
 		const { events, next: remembered } = changesOf(list, walk, whole, previous, chosen, now);
 		emitted.push(...events);
 		next.set(list.resource, remembered);

@@ -68,6 +68,8 @@ export interface WalkResult<R> {
 	 * or deleted between two page reads shifts the pages: a record is read twice or skipped.
 	 */
 	whole: boolean;
+	/** The page whose records repeated an `id` read earlier in the walk; the walk stopped there (not whole). */
+	repeated?: number;
 }
 
 function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boolean {
@@ -82,15 +84,19 @@ function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boo
  * An answer without `meta` is the whole list (the spec does not say that every list is paginated).
  * A page that contradicts itself ends the walk with an error, never a loop or a silent partial list:
  * no records while it says there are more, or `hasMore` false while its `total` says more than were
- * read. With `readForMs`, no page is asked for once that long has passed since `startedAt`.
+ * read. With `stopAtRepeat`, a page that repeats an `id` read before ends the walk there, not
+ * whole (a shift under another client's insert, or an API that ignores `page`: without it,
+ * MAX_PAGES requests); a read that is read again needs no more of it. With `readForMs`, no page
+ * is asked for once that long has passed since `startedAt`.
  */
 export async function walkPages<R>(
 	fetchPage: (page: number) => Promise<FetchedPage<R>>,
-	options: { maxResults?: number; readForMs?: number; startedAt?: number } = {},
+	options: { maxResults?: number; readForMs?: number; startedAt?: number; stopAtRepeat?: boolean } = {},
 ): Promise<WalkResult<R>> {
-	const { maxResults, readForMs, startedAt = systemClock.now() } = options;
+	const { maxResults, readForMs, startedAt = systemClock.now(), stopAtRepeat } = options;
 	const records: IDataObject[] = [];
 	const totals = new Set<number>();
+	const ids = new Set<string>();
 	for (let page = 1; ; page++) {
 		if (page > MAX_PAGES) throw new UnreadableList(`The API kept announcing more pages after ${MAX_PAGES}; stopped reading the list`, 'endless');
 		if (readForMs !== undefined && systemClock.now() - startedAt >= readForMs) {
@@ -99,6 +105,9 @@ export async function walkPages<R>(
 		const { body, response } = await fetchPage(page);
 		const held = recordsOf(body);
 		records.push(...held);
+		const fresh = held.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
+		if (stopAtRepeat && fresh.some((id) => ids.has(id))) return { records, last: response, whole: false, repeated: page };
+		for (const id of fresh) ids.add(id);
 		const meta = metaOf(body);
 		const total = typeof meta?.total === 'number' ? meta.total : undefined;
 		if (total !== undefined) totals.add(total);
@@ -141,31 +150,42 @@ const ACTIVATION_FIX: Record<Unreadable, string> = {
  * pages to read. A read that is not whole is read again from page 1, LIST_READS reads in all, and
  * then fails; a read that gives exactly the records of the read before stands (the list did not
  * change between them, whatever its totals say). With `maxResults` (a Limit; the polling trigger's
- * bound, as it decides itself what a read that is not whole means) the one read is returned as it is. While the trigger is
+ * bound, as it decides itself what a read that is not whole means) the one read is returned as it
+ * is, unless `untilWhole` (the polling trigger's first poll) asks for the reads above. While the trigger is
  * published (`call.activation`) a list is read for ACTIVATION_LIST_MS at most, and one that cannot
  * be read says what to do in its message.
  */
 export async function readList(
 	ctx: BusinessOpsContext,
 	request: string | IHttpRequestOptions,
-	read: { itemIndex?: number; maxResults?: number; call?: CallOptions } = {},
+	read: { itemIndex?: number; maxResults?: number; untilWhole?: boolean; call?: CallOptions } = {},
 ): Promise<ListRead> {
-	const { itemIndex, maxResults, call = {} } = read;
+	const { itemIndex, maxResults, untilWhole = maxResults === undefined, call = {} } = read;
 	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
 	const fetchPage = async (page: number) => {
 		const answer = await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
 		return { body: answer.body, response: answer };
 	};
-	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now() };
+	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now(), stopAtRepeat: untilWhole };
 	const readWhole = async () => {
 		let before: string | undefined;
 		for (let reads = 1; ; reads++) {
 			const list = await walkPages(fetchPage, walk);
-			if (list.whole || maxResults !== undefined) return list;
+			if (list.whole || !untilWhole) return list;
 			const seen = JSON.stringify(list.records);
-			if (seen === before) return { ...list, whole: true };
+			const repeats = list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
+			if (seen === before) {
+				// the same records twice: the list did not change, so a repeat is the API's (a proxy that drops the query)
+				if (repeats) {
+					throw new UnreadableList(
+						`The API answered page ${list.repeated} of the list with records of an earlier page, the same on 2 reads (a proxy or cache that drops the query string does this); stopped reading the list`,
+						'contradiction',
+					);
+				}
+				return { ...list, whole: true };
+			}
 			if (reads === LIST_READS) {
-				throw new UnreadableList(`The list changed while it was read (records were created or deleted); ${LIST_READS} reads tried`, 'changed');
+				throw new UnreadableList(`The list changed while it was read (records were created or deleted${repeats ? `; ${repeats}` : ''}); ${LIST_READS} reads tried`, 'changed');
 			}
 			before = seen;
 		}
