@@ -9,6 +9,8 @@
  * trigger out of the memory, with its repeat ids, and a captured genuine delivery of that trigger
  * then runs its workflow again; and an entry made by a forged request outlives genuine ones
  * written before it. (The bound is scaled down as in test/trigger/trustMemory.test.ts.)
+ * The same eviction forgets Auto's learned form: a later genuine delivery over 1 MiB (which Auto
+ * checks only once it has learned the form) is then refused.
  * Expected: requests whose signature did not verify never make the memory forget what a genuine
  * delivery taught it; an entry created by a refusal goes before those of accepted deliveries.
  */
@@ -28,7 +30,7 @@ jest.mock('../../nodes/shared/boundedMap', () => {
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY, type FakeDelivery, type TestNode } from '../harness/engine';
-import { atFixedTime, githubSignature } from '../trigger/helpers';
+import { atFixedTime, githubSignature, standardHeaders } from '../trigger/helpers';
 
 const trigger = new BusinessOpsTrigger();
 const SECRET = 'a-github-style-signing-key-of-32-bytes';
@@ -74,4 +76,18 @@ test('an entry created by a refusal is not kept before entries of accepted deliv
 	for (const testNode of [b, c]) expect(await outcome(testNode, genuine)).toBe('started');
 	// fails today: 'started'
 	expect(await outcome(signed, genuine)).toBe('repeat');
+});
+
+test("forged requests to other triggers do not make Auto forget a trigger's learned form", async () => {
+	const WHSEC = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+	const record: IDataObject = { id: 'whk_1', url: 'https://n8n.example.test/webhook/webhook-uuid/webhook', events: EVENTS, sealedSecret: sealSecret(WHSEC, TEST_API_KEY, 'whk_1') };
+	const auto = createTriggerNode(trigger, { events: EVENTS, options: {} as INodeParameters }, { staticData: { 'node:Business Ops Trigger': { subscriptions: { production: record } } } });
+	auto.workflow.id = `workflow-forged-evicts-${++workflows}`;
+	const small = JSON.stringify({ id: 'evt_small', type: 'invoice.paid' });
+	expect(await outcome(auto, { headers: standardHeaders(WHSEC, 'msg_1', NOW, small), rawBody: Buffer.from(small) })).toBe('started');
+	expect(await outcome(node(), genuine)).toBe('started');
+	for (const target of [node(), node()]) expect(await outcome(target, forged)).toBe(401);
+	const large = JSON.stringify({ id: 'evt_large', type: 'invoice.paid', data: 'x'.repeat(1536 * 1024) });
+	// fails today: 401 "Auto has not yet seen a verified delivery ... does not search a body over 1048576 bytes"
+	expect(await outcome(auto, { headers: standardHeaders(WHSEC, 'msg_2', NOW, large), rawBody: Buffer.from(large) })).toBe('started');
 });
