@@ -79,7 +79,7 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 				const name = token.slice(0, equals);
 				const rest = token.slice(equals + 1);
 				if (TIMESTAMP_KEYS.has(name.toLowerCase())) {
-					timestamps.push({ value: rest, header: `${header} (${name}=)`, rank: 1 });
+					timestamps.push({ value: rest, header: `${header} (${name}=)`, rank: 0 });
 					continue;
 				}
 				consider(rest, `${name}=`);
@@ -118,9 +118,9 @@ function ranked(parts: Part[], max: number): Part[] {
 }
 
 /**
- * Timestamp and id candidates, best-named first: a header added by a proxy never pushes out the
- * API's own. Timestamps outside the window are dropped before they take a place (a stale or
- * future one of a proxy costs nothing); ids and timestamps of a lower rank are still candidates
+ * Timestamp and id candidates, best first (a timestamp in the signature value before any header,
+ * then headers best-named first): a header added by a proxy never pushes out the API's own.
+ * Timestamps outside the window are dropped before they take a place (a stale or future one of a proxy costs nothing); ids and timestamps of a lower rank are still candidates
  * behind the better ones. How many are hashed is bounded by the caller's HMAC budget, however
  * many headers a request sends.
  */
@@ -129,7 +129,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const inFamily = (name: string) => family.some((prefix) => name !== prefix && name.startsWith(prefix));
 	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => {
 		const name = header.toLowerCase();
-		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 0 : inFamily(name) ? 2 : 3 };
+		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3 };
 	});
 	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
 	let stale: (VerifyResult & { valid: false }) | undefined;
@@ -228,9 +228,9 @@ export function verifyAuto(
 	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
 	if (usableKeys.length === 0) return SHORT_KEY;
 	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
-	// a `sha256=` value without a `t=` or a timestamp header named for signing is GitHub's shape: the body alone first,
-	// whatever timestamp headers a proxy added (their names say less than the value's shape)
-	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank < 3) && signatures.some((signature) => signature.prefix === 'sha256=');
+	// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
+	// whatever timestamp headers a proxy added, Standard Webhooks' too (whose own value is `v1,<base64>`)
+	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) && signatures.some((signature) => signature.prefix === 'sha256=');
 	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids, bodyFirst);
 	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
 	let budget = learned ? MAX_LEARNED_HMACS : searchBudget;
