@@ -49,3 +49,14 @@ describe.each(['standardWebhooks', 'auto'])('%s', (scheme) => {
 		expect(run.result.workflowData).toHaveLength(1);
 	});
 });
+
+describe.each(['standardWebhooks', 'auto'])('%s, copies that differ', (scheme) => {
+	test.each([
+		['webhook-id', 'msg_1, msg_2'],
+		['webhook-timestamp', `${NOW}, ${NOW - 1}`],
+	])('a repeated %s of different values is refused', async (name, value) => {
+		const run = await runWebhook(trigger, node(scheme), { headers: { ...genuine, [name]: value }, rawBody: Buffer.from(raw) });
+		expect(run.status).toBe(401);
+		expect(run.result.workflowData).toBeUndefined();
+	});
+});

@@ -16,6 +16,7 @@ import {
 	hmacOf,
 	keyOf,
 	MIN_KEY_BYTES,
+	oneValue,
 	refusal,
 	sameBytes,
 	SHORT_KEY,
@@ -129,7 +130,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const inFamily = (name: string) => family.some((prefix) => name !== prefix && name.startsWith(prefix));
 	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => {
 		const name = header.toLowerCase();
-		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3 };
+		return { header, value: oneValue([value]), rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3 };
 	});
 	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
 	let stale: (VerifyResult & { valid: false }) | undefined;
@@ -144,7 +145,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const ids = ranked(
 		headerValues(headers, isId).map(([header, value]) => {
 			const name = header.toLowerCase();
-			return { header, value: value.trim(), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
+			return { header, value: oneValue([value]), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
 		}),
 		MAX_IDS,
 	);

@@ -70,6 +70,15 @@ export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => 
 export const valuesOf = (headers: HeaderBag, name: string): string[] =>
 	headerValues(headers, (lower) => lower === name.trim().toLowerCase()).map(([, value]) => value);
 
+/**
+ * The value of an id or timestamp header a proxy may repeat (n8n joins it: `msg_1, msg_1`): its one
+ * value when every copy is the same, else all of it, which no check accepts.
+ */
+export function oneValue(values: string[]): string {
+	const parts = values.join(',').split(',').map((part) => part.trim());
+	return parts.every((part) => part === parts[0]) ? parts[0] : values.join(', ');
+}
+
 /** Timing-safe comparison; different lengths are simply unequal. */
 export const sameBytes = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);
 
