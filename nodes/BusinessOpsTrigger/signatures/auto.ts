@@ -214,8 +214,8 @@ export function verifyAuto(
 	learned?: SignedForm,
 ): VerifyResult {
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
-	if (headerNames.length === 0) return refusal('headers', 'missing signature header (no header name contains "signature")');
-	if (signatures.length === 0) return refusal('headers', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
+	if (headerNames.length === 0) return refusal('unsigned', 'missing signature header (no header name contains "signature")');
+	if (signatures.length === 0) return refusal('unsigned', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
 		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}

@@ -41,8 +41,11 @@ export interface VerifiedForm {
 	signedId?: string;
 }
 
-/** What a refusal is about: the log names each kind at most once a minute (trust.ts). */
-export type RefusalKind = 'window' | 'search' | 'signature' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
+/**
+ * What a refusal is about: the log names each kind at most once a minute (trust.ts). `unsigned` (no
+ * signature header, or no value in it) is a stranger's junk; `headers` (the timestamp or id) a genuine delivery's.
+ */
+export type RefusalKind = 'window' | 'search' | 'signature' | 'unsigned' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
 
 export type VerifyResult =
 	| { valid: true; form: VerifiedForm; timestamp?: number }

@@ -89,8 +89,8 @@ function verifyForm(custom: CustomSignature, named: string | undefined, secret: 
 	if (problem) return refusal('settings', problem);
 	const header = custom.header.trim();
 	const given = valuesOf(headers, header).filter((value) => value.trim() !== '');
-	if (given.length === 0) return refusal('headers', `missing ${header} header`);
-	const malformed = (detail: string) => refusal('headers', `malformed ${header} header${named ? '' : `: ${detail}`}`);
+	if (given.length === 0) return refusal('unsigned', `missing ${header} header`);
+	const malformed = (detail: string) => refusal('unsigned', `malformed ${header} header${named ? '' : `: ${detail}`}`);
 	// each value right after the prefix, where a value starts (after a space or comma)
 	const after = new RegExp(`(?:^|[\\s,])${escaped(custom.prefix)}([^\\s,]+)`, 'g');
 	const bytes = custom.algorithm === 'sha512' ? 64 : 32;
