@@ -184,7 +184,7 @@ const KIND_WORDS: Record<RefusalKind, string> = {
 	search: "Auto's search of a first delivery",
 	signature: 'a signature that does not match',
 	unsigned: 'a missing or malformed signature header',
-	headers: 'missing or malformed timestamp or id headers',
+	headers: 'a timestamp or id header that is missing or malformed',
 	secret: 'the signing secret or key',
 	settings: "the trigger's settings",
 	body: 'the body',
