@@ -216,6 +216,10 @@ export function verifyAuto(
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
 	if (headerNames.length === 0) return refusal('unsigned', 'missing signature header (no header name contains "signature")');
 	if (signatures.length === 0) return refusal('unsigned', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
+	// one delivery is signed at one time, as under the Stripe-Style scheme
+	if (new Set(signatureTimestamps.map((timestamp) => timestamp.value)).size > 1) {
+		return refusal('unsigned', `malformed ${headerNames.join(', ')} header: its t= elements name different times`);
+	}
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
 		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}
