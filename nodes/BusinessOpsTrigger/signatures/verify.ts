@@ -26,7 +26,8 @@ import {
 	type VerifyResult,
 } from './hmac';
 
-export type SignatureScheme = 'auto' | 'standardWebhooks' | 'github' | 'stripe' | 'custom' | 'none';
+export const SIGNATURE_SCHEMES = ['auto', 'standardWebhooks', 'github', 'stripe', 'custom', 'none'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;
