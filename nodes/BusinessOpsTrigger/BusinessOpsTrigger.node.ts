@@ -10,8 +10,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
-import { customSignatureOf, customSignatureOption } from './signatures/customProperties';
-import { customProblem } from './signatures/verify';
+import { customOptionProblem, customSignatureOf, customSignatureOption, optionProblem } from './signatures/customProperties';
+import { customProblem, SIGNATURE_SCHEMES } from './signatures/verify';
 import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
@@ -55,12 +55,15 @@ function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reaso
 function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
 	const tolerance = toleranceOf(options.timestampTolerance);
+	const scheme = options.signatureScheme ?? 'auto';
 	const problem =
+		(SIGNATURE_SCHEMES.includes(scheme) ? undefined : optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
 		(typeof tolerance === 'number'
 			? options.signatureScheme === 'custom'
-				? customProblem(customSignatureOf(options as IDataObject))
+				? (customOptionProblem(options as IDataObject) ?? customProblem(customSignatureOf(options as IDataObject)))
 				: undefined
-			: tolerance.problem) ?? switchProblem(options as IDataObject);
+			: tolerance.problem) ??
+		switchProblem(options as IDataObject);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }
 

@@ -97,6 +97,8 @@ export const MAX_REPEAT_IDS = 10_000;
 const ENTRY_WEIGHT = 100;
 export const MEMORY_WEIGHT = 1_000_000;
 const memory = new BoundedMap<string, Memory>(MEMORY_WEIGHT, (entry) => ENTRY_WEIGHT + (entry.repeats?.size ?? 0));
+/** The log times of triggers without an entry: a refusal never creates, refreshes or evicts one. */
+const unknownLogs = new BoundedMap<string, Map<string, number>>(10_000);
 
 /** What the memory weighs now (for tests of its bound). */
 export const rememberedWeight = (): number => memory.weight;
@@ -111,10 +113,10 @@ export interface TrustOptions {
 export type Delivery = (Trust & { accepted: false }) | (Trust & { accepted: true; headers: HeaderBag; memory: string });
 
 /** The trigger's entry for `record`: what it keeps of an older record is only its log times. */
-function entryFor(key: string, record: string): { entry: Memory; known: boolean } {
+function entryFor(key: string, record: string): Memory {
 	const known = memory.get(key);
-	if (known?.record === record) return { entry: known, known: true };
-	return { entry: { record, logged: known?.logged ?? new Map<string, number>() }, known: false };
+	if (known?.record === record) return known;
+	return { record, logged: known?.logged ?? unknownLogs.get(key) ?? new Map<string, number>() };
 }
 
 /** Gathers, decides and remembers: see above. */
@@ -126,7 +128,7 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const stored = storedSubscription(ctx, listener);
 	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, listener].join('\u0000');
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
-	const before = entryFor(key, record).entry;
+	const before = entryFor(key, record);
 	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
 	const trust = decideTrust(
 		{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
@@ -140,18 +142,18 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 		},
 	);
 	// read again: other deliveries may have written it while the secret was opened
-	const { entry, known } = entryFor(key, record);
+	const entry = entryFor(key, record);
 	if (!trust.accepted) {
 		const line = `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${KIND_WORDS[trust.kind]} are not logged for a minute.`;
 		note(ctx, entry, trust.kind, 'warn', line);
-		// a refusal keeps its log time only: it does not make the entry the most recently used
-		if (!known) memory.set(key, entry);
+		if (!memory.has(key) && !unknownLogs.has(key)) unknownLogs.set(key, entry.logged);
 		return trust;
 	}
 	if (reading && 'secret' in reading) entry.secret = reading.secret;
 	if (scheme === 'auto') entry.learned ??= trust.form.signed;
 	if (scheme !== 'none') logForm(ctx, entry, scheme, trust.form);
 	memory.set(key, entry);
+	unknownLogs.delete(key);
 	return { ...trust, headers, memory: key };
 }
 
@@ -181,7 +183,8 @@ const KIND_WORDS: Record<RefusalKind, string> = {
 	window: 'a timestamp outside the window',
 	search: "Auto's search of a first delivery",
 	signature: 'a signature that does not match',
-	headers: 'missing or malformed headers',
+	unsigned: 'a missing or malformed signature header',
+	headers: 'a timestamp or id header that is missing or malformed',
 	secret: 'the signing secret or key',
 	settings: "the trigger's settings",
 	body: 'the body',

@@ -591,19 +591,19 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 			'auto',
 		);
 		bad(
-			'webhook-id twice (joined by ", ")',
+			'webhook-id twice with different values (joined by ", "; equal copies read as one)',
 			() => {
 				const base = freshBase(scheme);
 				const headers = signed(base, config);
-				headers['webhook-id'] = `${base.id}, ${base.id}`;
+				headers['webhook-id'] = `${base.id}, ${base.id}x`;
 				return { headers, rawBody: base.body, id: base.id };
 			},
 			'auto',
 		);
-		bad('webhook-timestamp twice (joined by ", ")', () => {
+		bad('webhook-timestamp twice with different values (joined by ", "; equal copies read as one)', () => {
 			const base = freshBase(scheme);
 			const headers = signed(base, config);
-			headers['webhook-timestamp'] = `${base.ts}, ${base.ts}`;
+			headers['webhook-timestamp'] = `${base.ts}, ${Number(base.ts) - 1}`;
 			return { headers, rawBody: base.body };
 		});
 	}

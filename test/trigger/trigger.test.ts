@@ -910,7 +910,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
 		expect(warnings()).toEqual([
 			expect.stringContaining('refused a delivery with HTTP 401: signature does not match.'),
-			expect.stringContaining('refused a delivery with HTTP 401: missing signature header (no header name contains "signature"). Further refusals of this trigger for missing or malformed headers are not logged for a minute.'),
+			expect.stringContaining('refused a delivery with HTTP 401: missing signature header (no header name contains "signature"). Further refusals of this trigger for a missing or malformed signature header are not logged for a minute.'),
 		]);
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 59) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });

@@ -16,6 +16,7 @@ import {
 	hmacOf,
 	keyOf,
 	MIN_KEY_BYTES,
+	oneValue,
 	refusal,
 	sameBytes,
 	SHORT_KEY,
@@ -79,7 +80,7 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 				const name = token.slice(0, equals);
 				const rest = token.slice(equals + 1);
 				if (TIMESTAMP_KEYS.has(name.toLowerCase())) {
-					timestamps.push({ value: rest, header: `${header} (${name}=)`, rank: 1 });
+					timestamps.push({ value: rest, header: `${header} (${name}=)`, rank: 0 });
 					continue;
 				}
 				consider(rest, `${name}=`);
@@ -118,9 +119,9 @@ function ranked(parts: Part[], max: number): Part[] {
 }
 
 /**
- * Timestamp and id candidates, best-named first: a header added by a proxy never pushes out the
- * API's own. Timestamps outside the window are dropped before they take a place (a stale or
- * future one of a proxy costs nothing); ids and timestamps of a lower rank are still candidates
+ * Timestamp and id candidates, best first (a timestamp in the signature value before any header,
+ * then headers best-named first): a header added by a proxy never pushes out the API's own.
+ * Timestamps outside the window are dropped before they take a place (a stale or future one of a proxy costs nothing); ids and timestamps of a lower rank are still candidates
  * behind the better ones. How many are hashed is bounded by the caller's HMAC budget, however
  * many headers a request sends.
  */
@@ -129,7 +130,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const inFamily = (name: string) => family.some((prefix) => name !== prefix && name.startsWith(prefix));
 	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => {
 		const name = header.toLowerCase();
-		return { header, value: value.trim(), rank: KNOWN_TIMESTAMPS.includes(name) ? 0 : inFamily(name) ? 2 : 3 };
+		return { header, value: oneValue([value]), rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3 };
 	});
 	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
 	let stale: (VerifyResult & { valid: false }) | undefined;
@@ -144,7 +145,7 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 	const ids = ranked(
 		headerValues(headers, isId).map(([header, value]) => {
 			const name = header.toLowerCase();
-			return { header, value: value.trim(), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
+			return { header, value: oneValue([value]), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
 		}),
 		MAX_IDS,
 	);
@@ -213,8 +214,12 @@ export function verifyAuto(
 	learned?: SignedForm,
 ): VerifyResult {
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
-	if (headerNames.length === 0) return refusal('headers', 'missing signature header (no header name contains "signature")');
-	if (signatures.length === 0) return refusal('headers', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
+	if (headerNames.length === 0) return refusal('unsigned', 'missing signature header (no header name contains "signature")');
+	if (signatures.length === 0) return refusal('unsigned', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
+	// one delivery is signed at one time, as under the Stripe-Style scheme
+	if (new Set(signatureTimestamps.map((timestamp) => timestamp.value)).size > 1) {
+		return refusal('unsigned', `malformed ${headerNames.join(', ')} header: its t= elements name different times`);
+	}
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
 		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}
@@ -228,9 +233,9 @@ export function verifyAuto(
 	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
 	if (usableKeys.length === 0) return SHORT_KEY;
 	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
-	// a `sha256=` value without a `t=` or a timestamp header named for signing is GitHub's shape: the body alone first,
-	// whatever timestamp headers a proxy added (their names say less than the value's shape)
-	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank < 3) && signatures.some((signature) => signature.prefix === 'sha256=');
+	// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
+	// whatever timestamp headers a proxy added, Standard Webhooks' too (whose own value is `v1,<base64>`)
+	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) && signatures.some((signature) => signature.prefix === 'sha256=');
 	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids, bodyFirst);
 	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
 	let budget = learned ? MAX_LEARNED_HMACS : searchBudget;

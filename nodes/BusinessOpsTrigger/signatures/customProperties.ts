@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { givenAs } from '../../shared/typing';
 import type { CustomSignature } from './hmac';
 
 const fields: INodeProperties[] = [
@@ -86,6 +87,21 @@ export const customSignatureOption: INodeProperties = {
 	description: 'How deliveries are signed, when Signature Scheme is Custom',
 	options: [{ displayName: 'Settings', name: 'settings', values: fields }],
 };
+
+/** What is wrong with a Custom options field that an expression set to none of its options; undefined when fine. */
+export function customOptionProblem(options: IDataObject): string | undefined {
+	const settings = (options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+	for (const field of fields) {
+		const values = (field.options ?? []).map((option) => ('value' in option ? option.value : undefined));
+		const given = settings[field.name];
+		if (field.type === 'options' && given !== undefined && !values.includes(given as string)) return `Custom signature: ${optionProblem(field.displayName, values, given)}`;
+	}
+	return undefined;
+}
+
+/** A field of options given none of them, exactly as read later (an expression may give anything). */
+export const optionProblem = (name: string, values: readonly unknown[], given: unknown): string =>
+	`"${name}" must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}; the expression gave ${givenAs(given)}`;
 
 /** The Custom settings from the node's options (defaults for what is not set). */
 export function customSignatureOf(options: IDataObject): CustomSignature {

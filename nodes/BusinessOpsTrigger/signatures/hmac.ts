@@ -41,8 +41,11 @@ export interface VerifiedForm {
 	signedId?: string;
 }
 
-/** What a refusal is about: the log names each kind at most once a minute (trust.ts). */
-export type RefusalKind = 'window' | 'search' | 'signature' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
+/**
+ * What a refusal is about: the log names each kind at most once a minute (trust.ts). `unsigned` (no
+ * signature header, or no value in it) is a stranger's junk; `headers` (the timestamp or id) a genuine delivery's.
+ */
+export type RefusalKind = 'window' | 'search' | 'signature' | 'unsigned' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
 
 export type VerifyResult =
 	| { valid: true; form: VerifiedForm; timestamp?: number }
@@ -69,6 +72,15 @@ export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => 
 /** Every value of the header `name`, whatever the case of its name. */
 export const valuesOf = (headers: HeaderBag, name: string): string[] =>
 	headerValues(headers, (lower) => lower === name.trim().toLowerCase()).map(([, value]) => value);
+
+/**
+ * The value of an id or timestamp header a proxy may repeat (n8n joins it: `msg_1, msg_1`): its one
+ * value when every copy is the same, else all of it, which no check accepts.
+ */
+export function oneValue(values: string[]): string {
+	const parts = values.join(',').split(',').map((part) => part.trim());
+	return parts.every((part) => part === parts[0]) ? parts[0] : values.join(', ');
+}
 
 /** Timing-safe comparison; different lengths are simply unequal. */
 export const sameBytes = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);

@@ -14,6 +14,7 @@ import {
 	hmacOf,
 	keyOf,
 	MIN_KEY_BYTES,
+	oneValue,
 	refusal,
 	sameBytes,
 	SHORT_KEY,
@@ -25,7 +26,8 @@ import {
 	type VerifyResult,
 } from './hmac';
 
-export type SignatureScheme = 'auto' | 'standardWebhooks' | 'github' | 'stripe' | 'custom' | 'none';
+export const SIGNATURE_SCHEMES = ['auto', 'standardWebhooks', 'github', 'stripe', 'custom', 'none'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;
@@ -88,8 +90,8 @@ function verifyForm(custom: CustomSignature, named: string | undefined, secret: 
 	if (problem) return refusal('settings', problem);
 	const header = custom.header.trim();
 	const given = valuesOf(headers, header).filter((value) => value.trim() !== '');
-	if (given.length === 0) return refusal('headers', `missing ${header} header`);
-	const malformed = (detail: string) => refusal('headers', `malformed ${header} header${named ? '' : `: ${detail}`}`);
+	if (given.length === 0) return refusal('unsigned', `missing ${header} header`);
+	const malformed = (detail: string) => refusal('unsigned', `malformed ${header} header${named ? '' : `: ${detail}`}`);
 	// each value right after the prefix, where a value starts (after a space or comma)
 	const after = new RegExp(`(?:^|[\\s,])${escaped(custom.prefix)}([^\\s,]+)`, 'g');
 	const bytes = custom.algorithm === 'sha512' ? 64 : 32;
@@ -100,12 +102,13 @@ function verifyForm(custom: CustomSignature, named: string | undefined, secret: 
 		.filter((digest): digest is Buffer => digest !== undefined);
 	if (signatures.length === 0) return malformed(`expected ${custom.prefix}<${custom.encoding} HMAC-${custom.algorithm.toUpperCase()}>`);
 
+	const headerOf = (name: string) => (valuesOf(headers, name).length > 0 ? oneValue(valuesOf(headers, name)) : undefined);
 	let timestamp: number | undefined;
 	const parts = { timestamp: '', id: '' };
 	if (/\{timestamp\}/i.test(custom.content)) {
 		const source = custom.timestampHeader.trim();
 		const elements = given.join(',').split(/[\s,]+/).filter((element) => /^(t|ts|timestamp)=/i.test(element));
-		const found = source ? valuesOf(headers, source)[0]?.trim() : [...new Set(elements.map((element) => element.slice(element.indexOf('=') + 1)))];
+		const found = source ? headerOf(source) : [...new Set(elements.map((element) => element.slice(element.indexOf('=') + 1)))];
 		if (Array.isArray(found) && found.length > 1) return malformed('its t= elements name different times');
 		const text = Array.isArray(found) ? found[0] : found;
 		if (text === undefined) return source || !named ? refusal('headers', `missing ${source ? `${source} header` : `timestamp (t= in ${header})`}`) : malformed('no t=');
@@ -114,7 +117,7 @@ function verifyForm(custom: CustomSignature, named: string | undefined, secret: 
 		[timestamp, parts.timestamp] = [checked, text];
 	}
 	if (/\{id\}/i.test(custom.content)) {
-		parts.id = valuesOf(headers, custom.idHeader)[0] ?? '';
+		parts.id = headerOf(custom.idHeader) ?? '';
 		if (parts.id === '') return refusal('headers', `missing ${custom.idHeader.trim()} header`);
 	}
 	const key = keyOf(secret, custom.key);
