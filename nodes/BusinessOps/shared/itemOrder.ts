@@ -6,7 +6,7 @@ import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHt
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/toolErrors';
+import { runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
 import { BoundedMap } from '../../shared/boundedMap';
 
@@ -35,7 +35,7 @@ function runOf(ctx: IExecuteSingleFunctions) {
 
 /** A write's 2xx answer from an earlier try of this node run, else the write sent and its answer kept. */
 export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): Promise<IN8nHttpFullResponse> {
-	if (!WRITES.has((options.method ?? 'GET').toUpperCase())) return await sendRequest(ctx, options, item);
+	if (!WRITES.has((options.method ?? 'GET').toUpperCase()) || runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
 	const run = runOf(ctx);
 	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
@@ -69,7 +69,8 @@ function describe(t: Try, failed: NonNullable<Try['failed']>) {
  */
 export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, send: (memo: Map<string, unknown>) => Promise<T>, always = false): Promise<T> {
 	const stops = !ctx.continueOnFail();
-	if (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase()))) return await send(new Map());
+	// a tool call is one item, and every call of an agent's run shares the agent's execute data
+	if (runsAsTool(ctx.getNode()) || (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase())))) return await send(new Map());
 	const item = ctx.getItemIndex();
 	const run = runOf(ctx);
 	// an item that arrives while nothing is in flight, not above every item that arrived, begins a new try
@@ -89,7 +90,6 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 			}
 		}
 		if (stops && t.failed && t.failed.item < item) {
-			if (runsAsTool(ctx.getNode())) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
 			t.notSent.push(item);
 			describe(t, t.failed);
 			throw new NodeOperationError(ctx.getNode(), `Not sent because item ${t.failed.item} failed before it [item ${item}]`, { itemIndex: item, description: `Item ${item} was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.` });
@@ -98,7 +98,7 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 			if (!t.failed) {
 				const contacts = ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
 				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(t, contacts) };
-				if (stops && !runsAsTool(ctx.getNode())) describe(t, t.failed);
+				if (stops) describe(t, t.failed);
 			}
 			throw error;
 		});
