@@ -8,7 +8,6 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
-import { BoundedMap } from '../../shared/boundedMap';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 type Failure = Error & { description?: string | null };
@@ -25,11 +24,13 @@ class Try {
 }
 
 /** n8n's node run, by its execute data (the same object for every try, new for a new run index). */
-const runs = new WeakMap<IExecuteData, { try: Try; answered: BoundedMap<string, IN8nHttpFullResponse> }>();
+const runs = new WeakMap<IExecuteData, { try: Try; answered: Map<string, IN8nHttpFullResponse> }>();
+/** The write memory keeps a run's first answers only: evicting the oldest would make a retry resend them all. */
+const REMEMBERED = 10_000;
 
 function runOf(ctx: IExecuteSingleFunctions) {
 	let run = runs.get(ctx.getExecuteData());
-	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new BoundedMap(10_000) }));
+	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new Map() }));
 	return run;
 }
 
@@ -39,7 +40,7 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 	const run = runOf(ctx);
 	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
-	run.answered.set(key, response);
+	if (run.answered.size < REMEMBERED) run.answered.set(key, response);
 	run.try.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
 	return response;
 }
