@@ -12,10 +12,9 @@ import { sendRequest } from '../../shared/api/transport';
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 type Failure = Error & { description?: string | null };
 
-/** One try of Retry On Fail: each item's promise (settled when it finished), what it wrote. */
+/** One try of Retry On Fail: each item's promise (settled when it finished). */
 class Try {
 	readonly items = new Map<number, Promise<void>>();
-	readonly written = new Map<number, string>();
 	readonly notSent: number[] = [];
 	readonly memo = new Map<string, unknown>();
 	inFlight = 0;
@@ -23,14 +22,14 @@ class Try {
 	failed?: { item: number; error: Failure; description: string; written: string };
 }
 
-/** n8n's node run, by its execute data (the same object for every try, new for a new run index). */
-const runs = new WeakMap<IExecuteData, { try: Try; answered: Map<string, IN8nHttpFullResponse> }>();
+/** n8n's node run, by its execute data (the same object for every try, new for a new run index); `written`: each item's written id, across tries. */
+const runs = new WeakMap<IExecuteData, { try: Try; answered: Map<string, IN8nHttpFullResponse>; written: Map<number, string> }>();
 /** The write memory keeps a run's first answers only: evicting the oldest would make a retry resend them all. */
 const REMEMBERED = 10_000;
 
 function runOf(ctx: IExecuteSingleFunctions) {
 	let run = runs.get(ctx.getExecuteData());
-	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new Map() }));
+	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new Map(), written: new Map() }));
 	return run;
 }
 
@@ -41,15 +40,15 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
 	if (run.answered.size < REMEMBERED) run.answered.set(key, response);
-	run.try.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
+	run.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
 	return response;
 }
 
 const listed = (items: string[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** What this try wrote before the failed item, and what running the workflow again does to it. */
-function writtenBefore(t: Try, contacts: boolean) {
-	const written = [...t.written].sort(([a], [b]) => a - b);
+/** What this run wrote in any of its tries, and what running the workflow again does to it. */
+function writtenBefore(done: Map<number, string>, contacts: boolean) {
+	const written = [...done].sort(([a], [b]) => a - b);
 	if (written.length === 0) return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
 	const [one, it] = written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
 	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (a create makes a second record), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
@@ -98,7 +97,7 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 		return await send(t.memo).catch((error: Failure) => {
 			if (!t.failed) {
 				const contacts = ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
-				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(t, contacts) };
+				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(run.written, contacts) };
 				if (stops) describe(t, t.failed);
 			}
 			throw error;
