@@ -33,11 +33,18 @@ function runOf(ctx: IExecuteSingleFunctions) {
 	return run;
 }
 
+const keyOf = (options: IHttpRequestOptions, item: number) => JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
+
+/** The 2xx answer an earlier try of this node run got for this write of this item, if remembered. */
+export function answeredBefore(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): IN8nHttpFullResponse | undefined {
+	return runsAsTool(ctx.getNode()) ? undefined : runs.get(ctx.getExecuteData())?.answered.get(keyOf(options, item));
+}
+
 /** A write's 2xx answer from an earlier try of this node run, else the write sent and its answer kept. */
 export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): Promise<IN8nHttpFullResponse> {
 	if (!WRITES.has((options.method ?? 'GET').toUpperCase()) || runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
 	const run = runOf(ctx);
-	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
+	const key = keyOf(options, item);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
 	if (run.answered.size < REMEMBERED) run.answered.set(key, response);
 	run.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
