@@ -161,10 +161,10 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
-	// created by an earlier try of this run (Retry On Fail): that answer, nothing sent
-	const mine = answeredBefore(ctx, create, itemIndex);
-	if (mine) return { records: withAction('created', mine), response: mine };
 	let match = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
+	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
+	const mine = answeredBefore(ctx, create, itemIndex);
+	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id)) return { records: withAction('created', mine), response: mine };
 	// a create this process made for the address, answered after this try's read began (or in flight)
 	for (let earlier = created.get(key); match === undefined && earlier && (earlier.at ?? Infinity) > (run.readAt ?? 0); earlier = created.get(key)) {
 		match = await earlier.id;
