@@ -53,12 +53,19 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 
 const listed = (items: string[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
+/** What running the workflow again does to a write already made, by the operation's kind of write. */
+function againOf(operation: unknown, method: string) {
+	if (operation === 'upsert') return 'Create or Update updates the same contacts again';
+	if (method === 'DELETE') return 'a delete fails with 404 (not found): the record is already deleted';
+	return operation === 'create' ? 'a create makes a second record' : 'the same change is made again';
+}
+
 /** What this run wrote in any of its tries, and what running the workflow again does to it. */
-function writtenBefore(done: Map<number, string>, contacts: boolean) {
+function writtenBefore(done: Map<number, string>, again: string, contacts: boolean) {
 	const written = [...done].sort(([a], [b]) => a - b);
 	if (written.length === 0) return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
 	const [one, it] = written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
-	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (a create makes a second record), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
+	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${again}), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
 }
 
 /** The first failure's description: why, what was not sent after it, what was written before it. */
@@ -103,8 +110,10 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 		}
 		return await send(t.memo).catch((error: Failure) => {
 			if (!t.failed) {
-				const contacts = ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
-				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(run.written, contacts) };
+				const operation = ctx.getNodeParameter('operation', '');
+				const contacts = operation === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
+				const again = againOf(operation, (options.method ?? 'GET').toUpperCase());
+				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(run.written, again, contacts) };
 				if (stops) describe(t, t.failed);
 			}
 			throw error;
