@@ -6,17 +6,15 @@ import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHt
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import { runsAsTool, TOOL_NOT_SENT, toolError } from '../../shared/api/toolErrors';
+import { runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
-import { BoundedMap } from '../../shared/boundedMap';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 type Failure = Error & { description?: string | null };
 
-/** One try of Retry On Fail: each item's promise (settled when it finished), what it wrote. */
+/** One try of Retry On Fail: each item's promise (settled when it finished). */
 class Try {
 	readonly items = new Map<number, Promise<void>>();
-	readonly written = new Map<number, string>();
 	readonly notSent: number[] = [];
 	readonly memo = new Map<string, unknown>();
 	inFlight = 0;
@@ -24,34 +22,50 @@ class Try {
 	failed?: { item: number; error: Failure; description: string; written: string };
 }
 
-/** n8n's node run, by its execute data (the same object for every try, new for a new run index). */
-const runs = new WeakMap<IExecuteData, { try: Try; answered: BoundedMap<string, IN8nHttpFullResponse> }>();
+/** n8n's node run, by its execute data (the same object for every try, new for a new run index); `written`: each item's written id, across tries. */
+const runs = new WeakMap<IExecuteData, { try: Try; answered: Map<string, IN8nHttpFullResponse>; written: Map<number, string> }>();
+/** The write memory keeps a run's first answers only: evicting the oldest would make a retry resend them all. */
+const REMEMBERED = 10_000;
 
 function runOf(ctx: IExecuteSingleFunctions) {
 	let run = runs.get(ctx.getExecuteData());
-	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new BoundedMap(10_000) }));
+	if (!run) runs.set(ctx.getExecuteData(), (run = { try: new Try(), answered: new Map(), written: new Map() }));
 	return run;
+}
+
+const keyOf = (options: IHttpRequestOptions, item: number) => JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
+
+/** The 2xx answer an earlier try of this node run got for this write of this item, if remembered. */
+export function answeredBefore(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): IN8nHttpFullResponse | undefined {
+	return runsAsTool(ctx.getNode()) ? undefined : runs.get(ctx.getExecuteData())?.answered.get(keyOf(options, item));
 }
 
 /** A write's 2xx answer from an earlier try of this node run, else the write sent and its answer kept. */
 export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): Promise<IN8nHttpFullResponse> {
-	if (!WRITES.has((options.method ?? 'GET').toUpperCase())) return await sendRequest(ctx, options, item);
+	if (!WRITES.has((options.method ?? 'GET').toUpperCase()) || runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
 	const run = runOf(ctx);
-	const key = JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
+	const key = keyOf(options, item);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
-	run.answered.set(key, response);
-	run.try.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
+	if (run.answered.size < REMEMBERED) run.answered.set(key, response);
+	run.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
 	return response;
 }
 
 const listed = (items: string[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** What this try wrote before the failed item, and what running the workflow again does to it. */
-function writtenBefore(t: Try, contacts: boolean) {
-	const written = [...t.written].sort(([a], [b]) => a - b);
+/** What running the workflow again does to a write already made, by the operation's kind of write. */
+function againOf(operation: unknown, method: string) {
+	if (operation === 'upsert') return 'Create or Update updates the same contacts again';
+	if (method === 'DELETE') return 'a delete fails with 404 (not found): the record is already deleted';
+	return operation === 'create' ? 'a create makes a second record' : 'the same change is made again';
+}
+
+/** What this run wrote in any of its tries, and what running the workflow again does to it. */
+function writtenBefore(done: Map<number, string>, again: string, contacts: boolean) {
+	const written = [...done].sort(([a], [b]) => a - b);
 	if (written.length === 0) return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
 	const [one, it] = written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
-	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (a create makes a second record), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
+	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${again}), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
 }
 
 /** The first failure's description: why, what was not sent after it, what was written before it. */
@@ -69,7 +83,8 @@ function describe(t: Try, failed: NonNullable<Try['failed']>) {
  */
 export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, send: (memo: Map<string, unknown>) => Promise<T>, always = false): Promise<T> {
 	const stops = !ctx.continueOnFail();
-	if (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase()))) return await send(new Map());
+	// a tool call is one item, and every call of an agent's run shares the agent's execute data
+	if (runsAsTool(ctx.getNode()) || (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase())))) return await send(new Map());
 	const item = ctx.getItemIndex();
 	const run = runOf(ctx);
 	// an item that arrives while nothing is in flight, not above every item that arrived, begins a new try
@@ -89,16 +104,17 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 			}
 		}
 		if (stops && t.failed && t.failed.item < item) {
-			if (runsAsTool(ctx.getNode())) throw toolError(ctx.getNode(), TOOL_NOT_SENT.message, TOOL_NOT_SENT.description);
 			t.notSent.push(item);
 			describe(t, t.failed);
 			throw new NodeOperationError(ctx.getNode(), `Not sent because item ${t.failed.item} failed before it [item ${item}]`, { itemIndex: item, description: `Item ${item} was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.` });
 		}
 		return await send(t.memo).catch((error: Failure) => {
 			if (!t.failed) {
-				const contacts = ctx.getNodeParameter('operation', '') === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
-				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(t, contacts) };
-				if (stops && !runsAsTool(ctx.getNode())) describe(t, t.failed);
+				const operation = ctx.getNodeParameter('operation', '');
+				const contacts = operation === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
+				const again = againOf(operation, (options.method ?? 'GET').toUpperCase());
+				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(run.written, again, contacts) };
+				if (stops) describe(t, t.failed);
 			}
 			throw error;
 		});

@@ -3,7 +3,7 @@
  * PATCHes the one with its address or POSTs a new one. See ARCHITECTURE.md, "Create or Update".
  */
 import { createHash } from 'node:crypto';
-import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
@@ -13,7 +13,7 @@ import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
 import { BoundedMap } from '../../../shared/boundedMap';
-import { sendWrite } from '../../shared/itemOrder';
+import { answeredBefore, sendWrite } from '../../shared/itemOrder';
 import type { ItemSender } from '../../shared/routingSeam';
 import { invalidInput, textProblem } from '../../shared/validation';
 import { optionalContactFields } from './create';
@@ -160,7 +160,11 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 		return { action: 'updated', response: await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
 	};
 
+	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
 	let match = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
+	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
+	const mine = answeredBefore(ctx, create, itemIndex);
+	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id)) return { records: withAction('created', mine), response: mine };
 	// a create this process made for the address, answered after this try's read began (or in flight)
 	for (let earlier = created.get(key); match === undefined && earlier && (earlier.at ?? Infinity) > (run.readAt ?? 0); earlier = created.get(key)) {
 		match = await earlier.id;
@@ -174,7 +178,7 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 		const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
 		created.set(key, entry);
 		// a 409 is kept, not thrown: the contact may have been created meanwhile by someone else
-		const sent = await sendWrite(ctx, { ...options, method: 'POST', url: '/contacts', body }, itemIndex).then(
+		const sent = await sendWrite(ctx, create, itemIndex).then(
 			(response) => ({ response }),
 			async (error: unknown) => {
 				answer(undefined);
@@ -194,7 +198,9 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 			outcome = await update(theirs);
 		}
 	}
-	// `action` first and never replaced by a field of the record with that name
-	const records = recordsOf(outcome.response.body).map((record) => Object.assign({ action: outcome.action }, record, { action: outcome.action }));
-	return { records, response: outcome.response };
+	return { records: withAction(outcome.action, outcome.response), response: outcome.response };
 };
+
+/** The answer's records, `action` first and never replaced by a field of the record with that name. */
+const withAction = (action: string, response: IN8nHttpFullResponse) =>
+	recordsOf(response.body).map((record) => Object.assign({ action }, record, { action }));
