@@ -71,12 +71,6 @@ export function toolError(node: INode, problem: string, advice: string): NodeOpe
 /** For a model: what no argument can change (a setting of the tool, the service): tell the user. */
 export const TOOL_TELL_USER = 'Changing the arguments will not help: tell the user what failed.';
 
-/** For a model: a call of a batch not sent because an earlier one failed (Stop Workflow). */
-export const TOOL_NOT_SENT = {
-	message: 'Not sent, because an earlier call in the same batch failed',
-	description: "Fix the earlier call's arguments as its error says, then make this call again.",
-};
-
 /** For a model: the service could not answer now; the same call may work later. */
 export const TOOL_TRY_LATER = 'The service is busy or unavailable: tell the user to try again later instead of repeating the call now.';
 
