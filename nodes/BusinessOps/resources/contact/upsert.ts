@@ -56,7 +56,7 @@ interface TryContacts {
 	index?: Promise<Index>;
 	/** The item whose turn read the index (a failed read's message names that item). */
 	readBy?: number;
-	/** When the read began, on the `created` clock. */
+	/** When the read began, in the order of `created` (a counter). */
 	readAt?: number;
 }
 
@@ -90,7 +90,7 @@ async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequest
  * takes the id from here (and waits for a create in flight) instead of creating a second one.
  */
 const created = new BoundedMap<string, { id: Promise<string | undefined>; at?: number }>(10_000);
-let clock = 0;
+let sequence = 0;
 
 /**
  * The try's index, read by the first item that needs it. A read that failed stays failed for the
@@ -99,7 +99,7 @@ let clock = 0;
 async function indexOf(ctx: IExecutePaginationFunctions, run: TryContacts, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
 	if (!run.index) {
 		run.readBy = itemIndex;
-		run.readAt = ++clock;
+		run.readAt = ++sequence;
 		run.index = readIndex(ctx, options, itemIndex);
 	}
 	const readBy = run.readBy;
@@ -186,7 +186,7 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 			},
 		);
 		if ('response' in sent) {
-			entry.at = ++clock;
+			entry.at = ++sequence;
 			const id = recordsOf(sent.response.body)[0]?.id;
 			answer(id === undefined || id === null ? undefined : String(id));
 			outcome = { action: 'created', response: sent.response };
