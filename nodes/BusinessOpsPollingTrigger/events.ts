@@ -80,19 +80,15 @@ function polledEvent(type: string, record: IDataObject, timestamp: string, from?
  * the walk is read twice: the later copy wins). Two ids with one key fail loudly.
  */
 export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
-	const byId = new Map<string, IDataObject>();
+	const byKey = new Map<string, IDataObject>();
 	for (const record of records) {
 		const id = idOf(list, record);
-		byId.delete(id);
-		byId.set(id, record);
-	}
-	const byKey = new Map<string, IDataObject>();
-	for (const [id, record] of byId) {
 		const key = recordKey(id);
 		const other = byKey.get(key);
-		if (other) {
+		if (other && textOf(other.id) !== id) {
 			throw new ApplicationError(`Two of the ${list.plural} (${String(other.id)} and ${id}) share the key the polling trigger remembers them by; please report this`);
 		}
+		byKey.delete(key);
 		byKey.set(key, record);
 	}
 	return byKey;
