@@ -53,15 +53,6 @@ function entriesOf(text: unknown, statuses: string[], missing: boolean, into: Li
 	return true;
 }
 
-function readStoredList(stored: unknown): ListMemory | undefined {
-	const list = stored as Partial<StoredList> | undefined;
-	if (!list || !Array.isArray(list.statuses)) return undefined;
-	const memory: ListMemory = new Map();
-	const statuses = list.statuses.map(String);
-	if (!entriesOf(list.seen, statuses, false, memory) || !entriesOf(list.missing, statuses, true, memory)) return undefined;
-	return memory;
-}
-
 function writeList(memory: ListMemory): StoredList {
 	const statuses: string[] = [];
 	const seen: string[] = [];
@@ -87,11 +78,13 @@ function writeList(memory: ListMemory): StoredList {
  */
 export function readMemory(staticData: IDataObject): Map<string, ListMemory> {
 	const lists = new Map<string, ListMemory>();
-	const stored = staticData.lists as IDataObject | undefined;
+	const stored = staticData.lists as Record<string, Partial<StoredList> | undefined> | undefined;
 	if (staticData.format === FORMAT && stored && typeof stored === 'object') {
 		for (const [resource, list] of Object.entries(stored)) {
-			const memory = readStoredList(list);
-			if (memory) lists.set(resource, memory);
+			if (!list || !Array.isArray(list.statuses)) continue;
+			const memory: ListMemory = new Map();
+			const statuses = list.statuses.map(String);
+			if (entriesOf(list.seen, statuses, false, memory) && entriesOf(list.missing, statuses, true, memory)) lists.set(resource, memory);
 		}
 	}
 	return lists;
