@@ -1,18 +1,12 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+/** The polling trigger: parameters and poll(). See ARCHITECTURE.md, "Polling trigger". */
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsEvent } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
 import { MAX_PAGE_SIZE, readList } from '../shared/api/pages';
-import { changesOf, latestEvent, uniqueRecords } from './events';
+import { changesOf, latestEvent, listsFor, pollableEvents, uniqueRecords, type WatchedList } from './events';
 import { MAX_RECORDS_PER_LIST, readMemory, writeMemory, type ListMemory } from './pollState';
-import { listsFor, pollableEvents, type WatchedList } from './watchedLists';
 
 /** The event options, sorted by name as the editor lists them. */
 const EVENT_OPTIONS = pollableEvents()
@@ -39,17 +33,11 @@ function pollableChosen(ctx: IPollFunctions): string[] {
 	return events;
 }
 
-/** One read of a list: its records, and whether the read is whole (nothing was created or deleted during it). */
-interface WatchedRead {
-	walk: Map<string, IDataObject>;
-	whole: boolean;
-}
-
 /**
- * Every record of one watched list, in one read whose verdict the reader gives (`maxResults`); the
- * first poll (`baseline`) must remember every record, so the reader reads again until a read is whole.
+ * Every record of one watched list, and whether the read is whole (nothing created or deleted during
+ * it); the first poll (`baseline`) must remember every record, so it reads again until a read is whole.
  */
-async function readWatched(ctx: IPollFunctions, list: WatchedList, baseline = false): Promise<WatchedRead> {
+async function readWatched(ctx: IPollFunctions, list: WatchedList, baseline = false) {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
 	const { records, whole } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1, untilWhole: baseline });
@@ -86,13 +74,13 @@ async function pollOnce(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<s
 	const next = new Map<string, ListMemory>();
 	const emitted: BusinessOpsEvent[] = [];
 	for (const list of lists) {
-		const previous = memory.lists.get(list.resource);
+		const previous = memory.get(list.resource);
 		const { walk, whole } = await readWatched(ctx, list, !previous);
 		const { events, next: remembered } = changesOf(list, walk, whole, previous, chosen, now);
 		emitted.push(...events);
 		next.set(list.resource, remembered);
 	}
-	writeMemory(staticData, { lists: next });
+	writeMemory(staticData, next);
 	return emitted.length > 0 ? [ctx.helpers.returnJsonArray(emitted.sort(byTime))] : null;
 }
 

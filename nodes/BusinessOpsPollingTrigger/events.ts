@@ -1,14 +1,56 @@
-/** What changed in one list since the last poll, as events. Pure. */
+/** Which list each event comes from, and what changed in one list since the last poll, as events. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
 import { eventItem, textOf, type BusinessOpsEvent } from '../shared/event';
 import { recordKey, type ListMemory } from './pollState';
-import { statusEvent, type WatchedList } from './watchedLists';
 
-/** What the polling trigger adds to the webhook trigger's item: where the event came from. */
-export const POLLED = { source: 'polling' } as const;
+export interface WatchedList {
+	resource: 'quote' | 'invoice' | 'request' | 'contact';
+	/** The list endpoint (spec 4). */
+	path: string;
+	/** The plural the docs and errors use. */
+	plural: string;
+	createdEvent: string;
+	/** Statuses whose arrival is an event (`<resource>.<status>`, spec 3); none: only new records are events. */
+	statusEvents: readonly string[];
+}
 
+const WATCHED_LISTS: readonly WatchedList[] = [
+	{
+		resource: 'quote',
+		path: '/quotes',
+		plural: 'quotes',
+		createdEvent: 'quote.created',
+		statusEvents: ['sent', 'approved', 'canceled'],
+	},
+	{
+		resource: 'invoice',
+		path: '/invoices',
+		plural: 'invoices',
+		createdEvent: 'invoice.created',
+		statusEvents: ['finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'],
+	},
+	{ resource: 'request', path: '/requests', plural: 'customer requests', createdEvent: 'request.received', statusEvents: [] },
+	{ resource: 'contact', path: '/contacts', plural: 'contacts', createdEvent: 'contact.created', statusEvents: [] },
+];
+
+function statusEvent(list: WatchedList, status: string): string {
+	return `${list.resource}.${status}`;
+}
+
+/** Every event the trigger can emit, in the order of WATCHED_LISTS. */
+export function pollableEvents(): string[] {
+	return WATCHED_LISTS.flatMap((list) => [list.createdEvent, ...list.statusEvents.map((status) => statusEvent(list, status))]);
+}
+
+/** The lists to read for the chosen events: a list is read only when one of its events is chosen. */
+export function listsFor(events: readonly string[]): WatchedList[] {
+	const chosen = new Set(events);
+	return WATCHED_LISTS.filter(
+		(list) => chosen.has(list.createdEvent) || list.statusEvents.some((status) => chosen.has(statusEvent(list, status))),
+	);
+}
 
 function idOf(list: WatchedList, record: IDataObject): string {
 	const id = textOf(record.id);
@@ -24,13 +66,13 @@ function statusOf(list: WatchedList, record: IDataObject): string | undefined {
 }
 
 /**
- * The event item. Its id is the same whenever the same change is seen, and depends on nothing
- * else (no clock, no edit time): `<type>:<record id>`, and for a status event of a record seen
- * before `:from:<status at the last poll>`.
+ * The event item, with where it came from. Its id is the same whenever the same change is seen (no
+ * clock, no edit time): `<type>:<record id>`, and for a status event of a record seen before
+ * `:from:<status at the last poll>`.
  */
-export function polledEvent(type: string, record: IDataObject, timestamp: string, from?: string): BusinessOpsEvent {
+function polledEvent(type: string, record: IDataObject, timestamp: string, from?: string): BusinessOpsEvent {
 	const id = `${type}:${String(record.id)}${from === undefined ? '' : `:from:${from}`}`;
-	return eventItem({ id, deliveryId: id, type, timestamp, data: record, ...POLLED });
+	return eventItem({ id, deliveryId: id, type, timestamp, data: record, source: 'polling' });
 }
 
 /**
@@ -38,39 +80,25 @@ export function polledEvent(type: string, record: IDataObject, timestamp: string
  * the walk is read twice: the later copy wins). Two ids with one key fail loudly.
  */
 export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
-	const byId = new Map<string, IDataObject>();
+	const byKey = new Map<string, IDataObject>();
 	for (const record of records) {
 		const id = idOf(list, record);
-		byId.delete(id);
-		byId.set(id, record);
-	}
-	const byKey = new Map<string, IDataObject>();
-	for (const [id, record] of byId) {
 		const key = recordKey(id);
 		const other = byKey.get(key);
-		if (other) {
+		if (other && textOf(other.id) !== id) {
 			throw new ApplicationError(`Two of the ${list.plural} (${String(other.id)} and ${id}) share the key the polling trigger remembers them by; please report this`);
 		}
+		byKey.delete(key);
 		byKey.set(key, record);
 	}
 	return byKey;
 }
 
-export interface ListChanges {
-	events: BusinessOpsEvent[];
-	next: ListMemory;
-}
-
 /**
- * Compares one walk of a list with what the last polls remembered. Without a memory (the list's
- * first poll, always a whole walk) everything is remembered and nothing is an event. A record not
- * remembered gives the `created` event and, when its status is one of the chosen, that status's
- * event; a remembered record whose status differs gives the event of its status now (two changes
- * between polls give one event). A remembered record absent from a whole walk is kept, marked
- * missing, for one more whole walk; absent twice, it is forgotten (a deleted record is never an
- * event). A walk that was not whole (records created or deleted during it) forgets nothing and marks
- * nothing missing, since it may have skipped a record: the memory stays a superset of the list, so a
- * record it does not hold is new.
+ * One walk of a list against what the last polls remembered (the rules: ARCHITECTURE.md, "Polling
+ * trigger"). Without a memory (the first poll) everything is remembered and nothing is an event. A
+ * walk that is not whole forgets nothing, so the memory stays a superset of the list and a record it
+ * does not hold is new.
  */
 export function changesOf(
 	list: WatchedList,
@@ -79,7 +107,7 @@ export function changesOf(
 	previous: ListMemory | undefined,
 	chosen: ReadonlySet<string>,
 	now: string,
-): ListChanges {
+): { events: BusinessOpsEvent[]; next: ListMemory } {
 	const events: BusinessOpsEvent[] = [];
 	const next: ListMemory = new Map();
 	for (const [key, record] of walk) {
@@ -90,6 +118,7 @@ export function changesOf(
 		if (!before && chosen.has(list.createdEvent)) {
 			events.push(polledEvent(list.createdEvent, record, textOf(record.createdAt) ?? now));
 		}
+		// two changes between polls give one event: the status now
 		const type = status === undefined ? undefined : statusEvent(list, status);
 		if (type && (!before || before.status !== status) && chosen.has(type)) {
 			events.push(polledEvent(type, record, textOf(record.updatedAt) ?? now, before ? (before.status ?? 'none') : 'new'));

@@ -1,8 +1,6 @@
 /**
- * What the polling trigger remembers of each watched list between polls: the one owner of its
- * state in the workflow's static data. Per record a 13-character entry: 12 characters (72 bits) of
- * a hash of its id and one character for its status (10,000 records take about 130 kB). Ids
- * themselves are never stored.
+ * The one owner of the polling trigger's static data: 13 characters per record, ids never stored.
+ * See ARCHITECTURE.md, "Polling trigger".
  */
 import { createHash } from 'node:crypto';
 
@@ -37,7 +35,7 @@ interface StoredList extends IDataObject {
 	missing: string;
 }
 
-/** The key a record is remembered by: 72 bits of SHA-256 of its id (base64url). */
+/** The key a record is remembered by: 72 bits (12 characters) of SHA-256 of its id (base64url). */
 export function recordKey(id: string): string {
 	return createHash('sha256').update(id).digest('base64url').slice(0, KEY_LENGTH);
 }
@@ -53,15 +51,6 @@ function entriesOf(text: unknown, statuses: string[], missing: boolean, into: Li
 		into.set(key, { status: code === NO_STATUS ? undefined : statuses[index], missing });
 	}
 	return true;
-}
-
-function readStoredList(stored: unknown): ListMemory | undefined {
-	const list = stored as Partial<StoredList> | undefined;
-	if (!list || !Array.isArray(list.statuses)) return undefined;
-	const memory: ListMemory = new Map();
-	const statuses = list.statuses.map(String);
-	if (!entriesOf(list.seen, statuses, false, memory) || !entriesOf(list.missing, statuses, true, memory)) return undefined;
-	return memory;
 }
 
 function writeList(memory: ListMemory): StoredList {
@@ -83,32 +72,28 @@ function writeList(memory: ListMemory): StoredList {
 	return { statuses, seen: seen.join(''), missing: missing.join('') };
 }
 
-/** The trigger's static data: one stored list per watched resource. */
-export interface PollMemory {
-	/** Each watched list's records; a list not read before is absent (its first poll is its baseline). */
-	lists: Map<string, ListMemory>;
-}
-
-/** Reads the node's static data; anything unreadable counts as never read (a new baseline). */
-export function readMemory(staticData: IDataObject): PollMemory {
+/**
+ * Each watched list's records by resource; a list not read before is absent (its first poll is its
+ * baseline), and so is anything unreadable.
+ */
+export function readMemory(staticData: IDataObject): Map<string, ListMemory> {
 	const lists = new Map<string, ListMemory>();
-	const stored = staticData.lists as IDataObject | undefined;
+	const stored = staticData.lists as Record<string, Partial<StoredList> | undefined> | undefined;
 	if (staticData.format === FORMAT && stored && typeof stored === 'object') {
 		for (const [resource, list] of Object.entries(stored)) {
-			const memory = readStoredList(list);
-			if (memory) lists.set(resource, memory);
+			if (!list || !Array.isArray(list.statuses)) continue;
+			const memory: ListMemory = new Map();
+			const statuses = list.statuses.map(String);
+			if (entriesOf(list.seen, statuses, false, memory) && entriesOf(list.missing, statuses, true, memory)) lists.set(resource, memory);
 		}
 	}
-	return { lists };
+	return lists;
 }
 
-/**
- * Replaces the node's static data with `memory`, whole: called only after a poll succeeded, so
- * a failed poll leaves what was remembered before it.
- */
-export function writeMemory(staticData: IDataObject, memory: PollMemory): void {
+/** Replaces the node's static data whole: called only after a poll succeeded, so a failed poll changes nothing. */
+export function writeMemory(staticData: IDataObject, memory: Map<string, ListMemory>): void {
 	const lists: IDataObject = {};
-	for (const [resource, list] of memory.lists) lists[resource] = writeList(list);
+	for (const [resource, list] of memory) lists[resource] = writeList(list);
 	staticData.format = FORMAT;
 	staticData.lists = lists;
 }

@@ -38,7 +38,7 @@ test('the scopes table names every node the package ships, in bold', () => {
 
 test('the polling trigger row names the read scope of every list it watches', () => {
 	const row = scopesTable().split('\n').find((line) => line.includes('**Business Ops Polling Trigger**')) ?? '';
-	const lists = [...read('nodes/BusinessOpsPollingTrigger/watchedLists.ts').matchAll(/path: '\/(\w+)'/g)].map((m) => m[1]);
+	const lists = [...read('nodes/BusinessOpsPollingTrigger/events.ts').matchAll(/path: '\/(\w+)'/g)].map((m) => m[1]);
 	expect(lists).toEqual(['quotes', 'invoices', 'requests', 'contacts']);
 	expect(lists.filter((list) => !row.includes(`\`${list}.read\``))).toEqual([]);
 });

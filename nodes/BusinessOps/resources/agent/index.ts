@@ -1,12 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { agentGetFields } from './get';
 import { agentGetAllFields } from './getAll';
-import { agentGetAutonomyFields } from './getAutonomy';
-import { agentPauseFields } from './pause';
-import { agentResumeFields } from './resume';
 import { agentUpdateFields } from './update';
 import { agentUpdateAutonomyFields } from './updateAutonomy';
 
@@ -72,11 +69,11 @@ export const agentDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...agentGetFields,
+	...operationFields('agent', 'get', [recordPicker('agent')]),
 	...agentGetAllFields,
-	...agentGetAutonomyFields,
-	...agentPauseFields,
-	...agentResumeFields,
+	...operationFields('agent', 'getAutonomy', [recordPicker('agent')]),
+	...operationFields('agent', 'pause', [recordPicker('agent')]),
+	...operationFields('agent', 'resume', [recordPicker('agent')]),
 	...agentUpdateFields,
 	...agentUpdateAutonomyFields,
 ];

@@ -35,7 +35,6 @@ const MODES = autonomyModeOptions.map((option) => String(option.value));
 /** Default Mode value that leaves the agent's default mode out of the request. */
 const KEEP_CURRENT = 'keep';
 
-/** Read by buildAutonomyBody, which sends it only when a mode asks for it. */
 const APPROVALS_COUNT: INodeProperties = {
 	displayName: 'Approvals Count',
 	name: 'autoAfterApprovalsCount',
@@ -91,10 +90,8 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode:
 }
 
 /**
- * preSend of Update Autonomy: builds the body from the editor. The approvals count is sent
- * whenever a mode in the request (the default or an override) is auto_after_approvals, the
- * overrides when rows were added or Clear Action Overrides is on (`{}`), and a request that
- * would change nothing is refused. Its values go through the fields' send rules (fields.ts).
+ * preSend of Update Autonomy: the approvals count only beside a mode that uses it, the overrides when
+ * rows were added or cleared (`{}`); a request that would change nothing is refused.
  */
 async function buildAutonomyBody(
 	this: IExecuteSingleFunctions,
@@ -127,7 +124,7 @@ async function buildAutonomyBody(
 	return requestOptions;
 }
 
-/** PATCH /agents/{id}/autonomy: the body is built from these fields by buildAutonomyBody. */
+/** PATCH /agents/{id}/autonomy `{ defaultMode?, autoAfterApprovalsCount?, actionOverrides? }`, built by buildAutonomyBody. */
 export const agentUpdateAutonomyFields: INodeProperties[] = operationFields('agent', 'updateAutonomy', [
 	recordPicker('agent'),
 	{

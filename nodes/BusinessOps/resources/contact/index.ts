@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { getManyFields } from '../../shared/getMany';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting, senderRouting } from '../../shared/routingSeam';
 import { contactCreateFields } from './create';
-import { contactDeleteFields } from './delete';
-import { contactGetFields } from './get';
-import { contactGetAllFields } from './getAll';
 import { contactUpdateFields } from './update';
 import { contactUpsertFields, upsertContact } from './upsert';
 
@@ -63,9 +62,9 @@ export const contactDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...contactCreateFields,
-	...contactDeleteFields,
-	...contactGetFields,
-	...contactGetAllFields,
+	...operationFields('contact', 'delete', [recordPicker('contact')]),
+	...operationFields('contact', 'get', [recordPicker('contact')]),
+	...operationFields('contact', 'getAll', getManyFields()),
 	...contactUpdateFields,
 	...contactUpsertFields,
 ];

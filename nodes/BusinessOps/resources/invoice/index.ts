@@ -1,13 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { simplifyField } from '../../shared/getMany';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
 import { invoiceCreateFields } from './create';
-import { invoiceDeleteFields } from './delete';
-import { invoiceGetFields } from './get';
-import { invoiceGetAllFields } from './getAll';
-import { invoiceMarkAsPaidFields } from './markAsPaid';
-import { invoiceSendFields } from './send';
+import { INVOICE_SIMPLE_KEYS, invoiceGetAllFields } from './getAll';
 import { invoiceUpdateFields } from './update';
 import { invoiceUpdateStatusFields } from './updateStatus';
 
@@ -81,11 +79,11 @@ export const invoiceDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...invoiceCreateFields,
-	...invoiceDeleteFields,
-	...invoiceGetFields,
+	...operationFields('invoice', 'delete', [recordPicker('invoice')]),
+	...operationFields('invoice', 'get', [recordPicker('invoice'), simplifyField(INVOICE_SIMPLE_KEYS)]),
 	...invoiceGetAllFields,
-	...invoiceMarkAsPaidFields,
-	...invoiceSendFields,
+	...operationFields('invoice', 'markAsPaid', [recordPicker('invoice')]),
+	...operationFields('invoice', 'send', [recordPicker('invoice')]),
 	...invoiceUpdateFields,
 	...invoiceUpdateStatusFields,
 ];

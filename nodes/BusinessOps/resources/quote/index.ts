@@ -1,14 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { simplifyField } from '../../shared/getMany';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { quoteApproveFields } from './approve';
-import { quoteCancelFields } from './cancel';
 import { quoteCreateFields } from './create';
-import { quoteDeleteFields } from './delete';
-import { quoteGetFields } from './get';
-import { quoteGetAllFields } from './getAll';
-import { quoteSendFields } from './send';
+import { QUOTE_SIMPLE_KEYS, quoteGetAllFields } from './getAll';
 import { quoteUpdateFields } from './update';
 
 const quoteUrl = `=/quotes/${idPath('quoteId')}`;
@@ -80,12 +77,12 @@ export const quoteDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...quoteApproveFields,
-	...quoteCancelFields,
+	...operationFields('quote', 'approve', [recordPicker('quote')]),
+	...operationFields('quote', 'cancel', [recordPicker('quote')]),
 	...quoteCreateFields,
-	...quoteDeleteFields,
-	...quoteGetFields,
+	...operationFields('quote', 'delete', [recordPicker('quote')]),
+	...operationFields('quote', 'get', [recordPicker('quote'), simplifyField(QUOTE_SIMPLE_KEYS)]),
 	...quoteGetAllFields,
-	...quoteSendFields,
+	...operationFields('quote', 'send', [recordPicker('quote')]),
 	...quoteUpdateFields,
 ];

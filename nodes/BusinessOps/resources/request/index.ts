@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
 import { requestCreateFields } from './create';
-import { requestGetFields } from './get';
 import { requestGetAllFields } from './getAll';
 
 export const requestDescription: INodeProperties[] = [
@@ -39,6 +39,6 @@ export const requestDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...requestCreateFields,
-	...requestGetFields,
+	...operationFields('request', 'get', [recordPicker('request')]),
 	...requestGetAllFields,
 ];

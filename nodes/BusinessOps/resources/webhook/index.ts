@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { getManyFields } from '../../shared/getMany';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
 import { addSigningSecretNote, webhookCreateFields } from './create';
-import { webhookDeleteFields } from './delete';
-import { webhookGetFields } from './get';
-import { webhookGetAllFields } from './getAll';
 import { toEventTypeItems } from './getEventTypes';
 import { webhookSendTestEventFields } from './sendTestEvent';
 import { webhookUpdateFields } from './update';
@@ -80,9 +79,9 @@ export const webhookDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...webhookCreateFields,
-	...webhookDeleteFields,
-	...webhookGetFields,
-	...webhookGetAllFields,
+	...operationFields('webhook', 'delete', [recordPicker('webhook')]),
+	...operationFields('webhook', 'get', [recordPicker('webhook')]),
+	...operationFields('webhook', 'getAll', getManyFields()),
 	...webhookSendTestEventFields,
 	...webhookUpdateFields,
 ];

@@ -1,4 +1,0 @@
-import { operationFields } from '../../shared/fields';
-import { getManyFields } from '../../shared/getMany';
-
-export const webhookGetAllFields = operationFields('webhook', 'getAll', getManyFields());
