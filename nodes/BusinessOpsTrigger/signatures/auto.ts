@@ -1,6 +1,6 @@
 /**
  * Auto: finds where and how the API signs a delivery (accepted only when an HMAC with the secret
- * matches), with bounded work; a learned form narrows it. See docs/signatures.md, "What a delivery costs".
+ * matches), with bounded work; a learned form narrows it. See docs/signatures.md, "What a delivery costs, forged or genuine".
  */
 import {
 	checkTimestamp,
