@@ -15,14 +15,17 @@ import { isOn } from './switches';
 
 /**
  * A lifecycle call: fails fast and says what to do in its message (`activation`). The API's 404
- * answers `undefined` (a proxy's 404 page is thrown); the transport already throws every other
- * failure as a NodeApiError or NodeOperationError, so it goes on unchanged.
+ * answers `undefined`, an empty answer `{}`; the transport already throws every other failure as a
+ * NodeApiError or NodeOperationError, so it goes on unchanged.
  */
 async function call(ctx: IHookFunctions, method: IHttpRequestMethods, path: string, body?: IDataObject): Promise<IDataObject | undefined> {
-	return await apiRequest<IDataObject>(ctx, method, path, { body, activation: true }).catch((error: unknown) => {
-		if (isApiNotFound(error)) return undefined;
-		throw error;
-	});
+	return await apiRequest<IDataObject | undefined>(ctx, method, path, { body, activation: true }).then(
+		(answer) => answer ?? {},
+		(error: unknown) => {
+			if (isApiNotFound(error)) return undefined;
+			throw error;
+		},
+	);
 }
 
 const NAME_MAX_LENGTH = 200;
