@@ -17,15 +17,15 @@ export interface EventTypeReading {
 	unsignedHeader?: string;
 }
 
+export const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
 export function parseEventBody(rawBody: Buffer | string | undefined): IDataObject | undefined {
 	if (rawBody === undefined || rawBody === null) return undefined;
 	try {
 		const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : rawBody;
 		const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
-		return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-			? (parsed as IDataObject)
-			: undefined;
+		return isRecord(parsed) ? parsed : undefined;
 	} catch {
 		return undefined;
 	}
@@ -71,9 +71,6 @@ export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): 
 export function deliveryIdOf(body: IDataObject, signedId: string | undefined): string | null {
 	return text(signedId) ?? text(body.id);
 }
-
-const isRecord = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The output item (README.md, "Trigger"). `test: true` only for the JSON boolean `true`: the API's JSON

@@ -4,29 +4,15 @@ import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
-import { parseEventBody } from './delivery';
+import { isRecord, parseEventBody } from './delivery';
 import { customSignatureOf } from './signatures/customProperties';
-import type { CustomSignature, HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
-import { type SignatureScheme, verifyDelivery } from './signatures/verify';
+import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
+import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
-export interface TrustRequest {
-	headers: HeaderBag;
-	rawBody: Buffer | string | undefined;
-	/** n8n's own parse of the body: used only by the scheme None when the raw bytes are missing. */
-	parsedBody?: unknown;
-	nowSeconds: number;
-}
-
-export interface TrustSubscription {
-	scheme: SignatureScheme;
-	/** The signing secret, or why it cannot be read; undefined when none is stored. */
-	secret: string | { problem: string } | undefined;
-	tolerance: unknown;
-	signatureHeader?: string;
-	custom?: CustomSignature;
-	learned?: SignedForm;
-}
+/** `parsedBody`: n8n's own parse of the body, used only by the scheme None when the raw bytes are missing. */
+type TrustRequest = Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'> & { parsedBody?: unknown };
+export type TrustSubscription = Omit<VerifyOptions, keyof TrustRequest>;
 
 export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
@@ -36,28 +22,12 @@ const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust =>
 
 /** Accepted only when the signature verifies and the body is a JSON object; else 401, or 400 for a verified body that is not one. Pure. */
 export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
-	const { scheme, secret } = subscription;
-	if (typeof secret === 'object' && scheme !== 'none') return refused(401, 'secret', secret.problem);
-	const verified = verifyDelivery({
-		scheme,
-		secret: typeof secret === 'string' ? secret : undefined,
-		headers: request.headers,
-		rawBody: request.rawBody,
-		signatureHeader: subscription.signatureHeader,
-		custom: subscription.custom,
-		learned: subscription.learned,
-		toleranceSeconds: subscription.tolerance,
-		nowSeconds: request.nowSeconds,
-	});
+	const verified = verifyDelivery({ ...request, ...subscription });
 	if (!verified.valid) return refused(401, verified.kind, verified.reason);
 	// The bytes just verified are the ones read; only without a signature check may n8n's
 	// own parse of the body stand in for missing raw bytes.
 	const { parsedBody } = request;
-	const body =
-		parseEventBody(request.rawBody) ??
-		(scheme === 'none' && request.rawBody === undefined && parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody)
-			? (parsedBody as IDataObject)
-			: undefined);
+	const body = parseEventBody(request.rawBody) ?? (subscription.scheme === 'none' && request.rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
 	if (!body) return refused(400, 'body', 'body is not a JSON object');
 	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
@@ -113,7 +83,7 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 		{
 			scheme,
 			secret: reading && 'problem' in reading ? reading : reading?.secret,
-			tolerance: options.timestampTolerance,
+			toleranceSeconds: options.timestampTolerance,
 			signatureHeader: options.signatureHeader,
 			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
 			learned: scheme === 'auto' ? before.learned : undefined,

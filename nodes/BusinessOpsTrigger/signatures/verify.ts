@@ -26,7 +26,8 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;
-	secret: string | undefined;
+	/** The signing secret, or why it cannot be read; undefined when none is stored. */
+	secret: string | { problem: string } | undefined;
 	headers: HeaderBag;
 	/** The bytes exactly as received (n8n's `req.rawBody`, inflated when gzip). */
 	rawBody: Buffer | string | undefined;
@@ -133,6 +134,7 @@ function withSvixNames(headers: HeaderBag): HeaderBag {
 export function verifyDelivery(options: VerifyOptions): VerifyResult {
 	try {
 		const { scheme, secret, rawBody, headers, nowSeconds } = options;
+		if (typeof secret === 'object' && scheme !== 'none') return refusal('secret', secret.problem);
 		const tolerance = toleranceOf(options.toleranceSeconds);
 		if (typeof tolerance !== 'number') return refusal('settings', tolerance.problem);
 		if (scheme === 'none') return { valid: true, form: { description: 'None (not checked)' } };
