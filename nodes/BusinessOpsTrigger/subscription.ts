@@ -47,11 +47,8 @@ export function sameEventSet(a: unknown, b: string[]): boolean {
 	return left.size === right.size && [...left].every((event) => right.has(event));
 }
 
-/** n8n's id of this instance (kept in its user folder, the same across restarts and URL changes). */
-function instanceIdOf(ctx: IHookFunctions): string | undefined {
-	const id = typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() : undefined;
-	return id ? String(id) : undefined;
-}
+/** n8n's id of this instance (the same across restarts and URL changes), where n8n has it. */
+const instanceIdOf = (ctx: IHookFunctions): string | undefined => (typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() || undefined : undefined);
 
 /**
  * DELETE /webhooks/{id}; a 404 means it is gone. When the credential's key changed since the
@@ -195,18 +192,6 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	return await updateInPlace(ctx, listener, stored, remote, events);
 }
 
-/** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
-async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	if (isOn(options, 'skipReachabilityCheck')) return;
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const problem = unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
-	if (problem === undefined) return;
-	throw new NodeOperationError(ctx.getNode(), `${problem}, so no event would ever arrive. ${REACHABILITY_FIX}`, {
-		description: 'Nothing was subscribed.',
-	});
-}
-
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
 export async function createSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
@@ -215,14 +200,18 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
 	}
 	const events = chosenEvents(ctx);
-	await checkReachable(ctx, url);
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
+	const unreachable = skip ? undefined : unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
+	if (unreachable) {
+		throw new NodeOperationError(ctx.getNode(), `${unreachable}, so no event would ever arrive. ${REACHABILITY_FIX}`, { description: 'Nothing was subscribed.' });
+	}
 	const hadRecord = storedSubscription(ctx, listener) !== undefined;
 	await discard(ctx, listener, 'a new one is being created');
 
 	const name = subscriptionName(ctx, listener);
 	// Nothing stored: the static data may have been lost after an earlier create.
 	if (!hadRecord) await deleteLeftBehind(ctx, url);
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const body = { name, url, events };
 	const created = recordOf(
