@@ -45,17 +45,14 @@ function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reaso
 
 /** Fails the activation when a setting would refuse every delivery; run by checkExists too (n8n skips create when it exists). */
 function checkSettings(ctx: IHookFunctions): void {
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
+	const custom = scheme === 'custom' ? (customOptionProblem(options) ?? customProblem(customSignatureOf(options))) : undefined;
 	const problem =
 		(SIGNATURE_SCHEMES.includes(scheme) ? undefined : optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
-		(typeof tolerance === 'number'
-			? options.signatureScheme === 'custom'
-				? (customOptionProblem(options as IDataObject) ?? customProblem(customSignatureOf(options as IDataObject)))
-				: undefined
-			: tolerance.problem) ??
-		switchProblem(options as IDataObject);
+		(typeof tolerance === 'number' ? custom : tolerance.problem) ??
+		switchProblem(options);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }
 
