@@ -8,9 +8,7 @@ const FORMAT = 'v1';
 const SALT = 'n8n-nodes-business-ops';
 const INFO = 'trigger signing secret';
 
-function keyFrom(apiKey: string): Buffer {
-	return Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
-}
+const keyFrom = (apiKey: string): Buffer => Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
 
 /** `v1.<iv>.<ciphertext>.<tag>` (base64url); `subscriptionId` is authenticated, not stored. */
 export function sealSecret(secret: string, apiKey: string, subscriptionId: string): string {

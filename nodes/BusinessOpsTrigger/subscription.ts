@@ -31,7 +31,7 @@ async function call(ctx: IHookFunctions, method: IHttpRequestMethods, path: stri
 const NAME_MAX_LENGTH = 200;
 
 /** `n8n: <workflow> / <node> (<workflow id>)`, with ` (test)` for the editor's test subscription. */
-export function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
+function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 	const workflow = ctx.getWorkflow();
 	const suffix = ` / ${ctx.getNode().name} (${workflow.id ?? 'unsaved'})${listener === 'test' ? ' (test)' : ''}`;
 	let workflowName = workflow.name ?? 'workflow';
@@ -40,7 +40,7 @@ export function subscriptionName(ctx: IHookFunctions, listener: Listener): strin
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
 }
 
-export function sameEventSet(a: unknown, b: string[]): boolean {
+function sameEventSet(a: unknown, b: string[]): boolean {
 	if (!Array.isArray(a)) return false;
 	const left = new Set(a.map(String));
 	const right = new Set(b);

@@ -23,16 +23,12 @@ export interface StoredSubscription {
 type Subscriptions = Partial<Record<Listener, StoredSubscription>>;
 type AnyContext = IHookFunctions | IWebhookFunctions;
 
-const LISTENERS: Listener[] = ['production', 'test'];
-
 function readAll(ctx: AnyContext): Subscriptions {
 	const stored = ctx.getWorkflowStaticData('node').subscriptions;
 	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
 }
 
-export function storedSubscription(ctx: AnyContext, listener: Listener): StoredSubscription | undefined {
-	return readAll(ctx)[listener];
-}
+export const storedSubscription = (ctx: AnyContext, listener: Listener): StoredSubscription | undefined => readAll(ctx)[listener];
 
 /** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
 export function writeRecord(ctx: IHookFunctions, listener: Listener, entry: StoredSubscription | undefined) {
@@ -53,7 +49,7 @@ export function sameUrl(a: unknown, b: unknown): boolean {
 function listenerOfUrl(ctx: AnyContext, url: string | undefined): Listener | undefined {
 	if (!url) return undefined;
 	const stored = readAll(ctx);
-	return LISTENERS.find((listener) => sameUrl(stored[listener]?.url, url));
+	return (['production', 'test'] as const).find((listener) => sameUrl(stored[listener]?.url, url));
 }
 
 /**
