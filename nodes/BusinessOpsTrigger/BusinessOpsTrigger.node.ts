@@ -20,19 +20,15 @@ import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptio
 
 interface TriggerOptions extends TrustOptions {
 	eventTypeField?: string;
-	/** Yes/no options: an expression may give text; read by isOn (switches.ts). */
+	/** Yes/no options: an expression may give text (isOn). */
 	ignoreRepeatedDeliveries?: unknown;
 	includeHeaders?: unknown;
 	skipReachabilityCheck?: unknown;
 }
 
 /**
- * Answers a refused delivery: no execution, nothing stored. While the editor listens for a test
- * event, a refusal never ends the listening (a stranger who knows the URL could otherwise cancel
- * it): the 401 answer carries the reason for the API's delivery log, and only a delivery whose
- * signature verified (400 under a scheme that checks signatures: the body is not a JSON object)
- * ends the wait with its reason in the editor. Under None nothing is verified, so a 400 is only
- * answered.
+ * Answers a refused delivery. An answer without workflow data leaves n8n's test webhook listening
+ * (2.41, 1.123), so a stranger cannot end it; only a verified body that is not a JSON object throws.
  */
 function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
@@ -47,23 +43,16 @@ function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reaso
 	return { noWebhookResponse: true };
 }
 
-/**
- * Fails the activation when a setting would refuse every delivery (Timestamp Tolerance, Custom)
- * or a yes/no option is neither true nor false.
- * Run by checkExists too: n8n skips create when the subscription already exists.
- */
+/** Fails the activation when a setting would refuse every delivery; run by checkExists too (n8n skips create when it exists). */
 function checkSettings(ctx: IHookFunctions): void {
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
+	const custom = scheme === 'custom' ? (customOptionProblem(options) ?? customProblem(customSignatureOf(options))) : undefined;
 	const problem =
 		(SIGNATURE_SCHEMES.includes(scheme) ? undefined : optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
-		(typeof tolerance === 'number'
-			? options.signatureScheme === 'custom'
-				? (customOptionProblem(options as IDataObject) ?? customProblem(customSignatureOf(options as IDataObject)))
-				: undefined
-			: tolerance.problem) ??
-		switchProblem(options as IDataObject);
+		(typeof tolerance === 'number' ? custom : tolerance.problem) ??
+		switchProblem(options);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }
 

@@ -10,13 +10,14 @@ const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cooki
 /** Body fields that name the event type, in the order they are read. */
 const TYPE_FIELDS = ['type', 'event', 'eventType', 'event_type'];
 
-/** Where the event type was read: a body field, a header, or nowhere. */
+/** Where the event type was read; `unsignedHeader`: no signing form covers a header that names the type. */
 export interface EventTypeReading {
 	type: string | null;
 	from: string;
-	/** The header it was read from: no signing form covers a header that names the type. */
 	unsignedHeader?: string;
 }
+
+export const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
 export function parseEventBody(rawBody: Buffer | string | undefined): IDataObject | undefined {
@@ -24,9 +25,7 @@ export function parseEventBody(rawBody: Buffer | string | undefined): IDataObjec
 	try {
 		const text = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : rawBody;
 		const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
-		return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-			? (parsed as IDataObject)
-			: undefined;
+		return isRecord(parsed) ? parsed : undefined;
 	} catch {
 		return undefined;
 	}
@@ -46,10 +45,7 @@ function atPath(body: IDataObject, path: string): unknown {
 /** A header that names the event type: `X-Business-Ops-Event`, `X-Event-Type`, `X-GitHub-Event`, `webhook-event-type`. */
 const isEventTypeHeader = (name: string) => /(^|-)event(-?type)?$/.test(name);
 
-/**
- * The event type of a delivery: the field set under Event Type Field, else `type`, `event`,
- * `eventType`, `event_type`, else a header that names the event type.
- */
+/** The event type: the field under Event Type Field, else TYPE_FIELDS, else a header that names it. */
 export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): EventTypeReading {
 	const path = field.trim();
 	if (path !== '') {
@@ -76,16 +72,9 @@ export function deliveryIdOf(body: IDataObject, signedId: string | undefined): s
 	return text(signedId) ?? text(body.id);
 }
 
-const isRecord = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
- * `{ id, deliveryId, type, timestamp, data }` of the event. The id falls back to the delivery
- * id; the timestamp to the signed timestamp; `data` is the body's `data`, else its `payload`,
- * else the whole body. A type that could not be read is `null` with `typeUnknown: true`; a test
- * event sent by POST /webhooks/{id}/test also carries `test: true` (only for the JSON boolean
- * `true`: the API's JSON is read as JSON, not by the rule for text from expressions); a type read from a header
- * (never signed) is marked with `typeFromUnsignedHeader: <header name>`.
+ * The output item (README.md, "Trigger"). `test: true` only for the JSON boolean `true`: the API's JSON
+ * is read as JSON, not by the rule for text from expressions.
  */
 export function toEvent(
 	body: IDataObject,

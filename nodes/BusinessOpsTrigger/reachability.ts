@@ -1,13 +1,10 @@
 /**
- * Whether the API can reach the trigger's webhook URL at all. n8n builds that URL from
- * N8N_WEBHOOK_URL (2.x), WEBHOOK_URL, or else its own `http://localhost:5678/`, and never warns;
- * an API on the internet then delivers to nowhere and nothing says why. So, before subscribing,
- * a webhook URL whose host only a local network knows is refused while the credential's Base URL
- * is public. A local or private Base URL (the sandbox, an API on the same network) is not checked.
+ * Refuses a webhook URL only a local network knows while the API is public (n8n falls back to
+ * `http://localhost:5678/` silently). Ranges by hand: lint's no-restricted-imports forbids `node:net`.
  */
 const LOCAL_SUFFIXES = ['.localhost', '.local', '.lan', '.internal', '.home.arpa', '.intranet', '.corp'];
 
-/** IPv4 ranges no public API can reach: [first octets as a number, prefix length, what it is]. */
+/** IPv4 ranges no public API can reach: [first address, prefix length, what it is]. */
 const PRIVATE_V4: Array<[string, number, string]> = [
 	['0.0.0.0', 8, 'an unspecified address'],
 	['10.0.0.0', 8, 'a private address'],
@@ -18,54 +15,29 @@ const PRIVATE_V4: Array<[string, number, string]> = [
 	['192.168.0.0', 16, 'a private address'],
 ];
 
-function v4ToNumber(address: string): number {
-	return address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+const v4ToNumber = (address: string): number => address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+
+function privateV4(value: number): string | undefined {
+	return PRIVATE_V4.find(([base, bits]) => value >= v4ToNumber(base) && value < v4ToNumber(base) + 2 ** (32 - bits))?.[2];
 }
 
-function privateV4(address: string): string | undefined {
-	const value = v4ToNumber(address);
-	for (const [base, bits, what] of PRIVATE_V4) {
-		const size = 2 ** (32 - bits);
-		const start = v4ToNumber(base);
-		if (value >= start && value < start + size) return what;
-	}
-	return undefined;
-}
-
-/** The eight 16-bit groups of an IPv6 address (an embedded dotted IPv4 counts as two). */
-function v6Groups(address: string): number[] {
-	let text = address;
-	const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-	if (dotted) {
-		const n = v4ToNumber(dotted[1]);
-		text = `${text.slice(0, dotted.index)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-	}
-	const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-	const left = head ? head.split(':') : [];
-	const right = tail ? tail.split(':') : [];
-	const middle = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill('0');
-	return [...left, ...middle, ...right].map((group) => parseInt(group, 16));
-}
-
+/** IPv6 as `new URL()` writes it: compressed, lower case, no leading zeros, IPv4 as two hex groups. */
 function privateV6(address: string): string | undefined {
-	const groups = v6Groups(address.toLowerCase());
-	const zeroUpTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
-	if (zeroUpTo(5) && groups[5] === 0xffff) return privateV4(`${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`);
-	if (zeroUpTo(7)) return groups[7] === 1 ? 'a loopback address' : 'an unspecified address';
-	if ((groups[0] & 0xfe00) === 0xfc00) return 'a unique local (private) address';
-	if ((groups[0] & 0xffc0) === 0xfe80) return 'a link-local address';
+	const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(address);
+	if (mapped) return privateV4(parseInt(mapped[1], 16) * 65536 + parseInt(mapped[2], 16));
+	if (address === '::1') return 'a loopback address';
+	if (address === '::') return 'an unspecified address';
+	if (/^f[cd][0-9a-f]{2}:/.test(address)) return 'a unique local (private) address';
+	if (/^fe[89ab][0-9a-f]:/.test(address)) return 'a link-local address';
 	return undefined;
 }
 
-/**
- * Why `host` (as in a URL, IPv6 in brackets or not) is reachable only from a local network, or
- * undefined when it looks public.
- */
+/** Why `host` (a `new URL()` hostname) is reachable only from a local network; undefined when it looks public. */
 export function localHostReason(host: string): string | undefined {
 	const name = host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
 	if (name === '') return 'an empty host';
 	// Hosts come from `new URL()`, which writes IPv4 as four decimal numbers and IPv6 without zone.
-	if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return privateV4(name);
+	if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return privateV4(v4ToNumber(name));
 	if (name.includes(':')) return privateV6(name);
 	if (name === 'localhost') return 'localhost';
 	const suffix = LOCAL_SUFFIXES.find((s) => name.endsWith(s));
@@ -82,10 +54,7 @@ function hostOf(url: string): string | undefined {
 	}
 }
 
-/**
- * A message saying why the API cannot reach `webhookUrl`, or undefined when it can (or when the
- * API itself is local, so a local webhook URL is expected).
- */
+/** Why the API cannot reach `webhookUrl`; undefined when it can, or when the API itself is local. */
 export function unreachableWebhookProblem(webhookUrl: string, baseUrl: string): string | undefined {
 	const apiHost = hostOf(baseUrl);
 	if (apiHost === undefined || localHostReason(apiHost) !== undefined) return undefined;

@@ -1,11 +1,6 @@
 /**
- * The signing secret at rest: sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the
- * credential's API key, bound to the subscription id. Reading the workflow (public API, export)
- * then shows `sealedSecret`, not the secret; opening it needs the credential. Pure; never throws.
- *
- * When the credential's API key changes, a sealed secret no longer opens: deliveries are refused
- * with a reason that says to republish (unless this process opened it before: trust.ts keeps it),
- * and the next activation replaces the subscription.
+ * The signing secret at rest: AES-256-GCM under a key derived (HKDF) from the credential's API key,
+ * bound to the subscription id. See docs/signatures.md, "Where the secret is kept". Pure; never throws.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'crypto';
 
@@ -13,9 +8,7 @@ const FORMAT = 'v1';
 const SALT = 'n8n-nodes-business-ops';
 const INFO = 'trigger signing secret';
 
-function keyFrom(apiKey: string): Buffer {
-	return Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
-}
+const keyFrom = (apiKey: string): Buffer => Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
 
 /** `v1.<iv>.<ciphertext>.<tag>` (base64url); `subscriptionId` is authenticated, not stored. */
 export function sealSecret(secret: string, apiKey: string, subscriptionId: string): string {

@@ -1,36 +1,37 @@
-/**
- * The remote webhook subscription behind the trigger: the checkExists / create / delete steps n8n
- * runs on activation, deactivation and the editor's "listen for test event". The record of it in
- * the workflow's static data is subscriptionRecord.ts's.
- *
- * Only a subscription whose URL is exactly this trigger's own production or test URL, or that this
- * n8n instance created (its instance id is in the record) at an earlier URL, is ever deleted or
- * replaced: another n8n with the same imported workflow (same workflow id, webhook id and name,
- * another host and instance id) keeps its own.
- *
- * Every lifecycle call fails fast (`activation`): n8n gives activation a deadline, and an API that
- * does not answer must become an activation error the user sees, not a workflow that looks
- * published and receives nothing. n8n shows an activation error by its message alone (n8n 2.41's
- * publication status, n8n 1.x's activation error), so each error thrown here says in its message
- * what is wrong and what to do.
- */
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+/** The remote webhook subscription's lifecycle (checkExists / create / delete). See ARCHITECTURE.md, "Trigger lifecycle". */
+import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { recordOf } from '../shared/api/envelope';
-import { isApiNotFound, PUBLISH_AGAIN } from '../shared/api/errors';
+import { isApiNotFound, isConflict, PUBLISH_AGAIN } from '../shared/api/errors';
+import { readList } from '../shared/api/pages';
+import { apiRequest } from '../shared/api/transport';
 import { chosenEvents } from '../shared/eventNames';
-import { call, deleteLeftBehind, deleteRemote, postSubscription, settle } from './subscriptionApi';
 import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
 import { sealSecret } from './secretBox';
 import { hookListener, openStoredSecret, sameUrl, storedSubscription, writeRecord, type StoredSubscription, type Listener } from './subscriptionRecord';
 import { isOn } from './switches';
 
+/**
+ * A lifecycle call: fails fast and says what to do in its message (`activation`). The API's 404
+ * answers `undefined`, an empty answer `{}`; the transport already throws every other failure as a
+ * NodeApiError or NodeOperationError, so it goes on unchanged.
+ */
+async function call(ctx: IHookFunctions, method: IHttpRequestMethods, path: string, body?: IDataObject): Promise<IDataObject | undefined> {
+	return await apiRequest<IDataObject | undefined>(ctx, method, path, { body, activation: true }).then(
+		(answer) => answer ?? {},
+		(error: unknown) => {
+			if (isApiNotFound(error)) return undefined;
+			throw error;
+		},
+	);
+}
+
 const NAME_MAX_LENGTH = 200;
 
 /** `n8n: <workflow> / <node> (<workflow id>)`, with ` (test)` for the editor's test subscription. */
-export function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
+function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 	const workflow = ctx.getWorkflow();
 	const suffix = ` / ${ctx.getNode().name} (${workflow.id ?? 'unsaved'})${listener === 'test' ? ' (test)' : ''}`;
 	let workflowName = workflow.name ?? 'workflow';
@@ -39,31 +40,48 @@ export function subscriptionName(ctx: IHookFunctions, listener: Listener): strin
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
 }
 
-export function sameEventSet(a: unknown, b: string[]): boolean {
+function sameEventSet(a: unknown, b: string[]): boolean {
 	if (!Array.isArray(a)) return false;
 	const left = new Set(a.map(String));
 	const right = new Set(b);
 	return left.size === right.size && [...left].every((event) => right.has(event));
 }
 
-/** n8n's id of this instance (kept in its user folder, the same across restarts and URL changes). */
-function instanceIdOf(ctx: IHookFunctions): string | undefined {
-	const id = typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() : undefined;
-	return id ? String(id) : undefined;
-}
+/** n8n's id of this instance (the same across restarts and URL changes), where n8n has it. */
+const instanceIdOf = (ctx: IHookFunctions): string | undefined => (typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() || undefined : undefined);
 
-/** True when the stored secret does not open with the credential's current API key. */
-async function keyChangedFor(ctx: IHookFunctions, stored: StoredSubscription): Promise<boolean> {
-	const reading = await openStoredSecret(ctx, stored);
-	return reading !== undefined && 'problem' in reading;
+/**
+ * DELETE /webhooks/{id}; a 404 means it is gone. When the credential's key changed since the
+ * subscription was made (`keyChanged`), a 404 may only mean it lives under the old key: a warning names it.
+ */
+async function deleteRemote(ctx: IHookFunctions, id: string, url?: string, keyChanged = false): Promise<void> {
+	if ((await call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`)) !== undefined || !keyChanged) return;
+	ctx.logger.warn(
+		`Business Ops Trigger "${ctx.getNode().name}": webhook subscription ${id}${url ? ` (to ${url})` : ''} was not found with this credential's API key, which changed since the subscription was made. If the credential now belongs to another organisation or key, the subscription may still exist under the old one and keep sending deliveries that are refused: delete it by hand in that organisation's Business Ops dashboard (Webhooks).`,
+	);
 }
 
 /**
- * Forgets the listener's subscription, deleting it when its URL is exactly this trigger's current one,
- * or when this n8n instance made it at an earlier URL (N8N_WEBHOOK_URL or WEBHOOK_URL changed). One
- * at another URL made elsewhere may be another n8n's (the same workflow imported with its static
- * data, e.g. staging beside production): it is left in place, with a warning that says so. The
- * record stays if deletion fails.
+ * Deletes the subscriptions to exactly `url` that no record here knows of: ours, left behind when the
+ * static data was lost; their secret is gone, so never adopted. Any other URL may be another n8n's.
+ */
+async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<number> {
+	const ids = (await readList(ctx, '/webhooks', { call: { activation: true } })).records
+		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
+		.map((entry) => String(entry.id));
+	for (const id of ids) {
+		ctx.logger.warn(
+			`Business Ops Trigger "${ctx.getNode().name}": deleting webhook subscription ${id}, left behind without its signing secret at exactly this trigger's URL`,
+		);
+		await deleteRemote(ctx, id);
+	}
+	return ids.length;
+}
+
+/**
+ * Forgets the listener's subscription, deleting it when its URL is this trigger's, or when this n8n
+ * instance made it at an earlier URL; one made elsewhere may be another n8n's and is left in place.
+ * The record stays if deletion fails.
  */
 async function discard(
 	ctx: IHookFunctions,
@@ -90,10 +108,8 @@ async function discard(
 }
 
 /**
- * Brings a subscription that still points here in line with the node, in place (PATCH keeps its
- * id and signing secret): the chosen events, the name (the workflow was renamed), and active
- * again if someone paused it in Business Ops while the workflow is published. False when it is
- * gone meanwhile (404).
+ * PATCHes a subscription that still points here (keeping its id and secret) to the chosen events,
+ * the name and active again if paused in Business Ops. False when it is gone meanwhile (404).
  */
 async function updateInPlace(
 	ctx: IHookFunctions,
@@ -108,9 +124,7 @@ async function updateInPlace(
 	if (remote.name !== undefined && remote.name !== name) changes.name = name;
 	if (remote.active === false) changes.active = true;
 	if (Object.keys(changes).length === 0) return true;
-	const patched = await settle(call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, { body: changes }));
-	if (!patched.ok) {
-		if (!isApiNotFound(patched.error)) throw patched.error;
+	if ((await call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, changes)) === undefined) {
 		writeRecord(ctx, listener, undefined);
 		return false;
 	}
@@ -127,9 +141,8 @@ async function updateInPlace(
 }
 
 /**
- * Subscription `id` in an answer, or undefined when the answer is not that one (a cut-off body, a
- * proxy's page or JSON, another subscription). The spec lists no `id` among its fields: when the
- * answer has none, a `url` and `events` make it the subscription asked for.
+ * Subscription `id` in an answer, or undefined when it is not that one (cut off, a proxy's page,
+ * another subscription). The spec lists no `id` among its fields: a `url` and `events` make it so.
  */
 function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 	const record = recordOf(body);
@@ -137,11 +150,7 @@ function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 	return typeof record.url === 'string' && Array.isArray(record.events) && sameId ? record : undefined;
 }
 
-/**
- * True only when the stored subscription still exists with this URL, these events, active,
- * and its secret is held. Anything else is cleaned up (deleted where it still exists) and
- * answers false, so that n8n calls create.
- */
+/** True only when the stored subscription exists with this URL, these events, active, and its secret is held; else cleaned up, so that n8n calls create. */
 export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
 	const events = chosenEvents(ctx);
@@ -162,13 +171,12 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 
-	const fetched = await settle(call(ctx, 'GET', `/webhooks/${encodeURIComponent(stored.id)}`));
-	if (!fetched.ok) {
-		if (!isApiNotFound(fetched.error)) throw fetched.error;
+	const fetched = await call(ctx, 'GET', `/webhooks/${encodeURIComponent(stored.id)}`);
+	if (fetched === undefined) {
 		writeRecord(ctx, listener, undefined);
 		return false;
 	}
-	const remote = subscriptionOf(fetched.value, stored.id);
+	const remote = subscriptionOf(fetched, stored.id);
 	if (!remote) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -184,18 +192,6 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	return await updateInPlace(ctx, listener, stored, remote, events);
 }
 
-/** Refuses a webhook URL only a local network knows while the API is public (reachability.ts). */
-async function checkReachable(ctx: IHookFunctions, url: string): Promise<void> {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	if (isOn(options, 'skipReachabilityCheck')) return;
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const problem = unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
-	if (problem === undefined) return;
-	throw new NodeOperationError(ctx.getNode(), `${problem}, so no event would ever arrive. ${REACHABILITY_FIX}`, {
-		description: 'Nothing was subscribed.',
-	});
-}
-
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
 export async function createSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
@@ -204,16 +200,27 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
 	}
 	const events = chosenEvents(ctx);
-	await checkReachable(ctx, url);
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
+	const unreachable = skip ? undefined : unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
+	if (unreachable) {
+		throw new NodeOperationError(ctx.getNode(), `${unreachable}, so no event would ever arrive. ${REACHABILITY_FIX}`, { description: 'Nothing was subscribed.' });
+	}
 	const hadRecord = storedSubscription(ctx, listener) !== undefined;
 	await discard(ctx, listener, 'a new one is being created');
 
 	const name = subscriptionName(ctx, listener);
 	// Nothing stored: the static data may have been lost after an earlier create.
 	if (!hadRecord) await deleteLeftBehind(ctx, url);
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const created = await postSubscription(ctx, { name, url, events });
+	const body = { name, url, events };
+	const created = recordOf(
+		await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true }).catch(async (error: unknown) => {
+			// A 409 for the same name and URL: one at exactly this URL is ours, left behind; delete it and post again
+			if (!isConflict(error) || (await deleteLeftBehind(ctx, url)) === 0) throw error;
+			return await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true });
+		}),
+	);
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {
 		throw new NodeOperationError(
@@ -234,14 +241,13 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	});
 	if (secret) return true;
 
-	const removed = await settle(deleteRemote(ctx, id, url));
-	if (!removed.ok) {
+	try {
+		await deleteRemote(ctx, id, url);
+	} catch (error) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The API created webhook subscription ${id} without a signing secret, and deleting it failed: publish the workflow again to retry, or delete ${id} in the Business Ops dashboard (Webhooks)`,
-			{
-				description: `Deliveries cannot be verified without the secret. Cause: ${(removed.error as Error).message}`,
-			},
+			{ description: `Deliveries cannot be verified without the secret. Cause: ${(error as Error).message}` },
 		);
 	}
 	writeRecord(ctx, listener, undefined);
@@ -253,16 +259,16 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 }
 
 /**
- * DELETE /webhooks/{id} (a 404 counts as done) and forgets the subscription. n8n ignores delete's
- * answer and a thrown error would stop the deactivation, so a failure is a warning naming the
- * subscription left active; the record stays, so the next publishing checks it again.
+ * Deletes and forgets the subscription. n8n ignores delete's answer and a thrown error would stop
+ * the deactivation, so a failure is a warning; the record stays for the next publishing to check.
  */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
 	const stored = storedSubscription(ctx, listener);
 	if (!stored) return true;
 	try {
-		await discard(ctx, listener, 'the workflow was unpublished', { keyChanged: await keyChangedFor(ctx, stored) });
+		const reading = await openStoredSecret(ctx, stored);
+		await discard(ctx, listener, 'the workflow was unpublished', { keyChanged: reading !== undefined && 'problem' in reading });
 		return true;
 	} catch (error) {
 		ctx.logger.warn(

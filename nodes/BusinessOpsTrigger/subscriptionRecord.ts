@@ -1,17 +1,13 @@
 /**
- * Where the trigger keeps its remote subscription: the workflow's static data,
- *   { subscriptions: { production?: Stored, test?: Stored } }
- * with Stored = { id, url, events, sealedSecret, instanceId }. Only the lifecycle
- * (subscription.ts) writes it; a delivery only reads it. The production subscription (URL
- * `/webhook/...`) and the editor's test one (URL `/webhook-test/...`) each have their own
- * id and secret.
+ * The trigger's subscriptions in the workflow's static data, `{ subscriptions: { production?, test? } }`:
+ * written by the lifecycle only, read by deliveries. See ARCHITECTURE.md, "Trigger lifecycle".
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { openSecret } from './secretBox';
 
-/** The trigger's two listeners: at its production URL and at the editor's test URL, each with its own subscription. */
+/** The production URL and the editor's test URL, each with its own subscription. */
 export type Listener = 'production' | 'test';
 
 export interface StoredSubscription {
@@ -27,16 +23,12 @@ export interface StoredSubscription {
 type Subscriptions = Partial<Record<Listener, StoredSubscription>>;
 type AnyContext = IHookFunctions | IWebhookFunctions;
 
-const LISTENERS: Listener[] = ['production', 'test'];
-
 function readAll(ctx: AnyContext): Subscriptions {
 	const stored = ctx.getWorkflowStaticData('node').subscriptions;
 	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
 }
 
-export function storedSubscription(ctx: AnyContext, listener: Listener): StoredSubscription | undefined {
-	return readAll(ctx)[listener];
-}
+export const storedSubscription = (ctx: AnyContext, listener: Listener): StoredSubscription | undefined => readAll(ctx)[listener];
 
 /** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
 export function writeRecord(ctx: IHookFunctions, listener: Listener, entry: StoredSubscription | undefined) {
@@ -47,15 +39,9 @@ export function writeRecord(ctx: IHookFunctions, listener: Listener, entry: Stor
 }
 
 /** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
-function normalUrl(url: unknown): unknown {
-	if (typeof url !== 'string' || !URL.canParse(url)) return url;
-	return new URL(url).href;
-}
+const normalUrl = (url: unknown): unknown => (typeof url === 'string' && URL.canParse(url) ? new URL(url).href : url);
 
-/**
- * Two URLs of a subscription are the same when they are the same URL: n8n writes N8N_WEBHOOK_URL
- * as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised.
- */
+/** n8n writes N8N_WEBHOOK_URL as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised. */
 export function sameUrl(a: unknown, b: unknown): boolean {
 	return normalUrl(a) === normalUrl(b);
 }
@@ -63,15 +49,12 @@ export function sameUrl(a: unknown, b: unknown): boolean {
 function listenerOfUrl(ctx: AnyContext, url: string | undefined): Listener | undefined {
 	if (!url) return undefined;
 	const stored = readAll(ctx);
-	return LISTENERS.find((listener) => sameUrl(stored[listener]?.url, url));
+	return (['production', 'test'] as const).find((listener) => sameUrl(stored[listener]?.url, url));
 }
 
 /**
- * Which subscription a lifecycle call is about. n8n 2.x runs checkExists and create with mode and
- * activation `manual` for "listen for test event" and with mode `trigger` on activation; delete
- * always runs with mode `internal`, activation `update`, so there only the webhook URL tells the
- * two apart: the one stored for it, else n8n's test path `/webhook-test/` (its default
- * N8N_ENDPOINT_WEBHOOK_TEST).
+ * Which subscription a lifecycle call is about. n8n runs delete always with mode `internal`, so there
+ * only the URL tells: the one stored for it, else n8n's default test path `/webhook-test/`.
  */
 export function hookListener(ctx: IHookFunctions): Listener {
 	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
@@ -79,10 +62,7 @@ export function hookListener(ctx: IHookFunctions): Listener {
 	return listenerOfUrl(ctx, url) ?? (typeof url === 'string' && url.includes('/webhook-test/') ? 'test' : 'production');
 }
 
-/**
- * Which subscription's secret signs a delivery: the one registered for the URL being served
- * (`getWebhookResourceUrl`, where this n8n version has it), else the one of the run's mode.
- */
+/** Whose secret signs a delivery: the URL served (`getWebhookResourceUrl`, where n8n has it), else the run's mode. */
 export function webhookListener(ctx: IWebhookFunctions): Listener {
 	const served = typeof ctx.getWebhookResourceUrl === 'function' ? ctx.getWebhookResourceUrl('default') : undefined;
 	return listenerOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');

@@ -12,11 +12,7 @@ const SWITCHES = {
 
 export type Switch = keyof typeof SWITCHES;
 
-/**
- * A yes/no option read by the package's boolean rule (asBoolean): "true" / "false" text from an
- * expression counts as true / false. Unset is off; what cannot be read is refused at activation
- * (switchProblem) and off here.
- */
+/** A yes/no option by the package's boolean rule ("true" text is true); unset or unreadable is off (switchProblem refuses it at activation). */
 export function isOn(options: IDataObject, name: Switch): boolean {
 	if (options[name] === undefined) return false;
 	const typed = asBoolean(options[name]);

@@ -1,42 +1,18 @@
-/**
- * The trust path of a delivery (see ARCHITECTURE.md): `trustDelivery` gathers the request, the
- * stored subscription and its secret and the options, decides (`decideTrust`, pure), then refuses
- * (the reason to n8n's log, throttled per kind) or accepts. It owns the trigger's one memory in this
- * process, per subscription record: the opened secret, the signed form Auto learned, the form last
- * logged, the accepted delivery ids and the log times. Only a delivery that verified writes more than
- * a log time; a new record (published again) starts anew; the memory is bounded by weight.
- */
+/** A delivery's trust path and the trigger's one memory in this process. See ARCHITECTURE.md, "The trigger's trust path". */
 import { createHash } from 'crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
-import { parseEventBody } from './delivery';
+import { isRecord, parseEventBody } from './delivery';
 import { customSignatureOf } from './signatures/customProperties';
-import type { CustomSignature, HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
-import { type SignatureScheme, verifyDelivery } from './signatures/verify';
+import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
+import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
-export interface TrustRequest {
-	headers: HeaderBag;
-	/** The bytes exactly as received. */
-	rawBody: Buffer | string | undefined;
-	/** n8n's own parse of the body: used only by the scheme None when the raw bytes are missing. */
-	parsedBody?: unknown;
-	nowSeconds: number;
-}
-
-export interface TrustSubscription {
-	scheme: SignatureScheme;
-	/** The signing secret, or why it cannot be read; undefined when none is stored. */
-	secret: string | { problem: string } | undefined;
-	/** The Timestamp Tolerance field as set (an expression may give anything). */
-	tolerance: unknown;
-	signatureHeader?: string;
-	custom?: CustomSignature;
-	/** Auto: the signed form of this subscription's accepted deliveries. */
-	learned?: SignedForm;
-}
+/** `parsedBody`: n8n's own parse of the body, used only by the scheme None when the raw bytes are missing. */
+type TrustRequest = Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'> & { parsedBody?: unknown };
+export type TrustSubscription = Omit<VerifyOptions, keyof TrustRequest>;
 
 export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
@@ -44,43 +20,19 @@ export type Trust =
 
 const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust => ({ accepted: false, status, kind, reason });
 
-/**
- * One request, one subscription, one answer: accepted only when the signature verifies under the
- * subscription's scheme and the body is a JSON object; else refused with the reason (401, or 400
- * for a verified body that is not a JSON object). Pure, and never throws (verifyDelivery does not).
- */
+/** Accepted only when the signature verifies and the body is a JSON object; else 401, or 400 for a verified body that is not one. Pure. */
 export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
-	const { scheme, secret } = subscription;
-	if (typeof secret === 'object' && scheme !== 'none') return refused(401, 'secret', secret.problem);
-	const verified = verifyDelivery({
-		scheme,
-		secret: typeof secret === 'string' ? secret : undefined,
-		headers: request.headers,
-		rawBody: request.rawBody,
-		signatureHeader: subscription.signatureHeader,
-		custom: subscription.custom,
-		learned: subscription.learned,
-		toleranceSeconds: subscription.tolerance,
-		nowSeconds: request.nowSeconds,
-	});
+	const verified = verifyDelivery({ ...request, ...subscription });
 	if (!verified.valid) return refused(401, verified.kind, verified.reason);
 	// The bytes just verified are the ones read; only without a signature check may n8n's
 	// own parse of the body stand in for missing raw bytes.
 	const { parsedBody } = request;
-	const body =
-		parseEventBody(request.rawBody) ??
-		(scheme === 'none' && request.rawBody === undefined && parsedBody && typeof parsedBody === 'object' && !Array.isArray(parsedBody)
-			? (parsedBody as IDataObject)
-			: undefined);
+	const body = parseEventBody(request.rawBody) ?? (subscription.scheme === 'none' && request.rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
 	if (!body) return refused(400, 'body', 'body is not a JSON object');
 	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
 
-/**
- * What this process keeps of one trigger (workflow, node, production or test URL): of its stored
- * subscription `record` (id and sealed secret), which a new subscription always changes, and
- * when it last wrote each kind of log line.
- */
+/** What this process keeps of one trigger (workflow, node, listener), for its stored subscription `record`. */
 interface Memory {
 	record: string;
 	secret?: string;
@@ -91,7 +43,6 @@ interface Memory {
 	logged: Map<string, number>;
 }
 
-/** Ids kept per trigger; past it, its oldest are forgotten. */
 export const MAX_REPEAT_IDS = 10_000;
 /** What an entry weighs beside its ids; the memory holds this many ids' weight in all (about 100 MB at most). */
 const ENTRY_WEIGHT = 100;
@@ -100,10 +51,8 @@ const memory = new BoundedMap<string, Memory>(MEMORY_WEIGHT, (entry) => ENTRY_WE
 /** The log times of triggers without an entry: a refusal never creates, refreshes or evicts one. */
 const unknownLogs = new BoundedMap<string, Map<string, number>>(10_000);
 
-/** What the memory weighs now (for tests of its bound). */
 export const rememberedWeight = (): number => memory.weight;
 
-/** The trigger's options that decide trust (an expression may hand over anything). */
 export interface TrustOptions {
 	signatureScheme?: SignatureScheme;
 	signatureHeader?: string;
@@ -119,7 +68,6 @@ function entryFor(key: string, record: string): Memory {
 	return { record, logged: known?.logged ?? unknownLogs.get(key) ?? new Map<string, number>() };
 }
 
-/** Gathers, decides and remembers: see above. */
 export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOptions): Promise<Delivery> {
 	const req = ctx.getRequestObject();
 	const headers = req.headers as HeaderBag;
@@ -135,7 +83,7 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 		{
 			scheme,
 			secret: reading && 'problem' in reading ? reading : reading?.secret,
-			tolerance: options.timestampTolerance,
+			toleranceSeconds: options.timestampTolerance,
 			signatureHeader: options.signatureHeader,
 			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
 			learned: scheme === 'auto' ? before.learned : undefined,
@@ -173,12 +121,7 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 
 export const LOG_INTERVAL_MS = 60_000;
 
-/**
- * The words the log uses for each kind of refusal. Each kind is logged at most once a minute per
- * trigger, so that junk a stranger sends never keeps the reason a genuine delivery fails (a changed
- * key, another signed form, a clock out of the window) out of the log. Kinds are this fixed set,
- * never anything the request chooses (reasons may name its headers).
- */
+/** Each kind is logged at most once a minute per trigger: a stranger's junk never keeps a genuine delivery's reason out of the log. */
 const KIND_WORDS: Record<RefusalKind, string> = {
 	window: 'a timestamp outside the window',
 	search: "Auto's search of a first delivery",
@@ -191,10 +134,7 @@ const KIND_WORDS: Record<RefusalKind, string> = {
 	other: 'other reasons',
 };
 
-/**
- * A line about the trigger in n8n's log, at most once a minute per trigger and `kind` (a fixed
- * name), so that no stranger's traffic, and no replay of a genuine delivery, floods the log.
- */
+/** A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the request's). */
 function note(ctx: IWebhookFunctions, entry: Memory, kind: string, level: 'info' | 'warn', line: string): void {
 	const now = Date.now();
 	const last = entry.logged.get(kind);

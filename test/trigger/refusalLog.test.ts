@@ -10,7 +10,7 @@ const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
 const LARGE = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) });
-const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, tolerance: 300 };
+const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
 const refusal = (headers: Record<string, string> | null, subscription: TrustSubscription = auto, body: string | null = BODY) => {
 	const trust = decideTrust({ headers: headers as Record<string, string>, rawBody: body === null ? undefined : Buffer.from(body), nowSeconds: NOW }, subscription);
 	if (trust.accepted) throw new Error('expected a refusal');
@@ -52,7 +52,7 @@ test('each reason the trigger gives has its kind; reasons naming headers a reque
 		refusal({ ...standardHeaders(SECRET, 'msg_1', NOW, BODY), 'webhook-timestamp': 'soon' }, { ...auto, scheme: 'standardWebhooks' }),
 		refusal(standardHeaders(SECRET, 'msg_1', NOW, BODY), { ...auto, secret: { problem: "the stored signing secret does not open with this credential's API key" } }),
 		refusal(standardHeaders('whsec_', 'msg_1', NOW, BODY), { ...auto, secret: 'whsec_' }),
-		refusal(standardHeaders(SECRET, 'msg_1', NOW, BODY), { ...auto, tolerance: '5m' }),
+		refusal(standardHeaders(SECRET, 'msg_1', NOW, BODY), { ...auto, toleranceSeconds: '5m' }),
 		refusal(standardHeaders(SECRET, 'msg_1', NOW, BODY), auto, null),
 		refusal(standardHeaders(SECRET, 'msg_1', NOW, BODY), { ...auto, scheme: 'sha1' as never }),
 		...Array.from({ length: 100 }, (_, i) => refusal({ [`x-${i}-signature`]: 'nonsense' })),

@@ -410,6 +410,16 @@ describe('checkExists', () => {
 		expect(warning).toMatch(/delete it by hand in that organisation's Business Ops dashboard/);
 	});
 
+	test('after the key changed, a delete answered 204 without a body is done: no warning', async () => {
+		const stored = withProduction({ secret: undefined, sealedSecret: sealSecret(SECRET, `svc_${'o'.repeat(32)}`, 'whk_1') });
+		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(204);
+		const testNode = makeNode({}, stored);
+		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+		expect(logs.lines.filter((line) => line.level === 'warn')).toEqual([]);
+	});
+
 	test('a 404 on delete with the same key is quiet: the subscription is gone', async () => {
 		nock(API).delete('/v1/webhooks/whk_1').reply(404, notFound);
 		expect(await deactivateTrigger(trigger, makeNode({}, withProduction()))).toBe(true);

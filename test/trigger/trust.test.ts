@@ -4,7 +4,7 @@ import { standardHeaders } from './helpers';
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
-const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, tolerance: 300 };
+const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
 const request = (headers: Record<string, string>, rawBody: Buffer | string | undefined = Buffer.from(BODY)) => ({ headers, rawBody, nowSeconds: NOW });
 
 describe('decideTrust: one request, one subscription, one answer', () => {
@@ -30,7 +30,7 @@ describe('decideTrust: one request, one subscription, one answer', () => {
 			},
 			timestamp: NOW - 17,
 		});
-		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW - 17, BODY)), { ...auto, tolerance: 10 })).toEqual({
+		expect(decideTrust(request(standardHeaders(SECRET, 'msg_1', NOW - 17, BODY)), { ...auto, toleranceSeconds: 10 })).toEqual({
 			accepted: false,
 			status: 401,
 			kind: 'window',
@@ -39,7 +39,7 @@ describe('decideTrust: one request, one subscription, one answer', () => {
 	});
 
 	test.each<[string, ReturnType<typeof request>, TrustSubscription, number, string, RegExp]>([
-		['a tolerance that is not a number', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, tolerance: '5m' }, 401, 'settings', /^"Timestamp Tolerance \(Seconds\)" must be a number/],
+		['a tolerance that is not a number', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, toleranceSeconds: '5m' }, 401, 'settings', /^"Timestamp Tolerance \(Seconds\)" must be a number/],
 		['a secret that does not open', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: { problem: 'publish again' } }, 401, 'secret', /^publish again$/],
 		['no secret', request(standardHeaders(SECRET, 'msg_1', NOW, BODY)), { ...auto, secret: undefined }, 401, 'secret', /^no signing secret is stored$/],
 		['a forged signature', request(standardHeaders('whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==', 'msg_1', NOW, BODY)), auto, 401, 'signature', /^signature does not match$/],
@@ -51,7 +51,7 @@ describe('decideTrust: one request, one subscription, one answer', () => {
 	});
 
 	test('the scheme None accepts n8n\'s parsed body only when the raw bytes are missing, and only an object', () => {
-		const none: TrustSubscription = { scheme: 'none', secret: undefined, tolerance: 300 };
+		const none: TrustSubscription = { scheme: 'none', secret: undefined, toleranceSeconds: 300 };
 		expect(decideTrust({ headers: {}, rawBody: undefined, parsedBody: { a: 1 }, nowSeconds: NOW }, none)).toMatchObject({ accepted: true, body: { a: 1 } });
 		expect(decideTrust({ headers: {}, rawBody: undefined, parsedBody: [1], nowSeconds: NOW }, none)).toMatchObject({ accepted: false, status: 400 });
 	});

@@ -1,13 +1,6 @@
 /**
- * Auto: finds where and how the API signs a delivery, without weakening the check: accepted only
- * when an HMAC-SHA256 made with the subscription's secret equals a signature the delivery carries.
- * Searched: every header whose name contains `signature` (and the one under Signature Header),
- * values `v1,<base64>`, `<name>=<hex or base64>`, bare hex or base64; signed content `<body>`,
- * `<timestamp>.<body>` or `<id>.<timestamp>.<body>`; the key as the whole secret or the base64 after
- * `whsec_`. Timestamps and ids are tried best-named first, so that proxies' headers never push out
- * the API's own; tracing ids never. The work is bounded: see docs/signatures.md ("What a delivery
- * costs") and ARCHITECTURE.md. `learned` (the signed content and key of an accepted delivery, both
- * covered by the HMAC) narrows the search to that form: at most MAX_LEARNED_HMACS. Pure; never throws.
+ * Auto: finds where and how the API signs a delivery (accepted only when an HMAC with the secret
+ * matches), with bounded work; a learned form narrows it. See docs/signatures.md, "What a delivery costs, forged or genuine".
  */
 import {
 	checkTimestamp,
@@ -26,11 +19,7 @@ import {
 	type VerifyResult,
 } from './hmac';
 
-/**
- * Bounds, so that a request full of headers costs a few HMACs, not hundreds. Without a learned form
- * the search hashes at most MAX_SEARCH_HASHED_BYTES of body in all (and at least the two most likely
- * forms), over no body above MAX_SEARCH_BODY_BYTES; with one, the best candidate and one more.
- */
+/** Bounds, so that a request full of headers costs a few HMACs, not hundreds; with a learned form, two. */
 export const MAX_SEARCH_HMACS = 8;
 export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
 export const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
@@ -49,7 +38,7 @@ const KNOWN_TIMESTAMPS = ['webhook-timestamp', 'svix-timestamp'];
 
 type Signature = { header: string; prefix: string; encoding: 'hex' | 'base64'; digest: Buffer };
 type Part = { value: string; header: string; rank: number };
-/** A signed content: what the HMAC covers before the body, and the timestamp and id it holds. */
+/** What the HMAC covers before the body, and the timestamp and id it holds. */
 type Content = { prefix: string; timestamp?: Part; id?: Part };
 
 function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean, max: number): void {
@@ -94,10 +83,8 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 const usable = (part: Part) => part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
 
 /**
- * The name prefixes of a signature header's family: the header's own name (`x-signature` for
- * `x-signature-timestamp`) and its stem before `signature` when that says more than `x-`
- * (`x-business-ops-` for `x-business-ops-id`). The API names its timestamp and id headers
- * after its signature header; proxies and event buses do not.
+ * The name prefixes of a signature header's family (`x-signature` for `x-signature-timestamp`, the
+ * stem `x-business-ops-` for `x-business-ops-id`): the API names its headers so; proxies do not.
  */
 function familyOf(signatureHeaders: string[]): string[] {
 	const prefixes = new Set<string>();
@@ -119,11 +106,8 @@ function ranked(parts: Part[], max: number): Part[] {
 }
 
 /**
- * Timestamp and id candidates, best first (a timestamp in the signature value before any header,
- * then headers best-named first): a header added by a proxy never pushes out the API's own.
- * Timestamps outside the window are dropped before they take a place (a stale or future one of a proxy costs nothing); ids and timestamps of a lower rank are still candidates
- * behind the better ones. How many are hashed is bounded by the caller's HMAC budget, however
- * many headers a request sends.
+ * Timestamp and id candidates, best-named first, so a proxy's header never pushes out the API's own;
+ * timestamps outside the window are dropped before they take a place.
  */
 function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHeaders: string[], nowSeconds: number, tolerance: number) {
 	const family = familyOf(signatureHeaders);

@@ -1,8 +1,6 @@
 /**
- * The Custom signature's fields, an option of their own (Options → Custom Signature) used when
- * Signature Scheme is Custom, and how they are read. An option rather than fields shown by
- * the scheme: n8n keeps a collection's values as set, while fields shown through another
- * collection's value are dropped when it resolves the node's parameters.
+ * Options → Custom Signature and how it is read. An option, not fields shown by the scheme: n8n drops
+ * fields shown through another collection's value when it resolves the node's parameters.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 

@@ -1,7 +1,4 @@
-/**
- * What every signing form is checked with: header lookup, the digest's spelling, HMAC, timing-safe
- * comparison, the replay window, and the never-throwing result type. Pure. See ARCHITECTURE.md.
- */
+/** What every signing form is checked with: header lookup, digest spelling, HMAC, timing-safe comparison, the window. Pure. */
 import { createHmac, timingSafeEqual } from 'crypto';
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -23,28 +20,22 @@ export interface CustomSignature {
 	algorithm: 'sha256' | 'sha512';
 }
 
-/** Auto's learned form: what the signature covered besides the body, and the key; both covered by the HMAC. */
+/** Auto's learned form: the signed content and the key, both covered by the HMAC. */
 export interface SignedForm {
 	content: '{body}' | '{timestamp}.{body}' | '{ID}.{timestamp}.{body}';
 	key: CustomSignature['key'];
 }
 
-/** Which form a delivery verified under, in words a user can pin as a Custom scheme. */
+/** Which form a delivery verified under; `custom` and `signed` are Auto's, `signedId` the id the signature covers. */
 export interface VerifiedForm {
 	/** e.g. `Stripe-style (header Stripe-Signature)`; never contains a secret or a signature. */
 	description: string;
-	/** Custom settings that accept exactly this form; absent for the named schemes. */
 	custom?: CustomSignature;
-	/** Auto: what it remembers of the form. */
 	signed?: SignedForm;
-	/** The message id the signature covers. */
 	signedId?: string;
 }
 
-/**
- * What a refusal is about: the log names each kind at most once a minute (trust.ts). `unsigned` (no
- * signature header, or no value in it) is a stranger's junk; `headers` (the timestamp or id) a genuine delivery's.
- */
+/** What a refusal is about (the log's throttle): `unsigned` is a stranger's junk; `headers` (timestamp, id) a genuine delivery's. */
 export type RefusalKind = 'window' | 'search' | 'signature' | 'unsigned' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
 
 export type VerifyResult =
@@ -59,7 +50,7 @@ export const refusal = (kind: RefusalKind, reason: string): VerifyResult => ({ v
 export const MIN_KEY_BYTES = 16;
 export const SHORT_KEY = refusal('secret', `the signing key is shorter than ${MIN_KEY_BYTES} bytes after decoding`);
 
-/** Every value of the headers whose name passes `wanted` (lower case), repeated ones included. */
+/** Every value of the headers whose lower-case name passes `wanted`, repeated ones included. */
 export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => boolean): Array<[string, string]> {
 	const found: Array<[string, string]> = [];
 	for (const [name, value] of Object.entries(headers)) {
@@ -69,14 +60,10 @@ export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => 
 	return found;
 }
 
-/** Every value of the header `name`, whatever the case of its name. */
 export const valuesOf = (headers: HeaderBag, name: string): string[] =>
 	headerValues(headers, (lower) => lower === name.trim().toLowerCase()).map(([, value]) => value);
 
-/**
- * The value of an id or timestamp header a proxy may repeat (n8n joins it: `msg_1, msg_1`): its one
- * value when every copy is the same, else all of it, which no check accepts.
- */
+/** An id or timestamp header a proxy repeated (n8n joins it: `msg_1, msg_1`): its one value, else all of it, which no check accepts. */
 export function oneValue(values: string[]): string {
 	const parts = values.join(',').split(',').map((part) => part.trim());
 	return parts.every((part) => part === parts[0]) ? parts[0] : values.join(', ');
@@ -91,7 +78,7 @@ export function hmacOf(algorithm: CustomSignature['algorithm'], key: Buffer, ...
 	return mac.digest();
 }
 
-/** The key bytes: the whole secret as UTF-8, or the base64 after `whsec_` (the whole secret without that prefix). */
+/** The key bytes: the whole secret as UTF-8, or the base64 after `whsec_`. */
 export const keyOf = (secret: string, form: CustomSignature['key']): Buffer =>
 	form === 'whsecBase64' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret, 'utf8');
 
@@ -109,10 +96,7 @@ export function decodeDigest(value: string, encoding: 'hex' | 'base64', bytes: n
 	return decoded.toString('base64').replace(/=+$/, '') === standard && decoded.length === bytes ? decoded : undefined;
 }
 
-/**
- * The Timestamp Tolerance as a number of seconds (the default when not set), or what is wrong with it. A
- * value that is not a number (`"5m"` from an expression) or is negative never turns the window off.
- */
+/** The Timestamp Tolerance in seconds (the default when unset); `"5m"` or a negative number never turns the window off. */
 export function toleranceOf(value: unknown): number | { problem: string } {
 	if (value === undefined || value === null || value === '') return DEFAULT_TOLERANCE_SECONDS;
 	const seconds = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;

@@ -1,11 +1,6 @@
 /**
- * Checks the signature of a delivery under the chosen scheme. Pure and never throws: a failure is
- * a refusal whose reason is safe to send back (never the secret or an expected signature).
- *
- * Standard Webhooks, GitHub-Style and Stripe-Style are presets of the one Custom verifier (below);
- * Auto searches for the form (auto.ts); None accepts everything. A signature header sent twice
- * (a proxy, or key rotation) arrives joined (`a, b`) or as an array: every entry is a candidate
- * and one valid entry verifies. A key shorter than MIN_KEY_BYTES after decoding is refused.
+ * Checks a delivery's signature under the chosen scheme; the named schemes are presets of the one
+ * Custom verifier. Pure, never throws; a reason never holds the secret. See ARCHITECTURE.md, "The trigger's trust path".
  */
 import { verifyAuto } from './auto';
 import {
@@ -31,18 +26,16 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;
-	/** The subscription's signing secret; without one every scheme but `none` fails. */
-	secret: string | undefined;
+	/** The signing secret, or why it cannot be read; undefined when none is stored. */
+	secret: string | { problem: string } | undefined;
 	headers: HeaderBag;
-	/** The bytes exactly as received. Without them every scheme but `none` fails. */
+	/** The bytes exactly as received (n8n's `req.rawBody`, inflated when gzip). */
 	rawBody: Buffer | string | undefined;
 	/** Header of the GitHub-style or Stripe-style signature; empty means the preset's. Auto looks there too. */
 	signatureHeader?: string;
-	/** The Custom scheme's settings. */
 	custom?: CustomSignature;
-	/** Auto: the signed form of this subscription's accepted deliveries. */
 	learned?: SignedForm;
-	/** The Timestamp Tolerance as set (toleranceOf); anything but a number 0 or more refuses every delivery. */
+	/** As set: anything but a number 0 or more refuses every delivery. */
 	toleranceSeconds?: unknown;
 	nowSeconds: number;
 }
@@ -81,9 +74,8 @@ export function customProblem(custom: CustomSignature): string | undefined {
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Verifies a delivery signed in `custom`'s form. A preset's refusals name its header only; the
- * Custom scheme's say what it expected. The `t=` (or `ts=`, `timestamp=`) elements of the
- * signature header, when they carry the timestamp, must name one time: one delivery is signed once.
+ * Verifies a delivery signed in `custom`'s form; a preset's refusals name its header only. Every value
+ * of a repeated header (a proxy, key rotation) is a candidate; its `t=` elements must name one time.
  */
 function verifyForm(custom: CustomSignature, named: string | undefined, secret: string, headers: HeaderBag, body: Buffer, now: number, tolerance: number): VerifyResult {
 	const problem = customProblem(custom);
@@ -139,10 +131,10 @@ function withSvixNames(headers: HeaderBag): HeaderBag {
 	return read;
 }
 
-/** Verifies one delivery under the chosen scheme. Never throws. */
 export function verifyDelivery(options: VerifyOptions): VerifyResult {
 	try {
 		const { scheme, secret, rawBody, headers, nowSeconds } = options;
+		if (typeof secret === 'object' && scheme !== 'none') return refusal('secret', secret.problem);
 		const tolerance = toleranceOf(options.toleranceSeconds);
 		if (typeof tolerance !== 'number') return refusal('settings', tolerance.problem);
 		if (scheme === 'none') return { valid: true, form: { description: 'None (not checked)' } };
