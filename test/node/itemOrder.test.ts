@@ -111,10 +111,10 @@ test('reads, and writes under Continue, are sent together; `always` orders them 
 	expect(outcomes).toEqual([2, 1, 'item 0 failed']);
 });
 
-test('what an ordered operation keeps (memo) lasts one run: shared by its items, new at the next try', async () => {
+test('what an ordered operation keeps lasts one try: shared by its items, new at the next try', async () => {
 	const run = nodeRun('continueRegularOutput');
-	const memos: Array<Map<string, unknown>> = [];
-	const keep = async (memo: Map<string, unknown>) => memos.push(memo);
+	const memos: Array<Record<string, unknown>> = [];
+	const keep = async (kept: Record<string, unknown>) => memos.push(kept);
 	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, keep, true)));
 	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, true)));
 	expect(memos[0]).toBe(memos[1]);
