@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
-import { booleanRule, numberRule, optionsField, sendingField, sendStep, titleOf, valueToSend, type Rule } from './fields';
+import { booleanRule, numberRule, optionsField, sendingField, sendStep, statusOptions, valueToSend, type Rule } from './fields';
 
 const RETURN_ALL: INodeProperties = {
 	displayName: 'Return All',
@@ -78,8 +78,7 @@ export function queryOptionFilter(displayName: string, name: string, options: IN
 
 /** A Status filter sent as query `status`, one choice per status value, sorted by name. */
 export function statusFilter(statuses: string[], records: string): INodeProperties {
-	const options = statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
-	return queryOptionFilter('Status', 'status', options, `Only ${records} with this status`);
+	return queryOptionFilter('Status', 'status', statusOptions(statuses), `Only ${records} with this status`);
 }
 
 const SIMPLIFY: INodeProperties = { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false };
