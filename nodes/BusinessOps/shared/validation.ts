@@ -4,9 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { runsAsTool, toolInputProblem } from '../../shared/api/toolErrors';
 
 /**
- * A value was given that the API would refuse or misread: fail before anything is sent. `hint` is
- * advice for the workflow's author; `parameter` (the field's name or dot path) lets a tool-mode
- * error name the model's argument that gives the field (see toolInputProblem).
+ * A value the API would refuse or misread: fail before anything is sent. `hint` is advice for the
+ * workflow's author; `parameter` (name or dot path) lets a tool-mode error name the model's argument.
  */
 export function invalidInput(
 	ctx: IExecuteSingleFunctions,
@@ -34,10 +33,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const ID = /^[A-Za-z0-9_.:-]+$/;
 const DOT_SEGMENT = /^\.{1,2}$/;
-
-function isEmail(value: string): boolean {
-	return value.length <= 254 && EMAIL.test(value);
-}
 
 /** An absolute http or https URL with a host. */
 function isHttpUrl(value: string): boolean {
@@ -88,7 +83,7 @@ export type NumberCheck = 'percentage' | 'nonNegativeInteger' | 'positiveInteger
 export function textProblem(check: TextCheck, text: string): string | undefined {
 	switch (check) {
 		case 'email':
-			return isEmail(text) ? undefined : `"${text}" is not an e-mail address`;
+			return text.length <= 254 && EMAIL.test(text) ? undefined : `"${text}" is not an e-mail address`;
 		case 'httpUrl':
 			return isHttpUrl(text) ? undefined : `"${text}" is not an http:// or https:// URL`;
 		case 'currency':
