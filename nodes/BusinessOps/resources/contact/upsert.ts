@@ -1,6 +1,6 @@
 /** Contact → Create or Update, matched on e-mail. See ARCHITECTURE.md, "Create or Update across overlapping runs". */
 import { createHash } from 'node:crypto';
-import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties } from 'n8n-workflow';
 
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
@@ -115,6 +115,12 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 	return ids[0];
 }
 
+/** The answer's records, `action` first and never replaced by a field of the record with that name. */
+const outcome = (action: string, response: IN8nHttpFullResponse) => ({
+	records: recordsOf(response.body).map((record) => Object.assign({ action }, record, { action })),
+	response,
+});
+
 export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) => {
 	const body = options.body as IDataObject;
 	const email = String(body.email);
@@ -126,52 +132,38 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) =
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
 		if (Object.keys(changes).length === 0) {
-			return { action: 'unchanged', response: await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex) };
+			return outcome('unchanged', await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex));
 		}
-		return { action: 'updated', response: await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
+		return outcome('updated', await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex));
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
 	let match = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
 	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
 	const mine = answeredBefore(ctx, create, itemIndex);
-	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id)) return { records: withAction('created', mine), response: mine };
+	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id)) return outcome('created', mine);
 	// a create this process made for the address, answered after this try's read began (or in flight)
 	for (let earlier = created.get(key); match === undefined && earlier && (earlier.at ?? Infinity) > (kept.readAt as number); earlier = created.get(key)) {
 		match = await earlier.id;
 		if (created.get(key) === earlier) break;
 	}
-	let outcome;
-	if (match !== undefined) {
-		outcome = await update(match);
-	} else {
-		let answer!: (id: string | undefined) => void;
-		const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
-		created.set(key, entry);
-		// a 409 is kept, not thrown: the contact may have been created meanwhile by someone else
-		const sent = await sendWrite(ctx, create, itemIndex).then(
-			(response) => ({ response }),
-			async (error: unknown) => {
-				answer(undefined);
-				return isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error);
-			},
-		);
-		if ('response' in sent) {
-			entry.at = ++sequence;
-			const id = recordsOf(sent.response.body)[0]?.id;
-			answer(id === undefined || id === null ? undefined : String(id));
-			outcome = { action: 'created', response: sent.response };
-		} else {
-			// Read again: the contact created meanwhile is updated; if there is none, the 409 stands.
-			kept.index = undefined;
-			const theirs = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
-			if (theirs === undefined) throw sent.conflict;
-			outcome = await update(theirs);
-		}
+	if (match !== undefined) return await update(match);
+	let answer!: (id: string | undefined) => void;
+	const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
+	created.set(key, entry);
+	try {
+		const response = await sendWrite(ctx, create, itemIndex);
+		entry.at = ++sequence;
+		const id = recordsOf(response.body)[0]?.id;
+		answer(id === undefined || id === null ? undefined : String(id));
+		return outcome('created', response);
+	} catch (error) {
+		answer(undefined);
+		// a 409: the contact may have been created meanwhile by someone else; read again and update it, else the 409 stands
+		if (!isConflict(error)) throw error;
+		kept.index = undefined;
+		const theirs = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
+		if (theirs === undefined) throw error;
+		return await update(theirs);
 	}
-	return { records: withAction(outcome.action, outcome.response), response: outcome.response };
 };
-
-/** The answer's records, `action` first and never replaced by a field of the record with that name. */
-const withAction = (action: string, response: IN8nHttpFullResponse) =>
-	recordsOf(response.body).map((record) => Object.assign({ action }, record, { action }));
