@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { asBoolean, asNumber, asOption, asText, type Typed } from '../../shared/typing';
-import { dateText, invalidInput, isEmptyValue, isIsoDate, isValidJsDate, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
-import { inZone } from './dates';
+import { invalidInput, isEmptyValue, isIsoDate, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
+import { dateText } from './dates';
 
 /** A field as the editor shows it; the builder adds its type and what it sends. */
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
@@ -152,8 +152,7 @@ export function dateField(
 	toApi: (value: string, timeZone: string) => string,
 ): INodeProperties {
 	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
-		// a JS Date is an instant: read it in the workflow's time zone, as `$now` is
-		const value = isValidJsDate(given) ? inZone(given, ctx.getTimezone()) : dateText(given);
+		const value = dateText(given, ctx.getTimezone());
 		if (!isIsoDate(value)) {
 			return { problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z` };
 		}

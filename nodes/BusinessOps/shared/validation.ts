@@ -36,32 +36,8 @@ const DOT_SEGMENT = /^\.{1,2}$/;
 
 /** An absolute http or https URL with a host. */
 function isHttpUrl(value: string): boolean {
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		return false;
-	}
-	return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-}
-
-/** A valid JS Date, also one made in another realm (an expression sandbox). */
-export function isValidJsDate(value: unknown): value is Date {
-	return Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN((value as Date).getTime());
-}
-
-/**
- * A date as text: what an expression gives is often not text. `$now`, `$today` and Luxon's
- * `DateTime` give an object with `toISO()` (ISO 8601 with the workflow's offset), a JS `Date`
- * gives `toISOString()` (UTC); text is kept as it is.
- */
-export function dateText(value: unknown): unknown {
-	if (isValidJsDate(value)) return value.toISOString();
-	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
-	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) {
-		return luxon.toISO() ?? value;
-	}
-	return value;
+	const url = URL.canParse(value) ? new URL(value) : undefined;
+	return (url?.protocol === 'http:' || url?.protocol === 'https:') && url.hostname !== '';
 }
 
 export function isIsoDate(value: unknown): boolean {
