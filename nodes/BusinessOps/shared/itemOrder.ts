@@ -75,10 +75,7 @@ function describe({ failed, notSent }: Try) {
 	if (failed) failed.error.description = [failed.said[0], stopped, failed.said[1]].filter(Boolean).join(' ');
 }
 
-/**
- * Sends the item by `send`. Under On Error "Stop Workflow" a write (with `always` every item, under
- * any On Error) is sent once every earlier item of the try finished, and not after one failed.
- */
+/** Sends the item by `send`: under Stop Workflow a write (with `always` anything, under any On Error) once the try's earlier items finished, none after a failure. */
 export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, send: (kept: Record<string, unknown>) => Promise<T>, always = false): Promise<T> {
 	const stops = !ctx.continueOnFail();
 	// a tool call is one item, and every call of an agent's run shares the agent's execute data

@@ -1,7 +1,4 @@
-/**
- * RoutingNode's `requestOperations.pagination`: every item's request is sent here, in item order, and
- * unwrapped. See ARCHITECTURE.md, "The path of one request".
- */
+/** Where RoutingNode hands every item's request: sent in item order, unwrapped. See ARCHITECTURE.md, "The path of one request". */
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
