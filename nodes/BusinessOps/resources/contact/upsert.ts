@@ -1,6 +1,6 @@
 /** Contact → Create or Update, matched on e-mail. See ARCHITECTURE.md, "Create or Update across overlapping runs". */
 import { createHash } from 'node:crypto';
-import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
@@ -151,19 +151,20 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) =
 	let answer!: (id: string | undefined) => void;
 	const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
 	created.set(key, entry);
-	try {
-		const response = await sendWrite(ctx, create, itemIndex);
-		entry.at = ++sequence;
-		const id = recordsOf(response.body)[0]?.id;
-		answer(id === undefined || id === null ? undefined : String(id));
-		return outcome('created', response);
-	} catch (error) {
+	const sent = await sendWrite(ctx, create, itemIndex).catch((error: NodeApiError) => {
 		answer(undefined);
-		// a 409: the contact may have been created meanwhile by someone else; read again and update it, else the 409 stands
-		if (!isConflict(error)) throw error;
+		if (isConflict(error)) return { conflict: error };
+		throw error;
+	});
+	if ('conflict' in sent) {
+		// the contact may have been created meanwhile by someone else: read again and update it; with none, the 409 stands
 		kept.index = undefined;
 		const theirs = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
-		if (theirs === undefined) throw error;
+		if (theirs === undefined) throw sent.conflict;
 		return await update(theirs);
 	}
+	entry.at = ++sequence;
+	const id = recordsOf(sent.body)[0]?.id;
+	answer(id === undefined || id === null ? undefined : String(id));
+	return outcome('created', sent);
 };
