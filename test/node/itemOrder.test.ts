@@ -69,6 +69,16 @@ test('an item that never arrives (n8n did not build it) holds back nothing: the 
 	expect(seen.sent).toEqual([0, 2, 3]);
 });
 
+test('an item that arrives a few promise turns after a later one (its steps awaited) is still waited for: the order holds', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	const first = [0, 2].map((i) => inItemOrder(run.item(i), POST, send(i)));
+	for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+	const late = inItemOrder(run.item(1), POST, send(1));
+	expect(await settle([...first, late])).toEqual([0, 2, 1]);
+	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
+});
+
 test('an item that arrives after it was taken for absent is sent as n8n would send it, and nothing waits without end', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
