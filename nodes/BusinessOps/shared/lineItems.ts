@@ -75,35 +75,6 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-type NumberKey = 'quantity' | 'unitPrice' | 'vatPercentage';
-
-/**
- * The number in `value`, or the problem with it, for the key `key` of line `line`. Only the VAT
- * percentage has a range: the spec says just "number" for quantity and unit price, so any number
- * goes there (discount and credit lines) and the API refuses what it does not take.
- */
-function readNumber(line: number, key: NumberKey, value: unknown): number | string {
-	const where = `line ${line} "${key}"`;
-	if (value === undefined) return `${where} is missing`;
-	const n = toStrictNumber(value);
-	if (n === undefined) {
-		const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
-		return `${where} must be a number; got ${givenAs(value)}${hint}`;
-	}
-	if (key === 'vatPercentage' && (n < 0 || n > 100)) return `${where} must be from 0 to 100; got ${n}`;
-	return n;
-}
-
-function readName(line: number, value: unknown): string | { problem: string } {
-	const where = `line ${line} "name"`;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string') {
-		return { problem: value === undefined ? `${where} is missing` : `${where} must be text; got ${givenAs(value)}` };
-	}
-	const name = value.trim();
-	return name === '' ? { problem: `${where} is empty; give the name of the product or service` } : name;
-}
-
 function checkLineItem(line: number, raw: unknown): LineItem | { problem: string } {
 	if (!isPlainObject(raw)) {
 		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}` };
@@ -116,14 +87,26 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
 			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`,
 		};
 	}
-	const name = readName(line, raw.name);
-	if (typeof name !== 'string') return name;
-	const item: LineItem = { name, quantity: 0, unitPrice: 0 };
+	const where = (key: string) => `line ${line} "${key}"`;
+	const name = typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
+	if (typeof name !== 'string') {
+		return { problem: name === undefined ? `${where('name')} is missing` : `${where('name')} must be text; got ${givenAs(name)}` };
+	}
+	if (name.trim() === '') return { problem: `${where('name')} is empty; give the name of the product or service` };
+	const item: LineItem = { name: name.trim(), quantity: 0, unitPrice: 0 };
 	for (const key of ['quantity', 'unitPrice', 'vatPercentage'] as const) {
+		const value = raw[key];
 		// vatPercentage may be left out or empty: the API then applies the organization's default.
-		if (key === 'vatPercentage' && isEmptyValue(raw[key])) continue;
-		const n = readNumber(line, key, raw[key]);
-		if (typeof n === 'string') return { problem: n };
+		if (key === 'vatPercentage' && isEmptyValue(value)) continue;
+		if (value === undefined) return { problem: `${where(key)} is missing` };
+		const n = toStrictNumber(value);
+		if (n === undefined) {
+			const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
+			return { problem: `${where(key)} must be a number; got ${givenAs(value)}${hint}` };
+		}
+		// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
+		// (discount and credit lines go too) and the API refuses what it does not take.
+		if (key === 'vatPercentage' && (n < 0 || n > 100)) return { problem: `${where(key)} must be from 0 to 100; got ${n}` };
 		item[key] = n;
 	}
 	return item;
