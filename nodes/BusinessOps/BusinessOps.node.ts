@@ -61,8 +61,7 @@ export class BusinessOps implements INodeType {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
-		// The seam with n8n's RoutingNode (shared/routingSeam.ts): RoutingNode hands each item's
-		// request to this hook, because the Resource field sets `paginate` for every operation.
+		// RoutingNode hands each item's request to this hook (shared/routingSeam.ts): the Resource field sets `paginate`
 		requestOperations: { pagination: executeRoutedRequest },
 		properties: [
 			{
@@ -82,7 +81,6 @@ export class BusinessOps implements INodeType {
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'contact',
-				// every operation's request goes to requestOperations.pagination, the routing seam
 				routing: { send: { paginate: true } },
 			},
 			...agentDescription,

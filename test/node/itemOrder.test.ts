@@ -69,6 +69,16 @@ test('an item that never arrives (n8n did not build it) holds back nothing: the 
 	expect(seen.sent).toEqual([0, 2, 3]);
 });
 
+test('an item that arrives a few promise turns after a later one (its steps awaited) is still waited for: the order holds', async () => {
+	const run = nodeRun();
+	const { seen, send } = wire();
+	const first = [0, 2].map((i) => inItemOrder(run.item(i), POST, send(i)));
+	for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+	const late = inItemOrder(run.item(1), POST, send(1));
+	expect(await settle([...first, late])).toEqual([0, 2, 1]);
+	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
+});
+
 test('an item that arrives after it was taken for absent is sent as n8n would send it, and nothing waits without end', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
@@ -111,10 +121,10 @@ test('reads, and writes under Continue, are sent together; `always` orders them 
 	expect(outcomes).toEqual([2, 1, 'item 0 failed']);
 });
 
-test('what an ordered operation keeps (memo) lasts one run: shared by its items, new at the next try', async () => {
+test('what an ordered operation keeps lasts one try: shared by its items, new at the next try', async () => {
 	const run = nodeRun('continueRegularOutput');
-	const memos: Array<Map<string, unknown>> = [];
-	const keep = async (memo: Map<string, unknown>) => memos.push(memo);
+	const memos: Array<Record<string, unknown>> = [];
+	const keep = async (kept: Record<string, unknown>) => memos.push(kept);
 	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, keep, true)));
 	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, true)));
 	expect(memos[0]).toBe(memos[1]);

@@ -1,30 +1,32 @@
 /** The "From list" searches of the record pickers (`searchListMethod` in shared/pickers.ts). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { searchRecords } from './searchRecords';
+import { recordsOf } from '../../shared/api/envelope';
+import { MAX_PAGE_SIZE, nextPageOf } from '../../shared/api/pages';
+import { apiRequest } from '../../shared/api/transport';
 
 function label(...parts: unknown[]): string {
 	return parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
 }
 
-type ListSearch = (
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-) => Promise<INodeListSearchResult>;
-
 /**
  * A list search over the list at `path` (or the path `pathOf` gives for the node's current
- * parameters; undefined there means there is nothing to list yet), labelled by `labelOf`.
+ * parameters; undefined there means there is nothing to list yet), labelled by `labelOf`, one page
+ * at a time. The API has no text search, so the filter matches the label and the ID within each
+ * page; the page number is the pagination token.
  */
-function searchList(
-	path: string | ((ctx: ILoadOptionsFunctions) => string | undefined),
-	labelOf: (record: IDataObject) => string,
-): ListSearch {
-	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+function searchList(path: string | ((ctx: ILoadOptionsFunctions) => string | undefined), labelOf: (record: IDataObject) => string) {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		const listPath = typeof path === 'string' ? path : path(this);
 		if (listPath === undefined) return { results: [] };
-		return await searchRecords(this, listPath, labelOf, filter, paginationToken);
+		const page = paginationToken ? Number(paginationToken) : 1;
+		const body = await apiRequest<unknown>(this, 'GET', listPath, { qs: { page, pageSize: MAX_PAGE_SIZE }, lane: 'editor' });
+		const needle = filter?.trim().toLowerCase();
+		const results = recordsOf(body)
+			.map((record) => ({ name: labelOf(record), value: String(record.id) }))
+			.filter((choice) => !needle || `${choice.name} ${choice.value}`.toLowerCase().includes(needle));
+		const next = nextPageOf(body, page);
+		return { results, paginationToken: next === undefined ? undefined : String(next) };
 	};
 }
 

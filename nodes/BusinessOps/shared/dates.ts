@@ -37,8 +37,19 @@ export function toUtcTimestamp(value: string, timeZone: string): string {
 	return new Date(wall - zoneOffsetMs(first, timeZone)).toISOString();
 }
 
-/** A JS Date as ISO 8601 with `timeZone`'s offset, so that its calendar date is the one there. */
-export function inZone(date: Date, timeZone: string): string {
+/**
+ * A date as ISO text: a JS Date (an instant; also one made in an expression's sandbox) with `timeZone`'s
+ * offset, as `$now` is, so that its calendar date is the one there; `$now`, `$today` and Luxon's
+ * `DateTime` by `toISO()`; anything else as it is.
+ */
+export function dateText(value: unknown, timeZone: string): unknown {
+	if (Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN((value as Date).getTime())) return inZone(value as Date, timeZone);
+	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
+	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) return luxon.toISO() ?? value;
+	return value;
+}
+
+function inZone(date: Date, timeZone: string): string {
 	const offset = zoneOffsetMs(date.getTime(), timeZone);
 	const wall = new Date(date.getTime() + offset).toISOString().slice(0, -1);
 	const minutes = Math.round(Math.abs(offset) / 60000);

@@ -1,7 +1,4 @@
-/**
- * Field builders: each field that sends something declares its send rule here (empty values, typing,
- * its own check). A refusal travels with the item's request to the routing seam. See ARCHITECTURE.md, "Fields".
- */
+/** Field builders: each field that sends something declares its send rule. See ARCHITECTURE.md, "What a field sends". */
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
@@ -11,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { asBoolean, asNumber, asOption, asText, type Typed } from '../../shared/typing';
-import { dateText, invalidInput, isEmptyValue, isIsoDate, isValidJsDate, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
-import { inZone } from './dates';
+import { invalidInput, isEmptyValue, isIsoDate, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
+import { dateText } from './dates';
 
 /** A field as the editor shows it; the builder adds its type and what it sends. */
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
@@ -29,22 +26,16 @@ export interface SendTo {
 export type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
 
 /**
- * The first refusal of an item's input, carried by its request to the routing seam: thrown inside
- * RoutingNode, the item would be absent from the item order, and under "Stop Workflow" later items
- * would still be sent.
+ * The first refusal of an item's input travels with its request to the routing seam (refusalOf): thrown
+ * inside RoutingNode, the item would be absent from the item order, and under "Stop Workflow" later
+ * items would still be sent. Once an item's input was refused, its later steps do not run.
  */
 const REFUSAL = Symbol('refusal');
 type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
 
-/** Why the item's input was refused before anything was sent, if it was. */
-export function refusalOf(options: IHttpRequestOptions): Error | undefined {
-	return (options as Refusable)[REFUSAL];
-}
+export const refusalOf = (options: IHttpRequestOptions): Error | undefined => (options as Refusable)[REFUSAL];
 
-/**
- * A preSend step whose refusal (a thrown error) travels with the request instead of failing the
- * item inside RoutingNode; once an item's input was refused, its later steps do not run.
- */
+/** A preSend step whose refusal (a thrown error) travels with the request (see REFUSAL). */
 export function sendStep(step: PreSend): PreSend {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		if (refusalOf(options)) return options;
@@ -55,13 +46,6 @@ export function sendStep(step: PreSend): PreSend {
 		}
 	};
 }
-
-/** A record picker given nothing: the problem, and the advice for the workflow's author. */
-const NO_ID = 'no ID was given';
-const PICK_AN_ID = 'Pick one from the list or enter an ID. ';
-
-const RESOLVED_TO_NOTHING =
-	'The field is empty or its expression resolved to nothing (for example a field the input item does not have). ';
 
 /**
  * A field's value as it is sent: undefined when an optional field is not given, else typed and
@@ -77,8 +61,8 @@ export function valueToSend(
 	if (isEmptyValue(value)) {
 		if (!field.required) return undefined;
 		const picker = field.type === 'resourceLocator';
-		const hint = `${RESOLVED_TO_NOTHING}${picker ? PICK_AN_ID : ''}`;
-		throw invalidInput(ctx, field.displayName, picker ? NO_ID : 'a value is required', hint, field.name);
+		const hint = `The field is empty or its expression resolved to nothing (for example a field the input item does not have). ${picker ? 'Pick one from the list or enter an ID. ' : ''}`;
+		throw invalidInput(ctx, field.displayName, picker ? 'no ID was given' : 'a value is required', hint, field.name);
 	}
 	const typed = rule(ctx, value);
 	if ('problem' in typed) throw invalidInput(ctx, field.displayName, typed.problem, typed.hint, field.name);
@@ -168,8 +152,7 @@ export function dateField(
 	toApi: (value: string, timeZone: string) => string,
 ): INodeProperties {
 	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
-		// a JS Date is an instant: read it in the workflow's time zone, as `$now` is
-		const value = isValidJsDate(given) ? inZone(given, ctx.getTimezone()) : dateText(given);
+		const value = dateText(given, ctx.getTimezone());
 		if (!isIsoDate(value)) {
 			return { problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z` };
 		}
@@ -177,18 +160,15 @@ export function dateField(
 	});
 }
 
-/** "in_collection" as "In Collection". */
-export function titleOf(value: string): string {
-	return value
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
+/** One option per status, named by its words ("in_collection" as "In Collection"), sorted by name. */
+export function statusOptions(statuses: string[]): INodePropertyOptions[] {
+	const titleOf = (value: string) => value.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+	return statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** A status, one option per value sorted by name; an expression may give another (the API decides). */
+/** A status; an expression may give another (the API decides). */
 export function statusField(statuses: string[], field: Omit<Declaration, 'options' | 'displayName' | 'name'>): INodeProperties {
-	const options = statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
-	return optionsField({ displayName: 'Status', name: 'status', options, ...field }, { others: true });
+	return optionsField({ displayName: 'Status', name: 'status', options: statusOptions(statuses), ...field }, { others: true });
 }
 
 function collectionOf(displayName: string, name: string, options: INodeProperties[]): INodeProperties {

@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
-import { booleanRule, numberRule, optionsField, sendingField, sendStep, titleOf, valueToSend, type Rule } from './fields';
+import { booleanRule, numberRule, optionsField, sendingField, sendStep, statusOptions, valueToSend } from './fields';
 
 const RETURN_ALL: INodeProperties = {
 	displayName: 'Return All',
@@ -32,7 +32,7 @@ const LIMIT: INodeProperties = {
 	hint: 'Read in one pass: a record another client creates or deletes meanwhile may leave a record out or return one twice. Return All reads the list again instead.',
 };
 
-const limitRule: Rule = (ctx, value) => numberRule('positiveInteger')(ctx, value);
+const limitRule = numberRule('positiveInteger');
 
 /** Return All asks for the largest page the API allows. */
 const pageSizeOfReturnAll = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
@@ -42,10 +42,7 @@ const pageSizeOfReturnAll = sendStep(async function (this: IExecuteSingleFunctio
 	return requestOptions;
 });
 
-/**
- * Return All and Limit. Return All pages at the largest page size the API allows; Limit asks for
- * no more than it needs (as the page size). The routing seam follows the pages (listLimit).
- */
+/** Return All (at the largest page size) and Limit (its own page size, at most that); the seam reads the pages (listLimit). */
 export function getManyFields(): INodeProperties[] {
 	return [
 		{ ...RETURN_ALL, routing: { send: { preSend: [pageSizeOfReturnAll] } } },
@@ -56,10 +53,7 @@ export function getManyFields(): INodeProperties[] {
 	];
 }
 
-/**
- * How many records an item's list read returns: undefined for all (Return All, or an operation
- * without Return All), else Limit (50 when left empty).
- */
+/** How many records an item's list read returns: undefined for all (Return All, or no Return All), else Limit (50 when empty). */
 export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
 	if (!(RETURN_ALL.name in ctx.getNode().parameters)) return undefined;
 	if (valueToSend(ctx, RETURN_ALL, booleanRule, ctx.getNodeParameter(RETURN_ALL.name, false)) === true) return undefined;
@@ -78,8 +72,7 @@ export function queryOptionFilter(displayName: string, name: string, options: IN
 
 /** A Status filter sent as query `status`, one choice per status value, sorted by name. */
 export function statusFilter(statuses: string[], records: string): INodeProperties {
-	const options = statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
-	return queryOptionFilter('Status', 'status', options, `Only ${records} with this status`);
+	return queryOptionFilter('Status', 'status', statusOptions(statuses), `Only ${records} with this status`);
 }
 
 const SIMPLIFY: INodeProperties = { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false };

@@ -1,7 +1,4 @@
-/**
- * The rules of a node run that span its items: item order, and writes answered in an earlier try
- * of Retry On Fail not sent again. See ARCHITECTURE.md, "Item order and the write memory".
- */
+/** Item order and the write memory of a node run. See ARCHITECTURE.md, "Item order and the write memory". */
 import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -9,17 +6,17 @@ import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
 
-const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-type Failure = Error & { description?: string | null };
+const methodOf = (options: IHttpRequestOptions) => (options.method ?? 'GET').toUpperCase();
+const isWrite = (options: IHttpRequestOptions) => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(methodOf(options));
 
-/** One try of Retry On Fail: each item's promise (settled when it finished). */
+/** One try of Retry On Fail: each item's promise (settled when it finished); `kept` is what an ordered operation keeps for the try. */
 class Try {
 	readonly items = new Map<number, Promise<void>>();
 	readonly notSent: number[] = [];
-	readonly memo = new Map<string, unknown>();
+	readonly kept: Record<string, unknown> = {};
 	inFlight = 0;
 	highest = -1;
-	failed?: { item: number; error: Failure; description: string; written: string };
+	failed?: { item: number; error: Error & { description?: string | null }; said: string[] };
 }
 
 /** n8n's node run, by its execute data (the same object for every try, new for a new run index); `written`: each item's written id, across tries. */
@@ -42,7 +39,7 @@ export function answeredBefore(ctx: IExecuteSingleFunctions, options: IHttpReque
 
 /** A write's 2xx answer from an earlier try of this node run, else the write sent and its answer kept. */
 export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number): Promise<IN8nHttpFullResponse> {
-	if (!WRITES.has((options.method ?? 'GET').toUpperCase()) || runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
+	if (!isWrite(options) || runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
 	const run = runOf(ctx);
 	const key = keyOf(options, item);
 	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
@@ -53,38 +50,36 @@ export async function sendWrite(ctx: IExecuteSingleFunctions, options: IHttpRequ
 
 const listed = (items: string[]) => items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** What running the workflow again does to a write already made, by the operation's kind of write. */
-function againOf(operation: unknown, method: string) {
-	if (operation === 'upsert') return 'Create or Update updates the same contacts again';
-	if (method === 'DELETE') return 'a delete fails with 404 (not found): the record is already deleted';
-	return operation === 'create' ? 'a create makes a second record' : 'the same change is made again';
-}
-
-/** What this run wrote in any of its tries, and what running the workflow again does to it. */
-function writtenBefore(done: Map<number, string>, again: string, contacts: boolean) {
+/** What this run wrote in any of its tries, and what running the workflow again does to it, by the operation's kind of write. */
+function writtenBefore(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, done: Map<number, string>) {
 	const written = [...done].sort(([a], [b]) => a - b);
 	if (written.length === 0) return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
+	const operation = ctx.getNodeParameter('operation', '');
+	const contacts = operation === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
+	const again =
+		operation === 'upsert'
+			? 'Create or Update updates the same contacts again'
+			: methodOf(options) === 'DELETE'
+				? 'a delete fails with 404 (not found): the record is already deleted'
+				: operation === 'create'
+					? 'a create makes a second record'
+					: 'the same change is made again';
 	const [one, it] = written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
 	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${again}), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
 }
 
 /** The first failure's description: why, what was not sent after it, what was written before it. */
-function describe(t: Try, failed: NonNullable<Try['failed']>) {
-	const count = t.notSent.length;
-	const notSent = count === 0 ? '' : `${count === 1 ? 'Item' : 'Items'} ${listed(t.notSent.map(String))} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
-	failed.error.description = [failed.description, notSent, failed.written].filter(Boolean).join(' ');
+function describe({ failed, notSent }: Try) {
+	const count = notSent.length;
+	const stopped = count === 0 ? '' : `${count === 1 ? 'Item' : 'Items'} ${listed(notSent.map(String))} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
+	if (failed) failed.error.description = [failed.said[0], stopped, failed.said[1]].filter(Boolean).join(' ');
 }
 
-/**
- * Sends item `item` by `send`. Under On Error "Stop Workflow" a write (and with `always` every item,
- * under any On Error) is sent only once every earlier item of the try finished, and not after one
- * failed; an earlier item that has not arrived when the event loop turns is absent (n8n did not
- * build it). Reads, and writes under "Continue", go as n8n sends them: all at once.
- */
-export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, send: (memo: Map<string, unknown>) => Promise<T>, always = false): Promise<T> {
+/** Sends the item by `send`: under Stop Workflow a write (with `always` anything, under any On Error) once the try's earlier items finished, none after a failure. */
+export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, send: (kept: Record<string, unknown>) => Promise<T>, always = false): Promise<T> {
 	const stops = !ctx.continueOnFail();
 	// a tool call is one item, and every call of an agent's run shares the agent's execute data
-	if (runsAsTool(ctx.getNode()) || (!always && !(stops && WRITES.has((options.method ?? 'GET').toUpperCase())))) return await send(new Map());
+	if (runsAsTool(ctx.getNode()) || !(always || (stops && isWrite(options)))) return await send({});
 	const item = ctx.getItemIndex();
 	const run = runOf(ctx);
 	// an item that arrives while nothing is in flight, not above every item that arrived, begins a new try
@@ -96,6 +91,7 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 	t.inFlight++;
 	t.highest = Math.max(t.highest, item);
 	try {
+		// once the event loop turns, every item n8n built has arrived: an earlier one missing is absent
 		await sleep(0);
 		for (let before = item - 1; before >= 0; before--) {
 			if (t.items.has(before)) {
@@ -105,16 +101,13 @@ export async function inItemOrder<T>(ctx: IExecuteSingleFunctions, options: IHtt
 		}
 		if (stops && t.failed && t.failed.item < item) {
 			t.notSent.push(item);
-			describe(t, t.failed);
+			describe(t);
 			throw new NodeOperationError(ctx.getNode(), `Not sent because item ${t.failed.item} failed before it [item ${item}]`, { itemIndex: item, description: `Item ${item} was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.` });
 		}
-		return await send(t.memo).catch((error: Failure) => {
-			if (!t.failed) {
-				const operation = ctx.getNodeParameter('operation', '');
-				const contacts = operation === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
-				const again = againOf(operation, (options.method ?? 'GET').toUpperCase());
-				t.failed = { item, error, description: error.description ?? '', written: writtenBefore(run.written, again, contacts) };
-				if (stops) describe(t, t.failed);
+		return await send(t.kept).catch((error: NonNullable<Try['failed']>['error']) => {
+			if (stops && !t.failed) {
+				t.failed = { item, error, said: [error.description ?? '', writtenBefore(ctx, options, run.written)] };
+				describe(t);
 			}
 			throw error;
 		});

@@ -1,8 +1,4 @@
-/**
- * Record pickers: "From list" (searchable, listSearch/) and "By ID". The ID is checked per item
- * before the request is sent: a picker whose ID goes into the URL (`idPath`) checks it in its own
- * step; the contact of a quote or an invoice is a body field like any other (`contactField`).
- */
+/** Record pickers: "From list" (listSearch/) and "By ID", the ID checked per item before anything is sent. */
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { sendingField, sendStep, valueToSend, type Rule } from './fields';

@@ -1,7 +1,4 @@
-/**
- * The seam between n8n's RoutingNode and the package's API client: every item's request arrives here
- * (`requestOperations.pagination`), is sent in item order and unwrapped. See ARCHITECTURE.md, "Routing seam".
- */
+/** Where RoutingNode hands every item's request: sent in item order, unwrapped. See ARCHITECTURE.md, "The path of one request". */
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
@@ -51,105 +48,46 @@ function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFul
 	}
 }
 
-function lastPathSegment(url: string | undefined): string {
-	return decodeURIComponent((url ?? '').split('?')[0].split('/').filter(Boolean).pop() ?? '');
-}
-
-/** The items of a single-record answer; a DELETE answers with what was deleted. */
-function itemsOf(body: unknown, options: IHttpRequestOptions): IDataObject[] {
-	if (options.method === 'DELETE') {
-		const data = (body as { data?: IDataObject } | undefined)?.data;
-		return [{ deleted: true, id: data?.id ?? lastPathSegment(options.url) }];
-	}
-	return recordsOf(body);
-}
-
-/** The value n8n gives the "Custom API Call" entry it adds to the Resource and Operation lists. */
-const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
-
-/** "Custom API Call" has no request of its own in a declarative node: say where it lives. */
-function refuseCustomApiCall(ctx: IExecutePaginationFunctions, itemIndex: number) {
-	const chosen = ['resource', 'operation'].some((name) => ctx.getNodeParameter(name, '') === CUSTOM_API_CALL);
-	if (!chosen) return;
-	if (runsAsTool(ctx.getNode())) {
-		throw toolError(ctx.getNode(), 'This tool is set up with "Custom API Call", which it cannot run', `${TOOL_TELL_USER} Nothing was sent.`);
-	}
-	throw new NodeOperationError(ctx.getNode(), `Custom API Call runs in the HTTP Request node [item ${itemIndex}]`, {
-		itemIndex,
-		description:
-			'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
-	});
-}
-
-/** A PATCH with nothing in it would change nothing: say what to add instead of sending it. */
-function refuseEmptyUpdate(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions) {
-	const body = options.body as IDataObject | undefined;
-	if (options.method !== 'PATCH' || Object.keys(body ?? {}).length > 0) return;
-	if (runsAsTool(ctx.getNode())) {
-		throw toolNothingToChange(ctx.getNode());
-	}
-	throw invalidInput(
-		ctx,
-		'Update Fields',
-		'no field to change was added; add at least one',
-		'Fields whose value is empty or resolves to nothing are not sent. ',
-	);
-}
-
-/**
- * One item of an operation that is more than one request (Contact → Create or Update); `memo` is what
- * the try keeps for it. Its items go in item order under every On Error setting.
- */
+/** How an item is sent: its records and the answer they came from; `kept` is what its try keeps (see inItemOrder). */
 export type ItemSender = (
 	ctx: IExecutePaginationFunctions,
 	options: IHttpRequestOptions,
 	itemIndex: number,
-	memo: Map<string, unknown>,
+	kept: Record<string, unknown>,
 ) => Promise<{ records: IDataObject[]; response: IN8nHttpFullResponse }>;
 
-/** How the seam sends an item: one request, a list read in full, or an ItemSender. */
-type How = 'single' | 'list' | ItemSender;
+/** One request; a DELETE answers with what was deleted. */
+const sendOne: ItemSender = async (ctx, options, itemIndex) => {
+	const response = await sendWrite(ctx, options, itemIndex);
+	if (options.method !== 'DELETE') return { records: recordsOf(response.body), response };
+	const id = (response.body as { data?: IDataObject } | undefined)?.data?.id ?? decodeURIComponent(options.url.split('?')[0].split('/').filter(Boolean).pop() ?? '');
+	return { records: [{ deleted: true, id }], response };
+};
 
-async function route(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	how: How,
-	memo: Map<string, unknown>,
-): Promise<INodeExecutionData[]> {
-	const options = requestData.options as IHttpRequestOptions;
-	const itemIndex = ctx.getItemIndex();
-	const refused = refusalOf(options);
-	if (refused) throw refused;
-	refuseCustomApiCall(ctx, itemIndex);
-	let records: IDataObject[];
-	let response: IN8nHttpFullResponse;
-	if (how === 'list') {
-		const maxResults = listLimit(ctx);
-		({ records, last: response } = await readList(ctx, options, { itemIndex, maxResults }));
-		records = records.slice(0, maxResults);
-	} else if (how === 'single') {
-		refuseEmptyUpdate(ctx, options);
-		response = await sendWrite(ctx, options, itemIndex);
-		records = itemsOf(response.body, options);
-	} else {
-		({ records, response } = await how(ctx, options, itemIndex, memo));
-	}
+/** A list, read in full or up to the item's Limit. */
+const readAll: ItemSender = async (ctx, options, itemIndex) => {
+	const maxResults = listLimit(ctx);
+	const { records, last } = await readList(ctx, options, { itemIndex, maxResults });
+	return { records: records.slice(0, maxResults), response: last };
+};
 
-	const pairedItem = { item: itemIndex };
-	let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
-	for (const { actions } of requestData.postReceive) {
-		for (const action of actions) {
-			if (typeof action !== 'function') {
-				throw new ApplicationError(
-					'Business Ops operations declare postReceive steps as functions: the envelope is unwrapped by the routing seam',
-				);
-			}
-			items = await action.call(ctx, items, response);
-		}
+/**
+ * "Custom API Call" (the entry n8n adds to the Resource and Operation lists) has no request of its
+ * own in a declarative node: say where it lives. A PATCH with nothing in it would change nothing.
+ */
+function refuseUnsendable(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, itemIndex: number) {
+	const tool = runsAsTool(ctx.getNode());
+	if (['resource', 'operation'].some((name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__')) {
+		if (tool) throw toolError(ctx.getNode(), 'This tool is set up with "Custom API Call", which it cannot run', `${TOOL_TELL_USER} Nothing was sent.`);
+		throw new NodeOperationError(ctx.getNode(), `Custom API Call runs in the HTTP Request node [item ${itemIndex}]`, {
+			itemIndex,
+			description:
+				'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
+		});
 	}
-	noteDeprecation(ctx, response);
-	// Every record of input item i is paired with i, whatever a postReceive step returned.
-	return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
+	if (options.method !== 'PATCH' || Object.keys((options.body as IDataObject | undefined) ?? {}).length > 0) return;
+	if (tool) throw toolNothingToChange(ctx.getNode());
+	throw invalidInput(ctx, 'Update Fields', 'no field to change was added; add at least one', 'Fields whose value is empty or resolves to nothing are not sent. ');
 }
 
 /**
@@ -164,41 +102,54 @@ function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecuti
 	return ctx.getNode().onError === 'continueErrorOutput' ? item : { ...item, error: error as NodeApiError };
 }
 
-/** One item through the seam: sent in item order; under "Continue" a failure is its error item. */
-async function routed(ctx: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions, how: How) {
-	const sent = inItemOrder(ctx, requestData.options as IHttpRequestOptions, async (memo) => await route(ctx, requestData, how, memo), typeof how === 'function');
+/** One item through the seam, sent in item order (with `always`, under every On Error); under "Continue" a failure is its error item. */
+async function routed(ctx: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions, send: ItemSender, always = false) {
+	const options = requestData.options as IHttpRequestOptions;
+	const itemIndex = ctx.getItemIndex();
+	const sent = inItemOrder(ctx, options, async (kept) => {
+		const refused = refusalOf(options);
+		if (refused) throw refused;
+		refuseUnsendable(ctx, options, itemIndex);
+		const { records, response } = await send(ctx, options, itemIndex, kept);
+		const pairedItem = { item: itemIndex };
+		let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
+		for (const { actions } of requestData.postReceive) {
+			for (const action of actions) {
+				if (typeof action !== 'function') {
+					throw new ApplicationError('Business Ops operations declare postReceive steps as functions: the envelope is unwrapped by the routing seam');
+				}
+				items = await action.call(ctx, items, response);
+			}
+		}
+		noteDeprecation(ctx, response);
+		// Every record of input item i is paired with i, whatever a postReceive step returned.
+		return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
+	}, always);
 	return ctx.continueOnFail() ? await sent.catch((error: Error) => [errorItem(ctx, error)]) : await sent;
 }
 
 /** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
-export async function executeRoutedRequest(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
-	return await routed(this, requestData, 'single');
+export async function executeRoutedRequest(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
+	return await routed(this, requestData, sendOne);
 }
 
-/** The routing of an operation that reads a list (GET `url`): the seam reads its pages. */
-export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
-	return {
-		request: { method: 'GET', url, ...extra },
-		operations: { pagination: async function (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) {
-			return await routed(this, requestData, 'list');
-		} },
-	};
-}
-
-/**
- * The routing of an operation whose item is sent by `sender` (see ItemSender); `request` is what
- * RoutingNode builds the item's request from (the fields fill its body).
- */
-export function senderRouting(request: { method: IHttpRequestMethods; url: string }, sender: ItemSender): INodePropertyRouting {
+function routing(request: INodePropertyRouting['request'], send: ItemSender, always = false): INodePropertyRouting {
 	return {
 		request,
 		operations: {
 			async pagination(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) {
-				return await routed(this, requestData, sender);
+				return await routed(this, requestData, send, always);
 			},
 		},
 	};
+}
+
+/** The routing of an operation that reads a list (GET `url`): the seam reads its pages. */
+export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
+	return routing({ method: 'GET', url, ...extra }, readAll);
+}
+
+/** The routing of an operation of more than one request (Create or Update): `sender` sends each item, in item order under every On Error. */
+export function senderRouting(request: { method: IHttpRequestMethods; url: string }, sender: ItemSender): INodePropertyRouting {
+	return routing(request, sender, true);
 }

@@ -4,9 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { runsAsTool, toolInputProblem } from '../../shared/api/toolErrors';
 
 /**
- * A value was given that the API would refuse or misread: fail before anything is sent. `hint` is
- * advice for the workflow's author; `parameter` (the field's name or dot path) lets a tool-mode
- * error name the model's argument that gives the field (see toolInputProblem).
+ * A value the API would refuse or misread: fail before anything is sent. `hint` is advice for the
+ * workflow's author; `parameter` (name or dot path) lets a tool-mode error name the model's argument.
  */
 export function invalidInput(
 	ctx: IExecuteSingleFunctions,
@@ -35,38 +34,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|
 const ID = /^[A-Za-z0-9_.:-]+$/;
 const DOT_SEGMENT = /^\.{1,2}$/;
 
-function isEmail(value: string): boolean {
-	return value.length <= 254 && EMAIL.test(value);
-}
-
 /** An absolute http or https URL with a host. */
 function isHttpUrl(value: string): boolean {
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		return false;
-	}
-	return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-}
-
-/** A valid JS Date, also one made in another realm (an expression sandbox). */
-export function isValidJsDate(value: unknown): value is Date {
-	return Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN((value as Date).getTime());
-}
-
-/**
- * A date as text: what an expression gives is often not text. `$now`, `$today` and Luxon's
- * `DateTime` give an object with `toISO()` (ISO 8601 with the workflow's offset), a JS `Date`
- * gives `toISOString()` (UTC); text is kept as it is.
- */
-export function dateText(value: unknown): unknown {
-	if (isValidJsDate(value)) return value.toISOString();
-	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
-	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) {
-		return luxon.toISO() ?? value;
-	}
-	return value;
+	const url = URL.canParse(value) ? new URL(value) : undefined;
+	return (url?.protocol === 'http:' || url?.protocol === 'https:') && url.hostname !== '';
 }
 
 export function isIsoDate(value: unknown): boolean {
@@ -88,7 +59,7 @@ export type NumberCheck = 'percentage' | 'nonNegativeInteger' | 'positiveInteger
 export function textProblem(check: TextCheck, text: string): string | undefined {
 	switch (check) {
 		case 'email':
-			return isEmail(text) ? undefined : `"${text}" is not an e-mail address`;
+			return text.length <= 254 && EMAIL.test(text) ? undefined : `"${text}" is not an e-mail address`;
 		case 'httpUrl':
 			return isHttpUrl(text) ? undefined : `"${text}" is not an http:// or https:// URL`;
 		case 'currency':

@@ -1,7 +1,4 @@
-/**
- * Contact → Create or Update, matched on e-mail: the contacts are read once per try and each item
- * PATCHes the one with its address or POSTs a new one. See ARCHITECTURE.md, "Create or Update".
- */
+/** Contact → Create or Update, matched on e-mail. See ARCHITECTURE.md, "Create or Update across overlapping runs". */
 import { createHash } from 'node:crypto';
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties, NodeApiError } from 'n8n-workflow';
 
@@ -51,25 +48,13 @@ export const contactUpsertFields: INodeProperties[] = operationFields('contact',
 /** The contacts' ids by e-mail ('' for a contact the API listed without an id). */
 type Index = Map<string, Set<string>>;
 
-/** What one try keeps: the contacts' ids by e-mail, read once (again after a 409); a failed read too. */
-interface TryContacts {
-	index?: Promise<Index>;
-	/** The item whose turn read the index (a failed read's message names that item). */
-	readBy?: number;
-	/** When the read began, in the order of `created` (a counter). */
-	readAt?: number;
-}
-
 /** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create sends this. */
 const addressOf = (value: string) => value.replace(/\p{Cf}/gu, '').trim().normalize('NFC');
 
 /** What two addresses are compared by: the one form, in lower case (macOS and copy-paste give é decomposed). */
 const emailKey = (value: unknown) => (typeof value === 'string' ? addressOf(value).toLowerCase().normalize('NFC') : '');
 
-/**
- * Reads every contact with the item's own request options (proxy, timeout, SSL, allowed domains:
- * what n8n built for the item), as a GET of the list.
- */
+/** Every contact, read with the item's own request options (proxy, timeout, SSL: what n8n built for the item). */
 async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
 	const { records } = await readList(ctx, { ...options, url: '/contacts', body: undefined, qs: { pageSize: MAX_PAGE_SIZE } }, { itemIndex });
 	const index: Index = new Map();
@@ -84,36 +69,24 @@ async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequest
 	return index;
 }
 
-/**
- * The creates of Create or Update in this process, by API (base URL and key) and address, hashed:
- * a run whose read began before a create was answered may not see that contact in its list, so it
- * takes the id from here (and waits for a create in flight) instead of creating a second one.
- */
+/** This process's creates, by a hash of base URL, key and address; `at` orders them with the reads' start (a counter, not a clock). */
 const created = new BoundedMap<string, { id: Promise<string | undefined>; at?: number }>(10_000);
 let sequence = 0;
 
 /**
  * The try's index, read by the first item that needs it. A read that failed stays failed for the
- * run (each later item gets its error): a read already retried is not repeated per item.
+ * try: each later item gets its error, naming that item (a read already retried is not repeated per item).
  */
-async function indexOf(ctx: IExecutePaginationFunctions, run: TryContacts, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
-	if (!run.index) {
-		run.readBy = itemIndex;
-		run.readAt = ++sequence;
-		run.index = readIndex(ctx, options, itemIndex);
-	}
-	const readBy = run.readBy;
-	return await run.index.catch((error: Error) => {
-		throw readBy === itemIndex ? error : asErrorOf(error, readBy, itemIndex);
+async function indexOf(ctx: IExecutePaginationFunctions, kept: Record<string, unknown>, options: IHttpRequestOptions, itemIndex: number): Promise<Index> {
+	if (!kept.index) Object.assign(kept, { readBy: itemIndex, readAt: ++sequence, index: readIndex(ctx, options, itemIndex) });
+	const readBy = kept.readBy as number;
+	return await (kept.index as Promise<Index>).catch((error: Error & { context?: IDataObject }) => {
+		if (readBy === itemIndex) throw error;
+		const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as typeof error, error);
+		copy.message = error.message.replace(` [item ${readBy}]`, ` [item ${itemIndex}]`);
+		copy.context = { ...copy.context, itemIndex };
+		throw copy;
 	});
-}
-
-/** The run's failed read as a later item's error: the same error, naming that item. */
-function asErrorOf(error: Error, readBy: number | undefined, itemIndex: number): Error {
-	const copy = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error & { context?: IDataObject }, error);
-	copy.message = error.message.replace(` [item ${readBy}]`, ` [item ${itemIndex}]`);
-	copy.context = { ...copy.context, itemIndex };
-	return copy;
 }
 
 /** The one contact with this e-mail, undefined for none; several is refused, naming them. */
@@ -142,9 +115,13 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 	return ids[0];
 }
 
-export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) => {
-	if (!memo.has('contacts')) memo.set('contacts', {});
-	const run = memo.get('contacts') as TryContacts;
+/** The answer's records, `action` first and never replaced by a field of the record with that name. */
+const outcome = (action: string, response: IN8nHttpFullResponse) => ({
+	records: recordsOf(response.body).map((record) => Object.assign({ action }, record, { action })),
+	response,
+});
+
+export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) => {
 	const body = options.body as IDataObject;
 	const email = String(body.email);
 	const { apiKey } = await ctx.getCredentials<{ apiKey: string }>('businessOpsApi');
@@ -155,52 +132,39 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, memo) =
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
 		if (Object.keys(changes).length === 0) {
-			return { action: 'unchanged', response: await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex) };
+			return outcome('unchanged', await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex));
 		}
-		return { action: 'updated', response: await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex) };
+		return outcome('updated', await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex));
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
-	let match = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
+	let match = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
 	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
 	const mine = answeredBefore(ctx, create, itemIndex);
-	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id)) return { records: withAction('created', mine), response: mine };
+	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id)) return outcome('created', mine);
 	// a create this process made for the address, answered after this try's read began (or in flight)
-	for (let earlier = created.get(key); match === undefined && earlier && (earlier.at ?? Infinity) > (run.readAt ?? 0); earlier = created.get(key)) {
+	for (let earlier = created.get(key); match === undefined && earlier && (earlier.at ?? Infinity) > (kept.readAt as number); earlier = created.get(key)) {
 		match = await earlier.id;
 		if (created.get(key) === earlier) break;
 	}
-	let outcome;
-	if (match !== undefined) {
-		outcome = await update(match);
-	} else {
-		let answer!: (id: string | undefined) => void;
-		const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
-		created.set(key, entry);
-		// a 409 is kept, not thrown: the contact may have been created meanwhile by someone else
-		const sent = await sendWrite(ctx, create, itemIndex).then(
-			(response) => ({ response }),
-			async (error: unknown) => {
-				answer(undefined);
-				return isConflict(error) ? { conflict: error as NodeApiError } : await Promise.reject(error);
-			},
-		);
-		if ('response' in sent) {
-			entry.at = ++sequence;
-			const id = recordsOf(sent.response.body)[0]?.id;
-			answer(id === undefined || id === null ? undefined : String(id));
-			outcome = { action: 'created', response: sent.response };
-		} else {
-			// Read again: the contact created meanwhile is updated; if there is none, the 409 stands.
-			run.index = undefined;
-			const theirs = matchOf(ctx, await indexOf(ctx, run, options, itemIndex), email);
-			if (theirs === undefined) throw sent.conflict;
-			outcome = await update(theirs);
-		}
+	if (match !== undefined) return await update(match);
+	let answer!: (id: string | undefined) => void;
+	const entry: { id: Promise<string | undefined>; at?: number } = { id: new Promise((resolve) => (answer = resolve)) };
+	created.set(key, entry);
+	const sent = await sendWrite(ctx, create, itemIndex).catch((error: NodeApiError) => {
+		answer(undefined);
+		if (isConflict(error)) return { conflict: error };
+		throw error;
+	});
+	if ('conflict' in sent) {
+		// the contact may have been created meanwhile by someone else: read again and update it; with none, the 409 stands
+		kept.index = undefined;
+		const theirs = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
+		if (theirs === undefined) throw sent.conflict;
+		return await update(theirs);
 	}
-	return { records: withAction(outcome.action, outcome.response), response: outcome.response };
+	entry.at = ++sequence;
+	const id = recordsOf(sent.body)[0]?.id;
+	answer(id === undefined || id === null ? undefined : String(id));
+	return outcome('created', sent);
 };
-
-/** The answer's records, `action` first and never replaced by a field of the record with that name. */
-const withAction = (action: string, response: IN8nHttpFullResponse) =>
-	recordsOf(response.body).map((record) => Object.assign({ action }, record, { action }));
