@@ -92,7 +92,7 @@ async function memoryBookkeeping(writes, rounds) {
 	try {
 		for (let r = 0; r < rounds; r++) {
 			const executeData = {};
-			const ctx = { getExecuteData: () => executeData };
+			const ctx = { getExecuteData: () => executeData, getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }) };
 			let t = process.hrtime.bigint();
 			for (let i = 0; i < writes; i++) await sendWrite(ctx, options(i), i);
 			withMemory.push(Number(process.hrtime.bigint() - t) / 1e6);
