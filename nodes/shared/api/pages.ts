@@ -4,7 +4,8 @@ import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 import { systemClock } from './clock';
 import type { BusinessOpsContext } from './context';
 import { recordsOf } from './envelope';
-import { itemSuffix, PUBLISH_AGAIN } from './errors';
+import { PUBLISH_AGAIN } from './errors';
+import { itemSuffix } from './toolErrors';
 import { sendRequest, type CallOptions } from './transport';
 
 /** The largest page size the API allows (spec 8). */
