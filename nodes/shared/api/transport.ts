@@ -12,14 +12,12 @@ export const EDITOR_TIMEOUT_MS = 30_000;
 
 export const FAIL_FAST_TIMEOUT_MS = 10_000;
 
-/** How one call is sent, beside the request itself. */
+/**
+ * How one call is sent: its `lane` (the editor's look-ups go first, EDITOR_TIMEOUT_MS at most), or the
+ * trigger's `activation`, which n8n gives a deadline: FAIL_FAST_TIMEOUT_MS per request, none repeated.
+ */
 export interface CallOptions {
-	/** `editor` for the editor's look-ups: ahead of production requests, and EDITOR_TIMEOUT_MS at most. */
 	lane?: Lane;
-	/**
-	 * The trigger's activation and deactivation, which n8n gives a deadline: each request waits at most
-	 * FAIL_FAST_TIMEOUT_MS and is not repeated; n8n shows only an activation error's message, so it says what to do.
-	 */
 	activation?: boolean;
 }
 
