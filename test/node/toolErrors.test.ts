@@ -326,6 +326,14 @@ describe('the other error paths', () => {
 		expectForTheModel(error, /tell the user/);
 	});
 
+	test.failing('a list the API pages wrongly (every page answers page 1): no item number, tell the user', async () => {
+		const list = { data: [{ id: 'ctc_1' }, { id: 'ctc_2' }], meta: { page: 1, pageSize: 2, total: 4, hasMore: true } };
+		nock(API).get('/v1/contacts').query(true).times(4).reply(200, list);
+		const error = await failure({ resource: 'contact', operation: 'getAll', returnAll: true }, {});
+		expect((error as Error).message).toMatch(/^The API answered page 2 of the list with records of an earlier page/);
+		expectForTheModel(error, /tell the user/);
+	});
+
 	test('Custom API Call, which the tool cannot run: tell the user', async () => {
 		const error = await failure({ resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' }, {});
 		expectForTheModel(error, /tell the user/);
