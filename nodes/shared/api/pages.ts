@@ -5,7 +5,7 @@ import { systemClock } from './clock';
 import type { BusinessOpsContext } from './context';
 import { recordsOf } from './envelope';
 import { PUBLISH_AGAIN } from './errors';
-import { itemSuffix } from './toolErrors';
+import { faultError } from './toolErrors';
 import { sendRequest, type CallOptions } from './transport';
 
 /** The largest page size the API allows (spec 8). */
@@ -157,7 +157,7 @@ export async function readList(
 	} catch (error) {
 		if (!(error instanceof UnreadableList)) throw error;
 		const what = `${error.message} (GET ${options.url})`;
-		if (!call.activation) throw new NodeOperationError(ctx.getNode(), `${what}${itemSuffix(itemIndex)}`, { itemIndex });
+		if (!call.activation) throw faultError(ctx.getNode(), { problem: what, target: `GET ${options.url}`, itemIndex, why: { kind: 'tellUser' } });
 		throw new NodeOperationError(ctx.getNode(), `${what}. ${ACTIVATION_FIX[error.why]}, ${PUBLISH_AGAIN}.`, {
 			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
 		});

@@ -10,7 +10,7 @@ export function runsAsTool(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
 
-export function itemSuffix(itemIndex: number | undefined) {
+function itemSuffix(itemIndex: number | undefined) {
 	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 }
 
@@ -105,7 +105,7 @@ export function toolNothingToChange(node: INode): NodeOperationError {
 
 /**
  * One error of the client, described once: what failed and what to do, for the workflow's author
- * (`[item N]` is added), and why, from which `forModel` words it. A `setup` is the tool's connection
+ * (`[item N]` is added), and why, from which `forModel` words it (`tellUser`: nothing the model can change). A `setup` is the tool's connection
  * (the credential: `setting` names what); `noAnswer`'s `detail` is the network code, kept out of the
  * message; `said` is what the API's own message adds for both readers.
  */
@@ -117,6 +117,7 @@ export interface Fault {
 	why:
 		| { kind: 'setup'; setting?: string }
 		| { kind: 'stopped' }
+		| { kind: 'tellUser' }
 		| { kind: 'wait'; waitMs: number }
 		| { kind: 'noAnswer'; repeated: boolean; detail: string }
 		| { kind: 'status'; status: number; scope?: string; said: string };
@@ -160,6 +161,8 @@ function forModel(node: INode, { problem, target, why }: Fault): { problem: stri
 				problem: why.setting ? `This tool's connection is set up wrongly (${why.setting})` : `Could not send ${target}: this tool's connection is set up wrongly`,
 				advice: TOOL_TELL_USER,
 			};
+		case 'tellUser':
+			return { problem, advice: TOOL_TELL_USER };
 		case 'stopped':
 			return {
 				problem: `Not sent: the run was stopped while ${target} waited`,
