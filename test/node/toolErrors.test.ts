@@ -331,7 +331,7 @@ describe('the other error paths', () => {
 		nock(API).get('/v1/contacts').query(true).times(4).reply(200, list);
 		const error = await failure({ resource: 'contact', operation: 'getAll', returnAll: true }, {});
 		expect((error as Error).message).toMatch(/^The API answered page 2 of the list with records of an earlier page/);
-		expectForTheModel(error, /tell the user/);
+		expectForTheModel(error, /Changing the arguments will not help: tell the user what failed\.$/);
 	});
 
 	test('Custom API Call, which the tool cannot run: tell the user', async () => {
