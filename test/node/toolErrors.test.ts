@@ -298,6 +298,15 @@ describe('the other error paths', () => {
 		expectForTheModel(await failure(createContact, { name: 'Bakkerij' }), names);
 	});
 
+	test("a 422: the API's words lead the advice, then what the model can do", async () => {
+		nock(API).post('/v1/contacts').reply(422, { error: { code: 'invalid_state', message: 'Quote is canceled' } });
+		const error = (await failure(createContact, { name: 'Bakkerij' })) as Error & { description: string };
+		expect(error.message).toBe(
+			"Quote is cancelled (HTTP 422 invalid_state, POST /contacts). Quote is canceled. The record's current status does not allow this change: read the record and choose an action its status allows.",
+		);
+		expect(error.description).toBe("Quote is canceled. The record's current status does not allow this change: read the record and choose an action its status allows.");
+	});
+
 	test('an unknown ID names the argument that gives it', async () => {
 		nock(API).get('/v1/contacts/ctc_9').reply(404, { error: { code: 'not_found', message: 'Contact not found' } });
 		expectForTheModel(await failure(getContact, { contactId: 'ctc_9' }), /Contact not found[\s\S]*Check the "contactId" argument/);
