@@ -55,11 +55,7 @@ function fixForStatus(status: number, target: string, scope: string | undefined)
 	return `The API refused the request with HTTP ${status}. Check the message above, the operation's fields and the credential's Base URL.`;
 }
 
-interface ApiErrorBody {
-	code?: string;
-	message?: string;
-	scope?: string;
-}
+type ApiErrorBody = Partial<Record<'code' | 'message' | 'scope', string>>;
 
 /** One field of the API's error as text without secrets, whatever type the API sent (a list, a number). */
 function apiText(value: unknown): string | undefined {
@@ -69,10 +65,9 @@ function apiText(value: unknown): string | undefined {
 
 /** The API's `error` object, each field as text with secrets taken out. */
 function readApiError(body: unknown): ApiErrorBody {
-	const error = (body as { error?: unknown } | undefined)?.error;
+	const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
 	if (!error || typeof error !== 'object') return {};
-	const { code, message, scope } = error as Record<string, unknown>;
-	return { code: apiText(code), message: apiText(message), scope: apiText(scope) };
+	return { code: apiText(error.code), message: apiText(error.message), scope: apiText(error.scope) };
 }
 
 /** The scope an `insufficient_scope` error is about, from its field or its message. */
