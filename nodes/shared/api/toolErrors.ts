@@ -1,6 +1,6 @@
 /**
- * The one wording of the client's errors: for the workflow's author, or for a model calling the node as
- * a tool (its arguments, "tell the user", "try later"). See ARCHITECTURE.md, "Tool mode".
+ * The one wording of the client's errors, for the workflow's author or for a model calling the node as a
+ * tool. See ARCHITECTURE.md, "What the package relies on in n8n", Tool mode.
  */
 import type { INode } from 'n8n-workflow';
 import { extractFromAICalls, NodeOperationError } from 'n8n-workflow';
