@@ -25,14 +25,12 @@ export function validateBusinessOpsCredentials(credentials: ICredentialDataDecry
 	}
 
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
-	let url: URL;
-	try {
-		url = new URL(baseUrl);
-	} catch {
+	if (!URL.canParse(baseUrl)) {
 		throw new Error(
 			'The Base URL is not a valid URL: enter the full address of the API, for example https://api.example.com/v1',
 		);
 	}
+	const url = new URL(baseUrl);
 	if (url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname)) {
 		throw new Error(
 			'The Base URL must start with https:// (the API accepts only HTTPS); plain http:// is allowed only for a local server on localhost or 127.0.0.1',
