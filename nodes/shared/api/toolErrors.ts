@@ -105,9 +105,9 @@ export function toolNothingToChange(node: INode): NodeOperationError {
 
 /**
  * One error of the client, described once: what failed and what to do, for the workflow's author
- * (`[item N]` is added), and why, from which `forModel` words it (`tellUser`: nothing the model can change). A `setup` is the tool's connection
- * (the credential: `setting` names what); `noAnswer`'s `detail` is the network code, kept out of the
- * message; `said` is what the API's own message adds for both readers.
+ * (`[item N]` is added), and why, from which `forModel` words it. `setup`: the tool's connection (the
+ * credential; `setting` names what); `tellUser`: nothing the model can change; `noAnswer`'s `detail`:
+ * the network code, kept out of the message; `said`: what the API's own message adds for both readers.
  */
 export interface Fault {
 	problem: string;
