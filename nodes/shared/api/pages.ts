@@ -152,14 +152,13 @@ export async function readList(
 	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
 	const fetchPage = async (page: number) => await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
 	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now(), stopAtRepeat: untilWhole };
-	try {
-		return untilWhole ? await readUntilWhole(fetchPage, walk) : await walkPages(fetchPage, walk);
-	} catch (error) {
+	const reading = untilWhole ? readUntilWhole(fetchPage, walk) : walkPages(fetchPage, walk);
+	return await reading.catch((error: unknown) => {
 		if (!(error instanceof UnreadableList)) throw error;
 		const what = `${error.message} (GET ${options.url})`;
 		if (!call.activation) throw faultError(ctx.getNode(), { problem: what, target: `GET ${options.url}`, itemIndex, why: { kind: 'tellUser' } });
 		throw new NodeOperationError(ctx.getNode(), `${what}. ${ACTIVATION_FIX[error.why]}, ${PUBLISH_AGAIN}.`, {
 			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
 		});
-	}
+	});
 }
