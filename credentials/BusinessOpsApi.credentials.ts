@@ -15,10 +15,7 @@ export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '');
 }
 
-/**
- * Checks the credential before anything is sent. The messages never repeat the key:
- * they end up in execution logs and in the credential modal.
- */
+/** Checks the credential before anything is sent; the messages never repeat the key (they reach logs). */
 export function validateBusinessOpsCredentials(credentials: ICredentialDataDecryptedObject): void {
 	const apiKey = String(credentials.apiKey ?? '').trim();
 	if (!API_KEY_FORMAT.test(apiKey)) {
@@ -28,14 +25,12 @@ export function validateBusinessOpsCredentials(credentials: ICredentialDataDecry
 	}
 
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
-	let url: URL;
-	try {
-		url = new URL(baseUrl);
-	} catch {
+	if (!URL.canParse(baseUrl)) {
 		throw new Error(
 			'The Base URL is not a valid URL: enter the full address of the API, for example https://api.example.com/v1',
 		);
 	}
+	const url = new URL(baseUrl);
 	if (url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname)) {
 		throw new Error(
 			'The Base URL must start with https:// (the API accepts only HTTPS); plain http:// is allowed only for a local server on localhost or 127.0.0.1',
@@ -55,10 +50,7 @@ export class BusinessOpsApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/business-ops/n8n-nodes-business-ops#credentials';
 
-	/**
-	 * Lets the HTTP Request node use this credential ("Predefined Credential Type") for calls the
-	 * Business Ops node does not cover: n8n applies `authenticate` below (base URL and key).
-	 */
+	/** The HTTP Request node's "Predefined Credential Type": n8n applies `authenticate` there too. */
 	httpRequestNode = {
 		name: 'Business Ops',
 		docsUrl: 'https://github.com/business-ops/n8n-nodes-business-ops#custom-api-calls',
@@ -100,10 +92,8 @@ export class BusinessOpsApi implements ICredentialType {
 	];
 
 	/**
-	 * Every request of the package gets its base URL and its bearer key here, and only here.
-	 * A property, not a method: n8n copies a community package's credential types with
-	 * `{ ...type }`, which keeps own properties only, and both the HTTP Request node's list of
-	 * predefined credential types and the "Custom API Call" entry look for `authenticate` there.
+	 * The one place the base URL and the key are applied. A property, not a method: n8n copies a
+	 * community credential type with `{ ...type }` (own properties only) and looks for `authenticate` there.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -121,10 +111,8 @@ export class BusinessOpsApi implements ICredentialType {
 	};
 
 	/**
-	 * GET /me. The HTTP status is not read: n8n 1.x drops it from a failed test request (its
-	 * NodeApiError keeps no `cause`), so `responseCode` rules never match there and users saw only
-	 * "Authorization failed - please check your credentials". The request therefore never fails on
-	 * a status, and the rules read the API's error code from the body, on n8n 1.x and 2.x alike.
+	 * GET /me, read by the API's error code in the body, never by status: n8n 1.x drops the status of a
+	 * failed test request, so `responseCode` rules never match there (users saw only "Authorization failed").
 	 */
 	test: ICredentialTestRequest = {
 		request: {

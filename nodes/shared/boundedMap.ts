@@ -1,8 +1,6 @@
 /**
- * A Map with a size bound, for the stores an n8n process keeps in memory: past `max` the oldest
- * written goes first. Setting a key again makes it the newest. Each entry weighs 1, or what
- * `weigh` says (an entry that holds a set weighs more as the set grows: set it again after
- * changing it, so that its new weight counts).
+ * A Map bounded by weight (1 per entry, or `weigh`): past `max` the oldest written goes first. Set an
+ * entry again after changing it, so that it is the newest and its new weight counts.
  */
 export class BoundedMap<K, V> {
 	private readonly entries = new Map<K, { value: V; weight: number }>();

@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * The item both triggers emit for one event, so that a workflow can switch from one trigger to
- * the other without changing its nodes.
- */
+/** The item both triggers emit for one event: a workflow can switch triggers without changing its nodes. */
 export interface BusinessOpsEvent extends IDataObject {
 	id: string | null;
 	/** The same for every repeat of one event (a webhook retry, or the same change seen again). */

@@ -5,10 +5,8 @@ import { PUBLISH_AGAIN } from './api/errors';
 import { asText, givenAs } from './typing';
 
 /**
- * The one reading of "Event Names or IDs" (the Webhook operations and the Business Ops Trigger):
- * an expression may give "a, b" text or a list; entries are trimmed and empty ones dropped; each
- * entry is text (a number is read as its text), anything else is refused rather than sent as
- * "null", "undefined" or "[object Object]". Each caller says what an empty list means to it.
+ * The one reading of "Event Names or IDs": "a, b" text or a list, entries trimmed, empty ones dropped;
+ * an entry that is not text is refused rather than sent as "null" or "[object Object]".
  */
 export function eventNamesOf(value: unknown): { events: string[] } | { problem: string } {
 	const given: unknown[] = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];

@@ -1,18 +1,7 @@
 /**
- * The one typing rule of every sending field: what a field's check accepted is what is sent, in
- * the type the API takes. An expression often gives text (a spreadsheet column, a Set node) where
- * the API takes a number or true/false, or another kind of value where it takes text:
- *
- * - number: a number, or text that is plainly one ("14", "2.5"); "2,5", "", "abc", NaN and
- *   anything else are refused rather than guessed;
- * - boolean: true or false, or the text "true" or "false" (any case, spaces around ignored);
- * - text: text; a number or true/false is sent as its text; a list, an object, NaN and Infinity
- *   are refused (JSON would send NaN as null, which clears the field);
- * - options: one of the field's values (text with spaces around it is read without them).
- *
- * Each function answers the value to send or the problem, worded to follow the field's name.
+ * The one typing rule of every sending field: the value to send in the type the API takes, or the
+ * problem worded to follow the field's name. See ARCHITECTURE.md, "What a field sends".
  */
-
 export type Typed = { value: unknown } | { problem: string; hint?: string };
 
 /** How a refused value is quoted in a message. */
@@ -27,10 +16,7 @@ export function givenAs(value: unknown): string {
 
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 
-/**
- * Reads a number the way a person typed it, refusing anything ambiguous: "2,5" is refused
- * rather than read as 25 or 2.5, and "" or "abc" are refused rather than sent as 0.
- */
+/** A number as a person typed it: "2,5" is refused rather than read as 25 or 2.5, "" or "abc" rather than sent as 0. */
 export function toStrictNumber(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (typeof value !== 'string') return undefined;
@@ -62,6 +48,7 @@ export function asBoolean(value: unknown): Typed {
 
 export function asText(value: unknown): Typed {
 	if (typeof value === 'string') return { value };
+	// JSON would send NaN as null, which clears the field
 	if (typeof value === 'number' && !Number.isFinite(value)) {
 		return {
 			problem: `must be text; the expression gave the number ${value}`,

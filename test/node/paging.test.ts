@@ -85,6 +85,14 @@ describe("the walker's verdict and its contradictions", () => {
 		expect(whole).toBe(false);
 	});
 
+	test('an id read twice is not whole, even when the count agrees with the total (a record skipped)', async () => {
+		const { records, whole } = await walkPages(async (n) =>
+			n === 1 ? answer([1, 2], { pageSize: 2, total: 3, hasMore: true }) : answer([2], { pageSize: 2, total: 3, hasMore: false }),
+		);
+		expect(records).toHaveLength(3);
+		expect(whole).toBe(false);
+	});
+
 	test('an empty page without hasMore whose total says more ends with an error, not a walk to the page bound', async () => {
 		const fetched: number[] = [];
 		await expect(

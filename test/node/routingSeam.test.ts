@@ -78,7 +78,7 @@ describe('the page walker', () => {
 		});
 		expect(fetched).toEqual([1, 2, 3]);
 		expect(records).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
-		expect(last).toEqual([3]);
+		expect(last.response).toEqual([3]);
 	});
 
 	test('a page that says there is more but holds nothing ends with an error, not a loop', async () => {
@@ -99,7 +99,7 @@ describe('the page walker', () => {
 			return n === 1 ? page([1, 2], { pageSize: 2, total: 2000, hasMore: true }) : page([3], { pageSize: 2, hasMore: false });
 		});
 		expect(records).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
-		expect(last).toEqual([3]);
+		expect(last.response).toEqual([3]);
 		expect(whole).toBe(false);
 		expect(fetched).toEqual([1, 2]);
 	});

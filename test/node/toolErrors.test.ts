@@ -298,6 +298,15 @@ describe('the other error paths', () => {
 		expectForTheModel(await failure(createContact, { name: 'Bakkerij' }), names);
 	});
 
+	test("a 422: the API's words lead the advice, then what the model can do", async () => {
+		nock(API).post('/v1/contacts').reply(422, { error: { code: 'invalid_state', message: 'Quote is canceled' } });
+		const error = (await failure(createContact, { name: 'Bakkerij' })) as Error & { description: string };
+		expect(error.message).toBe(
+			"Quote is cancelled (HTTP 422 invalid_state, POST /contacts). Quote is canceled. The record's current status does not allow this change: read the record and choose an action its status allows.",
+		);
+		expect(error.description).toBe("Quote is canceled. The record's current status does not allow this change: read the record and choose an action its status allows.");
+	});
+
 	test('an unknown ID names the argument that gives it', async () => {
 		nock(API).get('/v1/contacts/ctc_9').reply(404, { error: { code: 'not_found', message: 'Contact not found' } });
 		expectForTheModel(await failure(getContact, { contactId: 'ctc_9' }), /Contact not found[\s\S]*Check the "contactId" argument/);
@@ -324,6 +333,14 @@ describe('the other error paths', () => {
 	test('a wrong Requests per Minute in the connection: tell the user', async () => {
 		const error = await failure(getContact, { contactId: 'ctc_1' }, { credentials: { ...credentials, requestsPerMinute: 'fast' } });
 		expectForTheModel(error, /tell the user/);
+	});
+
+	test('a list the API pages wrongly (every page answers page 1): no item number, tell the user', async () => {
+		const list = { data: [{ id: 'ctc_1' }, { id: 'ctc_2' }], meta: { page: 1, pageSize: 2, total: 4, hasMore: true } };
+		nock(API).get('/v1/contacts').query(true).times(4).reply(200, list);
+		const error = await failure({ resource: 'contact', operation: 'getAll', returnAll: true }, {});
+		expect((error as Error).message).toMatch(/^The API answered page 2 of the list with records of an earlier page/);
+		expectForTheModel(error, /Changing the arguments will not help: tell the user what failed\.$/);
 	});
 
 	test('Custom API Call, which the tool cannot run: tell the user', async () => {

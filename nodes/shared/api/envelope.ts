@@ -1,13 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** `{ data }` for one record, `{ data: [...], meta }` for a list (spec 2); pages.ts reads `meta`. */
-interface Envelope {
-	data?: unknown;
-}
+type Envelope = { data?: unknown } | undefined;
 
 /** The records of an answer: a list's entries, or the one record (none for an empty body). */
 export function recordsOf(body: unknown): IDataObject[] {
-	const data = (body as Envelope | undefined)?.data;
+	const data = (body as Envelope)?.data;
 	if (Array.isArray(data)) return data as IDataObject[];
 	if (data && typeof data === 'object') return [data as IDataObject];
 	return [];
@@ -15,7 +13,7 @@ export function recordsOf(body: unknown): IDataObject[] {
 
 /** The one record of an answer; a body without `data` is taken as the record itself. */
 export function recordOf(body: unknown): IDataObject {
-	const data = (body as Envelope | undefined)?.data;
+	const data = (body as Envelope)?.data;
 	if (data && typeof data === 'object' && !Array.isArray(data)) return data as IDataObject;
 	return body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : {};
 }

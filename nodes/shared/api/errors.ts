@@ -2,11 +2,14 @@ import type { IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { BusinessOpsContext } from './context';
-import { runsAsTool, toolFixForStatus } from './toolErrors';
+import { worded } from './toolErrors';
 
 /** How many times a request is sent at most (the spec's advice for 429). */
 export const MAX_ATTEMPTS = 5;
 
+const NOT_RETRIED = 'Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.';
+
+/** What the workflow's author can do about an API error, by status. */
 const FIX_BY_STATUS: Record<number, string> = {
 	400: 'Check the field named in the message and run the node again.',
 	401: 'Check the API key and the Base URL in the Business Ops API credential; a revoked or mistyped key gives this error.',
@@ -21,22 +24,12 @@ const FIX_BY_STATUS: Record<number, string> = {
 	415: 'The API did not accept the body as JSON. Check that the Base URL points at the Business Operations API.',
 	422: "The record's current status does not allow this change.",
 	429: `The API kept answering "rate limited" after ${MAX_ATTEMPTS} attempts, although requests were paced to the credential's Requests per Minute. Something else uses this API key too (another tool or n8n instance): lower Requests per Minute in the credential, or run the workflow later.`,
-	500: 'The API had an internal error. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
+	500: `The API had an internal error.${NOT_RETRIED}`,
 	501: 'The API does not offer this operation at this address. Check the Base URL and the API version.',
-	502: 'A gateway in front of the API got no good answer from it. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
-	503: 'The API is unavailable for now. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
-	504: 'A gateway in front of the API got no answer in time. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.',
+	502: `A gateway in front of the API got no good answer from it.${NOT_RETRIED}`,
+	503: `The API is unavailable for now.${NOT_RETRIED}`,
+	504: `A gateway in front of the API got no answer in time.${NOT_RETRIED}`,
 };
-
-/** What to do about a status that has no text of its own, by its class. */
-function fixForStatus(status: number): string {
-	const own = FIX_BY_STATUS[status];
-	if (own) return own;
-	if (status >= 500) {
-		return `The API answered with server error ${status}. Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.`;
-	}
-	return `The API refused the request with HTTP ${status}. Check the message above, the operation's fields and the credential's Base URL.`;
-}
 
 /**
  * A 404 on a path of one segment (`/contacts`, `/me`) or on `/webhooks/events` holds no ID, so it
@@ -44,18 +37,25 @@ function fixForStatus(status: number): string {
  */
 const NO_ID_PATHS = /^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
 
-function fixForNotFound(target: string): string {
-	if (NO_ID_PATHS.test(target)) {
+/** What the workflow's author can do about an API error, by its status (and path, and missing scope). */
+function fixForStatus(status: number, target: string, scope: string | undefined): string {
+	if (status === 404 && NO_ID_PATHS.test(target)) {
 		return 'Nothing answers at this address, so the Base URL in the credential is most likely incomplete: it must end with the version segment, e.g. https://api.example.com/v1 (or the legacy …/api/v1).';
 	}
-	return FIX_BY_STATUS[404];
+	if (status === 403) {
+		return scope
+			? `The API key lacks the scope "${scope}". Create a key with that scope (or "${scope.split('.')[0]}.*") in the dashboard and update the credential.`
+			: 'The API key lacks a scope this operation needs; see the scopes table in the README.';
+	}
+	const own = FIX_BY_STATUS[status];
+	if (own) return own;
+	if (status >= 500) {
+		return `The API answered with server error ${status}. ${NOT_RETRIED}`;
+	}
+	return `The API refused the request with HTTP ${status}. Check the message above, the operation's fields and the credential's Base URL.`;
 }
 
-interface ApiErrorBody {
-	code?: string;
-	message?: string;
-	scope?: string;
-}
+type ApiErrorBody = Partial<Record<'code' | 'message' | 'scope', string>>;
 
 /** One field of the API's error as text without secrets, whatever type the API sent (a list, a number). */
 function apiText(value: unknown): string | undefined {
@@ -65,10 +65,9 @@ function apiText(value: unknown): string | undefined {
 
 /** The API's `error` object, each field as text with secrets taken out. */
 function readApiError(body: unknown): ApiErrorBody {
-	const error = (body as { error?: unknown } | undefined)?.error;
+	const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
 	if (!error || typeof error !== 'object') return {};
-	const { code, message, scope } = error as Record<string, unknown>;
-	return { code: apiText(code), message: apiText(message), scope: apiText(scope) };
+	return { code: apiText(error.code), message: apiText(error.message), scope: apiText(error.scope) };
 }
 
 /** The scope an `insufficient_scope` error is about, from its field or its message. */
@@ -83,10 +82,6 @@ const SECRET_LIKE = /svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer
 /** A text from outside (an API answer) with anything that looks like a key or a secret taken out. */
 export function redactSecrets(text: string): string {
 	return text.replace(SECRET_LIKE, '[redacted]');
-}
-
-export function itemSuffix(itemIndex: number | undefined) {
-	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 }
 
 /**
@@ -120,29 +115,31 @@ export function publishAgainAfter(waitMs = 0): string {
 }
 
 /**
- * What to do about an API error while the trigger subscribes or unsubscribes, where n8n shows
- * only the error's message (n8n 2.41's publication status, n8n 1.x's activation error). Publishing
- * again is the one way to retry there.
+ * What to do about an API error while the trigger subscribes or unsubscribes: n8n shows only the
+ * error's message there (2.41's publication status, 1.x's activation error), so the message says it.
  */
+const ACTIVATION_FIX: Record<number, string> = {
+	400: "Change what the API's message names (the chosen events, or n8n's webhook URL: N8N_WEBHOOK_URL or WEBHOOK_URL)",
+	401: 'Check the API key and the Base URL in the Business Ops API credential',
+	409: 'Delete the conflicting subscription in the Business Ops dashboard (Webhooks)',
+};
+
+/** Publishing again is the one way to retry there: every fix but a server error's says so. */
 function activationFixFor(status: number, target: string, scope: string | undefined, askedWaitMs: number | undefined): string {
-	if (status === 401) return `Check the API key and the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
-	if (status === 403) {
-		const scopes = scope ? `the scope "${scope}"` : 'the scopes "webhooks.read" and "webhooks.write"';
-		return `Give the API key ${scopes} (or "webhooks.*") in the Business Ops dashboard and update the credential, ${PUBLISH_AGAIN}.`;
-	}
-	if (status === 404 && NO_ID_PATHS.test(target)) {
-		return `Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1), ${PUBLISH_AGAIN}.`;
-	}
-	if (status === 400 || status === 422) {
-		return `Change what the API's message names (the chosen events, or n8n's webhook URL: N8N_WEBHOOK_URL or WEBHOOK_URL), ${PUBLISH_AGAIN}.`;
-	}
-	if (status === 409) return `Delete the conflicting subscription in the Business Ops dashboard (Webhooks), ${PUBLISH_AGAIN}.`;
 	if (status === 429) {
 		const asked = askedWaitMs === undefined ? '' : ` (the API asked to wait ${Math.ceil(askedWaitMs / 1000)} s)`;
 		return `Something else uses this API key's rate limit too${asked}: ${publishAgainAfter(askedWaitMs)}.`;
 	}
-	if (status >= 500) return 'The API failed: publish the workflow again later, and check the API\'s status if it keeps failing.';
-	return `Check the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`;
+	if (status >= 500) return "The API failed: publish the workflow again later, and check the API's status if it keeps failing.";
+	let fix = ACTIVATION_FIX[status === 422 ? 400 : status] ?? 'Check the Base URL in the Business Ops API credential';
+	if (status === 403) {
+		const scopes = scope ? `the scope "${scope}"` : 'the scopes "webhooks.read" and "webhooks.write"';
+		fix = `Give the API key ${scopes} (or "webhooks.*") in the Business Ops dashboard and update the credential`;
+	}
+	if (status === 404 && NO_ID_PATHS.test(target)) {
+		fix = "Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1)";
+	}
+	return `${fix}, ${PUBLISH_AGAIN}.`;
 }
 
 /** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
@@ -163,40 +160,14 @@ export function apiErrorFor(
 	const apiMessage = apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	const shownMessage = notReadAsCancellation(apiMessage);
+	const problem = `${shownMessage} (HTTP ${status} ${code}, ${target})`;
+	const details = { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject;
 	if (activation) {
 		const fix = activationFixFor(status, target, scope, askedWaitMs);
-		return new NodeApiError(ctx.getNode(), { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject, {
-			message: `${shownMessage} (HTTP ${status} ${code}, ${target}). ${fix}`,
-			description: fix,
-			httpCode: String(status),
-		});
+		return new NodeApiError(ctx.getNode(), details, { message: `${problem}. ${fix}`, description: fix, httpCode: String(status) });
 	}
-	let description = status === 404 ? fixForNotFound(target) : fixForStatus(status);
-	if (status === 403) {
-		description = scope
-			? `The API key lacks the scope "${scope}". Create a key with that scope (or "${scope.split('.')[0]}.*") in the dashboard and update the credential.`
-			: 'The API key lacks a scope this operation needs; see the scopes table in the README.';
-	}
-	if (status === 422) {
-		description = `${apiMessage}. ${description}`;
-	}
-	if (runsAsTool(ctx.getNode())) {
-		const fix = toolFixForStatus(ctx.getNode(), status, scope);
-		description = status === 422 ? `${apiMessage}. ${fix}` : fix;
-		itemIndex = undefined;
-	}
-	if (shownMessage !== apiMessage && status !== 422) description = `The API said: ${apiMessage}. ${description}`;
-	// A model reads only the message (toolError): it carries what to do too.
-	const forModel = runsAsTool(ctx.getNode()) ? `. ${description}` : '';
-	const error = new NodeApiError(
-		ctx.getNode(),
-		{ code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject,
-		{
-			message: `${shownMessage} (HTTP ${status} ${code}, ${target})${itemSuffix(itemIndex)}${forModel}`,
-			description,
-			httpCode: String(status),
-			itemIndex,
-		},
-	);
-	return error;
+	const said = status === 422 ? `${apiMessage}. ` : shownMessage !== apiMessage ? `The API said: ${apiMessage}. ` : '';
+	const why = { kind: 'status', status, scope, said } as const;
+	const fault = { problem, fix: said + fixForStatus(status, target, scope), target, itemIndex, why };
+	return new NodeApiError(ctx.getNode(), details, { ...worded(ctx.getNode(), fault), httpCode: String(status) });
 }

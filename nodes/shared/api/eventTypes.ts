@@ -18,22 +18,13 @@ function eventName(entry: unknown): { value: string; description?: string } {
 	return { value, description: record.description ? String(record.description) : undefined };
 }
 
-/** The endpoint is missing (an older API): the only case where the spec's list stands in. */
-function endpointMissing(error: unknown): boolean {
-	const httpCode = (error as { httpCode?: string }).httpCode;
-	return httpCode === '404' || httpCode === '405' || httpCode === '501';
-}
-
-/**
- * loadOptions of the Events fields (trigger and Webhook operations): every page of
- * GET /webhooks/events. An error of the API (401, 403 naming webhooks.read, ...) is shown in
- * the dropdown; the spec's list is offered only when the API does not have the endpoint.
- */
+/** loadOptions of the Events fields: GET /webhooks/events; the spec's list only when the API lacks the endpoint. */
 export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const entries = await readList(this, '/webhooks/events', { call: { lane: 'editor' } }).then(
 		({ records }) => records,
 		(error: unknown) => {
-			if (endpointMissing(error)) return undefined;
+			// the endpoint is missing (an older API); any other error is shown in the dropdown
+			if (['404', '405', '501'].includes((error as { httpCode?: string }).httpCode ?? '')) return undefined;
 			throw error;
 		},
 	);

@@ -4,7 +4,8 @@ import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 import { systemClock } from './clock';
 import type { BusinessOpsContext } from './context';
 import { recordsOf } from './envelope';
-import { itemSuffix, PUBLISH_AGAIN } from './errors';
+import { PUBLISH_AGAIN } from './errors';
+import { faultError } from './toolErrors';
 import { sendRequest, type CallOptions } from './transport';
 
 /** The largest page size the API allows (spec 8). */
@@ -34,16 +35,9 @@ class UnreadableList extends ApplicationError {
 }
 
 /** `meta` of a list answer (spec 2, "Response envelopes"). */
-interface ListMeta {
-	page?: number;
-	pageSize?: number;
-	total?: number;
-	hasMore?: boolean;
-}
-
-function metaOf(body: unknown): ListMeta | undefined {
+function metaOf(body: unknown): { total?: number; hasMore?: boolean } | undefined {
 	const meta = (body as { meta?: unknown } | undefined)?.meta;
-	return meta && typeof meta === 'object' ? (meta as ListMeta) : undefined;
+	return meta && typeof meta === 'object' ? meta : undefined;
 }
 
 /** The page after `page`, or undefined when the answer says it was the last one (or has no `meta`). */
@@ -51,27 +45,15 @@ export function nextPageOf(body: unknown, page: number): number | undefined {
 	return metaOf(body)?.hasMore === true ? page + 1 : undefined;
 }
 
-export interface FetchedPage<R> {
-	/** The decoded body of the answer. */
-	body: unknown;
-	/** Whatever the caller needs back of the last page (the full response, for instance). */
-	response: R;
-}
-
-export interface WalkResult<R> {
+/** A walk: its records, the last page's answer, whether the list was read as it was (see `isWhole`), where an id repeated. */
+interface Walk<R> {
 	records: IDataObject[];
-	/** What the fetcher returned for the last page read. */
 	last: R;
-	/**
-	 * Whether the walk read the list as it was: every page told the same `meta.total`, that many
-	 * records were read (unless the walk stopped at `maxResults`), and no `id` twice. A record created
-	 * or deleted between two page reads shifts the pages: a record is read twice or skipped.
-	 */
 	whole: boolean;
-	/** The page whose records repeated an `id` read earlier in the walk; the walk stopped there (not whole). */
 	repeated?: number;
 }
 
+/** Whole: every page told the same `meta.total`, that many records came (unless cut at `maxResults`), no `id` twice. */
 function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boolean {
 	const ids = records.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
 	if (totals.size > 1 || new Set(ids).size < ids.length) return false;
@@ -79,20 +61,15 @@ function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boo
 }
 
 /**
- * The one page walker: every list read of both nodes goes through it. Reads page 1, 2, … while a
- * page says there are more (`hasMore`; without it, `total`), until `maxResults` records are in hand.
- * An answer without `meta` is the whole list (the spec does not say that every list is paginated).
- * A page that contradicts itself ends the walk with an error, never a loop or a silent partial list:
- * no records while it says there are more, or `hasMore` false while its `total` says more than were
- * read. With `stopAtRepeat`, a page that repeats an `id` read before ends the walk there, not
- * whole (a shift under another client's insert, or an API that ignores `page`: without it,
- * MAX_PAGES requests); a read that is read again needs no more of it. With `readForMs`, no page
- * is asked for once that long has passed since `startedAt`.
+ * Reads page 1, 2, … while a page says there are more (`hasMore`; without it, `total`), until
+ * `maxResults`; an answer without `meta` is the whole list. A page that contradicts itself ends the
+ * walk with an error, never a loop or a silent partial list. With `stopAtRepeat`, a page that repeats
+ * an `id` ends the walk there, not whole. See ARCHITECTURE.md, "A paged read is whole, or it fails".
  */
-export async function walkPages<R>(
-	fetchPage: (page: number) => Promise<FetchedPage<R>>,
+export async function walkPages<R extends { body: unknown }>(
+	fetchPage: (page: number) => Promise<R>,
 	options: { maxResults?: number; readForMs?: number; startedAt?: number; stopAtRepeat?: boolean } = {},
-): Promise<WalkResult<R>> {
+): Promise<Walk<R>> {
 	const { maxResults, readForMs, startedAt = systemClock.now(), stopAtRepeat } = options;
 	const records: IDataObject[] = [];
 	const totals = new Set<number>();
@@ -102,13 +79,13 @@ export async function walkPages<R>(
 		if (readForMs !== undefined && systemClock.now() - startedAt >= readForMs) {
 			throw new UnreadableList(`The API's list still had more pages after ${Math.round(readForMs / 1000)} s of reading; stopped reading it`, 'endless');
 		}
-		const { body, response } = await fetchPage(page);
-		const held = recordsOf(body);
+		const last = await fetchPage(page);
+		const held = recordsOf(last.body);
 		records.push(...held);
 		const fresh = held.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
-		if (stopAtRepeat && fresh.some((id) => ids.has(id))) return { records, last: response, whole: false, repeated: page };
+		if (stopAtRepeat && fresh.some((id) => ids.has(id))) return { records, last, whole: false, repeated: page };
 		for (const id of fresh) ids.add(id);
-		const meta = metaOf(body);
+		const meta = metaOf(last.body);
 		const total = typeof meta?.total === 'number' ? meta.total : undefined;
 		if (total !== undefined) totals.add(total);
 		const cut = maxResults !== undefined && records.length >= maxResults;
@@ -122,16 +99,8 @@ export async function walkPages<R>(
 				'contradiction',
 			);
 		}
-		if (cut || !more) return { records, last: response, whole: isWhole(records, totals, cut) };
+		if (cut || !more) return { records, last, whole: isWhole(records, totals, cut) };
 	}
-}
-
-export interface ListRead {
-	records: IDataObject[];
-	/** The answer to the last page read. */
-	last: IN8nHttpFullResponse;
-	/** See WalkResult; only a read with `maxResults` may be not whole. */
-	whole: boolean;
 }
 
 /** What to do when a list read while the trigger is published fails, by why it failed. */
@@ -143,57 +112,51 @@ const ACTIVATION_FIX: Record<Unreadable, string> = {
 	changed: 'Wait until no other client creates or deletes these records',
 };
 
+/** Reads a list until it is whole: LIST_READS reads at most; two identical reads stand; a repeat seen alike twice is the API's. */
+async function readUntilWhole<R extends { body: unknown }>(fetchPage: (page: number) => Promise<R>, walk: Parameters<typeof walkPages>[1]): Promise<Walk<R>> {
+	let before: string | undefined;
+	for (let reads = 1; ; reads++) {
+		const list = await walkPages(fetchPage, walk);
+		if (list.whole) return list;
+		const seen = JSON.stringify(list.records);
+		const repeats = list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
+		if (seen === before) {
+			// the same records twice: the list did not change, so a repeat is the API's (a proxy that drops the query)
+			if (repeats) {
+				throw new UnreadableList(
+					`The API answered page ${list.repeated} of the list with records of an earlier page, the same on 2 reads (a proxy or cache that drops the query string does this); stopped reading the list`,
+					'contradiction',
+				);
+			}
+			return { ...list, whole: true };
+		}
+		if (reads === LIST_READS) {
+			throw new UnreadableList(`The list changed while it was read (records were created or deleted${repeats ? `; ${repeats}` : ''}); ${LIST_READS} reads tried`, 'changed');
+		}
+		before = seen;
+	}
+}
+
 /**
- * Every record of a list (up to `maxResults`): the one list reader of the package. `request` is
- * the list's path (read at the largest page size), or the request of a node's item as n8n built it
- * (its query, proxy, timeout); each page is one `sendRequest`, and the page walker above decides which
- * pages to read. A read that is not whole is read again from page 1, LIST_READS reads in all, and
- * then fails; a read that gives exactly the records of the read before stands (the list did not
- * change between them, whatever its totals say). With `maxResults` (a Limit; the polling trigger's
- * bound, as it decides itself what a read that is not whole means) the one read is returned as it
- * is, unless `untilWhole` (the polling trigger's first poll) asks for the reads above. While the trigger is
- * published (`call.activation`) a list is read for ACTIVATION_LIST_MS at most, and one that cannot
- * be read says what to do in its message.
+ * The one list reader: `request` is a path (read at the largest page size) or the request n8n built
+ * for an item; each page is one `sendRequest`. Without `maxResults`, or with `untilWhole`, the list is
+ * read until whole; with `maxResults` alone the one read's verdict goes to the caller. While the trigger
+ * is published (`call.activation`) a list is read for ACTIVATION_LIST_MS at most.
  */
 export async function readList(
 	ctx: BusinessOpsContext,
 	request: string | IHttpRequestOptions,
 	read: { itemIndex?: number; maxResults?: number; untilWhole?: boolean; call?: CallOptions } = {},
-): Promise<ListRead> {
+): Promise<Walk<IN8nHttpFullResponse>> {
 	const { itemIndex, maxResults, untilWhole = maxResults === undefined, call = {} } = read;
 	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
-	const fetchPage = async (page: number) => {
-		const answer = await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
-		return { body: answer.body, response: answer };
-	};
+	const fetchPage = async (page: number) => await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
 	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now(), stopAtRepeat: untilWhole };
-	const readWhole = async () => {
-		let before: string | undefined;
-		for (let reads = 1; ; reads++) {
-			const list = await walkPages(fetchPage, walk);
-			if (list.whole || !untilWhole) return list;
-			const seen = JSON.stringify(list.records);
-			const repeats = list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
-			if (seen === before) {
-				// the same records twice: the list did not change, so a repeat is the API's (a proxy that drops the query)
-				if (repeats) {
-					throw new UnreadableList(
-						`The API answered page ${list.repeated} of the list with records of an earlier page, the same on 2 reads (a proxy or cache that drops the query string does this); stopped reading the list`,
-						'contradiction',
-					);
-				}
-				return { ...list, whole: true };
-			}
-			if (reads === LIST_READS) {
-				throw new UnreadableList(`The list changed while it was read (records were created or deleted${repeats ? `; ${repeats}` : ''}); ${LIST_READS} reads tried`, 'changed');
-			}
-			before = seen;
-		}
-	};
-	return await readWhole().catch((error: unknown) => {
+	const reading = untilWhole ? readUntilWhole(fetchPage, walk) : walkPages(fetchPage, walk);
+	return await reading.catch((error: unknown) => {
 		if (!(error instanceof UnreadableList)) throw error;
 		const what = `${error.message} (GET ${options.url})`;
-		if (!call.activation) throw new NodeOperationError(ctx.getNode(), `${what}${itemSuffix(itemIndex)}`, { itemIndex });
+		if (!call.activation) throw faultError(ctx.getNode(), { problem: what, target: `GET ${options.url}`, itemIndex, why: { kind: 'tellUser' } });
 		throw new NodeOperationError(ctx.getNode(), `${what}. ${ACTIVATION_FIX[error.why]}, ${PUBLISH_AGAIN}.`, {
 			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
 		});

@@ -17,10 +17,7 @@ const MAX_BUDGETS = 1000;
 const LANES = { editor: 0, run: 1, poll: 2 };
 export type Lane = keyof typeof LANES;
 
-/**
- * `limit`: the asking credential's Requests per Minute; `signal`: its execution's cancellation (it leaves
- * the queue at once); `maxWaitMs`: the activation's longest wait for its turn, past it WaitEnded(waitMs).
- */
+/** `limit`: the credential's Requests per Minute; `signal`: its execution's cancel; `maxWaitMs`: past it, WaitEnded(waitMs). */
 type TakeOptions = { lane?: Lane; limit?: number; signal?: AbortSignal; maxWaitMs?: number };
 
 /** A sent request's place in the window. Exactly one of its methods is called, once. */
@@ -36,11 +33,8 @@ type Waiter = TakeOptions & { give(slot: Slot): void };
 type Sent = { sentAt: number; at: number; pending: boolean; refused?: boolean };
 
 /**
- * One key's budget: at most the lowest Requests per Minute in use (while a request of its credential
- * waits, and for MEMORY_MS after one was sent) per window. A request holds its place from when it is
- * sent until a window after its answer (the API saw it in between). A 429 pauses the key for its
- * Retry-After and slows it down to what the API accepted over its window (see `refused`), growing
- * back by one per two quiet windows.
+ * One key's budget: the lowest Requests per Minute in use per window; a request holds its place from
+ * sending until a window after its answer. A 429 pauses and slows the key (see `refused`).
  */
 export class RateBudget {
 	private sent: Sent[] = [];

@@ -1,8 +1,6 @@
 /**
- * Tool mode: the node run by an AI Agent or the MCP Server Trigger as "Business Ops Tool". A model
- * sees only the tool's arguments (the keys of the `$fromAI(key, …)` calls in the node's
- * parameters): its errors say what to change in which argument, or to tell the user, with no item
- * numbers and no advice about the workflow, the node or the credential.
+ * The one wording of the client's errors, for the workflow's author or for a model calling the node as a
+ * tool. See ARCHITECTURE.md, "What the package relies on in n8n", Tool mode.
  */
 import type { INode } from 'n8n-workflow';
 import { extractFromAICalls, NodeOperationError } from 'n8n-workflow';
@@ -10,6 +8,10 @@ import { extractFromAICalls, NodeOperationError } from 'n8n-workflow';
 /** Whether the node runs as an AI tool: n8n gives the tool copy of a node the type `<package>.<node>Tool`. */
 export function runsAsTool(node: INode): boolean {
 	return node.type.endsWith('Tool');
+}
+
+function itemSuffix(itemIndex: number | undefined) {
+	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 }
 
 /** Every string in a parameter value, at any depth (collections, resource locators, form rows). */
@@ -45,24 +47,26 @@ function parameterValue(parameters: unknown, name: string): unknown {
 	return undefined;
 }
 
-/**
- * The arguments the model fills a parameter with: the `$fromAI` keys in the node's parameter `name`
- * (a dot path such as `updateFields.email`, or a name found at any depth), or in every parameter
- * when no name is given.
- */
-export function toolArgumentsOf(node: INode, name?: string): string[] {
+/** The `$fromAI` keys in the node's parameter `name` (e.g. `updateFields.email`), or in all of them. */
+function toolArgumentsOf(node: INode, name?: string): string[] {
 	return argumentsIn(name === undefined ? node.parameters : parameterValue(node.parameters, name));
 }
 
+/** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
+function idArgumentsOf(node: INode): string[] {
+	const pickers = Object.values(node.parameters).filter((value) => (value as { __rl?: unknown } | null)?.__rl === true);
+	return argumentsIn(pickers);
+}
+
 /** `"email"`, or `"email" or "phone"`: arguments as a model reads them. */
-export function argumentNames(keys: string[], joiner = 'or'): string {
+function argumentNames(keys: string[], joiner = 'or'): string {
 	const quoted = keys.map((key) => `"${key}"`);
 	return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} ${joiner} ${quoted.at(-1)}` : (quoted[0] ?? '');
 }
 
 /**
- * An error for a model calling the node as a tool. n8n 2.41's AI Agent v3 hands the model only the
- * error's message, so the message carries what to do too (the description repeats it for the log).
+ * An error for a model. n8n 2.41's AI Agent v3 hands the model only the error's message, so the
+ * message carries what to do too (the description repeats it for the log).
  */
 export function toolError(node: INode, problem: string, advice: string): NodeOperationError {
 	return new NodeOperationError(node, `${problem}. ${advice}`, { description: advice });
@@ -71,19 +75,10 @@ export function toolError(node: INode, problem: string, advice: string): NodeOpe
 /** For a model: what no argument can change (a setting of the tool, the service): tell the user. */
 export const TOOL_TELL_USER = 'Changing the arguments will not help: tell the user what failed.';
 
-/** For a model: the service could not answer now; the same call may work later. */
-export const TOOL_TRY_LATER = 'The service is busy or unavailable: tell the user to try again later instead of repeating the call now.';
+const TOOL_TRY_LATER = 'The service is busy or unavailable: tell the user to try again later instead of repeating the call now.';
 
-/**
- * A value a field's check refused, worded for the model: the argument(s) that give the field, or,
- * when the tool sets the field itself, that the arguments cannot fix it.
- */
-export function toolInputProblem(
-	node: INode,
-	field: string,
-	problem: string,
-	parameter: string | string[] = [],
-): NodeOperationError {
+/** A value a field's check refused, for the model: the argument(s) that give the field, or that none does. */
+export function toolInputProblem(node: INode, field: string, problem: string, parameter: string | string[] = []): NodeOperationError {
 	const keys = [...new Set([parameter].flat().flatMap((name) => toolArgumentsOf(node, name)))];
 	// typing.ts words a refused value for the workflow's author: the model gave it as an argument
 	problem = problem.replace('the expression gave', keys.length > 0 ? 'the argument gave' : "the tool's setting gave");
@@ -94,13 +89,7 @@ export function toolInputProblem(
 	return toolError(node, `${which}: ${problem}`, `Change the ${argumentNames(keys)} argument and call the tool again. Nothing was sent.`);
 }
 
-/** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
-function idArgumentsOf(node: INode): string[] {
-	const pickers = Object.values(node.parameters).filter((value) => (value as { __rl?: unknown } | null)?.__rl === true);
-	return argumentsIn(pickers);
-}
-
-/** An update whose every field was left empty, worded for the model: the arguments that give a field. */
+/** An update whose every field was left empty, for the model: the arguments that give a field. */
 export function toolNothingToChange(node: INode): NodeOperationError {
 	const ids = idArgumentsOf(node);
 	const keys = toolArgumentsOf(node).filter((key) => !ids.includes(key));
@@ -115,9 +104,26 @@ export function toolNothingToChange(node: INode): NodeOperationError {
 }
 
 /**
- * What a model calling the node as a tool can change, by status: its arguments, or nothing (then
- * it should tell the user). No item numbers and no advice about the workflow or the credential.
+ * One error of the client, described once: what failed and what to do, for the workflow's author
+ * (`[item N]` is added), and why, from which `forModel` words it. `setup`: the tool's connection (the
+ * credential; `setting` names what); `tellUser`: nothing the model can change; `noAnswer`'s `detail`:
+ * the network code, kept out of the message; `said`: what the API's own message adds for both readers.
  */
+export interface Fault {
+	problem: string;
+	fix?: string;
+	target: string;
+	itemIndex?: number;
+	why:
+		| { kind: 'setup'; setting?: string }
+		| { kind: 'stopped' }
+		| { kind: 'tellUser' }
+		| { kind: 'wait'; waitMs: number }
+		| { kind: 'noAnswer'; repeated: boolean; detail: string }
+		| { kind: 'status'; status: number; scope?: string; said: string };
+}
+
+/** What a model can change, by the API's status: its arguments, or nothing (then it tells the user). */
 const TOOL_FIX_BY_STATUS: Record<number, string> = {
 	409: 'A record with the same unique value already exists: use that record instead of creating another.',
 	413: 'Send fewer line items or shorter texts.',
@@ -125,7 +131,7 @@ const TOOL_FIX_BY_STATUS: Record<number, string> = {
 	422: "The record's current status does not allow this change: read the record and choose an action its status allows.",
 };
 
-export function toolFixForStatus(node: INode, status: number, scope: string | undefined): string {
+function toolFixForStatus(node: INode, status: number, scope: string | undefined): string {
 	if (TOOL_FIX_BY_STATUS[status]) return TOOL_FIX_BY_STATUS[status];
 	const keys = toolArgumentsOf(node);
 	if (status === 400) {
@@ -145,4 +151,49 @@ export function toolFixForStatus(node: INode, status: number, scope: string | un
 	return keys.length > 0
 		? `Check the arguments (${argumentNames(keys, 'and')}) against the tool description; if they are right, tell the user what failed.`
 		: TOOL_TELL_USER;
+}
+
+/** A fault as a model reads it: no item, no workflow, node or credential. */
+function forModel(node: INode, { problem, target, why }: Fault): { problem: string; advice: string; detail?: string } {
+	switch (why.kind) {
+		case 'setup':
+			return {
+				problem: why.setting ? `This tool's connection is set up wrongly (${why.setting})` : `Could not send ${target}: this tool's connection is set up wrongly`,
+				advice: TOOL_TELL_USER,
+			};
+		case 'tellUser':
+			return { problem, advice: TOOL_TELL_USER };
+		case 'stopped':
+			return {
+				problem: `Not sent: the run was stopped while ${target} waited`,
+				advice: 'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
+			};
+		case 'wait': {
+			const seconds = Math.ceil(why.waitMs / 1000);
+			return {
+				problem: `The service asked to wait ${seconds} s before the next request (HTTP 429, ${target})`,
+				advice: `Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`,
+			};
+		}
+		case 'noAnswer': {
+			const advice = why.repeated
+				? TOOL_TRY_LATER
+				: 'The service did not answer, so the change may or may not have been made: read the record before calling again, or tell the user.';
+			return { problem, advice, detail: `${advice} ${why.detail}` };
+		}
+		case 'status':
+			return { problem, advice: why.said + toolFixForStatus(node, why.status, why.scope) };
+	}
+}
+
+/** A fault worded for its reader: a model in tool mode, else the workflow's author (with `[item N]`). */
+export function worded(node: INode, fault: Fault): { message: string; description?: string; itemIndex?: number } {
+	if (!runsAsTool(node)) return { message: fault.problem + itemSuffix(fault.itemIndex), description: fault.fix, itemIndex: fault.itemIndex };
+	const { problem, advice, detail } = forModel(node, fault);
+	return { message: `${problem}. ${advice}`, description: detail ?? advice };
+}
+
+export function faultError(node: INode, fault: Fault): NodeOperationError {
+	const { message, ...options } = worded(node, fault);
+	return new NodeOperationError(node, message, options);
 }

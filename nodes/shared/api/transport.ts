@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { systemClock, WaitEnded } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, itemSuffix, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
-import { runsAsTool, TOOL_TELL_USER, toolError, TOOL_TRY_LATER } from './toolErrors';
+import { apiErrorFor, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
+import { faultError, runsAsTool } from './toolErrors';
 import { budgetFor, budgetKeyOf, DEFAULT_REQUESTS_PER_MINUTE, MAX_RETRY_AFTER_MS, type Lane, type RateBudget } from './rateBudget';
 
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
@@ -12,14 +12,12 @@ export const EDITOR_TIMEOUT_MS = 30_000;
 
 export const FAIL_FAST_TIMEOUT_MS = 10_000;
 
-/** How one call is sent, beside the request itself. */
+/**
+ * How one call is sent: its `lane` (the editor's look-ups go first, EDITOR_TIMEOUT_MS at most), or the
+ * trigger's `activation`, which n8n gives a deadline: FAIL_FAST_TIMEOUT_MS per request, none repeated.
+ */
 export interface CallOptions {
-	/** `editor` for the editor's look-ups: ahead of production requests, and EDITOR_TIMEOUT_MS at most. */
 	lane?: Lane;
-	/**
-	 * The trigger's activation and deactivation, which n8n gives a deadline: each request waits at most
-	 * FAIL_FAST_TIMEOUT_MS and is not repeated; n8n shows only an activation error's message, so it says what to do.
-	 */
 	activation?: boolean;
 }
 
@@ -53,14 +51,12 @@ export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 }
 
 /** A credential number that is absent (saved before the field existed) takes its default; a wrong one fails. */
-function requestsPerMinuteOf(ctx: BusinessOpsContext, value: unknown): number {
+function requestsPerMinuteOf(ctx: BusinessOpsContext, target: string, value: unknown): number {
 	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_PER_MINUTE;
 	const n = Number(value);
 	if (Number.isFinite(n) && n >= 1) return Math.floor(n);
-	if (runsAsTool(ctx.getNode())) {
-		throw toolError(ctx.getNode(), "This tool's connection is set up wrongly (Requests per Minute must be a number of 1 or more)", TOOL_TELL_USER);
-	}
-	throw new NodeOperationError(ctx.getNode(), `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`);
+	const problem = `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`;
+	throw faultError(ctx.getNode(), { problem, target, why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' } });
 }
 
 /** One credential read per n8n context (a list read sends all its pages from one). */
@@ -71,11 +67,11 @@ const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit
  * Requests per Minute. budgetFor is called through this module's import, where the e2e harness's
  * preload wraps it. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
-async function budgetOf(ctx: BusinessOpsContext): Promise<{ budget: RateBudget; limit: number }> {
+async function budgetOf(ctx: BusinessOpsContext, target: string): Promise<{ budget: RateBudget; limit: number }> {
 	const budget =
 		budgetsByContext.get(ctx) ??
 		ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
-			const limit = requestsPerMinuteOf(ctx, credentials.requestsPerMinute);
+			const limit = requestsPerMinuteOf(ctx, target, credentials.requestsPerMinute);
 			return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
 		});
 	budgetsByContext.set(ctx, budget);
@@ -88,27 +84,14 @@ function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
 }
 
 /**
- * Why a request was not sent or not repeated: its execution was cancelled or the editor's look-up
- * ran out of time (no `waitMs`); the key's budget had no room for an activation request within
- * FAIL_FAST_TIMEOUT_MS (`waitMs`); or the API's Retry-After was over MAX_RETRY_AFTER_MS (`response`).
+ * A request that stopped waiting, not sent: the key had no room for an activation request within
+ * FAIL_FAST_TIMEOUT_MS (`waitMs`; Infinity: room comes only with answers still out), the editor's
+ * look-up ran out of time, or the execution was cancelled.
  */
-function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex?: number, waitMs?: number, response?: IN8nHttpFullResponse) {
-	const forTool = runsAsTool(ctx.getNode());
-	const seconds = Math.ceil(waitMs! / 1000);
-	if (response && forTool) {
-		const advice = `Tell the user to try again in ${Math.ceil(seconds / 60)} minutes instead of repeating the call now.`;
-		return toolError(ctx.getNode(), `The service asked to wait ${seconds} s before the next request (HTTP 429, ${target})`, advice);
-	}
-	if (response) {
-		const error = apiErrorFor(ctx, response, target, itemIndex);
-		const [what, then] = call.lane === 'poll' ? ['this poll', 'The next poll tries again'] : ['this item', 'Run it again later'];
-		error.description = `The API asked to wait ${seconds} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
-		return error;
-	}
+function notSentError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex?: number, waitMs?: number) {
 	if (waitMs !== undefined) {
-		// Infinity: room comes only with the answers to requests already sent, whenever they come.
 		const known = Number.isFinite(waitMs) && waitMs > FAIL_FAST_TIMEOUT_MS;
-		const wait = known ? `${seconds} s` : `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
+		const wait = known ? `${Math.ceil(waitMs / 1000)} s` : `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
 		return new NodeOperationError(
 			ctx.getNode(),
 			`Not sent: ${target} would have waited ${wait} for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(known ? waitMs : 0)}.`,
@@ -121,12 +104,22 @@ function waitError(ctx: BusinessOpsContext, call: CallOptions, target: string, i
 				"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
 		});
 	}
-	const stopped = 'The run was stopped by the user or the service: do not call the tool again unless the user asks.';
-	if (forTool) return toolError(ctx.getNode(), `Not sent: the run was stopped while ${target} waited`, stopped);
-	return new NodeOperationError(ctx.getNode(), `Not sent: the execution was cancelled while ${target} waited${itemSuffix(itemIndex)}`, {
-		description: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
+	return faultError(ctx.getNode(), {
+		problem: `Not sent: the execution was cancelled while ${target} waited`,
+		fix: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
+		target,
 		itemIndex,
+		why: { kind: 'stopped' },
 	});
+}
+
+/** A Retry-After over MAX_RETRY_AFTER_MS fails the item naming the wait: the API's error for the author, for a model a wait to tell. */
+function tooLongWaitError(ctx: BusinessOpsContext, call: CallOptions, response: IN8nHttpFullResponse, target: string, itemIndex: number | undefined, waitMs: number) {
+	if (runsAsTool(ctx.getNode())) return faultError(ctx.getNode(), { problem: target, target, why: { kind: 'wait', waitMs } });
+	const [what, then] = call.lane === 'poll' ? ['this poll', 'The next poll tries again'] : ['this item', 'Run it again later'];
+	const error = apiErrorFor(ctx, response, target, itemIndex);
+	error.description = `The API asked to wait ${Math.ceil(waitMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
+	return error;
 }
 
 /** Reads what went wrong without keeping the request (its headers carry the key). */
@@ -152,16 +145,21 @@ export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | un
 	return `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset} Move the credential's Base URL to the newer version when it is available.`;
 }
 
-/** What to do about a request that got no answer: for the workflow's author, or for a model. */
-function networkAdvice(forTool: boolean, repeated: boolean): string {
-	if (forTool) {
-		return repeated
-			? TOOL_TRY_LATER
-			: 'The service did not answer, so the change may or may not have been made: read the record before calling again, or tell the user.';
+/** A request that got no answer (`failure.code`: the network code), after its retries. */
+function noAnswerError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex: number | undefined, failure: { code?: string; message: string }, repeated: boolean) {
+	// Worded, not the raw code: n8n replaces any error message that contains a network code
+	// such as ECONNRESET with a generic text, which would lose the method, path and item.
+	const problem = `Could not complete ${target}: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer'}`;
+	const detail = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
+	if (call.activation) {
+		return new NodeOperationError(ctx.getNode(), `${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`, {
+			description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${detail}`,
+		});
 	}
-	return repeated
+	const fix = repeated
 		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
 		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+	return faultError(ctx.getNode(), { problem, fix: `${fix} ${detail}`, target, itemIndex, why: { kind: 'noAnswer', repeated, detail } });
 }
 
 /**
@@ -184,17 +182,14 @@ export async function sendRequest(
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
 	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.activation;
-	const forTool = runsAsTool(ctx.getNode());
-	// A model makes one call at a time: its errors name no item.
-	if (forTool) itemIndex = undefined;
 	const target = `${method} ${options.url}`;
-	const { budget, limit } = await budgetOf(ctx);
+	const { budget, limit } = await budgetOf(ctx, target);
 	// A call's waits end on the execution's cancellation and, for the editor, on its timeout.
 	const signals = [cancelSignalOf(ctx), call.lane === 'editor' ? systemClock.timeout(EDITOR_TIMEOUT_MS) : undefined];
 	const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
 	if (call.lane === 'editor') options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
 	const notSent = (error: unknown): never => {
-		throw error instanceof WaitEnded ? waitError(ctx, call, target, itemIndex, error.waitMs) : error;
+		throw error instanceof WaitEnded ? notSentError(ctx, call, target, itemIndex, error.waitMs) : error;
 	};
 
 	for (let attempt = 1; ; attempt++) {
@@ -209,37 +204,13 @@ export async function sendRequest(
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
 				// Not sent: the credential's own check refused it (its message is advice for the author).
-				if (forTool) {
-					throw toolError(ctx.getNode(), `Could not send ${target}: this tool's connection is set up wrongly`, TOOL_TELL_USER);
-				}
-				throw new NodeOperationError(ctx.getNode(), `${failure.message}${itemSuffix(itemIndex)}`, { itemIndex });
+				throw faultError(ctx.getNode(), { problem: failure.message, target, itemIndex, why: { kind: 'setup' } });
 			}
 			if (mayRepeat && attemptsLeft) {
 				await systemClock.sleep(retryDelayMs(attempt), signal).catch(notSent);
 				continue;
 			}
-			// Worded, not the raw code: n8n replaces any error message that contains a network code
-			// such as ECONNRESET with a generic text, which would lose the method, path and item.
-			const problem = NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer';
-			const networkError = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
-			if (call.activation) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`Could not complete ${target}: ${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`,
-					{ description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${networkError}` },
-				);
-			}
-			if (forTool) {
-				// the network code stays out of the message: n8n replaces a message that holds one
-				const advice = networkAdvice(forTool, mayRepeat);
-				const error = toolError(ctx.getNode(), `Could not complete ${target}: ${problem}`, advice);
-				error.description = `${advice} ${networkError}`;
-				throw error;
-			}
-			throw new NodeOperationError(ctx.getNode(), `Could not complete ${target}: ${problem}${itemSuffix(itemIndex)}`, {
-				description: `${networkAdvice(forTool, mayRepeat)} ${networkError}`,
-				itemIndex,
-			});
+			throw noAnswerError(ctx, call, target, itemIndex, failure, mayRepeat);
 		}
 		const status = response.statusCode;
 		const asked = status === 429 ? retryAfterMs(response.headers) : undefined;
@@ -248,7 +219,7 @@ export async function sendRequest(
 		else slot.refused(asked ?? 1000);
 		if (status < 400) return response;
 		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
-			throw waitError(ctx, call, target, itemIndex, asked, response);
+			throw tooLongWaitError(ctx, call, response, target, itemIndex, asked);
 		}
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {
