@@ -21,7 +21,7 @@ afterEach(() => nock.cleanAll());
 
 const node = loadNodeType(new BusinessOps());
 
-test.failing('From list: a page whose meta says total 250 but no hasMore offers the next page, as Get Many reads it', async () => {
+test('From list: a page whose meta says total 250 but no hasMore offers the next page, as Get Many reads it', async () => {
 	const page1 = Array.from({ length: 100 }, (_, i) => ({ id: `ctc_${i + 1}`, name: `Contact ${i + 1}`, email: `c${i + 1}@example.com` }));
 	nock('https://api.business-ops.test')
 		.get('/v1/contacts')

@@ -35,14 +35,23 @@ class UnreadableList extends ApplicationError {
 }
 
 /** `meta` of a list answer (spec 2, "Response envelopes"). */
-function metaOf(body: unknown): { total?: number; hasMore?: boolean } | undefined {
+function metaOf(body: unknown): { total?: number; hasMore?: boolean; pageSize?: number } | undefined {
 	const meta = (body as { meta?: unknown } | undefined)?.meta;
 	return meta && typeof meta === 'object' ? meta : undefined;
 }
 
+/** Whether a page says more follow: `hasMore`, or without it, a `total` above the records up to this page. */
+function hasMorePages(body: unknown, readSoFar: number): boolean {
+	const meta = metaOf(body);
+	if (meta?.hasMore !== undefined) return meta.hasMore === true;
+	return typeof meta?.total === 'number' && meta.total > readSoFar;
+}
+
 /** The page after `page`, or undefined when the answer says it was the last one (or has no `meta`). */
 export function nextPageOf(body: unknown, page: number): number | undefined {
-	return metaOf(body)?.hasMore === true ? page + 1 : undefined;
+	const held = recordsOf(body).length;
+	const size = metaOf(body)?.pageSize;
+	return hasMorePages(body, (page - 1) * (typeof size === 'number' ? size : held) + held) ? page + 1 : undefined;
 }
 
 /** A walk: its records, the last page's answer, whether the list was read as it was (see `isWhole`), where an id repeated. */
@@ -89,7 +98,7 @@ export async function walkPages<R extends { body: unknown }>(
 		const total = typeof meta?.total === 'number' ? meta.total : undefined;
 		if (total !== undefined) totals.add(total);
 		const cut = maxResults !== undefined && records.length >= maxResults;
-		const more = meta?.hasMore === true || (meta?.hasMore === undefined && total !== undefined && total > records.length);
+		const more = hasMorePages(last.body, records.length);
 		if (!cut && more && held.length === 0) {
 			throw new UnreadableList(`The API answered page ${page} of the list with no records but said there were more; stopped reading the list`, 'contradiction');
 		}
