@@ -15,3 +15,7 @@ test.each(['http://[::2]:5678/webhook/a', 'http://[::a00]/webhook/a', 'http://[0
 		expect(unreachableWebhookProblem(url, 'https://api.example.com/v1')).toBeDefined();
 	},
 );
+
+test('an API at such a host is local too: a local webhook URL is not refused (the check does nothing), as before the shrink', () => {
+	expect(unreachableWebhookProblem('http://localhost:5678/webhook/a', 'http://[::2]:3000/v1')).toBeUndefined();
+});
