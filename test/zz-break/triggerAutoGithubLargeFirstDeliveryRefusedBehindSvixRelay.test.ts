@@ -29,3 +29,10 @@ test('a large GitHub-style first delivery verifies although a relay added its ow
 	const trust = decideTrust({ headers: { 'x-hub-signature-256': github, ...relay }, rawBody: BODY, nowSeconds: NOW }, auto);
 	expect(trust).toMatchObject({ accepted: true });
 });
+
+test('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole secret) behind that relay', () => {
+	const stripe = `t=${NOW},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${NOW}.`).update(BODY).digest('hex')}`;
+	const relay = { 'svix-id': 'msg_relay_1', 'svix-timestamp': String(NOW), 'svix-signature': `v1,${randomBytes(32).toString('base64')}` };
+	expect(decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(true);
+	expect(decideTrust({ headers: { 'stripe-signature': stripe, ...relay }, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({ accepted: true });
+});
