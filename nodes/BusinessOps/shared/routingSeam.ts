@@ -9,8 +9,9 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 	NodeApiError,
+	PostReceiveAction,
 } from 'n8n-workflow';
-import { ApplicationError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/toolErrors';
@@ -113,13 +114,9 @@ async function routed(ctx: IExecutePaginationFunctions, requestData: Declarative
 		const { records, response } = await send(ctx, options, itemIndex, kept);
 		const pairedItem = { item: itemIndex };
 		let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
-		for (const { actions } of requestData.postReceive) {
-			for (const action of actions) {
-				if (typeof action !== 'function') {
-					throw new ApplicationError('Business Ops operations declare postReceive steps as functions: the envelope is unwrapped by the routing seam');
-				}
-				items = await action.call(ctx, items, response);
-			}
+		// every postReceive step is a function (pinned in routingSeam.test.ts): the envelope is unwrapped here
+		for (const action of requestData.postReceive.flatMap(({ actions }) => actions) as Array<Extract<PostReceiveAction, (...args: never[]) => unknown>>) {
+			items = await action.call(ctx, items, response);
 		}
 		noteDeprecation(ctx, response);
 		// Every record of input item i is paired with i, whatever a postReceive step returned.
