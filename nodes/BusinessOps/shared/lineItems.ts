@@ -8,7 +8,7 @@ import type {
 
 import { givenAs, toStrictNumber } from '../../shared/typing';
 import { sendStep } from './fields';
-import { invalidInput, isEmptyValue, parseJsonParameter } from './validation';
+import { invalidInput, isEmptyValue } from './validation';
 
 /**
  * Keys a line of a fetched quote or invoice carries that the API computes or assigns itself: a
@@ -155,7 +155,14 @@ function sendItems(source: ItemsSource, update: boolean) {
 		if (source === 'json' && isEmptyValue(given)) {
 			throw invalidInput(this, label, `no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`, hint, parameter);
 		}
-		const result = checkLineItems(source === 'form' ? formRows(given) : parseJsonParameter(this, given, label, parameter));
+		let lines: unknown = source === 'form' ? formRows(given) : given;
+		// Items (JSON) is text, or from an expression a list already
+		try {
+			if (typeof lines === 'string') lines = JSON.parse(lines);
+		} catch (error) {
+			throw invalidInput(this, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
+		}
+		const result = checkLineItems(lines);
 		if ('problem' in result) throw invalidInput(this, label, result.problem, hint, parameter);
 		const body = isPlainObject(requestOptions.body) ? requestOptions.body : {};
 		return { ...requestOptions, body: { ...body, items: result.items } };

@@ -79,13 +79,3 @@ export function idProblem(id: string): string | undefined {
 	if (id === '.' || id === '..') return `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`;
 	return undefined;
 }
-
-/** Parses a JSON parameter that may arrive as text or, from an expression, as a value already. */
-export function parseJsonParameter(ctx: IExecuteSingleFunctions, value: unknown, label: string, parameter?: string): unknown {
-	if (typeof value !== 'string') return value;
-	try {
-		return JSON.parse(value);
-	} catch (error) {
-		throw invalidInput(ctx, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
-	}
-}
