@@ -56,6 +56,4 @@ export function dateText(value: unknown, timeZone: string): unknown {
 }
 
 /** The calendar date as written: "2026-12-31" from "2026-12-31T10:00:00". */
-export function toCalendarDate(value: string): string {
-	return value.trim().slice(0, 10);
-}
+export const toCalendarDate = (value: string): string => value.trim().slice(0, 10);
