@@ -203,6 +203,15 @@ describe('Contact → Create or Update', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
+	test('a contact the API lists without an id is refused: it cannot be updated, and a create would double it', async () => {
+		listing([{ name: 'No id', email: 'noid@example.com' } as Contact]);
+		const error = await runDeclarativeNode(node, upsert, { items: rows('noid@example.com') }).catch((e: Error) => e);
+		expect((error as Error).message).toBe(
+			'Email: the API listed a contact with the e-mail noid@example.com without an ID, so it cannot be updated; nothing was written [item 0]',
+		);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
 	test('a contact created without a name is for the API to refuse (the spec does not say which fields are required)', async () => {
 		listing([]);
 		const write = api()

@@ -157,6 +157,17 @@ describe('Stop Workflow: the error says what was written', () => {
 	});
 });
 
+test('Stop Workflow: 2 deletes, the 2nd failing: the error says a new run\'s delete of item 0 fails with 404', async () => {
+	nock(API).delete('/v1/contacts/ctc_1').reply(200, { data: { id: 'ctc_1' } });
+	nock(API).delete('/v1/contacts/ctc_2').reply(422, { error: { code: 'validation_error', message: 'contact has open invoices' } });
+	const remove = { resource: 'contact', operation: 'delete', contactId: byId('={{ $json.id }}') };
+	const error = (await runDeclarativeNode(node, remove, { items: [{ json: { id: 'ctc_1' } }, { json: { id: 'ctc_2' } }] }).catch((e: unknown) => e)) as Error & {
+		description?: string;
+	};
+	expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
+	expect(error.description).toContain('a delete fails with 404 (not found): the record is already deleted');
+});
+
 describe('Create or Update: overlapping runs in one process', () => {
 	test('two executions at once for one new address, the API answering slowly: one contact, the later run updates it', async () => {
 		const api = contactsApi(undefined, 200);

@@ -5,12 +5,10 @@ import { recordsOf } from '../../shared/api/envelope';
 import { MAX_PAGE_SIZE, nextPageOf } from '../../shared/api/pages';
 import { apiRequest } from '../../shared/api/transport';
 
-function label(...parts: unknown[]): string {
-	return parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
-}
+const label = (...parts: unknown[]) => parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
 
 /**
- * A list search over the list at `path` (or the path `pathOf` gives for the node's current
+ * A list search over the list at `path` (or the path a function gives for the node's current
  * parameters; undefined there means there is nothing to list yet), labelled by `labelOf`, one page
  * at a time. The API has no text search, so the filter matches the label and the ID within each
  * page; the page number is the pagination token.

@@ -43,21 +43,17 @@ export function toUtcTimestamp(value: string, timeZone: string): string {
  * `DateTime` by `toISO()`; anything else as it is.
  */
 export function dateText(value: unknown, timeZone: string): unknown {
-	if (Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN((value as Date).getTime())) return inZone(value as Date, timeZone);
+	if (Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN((value as Date).getTime())) {
+		const offset = zoneOffsetMs((value as Date).getTime(), timeZone);
+		const wall = new Date((value as Date).getTime() + offset).toISOString().slice(0, -1);
+		const minutes = Math.round(Math.abs(offset) / 60000);
+		const sign = offset < 0 ? '-' : '+';
+		return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+	}
 	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
 	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) return luxon.toISO() ?? value;
 	return value;
 }
 
-function inZone(date: Date, timeZone: string): string {
-	const offset = zoneOffsetMs(date.getTime(), timeZone);
-	const wall = new Date(date.getTime() + offset).toISOString().slice(0, -1);
-	const minutes = Math.round(Math.abs(offset) / 60000);
-	const sign = offset < 0 ? '-' : '+';
-	return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-}
-
 /** The calendar date as written: "2026-12-31" from "2026-12-31T10:00:00". */
-export function toCalendarDate(value: string): string {
-	return value.trim().slice(0, 10);
-}
+export const toCalendarDate = (value: string): string => value.trim().slice(0, 10);

@@ -102,8 +102,9 @@ export interface TextOptions {
 	check?: TextCheck;
 }
 
-function textRule(options: TextOptions = {}): Rule {
-	return (_ctx, value) => {
+/** Text, sent as typed by `options` (trimmed, upper-cased, checked). */
+export function textField(field: Declaration, options: TextOptions & SendTo = {}): INodeProperties {
+	return sendingField({ ...field, type: 'string' }, (_ctx, value) => {
 		const typed = asText(value);
 		if ('problem' in typed) return typed;
 		let text = typed.value as string;
@@ -111,12 +112,7 @@ function textRule(options: TextOptions = {}): Rule {
 		if (options.upperCase) text = text.toUpperCase();
 		const problem = options.check && textProblem(options.check, text);
 		return problem ? { problem } : { value: text };
-	};
-}
-
-/** Text, sent as typed by `options` (trimmed, upper-cased, checked). */
-export function textField(field: Declaration, options: TextOptions & SendTo = {}): INodeProperties {
-	return sendingField({ ...field, type: 'string' }, textRule(options), options);
+	}, options);
 }
 
 /** A number: numeric text is sent as its number; anything else is refused. */

@@ -6,8 +6,7 @@ import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
 
-const methodOf = (options: IHttpRequestOptions) => (options.method ?? 'GET').toUpperCase();
-const isWrite = (options: IHttpRequestOptions) => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(methodOf(options));
+const isWrite = (options: IHttpRequestOptions) => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
 
 /** One try of Retry On Fail: each item's promise (settled when it finished); `kept` is what an ordered operation keeps for the try. */
 class Try {
@@ -59,7 +58,7 @@ function writtenBefore(ctx: IExecuteSingleFunctions, options: IHttpRequestOption
 	const again =
 		operation === 'upsert'
 			? 'Create or Update updates the same contacts again'
-			: methodOf(options) === 'DELETE'
+			: options.method === 'DELETE'
 				? 'a delete fails with 404 (not found): the record is already deleted'
 				: operation === 'create'
 					? 'a create makes a second record'

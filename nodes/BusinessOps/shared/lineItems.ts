@@ -8,17 +8,7 @@ import type {
 
 import { givenAs, toStrictNumber } from '../../shared/typing';
 import { sendStep } from './fields';
-import { invalidInput, isEmptyValue, parseJsonParameter } from './validation';
-
-/** One line of a quote or an invoice, as the API takes it. */
-interface LineItem {
-	name: string;
-	quantity: number;
-	unitPrice: number;
-	vatPercentage?: number;
-}
-
-const LINE_ITEM_KEYS = ['name', 'quantity', 'unitPrice', 'vatPercentage'] as const;
+import { invalidInput, isEmptyValue } from './validation';
 
 /**
  * Keys a line of a fetched quote or invoice carries that the API computes or assigns itself: a
@@ -66,6 +56,9 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 	},
 ];
 
+/** A line's keys as the API takes them: the form's field names. */
+const LINE_ITEM_KEYS = ITEM_FORM_FIELDS.map((field) => field.name);
+
 /** The defaults of the form's fields, applied when a stored form row leaves a field out. */
 const FORM_DEFAULTS: IDataObject = Object.fromEntries(ITEM_FORM_FIELDS.map((field) => [field.name, field.default]));
 
@@ -75,38 +68,37 @@ function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function checkLineItem(line: number, raw: unknown): LineItem | { problem: string } {
+/** One line as the API takes it, or its problem. */
+function checkLineItem(line: number, raw: unknown): IDataObject | string {
 	if (!isPlainObject(raw)) {
-		return { problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}` };
+		return `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}`;
 	}
-	const known: readonly string[] = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
+	const known = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
 	const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
 	if (unknownKeys.length > 0) {
 		const names = unknownKeys.map((key) => `"${key}"`).join(', ');
-		return {
-			problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`,
-		};
+		return `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`;
 	}
 	const where = (key: string) => `line ${line} "${key}"`;
 	const name = typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
 	if (typeof name !== 'string') {
-		return { problem: name === undefined ? `${where('name')} is missing` : `${where('name')} must be text; got ${givenAs(name)}` };
+		return name === undefined ? `${where('name')} is missing` : `${where('name')} must be text; got ${givenAs(name)}`;
 	}
-	if (name.trim() === '') return { problem: `${where('name')} is empty; give the name of the product or service` };
-	const item: LineItem = { name: name.trim(), quantity: 0, unitPrice: 0 };
-	for (const key of ['quantity', 'unitPrice', 'vatPercentage'] as const) {
+	if (name.trim() === '') return `${where('name')} is empty; give the name of the product or service`;
+	const item: IDataObject = { name: name.trim() };
+	for (const key of LINE_ITEM_KEYS.slice(1)) {
 		const value = raw[key];
 		// vatPercentage may be left out or empty: the API then applies the organization's default.
 		if (key === 'vatPercentage' && isEmptyValue(value)) continue;
-		if (value === undefined) return { problem: `${where(key)} is missing` };
+		if (value === undefined) return `${where(key)} is missing`;
 		const n = toStrictNumber(value);
 		if (n === undefined) {
 			const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
-			return { problem: `${where(key)} must be a number; got ${givenAs(value)}${hint}` };
+			return `${where(key)} must be a number; got ${givenAs(value)}${hint}`;
 		}
 		// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
 		// (discount and credit lines go too) and the API refuses what it does not take.
-		if (key === 'vatPercentage' && (n < 0 || n > 100)) return { problem: `${where(key)} must be from 0 to 100; got ${n}` };
+		if (key === 'vatPercentage' && (n < 0 || n > 100)) return `${where(key)} must be from 0 to 100; got ${n}`;
 		item[key] = n;
 	}
 	return item;
@@ -118,15 +110,15 @@ function checkLineItem(line: number, raw: unknown): LineItem | { problem: string
  * empty list, an empty name, a VAT percentage outside 0 to 100 and keys the API does not know.
  * Any quantity and unit price is sent (0 and negative ones too). Lines are counted from 1, as in the form.
  */
-export function checkLineItems(value: unknown): { items: LineItem[] } | { problem: string } {
+export function checkLineItems(value: unknown): { items: IDataObject[] } | { problem: string } {
 	if (!Array.isArray(value)) {
 		return { problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}` };
 	}
 	if (value.length === 0) return { problem: 'no items were given; add at least one item' };
-	const items: LineItem[] = [];
+	const items: IDataObject[] = [];
 	for (const [index, raw] of value.entries()) {
 		const item = checkLineItem(index + 1, raw);
-		if ('problem' in item) return item;
+		if (typeof item === 'string') return { problem: item };
 		items.push(item);
 	}
 	return { items };
@@ -163,7 +155,14 @@ function sendItems(source: ItemsSource, update: boolean) {
 		if (source === 'json' && isEmptyValue(given)) {
 			throw invalidInput(this, label, `no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`, hint, parameter);
 		}
-		const result = checkLineItems(source === 'form' ? formRows(given) : parseJsonParameter(this, given, label, parameter));
+		let lines: unknown = source === 'form' ? formRows(given) : given;
+		// Items (JSON) is text, or from an expression a list already
+		try {
+			if (typeof lines === 'string') lines = JSON.parse(lines);
+		} catch (error) {
+			throw invalidInput(this, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
+		}
+		const result = checkLineItems(lines);
 		if ('problem' in result) throw invalidInput(this, label, result.problem, hint, parameter);
 		const body = isPlainObject(requestOptions.body) ? requestOptions.body : {};
 		return { ...requestOptions, body: { ...body, items: result.items } };

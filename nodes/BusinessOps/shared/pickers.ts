@@ -67,6 +67,4 @@ export function contactField(own: { description?: string; required?: boolean } =
 }
 
 /** A path segment of a picker's ID, as used in `routing.request.url`. */
-export function idPath(parameterName: string): string {
-	return `{{ encodeURIComponent($parameter["${parameterName}"]) }}`;
-}
+export const idPath = (parameterName: string): string => `{{ encodeURIComponent($parameter["${parameterName}"]) }}`;

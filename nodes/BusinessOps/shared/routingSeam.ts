@@ -9,8 +9,9 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 	NodeApiError,
+	PostReceiveAction,
 } from 'n8n-workflow';
-import { ApplicationError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
 import { runsAsTool, TOOL_TELL_USER, toolError, toolNothingToChange } from '../../shared/api/toolErrors';
@@ -102,54 +103,39 @@ function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecuti
 	return ctx.getNode().onError === 'continueErrorOutput' ? item : { ...item, error: error as NodeApiError };
 }
 
-/** One item through the seam, sent in item order (with `always`, under every On Error); under "Continue" a failure is its error item. */
-async function routed(ctx: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions, send: ItemSender, always = false) {
-	const options = requestData.options as IHttpRequestOptions;
-	const itemIndex = ctx.getItemIndex();
-	const sent = inItemOrder(ctx, options, async (kept) => {
-		const refused = refusalOf(options);
-		if (refused) throw refused;
-		refuseUnsendable(ctx, options, itemIndex);
-		const { records, response } = await send(ctx, options, itemIndex, kept);
-		const pairedItem = { item: itemIndex };
-		let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
-		for (const { actions } of requestData.postReceive) {
-			for (const action of actions) {
-				if (typeof action !== 'function') {
-					throw new ApplicationError('Business Ops operations declare postReceive steps as functions: the envelope is unwrapped by the routing seam');
-				}
-				items = await action.call(ctx, items, response);
+/** The seam's hook for `send`: one item, sent in item order (with `always`, under every On Error); under "Continue" a failure is its error item. */
+function routed(send: ItemSender, always = false) {
+	return async function (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
+		const options = requestData.options as IHttpRequestOptions;
+		const itemIndex = this.getItemIndex();
+		const sent = inItemOrder(this, options, async (kept) => {
+			const refused = refusalOf(options);
+			if (refused) throw refused;
+			refuseUnsendable(this, options, itemIndex);
+			const { records, response } = await send(this, options, itemIndex, kept);
+			const pairedItem = { item: itemIndex };
+			let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
+			// every postReceive step is a function (pinned in routingSeam.test.ts): the envelope is unwrapped here
+			for (const action of requestData.postReceive.flatMap(({ actions }) => actions) as Array<Extract<PostReceiveAction, (...args: never[]) => unknown>>) {
+				items = await action.call(this, items, response);
 			}
-		}
-		noteDeprecation(ctx, response);
-		// Every record of input item i is paired with i, whatever a postReceive step returned.
-		return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
-	}, always);
-	return ctx.continueOnFail() ? await sent.catch((error: Error) => [errorItem(ctx, error)]) : await sent;
-}
-
-/** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
-export async function executeRoutedRequest(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
-	return await routed(this, requestData, sendOne);
-}
-
-function routing(request: INodePropertyRouting['request'], send: ItemSender, always = false): INodePropertyRouting {
-	return {
-		request,
-		operations: {
-			async pagination(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) {
-				return await routed(this, requestData, send, always);
-			},
-		},
+			noteDeprecation(this, response);
+			// Every record of input item i is paired with i, whatever a postReceive step returned.
+			return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
+		}, always);
+		return this.continueOnFail() ? await sent.catch((error: Error) => [errorItem(this, error)]) : await sent;
 	};
 }
 
+/** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
+export const executeRoutedRequest = routed(sendOne);
+
 /** The routing of an operation that reads a list (GET `url`): the seam reads its pages. */
 export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
-	return routing({ method: 'GET', url, ...extra }, readAll);
+	return { request: { method: 'GET', url, ...extra }, operations: { pagination: routed(readAll) } };
 }
 
 /** The routing of an operation of more than one request (Create or Update): `sender` sends each item, in item order under every On Error. */
 export function senderRouting(request: { method: IHttpRequestMethods; url: string }, sender: ItemSender): INodePropertyRouting {
-	return routing(request, sender, true);
+	return { request, operations: { pagination: routed(sender, true) } };
 }

@@ -25,20 +25,11 @@ export function invalidInput(
 }
 
 /** True for what counts as "not given": undefined, null, and text that is empty or only spaces. */
-export function isEmptyValue(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
+export const isEmptyValue = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const ID = /^[A-Za-z0-9_.:-]+$/;
-const DOT_SEGMENT = /^\.{1,2}$/;
-
-/** An absolute http or https URL with a host. */
-function isHttpUrl(value: string): boolean {
-	const url = URL.canParse(value) ? new URL(value) : undefined;
-	return (url?.protocol === 'http:' || url?.protocol === 'https:') && url.hostname !== '';
-}
 
 export function isIsoDate(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
@@ -61,7 +52,8 @@ export function textProblem(check: TextCheck, text: string): string | undefined 
 		case 'email':
 			return text.length <= 254 && EMAIL.test(text) ? undefined : `"${text}" is not an e-mail address`;
 		case 'httpUrl':
-			return isHttpUrl(text) ? undefined : `"${text}" is not an http:// or https:// URL`;
+			// an http(s) URL without a host does not parse (WHATWG URL: special schemes need one)
+			return URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol) ? undefined : `"${text}" is not an http:// or https:// URL`;
 		case 'currency':
 			return /^[A-Z]{3}$/.test(text) ? undefined : `"${text}" must be a 3-letter ISO 4217 code such as EUR`;
 	}
@@ -82,16 +74,6 @@ export function numberProblem(check: NumberCheck, n: number): string | undefined
 export function idProblem(id: string): string | undefined {
 	if (!ID.test(id)) return `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`;
 	// a URL normalises "/contacts/.." into "/", so the request would reach another address
-	if (DOT_SEGMENT.test(id)) return `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`;
+	if (id === '.' || id === '..') return `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`;
 	return undefined;
-}
-
-/** Parses a JSON parameter that may arrive as text or, from an expression, as a value already. */
-export function parseJsonParameter(ctx: IExecuteSingleFunctions, value: unknown, label: string, parameter?: string): unknown {
-	if (typeof value !== 'string') return value;
-	try {
-		return JSON.parse(value);
-	} catch (error) {
-		throw invalidInput(ctx, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
-	}
 }

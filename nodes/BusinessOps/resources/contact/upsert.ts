@@ -63,7 +63,7 @@ async function readIndex(ctx: IExecutePaginationFunctions, options: IHttpRequest
 		if (key === '') continue;
 		const ids = index.get(key) ?? new Set<string>();
 		// A contact shown on two pages (the list moved during the read) is one contact.
-		ids.add(record.id === undefined || record.id === null ? '' : String(record.id));
+		ids.add(String(record.id ?? ''));
 		index.set(key, ids);
 	}
 	return index;
@@ -97,20 +97,13 @@ function matchOf(ctx: IExecutePaginationFunctions, index: Index, email: string):
 	}
 	if (ids.length > 1) {
 		const named = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+		const problem = `${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact`;
 		if (runsAsTool(ctx.getNode())) {
 			// the e-mail is right, the data is not: another e-mail would create a contact nobody asked for
-			throw toolError(
-				ctx.getNode(),
-				`${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact`,
-				'Do not change the e-mail. Tell the user to merge the duplicate contacts, or update one of them with its contact ID. Nothing was written.',
-			);
+			const fix = 'Do not change the e-mail. Tell the user to merge the duplicate contacts, or update one of them with its contact ID. Nothing was written.';
+			throw toolError(ctx.getNode(), problem, fix);
 		}
-		throw invalidInput(
-			ctx,
-			'Email',
-			`${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact; nothing was written`,
-			'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID. ',
-		);
+		throw invalidInput(ctx, 'Email', `${problem}; nothing was written`, 'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID. ');
 	}
 	return ids[0];
 }
