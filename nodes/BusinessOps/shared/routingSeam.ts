@@ -68,7 +68,7 @@ const sendOne: ItemSender = async (ctx, options, itemIndex) => {
 /** A list, read in full or up to the item's Limit. */
 const readAll: ItemSender = async (ctx, options, itemIndex) => {
 	const maxResults = listLimit(ctx);
-	const { records, last } = await readList(ctx, options, { itemIndex, maxResults });
+	const { records, last } = await readList(ctx, options, { itemIndex, maxResults, untilWhole: true });
 	return { records: records.slice(0, maxResults), response: last };
 };
 
