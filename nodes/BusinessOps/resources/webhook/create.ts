@@ -42,7 +42,7 @@ export function urlField(own: Partial<Declaration> = {}): INodeProperties {
 	);
 }
 
-export const SIGNING_SECRET_NOTE =
+const SIGNING_SECRET_NOTE =
 	'This signing secret is shown only this once: store it now (for example in an n8n credential). The API never returns it again, and it is needed to verify the deliveries.';
 
 /** postReceive of Create: puts the one-time warning beside the signing secret. */
