@@ -42,6 +42,15 @@ export const agentRunDescription: INodeProperties[] = [
 		...getManyFields(),
 		filtersField([statusFilter(['running', 'success', 'failed'], 'runs')]),
 		// a run can carry large input and output JSON
-		simplifyField(['id', 'agentId', 'status', 'requestId', 'summary', 'error', 'startedAt', 'finishedAt']),
+		simplifyField([
+			'id',
+			'agentId',
+			'status',
+			'requestId',
+			'summary',
+			'error',
+			'startedAt',
+			'finishedAt',
+		]),
 	]),
 ];
