@@ -52,14 +52,6 @@ export function listsFor(events: readonly string[]): WatchedList[] {
 	);
 }
 
-function idOf(list: WatchedList, record: IDataObject): string {
-	const id = textOf(record.id);
-	if (id === null) {
-		throw new ApplicationError(`The API listed one of the ${list.plural} without an id, so the polling trigger cannot tell whether it changed`);
-	}
-	return id;
-}
-
 /** The status a record is remembered with: only for lists whose statuses give events. */
 function statusOf(list: WatchedList, record: IDataObject): string | undefined {
 	return list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
@@ -82,7 +74,10 @@ function polledEvent(type: string, record: IDataObject, timestamp: string, from?
 export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
 	const byKey = new Map<string, IDataObject>();
 	for (const record of records) {
-		const id = idOf(list, record);
+		const id = textOf(record.id);
+		if (id === null) {
+			throw new ApplicationError(`The API listed one of the ${list.plural} without an id, so the polling trigger cannot tell whether it changed`);
+		}
 		const key = recordKey(id);
 		const other = byKey.get(key);
 		if (other && textOf(other.id) !== id) {

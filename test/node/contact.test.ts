@@ -119,6 +119,20 @@ describe('Contact', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	test('Update sends a new name beside the optional contact fields', async () => {
+		const scope = api()
+			.patch('/v1/contacts/ctc_1', { name: 'Bakkerij Jansen', email: 'info@jansen.nl' })
+			.reply(200, { data: { ...contact, name: 'Bakkerij Jansen', email: 'info@jansen.nl' } });
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'update',
+			contactId: byId('ctc_1'),
+			updateFields: { name: 'Bakkerij Jansen', email: 'info@jansen.nl' },
+		});
+		expect(items[0].json.name).toBe('Bakkerij Jansen');
+		expect(scope.isDone()).toBe(true);
+	});
+
 	test('Delete answers { deleted: true, id }', async () => {
 		const scope = api().delete('/v1/contacts/ctc_1').reply(200, { data: { id: 'ctc_1', deleted: true } });
 		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'delete', contactId: byId('ctc_1') });

@@ -3,7 +3,7 @@
  * input gets a clear error that says what to fix … and loses nothing" (common rules).
  *
  * The Business Ops node's Event Names or IDs (Webhook → Create) reads an expression's value by
- * eventsRule: "a, b" text is a list, entries are trimmed, and an entry that is not text (null, an
+ * the rule of eventsField: "a, b" text is a list, entries are trimmed, and an entry that is not text (null, an
  * object) is refused naming it. The trigger's Event Names or IDs, the same field for the same API
  * call (POST /webhooks), is read by its own chosenEvents: text is dropped whole (publishing fails
  * with "Choose at least one event", although one was given), entries are not trimmed, and null or

@@ -1,6 +1,6 @@
 /**
  * Break b28a: Event Names or IDs (Webhook → Create / Update) given a list from an expression whose
- * entries are not text. eventsRule turns every entry into text with String(), so a missing value
+ * entries are not text. The rule of eventsField turned every entry into text with String(), so a missing value
  * is sent as the event type "undefined", null as "null" and an object as "[object Object]".
  * Issue 28: the value a field's check accepted is the value sent; null/undefined mean "not given"
  * and nothing sends "undefined" or null; anything else is refused naming the field and [item N].

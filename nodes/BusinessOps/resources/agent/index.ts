@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationFields } from '../../shared/fields';
+import { operationFields, textField } from '../../shared/fields';
+import { filtersField, getManyFields, queryOptionFilter, statusFilter } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { agentGetAllFields } from './getAll';
-import { agentUpdateFields } from './update';
 import { agentUpdateAutonomyFields } from './updateAutonomy';
 
 const agentUrl = `=/agents/${idPath('agentId')}`;
@@ -70,10 +69,37 @@ export const agentDescription: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...operationFields('agent', 'get', [recordPicker('agent')]),
-	...agentGetAllFields,
+	...operationFields('agent', 'getAll', [
+		...getManyFields(),
+		filtersField([
+			queryOptionFilter(
+				'Agent Type',
+				'agentType',
+				[
+					{ name: 'Customer Care Agent', value: 'CustomerCareAgent' },
+					{ name: 'Invoice Agent', value: 'InvoiceAgent' },
+					{ name: 'Planning Agent', value: 'PlanningAgent' },
+					{ name: 'Quote Agent', value: 'QuoteAgent' },
+				],
+				'Only agents of this type',
+			),
+			statusFilter(['active', 'paused', 'uninstalled'], 'agents'),
+		]),
+	]),
 	...operationFields('agent', 'getAutonomy', [recordPicker('agent')]),
 	...operationFields('agent', 'pause', [recordPicker('agent')]),
 	...operationFields('agent', 'resume', [recordPicker('agent')]),
-	...agentUpdateFields,
+	// the API lets only the name of an agent change here; the status changes through Pause and Resume
+	...operationFields('agent', 'update', [
+		recordPicker('agent'),
+		textField({
+			displayName: 'Name',
+			name: 'name',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Quotes for painting jobs',
+			description: 'New name of the agent',
+		}),
+	]),
 	...agentUpdateAutonomyFields,
 ];

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { idPath } from '../../shared/pickers';
+import { operationFields } from '../../shared/fields';
+import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/getMany';
+import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { agentRunGetFields } from './get';
-import { agentRunGetAllFields } from './getAll';
 
 const runsUrl = `=/agents/${idPath('agentId')}/runs`;
 
@@ -32,6 +32,25 @@ export const agentRunDescription: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
-	...agentRunGetFields,
-	...agentRunGetAllFields,
+	// the agent, then one of its runs: the run picker lists the runs of the agent chosen here
+	...operationFields('agentRun', 'get', [
+		recordPicker('agent'),
+		recordPicker('agentRun', { description: 'Run of the chosen agent; the list shows the runs of that agent' }),
+	]),
+	...operationFields('agentRun', 'getAll', [
+		recordPicker('agent'),
+		...getManyFields(),
+		filtersField([statusFilter(['running', 'success', 'failed'], 'runs')]),
+		// a run can carry large input and output JSON
+		simplifyField([
+			'id',
+			'agentId',
+			'status',
+			'requestId',
+			'summary',
+			'error',
+			'startedAt',
+			'finishedAt',
+		]),
+	]),
 ];

@@ -2,15 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, operationFields, optionsField, textField } from '../../shared/fields';
 
-/**
- * Contact types: the spec names only `business` and does not show the full list, so these are
- * suggestions; an expression sends any other value as given, and the API decides.
- */
-const contactTypeOptions = [
-	{ name: 'Business', value: 'business', description: 'A business (the value the API documentation names)' },
-	{ name: 'Individual', value: 'individual', description: 'A private person (not in the API documentation)' },
-];
-
 /** The optional fields of a contact (Create, Update, Create or Update), each sent only when the user adds it. */
 export const optionalContactFields: INodeProperties[] = [
 	textField(
@@ -36,7 +27,12 @@ export const optionalContactFields: INodeProperties[] = [
 		{
 			displayName: 'Type',
 			name: 'type',
-			options: contactTypeOptions,
+			// the spec names only `business` and does not show the full list, so these are suggestions;
+			// an expression sends any other value as given, and the API decides
+			options: [
+				{ name: 'Business', value: 'business', description: 'A business (the value the API documentation names)' },
+				{ name: 'Individual', value: 'individual', description: 'A private person (not in the API documentation)' },
+			],
 			default: 'business',
 			description:
 				'Kind of contact. The API documents only "business"; to send another value, switch to Expression and type it.',

@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationFields } from '../../shared/fields';
+import { operationFields, textField, updateFields } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting, senderRouting } from '../../shared/routingSeam';
-import { contactCreateFields } from './create';
-import { contactUpdateFields } from './update';
+import { contactCreateFields, optionalContactFields } from './create';
 import { contactUpsertFields, upsertContact } from './upsert';
 
 export const contactDescription: INodeProperties[] = [
@@ -65,6 +64,10 @@ export const contactDescription: INodeProperties[] = [
 	...operationFields('contact', 'delete', [recordPicker('contact')]),
 	...operationFields('contact', 'get', [recordPicker('contact')]),
 	...operationFields('contact', 'getAll', getManyFields()),
-	...contactUpdateFields,
+	// PATCH /contacts/{id}: only the fields the user adds
+	...operationFields('contact', 'update', [
+		recordPicker('contact'),
+		updateFields([textField({ displayName: 'Name', name: 'name', default: '' }), ...optionalContactFields]),
+	]),
 	...contactUpsertFields,
 ];

@@ -1,15 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationFields } from '../../shared/fields';
-import { simplifyField } from '../../shared/getMany';
+import { operationFields, statusField } from '../../shared/fields';
+import { getManyFields, simplifyField } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
 import { invoiceCreateFields } from './create';
-import { INVOICE_SIMPLE_KEYS, invoiceGetAllFields } from './getAll';
-import { invoiceUpdateFields } from './update';
-import { invoiceUpdateStatusFields } from './updateStatus';
+import { INVOICE_STATUSES, invoiceUpdateFields } from './update';
 
 const invoiceUrl = `=/invoices/${idPath('invoiceId')}`;
+
+/** What Simplify keeps of an invoice (Get and Get Many). */
+const INVOICE_SIMPLE_KEYS = ['id', 'number', 'status', 'contactId', 'total', 'issueDate', 'dueDate'];
 
 export const invoiceDescription: INodeProperties[] = [
 	{
@@ -81,9 +82,18 @@ export const invoiceDescription: INodeProperties[] = [
 	...invoiceCreateFields,
 	...operationFields('invoice', 'delete', [recordPicker('invoice')]),
 	...operationFields('invoice', 'get', [recordPicker('invoice'), simplifyField(INVOICE_SIMPLE_KEYS)]),
-	...invoiceGetAllFields,
+	...operationFields('invoice', 'getAll', [...getManyFields(), simplifyField(INVOICE_SIMPLE_KEYS)]),
 	...operationFields('invoice', 'markAsPaid', [recordPicker('invoice')]),
 	...operationFields('invoice', 'send', [recordPicker('invoice')]),
 	...invoiceUpdateFields,
-	...invoiceUpdateStatusFields,
+	// PATCH /invoices/{id} with `{ status }`
+	...operationFields('invoice', 'updateStatus', [
+		recordPicker('invoice'),
+		statusField(INVOICE_STATUSES, {
+			required: true,
+			default: 'finalized',
+			description:
+				'The new status. The API refuses moves its rules do not allow (for example out of Paid or Written Off) with an error naming the move.',
+		}),
+	]),
 ];

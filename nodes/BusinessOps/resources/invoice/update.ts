@@ -4,7 +4,9 @@ import { toCalendarDate } from '../../shared/dates';
 import { dateField, operationFields, statusField, updateFields } from '../../shared/fields';
 import { lineItemsUpdateFields } from '../../shared/lineItems';
 import { contactField, recordPicker } from '../../shared/pickers';
-import { INVOICE_STATUSES } from './updateStatus';
+
+/** The spec's invoice statuses (section 3), for Update Status and Update's Status. */
+export const INVOICE_STATUSES = ['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'];
 
 /** PATCH /invoices/{id}: only the fields the user adds, content and/or a status in one request. */
 export const invoiceUpdateFields: INodeProperties[] = operationFields('invoice', 'update', [

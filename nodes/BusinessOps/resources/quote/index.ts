@@ -1,14 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationFields } from '../../shared/fields';
-import { simplifyField } from '../../shared/getMany';
+import { getManyFields, simplifyField } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
 import { quoteCreateFields } from './create';
-import { QUOTE_SIMPLE_KEYS, quoteGetAllFields } from './getAll';
 import { quoteUpdateFields } from './update';
 
 const quoteUrl = `=/quotes/${idPath('quoteId')}`;
+
+/** What Simplify keeps of a quote (Get and Get Many). */
+const QUOTE_SIMPLE_KEYS = ['id', 'number', 'status', 'contactId', 'total', 'validUntil', 'createdAt'];
 
 export const quoteDescription: INodeProperties[] = [
 	{
@@ -82,7 +84,7 @@ export const quoteDescription: INodeProperties[] = [
 	...quoteCreateFields,
 	...operationFields('quote', 'delete', [recordPicker('quote')]),
 	...operationFields('quote', 'get', [recordPicker('quote'), simplifyField(QUOTE_SIMPLE_KEYS)]),
-	...quoteGetAllFields,
+	...operationFields('quote', 'getAll', [...getManyFields(), simplifyField(QUOTE_SIMPLE_KEYS)]),
 	...operationFields('quote', 'send', [recordPicker('quote')]),
 	...quoteUpdateFields,
 ];

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { operationFields } from '../../shared/fields';
+import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
 import { requestCreateFields } from './create';
-import { requestGetAllFields } from './getAll';
 
 export const requestDescription: INodeProperties[] = [
 	{
@@ -40,5 +40,10 @@ export const requestDescription: INodeProperties[] = [
 	},
 	...requestCreateFields,
 	...operationFields('request', 'get', [recordPicker('request')]),
-	...requestGetAllFields,
+	...operationFields('request', 'getAll', [
+		...getManyFields(),
+		filtersField([statusFilter(['new', 'processing', 'processed', 'failed', 'archived'], 'requests')]),
+		// a request carries the customer's text and the agent-run output
+		simplifyField(['id', 'status', 'fromEmail', 'fromName', 'subject', 'externalRef', 'createdAt']),
+	]),
 ];

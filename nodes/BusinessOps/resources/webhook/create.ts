@@ -1,14 +1,7 @@
 import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { operationFields, sendingField, textField, type Declaration, type Rule } from '../../shared/fields';
+import { operationFields, sendingField, textField, type Declaration } from '../../shared/fields';
 import { eventNamesOf } from '../../../shared/eventNames';
-
-/** At least one event type is needed (eventNamesOf reads the field). */
-const eventsRule: Rule = (_ctx, value) => {
-	const read = eventNamesOf(value);
-	if ('problem' in read) return read;
-	return read.events.length === 0 ? { problem: 'choose at least one event type' } : { value: read.events };
-};
 
 /** The event types a subscription receives, from GET /webhooks/events. */
 export function eventsField(own: Partial<Declaration> = {}): INodeProperties {
@@ -23,7 +16,12 @@ export function eventsField(own: Partial<Declaration> = {}): INodeProperties {
 				'Event types delivered to the URL. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			...own,
 		},
-		eventsRule,
+		// at least one event type is needed (eventNamesOf reads the field)
+		(_ctx, value) => {
+			const read = eventNamesOf(value);
+			if ('problem' in read) return read;
+			return read.events.length === 0 ? { problem: 'choose at least one event type' } : { value: read.events };
+		},
 	);
 }
 
@@ -42,7 +40,7 @@ export function urlField(own: Partial<Declaration> = {}): INodeProperties {
 	);
 }
 
-export const SIGNING_SECRET_NOTE =
+const SIGNING_SECRET_NOTE =
 	'This signing secret is shown only this once: store it now (for example in an n8n credential). The API never returns it again, and it is needed to verify the deliveries.';
 
 /** postReceive of Create: puts the one-time warning beside the signing secret. */

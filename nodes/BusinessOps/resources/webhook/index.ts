@@ -1,16 +1,27 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
-import { operationFields } from '../../shared/fields';
+import { booleanField, operationFields, optionsField, textField, updateFields } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
-import { addSigningSecretNote, webhookCreateFields } from './create';
-import { toEventTypeItems } from './getEventTypes';
-import { webhookSendTestEventFields } from './sendTestEvent';
-import { webhookUpdateFields } from './update';
+import { addSigningSecretNote, eventsField, urlField, webhookCreateFields } from './create';
 
 const webhookUrl = `=/webhooks/${idPath('webhookId')}`;
+
+/**
+ * postReceive of Get Event Types: one item per event type. The list may hold names or records;
+ * a name becomes `{ type }`, a record is kept as the API sent it.
+ */
+async function toEventTypeItems(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return items.map((item) => {
+		const entry: unknown = item.json;
+		return typeof entry === 'string' ? { ...item, json: { type: entry } } : item;
+	});
+}
 
 export const webhookDescription: INodeProperties[] = [
 	{
@@ -82,6 +93,37 @@ export const webhookDescription: INodeProperties[] = [
 	...operationFields('webhook', 'delete', [recordPicker('webhook')]),
 	...operationFields('webhook', 'get', [recordPicker('webhook')]),
 	...operationFields('webhook', 'getAll', getManyFields()),
-	...webhookSendTestEventFields,
-	...webhookUpdateFields,
+	// POST /webhooks/{id}/test with `{ eventType }`
+	...operationFields('webhook', 'sendTestEvent', [
+		recordPicker('webhook'),
+		// The list is loaded from the API: any event type an expression gives is sent.
+		optionsField(
+			{
+				displayName: 'Event Type Name or ID',
+				name: 'eventType',
+				// Loaded again once the webhook is picked: by then n8n has given a newly added node its credential.
+				typeOptions: { loadOptionsMethod: 'getEventTypes', loadOptionsDependsOn: ['webhookId.value'] },
+				required: true,
+				default: '',
+				description:
+					'Type of the test event sent to the subscription URL. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{ others: true },
+		),
+	]),
+	// PATCH /webhooks/{id}: only the fields the user adds
+	...operationFields('webhook', 'update', [
+		recordPicker('webhook'),
+		updateFields([
+			booleanField({
+				displayName: 'Active',
+				name: 'active',
+				default: true,
+				description: 'Whether deliveries are sent: off pauses the subscription, on resumes it',
+			}),
+			eventsField(),
+			textField({ displayName: 'Name', name: 'name', default: '', description: 'Name of the subscription' }),
+			urlField(),
+		]),
+	]),
 ];
