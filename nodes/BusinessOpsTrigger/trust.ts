@@ -98,7 +98,7 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 		return trust;
 	}
 	if (reading && 'secret' in reading) entry.secret = reading.secret;
-	if (scheme === 'auto') entry.learned ??= trust.form.signed;
+	if (scheme === 'auto') entry.learned ??= trust.form.custom;
 	if (scheme !== 'none') logForm(ctx, entry, scheme, trust.form);
 	memory.set(key, entry);
 	unknownLogs.delete(key);
@@ -152,7 +152,7 @@ export function noteDelivery(ctx: IWebhookFunctions, delivery: Delivery & { acce
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */
 function logForm(ctx: IWebhookFunctions, entry: Memory, scheme: SignatureScheme, form: VerifiedForm): void {
 	// Auto: what the signature covers, never the header names or prefixes a replayer may change
-	const named = scheme === 'auto' && form.signed ? `${form.signed.content}\u0000${form.signed.key}` : `${scheme}\u0000${form.description}`;
+	const named = scheme === 'auto' && form.custom ? `${form.custom.content}\u0000${form.custom.key}` : `${scheme}\u0000${form.description}`;
 	if (entry.loggedForm === named) return;
 	entry.loggedForm = named;
 	const custom = scheme === 'auto' ? form.custom : undefined;

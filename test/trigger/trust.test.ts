@@ -25,7 +25,6 @@ describe('decideTrust: one request, one subscription, one answer', () => {
 					idHeader: 'webhook-id',
 					algorithm: 'sha256',
 				},
-				signed: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' },
 				signedId: 'msg_1',
 			},
 			timestamp: NOW - 17,

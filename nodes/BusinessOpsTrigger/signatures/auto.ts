@@ -156,9 +156,6 @@ function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Conte
 	return [...first, { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
 }
 
-const templateOf = (content: Content): SignedForm['content'] =>
-	content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}';
-
 /** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
 function asCustom(signature: Signature, content: Content, key: CustomSignature['key']): CustomSignature {
 	const fromSignatureValue = content.timestamp?.header.endsWith('=)') ?? false;
@@ -166,7 +163,7 @@ function asCustom(signature: Signature, content: Content, key: CustomSignature['
 		header: signature.header,
 		prefix: signature.prefix,
 		encoding: signature.encoding,
-		content: templateOf(content),
+		content: content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}',
 		key,
 		timestampHeader: content.timestamp && !fromSignatureValue ? content.timestamp.header : '',
 		idHeader: content.id?.header ?? '',
@@ -232,7 +229,7 @@ export function verifyAuto(
 		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 		if (!match) continue;
 		const custom = asCustom(match, content, keyForm);
-		const form = { description: describe(custom), custom, signed: { content: templateOf(content), key: keyForm }, ...(content.id ? { signedId: content.id.value } : {}) };
+		const form = { description: describe(custom), custom, ...(content.id ? { signedId: content.id.value } : {}) };
 		return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 	}
 	return noMatch(stale, learned);

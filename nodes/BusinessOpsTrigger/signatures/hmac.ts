@@ -21,17 +21,13 @@ export interface CustomSignature {
 }
 
 /** Auto's learned form: the signed content and the key, both covered by the HMAC. */
-export interface SignedForm {
-	content: '{body}' | '{timestamp}.{body}' | '{ID}.{timestamp}.{body}';
-	key: CustomSignature['key'];
-}
+export type SignedForm = Pick<CustomSignature, 'content' | 'key'>;
 
-/** Which form a delivery verified under; `custom` and `signed` are Auto's, `signedId` the id the signature covers. */
+/** Which form a delivery verified under; `custom` is Auto's (and Custom's), `signedId` the id the signature covers. */
 export interface VerifiedForm {
 	/** e.g. `Stripe-style (header Stripe-Signature)`; never contains a secret or a signature. */
 	description: string;
 	custom?: CustomSignature;
-	signed?: SignedForm;
 	signedId?: string;
 }
 
