@@ -46,13 +46,7 @@ export function localHostReason(host: string): string | undefined {
 	return undefined;
 }
 
-function hostOf(url: string): string | undefined {
-	try {
-		return new URL(url).hostname;
-	} catch {
-		return undefined;
-	}
-}
+const hostOf = (url: string): string | undefined => (URL.canParse(url) ? new URL(url).hostname : undefined);
 
 /** Why the API cannot reach `webhookUrl`; undefined when it can, or when the API itself is local. */
 export function unreachableWebhookProblem(webhookUrl: string, baseUrl: string): string | undefined {
