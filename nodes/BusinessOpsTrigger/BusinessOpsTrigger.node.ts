@@ -9,10 +9,11 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
+import { textOf } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
 import { customOptionProblem, customSignatureOf, customSignatureOption, optionProblem } from './signatures/customProperties';
 import { customProblem, SIGNATURE_SCHEMES } from './signatures/verify';
-import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
+import { eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
 import { isOn, switchProblem } from './switches';
@@ -246,7 +247,8 @@ export class BusinessOpsTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
-		const deliveryId = deliveryIdOf(body, delivery.form.signedId);
+		// signed data only: an unsigned header never decides the id (anyone could change it on a replay)
+		const deliveryId = textOf(delivery.form.signedId) ?? textOf(body.id);
 		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null && seenBefore(delivery, deliveryId)) {
 			noteDelivery(this, delivery, 'repeat', 'info', `ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`);
 			return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };

@@ -65,14 +65,6 @@ export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): 
 }
 
 /**
- * The delivery's stable id, from signed data only: the message id the signature covers, else
- * the body's `id`. An unsigned header never decides it (anyone could change it on a replay).
- */
-export function deliveryIdOf(body: IDataObject, signedId: string | undefined): string | null {
-	return text(signedId) ?? text(body.id);
-}
-
-/**
  * The output item (README.md, "Trigger"). `test: true` only for the JSON boolean `true`: the API's JSON
  * is read as JSON, not by the rule for text from expressions.
  */
