@@ -8,7 +8,7 @@ import { isApiNotFound, isConflict, PUBLISH_AGAIN } from '../shared/api/errors';
 import { readList } from '../shared/api/pages';
 import { apiRequest } from '../shared/api/transport';
 import { chosenEvents } from '../shared/eventNames';
-import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
+import { unreachableWebhookProblem } from './reachability';
 import { sealSecret } from './secretBox';
 import { hookListener, openStoredSecret, sameUrl, storedSubscription, writeRecord, type StoredSubscription, type Listener } from './subscriptionRecord';
 import { isOn } from './switches';
@@ -199,7 +199,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
 	const unreachable = skip ? undefined : unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (unreachable) {
-		throw new NodeOperationError(ctx.getNode(), `${unreachable}, so no event would ever arrive. ${REACHABILITY_FIX}`, { description: 'Nothing was subscribed.' });
+		throw new NodeOperationError(ctx.getNode(), unreachable, { description: 'Nothing was subscribed.' });
 	}
 	const hadRecord = storedSubscription(ctx, listener) !== undefined;
 	await discard(ctx, listener, 'a new one is being created');
