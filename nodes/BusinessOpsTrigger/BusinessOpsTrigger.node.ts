@@ -21,10 +21,6 @@ import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptio
 
 interface TriggerOptions extends TrustOptions {
 	eventTypeField?: string;
-	/** Yes/no options: an expression may give text (isOn). */
-	ignoreRepeatedDeliveries?: unknown;
-	includeHeaders?: unknown;
-	skipReachabilityCheck?: unknown;
 }
 
 /**

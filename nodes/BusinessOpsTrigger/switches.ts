@@ -14,7 +14,6 @@ export type Switch = keyof typeof SWITCHES;
 
 /** A yes/no option by the package's boolean rule ("true" text is true); unset or unreadable is off (switchProblem refuses it at activation). */
 export function isOn(options: IDataObject, name: Switch): boolean {
-	if (options[name] === undefined) return false;
 	const typed = asBoolean(options[name]);
 	return 'value' in typed && typed.value === true;
 }
