@@ -10,10 +10,6 @@ import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatu
 import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
-/** `parsedBody`: n8n's own parse of the body, used only by the scheme None when the raw bytes are missing. */
-type TrustRequest = Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'> & { parsedBody?: unknown };
-export type TrustSubscription = Omit<VerifyOptions, keyof TrustRequest>;
-
 export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
 	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
@@ -21,13 +17,13 @@ export type Trust =
 const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust => ({ accepted: false, status, kind, reason });
 
 /** Accepted only when the signature verifies and the body is a JSON object; else 401, or 400 for a verified body that is not one. Pure. */
-export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
-	const verified = verifyDelivery({ ...request, ...subscription });
+export function decideTrust(options: VerifyOptions & { parsedBody?: unknown }): Trust {
+	const verified = verifyDelivery(options);
 	if (!verified.valid) return refused(401, verified.kind, verified.reason);
 	// The bytes just verified are the ones read; only without a signature check may n8n's
-	// own parse of the body stand in for missing raw bytes.
-	const { parsedBody } = request;
-	const body = parseEventBody(request.rawBody) ?? (subscription.scheme === 'none' && request.rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
+	// own parse of the body (`parsedBody`) stand in for missing raw bytes.
+	const { parsedBody, rawBody } = options;
+	const body = parseEventBody(rawBody) ?? (options.scheme === 'none' && rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
 	if (!body) return refused(400, 'body', 'body is not a JSON object');
 	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
@@ -78,17 +74,18 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
 	const before = entryFor(key, record);
 	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
-	const trust = decideTrust(
-		{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
-		{
-			scheme,
-			secret: reading && 'problem' in reading ? reading : reading?.secret,
-			toleranceSeconds: options.timestampTolerance,
-			signatureHeader: options.signatureHeader,
-			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-			learned: scheme === 'auto' ? before.learned : undefined,
-		},
-	);
+	const trust = decideTrust({
+		headers,
+		rawBody: req.rawBody,
+		parsedBody: req.body,
+		nowSeconds: Math.floor(Date.now() / 1000),
+		scheme,
+		secret: reading && 'problem' in reading ? reading : reading?.secret,
+		toleranceSeconds: options.timestampTolerance,
+		signatureHeader: options.signatureHeader,
+		custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
+		learned: scheme === 'auto' ? before.learned : undefined,
+	});
 	// read again: other deliveries may have written it while the secret was opened
 	const entry = entryFor(key, record);
 	if (!trust.accepted) {
