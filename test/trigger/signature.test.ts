@@ -422,6 +422,8 @@ describe('Custom', () => {
 		expect(reasonOf(verify({ scheme: 'custom', custom: { ...base, header: '' }, headers: signed() }))).toBe(
 			'Custom signature: set "Signature Header"',
 		);
+		// Custom without settings checks nothing against nothing: refused as unset
+		expect(verify({ scheme: 'custom', headers: signed() })).toEqual({ valid: false, kind: 'settings', reason: 'Custom signature: set "Signature Header"' });
 	});
 });
 
