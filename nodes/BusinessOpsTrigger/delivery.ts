@@ -88,11 +88,6 @@ export function toEvent(
 
 /** The request headers (lower-cased names) without credential-bearing ones. */
 export function outputHeaders(headers: HeaderBag): IDataObject {
-	const result: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		const key = name.toLowerCase();
-		if (WITHHELD_HEADERS.has(key) || value === undefined) continue;
-		result[key] = value;
-	}
-	return result;
+	const kept = Object.entries(headers).filter(([name, value]) => value !== undefined && !WITHHELD_HEADERS.has(name.toLowerCase()));
+	return Object.fromEntries(kept.map(([name, value]) => [name.toLowerCase(), value]));
 }

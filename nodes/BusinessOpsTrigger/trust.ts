@@ -102,14 +102,12 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	return { ...trust, headers, memory: key };
 }
 
-const hashOf = (id: string): string => createHash('sha256').update(id).digest('base64url').slice(0, 22);
-
 /** True when this delivery id was accepted before (Ignore Repeated Deliveries); else it is kept. */
 export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: string): boolean {
 	const entry = memory.get(delivery.memory);
 	if (!entry) return false;
 	entry.repeats ??= new BoundedMap<string, true>(MAX_REPEAT_IDS);
-	const hash = hashOf(deliveryId);
+	const hash = createHash('sha256').update(deliveryId).digest('base64url').slice(0, 22);
 	if (entry.repeats.has(hash)) return true;
 	entry.repeats.set(hash, true);
 	memory.set(delivery.memory, entry);
