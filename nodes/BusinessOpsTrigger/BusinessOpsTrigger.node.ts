@@ -19,15 +19,11 @@ import { checkSubscription, createSubscription, deleteSubscription } from './sub
 import { isOn, switchProblem } from './switches';
 import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
 
-interface TriggerOptions extends TrustOptions {
-	eventTypeField?: string;
-}
-
 /**
  * Answers a refused delivery. An answer without workflow data leaves n8n's test webhook listening
  * (2.41, 1.123), so a stranger cannot end it; only a verified body that is not a JSON object throws.
  */
-function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
+function refuse(ctx: IWebhookFunctions, options: TrustOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
 	if (manual && status === 400 && options.signatureScheme !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
@@ -42,7 +38,7 @@ function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reaso
 
 /** Fails the activation when a setting would refuse every delivery; run by checkExists too (n8n skips create when it exists). */
 function checkSettings(ctx: IHookFunctions): void {
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions & IDataObject;
+	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
 	const custom = scheme === 'custom' ? (customOptionProblem(options) ?? customProblem(customSignatureOf(options))) : undefined;
@@ -227,7 +223,7 @@ export class BusinessOpsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const options = this.getNodeParameter('options', {}) as TrustOptions & { eventTypeField?: string };
 		const delivery = await trustDelivery(this, options);
 		if (!delivery.accepted) return refuse(this, options, delivery);
 		const { body, headers } = delivery;

@@ -14,17 +14,15 @@ export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
 	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
 
-const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust => ({ accepted: false, status, kind, reason });
-
 /** Accepted only when the signature verifies and the body is a JSON object; else 401, or 400 for a verified body that is not one. Pure. */
 export function decideTrust(options: VerifyOptions & { parsedBody?: unknown }): Trust {
 	const verified = verifyDelivery(options);
-	if (!verified.valid) return refused(401, verified.kind, verified.reason);
+	if (!verified.valid) return { accepted: false, status: 401, kind: verified.kind, reason: verified.reason };
 	// The bytes just verified are the ones read; only without a signature check may n8n's
 	// own parse of the body (`parsedBody`) stand in for missing raw bytes.
 	const { parsedBody, rawBody } = options;
 	const body = parseEventBody(rawBody) ?? (options.scheme === 'none' && rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
-	if (!body) return refused(400, 'body', 'body is not a JSON object');
+	if (!body) return { accepted: false, status: 400, kind: 'body', reason: 'body is not a JSON object' };
 	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
 

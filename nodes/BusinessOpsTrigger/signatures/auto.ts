@@ -22,7 +22,7 @@ import {
 /** Bounds, so that a request full of headers costs a few HMACs, not hundreds; with a learned form, two. */
 export const MAX_SEARCH_HMACS = 8;
 export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
-export const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
+const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
 const MAX_LEARNED_HMACS = 2;
 const MAX_IDS = 3;
 const MAX_TIMESTAMPS = 2;
