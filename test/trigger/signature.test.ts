@@ -359,6 +359,8 @@ describe('Auto: finds the API form without weakening the check', () => {
 			'malformed X-Signature header: no HMAC-SHA256 value in hex or base64',
 		);
 		expect(reasonOf(verify({ headers: { 'X-Signature': 'sha256=abc' } }))).toMatch(/^malformed X-Signature header/);
+		// a header name without a value (Node's IncomingMessage never gives one, a caller might) is no header
+		expect(reasonOf(verify({ headers: { 'X-Signature': undefined } }))).toBe('missing signature header (no header name contains "signature")');
 	});
 
 	test('the secret used the way of another form does not verify (key forms are not mixed up)', () => {
