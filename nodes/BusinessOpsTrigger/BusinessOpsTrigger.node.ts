@@ -9,28 +9,21 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getEventTypes } from '../shared/api/eventTypes';
+import { textOf } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
 import { customOptionProblem, customSignatureOf, customSignatureOption, optionProblem } from './signatures/customProperties';
 import { customProblem, SIGNATURE_SCHEMES } from './signatures/verify';
-import { deliveryIdOf, eventTypeOf, outputHeaders, toEvent } from './delivery';
+import { eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
 import { isOn, switchProblem } from './switches';
 import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
 
-interface TriggerOptions extends TrustOptions {
-	eventTypeField?: string;
-	/** Yes/no options: an expression may give text (isOn). */
-	ignoreRepeatedDeliveries?: unknown;
-	includeHeaders?: unknown;
-	skipReachabilityCheck?: unknown;
-}
-
 /**
  * Answers a refused delivery. An answer without workflow data leaves n8n's test webhook listening
  * (2.41, 1.123), so a stranger cannot end it; only a verified body that is not a JSON object throws.
  */
-function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
+function refuse(ctx: IWebhookFunctions, options: TrustOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
 	if (manual && status === 400 && options.signatureScheme !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
@@ -45,7 +38,7 @@ function refuse(ctx: IWebhookFunctions, options: TriggerOptions, { status, reaso
 
 /** Fails the activation when a setting would refuse every delivery; run by checkExists too (n8n skips create when it exists). */
 function checkSettings(ctx: IHookFunctions): void {
-	const options = ctx.getNodeParameter('options', {}) as TriggerOptions & IDataObject;
+	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
 	const custom = scheme === 'custom' ? (customOptionProblem(options) ?? customProblem(customSignatureOf(options))) : undefined;
@@ -230,7 +223,7 @@ export class BusinessOpsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const options = this.getNodeParameter('options', {}) as TrustOptions & { eventTypeField?: string };
 		const delivery = await trustDelivery(this, options);
 		if (!delivery.accepted) return refuse(this, options, delivery);
 		const { body, headers } = delivery;
@@ -246,7 +239,8 @@ export class BusinessOpsTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
-		const deliveryId = deliveryIdOf(body, delivery.form.signedId);
+		// signed data only: an unsigned header never decides the id (anyone could change it on a replay)
+		const deliveryId = textOf(delivery.form.signedId) ?? textOf(body.id);
 		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null && seenBefore(delivery, deliveryId)) {
 			noteDelivery(this, delivery, 'repeat', 'info', `ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`);
 			return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };

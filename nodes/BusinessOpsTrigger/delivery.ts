@@ -65,14 +65,6 @@ export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): 
 }
 
 /**
- * The delivery's stable id, from signed data only: the message id the signature covers, else
- * the body's `id`. An unsigned header never decides it (anyone could change it on a replay).
- */
-export function deliveryIdOf(body: IDataObject, signedId: string | undefined): string | null {
-	return text(signedId) ?? text(body.id);
-}
-
-/**
  * The output item (README.md, "Trigger"). `test: true` only for the JSON boolean `true`: the API's JSON
  * is read as JSON, not by the rule for text from expressions.
  */
@@ -96,11 +88,6 @@ export function toEvent(
 
 /** The request headers (lower-cased names) without credential-bearing ones. */
 export function outputHeaders(headers: HeaderBag): IDataObject {
-	const result: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		const key = name.toLowerCase();
-		if (WITHHELD_HEADERS.has(key) || value === undefined) continue;
-		result[key] = value;
-	}
-	return result;
+	const kept = Object.entries(headers).filter(([name, value]) => value !== undefined && !WITHHELD_HEADERS.has(name.toLowerCase()));
+	return Object.fromEntries(kept.map(([name, value]) => [name.toLowerCase(), value]));
 }

@@ -46,15 +46,9 @@ export function localHostReason(host: string): string | undefined {
 	return undefined;
 }
 
-function hostOf(url: string): string | undefined {
-	try {
-		return new URL(url).hostname;
-	} catch {
-		return undefined;
-	}
-}
+const hostOf = (url: string): string | undefined => (URL.canParse(url) ? new URL(url).hostname : undefined);
 
-/** Why the API cannot reach `webhookUrl`; undefined when it can, or when the API itself is local. */
+/** Why the API cannot reach `webhookUrl` and what to do, as the activation error; undefined when it can, or when the API itself is local. */
 export function unreachableWebhookProblem(webhookUrl: string, baseUrl: string): string | undefined {
 	const apiHost = hostOf(baseUrl);
 	if (apiHost === undefined || localHostReason(apiHost) !== undefined) return undefined;
@@ -62,9 +56,5 @@ export function unreachableWebhookProblem(webhookUrl: string, baseUrl: string): 
 	if (webhookHost === undefined) return undefined;
 	const reason = localHostReason(webhookHost);
 	if (reason === undefined) return undefined;
-	return `The webhook URL ${webhookUrl} points at ${reason} (${webhookHost}), which the API at ${apiHost} cannot reach`;
+	return `The webhook URL ${webhookUrl} points at ${reason} (${webhookHost}), which the API at ${apiHost} cannot reach, so no event would ever arrive. Set N8N_WEBHOOK_URL (n8n 2.x) or WEBHOOK_URL (n8n 1.x) to the public address of n8n (or of a tunnel to it) and restart n8n; if the API reaches n8n over a VPN or private network, turn on Options → Skip Reachability Check.`;
 }
-
-/** What to do about an unreachable webhook URL: the end of the activation error's message. */
-export const REACHABILITY_FIX =
-	"Set N8N_WEBHOOK_URL (n8n 2.x) or WEBHOOK_URL (n8n 1.x) to the public address of n8n (or of a tunnel to it) and restart n8n; if the API reaches n8n over a VPN or private network, turn on Options → Skip Reachability Check.";

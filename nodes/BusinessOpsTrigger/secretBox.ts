@@ -16,9 +16,7 @@ export function sealSecret(secret: string, apiKey: string, subscriptionId: strin
 	const cipher = createCipheriv('aes-256-gcm', keyFrom(apiKey), iv);
 	cipher.setAAD(Buffer.from(subscriptionId, 'utf8'));
 	const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-	return [FORMAT, iv, ciphertext, cipher.getAuthTag()]
-		.map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-		.join('.');
+	return [FORMAT, ...[iv, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'))].join('.');
 }
 
 /** The secret, or undefined when the API key or the subscription id is not the one it was sealed with. */

@@ -8,7 +8,7 @@ import { isApiNotFound, isConflict, PUBLISH_AGAIN } from '../shared/api/errors';
 import { readList } from '../shared/api/pages';
 import { apiRequest } from '../shared/api/transport';
 import { chosenEvents } from '../shared/eventNames';
-import { REACHABILITY_FIX, unreachableWebhookProblem } from './reachability';
+import { unreachableWebhookProblem } from './reachability';
 import { sealSecret } from './secretBox';
 import { hookListener, openStoredSecret, sameUrl, storedSubscription, writeRecord, type StoredSubscription, type Listener } from './subscriptionRecord';
 import { isOn } from './switches';
@@ -83,12 +83,7 @@ async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<numbe
  * instance made it at an earlier URL; one made elsewhere may be another n8n's and is left in place.
  * The record stays if deletion fails.
  */
-async function discard(
-	ctx: IHookFunctions,
-	listener: Listener,
-	why: string,
-	{ remoteUrl, keyChanged = false }: { remoteUrl?: unknown; keyChanged?: boolean } = {},
-): Promise<void> {
+async function discard(ctx: IHookFunctions, listener: Listener, why: string, remoteUrl?: unknown, keyChanged = false): Promise<void> {
 	const stored = storedSubscription(ctx, listener);
 	if (!stored) return;
 	const url = ctx.getNodeWebhookUrl('default');
@@ -167,7 +162,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const reading = await openStoredSecret(ctx, stored);
 	if (!reading || 'problem' in reading) {
-		await discard(ctx, listener, reading?.problem ?? 'its signing secret is not stored', { keyChanged: reading !== undefined });
+		await discard(ctx, listener, reading?.problem ?? 'its signing secret is not stored', undefined, reading !== undefined);
 		return false;
 	}
 
@@ -186,7 +181,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 
 	if (!sameUrl(remote.url, url)) {
-		await discard(ctx, listener, 'its URL was changed in Business Ops', { remoteUrl: remote.url });
+		await discard(ctx, listener, 'its URL was changed in Business Ops', remote.url);
 		return false;
 	}
 	return await updateInPlace(ctx, listener, stored, remote, events);
@@ -204,7 +199,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
 	const unreachable = skip ? undefined : unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (unreachable) {
-		throw new NodeOperationError(ctx.getNode(), `${unreachable}, so no event would ever arrive. ${REACHABILITY_FIX}`, { description: 'Nothing was subscribed.' });
+		throw new NodeOperationError(ctx.getNode(), unreachable, { description: 'Nothing was subscribed.' });
 	}
 	const hadRecord = storedSubscription(ctx, listener) !== undefined;
 	await discard(ctx, listener, 'a new one is being created');
@@ -268,7 +263,7 @@ export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> 
 	if (!stored) return true;
 	try {
 		const reading = await openStoredSecret(ctx, stored);
-		await discard(ctx, listener, 'the workflow was unpublished', { keyChanged: reading !== undefined && 'problem' in reading });
+		await discard(ctx, listener, 'the workflow was unpublished', undefined, reading !== undefined && 'problem' in reading);
 		return true;
 	} catch (error) {
 		ctx.logger.warn(

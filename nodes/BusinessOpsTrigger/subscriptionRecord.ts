@@ -68,7 +68,7 @@ export function webhookListener(ctx: IWebhookFunctions): Listener {
 	return listenerOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
 }
 
-export const KEY_CHANGED =
+const KEY_CHANGED =
 	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
 
 /** The stored signing secret, opened with the credential's API key; undefined when none is stored. */

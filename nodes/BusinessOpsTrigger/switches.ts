@@ -10,11 +10,8 @@ const SWITCHES = {
 	skipReachabilityCheck: 'Skip Reachability Check',
 } as const;
 
-export type Switch = keyof typeof SWITCHES;
-
 /** A yes/no option by the package's boolean rule ("true" text is true); unset or unreadable is off (switchProblem refuses it at activation). */
-export function isOn(options: IDataObject, name: Switch): boolean {
-	if (options[name] === undefined) return false;
+export function isOn(options: IDataObject, name: keyof typeof SWITCHES): boolean {
 	const typed = asBoolean(options[name]);
 	return 'value' in typed && typed.value === true;
 }

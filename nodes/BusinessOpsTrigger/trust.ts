@@ -10,25 +10,19 @@ import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatu
 import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
-/** `parsedBody`: n8n's own parse of the body, used only by the scheme None when the raw bytes are missing. */
-type TrustRequest = Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'> & { parsedBody?: unknown };
-export type TrustSubscription = Omit<VerifyOptions, keyof TrustRequest>;
-
 export type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
 	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
 
-const refused = (status: 400 | 401, kind: RefusalKind, reason: string): Trust => ({ accepted: false, status, kind, reason });
-
 /** Accepted only when the signature verifies and the body is a JSON object; else 401, or 400 for a verified body that is not one. Pure. */
-export function decideTrust(request: TrustRequest, subscription: TrustSubscription): Trust {
-	const verified = verifyDelivery({ ...request, ...subscription });
-	if (!verified.valid) return refused(401, verified.kind, verified.reason);
+export function decideTrust(options: VerifyOptions & { parsedBody?: unknown }): Trust {
+	const verified = verifyDelivery(options);
+	if (!verified.valid) return { accepted: false, status: 401, kind: verified.kind, reason: verified.reason };
 	// The bytes just verified are the ones read; only without a signature check may n8n's
-	// own parse of the body stand in for missing raw bytes.
-	const { parsedBody } = request;
-	const body = parseEventBody(request.rawBody) ?? (subscription.scheme === 'none' && request.rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
-	if (!body) return refused(400, 'body', 'body is not a JSON object');
+	// own parse of the body (`parsedBody`) stand in for missing raw bytes.
+	const { parsedBody, rawBody } = options;
+	const body = parseEventBody(rawBody) ?? (options.scheme === 'none' && rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
+	if (!body) return { accepted: false, status: 400, kind: 'body', reason: 'body is not a JSON object' };
 	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
 
@@ -78,17 +72,18 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
 	const before = entryFor(key, record);
 	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
-	const trust = decideTrust(
-		{ headers, rawBody: req.rawBody, parsedBody: req.body, nowSeconds: Math.floor(Date.now() / 1000) },
-		{
-			scheme,
-			secret: reading && 'problem' in reading ? reading : reading?.secret,
-			toleranceSeconds: options.timestampTolerance,
-			signatureHeader: options.signatureHeader,
-			custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
-			learned: scheme === 'auto' ? before.learned : undefined,
-		},
-	);
+	const trust = decideTrust({
+		headers,
+		rawBody: req.rawBody,
+		parsedBody: req.body,
+		nowSeconds: Math.floor(Date.now() / 1000),
+		scheme,
+		secret: reading && 'problem' in reading ? reading : reading?.secret,
+		toleranceSeconds: options.timestampTolerance,
+		signatureHeader: options.signatureHeader,
+		custom: scheme === 'custom' ? customSignatureOf(options as IDataObject) : undefined,
+		learned: scheme === 'auto' ? before.learned : undefined,
+	});
 	// read again: other deliveries may have written it while the secret was opened
 	const entry = entryFor(key, record);
 	if (!trust.accepted) {
@@ -98,21 +93,19 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 		return trust;
 	}
 	if (reading && 'secret' in reading) entry.secret = reading.secret;
-	if (scheme === 'auto') entry.learned ??= trust.form.signed;
+	if (scheme === 'auto') entry.learned ??= trust.form.custom;
 	if (scheme !== 'none') logForm(ctx, entry, scheme, trust.form);
 	memory.set(key, entry);
 	unknownLogs.delete(key);
 	return { ...trust, headers, memory: key };
 }
 
-const hashOf = (id: string): string => createHash('sha256').update(id).digest('base64url').slice(0, 22);
-
 /** True when this delivery id was accepted before (Ignore Repeated Deliveries); else it is kept. */
 export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: string): boolean {
 	const entry = memory.get(delivery.memory);
 	if (!entry) return false;
 	entry.repeats ??= new BoundedMap<string, true>(MAX_REPEAT_IDS);
-	const hash = hashOf(deliveryId);
+	const hash = createHash('sha256').update(deliveryId).digest('base64url').slice(0, 22);
 	if (entry.repeats.has(hash)) return true;
 	entry.repeats.set(hash, true);
 	memory.set(delivery.memory, entry);
@@ -152,7 +145,7 @@ export function noteDelivery(ctx: IWebhookFunctions, delivery: Delivery & { acce
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */
 function logForm(ctx: IWebhookFunctions, entry: Memory, scheme: SignatureScheme, form: VerifiedForm): void {
 	// Auto: what the signature covers, never the header names or prefixes a replayer may change
-	const named = scheme === 'auto' && form.signed ? `${form.signed.content}\u0000${form.signed.key}` : `${scheme}\u0000${form.description}`;
+	const named = scheme === 'auto' && form.custom ? `${form.custom.content}\u0000${form.custom.key}` : `${scheme}\u0000${form.description}`;
 	if (entry.loggedForm === named) return;
 	entry.loggedForm = named;
 	const custom = scheme === 'auto' ? form.custom : undefined;

@@ -56,7 +56,7 @@ describe('unreachableWebhookProblem', () => {
 	test('a local webhook URL with a public API is a problem naming the URL, why and the API host', () => {
 		const problem = unreachableWebhookProblem('http://localhost:5678/webhook/abc/webhook', 'https://api.example.com/v1');
 		expect(problem).toBe(
-			'The webhook URL http://localhost:5678/webhook/abc/webhook points at localhost (localhost), which the API at api.example.com cannot reach',
+			'The webhook URL http://localhost:5678/webhook/abc/webhook points at localhost (localhost), which the API at api.example.com cannot reach, so no event would ever arrive. Set N8N_WEBHOOK_URL (n8n 2.x) or WEBHOOK_URL (n8n 1.x) to the public address of n8n (or of a tunnel to it) and restart n8n; if the API reaches n8n over a VPN or private network, turn on Options → Skip Reachability Check.',
 		);
 	});
 

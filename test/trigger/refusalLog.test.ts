@@ -3,16 +3,18 @@
  * runs that through the engine): every refusal carries one of a fixed set of kinds, whatever
  * its reason names; the kind comes from the verifier, not from the reason's words.
  */
-import { decideTrust, type TrustSubscription } from '../../nodes/BusinessOpsTrigger/trust';
+import { decideTrust } from '../../nodes/BusinessOpsTrigger/trust';
+import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { githubSignature, standardHeaders } from './helpers';
 
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
 const LARGE = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) });
+type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
 const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
 const refusal = (headers: Record<string, string> | null, subscription: TrustSubscription = auto, body: string | null = BODY) => {
-	const trust = decideTrust({ headers: headers as Record<string, string>, rawBody: body === null ? undefined : Buffer.from(body), nowSeconds: NOW }, subscription);
+	const trust = decideTrust({ headers: headers as Record<string, string>, rawBody: body === null ? undefined : Buffer.from(body), nowSeconds: NOW, ...subscription });
 	if (trust.accepted) throw new Error('expected a refusal');
 	return [trust.kind, trust.reason] as const;
 };

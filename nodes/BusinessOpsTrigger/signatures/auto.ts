@@ -22,7 +22,7 @@ import {
 /** Bounds, so that a request full of headers costs a few HMACs, not hundreds; with a learned form, two. */
 export const MAX_SEARCH_HMACS = 8;
 export const MAX_SEARCH_BODY_BYTES = 1024 * 1024;
-export const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
+const MAX_SEARCH_HASHED_BYTES = 512 * 1024;
 const MAX_LEARNED_HMACS = 2;
 const MAX_IDS = 3;
 const MAX_TIMESTAMPS = 2;
@@ -156,9 +156,6 @@ function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Conte
 	return [...first, { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
 }
 
-const templateOf = (content: Content): SignedForm['content'] =>
-	content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}';
-
 /** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
 function asCustom(signature: Signature, content: Content, key: CustomSignature['key']): CustomSignature {
 	const fromSignatureValue = content.timestamp?.header.endsWith('=)') ?? false;
@@ -166,7 +163,7 @@ function asCustom(signature: Signature, content: Content, key: CustomSignature['
 		header: signature.header,
 		prefix: signature.prefix,
 		encoding: signature.encoding,
-		content: templateOf(content),
+		content: content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}',
 		key,
 		timestampHeader: content.timestamp && !fromSignatureValue ? content.timestamp.header : '',
 		idHeader: content.id?.header ?? '',
@@ -208,13 +205,12 @@ export function verifyAuto(
 		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}
 	// The base64 after whsec_ first when a value is Standard Webhooks-shaped (`v1,`), else the whole secret (Stripe's whsec_ too)
-	const keys: Array<[CustomSignature['key'], Buffer]> = [['secret', Buffer.from(secret, 'utf8')]];
-	if (secret.startsWith('whsec_')) {
-		const whsec: [CustomSignature['key'], Buffer] = ['whsecBase64', keyOf(secret, 'whsecBase64')];
-		if (signatures.some((signature) => signature.prefix === 'v1,')) keys.unshift(whsec);
-		else keys.push(whsec);
-	}
-	const usableKeys = keys.filter(([form, key]) => key.length >= MIN_KEY_BYTES && (!learned || form === learned.key));
+	const standardFirst = signatures.some((signature) => signature.prefix === 'v1,');
+	const forms: Array<CustomSignature['key']> = !secret.startsWith('whsec_') ? ['secret'] : standardFirst ? ['whsecBase64', 'secret'] : ['secret', 'whsecBase64'];
+	const usableKeys = forms
+		.filter((form) => !learned || form === learned.key)
+		.map((form) => [form, keyOf(secret, form)] as const)
+		.filter(([, key]) => key.length >= MIN_KEY_BYTES);
 	if (usableKeys.length === 0) return SHORT_KEY;
 	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
 	// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
@@ -222,20 +218,19 @@ export function verifyAuto(
 	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) && signatures.some((signature) => signature.prefix === 'sha256=');
 	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids, bodyFirst);
 	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
-	let budget = learned ? MAX_LEARNED_HMACS : searchBudget;
+	const budget = learned ? MAX_LEARNED_HMACS : searchBudget;
 	const tries = contents.flatMap((content) => usableKeys.map((key) => [content, key] as const));
 	// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
 	if (!learned && usableKeys.length > 1 && contents.length > 1) tries.splice(1, 0, ...tries.splice(usableKeys.length, 1));
-	for (const [content, [keyForm, key]] of tries) {
-		if (budget-- <= 0) return noMatch(stale, learned, !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined);
+	for (const [content, [keyForm, key]] of tries.slice(0, budget)) {
 		const expected = hmacOf('sha256', key, content.prefix, body);
 		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 		if (!match) continue;
 		const custom = asCustom(match, content, keyForm);
-		const form = { description: describe(custom), custom, signed: { content: templateOf(content), key: keyForm }, ...(content.id ? { signedId: content.id.value } : {}) };
+		const form = { description: describe(custom), custom, ...(content.id ? { signedId: content.id.value } : {}) };
 		return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
 	}
-	return noMatch(stale, learned);
+	return noMatch(stale, learned, tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined);
 }
 
 function noMatch(stale: (VerifyResult & { valid: false }) | undefined, learned: SignedForm | undefined, triedOnly?: number): VerifyResult {

@@ -21,17 +21,13 @@ export interface CustomSignature {
 }
 
 /** Auto's learned form: the signed content and the key, both covered by the HMAC. */
-export interface SignedForm {
-	content: '{body}' | '{timestamp}.{body}' | '{ID}.{timestamp}.{body}';
-	key: CustomSignature['key'];
-}
+export type SignedForm = Pick<CustomSignature, 'content' | 'key'>;
 
-/** Which form a delivery verified under; `custom` and `signed` are Auto's, `signedId` the id the signature covers. */
+/** Which form a delivery verified under; `custom` is Auto's (and Custom's), `signedId` the id the signature covers. */
 export interface VerifiedForm {
 	/** e.g. `Stripe-style (header Stripe-Signature)`; never contains a secret or a signature. */
 	description: string;
 	custom?: CustomSignature;
-	signed?: SignedForm;
 	signedId?: string;
 }
 
@@ -52,12 +48,8 @@ export const SHORT_KEY = refusal('secret', `the signing key is shorter than ${MI
 
 /** Every value of the headers whose lower-case name passes `wanted`, repeated ones included. */
 export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => boolean): Array<[string, string]> {
-	const found: Array<[string, string]> = [];
-	for (const [name, value] of Object.entries(headers)) {
-		if (!wanted(name.toLowerCase())) continue;
-		for (const one of Array.isArray(value) ? value : [value]) if (typeof one === 'string') found.push([name, one]);
-	}
-	return found;
+	const named = Object.entries(headers).filter(([name]) => wanted(name.toLowerCase()));
+	return named.flatMap(([name, value]) => [value].flat().flatMap((one) => (typeof one === 'string' ? [[name, one] as [string, string]] : [])));
 }
 
 export const valuesOf = (headers: HeaderBag, name: string): string[] =>

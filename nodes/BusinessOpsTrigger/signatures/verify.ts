@@ -40,13 +40,12 @@ export interface VerifyOptions {
 	nowSeconds: number;
 }
 
-type Preset = { name: string; form: CustomSignature };
 const form = (parts: Partial<CustomSignature>): CustomSignature => ({
 	header: '', prefix: '', encoding: 'hex', content: '{body}', key: 'secret', timestampHeader: '', idHeader: '', algorithm: 'sha256', ...parts,
 });
 
 /** The named schemes, each a Custom form (the GitHub- and Stripe-style header may be set under Signature Header). */
-function presetOf(scheme: SignatureScheme, header: string | undefined): Preset | undefined {
+function presetOf(scheme: SignatureScheme, header: string | undefined): { name: string; form: CustomSignature } | undefined {
 	if (scheme === 'standardWebhooks') {
 		const standard = { header: 'webhook-signature', timestampHeader: 'webhook-timestamp', idHeader: 'webhook-id' };
 		return { name: 'Standard Webhooks', form: form({ ...standard, prefix: 'v1,', encoding: 'base64', content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' }) };
@@ -143,9 +142,7 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 		const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
 		const configured = options.signatureHeader?.trim() || undefined;
 		if (scheme === 'auto') return verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase(), options.learned);
-		if (scheme === 'custom' && !options.custom) return refusal('settings', 'Custom signature: no settings');
-		if (scheme === 'custom') return verifyForm(options.custom!, undefined, secret, headers, body, nowSeconds, tolerance);
-		const named = presetOf(scheme, configured);
+		const named = scheme === 'custom' ? { name: undefined, form: options.custom ?? form({}) } : presetOf(scheme, configured);
 		if (!named) return refusal('settings', 'unknown signature scheme');
 		return verifyForm(named.form, named.name, secret, scheme === 'standardWebhooks' ? withSvixNames(headers) : headers, body, nowSeconds, tolerance);
 	} catch {
