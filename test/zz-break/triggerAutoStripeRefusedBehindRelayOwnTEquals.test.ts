@@ -8,7 +8,11 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { decideTrust, type TrustSubscription } from '../../nodes/BusinessOpsTrigger/trust';
+import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
+import { decideTrust as decideWith } from '../../nodes/BusinessOpsTrigger/trust';
+
+type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
+const decideTrust = (req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>, subscription: TrustSubscription) => decideWith({ ...req, ...subscription });
 
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
