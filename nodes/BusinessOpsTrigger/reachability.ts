@@ -21,14 +21,23 @@ function privateV4(value: number): string | undefined {
 	return PRIVATE_V4.find(([base, bits]) => value >= v4ToNumber(base) && value < v4ToNumber(base) + 2 ** (32 - bits))?.[2];
 }
 
-/** IPv6 as `new URL()` writes it: compressed, lower case, no leading zeros, IPv4 as two hex groups. */
+/** IPv6 as `new URL()` writes it (compressed, lower case, IPv4 as two hex groups), as its eight groups. */
+function v6Groups(address: string): number[] {
+	const [head, tail] = address.split('::');
+	const part = (text?: string) => (text ? text.split(':').map((group) => parseInt(group, 16)) : []);
+	const left = part(head);
+	const right = part(tail);
+	return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
 function privateV6(address: string): string | undefined {
-	const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(address);
-	if (mapped) return privateV4(parseInt(mapped[1], 16) * 65536 + parseInt(mapped[2], 16));
-	if (address === '::1') return 'a loopback address';
-	if (address === '::') return 'an unspecified address';
-	if (/^f[cd][0-9a-f]{2}:/.test(address)) return 'a unique local (private) address';
-	if (/^fe[89ab][0-9a-f]:/.test(address)) return 'a link-local address';
+	const g = v6Groups(address);
+	const zeroUpTo = (n: number) => g.slice(0, n).every((group) => group === 0);
+	if (zeroUpTo(7) && g[7] <= 1) return g[7] === 1 ? 'a loopback address' : 'an unspecified address';
+	// IPv4 written inside IPv6: compatible (::a.b.c.d), mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d)
+	if (zeroUpTo(6) || (zeroUpTo(5) && g[5] === 0xffff) || (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0)) return privateV4(g[6] * 65536 + g[7]);
+	if ((g[0] & 0xfe00) === 0xfc00) return 'a unique local (private) address';
+	if ((g[0] & 0xffc0) === 0xfe80) return 'a link-local address';
 	return undefined;
 }
 
