@@ -33,3 +33,17 @@ test("the API's signature verifies whichever header comes first", () => {
 	const genuine = `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`;
 	expect(hmacsOf({ 'x-relay-signature': `t=${NOW},v1=${Buffer.alloc(32, 3).toString('hex')}`, 'x-hub-signature-256': genuine })).toEqual({ valid: true, hmacs: 2 });
 });
+
+test("a stale delivery behind a relay header naming its own fresh t= is refused for the API's timestamp", () => {
+	const key = Buffer.from('production-signing-key-bytes');
+	const secret = `whsec_${key.toString('base64')}`;
+	const sent = NOW - 3600;
+	const headers = {
+		'webhook-id': 'msg_1',
+		'webhook-timestamp': String(sent),
+		'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_1.${sent}.`).update(BODY).digest('base64')}`,
+		'x-relay-signature': `t=${NOW},v1=${Buffer.alloc(32, 4).toString('hex')}`,
+	};
+	const result = verifyDelivery({ scheme: 'auto', secret, headers, rawBody: BODY, nowSeconds: NOW, toleranceSeconds: 300 });
+	expect(result).toEqual({ valid: false, kind: 'window', reason: 'signature does not match (and timestamp too old: a timestamp outside the window is not tried)' });
+});
