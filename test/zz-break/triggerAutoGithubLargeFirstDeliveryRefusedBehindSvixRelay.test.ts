@@ -24,7 +24,7 @@ test('a large GitHub-style first delivery verifies without the relay headers (co
 	expect(decideTrust({ headers: { 'x-hub-signature-256': github }, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(true);
 });
 
-test.failing('a large GitHub-style first delivery verifies although a relay added its own Svix-style signature headers', () => {
+test('a large GitHub-style first delivery verifies although a relay added its own Svix-style signature headers', () => {
 	const relay = {
 		'svix-id': 'msg_relay_1',
 		'svix-timestamp': String(NOW),
@@ -34,7 +34,7 @@ test.failing('a large GitHub-style first delivery verifies although a relay adde
 	expect(trust).toMatchObject({ accepted: true });
 });
 
-test.failing('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole secret) behind that relay', () => {
+test('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole secret) behind that relay', () => {
 	const stripe = `t=${NOW},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${NOW}.`).update(BODY).digest('hex')}`;
 	const relay = { 'svix-id': 'msg_relay_1', 'svix-timestamp': String(NOW), 'svix-signature': `v1,${randomBytes(32).toString('base64')}` };
 	expect(decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(true);

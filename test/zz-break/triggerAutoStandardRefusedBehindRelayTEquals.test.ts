@@ -34,12 +34,12 @@ test('control: the large first delivery verifies as sent by the API', () => {
 	expect(decideTrust({ headers: standard, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(true);
 });
 
-test.failing("a relay's own signature header with t=<its time> does not push out webhook-timestamp", () => {
+test("a relay's own signature header with t=<its time> does not push out webhook-timestamp", () => {
 	const headers = { ...standard, 'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}` };
 	expect(decideTrust({ headers, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({ accepted: true, timestamp: sent });
 });
 
-test.failing.each([
+test.each([
 	['x-relay-id', { 'x-relay-id': 'r1' }],
 	['x-event-id', { 'x-event-id': 'r1' }],
 ])('once the form is learned, a small delivery verifies behind a relay that adds its t= signature header and %s', (_name, id) => {

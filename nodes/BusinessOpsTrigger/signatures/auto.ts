@@ -86,16 +86,11 @@ const usable = (part: Part) => part.value !== '' && part.value.length <= MAX_PAR
  * The name prefixes of a signature header's family (`x-signature` for `x-signature-timestamp`, the
  * stem `x-business-ops-` for `x-business-ops-id`): the API names its headers so; proxies do not.
  */
-function familyOf(signatureHeaders: string[]): string[] {
-	const prefixes = new Set<string>();
-	for (const header of signatureHeaders) {
-		const name = header.toLowerCase();
-		prefixes.add(name);
-		const at = name.indexOf('signature');
-		const stem = at > 0 ? name.slice(0, at) : '';
-		if (stem.replace(/^x-/, '').replace(/[-_]/g, '') !== '') prefixes.add(stem);
-	}
-	return [...prefixes];
+function familyOf(signatureHeader: string): string[] {
+	const name = signatureHeader.toLowerCase();
+	const at = name.indexOf('signature');
+	const stem = at > 0 ? name.slice(0, at) : '';
+	return stem.replace(/^x-/, '').replace(/[-_]/g, '') !== '' ? [name, stem] : [name];
 }
 
 /** The usable parts, best rank first (header order within a rank), distinct values, at most `max`. */
@@ -109,22 +104,18 @@ function ranked(parts: Part[], max: number): Part[] {
  * Timestamp and id candidates, best-named first, so a proxy's header never pushes out the API's own;
  * timestamps outside the window are dropped before they take a place.
  */
-function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHeaders: string[], nowSeconds: number, tolerance: number) {
-	const family = familyOf(signatureHeaders);
+function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHeader: string, nowSeconds: number, tolerance: number) {
+	const family = familyOf(signatureHeader);
 	const inFamily = (name: string) => family.some((prefix) => name !== prefix && name.startsWith(prefix));
 	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => {
 		const name = header.toLowerCase();
 		return { header, value: oneValue([value]), rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3 };
 	});
 	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
-	let stale: (VerifyResult & { valid: false }) | undefined;
-	const inWindow = byRank.filter((timestamp, index) => {
-		const checked = checkTimestamp(timestamp.value, nowSeconds, tolerance);
-		// the reason names the best-named timestamp only: a proxy's stale one says nothing about the delivery
-		if (typeof checked !== 'number' && !checked.valid && index === 0) stale = checked;
-		return typeof checked === 'number';
-	});
-	const timestamps = ranked(inWindow, MAX_TIMESTAMPS);
+	const checked = byRank.map((timestamp) => checkTimestamp(timestamp.value, nowSeconds, tolerance));
+	// the reason names the best-named timestamp only: a proxy's stale one says nothing about the delivery
+	const stale = typeof checked[0] === 'object' && !checked[0].valid ? checked[0] : undefined;
+	const timestamps = ranked(byRank.filter((_, index) => typeof checked[index] === 'number'), MAX_TIMESTAMPS);
 	const isId = (name: string) => (name.endsWith('-id') || name.includes('delivery')) && !TRACING_ID.test(name);
 	const ids = ranked(
 		headerValues(headers, isId).map(([header, value]) => {
@@ -146,26 +137,23 @@ function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Pa
 /** The signed contents worth an HMAC without a learned form, most likely first. */
 function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Content[] {
 	if (bodyFirst) return [{ prefix: '' }, ...searchOrder(timestamps, ids, false).filter((content) => content.prefix !== '')];
-	const [firstTimestamp] = timestamps;
-	const [firstId] = ids;
-	const withId = firstTimestamp ? contentsOf('{ID}.{timestamp}.{body}', [firstTimestamp], firstId ? [firstId] : []) : [];
+	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps.slice(0, 1), ids.slice(0, 1));
 	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids);
 	// a timestamp in the signature value (`t=`, Stripe's shape) is signed without an id: that first
-	const first = firstTimestamp?.header.endsWith('=)') ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
+	const first = timestamps[0]?.rank === 0 ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
 	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter((content) => !withId.some((f) => f.prefix === content.prefix));
 	return [...first, { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
 }
 
 /** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
 function asCustom(signature: Signature, content: Content, key: CustomSignature['key']): CustomSignature {
-	const fromSignatureValue = content.timestamp?.header.endsWith('=)') ?? false;
 	return {
 		header: signature.header,
 		prefix: signature.prefix,
 		encoding: signature.encoding,
 		content: content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}',
 		key,
-		timestampHeader: content.timestamp && !fromSignatureValue ? content.timestamp.header : '',
+		timestampHeader: content.timestamp && content.timestamp.rank !== 0 ? content.timestamp.header : '',
 		idHeader: content.id?.header ?? '',
 		algorithm: 'sha256',
 	};
@@ -197,31 +185,43 @@ export function verifyAuto(
 	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
 	if (headerNames.length === 0) return refusal('unsigned', 'missing signature header (no header name contains "signature")');
 	if (signatures.length === 0) return refusal('unsigned', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
-	// one delivery is signed at one time, as under the Stripe-Style scheme
-	if (new Set(signatureTimestamps.map((timestamp) => timestamp.value)).size > 1) {
+	// each header's t= elements name one time (a header sent twice counts as one); a relay's own header may name another
+	const ownTimestamps = (name: string) => signatureTimestamps.filter((timestamp) => timestamp.header.startsWith(`${name} (`));
+	if (headerNames.some((name) => new Set(ownTimestamps(name).map((timestamp) => timestamp.value)).size > 1)) {
 		return refusal('unsigned', `malformed ${headerNames.join(', ')} header: its t= elements name different times`);
 	}
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
 		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
 	}
-	// The base64 after whsec_ first when a value is Standard Webhooks-shaped (`v1,`), else the whole secret (Stripe's whsec_ too)
-	const standardFirst = signatures.some((signature) => signature.prefix === 'v1,');
-	const forms: Array<CustomSignature['key']> = !secret.startsWith('whsec_') ? ['secret'] : standardFirst ? ['whsecBase64', 'secret'] : ['secret', 'whsecBase64'];
+	const forms: Array<CustomSignature['key']> = secret.startsWith('whsec_') ? ['secret', 'whsecBase64'] : ['secret'];
 	const usableKeys = forms
 		.filter((form) => !learned || form === learned.key)
 		.map((form) => [form, keyOf(secret, form)] as const)
 		.filter(([, key]) => key.length >= MIN_KEY_BYTES);
 	if (usableKeys.length === 0) return SHORT_KEY;
-	const { timestamps, ids, stale } = candidates(headers, signatureTimestamps, [...new Set(signatures.map((signature) => signature.header))], nowSeconds, tolerance);
-	// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
-	// whatever timestamp headers a proxy added, Standard Webhooks' too (whose own value is `v1,<base64>`)
-	const bodyFirst = !timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) && signatures.some((signature) => signature.prefix === 'sha256=');
-	const contents = learned ? contentsOf(learned.content, timestamps, ids) : searchOrder(timestamps, ids, bodyFirst);
 	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
 	const budget = learned ? MAX_LEARNED_HMACS : searchBudget;
-	const tries = contents.flatMap((content) => usableKeys.map((key) => [content, key] as const));
-	// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
-	if (!learned && usableKeys.length > 1 && contents.length > 1) tries.splice(1, 0, ...tries.splice(usableKeys.length, 1));
+	let stale: (VerifyResult & { valid: false }) | undefined;
+	const perHeader = [...new Set(signatures.map((signature) => signature.header))].map((name) => {
+		const own = signatures.filter((signature) => signature.header === name);
+		const found = candidates(headers, ownTimestamps(name), name, nowSeconds, tolerance);
+		stale ??= found.stale;
+		// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
+		// whatever timestamp headers a proxy added, Standard Webhooks' too (whose own value is `v1,<base64>`)
+		const bodyFirst = !found.timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) && own.some((signature) => signature.prefix === 'sha256=');
+		const contents = learned ? contentsOf(learned.content, found.timestamps, found.ids) : searchOrder(found.timestamps, found.ids, bodyFirst);
+		// the base64 after whsec_ first on a Standard Webhooks-shaped header (`v1,`), else the whole secret (Stripe's whsec_ too)
+		const keys = own.some((signature) => signature.prefix === 'v1,') ? [...usableKeys].reverse() : usableKeys;
+		const tries = contents.flatMap((content) => keys.map((key) => [content, key] as const));
+		// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
+		if (!learned && keys.length > 1 && contents.length > 1) tries.splice(1, 0, ...tries.splice(keys.length, 1));
+		return tries;
+	});
+	// each signature header's most likely tries in turn, so a relay's own header spends no more than its share
+	const tries = perHeader.flatMap((list, index) => list.map((one, rank) => ({ one, rank, index })))
+		.sort((a, b) => a.rank - b.rank || a.index - b.index)
+		.map(({ one }) => one)
+		.filter(([content, [keyForm]], index, all) => all.findIndex(([c, [k]]) => c.prefix === content.prefix && k === keyForm) === index);
 	for (const [content, [keyForm, key]] of tries.slice(0, budget)) {
 		const expected = hmacOf('sha256', key, content.prefix, body);
 		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
