@@ -56,6 +56,13 @@ module.exports = {
 		ctx.state.hostile = { workflowId: wf.id, webhookId, executions: 0 };
 		await ctx.client.publishWorkflow(wf.id);
 		ctx.state.hostile.subscription = await currentSubscription(ctx);
+		// n8n saves the trigger's static data (the sealed secret) once activation ends, which can be after
+		// the API lists the subscription: a delivery before that is refused 401 and the API retries it
+		const subscriptionId = ctx.state.hostile.subscription.id;
+		await waitFor(async () => JSON.stringify((await ctx.client.getWorkflow(wf.id)).staticData ?? {}).includes(subscriptionId), {
+			timeoutMs: 60_000,
+			what: "the subscription in the workflow's static data",
+		});
 		// the first genuine delivery teaches Auto the signed form (in n8n's memory only)
 		await genuineRun(ctx, ++ctx.state.hostile.executions);
 	},
