@@ -22,11 +22,21 @@ function agentWorkflow(name, tool, model) {
 	return {
 		...nw.workflow(name, [
 			nw.manualTrigger(),
-			nw.node(AGENT, '@n8n/n8n-nodes-langchain.agent', { promptType: 'define', text: 'Who is the contact?', options: { enableStreaming: false } }, { typeVersion: 3 }),
-			nw.node(MODEL, '@n8n/n8n-nodes-langchain.lmChatOpenAi', { model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} }, {
-				typeVersion: 1.2,
-				credentials: { openAiApi: { id: model.id, name: model.name } },
-			}),
+			nw.node(
+				AGENT,
+				'@n8n/n8n-nodes-langchain.agent',
+				{ promptType: 'define', text: 'Who is the contact?', options: { enableStreaming: false } },
+				{ typeVersion: 3 },
+			),
+			nw.node(
+				MODEL,
+				'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				{ model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} },
+				{
+					typeVersion: 1.2,
+					credentials: { openAiApi: { id: model.id, name: model.name } },
+				},
+			),
 			tool,
 		]),
 		connections: {
@@ -40,7 +50,10 @@ function agentWorkflow(name, tool, model) {
 async function run(ctx) {
 	const { client, log, sandbox } = ctx;
 	const rounds = ctx.quick ? 3 : 15;
-	const key = sandbox.control.createKey({ scopes: ['contacts.read', 'contacts.write'], name: 'bench-ai-tool' });
+	const key = sandbox.control.createKey({
+		scopes: ['contacts.read', 'contacts.write'],
+		name: 'bench-ai-tool',
+	});
 	const created = await fetch(`${sandbox.baseUrl}/contacts`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
@@ -49,18 +62,31 @@ async function run(ctx) {
 	const contactId = created.data.id;
 	const fake = await startFakeOpenAi();
 	try {
-		fake.script((body, n) => (n % 2 === 1 ? { tool: TOOL.replace(' ', '_'), args: { contactId } } : { content: `Found ${lastToolResult(body)}` }));
+		fake.script((body, n) =>
+			n % 2 === 1
+				? { tool: TOOL.replace(' ', '_'), args: { contactId } }
+				: { content: `Found ${lastToolResult(body)}` },
+		);
 		const cred = await client.createCredential({
 			name: 'bench AI tool (Business Ops)',
 			type: nw.rt.CREDENTIAL_TYPE,
 			data: { ...nw.rt.credentialData(sandbox, key.key), requestsPerMinute: 1_000_000 },
 		});
 		const credentials = nw.businessOpsCredential(cred);
-		const model = await client.createCredential({ name: 'bench fake OpenAI', type: 'openAiApi', data: { apiKey: 'sk-bench', url: fake.baseUrl } });
+		const model = await client.createCredential({
+			name: 'bench fake OpenAI',
+			type: 'openAiApi',
+			data: { apiKey: 'sk-bench', url: fake.baseUrl },
+		});
 		const packageTool = nw.node(
 			TOOL,
 			`${nw.rt.NODE_TYPES.action}Tool`,
-			{ descriptionType: 'auto', resource: 'contact', operation: 'get', contactId: { __rl: true, mode: 'id', value: `={{ ${CONTACT_ID_ARG} }}` } },
+			{
+				descriptionType: 'auto',
+				resource: 'contact',
+				operation: 'get',
+				contactId: { __rl: true, mode: 'id', value: `={{ ${CONTACT_ID_ARG} }}` },
+			},
 			{ credentials },
 		);
 		const httpTool = nw.node(
@@ -76,25 +102,39 @@ async function run(ctx) {
 			},
 			{ typeVersion: 4.2, credentials },
 		);
-		const packageWf = await client.createWorkflow(agentWorkflow('bench: Get contact as Business Ops Tool', packageTool, model));
-		const httpWf = await client.createWorkflow(agentWorkflow('bench: Get contact as HTTP Request Tool', httpTool, model));
+		const packageWf = await client.createWorkflow(
+			agentWorkflow('bench: Get contact as Business Ops Tool', packageTool, model),
+		);
+		const httpWf = await client.createWorkflow(
+			agentWorkflow('bench: Get contact as HTTP Request Tool', httpTool, model),
+		);
 
 		const toolRun = (workflowId, label) => async () => {
 			const ex = await nw.runWorkflow(client, workflowId);
 			const r = nw.nodeRun(ex, TOOL);
 			const a = nw.nodeRun(ex, AGENT);
-			if (ex.status !== 'success' || !r || !a) throw new Error(`the ${label} agent run ended "${ex.status}": ${r?.error || a?.error || 'the tool did not run'}`);
+			if (ex.status !== 'success' || !r || !a)
+				throw new Error(
+					`the ${label} agent run ended "${ex.status}": ${r?.error || a?.error || 'the tool did not run'}`,
+				);
 			const answer = String(a.items[0]?.output ?? '');
-			if (!answer.includes(contactId)) throw new Error(`the ${label} agent did not get the contact back: ${answer.slice(0, 200)}`);
+			if (!answer.includes(contactId))
+				throw new Error(`the ${label} agent did not get the contact back: ${answer.slice(0, 200)}`);
 			return { tool: r.executionTime, agent: Date.parse(ex.stoppedAt) - Date.parse(ex.startedAt) };
 		};
-		const contenders = { package: toolRun(packageWf.id, 'Business Ops Tool'), http: toolRun(httpWf.id, 'HTTP Request Tool') };
+		const contenders = {
+			package: toolRun(packageWf.id, 'Business Ops Tool'),
+			http: toolRun(httpWf.id, 'HTTP Request Tool'),
+		};
 		for (const name of Object.keys(contenders)) await contenders[name](); // warm-up, not counted
 		const results = { package: [], http: [] };
 		for (let round = 0; round < rounds; round++) {
-			for (const name of round % 2 ? ['http', 'package'] : ['package', 'http']) results[name].push(await contenders[name]());
+			for (const name of round % 2 ? ['http', 'package'] : ['package', 'http'])
+				results[name].push(await contenders[name]());
 			const [p, h] = [results.package[round], results.http[round]];
-			log(`round ${round + 1}/${rounds}: Business Ops Tool ${fmtMs(p.tool)} (agent ${fmtMs(p.agent)}), HTTP Request Tool ${fmtMs(h.tool)} (agent ${fmtMs(h.agent)})`);
+			log(
+				`round ${round + 1}/${rounds}: Business Ops Tool ${fmtMs(p.tool)} (agent ${fmtMs(p.agent)}), HTTP Request Tool ${fmtMs(h.tool)} (agent ${fmtMs(h.agent)})`,
+			);
 		}
 		for (const [figure, what] of [
 			['tool', "the tool node's executionTime in n8n's execution record"],

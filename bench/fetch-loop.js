@@ -20,9 +20,15 @@ async function main() {
 	const records = [];
 	let requests = 0;
 	for (let page = 1; page <= 10_000; page++) {
-		const res = await fetch(`${base}${list}?page=${page}&pageSize=${pageSize}`, { headers, signal: AbortSignal.timeout(30_000) });
+		const res = await fetch(`${base}${list}?page=${page}&pageSize=${pageSize}`, {
+			headers,
+			signal: AbortSignal.timeout(30_000),
+		});
 		requests++;
-		if (!res.ok) throw new Error(`GET ${list} page ${page} -> ${res.status}: ${(await res.text()).slice(0, 200)}`);
+		if (!res.ok)
+			throw new Error(
+				`GET ${list} page ${page} -> ${res.status}: ${(await res.text()).slice(0, 200)}`,
+			);
 		const body = await res.json();
 		records.push(...body.data);
 		if (!body.meta || !body.meta.hasMore) break;

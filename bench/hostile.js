@@ -28,16 +28,29 @@ const { KiB, MiB } = hostile;
 async function setUp(ctx) {
 	const { client, sandbox } = ctx;
 	const control = sandbox.control;
-	const cred = await nw.createBusinessOpsCredential(client, sandbox, sandbox.keys.admin, 'bench hostile (admin)');
+	const cred = await nw.createBusinessOpsCredential(
+		client,
+		sandbox,
+		sandbox.keys.admin,
+		'bench hostile (admin)',
+	);
 	const webhookId = crypto.randomUUID();
 	const wf = await client.createWorkflow(
 		nw.workflow('bench: hostile traffic', [
-			nw.node(TRIGGER, nw.rt.NODE_TYPES.trigger, { events: ['invoice.paid'], options: {} }, { credentials: nw.businessOpsCredential(cred), webhookId }),
+			nw.node(
+				TRIGGER,
+				nw.rt.NODE_TYPES.trigger,
+				{ events: ['invoice.paid'], options: {} },
+				{ credentials: nw.businessOpsCredential(cred), webhookId },
+			),
 			nw.node('No Operation', 'n8n-nodes-base.noOp'),
 		]),
 	);
 	await client.publishWorkflow(wf.id);
-	const sub = await nw.waitFor(() => control.webhooks().find((w) => w.url.includes(webhookId) && w.active), { what: 'the subscription of the hostile workflow' });
+	const sub = await nw.waitFor(
+		() => control.webhooks().find((w) => w.url.includes(webhookId) && w.active),
+		{ what: 'the subscription of the hostile workflow' },
+	);
 	// the first genuine delivery teaches the signed form (production webhooks answer a moment after publishing)
 	await nw.waitFor(
 		async () => {
@@ -49,8 +62,13 @@ async function setUp(ctx) {
 		{ what: 'a genuine delivery to be accepted', timeoutMs: 60_000 },
 	);
 	const record = await hostile.storedRecord(client, wf.id, TRIGGER);
-	if (!record || !record.sealedSecret) throw new Error(`no subscription record: ${JSON.stringify(record)}`);
-	return { workflowId: wf.id, url: sub.url, secret: hostile.openRecordSecret(record, sandbox.keys.admin) };
+	if (!record || !record.sealedSecret)
+		throw new Error(`no subscription record: ${JSON.stringify(record)}`);
+	return {
+		workflowId: wf.id,
+		url: sub.url,
+		secret: hostile.openRecordSecret(record, sandbox.keys.admin),
+	};
 }
 
 /** n8n's CPU (ms) over sending `deliveries`; checks every answer is `status`. */
@@ -60,7 +78,11 @@ async function cpuOf(ctx, url, deliveries, status, settle) {
 	const answers = await hostile.sendMany(url, deliveries.length, (i) => deliveries[i], 4);
 	if (settle) await settle();
 	const spent = hostile.cpuMs(pid) - before;
-	if (Object.keys(answers).join() !== String(status)) ctx.fail('hostile traffic', `expected every answer to be ${status}: ${JSON.stringify(answers)}`);
+	if (Object.keys(answers).join() !== String(status))
+		ctx.fail(
+			'hostile traffic',
+			`expected every answer to be ${status}: ${JSON.stringify(answers)}`,
+		);
 	return spent;
 }
 
@@ -78,22 +100,38 @@ async function run(ctx) {
 	// executions finish after the answer: wait until the newest are done (the polls are counted too)
 	const executionsDone = async () => {
 		await nw.waitFor(
-			async () => (await client.executions(setup.workflowId, { limit: 10, includeData: false })).every((e) => !['new', 'running', 'waiting'].includes(e.status)),
+			async () =>
+				(await client.executions(setup.workflowId, { limit: 10, includeData: false })).every(
+					(e) => !['new', 'running', 'waiting'].includes(e.status),
+				),
 			{ timeoutMs: 300_000, intervalMs: 500, what: 'the executions to finish' },
 		);
 	};
 	for (const c of cases) {
 		const spent = { forged: 0, ignored: 0, accepted: 0 };
 		for (let round = 0; round < rounds; round++) {
-			const forged = Array.from({ length: c.n }, () => hostile.forgedDelivery({ size: c.size, gzip: c.gzip }));
-			const ignored = Array.from({ length: c.n }, () => hostile.genuineDelivery({ secret: setup.secret, size: c.size, gzip: c.gzip, type: 'invoice.sent' }));
-			const accepted = Array.from({ length: c.n }, () => hostile.genuineDelivery({ secret: setup.secret, size: c.size, gzip: c.gzip }));
+			const forged = Array.from({ length: c.n }, () =>
+				hostile.forgedDelivery({ size: c.size, gzip: c.gzip }),
+			);
+			const ignored = Array.from({ length: c.n }, () =>
+				hostile.genuineDelivery({
+					secret: setup.secret,
+					size: c.size,
+					gzip: c.gzip,
+					type: 'invoice.sent',
+				}),
+			);
+			const accepted = Array.from({ length: c.n }, () =>
+				hostile.genuineDelivery({ secret: setup.secret, size: c.size, gzip: c.gzip }),
+			);
 			spent.forged += await cpuOf(ctx, setup.url, forged, 401);
 			spent.ignored += await cpuOf(ctx, setup.url, ignored, 200);
 			spent.accepted += await cpuOf(ctx, setup.url, accepted, 200, executionsDone);
 		}
 		const per = (ms) => ms / (c.n * rounds);
-		log(`${c.label}: n8n CPU per delivery forged ${fmtMs(per(spent.forged))}, genuine not chosen ${fmtMs(per(spent.ignored))}, genuine run ${fmtMs(per(spent.accepted))}`);
+		log(
+			`${c.label}: n8n CPU per delivery forged ${fmtMs(per(spent.forged))}, genuine not chosen ${fmtMs(per(spent.ignored))}, genuine run ${fmtMs(per(spent.accepted))}`,
+		);
 		const ratio = spent.forged / spent.ignored;
 		ctx.row({
 			section: 'Hostile traffic',
@@ -111,8 +149,14 @@ async function run(ctx) {
 	const count = quick ? 1000 : 5000;
 	await sleep(2000);
 	const rssBefore = hostile.rssMiB(pid);
-	const answers = await hostile.sendMany(setup.url, count, () => hostile.forgedDelivery({ size: KiB, names: true }), 8);
-	if (Object.keys(answers).join() !== '401') ctx.fail('hostile traffic', `forged deliveries answered ${JSON.stringify(answers)}`);
+	const answers = await hostile.sendMany(
+		setup.url,
+		count,
+		() => hostile.forgedDelivery({ size: KiB, names: true }),
+		8,
+	);
+	if (Object.keys(answers).join() !== '401')
+		ctx.fail('hostile traffic', `forged deliveries answered ${JSON.stringify(answers)}`);
 	await sleep(5000);
 	const rssAfter = hostile.rssMiB(pid);
 	ctx.row({

@@ -19,15 +19,26 @@ const LOAD_RATIO_LIMIT = 4;
 
 /** `npm pack --dry-run --json` of a package folder (the repository as it is built now by default). */
 function tarball(dir = rt.REPO_ROOT) {
-	const res = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
+	const res = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: dir,
+		encoding: 'utf8',
+		maxBuffer: 64 << 20,
+	});
 	if (res.status !== 0) throw new Error(`npm pack --dry-run failed: ${res.stderr.slice(-500)}`);
 	const info = JSON.parse(res.stdout.slice(res.stdout.indexOf('[')))[0];
 	const bySuffix = {};
 	for (const f of info.files) {
-		const suffix = f.path.match(/(\.tsbuildinfo|\.d\.ts|\.js\.map|\.js|\.json|\.svg|\.md)$/)?.[1] ?? 'other';
+		const suffix =
+			f.path.match(/(\.tsbuildinfo|\.d\.ts|\.js\.map|\.js|\.json|\.svg|\.md)$/)?.[1] ?? 'other';
 		bySuffix[suffix] = (bySuffix[suffix] || 0) + f.size;
 	}
-	return { size: info.size, unpackedSize: info.unpackedSize, entryCount: info.entryCount, bySuffix, files: info.files.map((f) => f.path) };
+	return {
+		size: info.size,
+		unpackedSize: info.unpackedSize,
+		entryCount: info.entryCount,
+		bySuffix,
+		files: info.files.map((f) => f.path),
+	};
 }
 
 /** A minimal community package: one declarative node with one operation, one credential, an icon. */
@@ -39,10 +50,17 @@ function minimalPackage() {
 		JSON.stringify({
 			name: 'n8n-nodes-bench-minimal',
 			version: '0.0.1',
-			n8n: { n8nNodesApiVersion: 1, credentials: ['dist/MinimalApi.credentials.js'], nodes: ['dist/Minimal.node.js'] },
+			n8n: {
+				n8nNodesApiVersion: 1,
+				credentials: ['dist/MinimalApi.credentials.js'],
+				nodes: ['dist/Minimal.node.js'],
+			},
 		}),
 	);
-	fs.writeFileSync(path.join(dir, 'dist', 'minimal.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>');
+	fs.writeFileSync(
+		path.join(dir, 'dist', 'minimal.svg'),
+		'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>',
+	);
 	fs.writeFileSync(
 		path.join(dir, 'dist', 'MinimalApi.credentials.js'),
 		`'use strict';
@@ -87,7 +105,8 @@ function loadOnce(ctx, kind, dir) {
 		env: { ...process.env, NODE_OPTIONS: '', N8N_LOG_LEVEL: 'warn' },
 		timeout: 60_000,
 	});
-	if (res.status !== 0) throw new Error(`load-package.js ${kind} ${dir} failed: ${(res.stderr || '').slice(-800)}`);
+	if (res.status !== 0)
+		throw new Error(`load-package.js ${kind} ${dir} failed: ${(res.stderr || '').slice(-800)}`);
 	return JSON.parse(res.stdout.trim().split('\n').pop());
 }
 
@@ -101,7 +120,9 @@ async function run(ctx) {
 	const minimal = minimalPackage();
 	ctx.ownFolder(minimal);
 	const minimalTb = tarball(minimal);
-	log(`tarball ${fmtBytes(tb.size)} (${tb.entryCount} files, ${fmtBytes(tb.unpackedSize)} unpacked; .tsbuildinfo ${fmtBytes(buildInfo)}, .js.map ${fmtBytes(maps)} unpacked); minimal package ${fmtBytes(minimalTb.size)}`);
+	log(
+		`tarball ${fmtBytes(tb.size)} (${tb.entryCount} files, ${fmtBytes(tb.unpackedSize)} unpacked; .tsbuildinfo ${fmtBytes(buildInfo)}, .js.map ${fmtBytes(maps)} unpacked); minimal package ${fmtBytes(minimalTb.size)}`,
+	);
 	ctx.row({
 		section: 'Package',
 		name: 'Tarball size (npm pack)',
@@ -124,7 +145,9 @@ async function run(ctx) {
 	}
 	const p = median(times.pkg);
 	const m = median(times.minimal);
-	log(`loader: package ${fmtMs(p)}, minimal package ${fmtMs(m)}, custom-directory loader on dist ${fmtMs(median(times.custom))}`);
+	log(
+		`loader: package ${fmtMs(p)}, minimal package ${fmtMs(m)}, custom-directory loader on dist ${fmtMs(median(times.custom))}`,
+	);
 	ctx.row({
 		section: 'Package',
 		name: "Load time with n8n's loader",

@@ -13,8 +13,18 @@ const ROOT = path.resolve(__dirname, '..');
 const modules = path.join(process.env.BENCH_N8N_DIR || '', 'node_modules');
 const { PollContext } = require(path.join(modules, 'n8n-core'));
 const { Workflow } = require(path.join(modules, 'n8n-workflow'));
-const { BusinessOpsPollingTrigger } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsPollingTrigger', 'BusinessOpsPollingTrigger.node.js'));
-const { BusinessOpsApi } = require(path.join(ROOT, 'dist', 'credentials', 'BusinessOpsApi.credentials.js'));
+const { BusinessOpsPollingTrigger } = require(
+	path.join(
+		ROOT,
+		'dist',
+		'nodes',
+		'BusinessOpsPollingTrigger',
+		'BusinessOpsPollingTrigger.node.js',
+	),
+);
+const { BusinessOpsApi } = require(
+	path.join(ROOT, 'dist', 'credentials', 'BusinessOpsApi.credentials.js'),
+);
 
 const base = process.env.BENCH_BASE_URL;
 const key = process.env.BENCH_API_KEY;
@@ -45,7 +55,8 @@ async function api(method, pathname, body) {
 		headers: { authorization: `Bearer ${changeKey}`, 'content-type': 'application/json' },
 		body: body ? JSON.stringify(body) : undefined,
 	});
-	if (!res.ok) throw new Error(`${method} ${pathname} -> ${res.status}: ${(await res.text()).slice(0, 200)}`);
+	if (!res.ok)
+		throw new Error(`${method} ${pathname} -> ${res.status}: ${(await res.text()).slice(0, 200)}`);
 	return (await res.json()).data;
 }
 
@@ -60,17 +71,43 @@ async function main() {
 		parameters: { events: ['invoice.paid'] },
 		credentials: { businessOpsApi: { id: 'cred-1', name: 'bench' } },
 	};
-	const nodeTypes = { getByName: () => trigger, getByNameAndVersion: () => trigger, getKnownTypes: () => ({}) };
-	const workflow = new Workflow({ id: 'bench', name: 'bench', nodes: [node], connections: {}, active: true, nodeTypes, staticData: {} });
-	const additionalData = { credentialsHelper, executionId: undefined, restApiUrl: '', instanceBaseUrl: '', webhookBaseUrl: '', webhookTestBaseUrl: '', webhookWaitingBaseUrl: '', formWaitingBaseUrl: '', variables: {}, currentNodeParameters: undefined };
-	const poll = async () => await trigger.poll.call(new PollContext(workflow, node, additionalData, 'trigger', 'activate'));
+	const nodeTypes = {
+		getByName: () => trigger,
+		getByNameAndVersion: () => trigger,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({
+		id: 'bench',
+		name: 'bench',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: {},
+	});
+	const additionalData = {
+		credentialsHelper,
+		executionId: undefined,
+		restApiUrl: '',
+		instanceBaseUrl: '',
+		webhookBaseUrl: '',
+		webhookTestBaseUrl: '',
+		webhookWaitingBaseUrl: '',
+		formWaitingBaseUrl: '',
+		variables: {},
+		currentNodeParameters: undefined,
+	};
+	const poll = async () =>
+		await trigger.poll.call(new PollContext(workflow, node, additionalData, 'trigger', 'activate'));
 
 	if ((await poll()) !== null) throw new Error('the baseline poll emitted');
 	const open = [];
 	for (let page = 1; open.length < 3 * rounds; page++) {
 		const invoices = await api('GET', `/invoices?page=${page}&pageSize=100`);
 		if (invoices.length === 0) throw new Error('not enough unpaid invoices');
-		open.push(...invoices.filter((i) => !['paid', 'written_off'].includes(i.status)).map((i) => i.id));
+		open.push(
+			...invoices.filter((i) => !['paid', 'written_off'].includes(i.status)).map((i) => i.id),
+		);
 	}
 	const results = [];
 	for (let round = 0; round < rounds; round++) {
@@ -79,12 +116,20 @@ async function main() {
 		const started = process.hrtime.bigint();
 		const emitted = await poll();
 		const ms = Number(process.hrtime.bigint() - started) / 1e6;
-		const events = (emitted?.[0] ?? []).map((item) => `${item.json.type} ${item.json.data.id}`).sort();
+		const events = (emitted?.[0] ?? [])
+			.map((item) => `${item.json.type} ${item.json.data.id}`)
+			.sort();
 		const expected = changed.map((id) => `invoice.paid ${id}`).sort();
-		results.push({ ms, events: events.length, correct: JSON.stringify(events) === JSON.stringify(expected) });
+		results.push({
+			ms,
+			events: events.length,
+			correct: JSON.stringify(events) === JSON.stringify(expected),
+		});
 	}
 	const staticBytes = Buffer.byteLength(JSON.stringify(workflow.staticData));
-	process.stdout.write(`${JSON.stringify({ rounds: results, staticBytes, rss: process.memoryUsage().rss })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ rounds: results, staticBytes, rss: process.memoryUsage().rss })}\n`,
+	);
 }
 
 main().catch((e) => {

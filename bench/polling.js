@@ -15,20 +15,52 @@ const PAGES = TOTAL / 100;
 const runChild = (ctx, script, env) => runBenchScript(ctx, script, env, 180_000);
 
 async function run(ctx) {
-	const sandbox = await ctx.startSandbox({ seed: false, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+	const sandbox = await ctx.startSandbox({
+		seed: false,
+		rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+	});
 	sandbox.control.seed({ resource: 'invoices', count: TOTAL });
-	const pollKey = sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'bench poll' });
-	const fetchKey = sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'bench fetch loop' });
-	const changeKey = sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'bench changes' });
-	const invoiceReads = (keyId) => sandbox.control.requestLog().filter((e) => e.keyId === keyId && e.method === 'GET' && e.path.endsWith('/invoices')).length;
+	const pollKey = sandbox.control.createKey({
+		scopes: ['*'],
+		organization: 'primary',
+		name: 'bench poll',
+	});
+	const fetchKey = sandbox.control.createKey({
+		scopes: ['*'],
+		organization: 'primary',
+		name: 'bench fetch loop',
+	});
+	const changeKey = sandbox.control.createKey({
+		scopes: ['*'],
+		organization: 'primary',
+		name: 'bench changes',
+	});
+	const invoiceReads = (keyId) =>
+		sandbox.control
+			.requestLog()
+			.filter((e) => e.keyId === keyId && e.method === 'GET' && e.path.endsWith('/invoices'))
+			.length;
 	const rounds = ctx.quick ? 3 : 7;
 	const times = { poll: [], fetch: [] };
 	const ratios = [];
 	let last;
 	for (let round = 0; round < rounds; round++) {
 		const readsBefore = invoiceReads(pollKey.id);
-		const fetchRun = () => runChild(ctx, 'fetch-loop.js', { BENCH_BASE_URL: sandbox.baseUrl, BENCH_API_KEY: fetchKey.key, BENCH_PAGE_SIZE: '100', BENCH_PATH: '/invoices' });
-		const pollRun = () => runChild(ctx, 'poll-once.js', { BENCH_N8N_DIR: ctx.runtime.dir, BENCH_BASE_URL: sandbox.baseUrl, BENCH_API_KEY: pollKey.key, BENCH_CHANGE_KEY: changeKey.key, BENCH_ROUNDS: '1' });
+		const fetchRun = () =>
+			runChild(ctx, 'fetch-loop.js', {
+				BENCH_BASE_URL: sandbox.baseUrl,
+				BENCH_API_KEY: fetchKey.key,
+				BENCH_PAGE_SIZE: '100',
+				BENCH_PATH: '/invoices',
+			});
+		const pollRun = () =>
+			runChild(ctx, 'poll-once.js', {
+				BENCH_N8N_DIR: ctx.runtime.dir,
+				BENCH_BASE_URL: sandbox.baseUrl,
+				BENCH_API_KEY: pollKey.key,
+				BENCH_CHANGE_KEY: changeKey.key,
+				BENCH_ROUNDS: '1',
+			});
 		let fetched;
 		let polled;
 		if (round % 2 === 0) {
@@ -39,10 +71,19 @@ async function run(ctx) {
 			fetched = await fetchRun();
 		}
 		const [timed] = polled.rounds;
-		if (!timed.correct || timed.events !== 3) ctx.fail('polling: events', `round ${round}: ${timed.events} events, the 3 paid invoices expected`);
-		if (fetched.records < TOTAL) ctx.fail('polling: fetch loop', `read ${fetched.records} invoices`);
+		if (!timed.correct || timed.events !== 3)
+			ctx.fail(
+				'polling: events',
+				`round ${round}: ${timed.events} events, the 3 paid invoices expected`,
+			);
+		if (fetched.records < TOTAL)
+			ctx.fail('polling: fetch loop', `read ${fetched.records} invoices`);
 		const requests = (invoiceReads(pollKey.id) - readsBefore) / 2; // the baseline poll and the timed one
-		if (requests !== PAGES) ctx.fail('polling: requests', `round ${round}: ${requests} requests per poll, ${PAGES} expected`);
+		if (requests !== PAGES)
+			ctx.fail(
+				'polling: requests',
+				`round ${round}: ${requests} requests per poll, ${PAGES} expected`,
+			);
 		times.poll.push(timed.ms);
 		times.fetch.push(fetched.ms);
 		ratios.push(timed.ms / fetched.ms);
@@ -58,7 +99,8 @@ async function run(ctx) {
 		ratio: last.requests / PAGES,
 		target: `exactly ${PAGES}`,
 		verdict: last.requests === PAGES ? 'met' : 'missed',
-		detail: 'GET /invoices answers in the sandbox request log for the poller\'s key, per poll (pageSize 100)',
+		detail:
+			"GET /invoices answers in the sandbox request log for the poller's key, per poll (pageSize 100)",
 	});
 	ctx.row({
 		section,
@@ -76,7 +118,7 @@ async function run(ctx) {
 		measured: `${(last.staticBytes / 1000).toFixed(1)} kB`,
 		target: '< 200 kB',
 		verdict: last.staticBytes < 200_000 ? 'met' : 'missed',
-		detail: 'JSON of the workflow\'s static data after the poll (what n8n saves)',
+		detail: "JSON of the workflow's static data after the poll (what n8n saves)",
 	});
 	ctx.row({
 		section,
@@ -84,7 +126,8 @@ async function run(ctx) {
 		measured: `${(last.rss / 2 ** 20).toFixed(0)} MiB`,
 		target: '-',
 		verdict: 'info',
-		detail: "process.memoryUsage().rss after the poll, n8n-core and n8n-workflow loaded (n8n's own process holds them anyway)",
+		detail:
+			"process.memoryUsage().rss after the poll, n8n-core and n8n-workflow loaded (n8n's own process holds them anyway)",
 	});
 }
 

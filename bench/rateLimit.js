@@ -24,15 +24,43 @@ const ALL_SCENARIOS = [
 	// The API allows less than the credential says (issue 18): the default credential (120 per
 	// minute, the API's minute) against 20 per 5 s; then with another client of the same key sending
 	// one request every 500 ms (half the key's limit). The budget has to learn the pace.
-	{ id: 'learn:100@20/5s', items: 100, limit: 20, windowMs: 5000, http: false, defaultCredential: true, target: 1.25 },
-	{ id: 'learn:100@20/5s+other', items: 100, limit: 20, windowMs: 5000, http: false, defaultCredential: true, otherEveryMs: 500, target: 1.25 },
+	{
+		id: 'learn:100@20/5s',
+		items: 100,
+		limit: 20,
+		windowMs: 5000,
+		http: false,
+		defaultCredential: true,
+		target: 1.25,
+	},
+	{
+		id: 'learn:100@20/5s+other',
+		items: 100,
+		limit: 20,
+		windowMs: 5000,
+		http: false,
+		defaultCredential: true,
+		otherEveryMs: 500,
+		target: 1.25,
+	},
 	// The same with On Error "Continue": every item's request goes at once, so the first burst of
 	// 100 meets the API before any answer (80 refused), and the rest must not wait out the minute.
-	{ id: 'learn:100@20/5s+continue', items: 100, limit: 20, windowMs: 5000, http: false, defaultCredential: true, onError: 'continueRegularOutput', target: 1.25 },
+	{
+		id: 'learn:100@20/5s+continue',
+		items: 100,
+		limit: 20,
+		windowMs: 5000,
+		http: false,
+		defaultCredential: true,
+		onError: 'continueRegularOutput',
+		target: 1.25,
+	},
 ];
 /** BENCH_RATE_SCENARIOS=500@120/60s (ids, comma-separated) picks scenarios; by default the scaled ones. */
 const chosen = (process.env.BENCH_RATE_SCENARIOS || '').split(',').filter(Boolean);
-const SCENARIOS = ALL_SCENARIOS.filter((s) => (chosen.length ? chosen.includes(s.id) : !s.byNameOnly));
+const SCENARIOS = ALL_SCENARIOS.filter((s) =>
+	chosen.length ? chosen.includes(s.id) : !s.byNameOnly,
+);
 const MODES = [
 	{ countRefused: false, text: 'refusals not counted' },
 	{ countRefused: true, text: 'refusals counted' },
@@ -45,7 +73,8 @@ async function allContacts(sandbox) {
 	for (let page = 1; page <= 200; page++) {
 		const res = await fetch(`${sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers });
 		const body = await res.json();
-		if (!res.ok) throw new Error(`GET /contacts -> ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+		if (!res.ok)
+			throw new Error(`GET /contacts -> ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
 		out.push(...body.data);
 		if (!body.meta.hasMore) break;
 	}
@@ -55,7 +84,8 @@ async function allContacts(sandbox) {
 /** How the names `<prefix> 0..items-1` came out: created, distinct, missing, twice. */
 function tally(contacts, prefix, items) {
 	const counts = new Map();
-	for (const c of contacts) if (c.name.startsWith(`${prefix} `)) counts.set(c.name, (counts.get(c.name) || 0) + 1);
+	for (const c of contacts)
+		if (c.name.startsWith(`${prefix} `)) counts.set(c.name, (counts.get(c.name) || 0) + 1);
 	let missing = 0;
 	for (let i = 0; i < items; i++) if (!counts.has(`${prefix} ${i}`)) missing++;
 	const created = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -72,7 +102,9 @@ async function warmKey(sandbox, name) {
 	const control = sandbox.control;
 	control.reset();
 	const key = control.createKey({ scopes: ['contacts.*'], name });
-	const res = await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${key.key}` } });
+	const res = await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, {
+		headers: { authorization: `Bearer ${key.key}` },
+	});
 	if (res.status !== 200) throw new Error(`warm-up GET /contacts with a new key -> ${res.status}`);
 	control.reset();
 	return key;
@@ -86,11 +118,16 @@ async function burstMs(sandbox, n) {
 	const t = process.hrtime.bigint();
 	const answers = await Promise.all(
 		Array.from({ length: n }, (_, i) =>
-			fetch(`${sandbox.baseUrl}/contacts`, { method: 'POST', headers, body: JSON.stringify({ name: `bench-burst ${i}` }) }).then((r) => r.status),
+			fetch(`${sandbox.baseUrl}/contacts`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({ name: `bench-burst ${i}` }),
+			}).then((r) => r.status),
 		),
 	);
 	const ms = Number(process.hrtime.bigint() - t) / 1e6;
-	if (!answers.every((s) => s === 201)) throw new Error(`burst of ${n} creates answered ${answers.join(',')}`);
+	if (!answers.every((s) => s === 201))
+		throw new Error(`burst of ${n} creates answered ${answers.join(',')}`);
 	return ms;
 }
 
@@ -100,7 +137,9 @@ function otherClient(sandbox, apiKey, everyMs) {
 	const done = (async () => {
 		const counts = { sent: 0, refused: 0 };
 		while (!stopped) {
-			const res = await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+			const res = await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, {
+				headers: { authorization: `Bearer ${apiKey}` },
+			});
 			await res.arrayBuffer();
 			counts.sent++;
 			if (res.status === 429) counts.refused++;
@@ -127,7 +166,10 @@ function nodeWorkflow(prefix, items, cred, onError) {
 
 /** n8n's HTTP Request node doing the same: with Retry On Fail, or with Batching. */
 function httpWorkflow(prefix, items, sandbox, cred, kind, scenario) {
-	const options = kind === 'batching' ? { batching: { batch: { batchSize: scenario.limit, batchInterval: scenario.windowMs } } } : {};
+	const options =
+		kind === 'batching'
+			? { batching: { batch: { batchSize: scenario.limit, batchInterval: scenario.windowMs } } }
+			: {};
 	const retry = kind === 'retry' ? { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 } : {};
 	return nw.workflow(`bench: rate limit ${prefix}`, [
 		nw.manualTrigger(),
@@ -144,7 +186,11 @@ function httpWorkflow(prefix, items, sandbox, cred, kind, scenario) {
 				bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }] },
 				options,
 			},
-			{ typeVersion: 4.2, credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } }, ...retry },
+			{
+				typeVersion: 4.2,
+				credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } },
+				...retry,
+			},
 		),
 	]);
 }
@@ -167,7 +213,11 @@ async function run(ctx) {
 				nw.rt.useBudgetWindow(key.key, scenario.windowMs);
 				data = { ...data, requestsPerMinute: scenario.limit };
 			}
-			const cred = await client.rest('POST', '/credentials', { name: `bench ${prefix}`, type: nw.rt.CREDENTIAL_TYPE, data });
+			const cred = await client.rest('POST', '/credentials', {
+				name: `bench ${prefix}`,
+				type: nw.rt.CREDENTIAL_TYPE,
+				data,
+			});
 			wf = nodeWorkflow(prefix, scenario.items, cred, onError);
 		} else {
 			const cred = await nw.createHeaderAuthCredential(client, key.key, `bench ${prefix}`);
@@ -175,9 +225,13 @@ async function run(ctx) {
 		}
 		const nodeName = kind === 'node' ? 'Business Ops' : 'HTTP Request';
 		const created = await client.createWorkflow(wf);
-		const other = scenario.otherEveryMs ? otherClient(sandbox, key.key, scenario.otherEveryMs) : undefined;
+		const other = scenario.otherEveryMs
+			? otherClient(sandbox, key.key, scenario.otherEveryMs)
+			: undefined;
 		// n8n is polled once a second (it is mostly waiting here); the node's run is not slowed by it.
-		const ex = await nw.runWorkflow(client, created.id, { timeoutMs: 600_000, intervalMs: 1000 }).finally(() => other?.stop());
+		const ex = await nw
+			.runWorkflow(client, created.id, { timeoutMs: 600_000, intervalMs: 1000 })
+			.finally(() => other?.stop());
 		const r = nw.nodeRun(ex, nodeName);
 		const posts = control.requestLog().filter((e) => e.keyId === key.id && e.method === 'POST');
 		const ok = posts.filter((e) => e.status === 201);
@@ -200,7 +254,8 @@ async function run(ctx) {
 	const results = [];
 	for (const scenario of SCENARIOS) {
 		// What the key leaves the node: the limit, less what the other client sends per window.
-		const share = scenario.limit - (scenario.otherEveryMs ? scenario.windowMs / scenario.otherEveryMs : 0);
+		const share =
+			scenario.limit - (scenario.otherEveryMs ? scenario.windowMs / scenario.otherEveryMs : 0);
 		const lastWindow = scenario.items - (Math.ceil(scenario.items / share) - 1) * share;
 		const bursts = [];
 		for (let i = 0; i < 3; i++) bursts.push(await burstMs(sandbox, lastWindow));
@@ -208,34 +263,64 @@ async function run(ctx) {
 		const windows = Math.ceil(scenario.items / share) - 1;
 		const theoretical = windows * scenario.windowMs + burst;
 		const target = scenario.target ?? 1.05;
-		log(`${scenario.id}: theoretical minimum ${fmtMs(theoretical)} (${windows} × ${scenario.windowMs / 1000} s + a burst of ${lastWindow} creates, ${fmtMs(burst)})`);
+		log(
+			`${scenario.id}: theoretical minimum ${fmtMs(theoretical)} (${windows} × ${scenario.windowMs / 1000} s + a burst of ${lastWindow} creates, ${fmtMs(burst)})`,
+		);
 		for (const mode of MODES) {
 			const setting = `${scenario.defaultCredential ? 'default credential (120 per minute)' : 'credential paced to the limit'}${scenario.onError ? `, On Error ${scenario.onError}` : ''}`;
-			const otherText = scenario.otherEveryMs ? `, another client of the key sending 1 per ${scenario.otherEveryMs} ms` : '';
+			const otherText = scenario.otherEveryMs
+				? `, another client of the key sending 1 per ${scenario.otherEveryMs} ms`
+				: '';
 			const section = `Rate limit ${scenario.limit} req / ${scenario.windowMs / 1000} s, ${scenario.items} Create Contact items, ${setting}${otherText}, ${mode.text}`;
-			const node = await job('node', scenario, mode, `${scenario.items}-${mode.countRefused ? 'c' : 'n'}`, scenario.onError);
-			log(`${section}: Business Ops ${node.status}, ${fmtMs(node.ms)}, ${node.created} created (${node.distinct} distinct, ${node.missing} missing), ${node.requests} requests, ${node.refused} answered 429${node.other ? `; the other client sent ${node.other.sent}, ${node.other.refused} refused` : ''}`);
-			const good = node.status === 'success' && node.created === scenario.items && node.distinct === scenario.items;
+			const node = await job(
+				'node',
+				scenario,
+				mode,
+				`${scenario.items}-${mode.countRefused ? 'c' : 'n'}`,
+				scenario.onError,
+			);
+			log(
+				`${section}: Business Ops ${node.status}, ${fmtMs(node.ms)}, ${node.created} created (${node.distinct} distinct, ${node.missing} missing), ${node.requests} requests, ${node.refused} answered 429${node.other ? `; the other client sent ${node.other.sent}, ${node.other.refused} refused` : ''}`,
+			);
+			const good =
+				node.status === 'success' &&
+				node.created === scenario.items &&
+				node.distinct === scenario.items;
 			if (!good) {
-				ctx.fail(`${section} (Business Ops node)`, `execution ${node.status}; ${node.created} contacts created for ${scenario.items} items (${node.distinct} distinct, ${node.missing} missing, ${node.twice} created more than once)${node.error ? `; ${node.error}` : ''}`);
+				ctx.fail(
+					`${section} (Business Ops node)`,
+					`execution ${node.status}; ${node.created} contacts created for ${scenario.items} items (${node.distinct} distinct, ${node.missing} missing, ${node.twice} created more than once)${node.error ? `; ${node.error}` : ''}`,
+				);
 			}
 			const others = {};
 			if (scenario.http && !ctx.quick) {
 				for (const kind of ['retry', 'batching']) {
-					others[kind] = await job(kind, scenario, mode, `${scenario.items}-${mode.countRefused ? 'c' : 'n'}`);
+					others[kind] = await job(
+						kind,
+						scenario,
+						mode,
+						`${scenario.items}-${mode.countRefused ? 'c' : 'n'}`,
+					);
 					const h = others[kind];
-					log(`${section}: HTTP Request (${kind}) ${h.status}, ${fmtMs(h.ms)}, ${h.created} created (${h.distinct} distinct, ${h.missing} missing, ${h.twice} more than once), ${h.requests} requests, ${h.refused} answered 429`);
+					log(
+						`${section}: HTTP Request (${kind}) ${h.status}, ${fmtMs(h.ms)}, ${h.created} created (${h.distinct} distinct, ${h.missing} missing, ${h.twice} more than once), ${h.requests} requests, ${h.refused} answered 429`,
+					);
 				}
 			}
-			const httpText = (h, label) => (h ? `${label}: ${h.status}, ${h.distinct} of ${scenario.items} created, ${h.extra} extra copies, ${h.refused} refused, ${fmtMs(h.ms)}` : `${label}: not run (--quick)`);
+			const httpText = (h, label) =>
+				h
+					? `${label}: ${h.status}, ${h.distinct} of ${scenario.items} created, ${h.extra} extra copies, ${h.refused} refused, ${fmtMs(h.ms)}`
+					: `${label}: not run (--quick)`;
 			ctx.row({
 				section,
 				name: 'Items created once / refusals, Business Ops node',
 				measured: `${node.distinct} of ${scenario.items}, ${node.extra} extra copies, ${node.refused} refused`,
 				baseline: `HTTP Request + Retry On Fail ${others.retry ? `${others.retry.distinct}, ${others.retry.refused} refused` : '-'}; + Batching ${others.batching ? `${others.batching.distinct}, ${others.batching.refused} refused` : '-'}`,
-				target: scenario.defaultCredential ? `all ${scenario.items}, none twice; refusals reported` : `all ${scenario.items}, none twice, <= 5 refused`,
+				target: scenario.defaultCredential
+					? `all ${scenario.items}, none twice; refusals reported`
+					: `all ${scenario.items}, none twice, <= 5 refused`,
 				verdict: good && (scenario.defaultCredential || node.refused <= 5) ? 'met' : 'FAIL',
-				detail: `contacts counted by name in the sandbox after the run; the node sent ${node.requests} requests; ${httpText(others.retry, 'HTTP Request 4.2 with Retry On Fail (5 tries, 5 s apart: n8n\'s maximum; each try re-sends every item)')}; ${httpText(others.batching, `HTTP Request 4.2 with Batching (${scenario.limit} items per batch, ${scenario.windowMs} ms apart)`)}`,
+				detail: `contacts counted by name in the sandbox after the run; the node sent ${node.requests} requests; ${httpText(others.retry, "HTTP Request 4.2 with Retry On Fail (5 tries, 5 s apart: n8n's maximum; each try re-sends every item)")}; ${httpText(others.batching, `HTTP Request 4.2 with Batching (${scenario.limit} items per batch, ${scenario.windowMs} ms apart)`)}`,
 			});
 			ctx.row({
 				section,
@@ -257,7 +342,10 @@ async function run(ctx) {
 				verdict: atMost(node.apiSpanMs / theoretical, target),
 				detail: `from the sandbox's request log; the node's executionTime above also holds the time n8n's RoutingNode takes to build every item's request before it sends the first (${fmtMs(node.ms - node.apiSpanMs)} here), which the HTTP Request node spreads over its batches`,
 			});
-			for (const [kind, label] of [['retry', 'Retry On Fail'], ['batching', 'Batching']]) {
+			for (const [kind, label] of [
+				['retry', 'Retry On Fail'],
+				['batching', 'Batching'],
+			]) {
 				const h = others[kind];
 				if (!h) continue;
 				ctx.row({
@@ -281,10 +369,14 @@ async function run(ctx) {
 	const together = [];
 	for (let i = 0; i < (ctx.quick ? 1 : 3); i++) {
 		serial.push((await job('node', unlimited, MODES[0], `serial-${i}`)).ms);
-		together.push((await job('node', unlimited, MODES[0], `continue-${i}`, 'continueRegularOutput')).ms);
+		together.push(
+			(await job('node', unlimited, MODES[0], `continue-${i}`, 'continueRegularOutput')).ms,
+		);
 	}
 	const ratio = median(serial.map((ms, i) => ms / together[i]));
-	log(`100 creates without a limit: Stop Workflow ${serial.map(fmtMs).join(', ')}; Continue ${together.map(fmtMs).join(', ')}`);
+	log(
+		`100 creates without a limit: Stop Workflow ${serial.map(fmtMs).join(', ')}; Continue ${together.map(fmtMs).join(', ')}`,
+	);
 	ctx.row({
 		section: 'Cost of sending writes in item order (On Error: Stop Workflow)',
 		name: '100 Create Contact items, no rate limit: Stop Workflow vs Continue',

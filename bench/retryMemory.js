@@ -23,7 +23,9 @@ function itemsNode(prefix, count) {
 	return nw.node(
 		'Items',
 		'n8n-nodes-base.code',
-		{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { name: ${JSON.stringify(prefix)} + ' ' + i, email: ${JSON.stringify(prefix)} + '-' + i + '@example.com' } }));` },
+		{
+			jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { name: ${JSON.stringify(prefix)} + ' ' + i, email: ${JSON.stringify(prefix)} + '-' + i + '@example.com' } }));`,
+		},
 		{ typeVersion: 2 },
 	);
 }
@@ -35,7 +37,12 @@ function businessOps(prefix, count, cred, nodeOptions) {
 		nw.node(
 			'Business Ops',
 			nw.rt.NODE_TYPES.action,
-			{ resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } },
+			{
+				resource: 'contact',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				additionalFields: { email: '={{ $json.email }}' },
+			},
 			{ credentials: nw.businessOpsCredential(cred), ...nodeOptions },
 		),
 	]);
@@ -54,10 +61,19 @@ function httpRequest(prefix, count, sandbox, cred) {
 				authentication: 'genericCredentialType',
 				genericAuthType: 'httpHeaderAuth',
 				sendBody: true,
-				bodyParameters: { parameters: [{ name: 'name', value: '={{ $json.name }}' }, { name: 'email', value: '={{ $json.email }}' }] },
+				bodyParameters: {
+					parameters: [
+						{ name: 'name', value: '={{ $json.name }}' },
+						{ name: 'email', value: '={{ $json.email }}' },
+					],
+				},
 				options: {},
 			},
-			{ typeVersion: 4.2, credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } }, ...RETRY },
+			{
+				typeVersion: 4.2,
+				credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } },
+				...RETRY,
+			},
 		),
 	]);
 }
@@ -67,11 +83,17 @@ async function copiesOf(sandbox, prefix) {
 	const headers = { authorization: `Bearer ${sandbox.keys.admin}` };
 	const names = [];
 	for (let page = 1; page <= 500; page++) {
-		const body = await (await fetch(`${sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })).json();
+		const body = await (
+			await fetch(`${sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })
+		).json();
 		names.push(...body.data.map((c) => c.name).filter((n) => n.startsWith(`${prefix} `)));
 		if (!body.meta.hasMore) break;
 	}
-	return { created: names.length, distinct: new Set(names).size, copies: names.length - new Set(names).size };
+	return {
+		created: names.length,
+		distinct: new Set(names).size,
+		copies: names.length - new Set(names).size,
+	};
 }
 
 /**
@@ -84,15 +106,27 @@ async function memoryBookkeeping(writes, rounds) {
 	const { sendWrite } = require(path.join(dist, 'nodes', 'BusinessOps', 'shared', 'itemOrder.js'));
 	const real = transport.sendRequest;
 	let n = 0;
-	const standIn = async () => ({ statusCode: 201, headers: {}, body: { data: { id: `ctc_${++n}` } } });
+	const standIn = async () => ({
+		statusCode: 201,
+		headers: {},
+		body: { data: { id: `ctc_${++n}` } },
+	});
 	transport.sendRequest = standIn;
-	const options = (i) => ({ method: 'POST', baseURL: 'http://127.0.0.1/v1', url: '/contacts', body: { name: `bench ${i}`, email: `bench-${i}@example.com` } });
+	const options = (i) => ({
+		method: 'POST',
+		baseURL: 'http://127.0.0.1/v1',
+		url: '/contacts',
+		body: { name: `bench ${i}`, email: `bench-${i}@example.com` },
+	});
 	const withMemory = [];
 	const without = [];
 	try {
 		for (let r = 0; r < rounds; r++) {
 			const executeData = {};
-			const ctx = { getExecuteData: () => executeData, getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }) };
+			const ctx = {
+				getExecuteData: () => executeData,
+				getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }),
+			};
 			let t = process.hrtime.bigint();
 			for (let i = 0; i < writes; i++) await sendWrite(ctx, options(i), i);
 			withMemory.push(Number(process.hrtime.bigint() - t) / 1e6);
@@ -134,7 +168,11 @@ async function run(ctx) {
 		control.clearFailures();
 		copies[who] = { ...(await copiesOf(sandbox, prefix)), status: ex.status };
 		log(`${who}: ${ex.status}, ${copies[who].created} created, ${copies[who].copies} copies`);
-		if (copies[who].distinct !== ITEMS) ctx.fail(`Retry On Fail, ${who}`, `${copies[who].distinct} of ${ITEMS} items created (execution ${ex.status})`);
+		if (copies[who].distinct !== ITEMS)
+			ctx.fail(
+				`Retry On Fail, ${who}`,
+				`${copies[who].distinct} of ${ITEMS} items created (execution ${ex.status})`,
+			);
 	}
 	const section = `Retry On Fail (3 tries): ${ITEMS} creates, the API answers the ${FAILED_ITEM + 1}th POST once with 503`;
 	ctx.row({
@@ -157,14 +195,20 @@ async function run(ctx) {
 		const wf = await client.createWorkflow(businessOps(prefix, CREATES, cred, RETRY));
 		const ex = await nw.runWorkflow(client, wf.id, { timeoutMs: 300_000, intervalMs: 500 });
 		const tally = await copiesOf(sandbox, prefix);
-		if (ex.status !== 'success' || tally.distinct !== CREATES || tally.copies) ctx.fail('retry memory, 500 creates', `execution ${ex.status}; ${tally.distinct} of ${CREATES} created, ${tally.copies} copies`);
+		if (ex.status !== 'success' || tally.distinct !== CREATES || tally.copies)
+			ctx.fail(
+				'retry memory, 500 creates',
+				`execution ${ex.status}; ${tally.distinct} of ${CREATES} created, ${tally.copies} copies`,
+			);
 		times.push(nw.nodeRun(ex, 'Business Ops')?.executionTime);
 	}
 	const nodeMs = median(times);
 	const { withMemory, without } = await memoryBookkeeping(CREATES, ctx.quick ? 11 : 41);
 	const overheadMs = Math.max(0, withMemory - without);
 	const ratio = nodeMs / (nodeMs - overheadMs);
-	log(`retry memory: node ${times.map(fmtMs).join(', ')}; ${CREATES} writes through sendWrite ${fmtMs(withMemory)}, the stand-in alone ${fmtMs(without)}`);
+	log(
+		`retry memory: node ${times.map(fmtMs).join(', ')}; ${CREATES} writes through sendWrite ${fmtMs(withMemory)}, the stand-in alone ${fmtMs(without)}`,
+	);
 	ctx.row({
 		section: `Business Ops Contact → Create, ${CREATES} items, Retry On Fail on, no failure`,
 		name: 'Cost of the retry memory',

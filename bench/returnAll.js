@@ -26,11 +26,17 @@ const PAGE_SIZE = 100;
 const MIN_REQUESTS = TOTAL / PAGE_SIZE;
 
 function runFetchLoop(ctx, baseUrl, key) {
-	return runBenchScript(ctx, 'fetch-loop.js', { BENCH_BASE_URL: baseUrl, BENCH_API_KEY: key, BENCH_PAGE_SIZE: String(PAGE_SIZE) });
+	return runBenchScript(ctx, 'fetch-loop.js', {
+		BENCH_BASE_URL: baseUrl,
+		BENCH_API_KEY: key,
+		BENCH_PAGE_SIZE: String(PAGE_SIZE),
+	});
 }
 
 function contactPages(control, keyId) {
-	return control.requestLog().filter((e) => e.keyId === keyId && e.method === 'GET' && /\/contacts$/.test(e.path));
+	return control
+		.requestLog()
+		.filter((e) => e.keyId === keyId && e.method === 'GET' && /\/contacts$/.test(e.path));
 }
 
 /** Resolves once the sandbox has answered `count` page requests of a key, plus a moment for the node to finish. */
@@ -49,7 +55,8 @@ async function run(ctx) {
 
 	// The benchmark's sandbox starts without seed data (seed: false), so it then holds exactly TOTAL.
 	const seeded = control.seed({ resource: 'contacts', count: TOTAL });
-	if (seeded.total !== TOTAL) throw new Error(`the benchmark sandbox holds ${seeded.total} contacts, expected ${TOTAL}`);
+	if (seeded.total !== TOTAL)
+		throw new Error(`the benchmark sandbox holds ${seeded.total} contacts, expected ${TOTAL}`);
 	log(`sandbox holds ${TOTAL} contacts`);
 
 	const keyFor = (name) => control.createKey({ scopes: ['contacts.read'], name });
@@ -64,12 +71,21 @@ async function run(ctx) {
 		type: nw.rt.CREDENTIAL_TYPE,
 		data: { ...nw.rt.credentialData(sandbox, nodeKey.key), requestsPerMinute: 1_000_000 },
 	});
-	const httpCred = await nw.createHeaderAuthCredential(client, httpKey.key, 'bench Return All (Header Auth)');
+	const httpCred = await nw.createHeaderAuthCredential(
+		client,
+		httpKey.key,
+		'bench Return All (Header Auth)',
+	);
 
 	const pkgWf = await client.createWorkflow(
 		nw.workflow('bench: Return All with the Business Ops node', [
 			nw.manualTrigger(),
-			nw.node('Business Ops', nw.rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: true }, { credentials: nw.businessOpsCredential(nodeCred) }),
+			nw.node(
+				'Business Ops',
+				nw.rt.NODE_TYPES.action,
+				{ resource: 'contact', operation: 'getAll', returnAll: true },
+				{ credentials: nw.businessOpsCredential(nodeCred) },
+			),
 		]),
 	);
 	const httpWf = await client.createWorkflow(
@@ -89,16 +105,25 @@ async function run(ctx) {
 						pagination: {
 							pagination: {
 								paginationMode: 'updateAParameterInEachRequest',
-								parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+								parameters: {
+									parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+								},
 								paginationCompleteWhen: 'other',
 								completeExpression: '={{ $response.body.meta.hasMore === false }}',
 							},
 						},
 					},
 				},
-				{ typeVersion: 4.2, credentials: { httpHeaderAuth: { id: httpCred.id, name: httpCred.name } } },
+				{
+					typeVersion: 4.2,
+					credentials: { httpHeaderAuth: { id: httpCred.id, name: httpCred.name } },
+				},
 			),
-			nw.node('Split Out', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} }),
+			nw.node('Split Out', 'n8n-nodes-base.splitOut', {
+				fieldToSplitOut: 'data',
+				include: 'noOtherFields',
+				options: {},
+			}),
 		]),
 	);
 
@@ -108,26 +133,44 @@ async function run(ctx) {
 	const contenders = {
 		fetch: async () => {
 			const r = await runFetchLoop(ctx, sandbox.baseUrl, fetchKey.key);
-			if (r.records !== TOTAL || r.distinct !== TOTAL) throw new Error(`fetch loop read ${r.records} records (${r.distinct} distinct), expected ${TOTAL}`);
+			if (r.records !== TOTAL || r.distinct !== TOTAL)
+				throw new Error(
+					`fetch loop read ${r.records} records (${r.distinct} distinct), expected ${TOTAL}`,
+				);
 			return { ms: r.ms, requests: contactPages(control, fetchKey.id).length };
 		},
 		node: async () => {
-			const ex = await nw.runWorkflow(client, pkgWf.id, { quietUntil: pagesAnswered(control, nodeKey.id, MIN_REQUESTS) });
+			const ex = await nw.runWorkflow(client, pkgWf.id, {
+				quietUntil: pagesAnswered(control, nodeKey.id, MIN_REQUESTS),
+			});
 			const r = nw.nodeRun(ex, 'Business Ops');
-			if (ex.status !== 'success' || !r) throw new Error(`Business Ops Return All ended "${ex.status}": ${r?.error || ''}`);
+			if (ex.status !== 'success' || !r)
+				throw new Error(`Business Ops Return All ended "${ex.status}": ${r?.error || ''}`);
 			const distinct = new Set(r.items.map((i) => i.id)).size;
 			if (r.items.length !== TOTAL || distinct !== TOTAL) {
-				ctx.fail('Return All (Business Ops node)', `returned ${r.items.length} items (${distinct} distinct ids), expected ${TOTAL}`);
+				ctx.fail(
+					'Return All (Business Ops node)',
+					`returned ${r.items.length} items (${distinct} distinct ids), expected ${TOTAL}`,
+				);
 			}
 			return { ms: r.executionTime, requests: contactPages(control, nodeKey.id).length };
 		},
 		http: async () => {
-			const ex = await nw.runWorkflow(client, httpWf.id, { quietUntil: pagesAnswered(control, httpKey.id, MIN_REQUESTS) });
+			const ex = await nw.runWorkflow(client, httpWf.id, {
+				quietUntil: pagesAnswered(control, httpKey.id, MIN_REQUESTS),
+			});
 			const r = nw.nodeRun(ex, 'HTTP Request');
 			const s = nw.nodeRun(ex, 'Split Out');
-			if (ex.status !== 'success' || !r || !s) throw new Error(`HTTP Request pagination ended "${ex.status}": ${r?.error || ''}`);
-			if (s.items.length !== TOTAL) throw new Error(`HTTP Request + Split Out gave ${s.items.length} items, expected ${TOTAL}`);
-			return { ms: r.executionTime, splitOutMs: s.executionTime, requests: contactPages(control, httpKey.id).length, pages: r.items.length };
+			if (ex.status !== 'success' || !r || !s)
+				throw new Error(`HTTP Request pagination ended "${ex.status}": ${r?.error || ''}`);
+			if (s.items.length !== TOTAL)
+				throw new Error(`HTTP Request + Split Out gave ${s.items.length} items, expected ${TOTAL}`);
+			return {
+				ms: r.executionTime,
+				splitOutMs: s.executionTime,
+				requests: contactPages(control, httpKey.id).length,
+				pages: r.items.length,
+			};
 		},
 	};
 
@@ -198,15 +241,26 @@ async function run(ctx) {
 		const key = keyFor(`bench-limited-${countRefused}`);
 		nw.rt.useBudgetWindow(key.key, LIMITED.windowMs);
 		const data = { ...nw.rt.credentialData(sandbox, key.key), requestsPerMinute: LIMITED.limit };
-		const cred = await client.rest('POST', '/credentials', { name: `bench Return All limited ${countRefused}`, type: nw.rt.CREDENTIAL_TYPE, data });
+		const cred = await client.rest('POST', '/credentials', {
+			name: `bench Return All limited ${countRefused}`,
+			type: nw.rt.CREDENTIAL_TYPE,
+			data,
+		});
 		const wf = await client.createWorkflow(
 			nw.workflow(`bench: Return All under the limit ${countRefused}`, [
 				nw.manualTrigger(),
-				nw.node('Business Ops', nw.rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: true }, { credentials: nw.businessOpsCredential({ id: cred.id, name: cred.name }) }),
+				nw.node(
+					'Business Ops',
+					nw.rt.NODE_TYPES.action,
+					{ resource: 'contact', operation: 'getAll', returnAll: true },
+					{ credentials: nw.businessOpsCredential({ id: cred.id, name: cred.name }) },
+				),
 			]),
 		);
 		// The key's first use runs scrypt in the sandbox; keep that out of the measurement.
-		await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${key.key}` } });
+		await fetch(`${sandbox.baseUrl}/contacts?pageSize=1`, {
+			headers: { authorization: `Bearer ${key.key}` },
+		});
 		// ...and let that request leave the window: the node's budget cannot know of it.
 		await sleep(LIMITED.windowMs + 100);
 		control.clearRequestLog();
@@ -214,7 +268,10 @@ async function run(ctx) {
 		control.setCountRefused(countRefused);
 		let ex;
 		try {
-			ex = await nw.runWorkflow(client, wf.id, { timeoutMs: 300_000, quietUntil: pagesAnswered(control, key.id, MIN_REQUESTS) });
+			ex = await nw.runWorkflow(client, wf.id, {
+				timeoutMs: 300_000,
+				quietUntil: pagesAnswered(control, key.id, MIN_REQUESTS),
+			});
 		} finally {
 			control.setRateLimit(previousLimit);
 			control.setCountRefused(false);
@@ -224,8 +281,14 @@ async function run(ctx) {
 		const refused = pages.filter((e) => e.status === 429).length;
 		const distinct = new Set((r?.items || []).map((i) => i.id)).size;
 		const good = ex.status === 'success' && r?.items.length === TOTAL && distinct === TOTAL;
-		if (!good) ctx.fail(`${limitedSection} (refusals counted: ${countRefused})`, `execution ${ex.status}; ${r?.items.length} items (${distinct} distinct), expected ${TOTAL}${r?.error ? `; ${r.error}` : ''}`);
-		log(`under the limit, refusals ${countRefused ? '' : 'not '}counted: ${ex.status}, ${fmtMs(r?.executionTime)}, ${pages.length} requests, ${refused} refused`);
+		if (!good)
+			ctx.fail(
+				`${limitedSection} (refusals counted: ${countRefused})`,
+				`execution ${ex.status}; ${r?.items.length} items (${distinct} distinct), expected ${TOTAL}${r?.error ? `; ${r.error}` : ''}`,
+			);
+		log(
+			`under the limit, refusals ${countRefused ? '' : 'not '}counted: ${ex.status}, ${fmtMs(r?.executionTime)}, ${pages.length} requests, ${refused} refused`,
+		);
 		ctx.row({
 			section: limitedSection,
 			name: `Wall time vs minimum, refusals ${countRefused ? '' : 'not '}counted by the API`,

@@ -23,13 +23,26 @@ const rt = require('../scripts/n8n');
 const { toText, toMarkdown, detailsText } = require('./lib/table');
 const { fmtMs } = require('./lib/stats');
 
-const PARTS = ['package', 'startup', 'returnAll', 'rateLimit', 'upsert', 'retryMemory', 'trigger', 'polling', 'aiTool', 'hostile', 'scale'];
+const PARTS = [
+	'package',
+	'startup',
+	'returnAll',
+	'rateLimit',
+	'upsert',
+	'retryMemory',
+	'trigger',
+	'polling',
+	'aiTool',
+	'hostile',
+	'scale',
+];
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const outArg = argv.find((a) => a.startsWith('--out='));
 const outFile = outArg ? path.resolve(outArg.slice('--out='.length)) : undefined;
 const selected = argv.filter((a) => !a.startsWith('-'));
-for (const s of selected) if (!PARTS.includes(s)) fail(`unknown part "${s}"; known: ${PARTS.join(', ')}`);
+for (const s of selected)
+	if (!PARTS.includes(s)) fail(`unknown part "${s}"; known: ${PARTS.join(', ')}`);
 const wanted = (part) => selected.length === 0 || selected.includes(part);
 
 const started = Date.now();
@@ -57,7 +70,8 @@ async function stopAll() {
 	if (n8n) await n8n.dispose().catch((e) => out(`[bench] stopping n8n: ${e.message}`));
 	n8n = undefined;
 	for (const s of sandboxes.splice(0)) await s.stop().catch(() => {});
-	if (!process.env.KEEP_N8N_FOLDER) for (const dir of ownedFolders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+	if (!process.env.KEEP_N8N_FOLDER)
+		for (const dir of ownedFolders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -80,7 +94,8 @@ function machineFacts(runtime) {
 		n8nNode: runtime?.nodeVersion,
 		n8n: runtime?.n8nVersion,
 		npm: npmVersion,
-		packageVersion: JSON.parse(fs.readFileSync(path.join(rt.REPO_ROOT, 'package.json'), 'utf8')).version,
+		packageVersion: JSON.parse(fs.readFileSync(path.join(rt.REPO_ROOT, 'package.json'), 'utf8'))
+			.version,
 		quick,
 	};
 }
@@ -92,9 +107,13 @@ async function startSandbox(options) {
 }
 
 async function main() {
-	out(`[bench] n8n-nodes-business-ops benchmarks${quick ? ' (quick)' : ''}: ${selected.length ? selected.join(', ') : PARTS.join(', ')}`);
+	out(
+		`[bench] n8n-nodes-business-ops benchmarks${quick ? ' (quick)' : ''}: ${selected.length ? selected.join(', ') : PARTS.join(', ')}`,
+	);
 	const runtime = rt.ensureRuntime({ log: (l) => out(`[bench]   ${l}`) });
-	runtime.nodeVersion = spawnSync(runtime.nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
+	runtime.nodeVersion = spawnSync(runtime.nodeBin, ['--version'], {
+		encoding: 'utf8',
+	}).stdout.trim();
 	if (!process.env.BENCH_SKIP_BUILD) {
 		out('[bench] npm run build, sandbox build …');
 		rt.buildPackage();
@@ -118,8 +137,16 @@ async function main() {
 			const old = n8n;
 			await old.stop();
 			if (old.ownsUserFolder) ownedFolders.push(old.userFolder);
-			n8n = await rt.startN8n({ runtime, extensionsDir: rt.DIST_DIR, port: old.port, userFolder: old.userFolder, encryptionKey: old.encryptionKey, env: { ...N8N_ENV, ...env } });
-			if (n8n.port !== old.port) throw new Error(`n8n came back on port ${n8n.port}, not ${old.port}`);
+			n8n = await rt.startN8n({
+				runtime,
+				extensionsDir: rt.DIST_DIR,
+				port: old.port,
+				userFolder: old.userFolder,
+				encryptionKey: old.encryptionKey,
+				env: { ...N8N_ENV, ...env },
+			});
+			if (n8n.port !== old.port)
+				throw new Error(`n8n came back on port ${n8n.port}, not ${old.port}`);
 			ctx.n8n = n8n;
 		},
 		client: undefined,
@@ -159,11 +186,15 @@ async function main() {
 		}
 		ctx.n8n = n8n;
 		ctx.client = await new rt.N8nClient(n8n.baseUrl).bootstrap(rt.DEMO_OWNER);
-		ctx.sandbox = await startSandbox({ seed: false, rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+		ctx.sandbox = await startSandbox({
+			seed: false,
+			rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+		});
 		if (wanted('returnAll')) await runPart('returnAll', () => require('./returnAll').run(ctx));
 		if (wanted('rateLimit')) await runPart('rateLimit', () => require('./rateLimit').run(ctx));
 		if (wanted('upsert')) await runPart('upsert', () => require('./upsert').run(ctx));
-		if (wanted('retryMemory')) await runPart('retryMemory', () => require('./retryMemory').run(ctx));
+		if (wanted('retryMemory'))
+			await runPart('retryMemory', () => require('./retryMemory').run(ctx));
 		if (wanted('trigger')) await runPart('trigger', () => require('./trigger').run(ctx));
 		if (wanted('aiTool')) await runPart('aiTool', () => require('./aiTool').run(ctx));
 		if (wanted('hostile')) await runPart('hostile', () => require('./hostile').run(ctx));
@@ -177,11 +208,15 @@ async function main() {
 	out('How each figure is measured:');
 	out(detailsText(rows));
 	out('');
-	out(`Machine: ${facts.cpu}, ${facts.memory}; ${facts.os}; bench on Node ${facts.benchNode}, n8n ${facts.n8n} on Node ${facts.n8nNode}; ${facts.date}`);
+	out(
+		`Machine: ${facts.cpu}, ${facts.memory}; ${facts.os}; bench on Node ${facts.benchNode}, n8n ${facts.n8n} on Node ${facts.n8nNode}; ${facts.date}`,
+	);
 	for (const f of failures) out(`CORRECTNESS FAILURE: ${f.name}: ${f.message}`);
 	for (const e of errors) out(`BENCHMARK ERROR: ${e.part}: ${e.message.split('\n')[0]}`);
 	const missed = rows.filter((r) => r.verdict === 'missed');
-	out(`[bench] finished in ${elapsed()}: ${rows.filter((r) => r.verdict === 'met').length} within target, ${missed.length} over target, ${failures.length} correctness failure(s), ${errors.length} error(s)`);
+	out(
+		`[bench] finished in ${elapsed()}: ${rows.filter((r) => r.verdict === 'met').length} within target, ${missed.length} over target, ${failures.length} correctness failure(s), ${errors.length} error(s)`,
+	);
 
 	if (outFile) {
 		fs.writeFileSync(outFile, report(rows, facts));
@@ -196,7 +231,8 @@ async function main() {
 
 const RESULTS_FILE = path.join(rt.REPO_ROOT, 'bench', 'RESULTS.md');
 const DOCS_FILE = path.join(rt.REPO_ROOT, 'docs', 'benchmarks.md');
-const DOCS_START = '<!-- bench table: written by `npm run bench -- --out=bench/RESULTS.md` from the run of bench/RESULTS.md; do not edit -->';
+const DOCS_START =
+	'<!-- bench table: written by `npm run bench -- --out=bench/RESULTS.md` from the run of bench/RESULTS.md; do not edit -->';
 const DOCS_END = '<!-- end of bench table -->';
 
 /** Which run this is: the command and the parts it ran. */

@@ -27,7 +27,11 @@ const WORKFLOWS = 2;
 const LIMIT = { limit: 120, windowMs: 6000 };
 const TARGET = 1.25;
 const SETTINGS = [
-	{ id: 'default', text: 'default credential (Requests per Minute 120 on each worker)', requestsPerMinute: undefined },
+	{
+		id: 'default',
+		text: 'default credential (Requests per Minute 120 on each worker)',
+		requestsPerMinute: undefined,
+	},
 	{ id: 'split', text: 'Requests per Minute split per worker (60 each)', requestsPerMinute: 60 },
 ];
 
@@ -47,7 +51,9 @@ async function allContacts(sandbox) {
 	const headers = { authorization: `Bearer ${sandbox.keys.admin}` };
 	const out = [];
 	for (let page = 1; page <= 100; page++) {
-		const body = await (await fetch(`${sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })).json();
+		const body = await (
+			await fetch(`${sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })
+		).json();
 		out.push(...body.data);
 		if (!body.meta.hasMore) break;
 	}
@@ -59,7 +65,10 @@ async function run(ctx) {
 	const runtime = ctx.runtime;
 	const installed = services.ensureDebianPackages({ log });
 	if (installed.length) log(`installed ${installed.join(', ')} (apt)`);
-	const [pg, redis] = await Promise.all([services.startPostgres({ log }), services.startRedis({ log })]);
+	const [pg, redis] = await Promise.all([
+		services.startPostgres({ log }),
+		services.startRedis({ log }),
+	]);
 	const processes = [];
 	const sandbox = await ctx.startSandbox({ seed: false });
 	try {
@@ -74,14 +83,23 @@ async function run(ctx) {
 			N8N_LOG_LEVEL: 'info',
 		};
 		const start = async (command) => {
-			const h = await nw.rt.startN8n({ runtime, command, encryptionKey, extensionsDir: nw.rt.DIST_DIR, port: 0, env });
+			const h = await nw.rt.startN8n({
+				runtime,
+				command,
+				encryptionKey,
+				extensionsDir: nw.rt.DIST_DIR,
+				port: 0,
+				env,
+			});
 			processes.push(h);
 			ctx.ownFolder(h.userFolder);
 			return h;
 		};
 		const main = await start('start');
 		const workers = await Promise.all([start('worker'), start('worker')]);
-		log(`queue mode: main :${main.port}, workers :${workers.map((w) => w.port).join(', :')} (PostgreSQL :${pg.port}, Redis :${redis.port})`);
+		log(
+			`queue mode: main :${main.port}, workers :${workers.map((w) => w.port).join(', :')} (PostgreSQL :${pg.port}, Redis :${redis.port})`,
+		);
 		const client = await new nw.rt.N8nClient(main.baseUrl).bootstrap(nw.rt.DEMO_OWNER);
 		const control = sandbox.control;
 
@@ -90,33 +108,58 @@ async function run(ctx) {
 		const bursts = [];
 		for (let i = 0; i < 3; i++) bursts.push(await burstMs(sandbox, lastWindow));
 		const minimum = windows * LIMIT.windowMs + median(bursts);
-		log(`minimum for ${ITEMS * WORKFLOWS} creates at ${LIMIT.limit} / ${LIMIT.windowMs / 1000} s: ${fmtMs(minimum)} (${windows} window + a burst of ${lastWindow} creates, ${fmtMs(median(bursts))})`);
+		log(
+			`minimum for ${ITEMS * WORKFLOWS} creates at ${LIMIT.limit} / ${LIMIT.windowMs / 1000} s: ${fmtMs(minimum)} (${windows} window + a burst of ${lastWindow} creates, ${fmtMs(median(bursts))})`,
+		);
 
 		for (const setting of SETTINGS) {
 			const prefix = `bench-scale-${setting.id}-${Date.now()}`;
 			const key = await warmKey(sandbox, prefix);
 			nw.rt.useBudgetWindow(key.key, LIMIT.windowMs);
-			const data = { ...nw.rt.credentialData(sandbox, key.key), ...(setting.requestsPerMinute ? { requestsPerMinute: setting.requestsPerMinute } : {}) };
-			const cred = await client.rest('POST', '/credentials', { name: `bench ${prefix}`, type: nw.rt.CREDENTIAL_TYPE, data });
+			const data = {
+				...nw.rt.credentialData(sandbox, key.key),
+				...(setting.requestsPerMinute ? { requestsPerMinute: setting.requestsPerMinute } : {}),
+			};
+			const cred = await client.rest('POST', '/credentials', {
+				name: `bench ${prefix}`,
+				type: nw.rt.CREDENTIAL_TYPE,
+				data,
+			});
 			const ids = [];
 			for (let w = 0; w < WORKFLOWS; w++) {
 				const wf = nw.workflow(`bench: two workers ${prefix} ${w}`, [
 					nw.manualTrigger(),
 					nw.namesNode('Items', `${prefix} ${w}`, ITEMS),
-					nw.node('Business Ops', nw.rt.NODE_TYPES.action, { resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: {} }, { credentials: nw.businessOpsCredential(cred) }),
+					nw.node(
+						'Business Ops',
+						nw.rt.NODE_TYPES.action,
+						{
+							resource: 'contact',
+							operation: 'create',
+							name: '={{ $json.name }}',
+							additionalFields: {},
+						},
+						{ credentials: nw.businessOpsCredential(cred) },
+					),
 				]);
 				ids.push((await client.createWorkflow(wf)).id);
 			}
 			control.setRateLimit(LIMIT);
 			control.setCountRefused(true);
-			const executionIds = (await Promise.all(ids.map((id) => nw.startManualRun(client, id)))).map(String);
+			const executionIds = (await Promise.all(ids.map((id) => nw.startManualRun(client, id)))).map(
+				String,
+			);
 			const done = [];
 			for (const id of executionIds) {
 				done.push(
 					await nw.waitFor(
 						async () => {
-							const ex = await client.api('GET', `/executions/${id}`, undefined, { query: { includeData: false } }).catch(() => undefined);
-							return ex && ex.stoppedAt && !['new', 'running', 'waiting'].includes(ex.status) ? ex : undefined;
+							const ex = await client
+								.api('GET', `/executions/${id}`, undefined, { query: { includeData: false } })
+								.catch(() => undefined);
+							return ex && ex.stoppedAt && !['new', 'running', 'waiting'].includes(ex.status)
+								? ex
+								: undefined;
 						},
 						{ timeoutMs: 300_000, intervalMs: 1000, what: `execution ${id}` },
 					),
@@ -124,22 +167,31 @@ async function run(ctx) {
 			}
 			const posts = control.requestLog().filter((e) => e.keyId === key.id && e.method === 'POST');
 			const accepted = posts.filter((e) => e.status === 201);
-			const apiSpanMs = Math.max(...accepted.map((e) => Date.parse(e.time) + (e.durationMs || 0))) - Math.min(...posts.map((e) => Date.parse(e.time)));
+			const apiSpanMs =
+				Math.max(...accepted.map((e) => Date.parse(e.time) + (e.durationMs || 0))) -
+				Math.min(...posts.map((e) => Date.parse(e.time)));
 			control.setRateLimit({ limit: 1_000_000, windowMs: 60_000 });
 			control.setCountRefused(false);
 			const byWorker = executionIds.map((id) => workers.findIndex((w) => startedIn(w).has(id)) + 1);
-			const wallMs = Math.max(...done.map((e) => Date.parse(e.stoppedAt))) - Math.min(...done.map((e) => Date.parse(e.startedAt)));
+			const wallMs =
+				Math.max(...done.map((e) => Date.parse(e.stoppedAt))) -
+				Math.min(...done.map((e) => Date.parse(e.startedAt)));
 			const counts = new Map();
-			for (const c of await allContacts(sandbox)) if (c.name.startsWith(prefix)) counts.set(c.name, (counts.get(c.name) || 0) + 1);
+			for (const c of await allContacts(sandbox))
+				if (c.name.startsWith(prefix)) counts.set(c.name, (counts.get(c.name) || 0) + 1);
 			let lost = 0;
-			for (let w = 0; w < WORKFLOWS; w++) for (let i = 0; i < ITEMS; i++) if (!counts.has(`${prefix} ${w} ${i}`)) lost++;
+			for (let w = 0; w < WORKFLOWS; w++)
+				for (let i = 0; i < ITEMS; i++) if (!counts.has(`${prefix} ${w} ${i}`)) lost++;
 			const created = [...counts.values()].reduce((a, b) => a + b, 0);
 			const copies = created - counts.size;
 			const refused = posts.filter((e) => e.status === 429).length;
 			const statuses = done.map((e) => e.status);
 			const twoWorkers = byWorker[0] > 0 && byWorker[1] > 0 && byWorker[0] !== byWorker[1];
-			log(`${setting.text}: executions ${executionIds.join(', ')} on workers ${byWorker.join(', ')} (${statuses.join(', ')}), ${counts.size} distinct of ${ITEMS * WORKFLOWS}, ${copies} copies, ${lost} lost, ${refused} refused of ${posts.length} requests, ${fmtMs(wallMs)} (at the API ${fmtMs(apiSpanMs)})`);
-			const good = statuses.every((s) => s === 'success') && lost === 0 && copies === 0 && twoWorkers;
+			log(
+				`${setting.text}: executions ${executionIds.join(', ')} on workers ${byWorker.join(', ')} (${statuses.join(', ')}), ${counts.size} distinct of ${ITEMS * WORKFLOWS}, ${copies} copies, ${lost} lost, ${refused} refused of ${posts.length} requests, ${fmtMs(wallMs)} (at the API ${fmtMs(apiSpanMs)})`,
+			);
+			const good =
+				statuses.every((s) => s === 'success') && lost === 0 && copies === 0 && twoWorkers;
 			if (!good) {
 				ctx.fail(
 					`two workers, ${setting.text}`,

@@ -12,8 +12,12 @@ const path = require('node:path');
 const { SAMPLE_INVOICE } = require('./lib/sampleEvent');
 
 const ROOT = path.resolve(__dirname, '..');
-const { verifyDelivery } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'signatures', 'verify.js'));
-const { openSecret, sealSecret } = require(path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
+const { verifyDelivery } = require(
+	path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'signatures', 'verify.js'),
+);
+const { openSecret, sealSecret } = require(
+	path.join(ROOT, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
+);
 const { signatureHeaders } = require(path.join(ROOT, 'build', 'sandbox', 'signing.js'));
 
 const iterations = Number(process.argv[2] || 20_000);
@@ -33,7 +37,8 @@ const body = Buffer.from(
 /** Lower-cased header names, as Node's HTTP server hands them to n8n. */
 function headersFor(scheme) {
 	const h = { 'content-type': 'application/json', 'user-agent': 'BusinessOps-Webhooks/1.0' };
-	for (const [k, v] of Object.entries(signatureHeaders(scheme, secret, id, now, body))) h[k.toLowerCase()] = v;
+	for (const [k, v] of Object.entries(signatureHeaders(scheme, secret, id, now, body)))
+		h[k.toLowerCase()] = v;
 	return h;
 }
 
@@ -59,15 +64,26 @@ const cases = {
 
 const perCallMs = {};
 const hmacKey = Buffer.from(secret.slice('whsec_'.length), 'base64');
-perCallMs.hmac = time(() => crypto.createHmac('sha256', hmacKey).update(`${id}.${now}.`).update(body).digest());
+perCallMs.hmac = time(() =>
+	crypto.createHmac('sha256', hmacKey).update(`${id}.${now}.`).update(body).digest(),
+);
 for (const [name, [scheme, headers]] of Object.entries(cases)) {
-	const options = { scheme, secret, headers, rawBody: body, nowSeconds: now, toleranceSeconds: 300 };
+	const options = {
+		scheme,
+		secret,
+		headers,
+		rawBody: body,
+		nowSeconds: now,
+		toleranceSeconds: 300,
+	};
 	const check = verifyDelivery(options);
-	if (!check.valid) throw new Error(`${name}: the sandbox-signed delivery did not verify: ${check.reason}`);
+	if (!check.valid)
+		throw new Error(`${name}: the sandbox-signed delivery did not verify: ${check.reason}`);
 	perCallMs[name] = time(() => verifyDelivery(options));
 }
 // Opening the sealed secret (HKDF-SHA256 + AES-256-GCM), done once per delivery before the check.
 const sealed = sealSecret(secret, 'svc_bench-api-key', 'whk_bench');
-if (openSecret(sealed, 'svc_bench-api-key', 'whk_bench') !== secret) throw new Error('the sealed secret did not open');
+if (openSecret(sealed, 'svc_bench-api-key', 'whk_bench') !== secret)
+	throw new Error('the sealed secret did not open');
 perCallMs.openSecret = time(() => openSecret(sealed, 'svc_bench-api-key', 'whk_bench'));
 process.stdout.write(`${JSON.stringify({ bodyBytes: body.length, iterations, perCallMs })}\n`);

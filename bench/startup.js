@@ -23,7 +23,9 @@ async function timedStart(ctx, common, extensionsDir) {
 		const deadline = Date.now() + 180_000;
 		while (!stop && Date.now() < deadline) {
 			try {
-				const res = await fetch(`http://127.0.0.1:${port}/healthz/readiness`, { signal: AbortSignal.timeout(1000) });
+				const res = await fetch(`http://127.0.0.1:${port}/healthz/readiness`, {
+					signal: AbortSignal.timeout(1000),
+				});
 				if (res.status === 200) {
 					readyMs = Number(process.hrtime.bigint() - t0) / 1e6;
 					return;
@@ -53,7 +55,12 @@ async function run(ctx) {
 	const emptyExtensions = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-no-ext-'));
 	ctx.ownFolder(userFolder);
 	ctx.ownFolder(emptyExtensions);
-	const common = { runtime: ctx.runtime, userFolder, encryptionKey: crypto.randomBytes(24).toString('hex'), env: ctx.n8nEnv };
+	const common = {
+		runtime: ctx.runtime,
+		userFolder,
+		encryptionKey: crypto.randomBytes(24).toString('hex'),
+		env: ctx.n8nEnv,
+	};
 
 	const warm = await timedStart(ctx, common, rt.DIST_DIR);
 	log(`warm-up start (new database, migrations): ${fmtMs(warm.ms)}`);

@@ -51,16 +51,35 @@ async function triggerVersion(client) {
 async function setUp(ctx) {
 	const { client, n8n, sandbox } = ctx;
 	const control = sandbox.control;
-	const cred = await nw.createBusinessOpsCredential(client, sandbox, sandbox.keys.admin, 'bench trigger (admin)');
+	const cred = await nw.createBusinessOpsCredential(
+		client,
+		sandbox,
+		sandbox.keys.admin,
+		'bench trigger (admin)',
+	);
 	const version = await triggerVersion(client);
 	const sides = {};
 	const triggerWf = await client.createWorkflow(
 		nw.workflow('bench: Business Ops Trigger', [
-			nw.node(TRIGGER, nw.rt.NODE_TYPES.trigger, { events: ['invoice.paid'], options: {} }, { typeVersion: version, credentials: nw.businessOpsCredential(cred), webhookId: crypto.randomUUID() }),
+			nw.node(
+				TRIGGER,
+				nw.rt.NODE_TYPES.trigger,
+				{ events: ['invoice.paid'], options: {} },
+				{
+					typeVersion: version,
+					credentials: nw.businessOpsCredential(cred),
+					webhookId: crypto.randomUUID(),
+				},
+			),
 			nw.node('No Operation', 'n8n-nodes-base.noOp'),
 		]),
 	);
-	sides.trigger = { org: 'primary', type: 'invoice.paid', workflowId: triggerWf.id, label: `Business Ops Trigger ${version}` };
+	sides.trigger = {
+		org: 'primary',
+		type: 'invoice.paid',
+		workflowId: triggerWf.id,
+		label: `Business Ops Trigger ${version}`,
+	};
 	for (const [name, typeVersion, type] of [
 		['webhook', 2, 'invoice.paid'],
 		['webhookV1', 1, 'invoice.sent'],
@@ -68,20 +87,37 @@ async function setUp(ctx) {
 		const hookPath = `bench-${crypto.randomUUID()}`;
 		const wf = await client.createWorkflow(
 			nw.workflow(`bench: Webhook node ${typeVersion}`, [
-				nw.node(WEBHOOK, 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, { typeVersion, webhookId: crypto.randomUUID() }),
+				nw.node(
+					WEBHOOK,
+					'n8n-nodes-base.webhook',
+					{ httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} },
+					{ typeVersion, webhookId: crypto.randomUUID() },
+				),
 				nw.node('No Operation', 'n8n-nodes-base.noOp'),
 			]),
 		);
 		const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${sandbox.keys.otherOrg}`, 'content-type': 'application/json' },
+			headers: {
+				authorization: `Bearer ${sandbox.keys.otherOrg}`,
+				'content-type': 'application/json',
+			},
 			body: JSON.stringify({ url: `${n8n.baseUrl}/webhook/${hookPath}`, events: [type] }),
 		});
-		if (res.status !== 201) throw new Error(`creating the subscription of Webhook node ${typeVersion} -> ${res.status}: ${await res.text()}`);
+		if (res.status !== 201)
+			throw new Error(
+				`creating the subscription of Webhook node ${typeVersion} -> ${res.status}: ${await res.text()}`,
+			);
 		sides[name] = { org: 'other', type, workflowId: wf.id, label: `Webhook node ${typeVersion}` };
 	}
 	for (const side of Object.values(sides)) await client.publishWorkflow(side.workflowId);
-	await nw.waitFor(() => control.webhooks().some((w) => w.organizationId === control.organizationIds.primary && w.active), { what: "the trigger's subscription" });
+	await nw.waitFor(
+		() =>
+			control
+				.webhooks()
+				.some((w) => w.organizationId === control.organizationIds.primary && w.active),
+		{ what: "the trigger's subscription" },
+	);
 	return sides;
 }
 
@@ -90,7 +126,8 @@ async function measure(ctx, sides, { samples, burst, burstRounds }) {
 	const { client, log } = ctx;
 	const control = ctx.sandbox.control;
 	const names = Object.keys(sides);
-	const emitTo = (name) => control.emit({ type: sides[name].type, organization: sides[name].org, data: DATA });
+	const emitTo = (name) =>
+		control.emit({ type: sides[name].type, organization: sides[name].org, data: DATA });
 
 	// Production webhooks answer a moment after publishing (or a restart): warm up until every side ran.
 	await nw.waitFor(
@@ -110,21 +147,33 @@ async function measure(ctx, sides, { samples, burst, burstRounds }) {
 	}
 	await sleep(1500);
 	const seen = {};
-	for (const name of names) seen[name] = new Set((await nw.allExecutions(client, sides[name].workflowId, { includeData: false })).map((e) => e.id));
+	for (const name of names)
+		seen[name] = new Set(
+			(await nw.allExecutions(client, sides[name].workflowId, { includeData: false })).map(
+				(e) => e.id,
+			),
+		);
 
 	/** Executions of one side not seen before, with their event ids; waits until `count` have finished. */
 	async function newExecutions(name, count) {
 		const wfId = sides[name].workflowId;
 		await nw.waitFor(
 			async () => {
-				const all = (await nw.allExecutions(client, wfId, { includeData: false })).filter((e) => !seen[name].has(e.id));
+				const all = (await nw.allExecutions(client, wfId, { includeData: false })).filter(
+					(e) => !seen[name].has(e.id),
+				);
 				return all.length >= count && all.every((e) => e.stoppedAt);
 			},
 			{ timeoutMs: 120_000, intervalMs: 500, what: `${count} executions of ${sides[name].label}` },
 		);
 		const list = (await nw.allExecutions(client, wfId)).filter((e) => !seen[name].has(e.id));
 		for (const e of list) seen[name].add(e.id);
-		return list.map((e) => ({ id: e.id, status: e.status, stoppedAt: Date.parse(e.stoppedAt), eventId: eventIdOf(e) }));
+		return list.map((e) => ({
+			id: e.id,
+			status: e.status,
+			stoppedAt: Date.parse(e.stoppedAt),
+			eventId: eventIdOf(e),
+		}));
 	}
 
 	// Latency: one event at a time, rotating over the sides.
@@ -148,13 +197,19 @@ async function measure(ctx, sides, { samples, burst, burstRounds }) {
 		for (const eventId of emitted[name]) {
 			const d = deliveries.find((x) => x.eventId === eventId && x.attempt === 1);
 			const e = byEvent.get(eventId);
-			if (!d || !d.success) throw new Error(`${sides[name].label}: delivery of ${eventId} failed: ${JSON.stringify(d)}`);
+			if (!d || !d.success)
+				throw new Error(
+					`${sides[name].label}: delivery of ${eventId} failed: ${JSON.stringify(d)}`,
+				);
 			if (!e) throw new Error(`${sides[name].label}: no execution carries event ${eventId}`);
-			if (e.status !== 'success') throw new Error(`${sides[name].label}: execution ${e.id} ended ${e.status}`);
+			if (e.status !== 'success')
+				throw new Error(`${sides[name].label}: execution ${e.id} ended ${e.status}`);
 			latency[name].push(e.stoppedAt - Date.parse(d.startedAt));
 			accept[name].push(d.durationMs);
 		}
-		log(`${sides[name].label}: latency median ${fmtMs(median(latency[name]))}, p90 ${fmtMs(percentile(latency[name], 90))}; HTTP answer median ${fmtMs(median(accept[name]))}`);
+		log(
+			`${sides[name].label}: latency median ${fmtMs(median(latency[name]))}, p90 ${fmtMs(percentile(latency[name], 90))}; HTTP answer median ${fmtMs(median(accept[name]))}`,
+		);
 	}
 
 	// Throughput: `burst` events at once to one side.
@@ -168,14 +223,21 @@ async function measure(ctx, sides, { samples, burst, burstRounds }) {
 			await control.waitForDeliveries();
 			const ds = control.deliveries().filter((d) => ids.has(d.eventId));
 			if (ds.length !== burst || !ds.every((d) => d.success && d.attempt === 1)) {
-				throw new Error(`${sides[name].label}: ${ds.filter((d) => d.success).length} of ${burst} deliveries succeeded on the first attempt`);
+				throw new Error(
+					`${sides[name].label}: ${ds.filter((d) => d.success).length} of ${burst} deliveries succeeded on the first attempt`,
+				);
 			}
 			const executions = (await newExecutions(name, burst)).filter((e) => ids.has(e.eventId));
-			if (executions.length !== burst) throw new Error(`${sides[name].label}: ${executions.length} executions for ${burst} events`);
+			if (executions.length !== burst)
+				throw new Error(
+					`${sides[name].label}: ${executions.length} executions for ${burst} events`,
+				);
 			const first = Math.min(...ds.map((d) => Date.parse(d.startedAt)));
 			const last = Math.max(...executions.map((e) => e.stoppedAt));
 			rate[name].push((burst * 1000) / (last - first));
-			log(`${sides[name].label} burst ${round + 1}/${burstRounds}: ${burst} deliveries in ${fmtMs(last - first)} = ${rate[name].at(-1).toFixed(1)}/s`);
+			log(
+				`${sides[name].label} burst ${round + 1}/${burstRounds}: ${burst} deliveries in ${fmtMs(last - first)} = ${rate[name].at(-1).toFixed(1)}/s`,
+			);
 			await sleep(500);
 		}
 	}
@@ -183,18 +245,26 @@ async function measure(ctx, sides, { samples, burst, burstRounds }) {
 }
 
 function signatureCost(ctx) {
-	const sig = spawnSync(ctx.runtime.nodeBin, [path.join(__dirname, 'signature-cost.js'), ctx.quick ? '5000' : '20000'], {
-		encoding: 'utf8',
-		env: { ...process.env, NODE_OPTIONS: '' },
-		timeout: 120_000,
-	});
+	const sig = spawnSync(
+		ctx.runtime.nodeBin,
+		[path.join(__dirname, 'signature-cost.js'), ctx.quick ? '5000' : '20000'],
+		{
+			encoding: 'utf8',
+			env: { ...process.env, NODE_OPTIONS: '' },
+			timeout: 120_000,
+		},
+	);
 	if (sig.status !== 0) throw new Error(`signature-cost.js failed: ${sig.stderr}`);
 	return JSON.parse(sig.stdout.trim().split('\n').pop());
 }
 
 async function run(ctx) {
 	const { log } = ctx;
-	const opts = { samples: ctx.quick ? 10 : 30, burst: ctx.quick ? 40 : 100, burstRounds: ctx.quick ? 1 : 2 };
+	const opts = {
+		samples: ctx.quick ? 10 : 30,
+		burst: ctx.quick ? 40 : 100,
+		burstRounds: ctx.quick ? 1 : 2,
+	};
 	const sides = await setUp(ctx);
 	const main = await measure(ctx, sides, opts);
 
@@ -208,7 +278,8 @@ async function run(ctx) {
 		const only = { trigger: sides.trigger, webhook: sides.webhook };
 		lazy = await measure(ctx, only, { samples: 20, burst: 60, burstRounds: 1 });
 	}
-	for (const side of Object.values(sides)) await ctx.client.unpublishWorkflow(side.workflowId).catch(() => {});
+	for (const side of Object.values(sides))
+		await ctx.client.unpublishWorkflow(side.workflowId).catch(() => {});
 	const cost = signatureCost(ctx);
 
 	const section = 'Trigger (same n8n, same sender)';

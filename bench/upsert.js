@@ -30,12 +30,16 @@ async function run(ctx) {
 	const headers = { authorization: `Bearer ${key.key}` };
 	const existing = [];
 	for (let page = 1; existing.length < ROWS / 2; page++) {
-		const body = await (await fetch(`${sandbox.baseUrl}/contacts?page=${page}&pageSize=100`, { headers })).json();
+		const body = await (
+			await fetch(`${sandbox.baseUrl}/contacts?page=${page}&pageSize=100`, { headers })
+		).json();
 		existing.push(...body.data.map((c) => c.email.toUpperCase()));
 	}
 	const stamp = Date.now();
 	const rows = Array.from({ length: ROWS }, (_, i) =>
-		i % 2 === 0 ? { email: existing[i / 2], name: `bench-upsert updated ${i}` } : { email: `bench-upsert-${stamp}-${i}@example.com`, name: `bench-upsert new ${i}` },
+		i % 2 === 0
+			? { email: existing[i / 2], name: `bench-upsert updated ${i}` }
+			: { email: `bench-upsert-${stamp}-${i}@example.com`, name: `bench-upsert new ${i}` },
 	);
 
 	nw.rt.useBudgetWindow(key.key, LIMIT.windowMs);
@@ -46,11 +50,22 @@ async function run(ctx) {
 	});
 	const wf = nw.workflow('bench: Create or Update', [
 		nw.manualTrigger(),
-		nw.node('Rows', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` }, { typeVersion: 2 }),
+		nw.node(
+			'Rows',
+			'n8n-nodes-base.code',
+			{ jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+			{ typeVersion: 2 },
+		),
 		nw.node(
 			'Business Ops',
 			nw.rt.NODE_TYPES.action,
-			{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}', additionalFields: {} },
+			{
+				resource: 'contact',
+				operation: 'upsert',
+				email: '={{ $json.email }}',
+				name: '={{ $json.name }}',
+				additionalFields: {},
+			},
 			{ credentials: nw.businessOpsCredential(cred) },
 		),
 	]);
@@ -59,11 +74,16 @@ async function run(ctx) {
 	const created = await client.createWorkflow(wf);
 	// n8n is asked nothing while the node runs (a poll would slow it, and n8n answers late while
 	// RoutingNode builds 1,000 requests): the run is over once the sandbox answered them all.
-	const answered = () => control.requestLog().filter((e) => e.keyId === key.id && e.status !== 429).length;
+	const answered = () =>
+		control.requestLog().filter((e) => e.keyId === key.id && e.status !== 429).length;
 	const quietUntil = async () => {
 		while (answered() < Math.ceil(seeded.total / 100) + ROWS) await sleep(500);
 	};
-	const ex = await nw.runWorkflow(client, created.id, { timeoutMs: 600_000, intervalMs: 1000, quietUntil });
+	const ex = await nw.runWorkflow(client, created.id, {
+		timeoutMs: 600_000,
+		intervalMs: 1000,
+		quietUntil,
+	});
 	const r = nw.nodeRun(ex, 'Business Ops');
 	const logged = control.requestLog().filter((e) => e.keyId === key.id);
 	control.setRateLimit({ limit: 1_000_000, windowMs: 60_000 });
@@ -78,9 +98,15 @@ async function run(ctx) {
 	const bursts = [];
 	for (let i = 0; i < 3; i++) bursts.push(await burstMs(sandbox, lastWindow));
 	const minimum = windows * LIMIT.windowMs + median(bursts);
-	log(`Create or Update: ${ex.status}, ${fmtMs(r?.executionTime)}, ${reads} reads + ${writes} writes (${refused} answered 429); minimum ${fmtMs(minimum)}`);
+	log(
+		`Create or Update: ${ex.status}, ${fmtMs(r?.executionTime)}, ${reads} reads + ${writes} writes (${refused} answered 429); minimum ${fmtMs(minimum)}`,
+	);
 	const correct = ex.status === 'success' && reads === wantReads && writes === ROWS;
-	if (!correct) ctx.fail('Create or Update', `execution ${ex.status}; ${reads} reads (want ${wantReads}), ${writes} writes (want ${ROWS})${r?.error ? `; ${r.error}` : ''}`);
+	if (!correct)
+		ctx.fail(
+			'Create or Update',
+			`execution ${ex.status}; ${reads} reads (want ${wantReads}), ${writes} writes (want ${ROWS})${r?.error ? `; ${r.error}` : ''}`,
+		);
 	const section = `Contact → Create or Update: ${ROWS} rows against ${seeded.total} contacts, ${LIMIT.limit} req / ${LIMIT.windowMs / 1000} s`;
 	ctx.row({
 		section,

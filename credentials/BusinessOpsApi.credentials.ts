@@ -46,7 +46,10 @@ export class BusinessOpsApi implements ICredentialType {
 
 	displayName = 'Business Ops API';
 
-	icon: Icon = { light: 'file:../icons/businessOps.svg', dark: 'file:../icons/businessOps.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/businessOps.svg',
+		dark: 'file:../icons/businessOps.dark.svg',
+	};
 
 	documentationUrl = 'https://github.com/business-ops/n8n-nodes-business-ops#credentials';
 

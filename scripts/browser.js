@@ -38,7 +38,13 @@ function withFailureShots(module) {
 				const shots = [];
 				for (const [n, page] of pages.entries()) {
 					const file = path.join(os.tmpdir(), `bizops-browser-failed-step${i + 1}-tab${n + 1}.png`);
-					if (await page.screenshot({ path: file }).then(() => true, () => false)) shots.push(file);
+					if (
+						await page.screenshot({ path: file }).then(
+							() => true,
+							() => false,
+						)
+					)
+						shots.push(file);
 				}
 				e.message = `${e.message}\nthe page(s) at that moment: ${shots.join(', ') || 'no screenshot could be taken'}`;
 				throw e;
@@ -54,17 +60,39 @@ runE2e({
 	always: ['browser'],
 	processes: () => (resources.n8n ? [['n8n', resources.n8n]] : []),
 	async setup(phase, sub) {
-		const { runtime, pkg, sandbox } = await preparePackageAndSandbox({ phase, sub, which: 'n8n2', resources });
-		const { n8n, client } = await phase("start n8n; owner; install the package with n8n's installer", async () => {
-			const started = await rt.startN8nWithPackage({ runtime, pkg, owner: rt.DEMO_OWNER, expectNodeTypes: Object.values(rt.NODE_TYPES), port: 0, log: sub });
-			resources.n8n = started.n8n;
-			return started;
+		const { runtime, pkg, sandbox } = await preparePackageAndSandbox({
+			phase,
+			sub,
+			which: 'n8n2',
+			resources,
 		});
+		const { n8n, client } = await phase(
+			"start n8n; owner; install the package with n8n's installer",
+			async () => {
+				const started = await rt.startN8nWithPackage({
+					runtime,
+					pkg,
+					owner: rt.DEMO_OWNER,
+					expectNodeTypes: Object.values(rt.NODE_TYPES),
+					port: 0,
+					log: sub,
+				});
+				resources.n8n = started.n8n;
+				return started;
+			},
+		);
 		await phase('the credential "Business Ops API" (admin key)', async () =>
-			client.createCredential({ name: 'Business Ops API', type: rt.CREDENTIAL_TYPE, data: rt.credentialData(sandbox, sandbox.keys.admin) }),
+			client.createCredential({
+				name: 'Business Ops API',
+				type: rt.CREDENTIAL_TYPE,
+				data: rt.credentialData(sandbox, sandbox.keys.admin),
+			}),
 		);
 		const chromium = await phase('headless Chromium; sign in', async () => {
-			resources.chromium = await launchChromium({ say: sub, keep: Boolean(process.env.BROWSER_KEEP) });
+			resources.chromium = await launchChromium({
+				say: sub,
+				keep: Boolean(process.env.BROWSER_KEEP),
+			});
 			return resources.chromium;
 		});
 		const openPage = async () => {
@@ -75,7 +103,15 @@ runE2e({
 		};
 		const page = await openPage();
 		await signIn(page, n8n.baseUrl, rt.DEMO_OWNER);
-		return { page, openPage, baseUrl: n8n.baseUrl, owner: rt.DEMO_OWNER, sandbox, docsDir: path.join(rt.REPO_ROOT, 'docs'), state: {} };
+		return {
+			page,
+			openPage,
+			baseUrl: n8n.baseUrl,
+			owner: rt.DEMO_OWNER,
+			sandbox,
+			docsDir: path.join(rt.REPO_ROOT, 'docs'),
+			state: {},
+		};
 	},
 	async stop() {
 		await resources.chromium?.close();

@@ -54,10 +54,13 @@ async function main() {
 	pkg = await rt.publishPackage({ build: !process.env.DEMO_SKIP_BUILD, log: (l) => say(`  ${l}`) });
 
 	const sandboxPort = await rt.freePort(portFromEnv('DEMO_SANDBOX_PORT', 4010));
-	sandbox = await rt.startSandbox({ port: sandboxPort, log: process.env.DEMO_VERBOSE ? (l) => say(`sandbox: ${l}`) : undefined });
+	sandbox = await rt.startSandbox({
+		port: sandboxPort,
+		log: process.env.DEMO_VERBOSE ? (l) => say(`sandbox: ${l}`) : undefined,
+	});
 	say(`sandbox listening on ${sandbox.baseUrl}`);
 
-	say("starting n8n and installing the package with its Community Nodes installer…");
+	say('starting n8n and installing the package with its Community Nodes installer…');
 	const started = await rt.startN8nWithPackage({
 		runtime,
 		pkg,
@@ -68,14 +71,20 @@ async function main() {
 	});
 	n8n = started.n8n;
 	const client = started.client;
-	say(`installed ${pkg.name}@${started.installed.installedVersion} (Settings → Community Nodes lists it)`);
+	say(
+		`installed ${pkg.name}@${started.installed.installedVersion} (Settings → Community Nodes lists it)`,
+	);
 	const credential = await client.createCredential({
 		name: 'Business Ops API',
 		type: rt.CREDENTIAL_TYPE,
 		data: rt.credentialData(sandbox, sandbox.keys.admin),
 	});
-	const test = await client.testCredentialPublic(credential.id).catch((e) => ({ status: 'Error', message: e.message }));
-	say(`credential "Business Ops API" (admin key, ${sandbox.baseUrl}): test ${test.status} ${test.message}`);
+	const test = await client
+		.testCredentialPublic(credential.id)
+		.catch((e) => ({ status: 'Error', message: e.message }));
+	say(
+		`credential "Business Ops API" (admin key, ${sandbox.baseUrl}): test ${test.status} ${test.message}`,
+	);
 
 	const { imported: templates, skipped } = await importTemplates(client, credential);
 	for (const s of skipped) say(`skipping ${s}`);
@@ -88,9 +97,15 @@ async function main() {
 				await client.publishWorkflow(id);
 				// n8n 2.41 publishes through an outbox: the trigger subscribes a moment after the answer.
 				const deadline = Date.now() + 30_000;
-				while (sandbox.control.webhooks().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-				const sub = sandbox.control.webhooks().length > before ? sandbox.control.webhooks().at(-1) : undefined;
-				state = sub ? `published (subscription ${sub.id} on ${sub.events.join(', ')})` : 'published, but no subscription appeared within 30 s (see the n8n log)';
+				while (sandbox.control.webhooks().length === before && Date.now() < deadline)
+					await new Promise((r) => setTimeout(r, 250));
+				const sub =
+					sandbox.control.webhooks().length > before
+						? sandbox.control.webhooks().at(-1)
+						: undefined;
+				state = sub
+					? `published (subscription ${sub.id} on ${sub.events.join(', ')})`
+					: 'published, but no subscription appeared within 30 s (see the n8n log)';
 			} catch (e) {
 				state = `imported, publishing failed: ${e.message}`;
 			}
@@ -108,7 +123,10 @@ async function main() {
 	out('workflows');
 	if (imported.length === 0) out('  (none imported)');
 	for (const w of imported) out(`  ${w.name}  ${n8n.baseUrl}/workflow/${w.id}  ${w.state}`);
-	out('try          curl -X POST ' + `${sandbox.controlUrl}/emit -H 'content-type: application/json' -d '{"type":"invoice.paid"}'`);
+	out(
+		'try          curl -X POST ' +
+			`${sandbox.controlUrl}/emit -H 'content-type: application/json' -d '{"type":"invoice.paid"}'`,
+	);
 	out(`n8n log      ${n8n.logFile}`);
 	out('Ctrl-C stops n8n, the registry and the sandbox.');
 	out(line);

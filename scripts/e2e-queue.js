@@ -33,7 +33,12 @@ const crypto = require('node:crypto');
 const rt = require('./n8n');
 const services = require('./queue/services');
 const { startRelay } = require('./queue/relay');
-const { runE2e, preparePackageAndSandbox, createCredentials, baseContext } = require('../test/e2e/runner');
+const {
+	runE2e,
+	preparePackageAndSandbox,
+	createCredentials,
+	baseContext,
+} = require('../test/e2e/runner');
 
 const envInt = (name, dflt) => {
 	const v = Number.parseInt(process.env[name] || '', 10);
@@ -49,8 +54,27 @@ const CONFIG = {
 	rateLimit: { limit: 10, windowMs: 5000, executions: 40 },
 };
 
-const REUSED_AREAS = ['startup', 'install', 'credentials', 'contacts', 'quotes', 'invoices', 'trigger', 'polling', 'writes'];
-const resources = { pkg: undefined, sandbox: undefined, pg: undefined, redis: undefined, main: undefined, workers: [], webhooks: [], relay: undefined };
+const REUSED_AREAS = [
+	'startup',
+	'install',
+	'credentials',
+	'contacts',
+	'quotes',
+	'invoices',
+	'trigger',
+	'polling',
+	'writes',
+];
+const resources = {
+	pkg: undefined,
+	sandbox: undefined,
+	pg: undefined,
+	redis: undefined,
+	main: undefined,
+	workers: [],
+	webhooks: [],
+	relay: undefined,
+};
 
 const label = (what, list, i) => (list.length > 1 ? `${what} ${i + 1}` : what);
 
@@ -66,8 +90,18 @@ function cpuNow() {
 	const usage = process.cpuUsage();
 	return {
 		main: services.treeCpuSeconds(resources.main?.proc?.pid),
-		...Object.fromEntries(resources.workers.map((w, i) => [label('worker', resources.workers, i), services.treeCpuSeconds(w.proc?.pid)])),
-		...Object.fromEntries(resources.webhooks.map((w, i) => [label('webhook', resources.webhooks, i), services.treeCpuSeconds(w.proc?.pid)])),
+		...Object.fromEntries(
+			resources.workers.map((w, i) => [
+				label('worker', resources.workers, i),
+				services.treeCpuSeconds(w.proc?.pid),
+			]),
+		),
+		...Object.fromEntries(
+			resources.webhooks.map((w, i) => [
+				label('webhook', resources.webhooks, i),
+				services.treeCpuSeconds(w.proc?.pid),
+			]),
+		),
 		postgres: services.treeCpuSeconds(resources.pg?.pid),
 		redis: services.treeCpuSeconds(resources.redis?.pid),
 		'sandbox, relay + load generator': (usage.user + usage.system) / 1e6,
@@ -80,17 +114,37 @@ function report(ctx) {
 	const out = (line) => process.stdout.write(`[queue] ${line}\n`);
 	const f = ctx?.state?.figures || {};
 	if (!f.sandbox && !f.load && !f.scale) return;
-	const webhooks = CONFIG.webhooks > 1 ? `${CONFIG.webhooks} webhook processes (behind the relay)` : 'webhook process';
+	const webhooks =
+		CONFIG.webhooks > 1
+			? `${CONFIG.webhooks} webhook processes (behind the relay)`
+			: 'webhook process';
 	const workers = CONFIG.workers > 1 ? `${CONFIG.workers} workers` : 'worker';
-	out(`figures (2 cores; PostgreSQL, Redis, sandbox, relay, load generator, the main, ${workers} and ${webhooks} on one machine):`);
+	out(
+		`figures (2 cores; PostgreSQL, Redis, sandbox, relay, load generator, the main, ${workers} and ${webhooks} on one machine):`,
+	);
 	if (f.load) {
-		out(`  ${webhooks}: ${f.load.acceptPerSecond.toFixed(1)} deliveries/s accepted (${f.load.total} signed POSTs, ${f.load.concurrency} concurrent, all 200, in ${f.load.acceptSeconds.toFixed(1)} s)`);
-		out(`  ${workers}: ${f.load.workerPerSecond.toFixed(1)} executions/s (trigger → Business Ops Get contact; concurrency ${f.load.workerConcurrency}${CONFIG.workers > 1 ? ' each' : ''}; first start → last stop ${f.load.workerSeconds.toFixed(1)} s)`);
-		out(`  end to end: ${f.load.endToEndPerSecond.toFixed(1)} deliveries/s (first POST → last execution stored, ${f.load.doneSeconds.toFixed(1)} s)`);
-		if (f.load.cpu) out(`  CPU during that load (of ${f.load.cpu.available.toFixed(0)} core-seconds): ${f.load.cpu.text}`);
+		out(
+			`  ${webhooks}: ${f.load.acceptPerSecond.toFixed(1)} deliveries/s accepted (${f.load.total} signed POSTs, ${f.load.concurrency} concurrent, all 200, in ${f.load.acceptSeconds.toFixed(1)} s)`,
+		);
+		out(
+			`  ${workers}: ${f.load.workerPerSecond.toFixed(1)} executions/s (trigger → Business Ops Get contact; concurrency ${f.load.workerConcurrency}${CONFIG.workers > 1 ? ' each' : ''}; first start → last stop ${f.load.workerSeconds.toFixed(1)} s)`,
+		);
+		out(
+			`  end to end: ${f.load.endToEndPerSecond.toFixed(1)} deliveries/s (first POST → last execution stored, ${f.load.doneSeconds.toFixed(1)} s)`,
+		);
+		if (f.load.cpu)
+			out(
+				`  CPU during that load (of ${f.load.cpu.available.toFixed(0)} core-seconds): ${f.load.cpu.text}`,
+			);
 	}
-	if (f.rateLimit) out(`  rate limit ${f.rateLimit.limit}/${f.rateLimit.windowMs / 1000} s, ${f.rateLimit.n} executions on ${f.rateLimit.workers} worker(s): ${f.rateLimit.refused} refused (429) of ${f.rateLimit.calls} API calls, all executions succeeded, ${f.rateLimit.seconds.toFixed(1)} s`);
-	if (f.sandbox) out(`  sandbox → ${webhooks}, in order: ${f.sandbox.perSecond.toFixed(1)} deliveries/s (${f.sandbox.n} events, avg ${f.sandbox.avgMs.toFixed(0)} ms each); ${workers} ${f.sandbox.workerPerSecond.toFixed(1)} executions/s`);
+	if (f.rateLimit)
+		out(
+			`  rate limit ${f.rateLimit.limit}/${f.rateLimit.windowMs / 1000} s, ${f.rateLimit.n} executions on ${f.rateLimit.workers} worker(s): ${f.rateLimit.refused} refused (429) of ${f.rateLimit.calls} API calls, all executions succeeded, ${f.rateLimit.seconds.toFixed(1)} s`,
+		);
+	if (f.sandbox)
+		out(
+			`  sandbox → ${webhooks}, in order: ${f.sandbox.perSecond.toFixed(1)} deliveries/s (${f.sandbox.n} events, avg ${f.sandbox.avgMs.toFixed(0)} ms each); ${workers} ${f.sandbox.workerPerSecond.toFixed(1)} executions/s`,
+		);
 	for (const line of f.scale || []) out(`  ${line}`);
 }
 
@@ -118,10 +172,15 @@ runE2e({
 		});
 		await phase('PostgreSQL and Redis from Debian packages', async () => {
 			const installed = services.ensureDebianPackages({ log: sub });
-			return installed.length ? `installed ${installed.join(', ')}` : `present (${services.postgresBinDir()}, ${services.redisServerBin()})`;
+			return installed.length
+				? `installed ${installed.join(', ')}`
+				: `present (${services.postgresBinDir()}, ${services.redisServerBin()})`;
 		});
 		await phase('start PostgreSQL and Redis (private, 127.0.0.1, temp folders)', async () => {
-			const [pg, redis] = await Promise.all([services.startPostgres({ log: sub }), services.startRedis({ log: sub })]);
+			const [pg, redis] = await Promise.all([
+				services.startPostgres({ log: sub }),
+				services.startRedis({ log: sub }),
+			]);
 			resources.pg = pg;
 			resources.redis = redis;
 			return `postgres :${pg.port}, redis :${redis.port}`;
@@ -130,7 +189,10 @@ runE2e({
 		const encryptionKey = crypto.randomBytes(24).toString('hex');
 		// The relay listens first (its port is taken before WEBHOOK_URL, the URL every process builds
 		// for production webhooks, names it); the webhook processes are added once they listen.
-		resources.relay = await phase(`start the relay (round robin over the webhook processes, 127.0.0.1)`, async () => startRelay());
+		resources.relay = await phase(
+			`start the relay (round robin over the webhook processes, 127.0.0.1)`,
+			async () => startRelay(),
+		);
 		const queueEnv = {
 			...resources.pg.n8nEnv(),
 			...resources.redis.n8nEnv(),
@@ -151,7 +213,13 @@ runE2e({
 		};
 		const common = { runtime, encryptionKey, log: sub };
 		/** Starts a worker or a webhook process; queue-install.js starts a late worker with it too. */
-		const startProcess = (command, o = {}) => rt.startN8n({ ...common, command, port: o.port ?? 0, env: { ...queueEnv, ...(o.env || {}) } });
+		const startProcess = (command, o = {}) =>
+			rt.startN8n({
+				...common,
+				command,
+				port: o.port ?? 0,
+				env: { ...queueEnv, ...(o.env || {}) },
+			});
 
 		const { client, installed } = await phase(
 			`start the main, ${CONFIG.workers} worker(s) and ${CONFIG.webhooks} webhook process(es); install the package through the main's installer`,
@@ -183,8 +251,18 @@ runE2e({
 				return started;
 			},
 		);
-		const credentials = await phase('credentials for the sandbox keys (on the main)', async () => createCredentials(client, sandbox));
-		const ctx = await baseContext({ client, n8n: resources.main, sandbox, pkg, runtime, credentials, installed });
+		const credentials = await phase('credentials for the sandbox keys (on the main)', async () =>
+			createCredentials(client, sandbox),
+		);
+		const ctx = await baseContext({
+			client,
+			n8n: resources.main,
+			sandbox,
+			pkg,
+			runtime,
+			credentials,
+			installed,
+		});
 		ctx.webhookBaseUrl = resources.relay.baseUrl;
 		ctx.queue = {
 			main: resources.main,
@@ -205,7 +283,10 @@ runE2e({
 	},
 	async stop() {
 		const quiet = (p) => Promise.resolve(p).catch(() => {});
-		await Promise.all([...resources.webhooks.map((w) => quiet(w.dispose())), ...resources.workers.map((w) => quiet(w.dispose()))]);
+		await Promise.all([
+			...resources.webhooks.map((w) => quiet(w.dispose())),
+			...resources.workers.map((w) => quiet(w.dispose())),
+		]);
 		await quiet(resources.main?.dispose());
 		await quiet(resources.relay?.stop());
 		await Promise.all([quiet(resources.redis?.stop()), quiet(resources.pg?.stop())]);

@@ -15,7 +15,12 @@
 'use strict';
 
 const rt = require('./n8n');
-const { runE2e, preparePackageAndSandbox, createCredentials, baseContext } = require('../test/e2e/runner');
+const {
+	runE2e,
+	preparePackageAndSandbox,
+	createCredentials,
+	baseContext,
+} = require('../test/e2e/runner');
 
 const which = process.argv.includes('--n8n=1') ? 'n8n1' : 'n8n2';
 const resources = { pkg: undefined, sandbox: undefined, n8n: undefined, extra: [] };
@@ -33,13 +38,26 @@ runE2e({
 			// The per-key rate limit is raised so the run is not throttled; rate-limit steps lower it themselves.
 			sandboxOptions: { rateLimit: { limit: 100_000, windowMs: 60_000 } },
 		});
-		const start = (o) => rt.startN8nWithPackage({ runtime, pkg, owner: rt.DEMO_OWNER, expectNodeTypes: Object.values(rt.NODE_TYPES), log: sub, ...o });
-		const { n8n, client, installed } = await phase("start n8n; owner; install the package with n8n's installer", async () => {
-			const started = await start({ port: 0 });
-			resources.n8n = started.n8n;
-			return started;
-		});
-		const credentials = await phase('credentials for the sandbox keys', async () => createCredentials(client, sandbox));
+		const start = (o) =>
+			rt.startN8nWithPackage({
+				runtime,
+				pkg,
+				owner: rt.DEMO_OWNER,
+				expectNodeTypes: Object.values(rt.NODE_TYPES),
+				log: sub,
+				...o,
+			});
+		const { n8n, client, installed } = await phase(
+			"start n8n; owner; install the package with n8n's installer",
+			async () => {
+				const started = await start({ port: 0 });
+				resources.n8n = started.n8n;
+				return started;
+			},
+		);
+		const credentials = await phase('credentials for the sandbox keys', async () =>
+			createCredentials(client, sandbox),
+		);
 		const ctx = await baseContext({ client, n8n, sandbox, pkg, runtime, credentials, installed });
 		/**
 		 * Another n8n of the same version against the same sandbox and registry (see docs/subscriptions.md, "Several n8n instances").
@@ -48,11 +66,18 @@ runE2e({
 		 * { n8n, client, credentials, installed, dispose() }.
 		 */
 		ctx.startInstance = async (o = {}) => {
-			const started = await start({ port: 0, install: o.install !== false, userFolder: o.userFolder, env: o.env, ...(o.expectNodeTypes ? { expectNodeTypes: o.expectNodeTypes } : {}) });
+			const started = await start({
+				port: 0,
+				install: o.install !== false,
+				userFolder: o.userFolder,
+				env: o.env,
+				...(o.expectNodeTypes ? { expectNodeTypes: o.expectNodeTypes } : {}),
+			});
 			const entry = [o.name || `n8n #${resources.extra.length + 2}`, started.n8n];
 			resources.extra.push(entry);
 			// Credentials of the package's type exist only where the package is.
-			const instanceCredentials = o.expectNodeTypes?.length === 0 ? {} : await createCredentials(started.client, sandbox);
+			const instanceCredentials =
+				o.expectNodeTypes?.length === 0 ? {} : await createCredentials(started.client, sandbox);
 			return {
 				...started,
 				credentials: instanceCredentials,

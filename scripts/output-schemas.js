@@ -24,7 +24,10 @@ const time = (description) => ({ type: 'string', description: `${description} (I
 const oneOf = (values, description) => ({ type: 'string', enum: values, description });
 const record = (properties, required = ['id']) => ({ type: 'object', properties, required });
 
-const stamps = { createdAt: time('When the record was created'), updatedAt: time('When the record was last changed') };
+const stamps = {
+	createdAt: time('When the record was created'),
+	updatedAt: time('When the record was last changed'),
+};
 
 const lineItem = record(
 	{
@@ -60,10 +63,22 @@ const contact = record({
 	...stamps,
 });
 
-const quote = record({ ...documentFields(['draft', 'sent', 'approved', 'canceled']), validUntil: time('Valid until') });
+const quote = record({
+	...documentFields(['draft', 'sent', 'approved', 'canceled']),
+	validUntil: time('Valid until'),
+});
 
 const invoice = record({
-	...documentFields(['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off']),
+	...documentFields([
+		'draft',
+		'finalized',
+		'sent',
+		'viewed',
+		'paid',
+		'overdue',
+		'in_collection',
+		'written_off',
+	]),
 	issueDate: time('Issue date'),
 	dueDate: time('Due date'),
 });
@@ -73,8 +88,14 @@ const autonomy = record(
 	{
 		agentId: str('Identifier of the agent'),
 		defaultMode: oneOf(autonomyModes, 'Default mode of the agent actions'),
-		autoAfterApprovalsCount: { type: ['number', 'null'], description: 'Approvals after which an action type runs automatically' },
-		actionOverrides: { type: 'object', description: 'Mode per action name, e.g. {"send_invoice": {"mode": "manual"}}' },
+		autoAfterApprovalsCount: {
+			type: ['number', 'null'],
+			description: 'Approvals after which an action type runs automatically',
+		},
+		actionOverrides: {
+			type: 'object',
+			description: 'Mode per action name, e.g. {"send_invoice": {"mode": "manual"}}',
+		},
 		updatedAt: time('When the configuration was last changed'),
 	},
 	['defaultMode'],
@@ -83,7 +104,10 @@ const autonomy = record(
 const agent = record({
 	id: str('Identifier'),
 	name: str('Name'),
-	agentType: oneOf(['QuoteAgent', 'InvoiceAgent', 'PlanningAgent', 'CustomerCareAgent'], 'Kind of agent'),
+	agentType: oneOf(
+		['QuoteAgent', 'InvoiceAgent', 'PlanningAgent', 'CustomerCareAgent'],
+		'Kind of agent',
+	),
 	status: oneOf(['active', 'paused', 'uninstalled'], 'Status'),
 	description: str('What the agent does'),
 	...stamps,
@@ -124,9 +148,15 @@ const webhookFields = {
 	...stamps,
 };
 const webhook = record(webhookFields);
-const createdWebhook = record({ ...webhookFields, signingSecret: str('Signing secret, returned only here') });
+const createdWebhook = record({
+	...webhookFields,
+	signingSecret: str('Signing secret, returned only here'),
+});
 
-const deleted = record({ deleted: bool('Always true'), id: str('Identifier of the deleted record') }, ['deleted', 'id']);
+const deleted = record(
+	{ deleted: bool('Always true'), id: str('Identifier of the deleted record') },
+	['deleted', 'id'],
+);
 
 const organization = record(
 	{
@@ -174,7 +204,13 @@ const schemas = {
 		update: contact,
 		upsert: {
 			...contact,
-			properties: { action: oneOf(['created', 'updated', 'unchanged'], 'Whether Create or Update created the contact, updated the one with its e-mail, or left it unchanged (the item gave nothing but the e-mail)'), ...contact.properties },
+			properties: {
+				action: oneOf(
+					['created', 'updated', 'unchanged'],
+					'Whether Create or Update created the contact, updated the one with its e-mail, or left it unchanged (the item gave nothing but the e-mail)',
+				),
+				...contact.properties,
+			},
 			required: ['action', ...contact.required],
 		},
 	},
@@ -210,7 +246,10 @@ const schemas = {
 		sendTestEvent: record(
 			{
 				delivered: bool('Whether the subscription URL accepted the test event'),
-				statusCode: { type: ['number', 'null'], description: 'HTTP status the subscription URL answered' },
+				statusCode: {
+					type: ['number', 'null'],
+					description: 'HTTP status the subscription URL answered',
+				},
 				error: nullableStr('Why the delivery failed'),
 				eventId: str('Identifier of the test event'),
 			},
@@ -226,7 +265,12 @@ function schemaFiles() {
 	for (const [resource, operations] of Object.entries(schemas)) {
 		for (const [operation, schema] of Object.entries(operations)) {
 			const text = `${JSON.stringify(schema, null, '\t')}\n`;
-			files.push({ resource, operation, file: path.join(SCHEMA_DIR, resource, `${operation}.json`), text });
+			files.push({
+				resource,
+				operation,
+				file: path.join(SCHEMA_DIR, resource, `${operation}.json`),
+				text,
+			});
 		}
 	}
 	return files;
@@ -243,18 +287,25 @@ function typeOf(value) {
 function validate(schema, value, at = '$') {
 	const types = schema.type === undefined ? [] : [].concat(schema.type);
 	const actual = typeOf(value);
-	if (types.length && !types.includes(actual) && !(actual === 'integer' && types.includes('number'))) {
+	if (
+		types.length &&
+		!types.includes(actual) &&
+		!(actual === 'integer' && types.includes('number'))
+	) {
 		return [`${at}: ${actual} where the schema says ${types.join(' or ')}`];
 	}
 	const problems = [];
-	if (schema.enum && !schema.enum.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
+	if (schema.enum && !schema.enum.includes(value))
+		problems.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
 	if (actual === 'object' && schema.properties) {
-		for (const key of schema.required || []) if (!(key in value)) problems.push(`${at}: no "${key}"`);
+		for (const key of schema.required || [])
+			if (!(key in value)) problems.push(`${at}: no "${key}"`);
 		for (const [key, sub] of Object.entries(schema.properties)) {
 			if (key in value) problems.push(...validate(sub, value[key], `${at}.${key}`));
 		}
 	}
-	if (actual === 'array' && schema.items) value.forEach((v, i) => problems.push(...validate(schema.items, v, `${at}[${i}]`)));
+	if (actual === 'array' && schema.items)
+		value.forEach((v, i) => problems.push(...validate(schema.items, v, `${at}[${i}]`)));
 	return problems;
 }
 
@@ -276,7 +327,9 @@ function main(argv) {
 		}
 	}
 	if (stale.length) {
-		console.error(`output schemas out of date (run node scripts/output-schemas.js): ${stale.join(', ')}`);
+		console.error(
+			`output schemas out of date (run node scripts/output-schemas.js): ${stale.join(', ')}`,
+		);
 		process.exit(1);
 	}
 }

@@ -20,10 +20,16 @@ const repo = String((pkg.repository && pkg.repository.url) || '')
 	.replace(/\.git$/, '');
 
 const failures = [];
-if (!/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/.test(repo)) failures.push(`package.json: repository.url "${repo}" is not a GitHub repository`);
-if (repo === PLACEHOLDER) failures.push(`package.json: repository.url is still the placeholder ${PLACEHOLDER}: set the repository the package is published from`);
-if (pkg.homepage !== `${repo}#readme`) failures.push(`package.json: homepage "${pkg.homepage}" is not ${repo}#readme`);
-if (!pkg.bugs || pkg.bugs.url !== `${repo}/issues`) failures.push(`package.json: bugs.url is not ${repo}/issues`);
+if (!/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/.test(repo))
+	failures.push(`package.json: repository.url "${repo}" is not a GitHub repository`);
+if (repo === PLACEHOLDER)
+	failures.push(
+		`package.json: repository.url is still the placeholder ${PLACEHOLDER}: set the repository the package is published from`,
+	);
+if (pkg.homepage !== `${repo}#readme`)
+	failures.push(`package.json: homepage "${pkg.homepage}" is not ${repo}#readme`);
+if (!pkg.bugs || pkg.bugs.url !== `${repo}/issues`)
+	failures.push(`package.json: bugs.url is not ${repo}/issues`);
 
 const linked = [
 	'credentials/BusinessOpsApi.credentials.ts',
@@ -33,9 +39,11 @@ const linked = [
 		.filter((file) => fs.existsSync(path.join(root, file))),
 ];
 for (const file of linked) {
-	const addresses = read(file).match(/https:\/\/(?:github\.com|raw\.githubusercontent\.com)\/[^\s'"`)#]+/g) || [];
+	const addresses =
+		read(file).match(/https:\/\/(?:github\.com|raw\.githubusercontent\.com)\/[^\s'"`)#]+/g) || [];
 	const other = addresses.filter((address) => address !== repo && !address.startsWith(`${repo}/`));
-	if (other.length) failures.push(`${file}: links to ${[...new Set(other)].join(', ')}, not to ${repo}`);
+	if (other.length)
+		failures.push(`${file}: links to ${[...new Set(other)].join(', ')}, not to ${repo}`);
 }
 
 if (failures.length) {

@@ -17,7 +17,9 @@ const { packPackage, unpack, REPO_ROOT } = require('./n8n/pack');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 
 async function main() {
-	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
+	const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
+		'@n8n/scan-community-package/scanner/scanner.mjs'
+	);
 	const version = require('@n8n/scan-community-package/package.json').version;
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-scan-'));
 	let failed = 0;
@@ -40,7 +42,9 @@ async function main() {
 		const dir = path.join(unpack(packed.file), 'package');
 		await leg(`tarball ${path.basename(packed.file)}`, dir, TARBALL_PATTERNS);
 		fs.rmSync(path.dirname(dir), { recursive: true, force: true });
-		console.log('[scan] provenance: not checked here (it needs a version published from GitHub Actions with npm provenance)');
+		console.log(
+			'[scan] provenance: not checked here (it needs a version published from GitHub Actions with npm provenance)',
+		);
 	} finally {
 		fs.rmSync(work, { recursive: true, force: true });
 	}

@@ -26,19 +26,50 @@ const phase = (name, what, cmd, args) => ({ name, what, cmd, args });
 /** The phases in the order they run; { lanes } runs its lanes side by side, each lane's phases in order. */
 const PLAN = [
 	phase('build', 'TypeScript to dist/, icons', 'npm', ['run', '--silent', 'build']),
-	phase('lint', "n8n-node lint (strict, n8n's default config); the project's rules for test/ and sandbox/", 'npm', ['run', '--silent', 'lint']),
+	phase(
+		'lint',
+		"n8n-node lint (strict, n8n's default config); the project's rules for test/ and sandbox/",
+		'npm',
+		['run', '--silent', 'lint'],
+	),
 	phase('typecheck', 'nodes, tests, sandbox and scripts', 'npm', ['run', '--silent', 'typecheck']),
-	phase('workflows', '.github/workflows validate (action-validator) and do what the README says', node, ['scripts/validate-workflows.js']),
+	phase(
+		'workflows',
+		'.github/workflows validate (action-validator) and do what the README says',
+		node,
+		['scripts/validate-workflows.js'],
+	),
 	phase('scan', "n8n's verification scan: source and packed tarball", node, ['scripts/scan.js']),
-	phase('node24', 'build, lint, unit and break-run tests on Node 24', node, ['scripts/test-node24.js']),
-	phase('jest', 'all jest suites (unit, sandbox, robustness) on this Node', node, [require.resolve('jest/bin/jest')]),
+	phase('node24', 'build, lint, unit and break-run tests on Node 24', node, [
+		'scripts/test-node24.js',
+	]),
+	phase('jest', 'all jest suites (unit, sandbox, robustness) on this Node', node, [
+		require.resolve('jest/bin/jest'),
+	]),
 	{
 		lanes: [
-			[phase('e2e', 'n8n 2.41, installed from a local registry by its Community Nodes installer', node, ['scripts/e2e.js'])],
+			[
+				phase(
+					'e2e',
+					'n8n 2.41, installed from a local registry by its Community Nodes installer',
+					node,
+					['scripts/e2e.js'],
+				),
+			],
 			[
 				phase('e2e-n8n1', 'the same on n8n 1.123 LTS', node, ['scripts/e2e.js', '--n8n=1']),
-				phase('browser', "the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png", node, ['scripts/browser.js']),
-				phase('e2e-queue', 'queue mode: main, 2 workers, 2 webhook processes behind a relay, PostgreSQL, Redis; a worker and the main killed', node, ['scripts/e2e-queue.js']),
+				phase(
+					'browser',
+					"the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png",
+					node,
+					['scripts/browser.js'],
+				),
+				phase(
+					'e2e-queue',
+					'queue mode: main, 2 workers, 2 webhook processes behind a relay, PostgreSQL, Redis; a worker and the main killed',
+					node,
+					['scripts/e2e-queue.js'],
+				),
 			],
 		],
 	},
@@ -48,7 +79,9 @@ const PHASES = PLAN.flatMap((p) => (p.lanes ? p.lanes.flat() : [p]));
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !PHASES.some((p) => p.name === n));
 if (unknown.length) {
-	console.error(`unknown phase(s): ${unknown.join(', ')}; known: ${PHASES.map((p) => p.name).join(', ')}`);
+	console.error(
+		`unknown phase(s): ${unknown.join(', ')}; known: ${PHASES.map((p) => p.name).join(', ')}`,
+	);
 	process.exit(2);
 }
 
@@ -93,7 +126,10 @@ async function runOne(p, results, aside) {
 	const held = [];
 	const write = aside ? (stream, text) => held.push([stream, text]) : live;
 	const header = `\n===== ${p.name}: ${p.what} =====`;
-	if (aside) console.log(`\n===== ${p.name} started beside the phase above; its output follows when it ends =====`);
+	if (aside)
+		console.log(
+			`\n===== ${p.name} started beside the phase above; its output follows when it ends =====`,
+		);
 	else console.log(header);
 	const t0 = Date.now();
 	const r = await runPhase(p.cmd, p.args, write);
@@ -102,7 +138,13 @@ async function runOne(p, results, aside) {
 		console.log(header);
 		for (const [stream, text] of held) live(stream, text);
 	}
-	results.push({ ...p, ok, ms: Date.now() - t0, tail: r.tail, why: ok ? '' : r.error ? r.error.message : `exit ${r.status ?? r.signal}` });
+	results.push({
+		...p,
+		ok,
+		ms: Date.now() - t0,
+		tail: r.tail,
+		why: ok ? '' : r.error ? r.error.message : `exit ${r.status ?? r.signal}`,
+	});
 	console.log(`===== ${p.name}: ${ok ? 'passed' : 'FAILED'} in ${fmt(Date.now() - t0)} =====`);
 	return ok;
 }
@@ -120,7 +162,8 @@ async function main() {
 					for (const p of lane) await runOne(p, results, i > 0);
 				}),
 			);
-		} else if (picked(step) && !(await runOne(step, results, false)) && step.name === 'build') break;
+		} else if (picked(step) && !(await runOne(step, results, false)) && step.name === 'build')
+			break;
 	}
 	const order = PHASES.map((p) => p.name);
 	results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
@@ -131,8 +174,13 @@ async function main() {
 		console.log(r.tail.join('\n'));
 	}
 	console.log('\nnpm test, phase by phase:');
-	for (const r of results) console.log(`  ${r.ok ? 'passed' : 'FAILED'}  ${fmt(r.ms).padStart(10)}  ${r.name.padEnd(10)} ${r.what}${r.why ? ` (${r.why})` : ''}`);
-	console.log(`total ${fmt(Date.now() - started)}: ${results.length - failed.length} of ${results.length} phase(s) passed${failed.length ? `; FAILED: ${failed.map((r) => r.name).join(', ')}` : ''}`);
+	for (const r of results)
+		console.log(
+			`  ${r.ok ? 'passed' : 'FAILED'}  ${fmt(r.ms).padStart(10)}  ${r.name.padEnd(10)} ${r.what}${r.why ? ` (${r.why})` : ''}`,
+		);
+	console.log(
+		`total ${fmt(Date.now() - started)}: ${results.length - failed.length} of ${results.length} phase(s) passed${failed.length ? `; FAILED: ${failed.map((r) => r.name).join(', ')}` : ''}`,
+	);
 	process.exitCode = failed.length ? 1 : 0;
 }
 

@@ -10,7 +10,9 @@ const { ensureRuntime, node24Env } = require('./n8n/install');
 const { nodeHome } = ensureRuntime();
 const env = node24Env(nodeHome);
 const root = join(__dirname, '..');
-const version = execFileSync(join(nodeHome, 'bin', 'node'), ['--version'], { env }).toString().trim();
+const version = execFileSync(join(nodeHome, 'bin', 'node'), ['--version'], { env })
+	.toString()
+	.trim();
 console.log(`[node24] running build, lint, unit and break-run tests on Node ${version}`);
 for (const script of ['build', 'lint', 'test:unit', 'test:break']) {
 	execFileSync('npm', ['run', '--silent', script], { cwd: root, env, stdio: 'inherit' });

@@ -12,12 +12,16 @@ const config = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
 const program = ts.createProgram(config.fileNames, config.options);
 const checker = program.getTypeChecker();
 
-const isPackageFile = (file) => /^(nodes|credentials)\//.test(path.relative(root, file)) && !file.endsWith('.d.ts');
+const isPackageFile = (file) =>
+	/^(nodes|credentials)\//.test(path.relative(root, file)) && !file.endsWith('.d.ts');
 const isEntryPoint = (file) => /\.(node|credentials)\.ts$/.test(file);
 
-const original = (symbol) => (symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+const original = (symbol) =>
+	symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 const used = new Set();
-const isDeclarationName = (node) => node.parent && node.parent.name === node && ts.isDeclarationStatement(node.parent) || (ts.isVariableDeclaration(node.parent) && node.parent.name === node);
+const isDeclarationName = (node) =>
+	(node.parent && node.parent.name === node && ts.isDeclarationStatement(node.parent)) ||
+	(ts.isVariableDeclaration(node.parent) && node.parent.name === node);
 const wholeModules = new Set();
 
 for (const source of program.getSourceFiles()) {
@@ -32,8 +36,13 @@ for (const source of program.getSourceFiles()) {
 		} else if (ts.isImportClause(node) && node.name) {
 			const symbol = original(checker.getSymbolAtLocation(node.name));
 			if (symbol) used.add(symbol);
-		} else if (ts.isNamespaceImport(node) || (ts.isExportDeclaration(node) && !node.exportClause && node.moduleSpecifier)) {
-			const specifier = ts.isNamespaceImport(node) ? node.parent.parent.moduleSpecifier : node.moduleSpecifier;
+		} else if (
+			ts.isNamespaceImport(node) ||
+			(ts.isExportDeclaration(node) && !node.exportClause && node.moduleSpecifier)
+		) {
+			const specifier = ts.isNamespaceImport(node)
+				? node.parent.parent.moduleSpecifier
+				: node.moduleSpecifier;
 			const moduleSymbol = checker.getSymbolAtLocation(specifier);
 			if (moduleSymbol) wholeModules.add(moduleSymbol);
 		}
@@ -49,7 +58,9 @@ for (const source of program.getSourceFiles()) {
 	for (const exported of checker.getExportsOfModule(moduleSymbol)) {
 		if (used.has(original(exported))) continue;
 		const declaration = exported.declarations?.[0];
-		const line = declaration ? source.getLineAndCharacterOfPosition(declaration.getStart()).line + 1 : 0;
+		const line = declaration
+			? source.getLineAndCharacterOfPosition(declaration.getStart()).line + 1
+			: 0;
 		unused.push(`${path.relative(root, source.fileName)}:${line} ${exported.name}`);
 	}
 }

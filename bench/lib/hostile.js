@@ -19,7 +19,12 @@ const MiB = 1024 * KiB;
 
 /** An event body of about `size` bytes (padding inside `data`). */
 function eventBody(id, type, size) {
-	const base = { id, type, timestamp: new Date().toISOString(), data: { id: `inv_${id}`, padding: '' } };
+	const base = {
+		id,
+		type,
+		timestamp: new Date().toISOString(),
+		data: { id: `inv_${id}`, padding: '' },
+	};
 	const overhead = Buffer.byteLength(JSON.stringify(base));
 	base.data.padding = 'x'.repeat(Math.max(0, size - overhead));
 	return Buffer.from(JSON.stringify(base));
@@ -64,13 +69,30 @@ function genuineDelivery({ secret, size, gzip = false, type = 'invoice.paid' }) 
 	const id = `evt_genuine_${randomName()}`;
 	const body = eventBody(id, type, size);
 	const ts = Math.floor(Date.now() / 1000);
-	const mac = crypto.createHmac('sha256', standardKey(secret)).update(`${id}.${ts}.`).update(body).digest('base64');
-	return pack(body, { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${mac}` }, gzip);
+	const mac = crypto
+		.createHmac('sha256', standardKey(secret))
+		.update(`${id}.${ts}.`)
+		.update(body)
+		.digest('base64');
+	return pack(
+		body,
+		{
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(ts),
+			'webhook-signature': `v1,${mac}`,
+		},
+		gzip,
+	);
 }
 
 function pack(body, headers, gzip) {
 	if (!gzip) return { body, headers, bytes: body.length };
-	return { body: zlib.gzipSync(body, { level: 9 }), headers: { ...headers, 'content-encoding': 'gzip' }, bytes: body.length };
+	return {
+		body: zlib.gzipSync(body, { level: 9 }),
+		headers: { ...headers, 'content-encoding': 'gzip' },
+		bytes: body.length,
+	};
 }
 
 /** POSTs `count` deliveries made by `make(i)`, `concurrency` at a time; answers the status counts. */
@@ -82,7 +104,12 @@ async function sendMany(url, count, make, concurrency = 4) {
 			const delivery = make(next++);
 			let status;
 			try {
-				const res = await fetch(url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(60_000) });
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: delivery.headers,
+					body: delivery.body,
+					signal: AbortSignal.timeout(60_000),
+				});
 				await res.arrayBuffer();
 				status = res.status;
 			} catch (error) {
@@ -104,9 +131,14 @@ async function storedRecord(client, workflowId, nodeName) {
 
 /** The subscription's signing secret, opened with the credential's API key (dist's secretBox). */
 function openRecordSecret(record, apiKey) {
-	const { openSecret } = require(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
+	const { openSecret } = require(
+		path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
+	);
 	const secret = openSecret(record.sealedSecret, apiKey, record.id);
-	if (!secret) throw new Error(`the sealed secret of subscription ${record.id} does not open with the credential's key`);
+	if (!secret)
+		throw new Error(
+			`the sealed secret of subscription ${record.id} does not open with the credential's key`,
+		);
 	return secret;
 }
 
@@ -120,7 +152,10 @@ function cpuMs(pid) {
 
 /** Resident set size (MiB) of a process. */
 function rssMiB(pid) {
-	const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+	const line = fs
+		.readFileSync(`/proc/${pid}/status`, 'utf8')
+		.split('\n')
+		.find((l) => l.startsWith('VmRSS:'));
 	return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
@@ -130,10 +165,31 @@ function workflowRow(userFolder, workflowId) {
 	if (!fs.existsSync(db)) throw new Error(`no SQLite database at ${db}`);
 	const safeId = String(workflowId).replace(/[^A-Za-z0-9_-]/g, '');
 	// n8n may hold the write lock at that moment: wait for it (up to 10 s) instead of failing
-	const out = execFileSync('sqlite3', ['-cmd', '.timeout 10000', '-json', db, `select staticData, updatedAt from workflow_entity where id = '${safeId}'`], { encoding: 'utf8' });
+	const out = execFileSync(
+		'sqlite3',
+		[
+			'-cmd',
+			'.timeout 10000',
+			'-json',
+			db,
+			`select staticData, updatedAt from workflow_entity where id = '${safeId}'`,
+		],
+		{ encoding: 'utf8' },
+	);
 	const [row] = JSON.parse(out || '[]');
 	if (!row) throw new Error(`workflow ${workflowId} is not in ${db}`);
 	return row;
 }
 
-module.exports = { KiB, MiB, forgedDelivery, genuineDelivery, sendMany, storedRecord, openRecordSecret, cpuMs, rssMiB, workflowRow };
+module.exports = {
+	KiB,
+	MiB,
+	forgedDelivery,
+	genuineDelivery,
+	sendMany,
+	storedRecord,
+	openRecordSecret,
+	cpuMs,
+	rssMiB,
+	workflowRow,
+};

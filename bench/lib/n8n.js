@@ -5,14 +5,25 @@
 const crypto = require('node:crypto');
 
 // The benchmarks load dist/ through N8N_CUSTOM_EXTENSIONS (bench/run.js), where n8n names the nodes CUSTOM.*.
-const rt = { ...require('../../scripts/n8n'), NODE_TYPES: require('../../scripts/n8n').CUSTOM_NODE_TYPES };
+const rt = {
+	...require('../../scripts/n8n'),
+	NODE_TYPES: require('../../scripts/n8n').CUSTOM_NODE_TYPES,
+};
 const { sleep } = require('./stats');
 
 const MANUAL = 'Start';
 
 /** A workflow node object as the editor exports it. */
 function node(name, type, parameters = {}, extra = {}) {
-	return { id: crypto.randomUUID(), name, type, typeVersion: 1, position: [0, 0], parameters, ...extra };
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		...extra,
+	};
 }
 
 /** Connections for a straight chain of node names. */
@@ -27,32 +38,49 @@ function chain(...names) {
 /** A workflow: the nodes in a chain, positioned left to right. */
 function workflow(name, nodes) {
 	nodes.forEach((n, i) => (n.position = [i * 220, 0]));
-	return { name, nodes, connections: chain(...nodes.map((n) => n.name)), settings: { executionOrder: 'v1' } };
+	return {
+		name,
+		nodes,
+		connections: chain(...nodes.map((n) => n.name)),
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 const manualTrigger = () => node(MANUAL, 'n8n-nodes-base.manualTrigger');
 
 /** `{ businessOpsApi: { id, name } }` for an n8n credential of this package. */
-const businessOpsCredential = (cred) => ({ [rt.CREDENTIAL_TYPE]: { id: cred.id, name: cred.name } });
+const businessOpsCredential = (cred) => ({
+	[rt.CREDENTIAL_TYPE]: { id: cred.id, name: cred.name },
+});
 
 /** A Code node that outputs `count` items `{ name: "<prefix> <i>" }`. */
 function namesNode(name, prefix, count) {
 	return node(
 		name,
 		'n8n-nodes-base.code',
-		{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { name: ${JSON.stringify(prefix)} + ' ' + i } }));` },
+		{
+			jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { name: ${JSON.stringify(prefix)} + ' ' + i } }));`,
+		},
 		{ typeVersion: 2 },
 	);
 }
 
 /** Creates an n8n credential of this package for a sandbox key. */
 async function createBusinessOpsCredential(client, sandbox, key, name) {
-	return client.createCredential({ name, type: rt.CREDENTIAL_TYPE, data: rt.credentialData(sandbox, key) });
+	return client.createCredential({
+		name,
+		type: rt.CREDENTIAL_TYPE,
+		data: rt.credentialData(sandbox, key),
+	});
 }
 
 /** Creates a Header Auth credential ("Authorization: Bearer <key>") for the HTTP Request node. */
 async function createHeaderAuthCredential(client, key, name) {
-	return client.createCredential({ name, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${key}` } });
+	return client.createCredential({
+		name,
+		type: 'httpHeaderAuth',
+		data: { name: 'Authorization', value: `Bearer ${key}` },
+	});
 }
 
 /** Starts a Manual Trigger workflow like the editor's Execute button; returns the execution id. */
@@ -60,8 +88,11 @@ async function startManualRun(client, workflowId) {
 	const wf = await client.rest('GET', `/workflows/${workflowId}`);
 	const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger`);
-	const started = await client.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
-	if (!started.executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
+	const started = await client.rest('POST', `/workflows/${workflowId}/run`, {
+		triggerToStartFrom: { name: trigger.name },
+	});
+	if (!started.executionId)
+		throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 	return started.executionId;
 }
 
@@ -73,22 +104,35 @@ async function startManualRun(client, workflowId) {
  * needs nothing from n8n, e.g. "the sandbox has answered every expected request"), then polls
  * without execution data every `intervalMs`, and reads the data once, after the run.
  */
-async function runWorkflow(client, workflowId, { timeoutMs = 300_000, quietUntil, intervalMs = 100 } = {}) {
+async function runWorkflow(
+	client,
+	workflowId,
+	{ timeoutMs = 300_000, quietUntil, intervalMs = 100 } = {},
+) {
 	const executionId = await startManualRun(client, workflowId);
 	const deadline = Date.now() + timeoutMs;
 	if (quietUntil) await Promise.race([quietUntil(), sleep(timeoutMs)]);
 	for (;;) {
 		let ex;
 		try {
-			ex = await client.api('GET', `/executions/${executionId}`, undefined, { query: { includeData: false } });
+			ex = await client.api('GET', `/executions/${executionId}`, undefined, {
+				query: { includeData: false },
+			});
 		} catch (e) {
 			if (e.status !== 404) throw e;
 		}
-		if (ex && ex.status && !['new', 'running', 'waiting'].includes(ex.status) && ex.stoppedAt) break;
-		if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`);
+		if (ex && ex.status && !['new', 'running', 'waiting'].includes(ex.status) && ex.stoppedAt)
+			break;
+		if (Date.now() > deadline)
+			throw new Error(
+				`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`,
+			);
 		await sleep(intervalMs);
 	}
-	return client.api('GET', `/executions/${executionId}`, undefined, { query: { includeData: true }, timeoutMs: 120_000 });
+	return client.api('GET', `/executions/${executionId}`, undefined, {
+		query: { includeData: true },
+		timeoutMs: 120_000,
+	});
 }
 
 /** The first run of a node in an execution: { startTime, executionTime, items, error }. */
@@ -99,7 +143,9 @@ function nodeRun(execution, nodeName) {
 		startTime: run.startTime,
 		executionTime: run.executionTime,
 		items: (run.data?.main?.[0] || []).map((i) => i.json),
-		error: run.error ? `${run.error.message || ''} ${run.error.description || ''}`.trim() : undefined,
+		error: run.error
+			? `${run.error.message || ''} ${run.error.description || ''}`.trim()
+			: undefined,
 	};
 }
 
@@ -114,7 +160,8 @@ async function waitFor(fn, { timeoutMs = 30_000, intervalMs = 200, what = 'condi
 	for (;;) {
 		const value = await fn();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await sleep(intervalMs);
 	}
 }

@@ -45,9 +45,18 @@ function atMost(value, limit) {
 
 function toText(rows) {
 	const data = rows.map(cells);
-	const widths = COLUMNS.map(([key, title]) => Math.max(title.length, ...data.map((d) => String(d[key]).length)));
-	const line = (values) => values.map((v, i) => String(v).padEnd(widths[i])).join('  ').trimEnd();
-	const out = [line(COLUMNS.map(([, title]) => title)), widths.map((w) => '-'.repeat(w)).join('  ')];
+	const widths = COLUMNS.map(([key, title]) =>
+		Math.max(title.length, ...data.map((d) => String(d[key]).length)),
+	);
+	const line = (values) =>
+		values
+			.map((v, i) => String(v).padEnd(widths[i]))
+			.join('  ')
+			.trimEnd();
+	const out = [
+		line(COLUMNS.map(([, title]) => title)),
+		widths.map((w) => '-'.repeat(w)).join('  '),
+	];
 	let section;
 	rows.forEach((row, i) => {
 		if (row.section !== section) {

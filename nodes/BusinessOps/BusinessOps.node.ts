@@ -18,7 +18,10 @@ export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business Ops',
 		name: 'businessOps',
-		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
+		icon: {
+			light: 'file:../../icons/businessOps.svg',
+			dark: 'file:../../icons/businessOps.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -38,7 +41,8 @@ export class BusinessOps implements INodeType {
 		},
 		hints: [
 			{
-				message: 'Update Fields is empty: add at least one field to change, or the node refuses to send the update',
+				message:
+					'Update Fields is empty: add at least one field to change, or the node refuses to send the update',
 				type: 'warning',
 				location: 'outputPane',
 				whenToDisplay: 'beforeExecution',

@@ -1,11 +1,23 @@
 /** The polling trigger: parameters and poll(). See ARCHITECTURE.md, "Polling trigger". */
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { BusinessOpsEvent } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
 import { MAX_PAGE_SIZE, readList } from '../shared/api/pages';
-import { changesOf, latestEvent, listsFor, pollableEvents, uniqueRecords, type WatchedList } from './events';
+import {
+	changesOf,
+	latestEvent,
+	listsFor,
+	pollableEvents,
+	uniqueRecords,
+	type WatchedList,
+} from './events';
 import { MAX_RECORDS_PER_LIST, readMemory, writeMemory, type ListMemory } from './pollState';
 
 /** The event options, sorted by name as the editor lists them. */
@@ -26,9 +38,13 @@ function pollableChosen(ctx: IPollFunctions): string[] {
 	const known = pollableEvents();
 	const unknown = events.filter((event) => !known.includes(event));
 	if (unknown.length > 0) {
-		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: the polling trigger cannot emit ${unknown.map((e) => `"${e}"`).join(', ')}`, {
-			description: `Choose from: ${known.join(', ')}. For other event types use the Business Ops Trigger (webhook).`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Event Names or IDs: the polling trigger cannot emit ${unknown.map((e) => `"${e}"`).join(', ')}`,
+			{
+				description: `Choose from: ${known.join(', ')}. For other event types use the Business Ops Trigger (webhook).`,
+			},
+		);
 	}
 	return events;
 }
@@ -40,19 +56,33 @@ function pollableChosen(ctx: IPollFunctions): string[] {
 async function readWatched(ctx: IPollFunctions, list: WatchedList, baseline = false) {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
-	const { records, whole } = await readList(ctx, list.path, { call: { lane }, maxResults: MAX_RECORDS_PER_LIST + 1, untilWhole: baseline });
+	const { records, whole } = await readList(ctx, list.path, {
+		call: { lane },
+		maxResults: MAX_RECORDS_PER_LIST + 1,
+		untilWhole: baseline,
+	});
 	if (records.length > MAX_RECORDS_PER_LIST) {
-		throw new NodeOperationError(ctx.getNode(), `The ${list.plural} list holds more than ${MAX_RECORDS_PER_LIST} records`, {
-			description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The ${list.plural} list holds more than ${MAX_RECORDS_PER_LIST} records`,
+			{
+				description: `Each poll reads every watched list in full (one request per ${MAX_PAGE_SIZE} records); a list this long is beyond what the polling trigger watches. Use the Business Ops Trigger (webhook) for these events.`,
+			},
+		);
 	}
 	return { walk: uniqueRecords(list, records), whole };
 }
 
-const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) => Date.parse(a.timestamp ?? '') - Date.parse(b.timestamp ?? '') || 0;
+const byTime = (a: BusinessOpsEvent, b: BusinessOpsEvent) =>
+	Date.parse(a.timestamp ?? '') - Date.parse(b.timestamp ?? '') || 0;
 
 /** "Fetch Test Event": the most recent matching record as an event; the state is not read or written. */
-async function testEvent(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<string>, now: string): Promise<INodeExecutionData[][]> {
+async function testEvent(
+	ctx: IPollFunctions,
+	lists: WatchedList[],
+	chosen: Set<string>,
+	now: string,
+): Promise<INodeExecutionData[][]> {
 	const found: BusinessOpsEvent[] = [];
 	for (const list of lists) {
 		const event = latestEvent(list, (await readWatched(ctx, list)).walk, chosen, now);
@@ -68,7 +98,12 @@ async function testEvent(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<
 }
 
 /** One production poll: every watched list read in full, compared, and remembered only if all of it succeeded. */
-async function pollOnce(ctx: IPollFunctions, lists: WatchedList[], chosen: Set<string>, now: string): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(
+	ctx: IPollFunctions,
+	lists: WatchedList[],
+	chosen: Set<string>,
+	now: string,
+): Promise<INodeExecutionData[][] | null> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	const memory = readMemory(staticData);
 	const next = new Map<string, ListMemory>();
@@ -88,7 +123,10 @@ export class BusinessOpsPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business Ops Polling Trigger',
 		name: 'businessOpsPollingTrigger',
-		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
+		icon: {
+			light: 'file:../../icons/businessOps.svg',
+			dark: 'file:../../icons/businessOps.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		polling: true,
@@ -134,7 +172,9 @@ export class BusinessOpsPollingTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await testEvent(this, lists, chosen, now);
 		const key = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id}`;
 		if (running.has(key)) {
-			this.logger.warn(`Business Ops Polling Trigger "${this.getNode().name}": the previous poll is still running; this one is skipped`);
+			this.logger.warn(
+				`Business Ops Polling Trigger "${this.getNode().name}": the previous poll is still running; this one is skipped`,
+			);
 			return null;
 		}
 		running.add(key);

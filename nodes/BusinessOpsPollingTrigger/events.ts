@@ -29,10 +29,30 @@ const WATCHED_LISTS: readonly WatchedList[] = [
 		path: '/invoices',
 		plural: 'invoices',
 		createdEvent: 'invoice.created',
-		statusEvents: ['finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'],
+		statusEvents: [
+			'finalized',
+			'sent',
+			'viewed',
+			'paid',
+			'overdue',
+			'in_collection',
+			'written_off',
+		],
 	},
-	{ resource: 'request', path: '/requests', plural: 'customer requests', createdEvent: 'request.received', statusEvents: [] },
-	{ resource: 'contact', path: '/contacts', plural: 'contacts', createdEvent: 'contact.created', statusEvents: [] },
+	{
+		resource: 'request',
+		path: '/requests',
+		plural: 'customer requests',
+		createdEvent: 'request.received',
+		statusEvents: [],
+	},
+	{
+		resource: 'contact',
+		path: '/contacts',
+		plural: 'contacts',
+		createdEvent: 'contact.created',
+		statusEvents: [],
+	},
 ];
 
 function statusEvent(list: WatchedList, status: string): string {
@@ -41,14 +61,19 @@ function statusEvent(list: WatchedList, status: string): string {
 
 /** Every event the trigger can emit, in the order of WATCHED_LISTS. */
 export function pollableEvents(): string[] {
-	return WATCHED_LISTS.flatMap((list) => [list.createdEvent, ...list.statusEvents.map((status) => statusEvent(list, status))]);
+	return WATCHED_LISTS.flatMap((list) => [
+		list.createdEvent,
+		...list.statusEvents.map((status) => statusEvent(list, status)),
+	]);
 }
 
 /** The lists to read for the chosen events: a list is read only when one of its events is chosen. */
 export function listsFor(events: readonly string[]): WatchedList[] {
 	const chosen = new Set(events);
 	return WATCHED_LISTS.filter(
-		(list) => chosen.has(list.createdEvent) || list.statusEvents.some((status) => chosen.has(statusEvent(list, status))),
+		(list) =>
+			chosen.has(list.createdEvent) ||
+			list.statusEvents.some((status) => chosen.has(statusEvent(list, status))),
 	);
 }
 
@@ -62,7 +87,12 @@ function statusOf(list: WatchedList, record: IDataObject): string | undefined {
  * clock, no edit time): `<type>:<record id>`, and for a status event of a record seen before
  * `:from:<status at the last poll>`.
  */
-function polledEvent(type: string, record: IDataObject, timestamp: string, from?: string): BusinessOpsEvent {
+function polledEvent(
+	type: string,
+	record: IDataObject,
+	timestamp: string,
+	from?: string,
+): BusinessOpsEvent {
 	const id = `${type}:${String(record.id)}${from === undefined ? '' : `:from:${from}`}`;
 	return eventItem({ id, deliveryId: id, type, timestamp, data: record, source: 'polling' });
 }
@@ -76,12 +106,16 @@ export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<st
 	for (const record of records) {
 		const id = textOf(record.id);
 		if (id === null) {
-			throw new ApplicationError(`The API listed one of the ${list.plural} without an id, so the polling trigger cannot tell whether it changed`);
+			throw new ApplicationError(
+				`The API listed one of the ${list.plural} without an id, so the polling trigger cannot tell whether it changed`,
+			);
 		}
 		const key = recordKey(id);
 		const other = byKey.get(key);
 		if (other && textOf(other.id) !== id) {
-			throw new ApplicationError(`Two of the ${list.plural} (${String(other.id)} and ${id}) share the key the polling trigger remembers them by; please report this`);
+			throw new ApplicationError(
+				`Two of the ${list.plural} (${String(other.id)} and ${id}) share the key the polling trigger remembers them by; please report this`,
+			);
 		}
 		byKey.delete(key);
 		byKey.set(key, record);
@@ -116,7 +150,14 @@ export function changesOf(
 		// two changes between polls give one event: the status now
 		const type = status === undefined ? undefined : statusEvent(list, status);
 		if (type && (!before || before.status !== status) && chosen.has(type)) {
-			events.push(polledEvent(type, record, textOf(record.updatedAt) ?? now, before ? (before.status ?? 'none') : 'new'));
+			events.push(
+				polledEvent(
+					type,
+					record,
+					textOf(record.updatedAt) ?? now,
+					before ? (before.status ?? 'none') : 'new',
+				),
+			);
 		}
 	}
 	for (const [key, remembered] of previous ?? []) {
@@ -138,12 +179,18 @@ export function latestEvent(
 	const consider = (type: string, record: IDataObject, timestamp: string | null) => {
 		const at = Date.parse(timestamp ?? '');
 		const rank = Number.isNaN(at) ? -Infinity : at;
-		if (!latest || rank > latest.at) latest = { at: rank, event: polledEvent(type, record, timestamp ?? now) };
+		if (!latest || rank > latest.at)
+			latest = { at: rank, event: polledEvent(type, record, timestamp ?? now) };
 	};
 	for (const record of walk.values()) {
-		if (chosen.has(list.createdEvent)) consider(list.createdEvent, record, textOf(record.createdAt));
+		if (chosen.has(list.createdEvent))
+			consider(list.createdEvent, record, textOf(record.createdAt));
 		const status = statusOf(list, record);
-		if (status !== undefined && chosen.has(statusEvent(list, status)) && list.statusEvents.includes(status)) {
+		if (
+			status !== undefined &&
+			chosen.has(statusEvent(list, status)) &&
+			list.statusEvents.includes(status)
+		) {
 			consider(statusEvent(list, status), record, textOf(record.updatedAt));
 		}
 	}

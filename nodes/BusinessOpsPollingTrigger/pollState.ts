@@ -47,7 +47,11 @@ function entriesOf(text: unknown, statuses: string[], missing: boolean, into: Li
 		const code = text[at + KEY_LENGTH];
 		const index = STATUS_CODES.indexOf(code);
 		// a code outside the status table, or a key no hash gives: the list is unreadable, not "without status"
-		if (!KEY_CHARACTERS.test(key) || (code !== NO_STATUS && (index < 0 || index >= statuses.length))) return false;
+		if (
+			!KEY_CHARACTERS.test(key) ||
+			(code !== NO_STATUS && (index < 0 || index >= statuses.length))
+		)
+			return false;
 		into.set(key, { status: code === NO_STATUS ? undefined : statuses[index], missing });
 	}
 	return true;
@@ -63,7 +67,9 @@ function writeList(memory: ListMemory): StoredList {
 			let index = statuses.indexOf(status);
 			if (index < 0) index = statuses.push(status) - 1;
 			if (index >= STATUS_CODES.length) {
-				throw new ApplicationError(`A list holds more than ${STATUS_CODES.length} different statuses; the polling trigger cannot tell them apart`);
+				throw new ApplicationError(
+					`A list holds more than ${STATUS_CODES.length} different statuses; the polling trigger cannot tell them apart`,
+				);
 			}
 			code = STATUS_CODES[index];
 		}
@@ -84,7 +90,11 @@ export function readMemory(staticData: IDataObject): Map<string, ListMemory> {
 			if (!list || !Array.isArray(list.statuses)) continue;
 			const memory: ListMemory = new Map();
 			const statuses = list.statuses.map(String);
-			if (entriesOf(list.seen, statuses, false, memory) && entriesOf(list.missing, statuses, true, memory)) lists.set(resource, memory);
+			if (
+				entriesOf(list.seen, statuses, false, memory) &&
+				entriesOf(list.missing, statuses, true, memory)
+			)
+				lists.set(resource, memory);
 		}
 	}
 	return lists;

@@ -11,7 +11,12 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { textOf } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
-import { customOptionProblem, customSignatureOf, customSignatureOption, optionProblem } from './signatures/customProperties';
+import {
+	customOptionProblem,
+	customSignatureOf,
+	customSignatureOption,
+	optionProblem,
+} from './signatures/customProperties';
 import { customProblem, SIGNATURE_SCHEMES } from './signatures/verify';
 import { eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
@@ -23,15 +28,23 @@ import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptio
  * Answers a refused delivery. An answer without workflow data leaves n8n's test webhook listening
  * (2.41, 1.123), so a stranger cannot end it; only a verified body that is not a JSON object throws.
  */
-function refuse(ctx: IWebhookFunctions, options: TrustOptions, { status, reason }: Delivery & { accepted: false }): IWebhookResponseData {
+function refuse(
+	ctx: IWebhookFunctions,
+	options: TrustOptions,
+	{ status, reason }: Delivery & { accepted: false },
+): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
 	if (manual && status === 400 && options.signatureScheme !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
-			description: "The delivery to the test URL was signed with the subscription's secret, but its body is not a JSON object, so no test event was produced.",
+			description:
+				"The delivery to the test URL was signed with the subscription's secret, but its body is not a JSON object, so no test event was produced.",
 		});
 	}
 	// outside "Listen for test event" a refused sender learns nothing about the reason
-	const answer = status === 401 ? { error: 'invalid signature', ...(manual ? { reason } : {}) } : { error: reason };
+	const answer =
+		status === 401
+			? { error: 'invalid signature', ...(manual ? { reason } : {}) }
+			: { error: reason };
 	ctx.getResponseObject().status(status).json(answer);
 	return { noWebhookResponse: true };
 }
@@ -41,9 +54,14 @@ function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
-	const custom = scheme === 'custom' ? (customOptionProblem(options) ?? customProblem(customSignatureOf(options))) : undefined;
+	const custom =
+		scheme === 'custom'
+			? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
+			: undefined;
 	const problem =
-		(SIGNATURE_SCHEMES.includes(scheme) ? undefined : optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
+		(SIGNATURE_SCHEMES.includes(scheme)
+			? undefined
+			: optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
 		(typeof tolerance === 'number' ? custom : tolerance.problem) ??
 		switchProblem(options);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
@@ -53,7 +71,10 @@ export class BusinessOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Business Ops Trigger',
 		name: 'businessOpsTrigger',
-		icon: { light: 'file:../../icons/businessOps.svg', dark: 'file:../../icons/businessOps.dark.svg' },
+		icon: {
+			light: 'file:../../icons/businessOps.svg',
+			dark: 'file:../../icons/businessOps.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: eventsSubtitle(),
@@ -136,7 +157,8 @@ export class BusinessOpsTrigger implements INodeType {
 						name: 'signatureScheme',
 						type: 'options',
 						default: 'auto',
-						description: 'How each delivery is signed; one that does not verify is refused with HTTP 401',
+						description:
+							'How each delivery is signed; one that does not verify is refused with HTTP 401',
 						options: [
 							{
 								name: 'Auto',
@@ -223,7 +245,9 @@ export class BusinessOpsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const options = this.getNodeParameter('options', {}) as TrustOptions & { eventTypeField?: string };
+		const options = this.getNodeParameter('options', {}) as TrustOptions & {
+			eventTypeField?: string;
+		};
 		const delivery = await trustDelivery(this, options);
 		if (!delivery.accepted) return refuse(this, options, delivery);
 		const { body, headers } = delivery;
@@ -232,17 +256,39 @@ export class BusinessOpsTrigger implements INodeType {
 		const { type, from } = typeReading;
 		if (type === null) {
 			const at = options.eventTypeField ? `, nothing at ${options.eventTypeField}` : '';
-			noteDelivery(this, delivery, 'type', 'warn', `could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${at}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere`);
+			noteDelivery(
+				this,
+				delivery,
+				'type',
+				'warn',
+				`could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${at}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere`,
+			);
 		} else if (!chosenEvents(this).includes(type)) {
 			// the type may come from a header nothing signs: it is named, cut short
-			noteDelivery(this, delivery, 'type', 'warn', `answered 200 and ignored a delivery of event type ${JSON.stringify(type.slice(0, 100))} (read from ${from}): it is not among the chosen events`);
+			noteDelivery(
+				this,
+				delivery,
+				'type',
+				'warn',
+				`answered 200 and ignored a delivery of event type ${JSON.stringify(type.slice(0, 100))} (read from ${from}): it is not among the chosen events`,
+			);
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
 		}
 
 		// signed data only: an unsigned header never decides the id (anyone could change it on a replay)
 		const deliveryId = textOf(delivery.form.signedId) ?? textOf(body.id);
-		if (isOn(options as IDataObject, 'ignoreRepeatedDeliveries') && deliveryId !== null && seenBefore(delivery, deliveryId)) {
-			noteDelivery(this, delivery, 'repeat', 'info', `ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`);
+		if (
+			isOn(options as IDataObject, 'ignoreRepeatedDeliveries') &&
+			deliveryId !== null &&
+			seenBefore(delivery, deliveryId)
+		) {
+			noteDelivery(
+				this,
+				delivery,
+				'repeat',
+				'info',
+				`ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`,
+			);
 			return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };
 		}
 

@@ -17,7 +17,8 @@ export interface EventTypeReading {
 	unsignedHeader?: string;
 }
 
-export const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isRecord = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
 export function parseEventBody(rawBody: Buffer | string | undefined): IDataObject | undefined {
@@ -58,7 +59,11 @@ export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): 
 	}
 	for (const [name, value] of headerValues(headers, isEventTypeHeader)) {
 		if (text(value.trim()) !== null) {
-			return { type: value.trim(), from: `header ${name} (not signed)`, unsignedHeader: name.toLowerCase() };
+			return {
+				type: value.trim(),
+				from: `header ${name} (not signed)`,
+				unsignedHeader: name.toLowerCase(),
+			};
 		}
 	}
 	return { type: null, from: 'nowhere' };
@@ -79,7 +84,13 @@ export function toEvent(
 		text(body.timestamp) ??
 		(signedTimestamp !== undefined ? new Date(signedTimestamp * 1000).toISOString() : null);
 	const data = isRecord(body.data) ? body.data : isRecord(body.payload) ? body.payload : body;
-	const event: BusinessOpsEvent = { id: text(body.id) ?? deliveryId, deliveryId, type, timestamp, data };
+	const event: BusinessOpsEvent = {
+		id: text(body.id) ?? deliveryId,
+		deliveryId,
+		type,
+		timestamp,
+		data,
+	};
 	if (type === null) event.typeUnknown = true;
 	if (reading.unsignedHeader) event.typeFromUnsignedHeader = reading.unsignedHeader;
 	if (body.test === true) event.test = true;
@@ -88,6 +99,8 @@ export function toEvent(
 
 /** The request headers (lower-cased names) without credential-bearing ones. */
 export function outputHeaders(headers: HeaderBag): IDataObject {
-	const kept = Object.entries(headers).filter(([name, value]) => value !== undefined && !WITHHELD_HEADERS.has(name.toLowerCase()));
+	const kept = Object.entries(headers).filter(
+		([name, value]) => value !== undefined && !WITHHELD_HEADERS.has(name.toLowerCase()),
+	);
 	return Object.fromEntries(kept.map(([name, value]) => [name.toLowerCase(), value]));
 }

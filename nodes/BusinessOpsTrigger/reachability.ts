@@ -2,7 +2,15 @@
  * Refuses a webhook URL only a local network knows while the API is public (n8n falls back to
  * `http://localhost:5678/` silently). Ranges by hand: lint's no-restricted-imports forbids `node:net`.
  */
-const LOCAL_SUFFIXES = ['.localhost', '.local', '.lan', '.internal', '.home.arpa', '.intranet', '.corp'];
+const LOCAL_SUFFIXES = [
+	'.localhost',
+	'.local',
+	'.lan',
+	'.internal',
+	'.home.arpa',
+	'.intranet',
+	'.corp',
+];
 
 /** IPv4 ranges no public API can reach: [first address, prefix length, what it is]. */
 const PRIVATE_V4: Array<[string, number, string]> = [
@@ -15,10 +23,13 @@ const PRIVATE_V4: Array<[string, number, string]> = [
 	['192.168.0.0', 16, 'a private address'],
 ];
 
-const v4ToNumber = (address: string): number => address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+const v4ToNumber = (address: string): number =>
+	address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
 
 function privateV4(value: number): string | undefined {
-	return PRIVATE_V4.find(([base, bits]) => value >= v4ToNumber(base) && value < v4ToNumber(base) + 2 ** (32 - bits))?.[2];
+	return PRIVATE_V4.find(
+		([base, bits]) => value >= v4ToNumber(base) && value < v4ToNumber(base) + 2 ** (32 - bits),
+	)?.[2];
 }
 
 /** IPv6 as `new URL()` writes it (compressed, lower case, IPv4 as two hex groups), as its eight groups. */
@@ -35,7 +46,12 @@ function privateV6(address: string): string | undefined {
 	const zeroUpTo = (n: number) => g.slice(0, n).every((group) => group === 0);
 	if (zeroUpTo(7) && g[7] <= 1) return g[7] === 1 ? 'a loopback address' : 'an unspecified address';
 	// IPv4 written inside IPv6: compatible (::a.b.c.d), mapped (::ffff:a.b.c.d), translated (::ffff:0:a.b.c.d)
-	if (zeroUpTo(6) || (zeroUpTo(5) && g[5] === 0xffff) || (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0)) return privateV4(g[6] * 65536 + g[7]);
+	if (
+		zeroUpTo(6) ||
+		(zeroUpTo(5) && g[5] === 0xffff) ||
+		(zeroUpTo(4) && g[4] === 0xffff && g[5] === 0)
+	)
+		return privateV4(g[6] * 65536 + g[7]);
 	if ((g[0] & 0xfe00) === 0xfc00) return 'a unique local (private) address';
 	if ((g[0] & 0xffc0) === 0xfe80) return 'a link-local address';
 	return undefined;
@@ -43,7 +59,11 @@ function privateV6(address: string): string | undefined {
 
 /** Why `host` (a `new URL()` hostname) is reachable only from a local network; undefined when it looks public. */
 export function localHostReason(host: string): string | undefined {
-	const name = host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+	const name = host
+		.trim()
+		.toLowerCase()
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '');
 	if (name === '') return 'an empty host';
 	// Hosts come from `new URL()`, which writes IPv4 as four decimal numbers and IPv6 without zone.
 	if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return privateV4(v4ToNumber(name));
@@ -55,7 +75,8 @@ export function localHostReason(host: string): string | undefined {
 	return undefined;
 }
 
-const hostOf = (url: string): string | undefined => (URL.canParse(url) ? new URL(url).hostname : undefined);
+const hostOf = (url: string): string | undefined =>
+	URL.canParse(url) ? new URL(url).hostname : undefined;
 
 /** Why the API cannot reach `webhookUrl` and what to do, as the activation error; undefined when it can, or when the API itself is local. */
 export function unreachableWebhookProblem(webhookUrl: string, baseUrl: string): string | undefined {

@@ -10,7 +10,15 @@ import { apiRequest } from '../shared/api/transport';
 import { chosenEvents } from '../shared/eventNames';
 import { unreachableWebhookProblem } from './reachability';
 import { sealSecret } from './secretBox';
-import { hookListener, openStoredSecret, sameUrl, storedSubscription, writeRecord, type StoredSubscription, type Listener } from './subscriptionRecord';
+import {
+	hookListener,
+	openStoredSecret,
+	sameUrl,
+	storedSubscription,
+	writeRecord,
+	type StoredSubscription,
+	type Listener,
+} from './subscriptionRecord';
 import { isOn } from './switches';
 
 /**
@@ -18,8 +26,16 @@ import { isOn } from './switches';
  * answers `undefined`, an empty answer `{}`; the transport already throws every other failure as a
  * NodeApiError or NodeOperationError, so it goes on unchanged.
  */
-async function call(ctx: IHookFunctions, method: IHttpRequestMethods, path: string, body?: IDataObject): Promise<IDataObject | undefined> {
-	return await apiRequest<IDataObject | undefined>(ctx, method, path, { body, activation: true }).then(
+async function call(
+	ctx: IHookFunctions,
+	method: IHttpRequestMethods,
+	path: string,
+	body?: IDataObject,
+): Promise<IDataObject | undefined> {
+	return await apiRequest<IDataObject | undefined>(ctx, method, path, {
+		body,
+		activation: true,
+	}).then(
 		(answer) => answer ?? {},
 		(error: unknown) => {
 			if (isApiNotFound(error)) return undefined;
@@ -48,14 +64,24 @@ function sameEventSet(a: unknown, b: string[]): boolean {
 }
 
 /** n8n's id of this instance (the same across restarts and URL changes), where n8n has it. */
-const instanceIdOf = (ctx: IHookFunctions): string | undefined => (typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() || undefined : undefined);
+const instanceIdOf = (ctx: IHookFunctions): string | undefined =>
+	typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() || undefined : undefined;
 
 /**
  * DELETE /webhooks/{id}; a 404 means it is gone. When the credential's key changed since the
  * subscription was made (`keyChanged`), a 404 may only mean it lives under the old key: a warning names it.
  */
-async function deleteRemote(ctx: IHookFunctions, id: string, url?: string, keyChanged = false): Promise<void> {
-	if ((await call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`)) !== undefined || !keyChanged) return;
+async function deleteRemote(
+	ctx: IHookFunctions,
+	id: string,
+	url?: string,
+	keyChanged = false,
+): Promise<void> {
+	if (
+		(await call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`)) !== undefined ||
+		!keyChanged
+	)
+		return;
 	ctx.logger.warn(
 		`Business Ops Trigger "${ctx.getNode().name}": webhook subscription ${id}${url ? ` (to ${url})` : ''} was not found with this credential's API key, which changed since the subscription was made. If the credential now belongs to another organisation or key, the subscription may still exist under the old one and keep sending deliveries that are refused: delete it by hand in that organisation's Business Ops dashboard (Webhooks).`,
 	);
@@ -83,20 +109,32 @@ async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<numbe
  * instance made it at an earlier URL; one made elsewhere may be another n8n's and is left in place.
  * The record stays if deletion fails.
  */
-async function discard(ctx: IHookFunctions, listener: Listener, why: string, remoteUrl?: unknown, keyChanged = false): Promise<void> {
+async function discard(
+	ctx: IHookFunctions,
+	listener: Listener,
+	why: string,
+	remoteUrl?: unknown,
+	keyChanged = false,
+): Promise<void> {
 	const stored = storedSubscription(ctx, listener);
 	if (!stored) return;
 	const url = ctx.getNodeWebhookUrl('default');
 	const node = ctx.getNode().name;
-	const pointsHere = sameUrl(stored.url, url) && (remoteUrl === undefined || sameUrl(remoteUrl, url));
-	const madeHere = stored.instanceId !== undefined && stored.instanceId === instanceIdOf(ctx) && remoteUrl === undefined;
+	const pointsHere =
+		sameUrl(stored.url, url) && (remoteUrl === undefined || sameUrl(remoteUrl, url));
+	const madeHere =
+		stored.instanceId !== undefined &&
+		stored.instanceId === instanceIdOf(ctx) &&
+		remoteUrl === undefined;
 	if (!pointsHere && !madeHere) {
 		ctx.logger.warn(
 			`Business Ops Trigger "${node}": no longer using webhook subscription ${stored.id} (${why}); it points at ${String(remoteUrl ?? stored.url)}, not at this trigger's URL ${url}, and another n8n instance made it, so it is left in place: it may belong to another n8n with this workflow. Delete it in Business Ops if nothing uses it.`,
 		);
 	} else {
 		const where = pointsHere ? '' : ` this n8n made it at its earlier URL ${stored.url};`;
-		ctx.logger.info(`Business Ops Trigger "${node}": deleting webhook subscription ${stored.id} (${why};${where} a new one is made when needed)`);
+		ctx.logger.info(
+			`Business Ops Trigger "${node}": deleting webhook subscription ${stored.id} (${why};${where} a new one is made when needed)`,
+		);
 		if (stored.id) await deleteRemote(ctx, stored.id, stored.url, keyChanged);
 	}
 	writeRecord(ctx, listener, undefined);
@@ -119,7 +157,9 @@ async function updateInPlace(
 	if (remote.name !== undefined && remote.name !== name) changes.name = name;
 	if (remote.active === false) changes.active = true;
 	if (Object.keys(changes).length === 0) return true;
-	if ((await call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, changes)) === undefined) {
+	if (
+		(await call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, changes)) === undefined
+	) {
 		writeRecord(ctx, listener, undefined);
 		return false;
 	}
@@ -130,7 +170,10 @@ async function updateInPlace(
 		);
 	}
 	const what = Object.keys(changes).filter((key) => key !== 'active');
-	if (what.length) ctx.logger.info(`Business Ops Trigger "${node}": updated webhook subscription ${stored.id} in place (${what.join(', ')})`);
+	if (what.length)
+		ctx.logger.info(
+			`Business Ops Trigger "${node}": updated webhook subscription ${stored.id} in place (${what.join(', ')})`,
+		);
 	writeRecord(ctx, listener, { ...stored, events });
 	return true;
 }
@@ -142,7 +185,9 @@ async function updateInPlace(
 function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 	const record = recordOf(body);
 	const sameId = record.id === undefined || record.id === null || String(record.id) === id;
-	return typeof record.url === 'string' && Array.isArray(record.events) && sameId ? record : undefined;
+	return typeof record.url === 'string' && Array.isArray(record.events) && sameId
+		? record
+		: undefined;
 }
 
 /** True only when the stored subscription exists with this URL, these events, active, and its secret is held; else cleaned up, so that n8n calls create. */
@@ -162,7 +207,13 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const reading = await openStoredSecret(ctx, stored);
 	if (!reading || 'problem' in reading) {
-		await discard(ctx, listener, reading?.problem ?? 'its signing secret is not stored', undefined, reading !== undefined);
+		await discard(
+			ctx,
+			listener,
+			reading?.problem ?? 'its signing secret is not stored',
+			undefined,
+			reading !== undefined,
+		);
 		return false;
 	}
 
@@ -176,7 +227,9 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The API answered GET /webhooks/${stored.id} with something that is not that webhook subscription (cut off, another subscription, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
-			{ description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.` },
+			{
+				description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.`,
+			},
 		);
 	}
 
@@ -192,14 +245,21 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const listener = hookListener(ctx);
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(ctx.getNode(), `n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`,
+		);
 	}
 	const events = chosenEvents(ctx);
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
-	const unreachable = skip ? undefined : unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
+	const unreachable = skip
+		? undefined
+		: unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (unreachable) {
-		throw new NodeOperationError(ctx.getNode(), unreachable, { description: 'Nothing was subscribed.' });
+		throw new NodeOperationError(ctx.getNode(), unreachable, {
+			description: 'Nothing was subscribed.',
+		});
 	}
 	const hadRecord = storedSubscription(ctx, listener) !== undefined;
 	await discard(ctx, listener, 'a new one is being created');
@@ -210,11 +270,13 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const body = { name, url, events };
 	const created = recordOf(
-		await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true }).catch(async (error: unknown) => {
-			// A 409 for the same name and URL: one at exactly this URL is ours, left behind; delete it and post again
-			if (!isConflict(error) || (await deleteLeftBehind(ctx, url)) === 0) throw error;
-			return await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true });
-		}),
+		await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true }).catch(
+			async (error: unknown) => {
+				// A 409 for the same name and URL: one at exactly this URL is ours, left behind; delete it and post again
+				if (!isConflict(error) || (await deleteLeftBehind(ctx, url)) === 0) throw error;
+				return await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true });
+			},
+		),
 	);
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {
@@ -242,7 +304,9 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The API created webhook subscription ${id} without a signing secret, and deleting it failed: publish the workflow again to retry, or delete ${id} in the Business Ops dashboard (Webhooks)`,
-			{ description: `Deliveries cannot be verified without the secret. Cause: ${(error as Error).message}` },
+			{
+				description: `Deliveries cannot be verified without the secret. Cause: ${(error as Error).message}`,
+			},
 		);
 	}
 	writeRecord(ctx, listener, undefined);
@@ -263,7 +327,13 @@ export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> 
 	if (!stored) return true;
 	try {
 		const reading = await openStoredSecret(ctx, stored);
-		await discard(ctx, listener, 'the workflow was unpublished', undefined, reading !== undefined && 'problem' in reading);
+		await discard(
+			ctx,
+			listener,
+			'the workflow was unpublished',
+			undefined,
+			reading !== undefined && 'problem' in reading,
+		);
 		return true;
 	} catch (error) {
 		ctx.logger.warn(

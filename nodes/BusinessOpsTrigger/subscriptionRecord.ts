@@ -28,10 +28,17 @@ function readAll(ctx: AnyContext): Subscriptions {
 	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
 }
 
-export const storedSubscription = (ctx: AnyContext, listener: Listener): StoredSubscription | undefined => readAll(ctx)[listener];
+export const storedSubscription = (
+	ctx: AnyContext,
+	listener: Listener,
+): StoredSubscription | undefined => readAll(ctx)[listener];
 
 /** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
-export function writeRecord(ctx: IHookFunctions, listener: Listener, entry: StoredSubscription | undefined) {
+export function writeRecord(
+	ctx: IHookFunctions,
+	listener: Listener,
+	entry: StoredSubscription | undefined,
+) {
 	const next: Subscriptions = { ...readAll(ctx) };
 	if (entry) next[listener] = entry;
 	else delete next[listener];
@@ -39,7 +46,8 @@ export function writeRecord(ctx: IHookFunctions, listener: Listener, entry: Stor
 }
 
 /** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
-const normalUrl = (url: unknown): unknown => (typeof url === 'string' && URL.canParse(url) ? new URL(url).href : url);
+const normalUrl = (url: unknown): unknown =>
+	typeof url === 'string' && URL.canParse(url) ? new URL(url).href : url;
 
 /** n8n writes N8N_WEBHOOK_URL as it is set (`https://N8N.Example.test:443/`), an API may keep the URL normalised. */
 export function sameUrl(a: unknown, b: unknown): boolean {
@@ -59,12 +67,18 @@ function listenerOfUrl(ctx: AnyContext, url: string | undefined): Listener | und
 export function hookListener(ctx: IHookFunctions): Listener {
 	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
 	const url = ctx.getNodeWebhookUrl('default');
-	return listenerOfUrl(ctx, url) ?? (typeof url === 'string' && url.includes('/webhook-test/') ? 'test' : 'production');
+	return (
+		listenerOfUrl(ctx, url) ??
+		(typeof url === 'string' && url.includes('/webhook-test/') ? 'test' : 'production')
+	);
 }
 
 /** Whose secret signs a delivery: the URL served (`getWebhookResourceUrl`, where n8n has it), else the run's mode. */
 export function webhookListener(ctx: IWebhookFunctions): Listener {
-	const served = typeof ctx.getWebhookResourceUrl === 'function' ? ctx.getWebhookResourceUrl('default') : undefined;
+	const served =
+		typeof ctx.getWebhookResourceUrl === 'function'
+			? ctx.getWebhookResourceUrl('default')
+			: undefined;
 	return listenerOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
 }
 
@@ -72,9 +86,16 @@ const KEY_CHANGED =
 	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
 
 /** The stored signing secret, opened with the credential's API key; undefined when none is stored. */
-export async function openStoredSecret(ctx: AnyContext, stored: StoredSubscription | undefined): Promise<{ secret: string } | { problem: string } | undefined> {
+export async function openStoredSecret(
+	ctx: AnyContext,
+	stored: StoredSubscription | undefined,
+): Promise<{ secret: string } | { problem: string } | undefined> {
 	if (!stored?.sealedSecret) return undefined;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const secret = openSecret(stored.sealedSecret, typeof credentials.apiKey === 'string' ? credentials.apiKey : '', stored.id);
+	const secret = openSecret(
+		stored.sealedSecret,
+		typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
+		stored.id,
+	);
 	return secret === undefined ? { problem: KEY_CHANGED } : { secret };
 }

@@ -21,7 +21,8 @@ export function switchProblem(options: IDataObject): string | undefined {
 	for (const [name, label] of Object.entries(SWITCHES)) {
 		if (options[name] === undefined) continue;
 		const typed = asBoolean(options[name]);
-		if ('problem' in typed) return `${label}: ${typed.problem}. Change it under Options, ${PUBLISH_AGAIN}`;
+		if ('problem' in typed)
+			return `${label}: ${typed.problem}. Change it under Options, ${PUBLISH_AGAIN}`;
 	}
 	return undefined;
 }

@@ -17,12 +17,18 @@ export type Trust =
 /** Accepted only when the signature verifies and the body is a JSON object; else 401, or 400 for a verified body that is not one. Pure. */
 export function decideTrust(options: VerifyOptions & { parsedBody?: unknown }): Trust {
 	const verified = verifyDelivery(options);
-	if (!verified.valid) return { accepted: false, status: 401, kind: verified.kind, reason: verified.reason };
+	if (!verified.valid)
+		return { accepted: false, status: 401, kind: verified.kind, reason: verified.reason };
 	// The bytes just verified are the ones read; only without a signature check may n8n's
 	// own parse of the body (`parsedBody`) stand in for missing raw bytes.
 	const { parsedBody, rawBody } = options;
-	const body = parseEventBody(rawBody) ?? (options.scheme === 'none' && rawBody === undefined && isRecord(parsedBody) ? parsedBody : undefined);
-	if (!body) return { accepted: false, status: 400, kind: 'body', reason: 'body is not a JSON object' };
+	const body =
+		parseEventBody(rawBody) ??
+		(options.scheme === 'none' && rawBody === undefined && isRecord(parsedBody)
+			? parsedBody
+			: undefined);
+	if (!body)
+		return { accepted: false, status: 400, kind: 'body', reason: 'body is not a JSON object' };
 	return { accepted: true, body, form: verified.form, timestamp: verified.timestamp };
 }
 
@@ -41,7 +47,10 @@ export const MAX_REPEAT_IDS = 10_000;
 /** What an entry weighs beside its ids; the memory holds this many ids' weight in all (about 100 MB at most). */
 const ENTRY_WEIGHT = 100;
 export const MEMORY_WEIGHT = 1_000_000;
-const memory = new BoundedMap<string, Memory>(MEMORY_WEIGHT, (entry) => ENTRY_WEIGHT + (entry.repeats?.size ?? 0));
+const memory = new BoundedMap<string, Memory>(
+	MEMORY_WEIGHT,
+	(entry) => ENTRY_WEIGHT + (entry.repeats?.size ?? 0),
+);
 /** The log times of triggers without an entry: a refusal never creates, refreshes or evicts one. */
 const unknownLogs = new BoundedMap<string, Map<string, number>>(10_000);
 
@@ -53,7 +62,9 @@ export interface TrustOptions {
 	timestampTolerance?: unknown;
 }
 
-export type Delivery = (Trust & { accepted: false }) | (Trust & { accepted: true; headers: HeaderBag; memory: string });
+export type Delivery =
+	| (Trust & { accepted: false })
+	| (Trust & { accepted: true; headers: HeaderBag; memory: string });
 
 /** The trigger's entry for `record`: what it keeps of an older record is only its log times. */
 function entryFor(key: string, record: string): Memory {
@@ -62,7 +73,10 @@ function entryFor(key: string, record: string): Memory {
 	return { record, logged: known?.logged ?? unknownLogs.get(key) ?? new Map<string, number>() };
 }
 
-export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOptions): Promise<Delivery> {
+export async function trustDelivery(
+	ctx: IWebhookFunctions,
+	options: TrustOptions,
+): Promise<Delivery> {
 	const req = ctx.getRequestObject();
 	const headers = req.headers as HeaderBag;
 	const scheme = options.signatureScheme ?? 'auto';
@@ -71,7 +85,12 @@ export async function trustDelivery(ctx: IWebhookFunctions, options: TrustOption
 	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, listener].join('\u0000');
 	const record = `${stored?.id ?? ''}\u0000${stored?.sealedSecret ?? ''}`;
 	const before = entryFor(key, record);
-	const reading = scheme === 'none' ? undefined : before.secret !== undefined ? { secret: before.secret } : await openStoredSecret(ctx, stored);
+	const reading =
+		scheme === 'none'
+			? undefined
+			: before.secret !== undefined
+				? { secret: before.secret }
+				: await openStoredSecret(ctx, stored);
 	const trust = decideTrust({
 		headers,
 		rawBody: req.rawBody,
@@ -128,24 +147,53 @@ const KIND_WORDS: Record<RefusalKind, string> = {
 };
 
 /** A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the request's). */
-function note(ctx: IWebhookFunctions, entry: Memory, kind: string, level: 'info' | 'warn', line: string): void {
+function note(
+	ctx: IWebhookFunctions,
+	entry: Memory,
+	kind: string,
+	level: 'info' | 'warn',
+	line: string,
+): void {
 	const now = Date.now();
 	const last = entry.logged.get(kind);
 	if (last !== undefined && now - last < LOG_INTERVAL_MS) return;
 	entry.logged.set(kind, now);
-	ctx.logger[level](`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) ${line}`);
+	ctx.logger[level](
+		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) ${line}`,
+	);
 }
 
 /** A line about an accepted delivery (its event type, a repeat), throttled as refusals are. */
-export function noteDelivery(ctx: IWebhookFunctions, delivery: Delivery & { accepted: true }, kind: 'type' | 'repeat', level: 'info' | 'warn', line: string): void {
+export function noteDelivery(
+	ctx: IWebhookFunctions,
+	delivery: Delivery & { accepted: true },
+	kind: 'type' | 'repeat',
+	level: 'info' | 'warn',
+	line: string,
+): void {
 	const entry = memory.get(delivery.memory);
-	if (entry) note(ctx, entry, kind, level, `${line}. Further such lines of this trigger are not logged for a minute.`);
+	if (entry)
+		note(
+			ctx,
+			entry,
+			kind,
+			level,
+			`${line}. Further such lines of this trigger are not logged for a minute.`,
+		);
 }
 
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */
-function logForm(ctx: IWebhookFunctions, entry: Memory, scheme: SignatureScheme, form: VerifiedForm): void {
+function logForm(
+	ctx: IWebhookFunctions,
+	entry: Memory,
+	scheme: SignatureScheme,
+	form: VerifiedForm,
+): void {
 	// Auto: what the signature covers, never the header names or prefixes a replayer may change
-	const named = scheme === 'auto' && form.custom ? `${form.custom.content}\u0000${form.custom.key}` : `${scheme}\u0000${form.description}`;
+	const named =
+		scheme === 'auto' && form.custom
+			? `${form.custom.content}\u0000${form.custom.key}`
+			: `${scheme}\u0000${form.description}`;
 	if (entry.loggedForm === named) return;
 	entry.loggedForm = named;
 	const custom = scheme === 'auto' ? form.custom : undefined;

@@ -20,5 +20,9 @@ export function eventItem(event: BusinessOpsEvent): BusinessOpsEvent {
 
 /** A value of an event as text: non-empty text, or a number as its text; else null. */
 export function textOf(value: unknown): string | null {
-	return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
+	return typeof value === 'string' && value !== ''
+		? value
+		: typeof value === 'number'
+			? String(value)
+			: null;
 }

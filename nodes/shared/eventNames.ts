@@ -9,12 +9,15 @@ import { asText, givenAs } from './typing';
  * an entry that is not text is refused rather than sent as "null" or "[object Object]".
  */
 export function eventNamesOf(value: unknown): { events: string[] } | { problem: string } {
-	const given: unknown[] = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
+	const given: unknown[] =
+		typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
 	const events: string[] = [];
 	for (const [index, entry] of given.entries()) {
 		const typed = entry === null || entry === undefined ? undefined : asText(entry);
 		if (typed === undefined || !('value' in typed)) {
-			return { problem: `entry ${index + 1} of the list must be an event type (text); the expression gave ${givenAs(entry)}` };
+			return {
+				problem: `entry ${index + 1} of the list must be an event type (text); the expression gave ${givenAs(entry)}`,
+			};
 		}
 		const event = String(typed.value).trim();
 		if (event !== '') events.push(event);
@@ -27,16 +30,25 @@ export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions | IPollFunc
 	const read = eventNamesOf(ctx.getNodeParameter('events', []));
 	const description = 'The trigger receives only the chosen events.';
 	if ('problem' in read) {
-		throw new NodeOperationError(ctx.getNode(), `Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`, { description });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`,
+			{ description },
+		);
 	}
 	if (read.events.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`, { description });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`,
+			{ description },
+		);
 	}
 	return read.events;
 }
 
 /** A trigger's subtitle: its Event Names, given as a list or as text ("a, b") from an expression. */
 export function eventsSubtitle(prefix = ''): string {
-	const names = 'Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")';
+	const names =
+		'Array.isArray($parameter["events"]) ? $parameter["events"].join(", ") : String($parameter["events"] ?? "")';
 	return prefix ? `={{${JSON.stringify(prefix)} + (${names})}}` : `={{${names}}}`;
 }

@@ -24,7 +24,9 @@ export function toStrictNumber(value: unknown): number | undefined {
 	if (!PLAIN_NUMBER.test(text)) return undefined;
 	const n = Number(text);
 	// Text a JavaScript number cannot hold exactly would be sent as another number.
-	return Number.isSafeInteger(Math.trunc(n)) && Math.abs(n) <= Number.MAX_SAFE_INTEGER ? n : undefined;
+	return Number.isSafeInteger(Math.trunc(n)) && Math.abs(n) <= Number.MAX_SAFE_INTEGER
+		? n
+		: undefined;
 }
 
 export function asNumber(value: unknown): Typed {
@@ -56,8 +58,15 @@ export function asText(value: unknown): Typed {
 		};
 	}
 	if (typeof value === 'number' || typeof value === 'boolean') return { value: String(value) };
-	const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-	return { problem: `must be text; the expression gave ${kind}`, hint: 'Give one text value, for example {{ $json.field }} or {{ $json.list[0] }}. ' };
+	const kind = Array.isArray(value)
+		? 'a list'
+		: typeof value === 'object'
+			? 'an object'
+			: `a ${typeof value}`;
+	return {
+		problem: `must be text; the expression gave ${kind}`,
+		hint: 'Give one text value, for example {{ $json.field }} or {{ $json.list[0] }}. ',
+	};
 }
 
 /** One of `values`; with `others` set, any other text is sent too (a list of suggestions). */
@@ -68,5 +77,7 @@ export function asOption(value: unknown, values: readonly unknown[], others = fa
 		const typed = asText(value);
 		return 'value' in typed ? { value: String(typed.value).trim() } : typed;
 	}
-	return { problem: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}; the expression gave ${givenAs(value)}` };
+	return {
+		problem: `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}; the expression gave ${givenAs(value)}`,
+	};
 }

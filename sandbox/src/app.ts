@@ -129,7 +129,12 @@ export class SandboxApp {
 
 	/** Accepts an organization id, or the aliases "primary" and "other". */
 	org(idOrAlias: string | undefined): OrgData | undefined {
-		const id = idOrAlias === undefined || idOrAlias === 'primary' ? PRIMARY_ORG_ID : idOrAlias === 'other' ? OTHER_ORG_ID : idOrAlias;
+		const id =
+			idOrAlias === undefined || idOrAlias === 'primary'
+				? PRIMARY_ORG_ID
+				: idOrAlias === 'other'
+					? OTHER_ORG_ID
+					: idOrAlias;
 		return this.store.org(id);
 	}
 
@@ -162,9 +167,18 @@ export class SandboxApp {
 	 */
 	emit(org: OrgData, type: EventType, data: unknown): EmittedEvent {
 		const subscriptions = org.webhooks.all().filter((w) => w.active && w.events.includes(type));
-		const event = this.prepare(org, type, data, false, subscriptions.map((w) => w.id));
+		const event = this.prepare(
+			org,
+			type,
+			data,
+			false,
+			subscriptions.map((w) => w.id),
+		);
 		for (const subscription of subscriptions) {
-			this.deliveries.enqueue(event.prepared, this.target(subscription.id, org.id, subscription.url, subscription.signingSecret));
+			this.deliveries.enqueue(
+				event.prepared,
+				this.target(subscription.id, org.id, subscription.url, subscription.signingSecret),
+			);
 		}
 		return event.emitted;
 	}
@@ -172,23 +186,49 @@ export class SandboxApp {
 	/** The test endpoint's event: `test: true`, a sample record, one awaited attempt. */
 	async sendTestEvent(org: OrgData, subscriptionId: string, type: EventType) {
 		const subscription = org.webhooks.get(subscriptionId)!;
-		const { prepared } = this.prepare(org, type, sampleRecord(org, resourceOf(type)), true, [subscription.id]);
-		return this.deliveries.deliverOnce(prepared, this.target(subscription.id, org.id, subscription.url, subscription.signingSecret));
+		const { prepared } = this.prepare(org, type, sampleRecord(org, resourceOf(type)), true, [
+			subscription.id,
+		]);
+		return this.deliveries.deliverOnce(
+			prepared,
+			this.target(subscription.id, org.id, subscription.url, subscription.signingSecret),
+		);
 	}
 
-	private prepare(org: OrgData, type: EventType, data: unknown, test: boolean, subscriptionIds: string[]) {
+	private prepare(
+		org: OrgData,
+		type: EventType,
+		data: unknown,
+		test: boolean,
+		subscriptionIds: string[],
+	) {
 		const id = newId('evt');
 		const timestamp = new Date().toISOString();
-		const body = JSON.stringify(eventPayload(this.deliveryContract, { id, type, timestamp, test, data }));
+		const body = JSON.stringify(
+			eventPayload(this.deliveryContract, { id, type, timestamp, test, data }),
+		);
 		const prepared: PreparedEvent = { id, type, body: Buffer.from(body), test };
 		// The log keeps a snapshot: the record may change after the event.
 		const snapshot = data === undefined ? undefined : (JSON.parse(JSON.stringify(data)) as unknown);
-		const emitted: EmittedEvent = { id, type, organizationId: org.id, timestamp, test, subscriptionIds, data: snapshot };
+		const emitted: EmittedEvent = {
+			id,
+			type,
+			organizationId: org.id,
+			timestamp,
+			test,
+			subscriptionIds,
+			data: snapshot,
+		};
 		pushBounded(this.eventLog, emitted);
 		return { prepared, emitted };
 	}
 
-	private target(subscriptionId: string, organizationId: string, url: string, secret: string): DeliveryTarget {
+	private target(
+		subscriptionId: string,
+		organizationId: string,
+		url: string,
+		secret: string,
+	): DeliveryTarget {
 		return { subscriptionId, organizationId, url, secret };
 	}
 

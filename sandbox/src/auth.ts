@@ -46,8 +46,18 @@ export class KeyStore {
 	private readonly verified = new Map<string, string>();
 	private readonly rejected = new Set<string>();
 
-	add(plainKey: string, fields: { id: string; organizationId: string; name: string; scopes: string[]; expiresAt?: string | null }): ApiKeyRecord {
-		if (!KEY_PATTERN.test(plainKey)) throw new Error('API keys are svc_ followed by 32 URL-safe characters');
+	add(
+		plainKey: string,
+		fields: {
+			id: string;
+			organizationId: string;
+			name: string;
+			scopes: string[];
+			expiresAt?: string | null;
+		},
+	): ApiKeyRecord {
+		if (!KEY_PATTERN.test(plainKey))
+			throw new Error('API keys are svc_ followed by 32 URL-safe characters');
 		const salt = randomBytes(16);
 		const record: ApiKeyRecord = {
 			id: fields.id,
@@ -79,14 +89,21 @@ export class KeyStore {
 
 	/** The stored state, for tests that check no plain key is kept anywhere. */
 	dump(): { records: ApiKeyRecord[]; verifiedFingerprints: string[] } {
-		return { records: Array.from(this.records.values()).map((r) => ({ ...r })), verifiedFingerprints: Array.from(this.verified.keys()) };
+		return {
+			records: Array.from(this.records.values()).map((r) => ({ ...r })),
+			verifiedFingerprints: Array.from(this.verified.keys()),
+		};
 	}
 
 	/** Reads `Authorization: Bearer <key>`; 401 unauthorized when missing, malformed, unknown, revoked or expired. */
 	authenticate(authorization: string | undefined): ApiKeyRecord {
 		const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
 		if (!match) {
-			throw new ApiError(401, 'unauthorized', 'Missing API key: send the header "Authorization: Bearer <API key>"');
+			throw new ApiError(
+				401,
+				'unauthorized',
+				'Missing API key: send the header "Authorization: Bearer <API key>"',
+			);
 		}
 		const record = this.find(match[1]);
 		if (!record) throw new ApiError(401, 'unauthorized', 'Invalid API key');
@@ -126,16 +143,16 @@ export function hasScope(granted: readonly string[], required: string): boolean 
 
 export function requireScope(key: ApiKeyRecord, scope: string): void {
 	if (!hasScope(key.scopes, scope)) {
-		throw new ApiError(403, 'insufficient_scope', `This API key lacks the scope "${scope}"`, { scope });
+		throw new ApiError(403, 'insufficient_scope', `This API key lacks the scope "${scope}"`, {
+			scope,
+		});
 	}
 }
 
 export const KNOWN_SCOPES = [
 	'*',
-	...['contacts', 'quotes', 'invoices', 'organization', 'agents', 'requests', 'webhooks'].flatMap((r) => [
-		`${r}.read`,
-		`${r}.write`,
-		`${r}.*`,
-	]),
+	...['contacts', 'quotes', 'invoices', 'organization', 'agents', 'requests', 'webhooks'].flatMap(
+		(r) => [`${r}.read`, `${r}.write`, `${r}.*`],
+	),
 	'agents.trigger',
 ];

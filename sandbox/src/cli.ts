@@ -12,18 +12,25 @@ function fail(message: string): never {
 }
 
 function options(env: NodeJS.ProcessEnv): SandboxOptions {
-	const port = env.SANDBOX_PORT === undefined || env.SANDBOX_PORT === '' ? 4010 : Number(env.SANDBOX_PORT);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
+	const port =
+		env.SANDBOX_PORT === undefined || env.SANDBOX_PORT === '' ? 4010 : Number(env.SANDBOX_PORT);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		fail(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
 	const result: SandboxOptions = { port, host: '127.0.0.1' };
 	if (env.SANDBOX_RATE_LIMIT) {
 		const match = /^(\d+)\/(\d+)$/.exec(env.SANDBOX_RATE_LIMIT.trim());
-		if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) fail(`SANDBOX_RATE_LIMIT must look like "120/60000" (limit/windowMs), got "${env.SANDBOX_RATE_LIMIT}"`);
+		if (!match || Number(match[1]) < 1 || Number(match[2]) < 1)
+			fail(
+				`SANDBOX_RATE_LIMIT must look like "120/60000" (limit/windowMs), got "${env.SANDBOX_RATE_LIMIT}"`,
+			);
 		result.rateLimit = { limit: Number(match[1]), windowMs: Number(match[2]) };
 	}
 	if (env.SANDBOX_COUNT_REFUSED === '1') result.countRefused = true;
 	if (env.SANDBOX_SIGNING_SCHEME) {
 		if (!(SIGNING_SCHEMES as readonly string[]).includes(env.SANDBOX_SIGNING_SCHEME)) {
-			fail(`SANDBOX_SIGNING_SCHEME must be one of ${SIGNING_SCHEMES.join(', ')}, got "${env.SANDBOX_SIGNING_SCHEME}"`);
+			fail(
+				`SANDBOX_SIGNING_SCHEME must be one of ${SIGNING_SCHEMES.join(', ')}, got "${env.SANDBOX_SIGNING_SCHEME}"`,
+			);
 		}
 		result.signingScheme = env.SANDBOX_SIGNING_SCHEME as SigningScheme;
 	}
@@ -34,7 +41,8 @@ function options(env: NodeJS.ProcessEnv): SandboxOptions {
 async function main(): Promise<void> {
 	const opts = options(process.env);
 	const sandbox = await startSandbox(opts).catch((err: NodeJS.ErrnoException) => {
-		if (err.code === 'EADDRINUSE') fail(`port ${opts.port} is in use; set SANDBOX_PORT to another port (0 picks a free one)`);
+		if (err.code === 'EADDRINUSE')
+			fail(`port ${opts.port} is in use; set SANDBOX_PORT to another port (0 picks a free one)`);
 		throw err;
 	});
 	const limit = opts.rateLimit ?? { limit: 120, windowMs: 60_000 };

@@ -8,7 +8,14 @@ import type { EmittedEvent, FailRule, ListChangeRule, RequestLogEntry, SandboxAp
 import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
 import { ApiError, invalidRequest } from './errors';
 import { newId } from './ids';
-import { inListOrder, LIST_ORDERS, readingsOf, resetReadings, setReadings, type SpecReadings } from './readings';
+import {
+	inListOrder,
+	LIST_ORDERS,
+	readingsOf,
+	resetReadings,
+	setReadings,
+	type SpecReadings,
+} from './readings';
 import type { RateLimitConfig } from './rateLimit';
 import { seedBulk } from './seed';
 import { SIGNING_SCHEMES, type SigningScheme } from './signing';
@@ -83,7 +90,13 @@ export interface CreatedKey {
 export interface SandboxControl {
 	/** Back to the seed state: data, logs, switches (rate limit, latency, fail-next, signing scheme, deprecation). Keys stay. */
 	reset(): void;
-	seed(input: SeedInput): { resource: BulkResource; organizationId: string; created: number; total: number; ids: string[] };
+	seed(input: SeedInput): {
+		resource: BulkResource;
+		organizationId: string;
+		created: number;
+		total: number;
+		ids: string[];
+	};
 	setRateLimit(config: RateLimitConfig): RateLimitConfig;
 	rateLimit(): RateLimitConfig;
 	failNext(input?: FailNextInput): FailRule;
@@ -155,7 +168,10 @@ const schemas: Record<string, Schema> = {
 		type: 'object',
 		additionalProperties: false,
 		required: ['limit', 'windowMs'],
-		properties: { limit: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } },
+		properties: {
+			limit: { type: 'integer', minimum: 1 },
+			windowMs: { type: 'integer', minimum: 1 },
+		},
 	},
 	listChange: {
 		type: 'object',
@@ -183,7 +199,10 @@ const schemas: Record<string, Schema> = {
 			retryAfter: { type: 'integer', minimum: 0 },
 			ms: { type: 'integer', minimum: 0, maximum: 600_000 },
 			path: { type: 'string', minLength: 1 },
-			method: { type: 'string', enum: ['GET', 'POST', 'PATCH', 'DELETE', 'get', 'post', 'patch', 'delete'] },
+			method: {
+				type: 'string',
+				enum: ['GET', 'POST', 'PATCH', 'DELETE', 'get', 'post', 'patch', 'delete'],
+			},
 			bodyContains: { type: 'string', minLength: 1 },
 		},
 	},
@@ -197,7 +216,11 @@ const schemas: Record<string, Schema> = {
 		type: 'object',
 		additionalProperties: false,
 		required: ['type'],
-		properties: { type: { type: 'string', enum: EVENT_TYPE_NAMES }, organization: { type: 'string' }, data: {} },
+		properties: {
+			type: { type: 'string', enum: EVENT_TYPE_NAMES },
+			organization: { type: 'string' },
+			data: {},
+		},
 	},
 	signing: {
 		type: 'object',
@@ -245,10 +268,17 @@ function checked<T>(input: unknown, schema: Schema): T {
 	return (input ?? {}) as T;
 }
 
-export function createControl(app: SandboxApp, organizationIds: { primary: string; other: string }): SandboxControl {
+export function createControl(
+	app: SandboxApp,
+	organizationIds: { primary: string; other: string },
+): SandboxControl {
 	const orgOf = (organization: string | undefined) => {
 		const org = app.org(organization);
-		if (!org) throw invalidRequest(`"organization" must be "primary", "other" or an organization id; "${organization}" is none`, 'organization');
+		if (!org)
+			throw invalidRequest(
+				`"organization" must be "primary", "other" or an organization id; "${organization}" is none`,
+				'organization',
+			);
 		return org;
 	};
 	return {
@@ -261,7 +291,13 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 			const { resource, count, organization } = checked<SeedInput>(input, schemas.seed);
 			const org = orgOf(organization);
 			const ids = seedBulk(org, resource, count, new Date().toISOString());
-			return { resource, organizationId: org.id, created: ids.length, total: org[resource].size, ids };
+			return {
+				resource,
+				organizationId: org.id,
+				created: ids.length,
+				total: org[resource].size,
+				ids,
+			};
 		},
 		setRateLimit(config) {
 			const { limit, windowMs } = checked<RateLimitConfig>(config, schemas.rateLimit);
@@ -301,7 +337,11 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		events: () => app.eventLog.slice(),
 		clearEvents: () => void (app.eventLog = []),
 		emit(input) {
-			const { type, organization, data } = checked<{ type: EventType; organization?: string; data?: unknown }>(input, schemas.emit);
+			const { type, organization, data } = checked<{
+				type: EventType;
+				organization?: string;
+				data?: unknown;
+			}>(input, schemas.emit);
 			const org = orgOf(organization);
 			return app.emit(org, type, data === undefined ? sampleRecord(org, resourceOf(type)) : data);
 		},
@@ -313,14 +353,25 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		// ---- delivery switches (issue 11): start from the default contract, change what is given.
 		setDeliveryContract(input) {
 			const given = checked<Partial<DeliveryContract>>(input, contractSchema);
-			app.deliveryContract = { ...defaultContract(), ...given, signing: { ...(given.signing ?? defaultContract().signing) } };
+			app.deliveryContract = {
+				...defaultContract(),
+				...given,
+				signing: { ...(given.signing ?? defaultContract().signing) },
+			};
 			return structuredClone(app.deliveryContract);
 		},
 		deliveryContract: () => structuredClone(app.deliveryContract),
 		webhooks: () =>
-			app.store.all().flatMap((org) => org.webhooks.all().map((w) => ({ ...webhookView(w), organizationId: org.id }))),
+			app.store
+				.all()
+				.flatMap((org) =>
+					org.webhooks.all().map((w) => ({ ...webhookView(w), organizationId: org.id })),
+				),
 		createKey(input) {
-			const { scopes, organization, name, expiresAt } = checked<CreateKeyInput>(input, schemas.keys);
+			const { scopes, organization, name, expiresAt } = checked<CreateKeyInput>(
+				input,
+				schemas.keys,
+			);
 			const org = orgOf(organization);
 			const key = randomKey();
 			const record = app.keys.add(key, {
@@ -330,7 +381,15 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 				scopes: Array.from(new Set(scopes)),
 				expiresAt: expiresAt ? new Date(expiresAt).toISOString() : null,
 			});
-			return { id: record.id, key, name: record.name, organizationId: org.id, scopes: record.scopes, prefix: record.prefix, expiresAt: record.expiresAt };
+			return {
+				id: record.id,
+				key,
+				name: record.name,
+				organizationId: org.id,
+				scopes: record.scopes,
+				prefix: record.prefix,
+				expiresAt: record.expiresAt,
+			};
 		},
 		revokeKey: (id) => app.keys.revoke(id),
 		keyStore: () => app.keys.dump(),
@@ -338,7 +397,8 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 			app.deprecated = checked<{ enabled: boolean }>({ enabled }, schemas.deprecate).enabled;
 		},
 		// -- Readings of what the spec leaves open.
-		setReadings: (change) => setReadings(app, checked<Partial<SpecReadings>>(change, schemas.readings)),
+		setReadings: (change) =>
+			setReadings(app, checked<Partial<SpecReadings>>(change, schemas.readings)),
 		readings: () => ({ ...readingsOf(app) }),
 		createdMeanwhile(email) {
 			const given = checked<{ email: string }>({ email }, schemas.createdMeanwhile).email;
@@ -347,7 +407,8 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		},
 		changeDuringList(input) {
 			const i = checked<ListChangeInput>(input, schemas.listChange);
-			if (i.id !== undefined && i.change === 'insert') throw invalidRequest('"id" names the record to delete; an insert makes a new one', 'id');
+			if (i.id !== undefined && i.change === 'insert')
+				throw invalidRequest('"id" names the record to delete; an insert makes a new one', 'id');
 			const rule: ListChangeRule = {
 				resource: i.resource,
 				organizationId: orgOf(i.organization).id,
@@ -364,18 +425,28 @@ export function createControl(app: SandboxApp, organizationIds: { primary: strin
 		clearListChanges: () => void (app.listChanges = []),
 		// Rate-limit refusals switch (#13).
 		setCountRefused(counted) {
-			app.rateLimiter.countRefused = checked<{ counted: boolean }>({ counted }, schemas.countRefused).counted;
+			app.rateLimiter.countRefused = checked<{ counted: boolean }>(
+				{ counted },
+				schemas.countRefused,
+			).counted;
 		},
 		countRefused: () => app.rateLimiter.countRefused,
 	};
 }
 
-const CREATED_EVENT = { contacts: 'contact.created', quotes: 'quote.created', invoices: 'invoice.created', requests: 'request.received' } as const;
+const CREATED_EVENT = {
+	contacts: 'contact.created',
+	quotes: 'quote.created',
+	invoices: 'invoice.created',
+	requests: 'request.received',
+} as const;
 
 /** Called after every answered GET: applies the list-change rules that wait for this page of this list. */
 export function afterListPage(app: SandboxApp, org: OrgData, apiPath: string, page: number): void {
 	const resource = apiPath.slice(1) as BulkResource;
-	for (const rule of app.listChanges.filter((r) => r.resource === resource && r.organizationId === org.id && r.afterPage === page)) {
+	for (const rule of app.listChanges.filter(
+		(r) => r.resource === resource && r.organizationId === org.id && r.afterPage === page,
+	)) {
 		const collection = org[resource] as Collection<{ id: string }>;
 		if (rule.change === 'insert') {
 			const [id] = seedBulk(org, resource, 1, new Date().toISOString());
@@ -387,7 +458,8 @@ export function afterListPage(app: SandboxApp, org: OrgData, apiPath: string, pa
 			if (record) {
 				collection.delete(record.id);
 				if (resource === 'contacts') org.unindexContact(record as Contact);
-				if (resource === 'requests') org.requestsByExternalRef.delete((record as CustomerRequest).externalRef ?? '');
+				if (resource === 'requests')
+					org.requestsByExternalRef.delete((record as CustomerRequest).externalRef ?? '');
 			}
 		}
 		rule.applied += 1;
@@ -397,31 +469,74 @@ export function afterListPage(app: SandboxApp, org: OrgData, apiPath: string, pa
 
 // ---- HTTP form of the controls.
 
-type ControlHandler = (control: SandboxControl, body: Record<string, unknown>, params: string[]) => unknown;
+type ControlHandler = (
+	control: SandboxControl,
+	body: Record<string, unknown>,
+	params: string[],
+) => unknown;
 
 const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHandler }> = [
 	{ method: 'POST', pattern: /^\/reset$/, handler: (c) => (c.reset(), { reset: true }) },
 	{ method: 'POST', pattern: /^\/seed$/, handler: (c, b) => c.seed(b as unknown as SeedInput) },
 	{ method: 'GET', pattern: /^\/rate-limit$/, handler: (c) => c.rateLimit() },
-	{ method: 'POST', pattern: /^\/rate-limit$/, handler: (c, b) => c.setRateLimit(b as unknown as RateLimitConfig) },
+	{
+		method: 'POST',
+		pattern: /^\/rate-limit$/,
+		handler: (c, b) => c.setRateLimit(b as unknown as RateLimitConfig),
+	},
 	{ method: 'GET', pattern: /^\/fail-next$/, handler: (c) => c.failRules() },
 	{ method: 'POST', pattern: /^\/fail-next$/, handler: (c, b) => c.failNext(b as FailNextInput) },
-	{ method: 'DELETE', pattern: /^\/fail-next$/, handler: (c) => (c.clearFailures(), { cleared: true }) },
-	{ method: 'POST', pattern: /^\/latency$/, handler: (c, b) => (c.setLatency(b.ms as number), { ms: b.ms }) },
+	{
+		method: 'DELETE',
+		pattern: /^\/fail-next$/,
+		handler: (c) => (c.clearFailures(), { cleared: true }),
+	},
+	{
+		method: 'POST',
+		pattern: /^\/latency$/,
+		handler: (c, b) => (c.setLatency(b.ms as number), { ms: b.ms }),
+	},
 	{ method: 'GET', pattern: /^\/requests$/, handler: (c) => c.requestLog() },
-	{ method: 'DELETE', pattern: /^\/requests$/, handler: (c) => (c.clearRequestLog(), { cleared: true }) },
+	{
+		method: 'DELETE',
+		pattern: /^\/requests$/,
+		handler: (c) => (c.clearRequestLog(), { cleared: true }),
+	},
 	{ method: 'GET', pattern: /^\/deliveries$/, handler: (c) => c.deliveries() },
-	{ method: 'DELETE', pattern: /^\/deliveries$/, handler: (c) => (c.clearDeliveries(), { cleared: true }) },
-	{ method: 'POST', pattern: /^\/deliveries\/wait$/, handler: async (c) => (await c.waitForDeliveries(), { idle: true }) },
+	{
+		method: 'DELETE',
+		pattern: /^\/deliveries$/,
+		handler: (c) => (c.clearDeliveries(), { cleared: true }),
+	},
+	{
+		method: 'POST',
+		pattern: /^\/deliveries\/wait$/,
+		handler: async (c) => (await c.waitForDeliveries(), { idle: true }),
+	},
 	{ method: 'GET', pattern: /^\/events$/, handler: (c) => c.events() },
 	{ method: 'DELETE', pattern: /^\/events$/, handler: (c) => (c.clearEvents(), { cleared: true }) },
 	{ method: 'POST', pattern: /^\/emit$/, handler: (c, b) => c.emit(b as { type: string }) },
 	{ method: 'GET', pattern: /^\/signing$/, handler: (c) => ({ scheme: c.signingScheme() }) },
-	{ method: 'POST', pattern: /^\/signing$/, handler: (c, b) => (c.setSigningScheme(b.scheme as SigningScheme), { scheme: c.signingScheme() }) },
+	{
+		method: 'POST',
+		pattern: /^\/signing$/,
+		handler: (c, b) => (
+			c.setSigningScheme(b.scheme as SigningScheme),
+			{ scheme: c.signingScheme() }
+		),
+	},
 	{ method: 'GET', pattern: /^\/delivery-contract$/, handler: (c) => c.deliveryContract() },
-	{ method: 'POST', pattern: /^\/delivery-contract$/, handler: (c, b) => c.setDeliveryContract(b as Partial<DeliveryContract>) },
+	{
+		method: 'POST',
+		pattern: /^\/delivery-contract$/,
+		handler: (c, b) => c.setDeliveryContract(b as Partial<DeliveryContract>),
+	},
 	{ method: 'GET', pattern: /^\/webhooks$/, handler: (c) => c.webhooks() },
-	{ method: 'POST', pattern: /^\/keys$/, handler: (c, b) => c.createKey(b as unknown as CreateKeyInput) },
+	{
+		method: 'POST',
+		pattern: /^\/keys$/,
+		handler: (c, b) => c.createKey(b as unknown as CreateKeyInput),
+	},
 	{
 		method: 'DELETE',
 		pattern: /^\/keys\/([^/]+)$/,
@@ -430,17 +545,45 @@ const controlRoutes: Array<{ method: string; pattern: RegExp; handler: ControlHa
 			return { id, revoked: true };
 		},
 	},
-	{ method: 'POST', pattern: /^\/deprecate$/, handler: (c, b) => (c.setDeprecation(b.enabled as boolean), { enabled: b.enabled }) },
+	{
+		method: 'POST',
+		pattern: /^\/deprecate$/,
+		handler: (c, b) => (c.setDeprecation(b.enabled as boolean), { enabled: b.enabled }),
+	},
 	// -- Readings of what the spec leaves open.
 	{ method: 'GET', pattern: /^\/readings$/, handler: (c) => c.readings() },
-	{ method: 'POST', pattern: /^\/readings$/, handler: (c, b) => c.setReadings(b as Partial<SpecReadings>) },
+	{
+		method: 'POST',
+		pattern: /^\/readings$/,
+		handler: (c, b) => c.setReadings(b as Partial<SpecReadings>),
+	},
 	{ method: 'GET', pattern: /^\/list-change$/, handler: (c) => c.listChanges() },
-	{ method: 'POST', pattern: /^\/list-change$/, handler: (c, b) => c.changeDuringList(b as unknown as ListChangeInput) },
-	{ method: 'DELETE', pattern: /^\/list-change$/, handler: (c) => (c.clearListChanges(), { cleared: true }) },
-	{ method: 'POST', pattern: /^\/contacts\/created-meanwhile$/, handler: (c, b) => c.createdMeanwhile(b.email as string) },
+	{
+		method: 'POST',
+		pattern: /^\/list-change$/,
+		handler: (c, b) => c.changeDuringList(b as unknown as ListChangeInput),
+	},
+	{
+		method: 'DELETE',
+		pattern: /^\/list-change$/,
+		handler: (c) => (c.clearListChanges(), { cleared: true }),
+	},
+	{
+		method: 'POST',
+		pattern: /^\/contacts\/created-meanwhile$/,
+		handler: (c, b) => c.createdMeanwhile(b.email as string),
+	},
 	// Rate-limit refusals switch (#13).
-	{ method: 'GET', pattern: /^\/rate-limit\/refusals$/, handler: (c) => ({ counted: c.countRefused() }) },
-	{ method: 'POST', pattern: /^\/rate-limit\/refusals$/, handler: (c, b) => (c.setCountRefused(b.counted as boolean), { counted: c.countRefused() }) },
+	{
+		method: 'GET',
+		pattern: /^\/rate-limit\/refusals$/,
+		handler: (c) => ({ counted: c.countRefused() }),
+	},
+	{
+		method: 'POST',
+		pattern: /^\/rate-limit\/refusals$/,
+		handler: (c, b) => (c.setCountRefused(b.counted as boolean), { counted: c.countRefused() }),
+	},
 ];
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -453,11 +596,15 @@ export async function handleControlRequest(
 	url: URL,
 ): Promise<void> {
 	const send = (status: number, body: unknown): void => {
-		res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+		res.writeHead(status, {
+			'Content-Type': 'application/json; charset=utf-8',
+			'Cache-Control': 'no-store',
+		});
 		res.end(JSON.stringify(body));
 	};
 	try {
-		if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) throw new ApiError(403, 'forbidden', 'Sandbox controls answer loopback clients only');
+		if (!LOOPBACK.has(req.socket.remoteAddress ?? ''))
+			throw new ApiError(403, 'forbidden', 'Sandbox controls answer loopback clients only');
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const text = Buffer.concat(chunks).toString('utf8').trim();
@@ -468,7 +615,8 @@ export async function handleControlRequest(
 			} catch {
 				throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
 			}
-			if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object');
+			if (typeof body !== 'object' || body === null || Array.isArray(body))
+				throw invalidRequest('The request body must be a JSON object');
 		}
 		const path = url.pathname.replace(/^\/__sandbox/, '').replace(/\/$/, '');
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -478,13 +626,18 @@ export async function handleControlRequest(
 		}
 		for (const route of controlRoutes) {
 			const match = route.pattern.exec(path);
-			if (match && route.method === method) return send(200, { data: await route.handler(control, body, match.slice(1).map(decodeURIComponent)) });
+			if (match && route.method === method)
+				return send(200, {
+					data: await route.handler(control, body, match.slice(1).map(decodeURIComponent)),
+				});
 		}
 		throw new ApiError(404, 'not_found', `No sandbox control for ${method} ${url.pathname}`);
 	} catch (err) {
 		if (err instanceof ApiError) return send(err.status, err.body());
 		app.options.log(`control error: ${err instanceof Error ? err.message : String(err)}`);
-		return send(500, { error: { code: 'internal_error', message: 'Internal error in the sandbox controls' } });
+		return send(500, {
+			error: { code: 'internal_error', message: 'Internal error in the sandbox controls' },
+		});
 	}
 }
 
@@ -493,8 +646,19 @@ function describe(app: SandboxApp, origin: string) {
 		baseUrl: `${origin}/v1`,
 		legacyBaseUrl: `${origin}/api/v1`,
 		controlUrl: `${origin}/__sandbox`,
-		organizations: app.store.all().map((org) => ({ id: org.id, legalName: org.organization.legalName })),
-		keys: app.keys.dump().records.map(({ id, name, organizationId, scopes, prefix, revokedAt }) => ({ id, name, organizationId, scopes, prefix, revokedAt })),
+		organizations: app.store
+			.all()
+			.map((org) => ({ id: org.id, legalName: org.organization.legalName })),
+		keys: app.keys
+			.dump()
+			.records.map(({ id, name, organizationId, scopes, prefix, revokedAt }) => ({
+				id,
+				name,
+				organizationId,
+				scopes,
+				prefix,
+				revokedAt,
+			})),
 		rateLimit: app.rateLimiter.current,
 		signingScheme: app.deliveryContract.signing.form,
 		deliveryContract: app.deliveryContract,
@@ -503,6 +667,12 @@ function describe(app: SandboxApp, origin: string) {
 		deprecated: app.deprecated,
 		readings: readingsOf(app),
 		failRules: app.failRules.length,
-		controls: controlRoutes.map((r) => `${r.method} /__sandbox${r.pattern.source.replace(/^\^|\$$/g, '').replace(/\\\//g, '/').replace('([^/]+)', '{id}')}`),
+		controls: controlRoutes.map(
+			(r) =>
+				`${r.method} /__sandbox${r.pattern.source
+					.replace(/^\^|\$$/g, '')
+					.replace(/\\\//g, '/')
+					.replace('([^/]+)', '{id}')}`,
+		),
 	};
 }

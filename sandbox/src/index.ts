@@ -9,7 +9,14 @@ import { OTHER_ORG_ID, PRIMARY_ORG_ID } from './seed';
 import { createRequestListener } from './server';
 import type { SigningScheme } from './signing';
 
-export type { SandboxControl, FailNextInput, ListChangeInput, SeedInput, CreateKeyInput, CreatedKey } from './controls';
+export type {
+	SandboxControl,
+	FailNextInput,
+	ListChangeInput,
+	SeedInput,
+	CreateKeyInput,
+	CreatedKey,
+} from './controls';
 export type { DeliveryAttempt } from './webhooks/delivery';
 export type { RequestLogEntry, EmittedEvent, ListChangeRule } from './app';
 export type { SigningScheme } from './signing';
@@ -64,19 +71,38 @@ export interface Sandbox {
 	control: SandboxControl;
 }
 
-const READ_SCOPES = ['contacts', 'quotes', 'invoices', 'organization', 'agents', 'requests', 'webhooks'].map((r) => `${r}.read`);
+const READ_SCOPES = [
+	'contacts',
+	'quotes',
+	'invoices',
+	'organization',
+	'agents',
+	'requests',
+	'webhooks',
+].map((r) => `${r}.read`);
 
 /** The four fixed keys: label, organization, name, scopes. */
 export const FIXED_KEYS = [
 	{ label: 'admin', organizationId: PRIMARY_ORG_ID, name: 'Admin (all scopes)', scopes: ['*'] },
 	{ label: 'readOnly', organizationId: PRIMARY_ORG_ID, name: 'Read only', scopes: READ_SCOPES },
-	{ label: 'contactsOnly', organizationId: PRIMARY_ORG_ID, name: 'Contacts only', scopes: ['contacts.*'] },
-	{ label: 'otherOrg', organizationId: OTHER_ORG_ID, name: 'Admin of the second organization', scopes: ['*'] },
+	{
+		label: 'contactsOnly',
+		organizationId: PRIMARY_ORG_ID,
+		name: 'Contacts only',
+		scopes: ['contacts.*'],
+	},
+	{
+		label: 'otherOrg',
+		organizationId: OTHER_ORG_ID,
+		name: 'Admin of the second organization',
+		scopes: ['*'],
+	},
 ] as const;
 
 function resolve(options: SandboxOptions): ResolvedOptions {
 	const rateLimit = options.rateLimit ?? { limit: 120, windowMs: 60_000 };
-	if (!(rateLimit.limit >= 1 && rateLimit.windowMs >= 1)) throw new Error('rateLimit needs limit >= 1 and windowMs >= 1');
+	if (!(rateLimit.limit >= 1 && rateLimit.windowMs >= 1))
+		throw new Error('rateLimit needs limit >= 1 and windowMs >= 1');
 	return {
 		port: options.port ?? 0,
 		host: options.host ?? '127.0.0.1',

@@ -19,8 +19,13 @@ function clean(schema: Schema): Schema {
 	for (const [name, value] of Object.entries(schema)) {
 		if (name === 'x-error') continue;
 		if (name === 'properties') {
-			out.properties = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, clean(v)]));
-		} else if ((name === 'items' || name === 'additionalProperties' || name === 'propertyNames') && typeof value === 'object') {
+			out.properties = Object.fromEntries(
+				Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, clean(v)]),
+			);
+		} else if (
+			(name === 'items' || name === 'additionalProperties' || name === 'propertyNames') &&
+			typeof value === 'object'
+		) {
 			out[name] = clean(value as Schema);
 		} else out[name] = Array.isArray(value) ? [...value] : value;
 	}
@@ -33,7 +38,12 @@ function errorResponse(status: number) {
 		content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 	};
 	if (status === 429) {
-		response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+		response.headers = {
+			'Retry-After': {
+				description: 'Seconds to wait before retrying.',
+				schema: { type: 'integer', minimum: 1 },
+			},
+		};
 	}
 	return response;
 }
@@ -58,19 +68,32 @@ function operation(route: Route) {
 			route.scope === null
 				? {
 						description: route.response.description,
-						content: { 'application/json': { schema: clean(route.response.schema) }, 'application/yaml': { schema: { type: 'string' } } },
+						content: {
+							'application/json': { schema: clean(route.response.schema) },
+							'application/yaml': { schema: { type: 'string' } },
+						},
 					}
-				: { description: route.response.description, content: { 'application/json': { schema: clean(route.response.schema) } } },
+				: {
+						description: route.response.description,
+						content: { 'application/json': { schema: clean(route.response.schema) } },
+					},
 	};
 	for (const status of [...new Set(errors)].sort()) responses[status] = errorResponse(status);
-	const description = [route.description, route.scope ? `Scope: \`${route.scope}\`.` : 'No API key needed.'].filter(Boolean).join(' ');
+	const description = [
+		route.description,
+		route.scope ? `Scope: \`${route.scope}\`.` : 'No API key needed.',
+	]
+		.filter(Boolean)
+		.join(' ');
 	return {
 		operationId: route.operationId,
 		summary: route.summary,
 		description,
 		tags: [route.tag],
 		...(route.scope ? { 'x-required-scope': route.scope } : { security: [] }),
-		...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
+		...(pathParams.length + queryParams.length > 0
+			? { parameters: [...pathParams, ...queryParams] }
+			: {}),
 		...(route.body
 			? {
 					requestBody: {
@@ -113,7 +136,9 @@ export function buildOpenApi(routes: readonly Route[], origin: string): Record<s
 					description: 'Authorization: Bearer svc_<32 URL-safe characters>',
 				},
 			},
-			schemas: Object.fromEntries(Object.entries(componentSchemas).map(([name, schema]) => [name, clean(schema)])),
+			schemas: Object.fromEntries(
+				Object.entries(componentSchemas).map(([name, schema]) => [name, clean(schema)]),
+			),
 		},
 	};
 }

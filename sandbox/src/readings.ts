@@ -29,7 +29,12 @@ export interface SpecReadings {
 export const LIST_ORDERS = ['oldest', 'newest', 'byId'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
-const PERMISSIVE: SpecReadings = { strict: false, webhookListsWithoutMeta: false, listOrder: 'oldest', duplicateContactEmails: false };
+const PERMISSIVE: SpecReadings = {
+	strict: false,
+	webhookListsWithoutMeta: false,
+	listOrder: 'oldest',
+	duplicateContactEmails: false,
+};
 
 const byApp = new WeakMap<object, SpecReadings>();
 
@@ -49,11 +54,22 @@ export function resetReadings(app: object): void {
 }
 
 /** Strict mode: 400 naming the first line whose quantity is 0 or less or whose unit price is negative. */
-export function assertStrictItems(app: object, items: Array<{ quantity: number; unitPrice: number }> | undefined): void {
+export function assertStrictItems(
+	app: object,
+	items: Array<{ quantity: number; unitPrice: number }> | undefined,
+): void {
 	if (!readingsOf(app).strict || !items) return;
 	for (const [i, item] of items.entries()) {
-		if (item.quantity <= 0) throw invalidRequest(`items[${i}].quantity must be a number greater than 0`, `items[${i}].quantity`);
-		if (item.unitPrice < 0) throw invalidRequest(`items[${i}].unitPrice must be a number of at least 0`, `items[${i}].unitPrice`);
+		if (item.quantity <= 0)
+			throw invalidRequest(
+				`items[${i}].quantity must be a number greater than 0`,
+				`items[${i}].quantity`,
+			);
+		if (item.unitPrice < 0)
+			throw invalidRequest(
+				`items[${i}].unitPrice must be a number of at least 0`,
+				`items[${i}].unitPrice`,
+			);
 	}
 }
 
@@ -61,6 +77,7 @@ export function assertStrictItems(app: object, items: Array<{ quantity: number; 
 export function inListOrder<T extends { id: string }>(app: object, records: T[]): T[] {
 	const order = readingsOf(app).listOrder;
 	if (order === 'newest') return [...records].reverse();
-	if (order === 'byId') return [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	if (order === 'byId')
+		return [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 	return records;
 }

@@ -27,7 +27,9 @@ const openApiRoute: Route = {
 	handler: ({ headers, baseUrl }) => {
 		const origin = baseUrl.replace(/\/(api\/)?v1$/, '');
 		const document = buildOpenApi(apiRoutes, origin);
-		return wantsYaml(headers.accept) ? new RawResponse(toYaml(document), 'application/yaml; charset=utf-8') : document;
+		return wantsYaml(headers.accept)
+			? new RawResponse(toYaml(document), 'application/yaml; charset=utf-8')
+			: document;
 	},
 };
 

@@ -24,18 +24,36 @@ export function single(name: string): Schema {
 }
 
 export function list(name: string): Schema {
-	return { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(name) }, meta: ref('ListMeta') } };
+	return {
+		type: 'object',
+		required: ['data', 'meta'],
+		properties: { data: { type: 'array', items: ref(name) }, meta: ref('ListMeta') },
+	};
 }
 
 export const paginationQuery: Record<string, Schema> = {
 	page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, starting at 1.' },
-	pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Items per page, at most ${MAX_PAGE_SIZE}.` },
+	pageSize: {
+		type: 'integer',
+		minimum: 1,
+		maximum: MAX_PAGE_SIZE,
+		default: DEFAULT_PAGE_SIZE,
+		description: `Items per page, at most ${MAX_PAGE_SIZE}.`,
+	},
 };
 
-const id = (prefix: string, description = 'Identifier.'): Schema => ({ type: 'string', description: `${description} Starts with "${prefix}_".`, readOnly: true });
+const id = (prefix: string, description = 'Identifier.'): Schema => ({
+	type: 'string',
+	description: `${description} Starts with "${prefix}_".`,
+	readOnly: true,
+});
 const timestamp: Schema = { type: 'string', format: 'date-time', readOnly: true };
 const nullableTimestamp: Schema = { type: ['string', 'null'], format: 'date-time', readOnly: true };
-const money: Schema = { type: 'number', description: 'Amount in the currency, rounded to cents.', readOnly: true };
+const money: Schema = {
+	type: 'number',
+	description: 'Amount in the currency, rounded to cents.',
+	readOnly: true,
+};
 
 /** ISO 3166-1 alpha-2 country codes. */
 export const COUNTRY_CODES = (
@@ -49,7 +67,11 @@ export const COUNTRY_CODES = (
 // Field rules reused by create and update bodies.
 export const field = {
 	email: { type: 'string', format: 'email', description: 'At most 254 characters.' } as Schema,
-	kvkNumber: { type: 'string', pattern: '^[0-9]{8}$', 'x-error': 'exactly 8 digits, e.g. "12345678"' } as Schema,
+	kvkNumber: {
+		type: 'string',
+		pattern: '^[0-9]{8}$',
+		'x-error': 'exactly 8 digits, e.g. "12345678"',
+	} as Schema,
 	countryCode: {
 		type: 'string',
 		enum: COUNTRY_CODES,
@@ -70,13 +92,28 @@ export const lineItemSchema: Schema = {
 	required: ['name', 'quantity', 'unitPrice'],
 	properties: {
 		name: { type: 'string', minLength: 1, maxLength: 200, description: 'What is sold.' },
-		quantity: { type: 'number', description: 'Any number; a negative one makes a credit line (strict mode: more than 0).' },
-		unitPrice: { type: 'number', description: 'Price per unit, excluding VAT; a negative one makes a discount line (strict mode: 0 or more).' },
-		vatPercentage: { ...field.vatPercentage, description: "VAT rate of the line; defaults to the organization's defaultVatPercentage." },
+		quantity: {
+			type: 'number',
+			description: 'Any number; a negative one makes a credit line (strict mode: more than 0).',
+		},
+		unitPrice: {
+			type: 'number',
+			description:
+				'Price per unit, excluding VAT; a negative one makes a discount line (strict mode: 0 or more).',
+		},
+		vatPercentage: {
+			...field.vatPercentage,
+			description: "VAT rate of the line; defaults to the organization's defaultVatPercentage.",
+		},
 	},
 };
 
-export const itemsSchema: Schema = { type: 'array', minItems: 1, maxItems: 200, items: lineItemSchema };
+export const itemsSchema: Schema = {
+	type: 'array',
+	minItems: 1,
+	maxItems: 200,
+	items: lineItemSchema,
+};
 
 const autonomyMode: Schema = { type: 'string', enum: AUTONOMY_MODES };
 
@@ -97,7 +134,20 @@ const agentSchema = {
 const agentRunSchema = {
 	type: 'object',
 	description: 'A run as listed (without input and output).',
-	required: ['id', 'agentId', 'status', 'trigger', 'requestId', 'summary', 'error', 'startedAt', 'finishedAt', 'durationMs', 'createdAt', 'updatedAt'],
+	required: [
+		'id',
+		'agentId',
+		'status',
+		'trigger',
+		'requestId',
+		'summary',
+		'error',
+		'startedAt',
+		'finishedAt',
+		'durationMs',
+		'createdAt',
+		'updatedAt',
+	],
 	properties: {
 		id: id('run'),
 		agentId: { type: 'string' },
@@ -125,10 +175,25 @@ export const componentSchemas: Record<string, Schema> = {
 				properties: {
 					code: {
 						type: 'string',
-						enum: ['invalid_request', 'invalid_json', 'unauthorized', 'insufficient_scope', 'not_found', 'method_not_allowed', 'duplicate_resource', 'invalid_state', 'rate_limited', 'internal_error'],
+						enum: [
+							'invalid_request',
+							'invalid_json',
+							'unauthorized',
+							'insufficient_scope',
+							'not_found',
+							'method_not_allowed',
+							'duplicate_resource',
+							'invalid_state',
+							'rate_limited',
+							'internal_error',
+						],
 					},
 					message: { type: 'string' },
-					field: { type: 'string', description: 'invalid_request and duplicate_resource: path of the offending field, e.g. "items[2].quantity".' },
+					field: {
+						type: 'string',
+						description:
+							'invalid_request and duplicate_resource: path of the offending field, e.g. "items[2].quantity".',
+					},
 					scope: { type: 'string', description: 'insufficient_scope: the missing scope.' },
 				},
 			},
@@ -157,14 +222,32 @@ export const componentSchemas: Record<string, Schema> = {
 			organizationId: id('org'),
 			name: { type: 'string', description: 'Name given to the key.' },
 			scopes: { type: 'array', items: { type: 'string' } },
-			prefix: { type: 'string', description: 'Display form: "svc_" + 4 characters + "…".', examples: ['svc_AbCd…'] },
+			prefix: {
+				type: 'string',
+				description: 'Display form: "svc_" + 4 characters + "…".',
+				examples: ['svc_AbCd…'],
+			},
 			createdAt: timestamp,
 			expiresAt: nullableTimestamp,
 		},
 	},
 	Organization: {
 		type: 'object',
-		required: ['id', 'legalName', 'kvkNumber', 'vatNumber', 'iban', 'defaultCurrency', 'defaultVatPercentage', 'defaultPaymentTermsDays', 'invoiceFooter', 'invoiceNumberPrefix', 'quoteNumberPrefix', 'createdAt', 'updatedAt'],
+		required: [
+			'id',
+			'legalName',
+			'kvkNumber',
+			'vatNumber',
+			'iban',
+			'defaultCurrency',
+			'defaultVatPercentage',
+			'defaultPaymentTermsDays',
+			'invoiceFooter',
+			'invoiceNumberPrefix',
+			'quoteNumberPrefix',
+			'createdAt',
+			'updatedAt',
+		],
 		properties: {
 			id: id('org'),
 			legalName: { type: 'string' },
@@ -183,7 +266,17 @@ export const componentSchemas: Record<string, Schema> = {
 	},
 	Contact: {
 		type: 'object',
-		required: ['id', 'name', 'email', 'phone', 'kvkNumber', 'type', 'billingCountry', 'createdAt', 'updatedAt'],
+		required: [
+			'id',
+			'name',
+			'email',
+			'phone',
+			'kvkNumber',
+			'type',
+			'billingCountry',
+			'createdAt',
+			'updatedAt',
+		],
 		properties: {
 			id: id('ctc'),
 			name: { type: 'string' },
@@ -208,10 +301,28 @@ export const componentSchemas: Record<string, Schema> = {
 	},
 	Quote: {
 		type: 'object',
-		required: ['id', 'number', 'status', 'contactId', 'items', 'validUntil', 'currency', 'subtotal', 'vatTotal', 'total', 'createdAt', 'updatedAt'],
+		required: [
+			'id',
+			'number',
+			'status',
+			'contactId',
+			'items',
+			'validUntil',
+			'currency',
+			'subtotal',
+			'vatTotal',
+			'total',
+			'createdAt',
+			'updatedAt',
+		],
 		properties: {
 			id: id('quo'),
-			number: { type: 'string', description: '<quoteNumberPrefix><year>-<4-digit sequence>.', examples: ['OFF-2026-0001'], readOnly: true },
+			number: {
+				type: 'string',
+				description: '<quoteNumberPrefix><year>-<4-digit sequence>.',
+				examples: ['OFF-2026-0001'],
+				readOnly: true,
+			},
 			status: { type: 'string', enum: QUOTE_STATUSES },
 			contactId: { type: 'string' },
 			items: { type: 'array', items: ref('LineItem') },
@@ -226,10 +337,29 @@ export const componentSchemas: Record<string, Schema> = {
 	},
 	Invoice: {
 		type: 'object',
-		required: ['id', 'number', 'status', 'contactId', 'items', 'issueDate', 'dueDate', 'currency', 'subtotal', 'vatTotal', 'total', 'createdAt', 'updatedAt'],
+		required: [
+			'id',
+			'number',
+			'status',
+			'contactId',
+			'items',
+			'issueDate',
+			'dueDate',
+			'currency',
+			'subtotal',
+			'vatTotal',
+			'total',
+			'createdAt',
+			'updatedAt',
+		],
 		properties: {
 			id: id('inv'),
-			number: { type: 'string', description: '<invoiceNumberPrefix><year>-<4-digit sequence>.', examples: ['INV-2026-0001'], readOnly: true },
+			number: {
+				type: 'string',
+				description: '<invoiceNumberPrefix><year>-<4-digit sequence>.',
+				examples: ['INV-2026-0001'],
+				readOnly: true,
+			},
 			status: { type: 'string', enum: INVOICE_STATUSES },
 			contactId: { type: 'string' },
 			items: { type: 'array', items: ref('LineItem') },
@@ -253,7 +383,11 @@ export const componentSchemas: Record<string, Schema> = {
 			counts: {
 				type: 'object',
 				required: ['runs', 'connectors', 'examples'],
-				properties: { runs: { type: 'integer' }, connectors: { type: 'integer' }, examples: { type: 'integer' } },
+				properties: {
+					runs: { type: 'integer' },
+					connectors: { type: 'integer' },
+					examples: { type: 'integer' },
+				},
 			},
 		},
 	},
@@ -266,7 +400,11 @@ export const componentSchemas: Record<string, Schema> = {
 			autoAfterApprovalsCount: { type: ['integer', 'null'], minimum: 0 },
 			actionOverrides: {
 				type: 'object',
-				additionalProperties: { type: 'object', required: ['mode'], properties: { mode: autonomyMode } },
+				additionalProperties: {
+					type: 'object',
+					required: ['mode'],
+					properties: { mode: autonomyMode },
+				},
 				examples: [{ send_invoice: { mode: 'manual' } }],
 			},
 			updatedAt: timestamp,
@@ -285,7 +423,24 @@ export const componentSchemas: Record<string, Schema> = {
 	},
 	Request: {
 		type: 'object',
-		required: ['id', 'fromEmail', 'fromName', 'subject', 'bodyText', 'externalRef', 'status', 'agentId', 'agentRunId', 'contactId', 'quoteId', 'output', 'failureReason', 'processedAt', 'createdAt', 'updatedAt'],
+		required: [
+			'id',
+			'fromEmail',
+			'fromName',
+			'subject',
+			'bodyText',
+			'externalRef',
+			'status',
+			'agentId',
+			'agentRunId',
+			'contactId',
+			'quoteId',
+			'output',
+			'failureReason',
+			'processedAt',
+			'createdAt',
+			'updatedAt',
+		],
 		properties: {
 			id: id('req'),
 			fromEmail: { type: 'string', format: 'email' },
@@ -294,11 +449,17 @@ export const componentSchemas: Record<string, Schema> = {
 			bodyText: { type: 'string' },
 			externalRef: { type: ['string', 'null'] },
 			status: { type: 'string', enum: REQUEST_STATUSES },
-			agentId: { type: ['string', 'null'], description: 'The agent that handled (or should have handled) the request.' },
+			agentId: {
+				type: ['string', 'null'],
+				description: 'The agent that handled (or should have handled) the request.',
+			},
 			agentRunId: { type: ['string', 'null'] },
 			contactId: { type: ['string', 'null'] },
 			quoteId: { type: ['string', 'null'] },
-			output: { type: ['object', 'null'], description: 'Output JSON of the agent run, when one exists.' },
+			output: {
+				type: ['object', 'null'],
+				description: 'Output JSON of the agent run, when one exists.',
+			},
 			failureReason: { type: ['string', 'null'] },
 			processedAt: nullableTimestamp,
 			createdAt: timestamp,
@@ -320,7 +481,8 @@ export const componentSchemas: Record<string, Schema> = {
 	},
 	WebhookCreated: {
 		type: 'object',
-		description: 'The subscription as created, with its signing secret: the only time the secret is shown.',
+		description:
+			'The subscription as created, with its signing secret: the only time the secret is shown.',
 		required: ['id', 'name', 'url', 'events', 'active', 'signingSecret', 'createdAt', 'updatedAt'],
 		properties: {
 			id: id('whk'),
@@ -336,14 +498,20 @@ export const componentSchemas: Record<string, Schema> = {
 	EventType: {
 		type: 'object',
 		required: ['type', 'description'],
-		properties: { type: { type: 'string', enum: EVENT_TYPE_NAMES }, description: { type: 'string' } },
+		properties: {
+			type: { type: 'string', enum: EVENT_TYPE_NAMES },
+			description: { type: 'string' },
+		},
 	},
 	TestDelivery: {
 		type: 'object',
 		required: ['delivered', 'statusCode', 'eventId'],
 		properties: {
 			delivered: { type: 'boolean', description: 'True when the first attempt got a 2xx answer.' },
-			statusCode: { type: ['integer', 'null'], description: 'Null when no answer came (network error or timeout).' },
+			statusCode: {
+				type: ['integer', 'null'],
+				description: 'Null when no answer came (network error or timeout).',
+			},
 			error: { type: ['string', 'null'] },
 			eventId: { type: 'string' },
 		},

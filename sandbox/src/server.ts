@@ -34,7 +34,13 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 	for await (const chunk of req) {
 		size += (chunk as Buffer).length;
 		if (size > MAX_BODY_BYTES) {
-			throw new ApiError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`, {}, { Connection: 'close' });
+			throw new ApiError(
+				413,
+				'payload_too_large',
+				`The request body is larger than ${MAX_BODY_BYTES} bytes`,
+				{},
+				{ Connection: 'close' },
+			);
 		}
 		chunks.push(chunk as Buffer);
 	}
@@ -45,13 +51,19 @@ function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<s
 	const text = raw.toString('utf8');
 	if (text.trim() === '') return {};
 	if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType ?? '')) {
-		throw invalidRequest('Request bodies must be JSON sent with the header "Content-Type: application/json"');
+		throw invalidRequest(
+			'Request bodies must be JSON sent with the header "Content-Type: application/json"',
+		);
 	}
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch (err) {
-		throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
+		throw new ApiError(
+			400,
+			'invalid_json',
+			`The request body is not valid JSON: ${(err as Error).message}`,
+		);
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		throw invalidRequest('The request body must be a JSON object');
@@ -59,7 +71,13 @@ function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<s
 	return value as Record<string, unknown>;
 }
 
-function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: string, body: string): boolean {
+function matchesRule(
+	rule: FailRule,
+	method: string,
+	fullPath: string,
+	apiPath: string,
+	body: string,
+): boolean {
 	if (rule.method && rule.method.toUpperCase() !== method) return false;
 	if (rule.bodyContains !== null && !body.includes(rule.bodyContains)) return false;
 	if (!rule.path) return true;
@@ -72,7 +90,13 @@ function matchesRule(rule: FailRule, method: string, fullPath: string, apiPath: 
 }
 
 /** Takes one use of the first fail-next rule that matches this request. */
-function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath: string, body: string): FailRule | undefined {
+function takeFailRule(
+	app: SandboxApp,
+	method: string,
+	fullPath: string,
+	apiPath: string,
+	body: string,
+): FailRule | undefined {
 	const index = app.failRules.findIndex((rule) => {
 		if (!matchesRule(rule, method, fullPath, apiPath, body)) return false;
 		if (rule.skip === 0) return true;
@@ -89,16 +113,27 @@ function takeFailRule(app: SandboxApp, method: string, fullPath: string, apiPath
 export function createRequestListener(app: SandboxApp, origin: () => string) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
 		handle(app, origin(), req, res).catch((err: unknown) => {
-			app.options.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+			app.options.log(
+				`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+			);
 			if (!res.headersSent && !res.destroyed) {
 				res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-				res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Internal error in the sandbox' } }));
+				res.end(
+					JSON.stringify({
+						error: { code: 'internal_error', message: 'Internal error in the sandbox' },
+					}),
+				);
 			}
 		});
 	};
 }
 
-async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+	app: SandboxApp,
+	origin: string,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
 	const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
 	if (url.pathname === '/__sandbox' || url.pathname.startsWith('/__sandbox/')) {
 		return handleControlRequest(app, origin, req, res, url);
@@ -126,7 +161,9 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 		entry.status = status;
 		entry.durationMs = Date.now() - started;
 		app.logRequest(entry);
-		app.options.log(`${method} ${url.pathname} ${status} ${entry.durationMs}ms${entry.keyId ? ` key=${entry.keyId}` : ''}`);
+		app.options.log(
+			`${method} ${url.pathname} ${status} ${entry.durationMs}ms${entry.keyId ? ` key=${entry.keyId}` : ''}`,
+		);
 		if (res.destroyed) return;
 		const raw = body instanceof RawResponse;
 		res.writeHead(status, {
@@ -144,7 +181,12 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 	// Read at once (a rule may match on the body); a read error is answered below, in order.
 	const body = readBody(req);
 	body.catch(() => undefined);
-	const bodyText = app.failRules.some((r) => r.bodyContains !== null) ? await body.then((b) => b.toString('utf8'), () => '') : '';
+	const bodyText = app.failRules.some((r) => r.bodyContains !== null)
+		? await body.then(
+				(b) => b.toString('utf8'),
+				() => '',
+			)
+		: '';
 	const rule = takeFailRule(app, method, url.pathname, apiPath, bodyText);
 	if (rule) {
 		entry.injected = rule.mode;
@@ -154,28 +196,51 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 			req.socket.destroy();
 			return;
 		}
-		if (rule.mode === 'hang' && !(await app.timers.delay(rule.ms))) return void req.socket.destroy();
+		if (rule.mode === 'hang' && !(await app.timers.delay(rule.ms)))
+			return void req.socket.destroy();
 		if (rule.mode === 'status' || rule.status !== null) {
 			const status = rule.status ?? 500;
-			const extra: Record<string, string> = rule.retryAfter !== null ? { 'Retry-After': String(rule.retryAfter) } : {};
-			const message = rule.message ?? `Simulated failure (status ${status}) injected by the sandbox's fail-next control`;
+			const extra: Record<string, string> =
+				rule.retryAfter !== null ? { 'Retry-After': String(rule.retryAfter) } : {};
+			const message =
+				rule.message ??
+				`Simulated failure (status ${status}) injected by the sandbox's fail-next control`;
 			return send(status, { error: { code: rule.code ?? codeForStatus(status), message } }, extra);
 		}
 	}
-	if (app.latencyMs > 0 && !(await app.timers.delay(app.latencyMs))) return void req.socket.destroy();
+	if (app.latencyMs > 0 && !(await app.timers.delay(app.latencyMs)))
+		return void req.socket.destroy();
 
 	try {
 		const raw = await body;
 		if (!split) {
-			throw new ApiError(404, 'not_found', `No route for ${method} ${url.pathname}; the API lives under /v1 (or the legacy /api/v1)`);
+			throw new ApiError(
+				404,
+				'not_found',
+				`No route for ${method} ${url.pathname}; the API lives under /v1 (or the legacy /api/v1)`,
+			);
 		}
 		const match = router.match(method, split.path);
-		if (match.kind === 'not_found') throw new ApiError(404, 'not_found', `No route for ${method} ${url.pathname}`);
+		if (match.kind === 'not_found')
+			throw new ApiError(404, 'not_found', `No route for ${method} ${url.pathname}`);
 		if (match.kind === 'method_not_allowed') {
-			throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`, {}, { Allow: match.allowed.join(', ') });
+			throw new ApiError(
+				405,
+				'method_not_allowed',
+				`${method} is not allowed on ${url.pathname}; allowed: ${match.allowed.join(', ')}`,
+				{},
+				{ Allow: match.allowed.join(', ') },
+			);
 		}
 		const { route, params } = match;
-		const ctx = { app, params, headers: req.headers, baseUrl: `${origin}${split.base}`, query: {}, body: {} } as unknown as RequestContext;
+		const ctx = {
+			app,
+			params,
+			headers: req.headers,
+			baseUrl: `${origin}${split.base}`,
+			query: {},
+			body: {},
+		} as unknown as RequestContext;
 		if (route.scope !== null) {
 			const key = app.keys.authenticate(req.headers.authorization);
 			entry.keyId = key.id;
@@ -185,12 +250,23 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 			if (!decision.allowed) {
 				headers['X-RateLimit-Remaining'] = '0';
 				const seconds = decision.retryAfterSeconds;
-				throw new ApiError(429, 'rate_limited', `Rate limit of ${decision.limit} requests exceeded; retry after ${seconds} s`, {}, { 'Retry-After': String(seconds) });
+				throw new ApiError(
+					429,
+					'rate_limited',
+					`Rate limit of ${decision.limit} requests exceeded; retry after ${seconds} s`,
+					{},
+					{ 'Retry-After': String(seconds) },
+				);
 			}
 			headers['X-RateLimit-Remaining'] = String(decision.remaining);
 			requireScope(key, route.scope);
 			const org = app.store.org(key.organizationId);
-			if (!org) throw new ApiError(401, 'unauthorized', 'The organization of this API key no longer exists');
+			if (!org)
+				throw new ApiError(
+					401,
+					'unauthorized',
+					'The organization of this API key no longer exists',
+				);
 			ctx.key = key;
 			ctx.org = org;
 		}
@@ -204,10 +280,15 @@ async function handle(app: SandboxApp, origin: string, req: IncomingMessage, res
 		}
 		const result = await route.handler(ctx);
 		send(route.response.status, result);
-		if (method === 'GET' && ctx.org) afterListPage(app, ctx.org, split.path, (ctx.query.page as number | undefined) ?? 1);
+		if (method === 'GET' && ctx.org)
+			afterListPage(app, ctx.org, split.path, (ctx.query.page as number | undefined) ?? 1);
 	} catch (err) {
 		if (err instanceof ApiError) return sendError(err);
-		app.options.log(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-		return send(500, { error: { code: 'internal_error', message: 'Internal error in the sandbox' } });
+		app.options.log(
+			`internal error on ${method} ${url.pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+		);
+		return send(500, {
+			error: { code: 'internal_error', message: 'Internal error in the sandbox' },
+		});
 	}
 }

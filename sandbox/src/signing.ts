@@ -55,12 +55,26 @@ const DEFAULT_CONTENT: Record<SigningForm, SignedContent> = {
 };
 const ROTATED_SECRET = `whsec_${Buffer.from('an-older-secret-rotated!').toString('base64')}`;
 
-function macOf(config: SigningConfig, secret: string, id: string, timestampSec: number, body: string | Buffer): Buffer {
+function macOf(
+	config: SigningConfig,
+	secret: string,
+	id: string,
+	timestampSec: number,
+	body: string | Buffer,
+): Buffer {
 	const content = config.content ?? DEFAULT_CONTENT[config.form];
 	const keyForm = config.key ?? (config.form === 'standard' ? 'whsec' : 'secret');
 	const key = keyForm === 'whsec' ? standardKey(secret) : Buffer.from(secret, 'utf8');
-	const prefix = content === 'body' ? '' : content === 'timestamp.body' ? `${timestampSec}.` : `${id}.${timestampSec}.`;
-	return createHmac(config.algorithm ?? 'sha256', key).update(prefix).update(body).digest();
+	const prefix =
+		content === 'body'
+			? ''
+			: content === 'timestamp.body'
+				? `${timestampSec}.`
+				: `${id}.${timestampSec}.`;
+	return createHmac(config.algorithm ?? 'sha256', key)
+		.update(prefix)
+		.update(body)
+		.digest();
 }
 
 function valueOf(form: SigningForm, mac: Buffer, timestampSec: number): string {
@@ -87,14 +101,29 @@ export function signDelivery(
 	body: string | Buffer,
 ): Record<string, string> {
 	const content = config.content ?? DEFAULT_CONTENT[config.form];
-	let value = valueOf(config.form, macOf(config, secret, eventId, timestampSec, body), timestampSec);
+	let value = valueOf(
+		config.form,
+		macOf(config, secret, eventId, timestampSec, body),
+		timestampSec,
+	);
 	if (config.rotate) {
-		const older = valueOf(config.form, macOf(config, ROTATED_SECRET, eventId, timestampSec, body), timestampSec);
+		const older = valueOf(
+			config.form,
+			macOf(config, ROTATED_SECRET, eventId, timestampSec, body),
+			timestampSec,
+		);
 		value = config.form === 'stripe' ? `${value},${older.split(',')[1]}` : `${older} ${value}`;
 	}
-	const headers: Record<string, string> = { [config.signatureHeader || DEFAULT_HEADER[config.form]]: value };
+	const headers: Record<string, string> = {
+		[config.signatureHeader || DEFAULT_HEADER[config.form]]: value,
+	};
 	const timestampHeader =
-		config.timestampHeader || (config.form === 'standard' ? 'webhook-timestamp' : config.form === 'stripe' ? '' : 'X-Signature-Timestamp');
+		config.timestampHeader ||
+		(config.form === 'standard'
+			? 'webhook-timestamp'
+			: config.form === 'stripe'
+				? ''
+				: 'X-Signature-Timestamp');
 	if (content !== 'body' && timestampHeader) headers[timestampHeader] = String(timestampSec);
 	const idHeader = config.idHeader || (config.form === 'standard' ? 'webhook-id' : 'X-Message-Id');
 	if (content === 'id.timestamp.body' || config.form === 'standard') headers[idHeader] = eventId;
@@ -106,10 +135,18 @@ export function newSigningSecret(): string {
 }
 
 function standardKey(secret: string): Buffer {
-	return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+	return Buffer.from(
+		secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret,
+		'base64',
+	);
 }
 
-export function signStandard(secret: string, id: string, timestampSec: number, body: string | Buffer): string {
+export function signStandard(
+	secret: string,
+	id: string,
+	timestampSec: number,
+	body: string | Buffer,
+): string {
 	const hmac = createHmac('sha256', standardKey(secret));
 	hmac.update(`${id}.${timestampSec}.`);
 	hmac.update(body);
@@ -186,7 +223,9 @@ export function verifyDelivery(
 		const ts = Number(parts.get('t'));
 		if (!fresh(ts)) return false;
 		const expected = signStripe(secret, ts, body);
-		return given.split(',').some((part) => part.startsWith('v1=') && safeEqual(`t=${ts},${part}`, expected));
+		return given
+			.split(',')
+			.some((part) => part.startsWith('v1=') && safeEqual(`t=${ts},${part}`, expected));
 	} catch {
 		return false;
 	}

@@ -60,7 +60,12 @@ export class OrgData {
 	readonly contactsByKvk = new Map<string, string>();
 	readonly requestsByExternalRef = new Map<string, string>();
 	/** How many bulk records of each kind the seed control made (keeps their ids unique). */
-	readonly bulkCounters: Record<BulkResource, number> = { contacts: 0, quotes: 0, invoices: 0, requests: 0 };
+	readonly bulkCounters: Record<BulkResource, number> = {
+		contacts: 0,
+		quotes: 0,
+		invoices: 0,
+		requests: 0,
+	};
 	/** "quote:2026" -> last sequence number used. */
 	private readonly sequences = new Map<string, number>();
 
@@ -99,7 +104,8 @@ export class OrgData {
 
 	addRequest(request: CustomerRequest): CustomerRequest {
 		this.requests.add(request);
-		if (request.externalRef !== null) this.requestsByExternalRef.set(request.externalRef, request.id);
+		if (request.externalRef !== null)
+			this.requestsByExternalRef.set(request.externalRef, request.id);
 		return request;
 	}
 }
@@ -122,7 +128,10 @@ export class Store {
 }
 
 /** The fields a customer request gets from its sender. */
-export type RequestFromSender = Pick<CustomerRequest, 'id' | 'fromEmail' | 'fromName' | 'subject' | 'bodyText' | 'externalRef'>;
+export type RequestFromSender = Pick<
+	CustomerRequest,
+	'id' | 'fromEmail' | 'fromName' | 'subject' | 'bodyText' | 'externalRef'
+>;
 
 /** A request as received: status `new`, nothing filled in by an agent yet. */
 export function receivedRequest(fields: RequestFromSender, time: string): CustomerRequest {

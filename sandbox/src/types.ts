@@ -90,7 +90,12 @@ export interface Invoice extends Totals {
 
 export const AGENT_STATUSES = ['active', 'paused', 'uninstalled'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
-export const AGENT_TYPES = ['QuoteAgent', 'InvoiceAgent', 'PlanningAgent', 'CustomerCareAgent'] as const;
+export const AGENT_TYPES = [
+	'QuoteAgent',
+	'InvoiceAgent',
+	'PlanningAgent',
+	'CustomerCareAgent',
+] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 export const AUTONOMY_MODES = ['manual', 'auto_after_approvals', 'auto_instant'] as const;
 export type AutonomyMode = (typeof AUTONOMY_MODES)[number];

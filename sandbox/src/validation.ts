@@ -38,11 +38,16 @@ export interface Schema {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:?\d{2}))?$/;
+const DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:?\d{2}))?$/;
 
 function validCalendarDate(y: string, m: string, d: string): boolean {
 	const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-	return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+	return (
+		date.getUTCFullYear() === Number(y) &&
+		date.getUTCMonth() === Number(m) - 1 &&
+		date.getUTCDate() === Number(d)
+	);
 }
 
 /** ISO 8601 date or date-time; a date-time needs a zone (Z or an offset) unless it is a bare date. */
@@ -82,7 +87,8 @@ function label(path: string): string {
 
 function range(schema: Schema): string {
 	if (schema.exclusiveMinimum !== undefined) return ` greater than ${schema.exclusiveMinimum}`;
-	if (schema.minimum !== undefined && schema.maximum !== undefined) return ` from ${schema.minimum} to ${schema.maximum}`;
+	if (schema.minimum !== undefined && schema.maximum !== undefined)
+		return ` from ${schema.minimum} to ${schema.maximum}`;
 	if (schema.minimum !== undefined) return ` of at least ${schema.minimum}`;
 	if (schema.maximum !== undefined) return ` of at most ${schema.maximum}`;
 	return '';
@@ -91,14 +97,19 @@ function range(schema: Schema): string {
 /** "a number from 0 to 100", "a valid e-mail address", ... */
 export function expectation(schema: Schema): string {
 	if (schema['x-error']) return schema['x-error'];
-	if (schema.enum) return `one of ${schema.enum.filter((v) => v !== null).map((v) => JSON.stringify(v)).join(', ')}`;
+	if (schema.enum)
+		return `one of ${schema.enum
+			.filter((v) => v !== null)
+			.map((v) => JSON.stringify(v))
+			.join(', ')}`;
 	const type = types(schema).find((t) => t !== 'null');
 	let text: string;
 	switch (type) {
 		case 'string':
 			if (schema.format === 'email') text = 'a valid e-mail address';
 			else if (schema.format === 'uri') text = 'an http or https URL';
-			else if (schema.format === 'date-time') text = 'an ISO 8601 timestamp such as "2026-12-31T23:59:59Z" (or a date "2026-12-31")';
+			else if (schema.format === 'date-time')
+				text = 'an ISO 8601 timestamp such as "2026-12-31T23:59:59Z" (or a date "2026-12-31")';
 			else if (schema.format === 'date') text = 'an ISO 8601 date such as "2026-12-31"';
 			else text = schema.minLength ? 'a non-empty string' : 'a string';
 			if (schema.maxLength !== undefined) text += ` of at most ${schema.maxLength} characters`;
@@ -154,28 +165,38 @@ export function validate(value: unknown, schema: Schema, path: string): void {
 	if (allowed.length > 0 && !allowed.some((t) => matchesType(value, t))) fail(path, schema);
 	if (value === null) return;
 	if (schema.enum && !schema.enum.includes(value as string)) {
-		const got = typeof value === 'string' ? `; got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}` : '';
+		const got =
+			typeof value === 'string'
+				? `; got ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`
+				: '';
 		throw invalidRequest(`${label(path)} must be ${expectation(schema)}${got}`, path);
 	}
 
 	if (typeof value === 'string') {
-		if (schema.minLength !== undefined && value.trim().length < schema.minLength) fail(path, schema);
+		if (schema.minLength !== undefined && value.trim().length < schema.minLength)
+			fail(path, schema);
 		if (schema.maxLength !== undefined && value.length > schema.maxLength) fail(path, schema);
 		if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) fail(path, schema);
 		if (schema.format === 'email' && !isEmail(value)) fail(path, schema);
 		if (schema.format === 'uri' && !isHttpUrl(value)) fail(path, schema);
 		if (schema.format === 'date-time' && !isIsoDateTime(value)) fail(path, schema);
-		if (schema.format === 'date' && !(isIsoDate(value) || (value.length > 10 && isIsoDateTime(value)))) fail(path, schema);
+		if (
+			schema.format === 'date' &&
+			!(isIsoDate(value) || (value.length > 10 && isIsoDateTime(value)))
+		)
+			fail(path, schema);
 	}
 	if (typeof value === 'number') {
 		if (schema.minimum !== undefined && value < schema.minimum) fail(path, schema);
 		if (schema.maximum !== undefined && value > schema.maximum) fail(path, schema);
-		if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) fail(path, schema);
+		if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
+			fail(path, schema);
 	}
 	if (Array.isArray(value)) {
 		if (schema.minItems !== undefined && value.length < schema.minItems) fail(path, schema);
 		if (schema.maxItems !== undefined && value.length > schema.maxItems) fail(path, schema);
-		if (schema.items) value.forEach((item, i) => validate(item, schema.items as Schema, `${path}[${i}]`));
+		if (schema.items)
+			value.forEach((item, i) => validate(item, schema.items as Schema, `${path}[${i}]`));
 	}
 	if (matchesType(value, 'object')) validateObject(value as Record<string, unknown>, schema, path);
 }
@@ -192,7 +213,10 @@ function validateObject(value: Record<string, unknown>, schema: Schema, path: st
 			if (schema.propertyNames) {
 				const keyPath = join(path, key);
 				if (!new RegExp(schema.propertyNames.pattern ?? '').test(key)) {
-					throw invalidRequest(`${label(keyPath)} is not a valid name: names must be ${expectation(schema.propertyNames)}`, keyPath);
+					throw invalidRequest(
+						`${label(keyPath)} is not a valid name: names must be ${expectation(schema.propertyNames)}`,
+						keyPath,
+					);
 				}
 			}
 			continue;
@@ -207,10 +231,14 @@ function validateObject(value: Record<string, unknown>, schema: Schema, path: st
 		}
 	}
 	for (const key of schema.required ?? []) {
-		if (value[key] === undefined) throw invalidRequest(`${label(join(path, key))} is required`, join(path, key));
+		if (value[key] === undefined)
+			throw invalidRequest(`${label(join(path, key))} is required`, join(path, key));
 	}
 	if (schema.minProperties !== undefined && Object.keys(value).length < schema.minProperties) {
-		throw invalidRequest(`${path === '' ? 'The body' : label(path)} must contain at least ${schema.minProperties} field`, path || undefined);
+		throw invalidRequest(
+			`${path === '' ? 'The body' : label(path)} must contain at least ${schema.minProperties} field`,
+			path || undefined,
+		);
 	}
 	for (const [key, propertySchema] of Object.entries(properties)) {
 		if (value[key] !== undefined) validate(value[key], propertySchema, join(path, key));

@@ -10,7 +10,10 @@ export function agentView(agent: AgentRecord): Agent {
 export function agentDetailView(org: OrgData, agent: AgentRecord) {
 	let runs = 0;
 	for (const run of org.runs.all()) if (run.agentId === agent.id) runs++;
-	return { ...agentView(agent), counts: { runs, connectors: agent.connectors, examples: agent.examples } };
+	return {
+		...agentView(agent),
+		counts: { runs, connectors: agent.connectors, examples: agent.examples },
+	};
 }
 
 /** A run as listed: without its input and output. */

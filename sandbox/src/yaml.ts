@@ -17,7 +17,10 @@ function scalar(value: unknown): string {
 }
 
 function isEmptyCollection(value: unknown): boolean {
-	return (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+	return (
+		(Array.isArray(value) && value.length === 0) ||
+		(typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+	);
 }
 
 function write(value: unknown, indent: string, lines: string[]): void {
@@ -28,14 +31,17 @@ function write(value: unknown, indent: string, lines: string[]): void {
 				write(item, `${indent}  `, nested);
 				lines.push(`${indent}- ${nested[0].trimStart()}`, ...nested.slice(1));
 			} else {
-				lines.push(`${indent}- ${isEmptyCollection(item) ? (Array.isArray(item) ? '[]' : '{}') : scalar(item)}`);
+				lines.push(
+					`${indent}- ${isEmptyCollection(item) ? (Array.isArray(item) ? '[]' : '{}') : scalar(item)}`,
+				);
 			}
 		}
 		return;
 	}
 	for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
 		if (item === undefined) continue;
-		if (isEmptyCollection(item)) lines.push(`${indent}${key(name)}: ${Array.isArray(item) ? '[]' : '{}'}`);
+		if (isEmptyCollection(item))
+			lines.push(`${indent}${key(name)}: ${Array.isArray(item) ? '[]' : '{}'}`);
 		else if (typeof item === 'object' && item !== null) {
 			lines.push(`${indent}${key(name)}:`);
 			write(item, Array.isArray(item) ? indent : `${indent}  `, lines);

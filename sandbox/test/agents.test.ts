@@ -19,18 +19,30 @@ async function agents(): Promise<Agent[]> {
 }
 
 async function agentWith(status: string, agentType?: string): Promise<Agent> {
-	return (await agents()).find((a) => a.status === status && (!agentType || a.agentType === agentType))!;
+	return (await agents()).find(
+		(a) => a.status === status && (!agentType || a.agentType === agentType),
+	)!;
 }
 
 describe('agents', () => {
 	test('seed: the four agent types, one paused, one uninstalled', async () => {
 		const list = await agents();
-		expect(new Set(list.map((a) => a.agentType))).toEqual(new Set(['QuoteAgent', 'InvoiceAgent', 'PlanningAgent', 'CustomerCareAgent']));
+		expect(new Set(list.map((a) => a.agentType))).toEqual(
+			new Set(['QuoteAgent', 'InvoiceAgent', 'PlanningAgent', 'CustomerCareAgent']),
+		);
 		expect(list.filter((a) => a.status === 'paused')).toHaveLength(1);
 		expect(list.filter((a) => a.status === 'uninstalled')).toHaveLength(1);
 		for (const agent of list) {
 			expect(agent.id).toMatch(/^agt_/);
-			expect(Object.keys(agent)).toEqual(['id', 'name', 'agentType', 'status', 'description', 'createdAt', 'updatedAt']);
+			expect(Object.keys(agent)).toEqual([
+				'id',
+				'name',
+				'agentType',
+				'status',
+				'description',
+				'createdAt',
+				'updatedAt',
+			]);
 		}
 	});
 
@@ -40,7 +52,9 @@ describe('agents', () => {
 		expect(paused.data[0].agentType).toBe('PlanningAgent');
 		const invoiceAgents = (await t.admin('GET', '/agents?agentType=InvoiceAgent')).body.data;
 		expect(invoiceAgents.map((a: Agent) => a.status).sort()).toEqual(['active', 'uninstalled']);
-		expect((await t.admin('GET', '/agents?agentType=InvoiceAgent&status=active')).body.meta.total).toBe(1);
+		expect(
+			(await t.admin('GET', '/agents?agentType=InvoiceAgent&status=active')).body.meta.total,
+		).toBe(1);
 	});
 
 	test('invalid filter values are 400 naming the field', async () => {
@@ -51,13 +65,18 @@ describe('agents', () => {
 			message: '"status" must be one of "active", "paused", "uninstalled"; got "sleeping"',
 			field: 'status',
 		});
-		expect((await t.admin('GET', '/agents?agentType=SalesAgent')).body.error.field).toBe('agentType');
+		expect((await t.admin('GET', '/agents?agentType=SalesAgent')).body.error.field).toBe(
+			'agentType',
+		);
 	});
 
 	test('GET /agents/{id} adds counts of runs, connectors and examples', async () => {
 		const quoteAgent = await agentWith('active', 'QuoteAgent');
 		const res = await t.admin('GET', `/agents/${quoteAgent.id}`);
-		expect(res.body.data).toMatchObject({ ...quoteAgent, counts: { runs: 3, connectors: 2, examples: 14 } });
+		expect(res.body.data).toMatchObject({
+			...quoteAgent,
+			counts: { runs: 3, connectors: 2, examples: 14 },
+		});
 		expect((await t.admin('GET', '/agents/agt_nope')).status).toBe(404);
 	});
 
@@ -70,7 +89,9 @@ describe('agents', () => {
 		const status = await t.admin('PATCH', `/agents/${agent.id}`, { status: 'paused' });
 		expect(status.status).toBe(400);
 		expect(status.body.error.message).toBe('"status" is not a known field; known fields: name');
-		expect((await t.admin('PATCH', `/agents/${agent.id}`, { name: '' })).body.error.field).toBe('name');
+		expect((await t.admin('PATCH', `/agents/${agent.id}`, { name: '' })).body.error.field).toBe(
+			'name',
+		);
 	});
 
 	test('pause an active agent, resume a paused one, with agent.paused / agent.resumed events', async () => {
@@ -95,7 +116,9 @@ describe('agents', () => {
 		const active = await agentWith('active');
 		const resume = await t.admin('POST', `/agents/${active.id}/resume`);
 		expect(resume.status).toBe(422);
-		expect(resume.body.error.message).toBe(`Cannot resume agent ${active.id}: its status is "active"; only a "paused" agent can be resumed`);
+		expect(resume.body.error.message).toBe(
+			`Cannot resume agent ${active.id}: its status is "active"; only a "paused" agent can be resumed`,
+		);
 	});
 
 	test('an uninstalled agent refuses pause, resume, rename and autonomy changes (422)', async () => {
@@ -115,7 +138,9 @@ describe('agents', () => {
 
 	test('pause/resume accept no body fields', async () => {
 		const agent = await agentWith('active');
-		expect((await t.admin('POST', `/agents/${agent.id}/pause`, { force: true })).body.error.field).toBe('force');
+		expect(
+			(await t.admin('POST', `/agents/${agent.id}/pause`, { force: true })).body.error.field,
+		).toBe('force');
 	});
 });
 
@@ -139,21 +164,64 @@ describe('autonomy', () => {
 			actionOverrides: { send_invoice: { mode: 'auto_instant' } },
 		});
 		expect(res.status).toBe(200);
-		expect(res.body.data).toMatchObject({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 4, actionOverrides: { send_invoice: { mode: 'auto_instant' } } });
-		const partial = await t.admin('PATCH', `/agents/${agent.id}/autonomy`, { defaultMode: 'auto_instant' });
-		expect(partial.body.data).toMatchObject({ defaultMode: 'auto_instant', autoAfterApprovalsCount: 4 });
-		expect((await t.admin('GET', `/agents/${agent.id}/autonomy`)).body.data).toEqual(partial.body.data);
+		expect(res.body.data).toMatchObject({
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 4,
+			actionOverrides: { send_invoice: { mode: 'auto_instant' } },
+		});
+		const partial = await t.admin('PATCH', `/agents/${agent.id}/autonomy`, {
+			defaultMode: 'auto_instant',
+		});
+		expect(partial.body.data).toMatchObject({
+			defaultMode: 'auto_instant',
+			autoAfterApprovalsCount: 4,
+		});
+		expect((await t.admin('GET', `/agents/${agent.id}/autonomy`)).body.data).toEqual(
+			partial.body.data,
+		);
 	});
 
 	test.each([
-		[{ defaultMode: 'sometimes' }, 'defaultMode', '"defaultMode" must be one of "manual", "auto_after_approvals", "auto_instant"; got "sometimes"'],
-		[{ autoAfterApprovalsCount: -1 }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" must be an integer from 0 to 1000'],
-		[{ autoAfterApprovalsCount: 2.5 }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" must be an integer from 0 to 1000'],
-		[{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: null }, 'autoAfterApprovalsCount', '"autoAfterApprovalsCount" is required (an integer of at least 0) when a mode is auto_after_approvals'],
-		[{ actionOverrides: { send_invoice: { mode: 'later' } } }, 'actionOverrides.send_invoice.mode', 'actionOverrides.send_invoice.mode must be one of "manual", "auto_after_approvals", "auto_instant"; got "later"'],
-		[{ actionOverrides: { send_invoice: {} } }, 'actionOverrides.send_invoice.mode', 'actionOverrides.send_invoice.mode is required'],
-		[{ actionOverrides: { send_invoice: 'manual' } }, 'actionOverrides.send_invoice', 'actionOverrides.send_invoice must be an object'],
-		[{ actionOverrides: { 'Send Invoice': { mode: 'manual' } } }, 'actionOverrides.Send Invoice', 'actionOverrides.Send Invoice is not a valid name: names must be lower-case letters, digits and _ (like send_invoice)'],
+		[
+			{ defaultMode: 'sometimes' },
+			'defaultMode',
+			'"defaultMode" must be one of "manual", "auto_after_approvals", "auto_instant"; got "sometimes"',
+		],
+		[
+			{ autoAfterApprovalsCount: -1 },
+			'autoAfterApprovalsCount',
+			'"autoAfterApprovalsCount" must be an integer from 0 to 1000',
+		],
+		[
+			{ autoAfterApprovalsCount: 2.5 },
+			'autoAfterApprovalsCount',
+			'"autoAfterApprovalsCount" must be an integer from 0 to 1000',
+		],
+		[
+			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: null },
+			'autoAfterApprovalsCount',
+			'"autoAfterApprovalsCount" is required (an integer of at least 0) when a mode is auto_after_approvals',
+		],
+		[
+			{ actionOverrides: { send_invoice: { mode: 'later' } } },
+			'actionOverrides.send_invoice.mode',
+			'actionOverrides.send_invoice.mode must be one of "manual", "auto_after_approvals", "auto_instant"; got "later"',
+		],
+		[
+			{ actionOverrides: { send_invoice: {} } },
+			'actionOverrides.send_invoice.mode',
+			'actionOverrides.send_invoice.mode is required',
+		],
+		[
+			{ actionOverrides: { send_invoice: 'manual' } },
+			'actionOverrides.send_invoice',
+			'actionOverrides.send_invoice must be an object',
+		],
+		[
+			{ actionOverrides: { 'Send Invoice': { mode: 'manual' } } },
+			'actionOverrides.Send Invoice',
+			'actionOverrides.Send Invoice is not a valid name: names must be lower-case letters, digits and _ (like send_invoice)',
+		],
 		[{ actionOverrides: [] }, 'actionOverrides', '"actionOverrides" must be an object'],
 	])('invalid %j names %s', async (body, fieldName, message) => {
 		const agent = await agentWith('active', 'CustomerCareAgent');
@@ -164,9 +232,24 @@ describe('autonomy', () => {
 
 	test('auto_after_approvals with no count set is 400; with the count in the same body it works', async () => {
 		const agent = await agentWith('active', 'CustomerCareAgent'); // seeded with count null
-		expect((await t.admin('PATCH', `/agents/${agent.id}/autonomy`, { defaultMode: 'auto_after_approvals' })).status).toBe(400);
-		expect((await t.admin('PATCH', `/agents/${agent.id}/autonomy`, { actionOverrides: { send_quote: { mode: 'auto_after_approvals' } } })).status).toBe(400);
-		const ok = await t.admin('PATCH', `/agents/${agent.id}/autonomy`, { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 });
+		expect(
+			(
+				await t.admin('PATCH', `/agents/${agent.id}/autonomy`, {
+					defaultMode: 'auto_after_approvals',
+				})
+			).status,
+		).toBe(400);
+		expect(
+			(
+				await t.admin('PATCH', `/agents/${agent.id}/autonomy`, {
+					actionOverrides: { send_quote: { mode: 'auto_after_approvals' } },
+				})
+			).status,
+		).toBe(400);
+		const ok = await t.admin('PATCH', `/agents/${agent.id}/autonomy`, {
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 3,
+		});
 		expect(ok.status).toBe(200);
 	});
 });
@@ -176,7 +259,9 @@ describe('runs', () => {
 		const agent = await agentWith('active', 'QuoteAgent');
 		const res = await t.admin('GET', `/agents/${agent.id}/runs`);
 		expect(res.body.meta.total).toBe(3);
-		expect(new Set(res.body.data.map((r: { status: string }) => r.status))).toEqual(new Set(['success', 'failed', 'running']));
+		expect(new Set(res.body.data.map((r: { status: string }) => r.status))).toEqual(
+			new Set(['success', 'failed', 'running']),
+		);
 		for (const run of res.body.data) {
 			expect(run.id).toMatch(/^run_/);
 			expect(run.agentId).toBe(agent.id);
@@ -185,7 +270,9 @@ describe('runs', () => {
 		}
 		const failed = await t.admin('GET', `/agents/${agent.id}/runs?status=failed`);
 		expect(failed.body.data.map((r: { status: string }) => r.status)).toEqual(['failed']);
-		expect((await t.admin('GET', `/agents/${agent.id}/runs?status=done`)).body.error.field).toBe('status');
+		expect((await t.admin('GET', `/agents/${agent.id}/runs?status=done`)).body.error.field).toBe(
+			'status',
+		);
 		expect((await t.admin('GET', '/agents/agt_nope/runs')).status).toBe(404);
 	});
 
@@ -194,7 +281,11 @@ describe('runs', () => {
 		const [first] = (await t.admin('GET', `/agents/${agent.id}/runs?status=success`)).body.data;
 		const res = await t.admin('GET', `/agents/${agent.id}/runs/${first.id}`);
 		expect(res.status).toBe(200);
-		expect(res.body.data).toMatchObject({ ...first, input: expect.any(Object), output: expect.objectContaining({ action: 'quote_created' }) });
+		expect(res.body.data).toMatchObject({
+			...first,
+			input: expect.any(Object),
+			output: expect.objectContaining({ action: 'quote_created' }),
+		});
 	});
 
 	test("a run read through another agent's path is 404", async () => {
@@ -208,7 +299,8 @@ describe('runs', () => {
 	test('every agent type has runs; runs exist in each status', async () => {
 		const statuses = new Set<string>();
 		for (const agent of await agents()) {
-			for (const run of (await t.admin('GET', `/agents/${agent.id}/runs`)).body.data) statuses.add(run.status);
+			for (const run of (await t.admin('GET', `/agents/${agent.id}/runs`)).body.data)
+				statuses.add(run.status);
 		}
 		expect(statuses).toEqual(new Set(['running', 'success', 'failed']));
 	});

@@ -35,7 +35,15 @@ describe('API keys', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.data).toMatchObject({
 			organizationId: t.sandbox.organizationIds.primary,
-			scopes: ['contacts.read', 'quotes.read', 'invoices.read', 'organization.read', 'agents.read', 'requests.read', 'webhooks.read'],
+			scopes: [
+				'contacts.read',
+				'quotes.read',
+				'invoices.read',
+				'organization.read',
+				'agents.read',
+				'requests.read',
+				'webhooks.read',
+			],
 			prefix: `${t.sandbox.keys.readOnly.slice(0, 8)}…`,
 		});
 		expect(res.body.data.apiKeyId).toMatch(/^key_/);
@@ -63,7 +71,8 @@ describe('API keys', () => {
 		store.add(key, { id: 'key_1', organizationId: 'org_1', name: 'k', scopes: ['*'] });
 		const scrypt = jest.mocked(scryptSync);
 		scrypt.mockClear();
-		for (let i = 0; i < 1000; i++) expect(store.authenticate(`Bearer ${key}`)).toMatchObject({ id: 'key_1' });
+		for (let i = 0; i < 1000; i++)
+			expect(store.authenticate(`Bearer ${key}`)).toMatchObject({ id: 'key_1' });
 		expect(scrypt).toHaveBeenCalledTimes(1);
 	});
 
@@ -81,7 +90,9 @@ describe('API keys', () => {
 
 	test('a key made in the second organization sees that organization', async () => {
 		const created = t.control.createKey({ scopes: ['organization.read'], organization: 'other' });
-		expect((await t.as(created.key)('GET', '/organization')).body.data.id).toBe(t.sandbox.organizationIds.other);
+		expect((await t.as(created.key)('GET', '/organization')).body.data.id).toBe(
+			t.sandbox.organizationIds.other,
+		);
 	});
 
 	test('an expired key answers 401', async () => {
@@ -94,13 +105,18 @@ describe('API keys', () => {
 	test('the key control validates scopes and organization', () => {
 		expect(() => t.control.createKey({ scopes: ['contacts.delete'] })).toThrow(/scopes\[0\]/);
 		expect(() => t.control.createKey({ scopes: [] })).toThrow(/"scopes"/);
-		expect(() => t.control.createKey({ scopes: ['*'], organization: 'org_nope' })).toThrow(/"organization"/);
+		expect(() => t.control.createKey({ scopes: ['*'], organization: 'org_nope' })).toThrow(
+			/"organization"/,
+		);
 	});
 });
 
 describe('rate limiting', () => {
 	test('429 rate_limited with Retry-After once the window is full, and recovery after it', async () => {
-		const limited = await startTestSandbox({ rateLimit: { limit: 3, windowMs: 1000 }, seed: false });
+		const limited = await startTestSandbox({
+			rateLimit: { limit: 3, windowMs: 1000 },
+			seed: false,
+		});
 		try {
 			// the window runs from the first request, which the sandbox saw before its answer arrived here
 			let firstAnswered = 0;
@@ -127,7 +143,10 @@ describe('rate limiting', () => {
 	});
 
 	test('Retry-After is the whole seconds until the oldest request leaves the window', async () => {
-		const limited = await startTestSandbox({ rateLimit: { limit: 1, windowMs: 4500 }, seed: false });
+		const limited = await startTestSandbox({
+			rateLimit: { limit: 1, windowMs: 4500 },
+			seed: false,
+		});
 		try {
 			expect((await limited.admin('GET', '/me')).status).toBe(200);
 			const refused = await limited.admin('GET', '/me');

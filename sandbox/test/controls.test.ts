@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => t.sandbox.stop());
 beforeEach(() => t.control.reset());
 
-async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: Loose }> {
+async function control(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; body: Loose }> {
 	const res = await fetch(`${t.sandbox.controlUrl}${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -40,7 +44,9 @@ describe('reset', () => {
 		expect(t.control.requestLog()).toEqual([]);
 		expect(t.control.events()).toEqual([]);
 		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(20);
-		expect((await t.admin('GET', '/organization')).body.data.legalName).toBe('Bakkerij de Vries B.V.');
+		expect((await t.admin('GET', '/organization')).body.data.legalName).toBe(
+			'Bakkerij de Vries B.V.',
+		);
 		expect((await t.as(created.key)('GET', '/contacts')).status).toBe(200);
 	});
 });
@@ -64,7 +70,11 @@ describe('seed', () => {
 		}
 		expect((await t.admin('GET', '/quotes')).body.meta.total).toBe(58);
 		expect((await t.admin('GET', '/invoices')).body.meta.total).toBe(60);
-		const other = await control('POST', '/seed', { resource: 'contacts', count: 5, organization: 'other' });
+		const other = await control('POST', '/seed', {
+			resource: 'contacts',
+			count: 5,
+			organization: 'other',
+		});
 		expect(other.body.data.organizationId).toBe(t.sandbox.organizationIds.other);
 		expect((await t.as(t.sandbox.keys.otherOrg)('GET', '/contacts')).body.meta.total).toBe(8);
 		const bad = await control('POST', '/seed', { resource: 'agents', count: 1 });
@@ -110,15 +120,25 @@ describe('fail-next', () => {
 	test('matches full paths and prefixes, on the legacy base too', async () => {
 		t.control.failNext({ path: '/api/v1/quotes*', status: 502 });
 		expect((await t.admin('GET', '/quotes')).status).toBe(200);
-		const legacy = await fetch(`${t.sandbox.legacyBaseUrl}/quotes`, { headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` } });
+		const legacy = await fetch(`${t.sandbox.legacyBaseUrl}/quotes`, {
+			headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` },
+		});
 		expect(legacy.status).toBe(502);
 	});
 
 	test('mode reset destroys the connection', async () => {
 		await control('POST', '/fail-next', { mode: 'reset' });
-		await expect(fetch(`${t.sandbox.baseUrl}/me`, { headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` } })).rejects.toThrow();
+		await expect(
+			fetch(`${t.sandbox.baseUrl}/me`, {
+				headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` },
+			}),
+		).rejects.toThrow();
 		expect((await t.admin('GET', '/me')).status).toBe(200);
-		expect(t.control.requestLog()[0]).toMatchObject({ path: '/v1/me', injected: 'reset', status: null });
+		expect(t.control.requestLog()[0]).toMatchObject({
+			path: '/v1/me',
+			injected: 'reset',
+			status: null,
+		});
 	});
 
 	test('mode hang answers after ms (normally, or with the given status)', async () => {
@@ -132,7 +152,12 @@ describe('fail-next', () => {
 
 	test('a client that gives up on a hang gets a timeout', async () => {
 		t.control.failNext({ mode: 'hang', ms: 2000 });
-		await expect(fetch(`${t.sandbox.baseUrl}/me`, { headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` }, signal: AbortSignal.timeout(100) })).rejects.toThrow();
+		await expect(
+			fetch(`${t.sandbox.baseUrl}/me`, {
+				headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` },
+				signal: AbortSignal.timeout(100),
+			}),
+		).rejects.toThrow();
 		t.control.clearFailures();
 	});
 
@@ -169,7 +194,13 @@ describe('logs', () => {
 		await t.as(null)('GET', '/me');
 		const log = (await control('GET', '/requests')).body.data;
 		expect(log).toHaveLength(2);
-		expect(log[0]).toMatchObject({ method: 'GET', path: '/v1/contacts', query: { page: '2', pageSize: '5' }, status: 200, organizationId: t.sandbox.organizationIds.primary });
+		expect(log[0]).toMatchObject({
+			method: 'GET',
+			path: '/v1/contacts',
+			query: { page: '2', pageSize: '5' },
+			status: 200,
+			organizationId: t.sandbox.organizationIds.primary,
+		});
 		expect(log[0].keyId).toMatch(/^key_/);
 		expect(log[0].time).toMatch(/^\d{4}-/);
 		expect(log[1]).toMatchObject({ status: 401, keyId: null });
@@ -184,7 +215,9 @@ describe('logs', () => {
 		const logged = await startTestSandbox({ log: (line) => lines.push(line), seed: false });
 		const receiver = await startReceiver();
 		try {
-			const hook = (await logged.admin('POST', '/webhooks', { url: receiver.url, events: ['contact.created'] })).body.data;
+			const hook = (
+				await logged.admin('POST', '/webhooks', { url: receiver.url, events: ['contact.created'] })
+			).body.data;
 			await logged.admin('POST', '/contacts', { name: 'Log' });
 			await logged.control.waitForDeliveries();
 			expect(lines.length).toBeGreaterThan(2);
@@ -206,7 +239,13 @@ describe('logs', () => {
 			await control('POST', '/deliveries/wait');
 			const log = (await control('GET', '/deliveries')).body.data;
 			expect(log).toHaveLength(1);
-			expect(log[0]).toMatchObject({ eventType: 'agent.paused', attempt: 1, statusCode: 200, success: true, url: receiver.url });
+			expect(log[0]).toMatchObject({
+				eventType: 'agent.paused',
+				attempt: 1,
+				statusCode: 200,
+				success: true,
+				url: receiver.url,
+			});
 			await control('DELETE', '/deliveries');
 			expect((await control('GET', '/deliveries')).body.data).toEqual([]);
 		} finally {
@@ -220,12 +259,18 @@ describe('emit, signing, webhooks, keys, deprecation', () => {
 		const receiver = await startReceiver();
 		try {
 			await t.admin('POST', '/webhooks', { url: receiver.url, events: ['invoice.paid'] });
-			const res = await control('POST', '/emit', { type: 'invoice.paid', data: { id: 'inv_custom', status: 'paid' } });
+			const res = await control('POST', '/emit', {
+				type: 'invoice.paid',
+				data: { id: 'inv_custom', status: 'paid' },
+			});
 			expect(res.body.data.subscriptionIds).toHaveLength(1);
 			const sample = t.control.emit({ type: 'invoice.paid' });
 			const deliveries = await receiver.waitFor(2);
 			expect(JSON.parse(deliveries[0].body).data).toEqual({ id: 'inv_custom', status: 'paid' });
-			expect(JSON.parse(deliveries[1].body)).toMatchObject({ id: sample.id, data: { status: expect.any(String) } });
+			expect(JSON.parse(deliveries[1].body)).toMatchObject({
+				id: sample.id,
+				data: { status: expect.any(String) },
+			});
 			expect((await control('POST', '/emit', { type: 'nope' })).status).toBe(400);
 		} finally {
 			await receiver.close();
@@ -236,7 +281,9 @@ describe('emit, signing, webhooks, keys, deprecation', () => {
 		const receiver = await startReceiver();
 		try {
 			await t.admin('POST', '/webhooks', { url: receiver.url, events: ['contact.created'] });
-			expect((await control('POST', '/signing', { scheme: 'github' })).body.data).toEqual({ scheme: 'github' });
+			expect((await control('POST', '/signing', { scheme: 'github' })).body.data).toEqual({
+				scheme: 'github',
+			});
 			await t.admin('POST', '/contacts', { name: 'A' });
 			t.control.setSigningScheme('stripe');
 			await t.admin('POST', '/contacts', { name: 'B' });
@@ -250,10 +297,22 @@ describe('emit, signing, webhooks, keys, deprecation', () => {
 	});
 
 	test('GET /__sandbox/webhooks lists the subscriptions of every organization without secrets', async () => {
-		const mine = (await t.admin('POST', '/webhooks', { url: 'https://example.com/a', events: ['quote.created'] })).body.data;
-		const theirs = (await t.as(t.sandbox.keys.otherOrg)('POST', '/webhooks', { url: 'https://example.com/b', events: ['quote.created'] })).body.data;
+		const mine = (
+			await t.admin('POST', '/webhooks', {
+				url: 'https://example.com/a',
+				events: ['quote.created'],
+			})
+		).body.data;
+		const theirs = (
+			await t.as(t.sandbox.keys.otherOrg)('POST', '/webhooks', {
+				url: 'https://example.com/b',
+				events: ['quote.created'],
+			})
+		).body.data;
 		const res = await control('GET', '/webhooks');
-		expect(res.body.data.map((w: { id: string; organizationId: string }) => [w.id, w.organizationId])).toEqual([
+		expect(
+			res.body.data.map((w: { id: string; organizationId: string }) => [w.id, w.organizationId]),
+		).toEqual([
 			[mine.id, t.sandbox.organizationIds.primary],
 			[theirs.id, t.sandbox.organizationIds.other],
 		]);
@@ -261,19 +320,30 @@ describe('emit, signing, webhooks, keys, deprecation', () => {
 	});
 
 	test('POST /__sandbox/keys creates a key once; DELETE revokes it', async () => {
-		const res = await control('POST', '/keys', { scopes: ['quotes.read'], organization: 'primary', name: 'CI' });
+		const res = await control('POST', '/keys', {
+			scopes: ['quotes.read'],
+			organization: 'primary',
+			name: 'CI',
+		});
 		expect(res.body.data.key).toMatch(/^svc_[A-Za-z0-9_-]{32}$/);
 		expect((await t.as(res.body.data.key)('GET', '/quotes')).status).toBe(200);
 		expect((await t.as(res.body.data.key)('GET', '/contacts')).status).toBe(403);
 		expect(JSON.stringify((await control('GET', '')).body)).not.toContain(res.body.data.key);
-		expect((await control('DELETE', `/keys/${res.body.data.id}`)).body.data).toEqual({ id: res.body.data.id, revoked: true });
+		expect((await control('DELETE', `/keys/${res.body.data.id}`)).body.data).toEqual({
+			id: res.body.data.id,
+			revoked: true,
+		});
 		expect((await t.as(res.body.data.key)('GET', '/quotes')).status).toBe(401);
 	});
 
 	test('deprecation adds Deprecation and Sunset headers to every API response', async () => {
 		expect((await t.admin('GET', '/me')).headers.get('deprecation')).toBeNull();
 		await control('POST', '/deprecate', { enabled: true });
-		for (const res of [await t.admin('GET', '/me'), await t.as(null)('GET', '/me'), await t.admin('GET', '/nothing')]) {
+		for (const res of [
+			await t.admin('GET', '/me'),
+			await t.as(null)('GET', '/me'),
+			await t.admin('GET', '/nothing'),
+		]) {
 			expect(res.headers.get('deprecation')).toBe('true');
 			expect(Number.isNaN(Date.parse(res.headers.get('sunset') ?? ''))).toBe(false);
 		}
@@ -283,7 +353,11 @@ describe('emit, signing, webhooks, keys, deprecation', () => {
 
 	test('GET /__sandbox describes the sandbox without plain keys; unknown controls are 404', async () => {
 		const res = await control('GET', '');
-		expect(res.body.data).toMatchObject({ baseUrl: t.sandbox.baseUrl, signingScheme: 'standard', deprecated: false });
+		expect(res.body.data).toMatchObject({
+			baseUrl: t.sandbox.baseUrl,
+			signingScheme: 'standard',
+			deprecated: false,
+		});
 		expect(res.body.data.keys.length).toBeGreaterThanOrEqual(4);
 		expect(JSON.stringify(res.body)).not.toMatch(/svc_[A-Za-z0-9_-]{32}/);
 		expect((await control('POST', '/nothing')).status).toBe(404);
@@ -300,19 +374,40 @@ describe('fail-next skip', () => {
 		expect((await t.admin('POST', '/contacts', { name: 'Tweede' })).status).toBe(201);
 		expect((await t.admin('GET', '/contacts')).body.meta.total).toBe(22);
 		expect(t.control.failRules()).toEqual([]);
-		expect(t.control.requestLog().map((e) => e.injected)).toEqual([null, null, 'status', null, null]);
+		expect(t.control.requestLog().map((e) => e.injected)).toEqual([
+			null,
+			null,
+			'status',
+			null,
+			null,
+		]);
 	});
 
 	test('bodyContains fails only the request whose body holds the text, whatever the order', async () => {
-		await control('POST', '/fail-next', { bodyContains: 'b@example.com', status: 503, method: 'POST' });
-		const answers = await Promise.all(['a', 'b', 'c'].map((x) => t.admin('POST', '/contacts', { name: x, email: `${x}@example.com` })));
+		await control('POST', '/fail-next', {
+			bodyContains: 'b@example.com',
+			status: 503,
+			method: 'POST',
+		});
+		const answers = await Promise.all(
+			['a', 'b', 'c'].map((x) =>
+				t.admin('POST', '/contacts', { name: x, email: `${x}@example.com` }),
+			),
+		);
 		expect(answers.map((a) => a.status)).toEqual([201, 503, 201]);
-		expect((await t.admin('POST', '/contacts', { name: 'b', email: 'b@example.com' })).status).toBe(201);
-		expect((await t.admin('POST', '/contacts', 'not json', { 'Content-Type': 'application/json' })).status).toBe(400);
+		expect((await t.admin('POST', '/contacts', { name: 'b', email: 'b@example.com' })).status).toBe(
+			201,
+		);
+		expect(
+			(await t.admin('POST', '/contacts', 'not json', { 'Content-Type': 'application/json' }))
+				.status,
+		).toBe(400);
 	});
 
 	test('over HTTP, and skip is validated', async () => {
-		expect((await control('POST', '/fail-next', { skip: 2, status: 502 })).body.data).toMatchObject({ skip: 2, remaining: 1 });
+		expect((await control('POST', '/fail-next', { skip: 2, status: 502 })).body.data).toMatchObject(
+			{ skip: 2, remaining: 1 },
+		);
 		expect((await t.admin('GET', '/me')).status).toBe(200);
 		expect((await t.admin('GET', '/me')).status).toBe(200);
 		expect((await t.admin('GET', '/me')).status).toBe(502);
@@ -322,7 +417,9 @@ describe('fail-next skip', () => {
 
 describe('list-change', () => {
 	const ids = async (page: number, pageSize = 10): Promise<string[]> =>
-		(await t.admin('GET', `/contacts?page=${page}&pageSize=${pageSize}`)).body.data.map((c: Loose) => c.id);
+		(await t.admin('GET', `/contacts?page=${page}&pageSize=${pageSize}`)).body.data.map(
+			(c: Loose) => c.id,
+		);
 
 	test('deletes the first record of the list after page 1 is answered, once: page 2 then starts one record later', async () => {
 		const before = await ids(1, 20);
@@ -344,7 +441,9 @@ describe('list-change', () => {
 		expect((await t.admin('GET', `/contacts/${gone.id}`)).status).toBe(200);
 		await ids(2);
 		expect((await t.admin('GET', `/contacts/${gone.id}`)).status).toBe(404);
-		expect((await t.admin('POST', '/contacts', { name: 'Opnieuw', email: gone.email })).status).toBe(201);
+		expect(
+			(await t.admin('POST', '/contacts', { name: 'Opnieuw', email: gone.email })).status,
+		).toBe(201);
 	});
 
 	test('insert puts a new record first: the last record of page 1 is read again on page 2, and contact.created is emitted', async () => {
@@ -382,7 +481,17 @@ describe('list-change', () => {
 		t.control.reset();
 		expect(t.control.listChanges()).toEqual([]);
 		expect((await control('POST', '/list-change', { resource: 'agents' })).status).toBe(400);
-		expect((await control('POST', '/list-change', { resource: 'contacts', change: 'insert', id: 'ctc_x' })).status).toBe(400);
-		expect((await control('POST', '/list-change', { resource: 'contacts', afterPage: 0 })).status).toBe(400);
+		expect(
+			(
+				await control('POST', '/list-change', {
+					resource: 'contacts',
+					change: 'insert',
+					id: 'ctc_x',
+				})
+			).status,
+		).toBe(400);
+		expect(
+			(await control('POST', '/list-change', { resource: 'contacts', afterPage: 0 })).status,
+		).toBe(400);
 	});
 });

@@ -31,26 +31,46 @@ describe('addresses and envelopes', () => {
 	test('errors come as { error: { code, message } }', async () => {
 		const res = await t.admin('GET', '/contacts/ctc_doesnotexist');
 		expect(res.status).toBe(404);
-		expect(res.body).toEqual({ error: { code: 'not_found', message: 'Contact "ctc_doesnotexist" was not found' } });
+		expect(res.body).toEqual({
+			error: { code: 'not_found', message: 'Contact "ctc_doesnotexist" was not found' },
+		});
 	});
 
 	test('the legacy base /api/v1 serves the same routes with the same answers', async () => {
 		const legacy = apiClient(t.sandbox.legacyBaseUrl, t.sandbox.keys.admin);
-		for (const path of ['/me', '/organization', '/contacts?pageSize=3', '/quotes', '/invoices', '/agents', '/requests', '/webhooks/events']) {
+		for (const path of [
+			'/me',
+			'/organization',
+			'/contacts?pageSize=3',
+			'/quotes',
+			'/invoices',
+			'/agents',
+			'/requests',
+			'/webhooks/events',
+		]) {
 			const [now, old] = await Promise.all([t.admin('GET', path), legacy('GET', path)]);
 			expect(old.status).toBe(now.status);
 			expect(old.body).toEqual(now.body);
 		}
-		const created = await legacy('POST', '/contacts', { name: 'Legacy Klant', email: 'legacy@klant.nl' });
+		const created = await legacy('POST', '/contacts', {
+			name: 'Legacy Klant',
+			email: 'legacy@klant.nl',
+		});
 		expect(created.status).toBe(201);
-		expect((await t.admin('GET', `/contacts/${created.body.data.id}`)).body.data.name).toBe('Legacy Klant');
-		expect((await legacy('DELETE', `/contacts/${created.body.data.id}`)).body).toEqual({ data: { id: created.body.data.id, deleted: true } });
+		expect((await t.admin('GET', `/contacts/${created.body.data.id}`)).body.data.name).toBe(
+			'Legacy Klant',
+		);
+		expect((await legacy('DELETE', `/contacts/${created.body.data.id}`)).body).toEqual({
+			data: { id: created.body.data.id, deleted: true },
+		});
 	});
 });
 
 describe('pagination', () => {
 	test('page and pageSize cut the list in creation order', async () => {
-		const all = (await t.admin('GET', '/contacts?pageSize=100')).body.data.map((c: { id: string }) => c.id);
+		const all = (await t.admin('GET', '/contacts?pageSize=100')).body.data.map(
+			(c: { id: string }) => c.id,
+		);
 		const page2 = await t.admin('GET', '/contacts?page=2&pageSize=7');
 		expect(page2.body.meta).toEqual({ page: 2, pageSize: 7, total: 20, hasMore: true });
 		expect(page2.body.data.map((c: { id: string }) => c.id)).toEqual(all.slice(7, 14));
@@ -59,14 +79,21 @@ describe('pagination', () => {
 		expect(last.body.data).toHaveLength(6);
 		const beyond = await t.admin('GET', '/contacts?page=9&pageSize=7');
 		expect(beyond.status).toBe(200);
-		expect(beyond.body).toEqual({ data: [], meta: { page: 9, pageSize: 7, total: 20, hasMore: false } });
+		expect(beyond.body).toEqual({
+			data: [],
+			meta: { page: 9, pageSize: 7, total: 20, hasMore: false },
+		});
 	});
 
 	test('pageSize 100 is the maximum', async () => {
 		expect((await t.admin('GET', '/contacts?pageSize=100')).status).toBe(200);
 		const res = await t.admin('GET', '/contacts?pageSize=101');
 		expect(res.status).toBe(400);
-		expect(res.body.error).toEqual({ code: 'invalid_request', message: '"pageSize" must be an integer from 1 to 100', field: 'pageSize' });
+		expect(res.body.error).toEqual({
+			code: 'invalid_request',
+			message: '"pageSize" must be an integer from 1 to 100',
+			field: 'pageSize',
+		});
 	});
 
 	test.each([
@@ -85,7 +112,14 @@ describe('pagination', () => {
 	});
 
 	test('every list paginates the same way', async () => {
-		for (const path of ['/quotes', '/invoices', '/agents', '/requests', '/webhooks', '/webhooks/events']) {
+		for (const path of [
+			'/quotes',
+			'/invoices',
+			'/agents',
+			'/requests',
+			'/webhooks',
+			'/webhooks/events',
+		]) {
 			const res = await t.admin('GET', `${path}?pageSize=2`);
 			expect(res.status).toBe(200);
 			expect(res.body.meta.pageSize).toBe(2);
@@ -97,7 +131,9 @@ describe('pagination', () => {
 describe('routing and bodies', () => {
 	test('unknown routes answer 404 not_found, also outside the base paths', async () => {
 		for (const path of ['/v1/nothing', '/v1/contacts/x/y', '/nothing', '/v2/contacts']) {
-			const res = await fetch(`http://127.0.0.1:${t.sandbox.port}${path}`, { headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` } });
+			const res = await fetch(`http://127.0.0.1:${t.sandbox.port}${path}`, {
+				headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` },
+			});
 			expect(res.status).toBe(404);
 			expect(((await res.json()) as Loose).error.code).toBe('not_found');
 		}
@@ -120,11 +156,17 @@ describe('routing and bodies', () => {
 		expect(res.body.error.code).toBe('invalid_json');
 	});
 
-	test.each([['[1,2]'], ['"text"'], ['42'], ['null']])('a body that is not a JSON object (%s) answers 400', async (body) => {
-		const res = await t.admin('POST', '/contacts', body);
-		expect(res.status).toBe(400);
-		expect(res.body.error).toEqual({ code: 'invalid_request', message: 'The request body must be a JSON object' });
-	});
+	test.each([['[1,2]'], ['"text"'], ['42'], ['null']])(
+		'a body that is not a JSON object (%s) answers 400',
+		async (body) => {
+			const res = await t.admin('POST', '/contacts', body);
+			expect(res.status).toBe(400);
+			expect(res.body.error).toEqual({
+				code: 'invalid_request',
+				message: 'The request body must be a JSON object',
+			});
+		},
+	);
 
 	test('PATCH bodies must be JSON objects too', async () => {
 		const res = await t.admin('PATCH', '/organization', '[]');
@@ -133,7 +175,9 @@ describe('routing and bodies', () => {
 	});
 
 	test('a body sent without Content-Type: application/json is refused', async () => {
-		const res = await t.admin('POST', '/contacts', JSON.stringify({ name: 'X' }), { 'Content-Type': 'text/plain' });
+		const res = await t.admin('POST', '/contacts', JSON.stringify({ name: 'X' }), {
+			'Content-Type': 'text/plain',
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.error.message).toContain('Content-Type: application/json');
 	});
@@ -170,18 +214,34 @@ describe('authentication and scopes', () => {
 	});
 
 	test('a scheme other than Bearer answers 401', async () => {
-		const res = await t.as(null)('GET', '/me', undefined, { Authorization: `Basic ${t.sandbox.keys.admin}` });
+		const res = await t.as(null)('GET', '/me', undefined, {
+			Authorization: `Basic ${t.sandbox.keys.admin}`,
+		});
 		expect(res.status).toBe(401);
 	});
 
 	test('the read-only key reads everything and writes nothing (403 naming the scope)', async () => {
 		const readOnly = t.as(t.sandbox.keys.readOnly);
-		for (const path of ['/me', '/organization', '/contacts', '/quotes', '/invoices', '/agents', '/requests', '/webhooks', '/webhooks/events']) {
+		for (const path of [
+			'/me',
+			'/organization',
+			'/contacts',
+			'/quotes',
+			'/invoices',
+			'/agents',
+			'/requests',
+			'/webhooks',
+			'/webhooks/events',
+		]) {
 			expect((await readOnly('GET', path)).status).toBe(200);
 		}
 		const res = await readOnly('POST', '/contacts', { name: 'Nope' });
 		expect(res.status).toBe(403);
-		expect(res.body.error).toEqual({ code: 'insufficient_scope', message: 'This API key lacks the scope "contacts.write"', scope: 'contacts.write' });
+		expect(res.body.error).toEqual({
+			code: 'insufficient_scope',
+			message: 'This API key lacks the scope "contacts.write"',
+			scope: 'contacts.write',
+		});
 		const writes: Array<[string, string, string]> = [
 			['PATCH', '/organization', 'organization.write'],
 			['POST', '/quotes', 'quotes.write'],
@@ -205,7 +265,13 @@ describe('authentication and scopes', () => {
 		const contactsOnly = t.as(t.sandbox.keys.contactsOnly);
 		const created = await contactsOnly('POST', '/contacts', { name: 'Wildcard B.V.' });
 		expect(created.status).toBe(201);
-		expect((await contactsOnly('PATCH', `/contacts/${created.body.data.id}`, { phone: '+31 6 1111 2222' })).status).toBe(200);
+		expect(
+			(
+				await contactsOnly('PATCH', `/contacts/${created.body.data.id}`, {
+					phone: '+31 6 1111 2222',
+				})
+			).status,
+		).toBe(200);
 		expect((await contactsOnly('DELETE', `/contacts/${created.body.data.id}`)).status).toBe(200);
 		const quotes = await contactsOnly('GET', '/quotes');
 		expect(quotes.status).toBe(403);
@@ -236,10 +302,18 @@ describe('organization isolation', () => {
 		const other = t.as(t.sandbox.keys.otherOrg);
 		const mine = (await t.admin('GET', '/contacts?pageSize=100')).body.data;
 		const theirs = (await other('GET', '/contacts?pageSize=100')).body.data;
-		expect(theirs.map((c: { name: string }) => c.name)).toEqual(['VvE De Kade', 'Kees Willemsen', 'Woonstichting Maasoever']);
+		expect(theirs.map((c: { name: string }) => c.name)).toEqual([
+			'VvE De Kade',
+			'Kees Willemsen',
+			'Woonstichting Maasoever',
+		]);
 		expect(mine.some((c: { name: string }) => c.name === 'VvE De Kade')).toBe(false);
-		expect((await other('GET', '/organization')).body.data.legalName).toBe('Schildersbedrijf Jansen V.O.F.');
-		expect((await other('GET', '/me')).body.data.organizationId).toBe(t.sandbox.organizationIds.other);
+		expect((await other('GET', '/organization')).body.data.legalName).toBe(
+			'Schildersbedrijf Jansen V.O.F.',
+		);
+		expect((await other('GET', '/me')).body.data.organizationId).toBe(
+			t.sandbox.organizationIds.other,
+		);
 	});
 
 	test("another organization's ids answer 404 for every resource", async () => {
@@ -254,9 +328,18 @@ describe('organization isolation', () => {
 		for (const [resource, id] of Object.entries(ids)) {
 			expect((await other('GET', `/${resource}/${id}`)).status).toBe(404);
 		}
-		expect((await other('PATCH', `/contacts/${ids.contacts}`, { name: 'Hijack' })).status).toBe(404);
+		expect((await other('PATCH', `/contacts/${ids.contacts}`, { name: 'Hijack' })).status).toBe(
+			404,
+		);
 		expect((await other('DELETE', `/quotes/${ids.quotes}`)).status).toBe(404);
 		expect((await other('POST', `/agents/${ids.agents}/pause`)).status).toBe(404);
-		expect((await other('POST', '/quotes', { contactId: ids.contacts, items: [{ name: 'x', quantity: 1, unitPrice: 1 }] })).status).toBe(400);
+		expect(
+			(
+				await other('POST', '/quotes', {
+					contactId: ids.contacts,
+					items: [{ name: 'x', quantity: 1, unitPrice: 1 }],
+				})
+			).status,
+		).toBe(400);
 	});
 });

@@ -13,12 +13,20 @@ export interface ApiResult<T = Loose> {
 	body: T;
 }
 
-export type Api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<ApiResult>;
+export type Api = (
+	method: string,
+	path: string,
+	body?: unknown,
+	headers?: Record<string, string>,
+) => Promise<ApiResult>;
 
 /** A fetch wrapper bound to a base URL and a key; `body` objects are sent as JSON. */
 export function apiClient(baseUrl: string, key: string | null): Api {
 	return async (method, path, body, headers = {}) => {
-		const init: RequestInit = { method, headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers } };
+		const init: RequestInit = {
+			method,
+			headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers },
+		};
 		if (body !== undefined) {
 			init.body = typeof body === 'string' ? body : JSON.stringify(body);
 			(init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
@@ -43,7 +51,10 @@ export interface TestSandbox {
 }
 
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-	const sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 }, ...options });
+	const sandbox = await startSandbox({
+		rateLimit: { limit: 100_000, windowMs: 60_000 },
+		...options,
+	});
 	return {
 		sandbox,
 		admin: apiClient(sandbox.baseUrl, sandbox.keys.admin),
@@ -70,7 +81,9 @@ export interface Receiver {
 }
 
 /** A tiny webhook receiver on 127.0.0.1:<free port>. */
-export async function startReceiver(respond: (index: number) => number = () => 200): Promise<Receiver> {
+export async function startReceiver(
+	respond: (index: number) => number = () => 200,
+): Promise<Receiver> {
 	const received: ReceivedDelivery[] = [];
 	const waiters: Array<() => void> = [];
 	const receiver = { respond } as Receiver;
@@ -79,7 +92,13 @@ export async function startReceiver(respond: (index: number) => number = () => 2
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const index = received.length;
-			received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
+			received.push({
+				method: req.method ?? '',
+				path: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+				receivedAt: Date.now(),
+			});
 			res.writeHead(receiver.respond(index), { 'Content-Type': 'text/plain' });
 			res.end('ok');
 			waiters.splice(0).forEach((wake) => wake());

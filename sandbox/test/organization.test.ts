@@ -53,23 +53,72 @@ describe('organization', () => {
 	test('a new default currency and VAT apply to new quotes', async () => {
 		await t.admin('PATCH', '/organization', { defaultCurrency: 'USD', defaultVatPercentage: 10 });
 		const contactId = (await t.admin('GET', '/contacts')).body.data[0].id;
-		const quote = (await t.admin('POST', '/quotes', { contactId, items: [{ name: 'x', quantity: 1, unitPrice: 100 }] })).body.data;
+		const quote = (
+			await t.admin('POST', '/quotes', {
+				contactId,
+				items: [{ name: 'x', quantity: 1, unitPrice: 100 }],
+			})
+		).body.data;
 		expect(quote).toMatchObject({ currency: 'USD', total: 110 });
 	});
 
 	test.each([
-		[{ defaultCurrency: 'eur' }, 'defaultCurrency', '"defaultCurrency" must be an ISO 4217 currency code of 3 capital letters, e.g. "EUR"'],
-		[{ defaultCurrency: 'EURO' }, 'defaultCurrency', '"defaultCurrency" must be an ISO 4217 currency code of 3 capital letters, e.g. "EUR"'],
-		[{ defaultVatPercentage: 101 }, 'defaultVatPercentage', '"defaultVatPercentage" must be a number from 0 to 100'],
-		[{ defaultVatPercentage: -1 }, 'defaultVatPercentage', '"defaultVatPercentage" must be a number from 0 to 100'],
-		[{ defaultVatPercentage: '21' }, 'defaultVatPercentage', '"defaultVatPercentage" must be a number from 0 to 100'],
-		[{ defaultPaymentTermsDays: 1.5 }, 'defaultPaymentTermsDays', '"defaultPaymentTermsDays" must be an integer from 0 to 3650'],
-		[{ defaultPaymentTermsDays: -1 }, 'defaultPaymentTermsDays', '"defaultPaymentTermsDays" must be an integer from 0 to 3650'],
+		[
+			{ defaultCurrency: 'eur' },
+			'defaultCurrency',
+			'"defaultCurrency" must be an ISO 4217 currency code of 3 capital letters, e.g. "EUR"',
+		],
+		[
+			{ defaultCurrency: 'EURO' },
+			'defaultCurrency',
+			'"defaultCurrency" must be an ISO 4217 currency code of 3 capital letters, e.g. "EUR"',
+		],
+		[
+			{ defaultVatPercentage: 101 },
+			'defaultVatPercentage',
+			'"defaultVatPercentage" must be a number from 0 to 100',
+		],
+		[
+			{ defaultVatPercentage: -1 },
+			'defaultVatPercentage',
+			'"defaultVatPercentage" must be a number from 0 to 100',
+		],
+		[
+			{ defaultVatPercentage: '21' },
+			'defaultVatPercentage',
+			'"defaultVatPercentage" must be a number from 0 to 100',
+		],
+		[
+			{ defaultPaymentTermsDays: 1.5 },
+			'defaultPaymentTermsDays',
+			'"defaultPaymentTermsDays" must be an integer from 0 to 3650',
+		],
+		[
+			{ defaultPaymentTermsDays: -1 },
+			'defaultPaymentTermsDays',
+			'"defaultPaymentTermsDays" must be an integer from 0 to 3650',
+		],
 		[{ kvkNumber: 'KVK123' }, 'kvkNumber', '"kvkNumber" must be exactly 8 digits, e.g. "12345678"'],
-		[{ iban: 'NL00ABNA0417164300' }, 'iban', '"iban" must be a valid IBAN in capitals without spaces, e.g. "NL91ABNA0417164300"; the check digits of "NL00ABNA0417164300" are wrong'],
-		[{ iban: 'NL91 ABNA 0417 1643 00' }, 'iban', '"iban" must be a valid IBAN in capitals without spaces, e.g. "NL91ABNA0417164300"'],
-		[{ legalName: '' }, 'legalName', '"legalName" must be a non-empty string of at most 200 characters'],
-		[{ id: 'org_x' }, 'id', '"id" is not a known field; known fields: legalName, kvkNumber, vatNumber, iban, defaultCurrency, defaultVatPercentage, defaultPaymentTermsDays, invoiceFooter, invoiceNumberPrefix, quoteNumberPrefix'],
+		[
+			{ iban: 'NL00ABNA0417164300' },
+			'iban',
+			'"iban" must be a valid IBAN in capitals without spaces, e.g. "NL91ABNA0417164300"; the check digits of "NL00ABNA0417164300" are wrong',
+		],
+		[
+			{ iban: 'NL91 ABNA 0417 1643 00' },
+			'iban',
+			'"iban" must be a valid IBAN in capitals without spaces, e.g. "NL91ABNA0417164300"',
+		],
+		[
+			{ legalName: '' },
+			'legalName',
+			'"legalName" must be a non-empty string of at most 200 characters',
+		],
+		[
+			{ id: 'org_x' },
+			'id',
+			'"id" is not a known field; known fields: legalName, kvkNumber, vatNumber, iban, defaultCurrency, defaultVatPercentage, defaultPaymentTermsDays, invoiceFooter, invoiceNumberPrefix, quoteNumberPrefix',
+		],
 	])('invalid PATCH %j names %s', async (body, fieldName, message) => {
 		const res = await t.admin('PATCH', '/organization', body);
 		expect(res.status).toBe(400);
@@ -78,6 +127,8 @@ describe('organization', () => {
 
 	test("a PATCH does not touch the other organization's settings", async () => {
 		await t.admin('PATCH', '/organization', { legalName: 'Gewijzigd B.V.' });
-		expect((await t.as(t.sandbox.keys.otherOrg)('GET', '/organization')).body.data.legalName).toBe('Schildersbedrijf Jansen V.O.F.');
+		expect((await t.as(t.sandbox.keys.otherOrg)('GET', '/organization')).body.data.legalName).toBe(
+			'Schildersbedrijf Jansen V.O.F.',
+		);
 	});
 });

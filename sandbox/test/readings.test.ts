@@ -21,7 +21,11 @@ async function agentId(): Promise<string> {
 
 describe('permissive by default', () => {
 	test('discount and credit lines are taken, and counted into the totals', async () => {
-		const items = [line, { name: 'Korting', quantity: 1, unitPrice: -2 }, { name: 'Retour', quantity: -1, unitPrice: 5, vatPercentage: 9 }];
+		const items = [
+			line,
+			{ name: 'Korting', quantity: 1, unitPrice: -2 },
+			{ name: 'Retour', quantity: -1, unitPrice: 5, vatPercentage: 9 },
+		];
 		for (const path of ['/quotes', '/invoices']) {
 			const res = await t.admin('POST', path, { contactId: await firstContactId(), items });
 			expect(res.status).toBe(201);
@@ -31,20 +35,29 @@ describe('permissive by default', () => {
 
 	test('an approvals count of 0 is taken, and an override alone may bring the count', async () => {
 		const id = await agentId();
-		const zero = await t.admin('PATCH', `/agents/${id}/autonomy`, { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 });
+		const zero = await t.admin('PATCH', `/agents/${id}/autonomy`, {
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 0,
+		});
 		expect(zero.body.data.autoAfterApprovalsCount).toBe(0);
 		const withOverride = await t.admin('PATCH', `/agents/${id}/autonomy`, {
 			defaultMode: 'manual',
 			actionOverrides: { send_invoice: { mode: 'auto_after_approvals' } },
 			autoAfterApprovalsCount: 4,
 		});
-		expect(withOverride.body.data).toMatchObject({ defaultMode: 'manual', autoAfterApprovalsCount: 4 });
+		expect(withOverride.body.data).toMatchObject({
+			defaultMode: 'manual',
+			autoAfterApprovalsCount: 4,
+		});
 		const cleared = await t.admin('PATCH', `/agents/${id}/autonomy`, { actionOverrides: {} });
 		expect(cleared.body.data.actionOverrides).toEqual({});
 	});
 
 	test('a contact type outside the known ones is kept as given', async () => {
-		const res = await t.admin('POST', '/contacts', { name: 'Stichting Vrienden', type: 'foundation' });
+		const res = await t.admin('POST', '/contacts', {
+			name: 'Stichting Vrienden',
+			type: 'foundation',
+		});
 		expect(res.status).toBe(201);
 		expect(res.body.data.type).toBe('foundation');
 	});
@@ -71,32 +84,59 @@ describe('strict mode', () => {
 	});
 
 	test('an approvals count of 0, an unknown contact type and a dueDate with a time are refused', async () => {
-		const count = await t.admin('PATCH', `/agents/${await agentId()}/autonomy`, { autoAfterApprovalsCount: 0 });
-		expect(count.body.error).toMatchObject({ code: 'invalid_request', field: 'autoAfterApprovalsCount' });
+		const count = await t.admin('PATCH', `/agents/${await agentId()}/autonomy`, {
+			autoAfterApprovalsCount: 0,
+		});
+		expect(count.body.error).toMatchObject({
+			code: 'invalid_request',
+			field: 'autoAfterApprovalsCount',
+		});
 		const type = await t.admin('POST', '/contacts', { name: 'X', type: 'foundation' });
 		expect(type.body.error).toMatchObject({ code: 'invalid_request', field: 'type' });
-		const due = await t.admin('POST', '/invoices', { contactId: await firstContactId(), items: [line], dueDate: '2026-12-31T10:00:00Z' });
+		const due = await t.admin('POST', '/invoices', {
+			contactId: await firstContactId(),
+			items: [line],
+			dueDate: '2026-12-31T10:00:00Z',
+		});
 		expect(due.body.error).toMatchObject({ code: 'invalid_request', field: 'dueDate' });
 	});
 
 	test('no quote moves to canceled (the spec shows none)', async () => {
-		const quote = (await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] })).body.data;
+		const quote = (
+			await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] })
+		).body.data;
 		const res = await t.admin('PATCH', `/quotes/${quote.id}`, { status: 'canceled' });
 		expect(res.status).toBe(422);
-		expect(res.body.error.message).toBe('Cannot change quote status from "draft" to "canceled"; allowed from "draft": "sent"');
+		expect(res.body.error.message).toBe(
+			'Cannot change quote status from "draft" to "canceled"; allowed from "draft": "sent"',
+		);
 	});
 
 	test('reset brings back the permissive readings', () => {
-		expect(t.control.readings()).toEqual({ strict: true, webhookListsWithoutMeta: false, listOrder: 'oldest', duplicateContactEmails: false });
+		expect(t.control.readings()).toEqual({
+			strict: true,
+			webhookListsWithoutMeta: false,
+			listOrder: 'oldest',
+			duplicateContactEmails: false,
+		});
 		t.control.reset();
-		expect(t.control.readings()).toEqual({ strict: false, webhookListsWithoutMeta: false, listOrder: 'oldest', duplicateContactEmails: false });
+		expect(t.control.readings()).toEqual({
+			strict: false,
+			webhookListsWithoutMeta: false,
+			listOrder: 'oldest',
+			duplicateContactEmails: false,
+		});
 	});
 });
 
 describe('webhook lists without meta', () => {
 	test('GET /webhooks and GET /webhooks/events answer every record as { data }, whatever the page size', async () => {
 		for (const name of ['A', 'B', 'C']) {
-			await t.admin('POST', '/webhooks', { name, url: 'https://example.com/hook', events: ['invoice.paid'] });
+			await t.admin('POST', '/webhooks', {
+				name,
+				url: 'https://example.com/hook',
+				events: ['invoice.paid'],
+			});
 		}
 		t.control.setReadings({ webhookListsWithoutMeta: true });
 		const hooks = await t.admin('GET', '/webhooks?page=1&pageSize=1');
@@ -109,18 +149,34 @@ describe('webhook lists without meta', () => {
 
 	test('the switch is an HTTP control too, and refuses unknown readings', async () => {
 		const post = (body: unknown) =>
-			fetch(`${t.sandbox.controlUrl}/readings`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-		expect(await (await post({ webhookListsWithoutMeta: true })).json()).toEqual({ data: { strict: false, webhookListsWithoutMeta: true, listOrder: 'oldest', duplicateContactEmails: false } });
+			fetch(`${t.sandbox.controlUrl}/readings`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+		expect(await (await post({ webhookListsWithoutMeta: true })).json()).toEqual({
+			data: {
+				strict: false,
+				webhookListsWithoutMeta: true,
+				listOrder: 'oldest',
+				duplicateContactEmails: false,
+			},
+		});
 		const refused = await post({ lenient: true });
 		expect(refused.status).toBe(400);
 	});
 });
 
 describe('list order', () => {
-	const ids = async (path: string) => (await t.admin('GET', `${path}?pageSize=100`)).body.data.map((r: { id: string }) => r.id) as string[];
+	const ids = async (path: string) =>
+		(await t.admin('GET', `${path}?pageSize=100`)).body.data.map(
+			(r: { id: string }) => r.id,
+		) as string[];
 
 	test('oldest first by default, newest first, or by id; the same for contacts, quotes, invoices and requests', async () => {
-		const created = (await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] })).body.data.id as string;
+		const created = (
+			await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] })
+		).body.data.id as string;
 		for (const path of ['/contacts', '/quotes', '/invoices', '/requests']) {
 			t.control.setReadings({ listOrder: 'oldest' });
 			const oldest = await ids(path);

@@ -1,20 +1,36 @@
 import { createHmac } from 'node:crypto';
 
-import { newSigningSecret, signatureHeaders, signGithub, signStandard, signStripe, verifyDelivery } from '../src/signing';
+import {
+	newSigningSecret,
+	signatureHeaders,
+	signGithub,
+	signStandard,
+	signStripe,
+	verifyDelivery,
+} from '../src/signing';
 
 describe('signing', () => {
 	test('signStandard matches the published Standard Webhooks test vector', () => {
-		expect(signStandard('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-			'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-		);
+		expect(
+			signStandard(
+				'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+				'msg_p5jXN8AQM9LWM0D4loKWxJek',
+				1614265330,
+				'{"test": 2432232314}',
+			),
+		).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
 	});
 
 	test('signGithub is sha256=<hex HMAC of the body> keyed with the whole secret', () => {
 		const secret = 'whsec_abc';
 		const body = '{"a":1}';
-		expect(signGithub(secret, body)).toBe(`sha256=${createHmac('sha256', 'whsec_abc').update(body).digest('hex')}`);
+		expect(signGithub(secret, body)).toBe(
+			`sha256=${createHmac('sha256', 'whsec_abc').update(body).digest('hex')}`,
+		);
 		// GitHub's documented example: secret "It's a Secret to Everybody", payload "Hello, World!".
-		expect(signGithub("It's a Secret to Everybody", 'Hello, World!')).toBe('sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17');
+		expect(signGithub("It's a Secret to Everybody", 'Hello, World!')).toBe(
+			'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
+		);
 	});
 
 	test('signStripe is t=<ts>,v1=<hex HMAC of "ts.body"> keyed with the whole secret', () => {
@@ -36,7 +52,9 @@ describe('signing', () => {
 		for (const scheme of ['standard', 'github', 'stripe'] as const) {
 			const headers = signatureHeaders(scheme, secret, 'evt_1', now, body);
 			expect(verifyDelivery(scheme, secret, headers, body)).toBe(true);
-			expect(verifyDelivery(scheme, secret, headers, body.replace('approved', 'created'))).toBe(false);
+			expect(verifyDelivery(scheme, secret, headers, body.replace('approved', 'created'))).toBe(
+				false,
+			);
 			expect(verifyDelivery(scheme, newSigningSecret(), headers, body)).toBe(false);
 		}
 		const old = signatureHeaders('standard', secret, 'evt_1', now - 3600, body);

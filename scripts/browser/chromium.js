@@ -42,7 +42,10 @@ const SYSTEM = {
 	env: process.env,
 	isExecutable,
 	isRoot: () => typeof process.getuid === 'function' && process.getuid() === 0,
-	isDebian: () => /^ID=debian$/m.test(fs.existsSync('/etc/os-release') ? fs.readFileSync('/etc/os-release', 'utf8') : ''),
+	isDebian: () =>
+		/^ID=debian$/m.test(
+			fs.existsSync('/etc/os-release') ? fs.readFileSync('/etc/os-release', 'utf8') : '',
+		),
 	aptInstallChromium,
 };
 
@@ -57,7 +60,8 @@ function candidates(env) {
 function findBrowser(system = SYSTEM) {
 	const wanted = system.env.CHROMIUM_PATH;
 	if (wanted) {
-		if (!system.isExecutable(wanted)) throw new Error(`CHROMIUM_PATH=${wanted} is not an executable file`);
+		if (!system.isExecutable(wanted))
+			throw new Error(`CHROMIUM_PATH=${wanted} is not an executable file`);
 		return wanted;
 	}
 	return candidates(system.env).find((file) => system.isExecutable(file));
@@ -69,21 +73,34 @@ function ensureBrowser(say, system = SYSTEM) {
 	if (found) return found;
 	const none = `No Chromium or Google Chrome found (looked for ${NAMES.join(', ')} on PATH and at ${PATHS.join(', ')})`;
 	if (!system.isDebian() || !system.isRoot()) {
-		throw new Error(`${none}. Install one, or set CHROMIUM_PATH to its binary, and run again (on Debian as root, this script installs Debian's chromium itself)`);
+		throw new Error(
+			`${none}. Install one, or set CHROMIUM_PATH to its binary, and run again (on Debian as root, this script installs Debian's chromium itself)`,
+		);
 	}
 	say(`${none}: installing Debian's chromium with apt-get (about 30 s)…`);
 	system.aptInstallChromium();
-	if (!system.isExecutable(DEBIAN_CHROMIUM)) throw new Error(`apt-get installed chromium, but ${DEBIAN_CHROMIUM} is still missing`);
+	if (!system.isExecutable(DEBIAN_CHROMIUM))
+		throw new Error(`apt-get installed chromium, but ${DEBIAN_CHROMIUM} is still missing`);
 	return DEBIAN_CHROMIUM;
 }
 
 function aptInstallChromium() {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
-		const res = spawnSync('apt-get', args, { env, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 10 * 60_000 });
+	for (const args of [
+		['update', '-qq'],
+		['install', '-y', '-qq', 'chromium'],
+	]) {
+		const res = spawnSync('apt-get', args, {
+			env,
+			encoding: 'utf8',
+			maxBuffer: 64 << 20,
+			timeout: 10 * 60_000,
+		});
 		if (res.error || res.status !== 0) {
 			const out = `${res.stdout || ''}${res.stderr || ''}`.trim().split('\n').slice(-20).join('\n');
-			throw new Error(`apt-get ${args.join(' ')} failed (${res.error ? res.error.message : `exit ${res.status}`}):\n${out}`);
+			throw new Error(
+				`apt-get ${args.join(' ')} failed (${res.error ? res.error.message : `exit ${res.status}`}):\n${out}`,
+			);
 		}
 	}
 }

@@ -19,14 +19,18 @@ async function waitForText(page, scope, text, timeout = UI_TIMEOUT_MS) {
 		.waitForFunction(
 			(s, t) =>
 				[...document.querySelectorAll(s)].some(
-					(el) => el.innerText.includes(t) || [...el.querySelectorAll('input, textarea')].some((i) => i.value.includes(t)),
+					(el) =>
+						el.innerText.includes(t) ||
+						[...el.querySelectorAll('input, textarea')].some((i) => i.value.includes(t)),
 				),
 			{ timeout, polling: 200 },
 			scope,
 			text,
 		)
 		.catch((e) => {
-			throw new Error(`"${text}" did not show in ${scope} within ${timeout / 1000} s (${e.message.split('\n')[0]})`);
+			throw new Error(
+				`"${text}" did not show in ${scope} within ${timeout / 1000} s (${e.message.split('\n')[0]})`,
+			);
 		});
 }
 
@@ -55,7 +59,9 @@ async function clickText(page, selector, text, timeout = UI_TIMEOUT_MS) {
 				text,
 			)
 			.catch((e) => {
-				throw new Error(`no visible ${selector} with "${text}" within ${timeout / 1000} s (${e.message.split('\n')[0]})`);
+				throw new Error(
+					`no visible ${selector} with "${text}" within ${timeout / 1000} s (${e.message.split('\n')[0]})`,
+				);
 			});
 		try {
 			await handle.asElement().click();
@@ -67,7 +73,9 @@ async function clickText(page, selector, text, timeout = UI_TIMEOUT_MS) {
 			await handle.dispose().catch(() => {});
 		}
 	}
-	throw new Error(`the visible ${selector} with "${text}" could not be clicked within ${timeout / 1000} s (${lastError?.message.split('\n')[0]})`);
+	throw new Error(
+		`the visible ${selector} with "${text}" could not be clicked within ${timeout / 1000} s (${lastError?.message.split('\n')[0]})`,
+	);
 }
 
 /**
@@ -84,16 +92,25 @@ async function dismissPopups(page, keep = []) {
 		const errors = [];
 		for (const toast of document.querySelectorAll('.el-notification')) {
 			if (!visible(toast)) continue;
-			if (toast.querySelector('.el-notification--error')) errors.push(toast.innerText.trim().slice(0, 300));
+			if (toast.querySelector('.el-notification--error'))
+				errors.push(toast.innerText.trim().slice(0, 300));
 			toast.querySelector('.el-notification__closeBtn')?.click();
 		}
 		const closed = [];
-		for (const dialog of document.querySelectorAll('[role="dialog"], .el-dialog, .el-drawer, [data-test-id$="-modal"]')) {
+		for (const dialog of document.querySelectorAll(
+			'[role="dialog"], .el-dialog, .el-drawer, [data-test-id$="-modal"]',
+		)) {
 			if (!visible(dialog)) continue;
-			const kept = (k) => dialog.closest(`[data-test-id="${k}"]`) || dialog.querySelector(`[data-test-id="${k}"]`);
+			const kept = (k) =>
+				dialog.closest(`[data-test-id="${k}"]`) || dialog.querySelector(`[data-test-id="${k}"]`);
 			if (keepIds.some(kept)) continue;
-			const id = dialog.getAttribute('data-test-id') || dialog.querySelector('[data-test-id]')?.getAttribute('data-test-id') || '';
-			const close = dialog.querySelector('.el-dialog__headerbtn, .el-drawer__close-btn, [aria-label="Close this dialog"], [data-test-id$="close-button"]');
+			const id =
+				dialog.getAttribute('data-test-id') ||
+				dialog.querySelector('[data-test-id]')?.getAttribute('data-test-id') ||
+				'';
+			const close = dialog.querySelector(
+				'.el-dialog__headerbtn, .el-drawer__close-btn, [aria-label="Close this dialog"], [data-test-id$="close-button"]',
+			);
 			if (close && visible(close)) {
 				close.click();
 				closed.push(id || dialog.className);
@@ -119,14 +136,24 @@ async function shoot(page, dir, name, { clipSelector } = {}) {
 	const file = path.join(dir, name);
 	let clip;
 	if (clipSelector) {
-		const box = await (await page.waitForSelector(clipSelector, { visible: true, timeout: UI_TIMEOUT_MS })).boundingBox();
+		const box = await (
+			await page.waitForSelector(clipSelector, { visible: true, timeout: UI_TIMEOUT_MS })
+		).boundingBox();
 		const x = Math.max(0, Math.floor(box.x));
 		const y = Math.max(0, Math.floor(box.y));
-		clip = { x, y, width: Math.min(VIEWPORT.width - x, Math.ceil(box.width)), height: Math.min(VIEWPORT.height - y, Math.ceil(box.height)) };
+		clip = {
+			x,
+			y,
+			width: Math.min(VIEWPORT.width - x, Math.ceil(box.width)),
+			height: Math.min(VIEWPORT.height - y, Math.ceil(box.height)),
+		};
 	}
 	await page.screenshot({ path: file, type: 'png', ...(clip ? { clip } : {}) });
 	const size = fs.statSync(file).size;
-	if (size > MAX_PNG_BYTES) throw new Error(`${name} is ${(size / 1024).toFixed(0)} kB, more than ${MAX_PNG_BYTES / 1024} kB`);
+	if (size > MAX_PNG_BYTES)
+		throw new Error(
+			`${name} is ${(size / 1024).toFixed(0)} kB, more than ${MAX_PNG_BYTES / 1024} kB`,
+		);
 	return { name, size };
 }
 
@@ -136,10 +163,12 @@ async function signIn(page, baseUrl, owner) {
 	await page.type('#emailOrLdapLoginId', owner.email);
 	await page.type('#password', owner.password);
 	await page.click(testId('form-submit-button'));
-	await page.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: UI_TIMEOUT_MS }).catch(async (e) => {
-		await dismissPopups(page); // a toast ("wrong username or password") says more than the timeout
-		throw e;
-	});
+	await page
+		.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: UI_TIMEOUT_MS })
+		.catch(async (e) => {
+			await dismissPopups(page); // a toast ("wrong username or password") says more than the timeout
+			throw e;
+		});
 }
 
 /** Opens a node's panel by double-clicking it on the canvas. */
@@ -147,7 +176,21 @@ async function openNode(page, nodeName) {
 	const sel = `${testId('canvas-node')}[data-node-name="${nodeName}"]`;
 	await page.waitForSelector(sel, { visible: true, timeout: UI_TIMEOUT_MS });
 	await page.click(sel, { count: 2 });
-	await page.waitForSelector(`${testId('ndv')} ${testId('node-parameters')}`, { visible: true, timeout: UI_TIMEOUT_MS });
+	await page.waitForSelector(`${testId('ndv')} ${testId('node-parameters')}`, {
+		visible: true,
+		timeout: UI_TIMEOUT_MS,
+	});
 }
 
-module.exports = { UI_TIMEOUT_MS, sleep, testId, waitForText, clickText, dismissPopups, settle, shoot, signIn, openNode };
+module.exports = {
+	UI_TIMEOUT_MS,
+	sleep,
+	testId,
+	waitForText,
+	clickText,
+	dismissPopups,
+	settle,
+	shoot,
+	signIn,
+	openNode,
+};

@@ -25,12 +25,20 @@ Module._load = function loadWithBudgetWindows(...args) {
 	// Only the package's budget module (required as './rateBudget'); other modules' exports are not
 	// touched (reading a module's exports mid-cycle makes Node warn).
 	const request = args[0];
-	if (!file || typeof request !== 'string' || !/(^|\/)rateBudget(\.js)?$/.test(request)) return exports;
-	if (exports && typeof exports.budgetFor === 'function' && typeof exports.budgetKeyOf === 'function' && !wrapped.has(exports)) {
+	if (!file || typeof request !== 'string' || !/(^|\/)rateBudget(\.js)?$/.test(request))
+		return exports;
+	if (
+		exports &&
+		typeof exports.budgetFor === 'function' &&
+		typeof exports.budgetKeyOf === 'function' &&
+		!wrapped.has(exports)
+	) {
 		wrapped.add(exports);
 		const budgetFor = exports.budgetFor;
 		exports.budgetFor = (key, limit, windowMs) => {
-			const match = Object.entries(windowsNow()).find(([apiKey]) => exports.budgetKeyOf(apiKey) === key);
+			const match = Object.entries(windowsNow()).find(
+				([apiKey]) => exports.budgetKeyOf(apiKey) === key,
+			);
 			return budgetFor(key, limit, match ? match[1] : windowMs);
 		};
 	}

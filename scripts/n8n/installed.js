@@ -28,7 +28,9 @@ async function publishPackage(o = {}) {
 	const log = o.log || (() => {});
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-pack-'));
 	const packed = packPackage({ outDir: workDir, build: o.build !== false });
-	log(`packed ${path.basename(packed.file)} (${(packed.size / 1024).toFixed(1)} kB, ${packed.files.length} files)`);
+	log(
+		`packed ${path.basename(packed.file)} (${(packed.size / 1024).toFixed(1)} kB, ${packed.files.length} files)`,
+	);
 	let registry;
 	try {
 		registry = await startRegistry({ log });
@@ -50,7 +52,9 @@ async function publishPackage(o = {}) {
 		publishVersion(version) {
 			const file = reversionTarball(packed.file, version, workDir);
 			registry.publish(file);
-			log(`published ${packed.name}@${version} (the same tarball, re-versioned) to ${registry.url}`);
+			log(
+				`published ${packed.name}@${version} (the same tarball, re-versioned) to ${registry.url}`,
+			);
 			return file;
 		},
 		async stop() {
@@ -70,7 +74,9 @@ async function waitForNodeTypes(client, names, { present = true, timeoutMs = 60_
 		if (Array.isArray(types) && names.every((n) => known.has(n) === present)) return known;
 		if (Date.now() > deadline) {
 			const wrong = names.filter((n) => known.has(n) !== present);
-			throw new Error(`after ${timeoutMs / 1000} s n8n ${present ? 'still does not know' : 'still knows'} ${wrong.join(', ')}`);
+			throw new Error(
+				`after ${timeoutMs / 1000} s n8n ${present ? 'still does not know' : 'still knows'} ${wrong.join(', ')}`,
+			);
 		}
 		await new Promise((r) => setTimeout(r, 500));
 	}
@@ -91,7 +97,10 @@ async function waitForNodeTypes(client, names, { present = true, timeoutMs = 60_
  */
 async function startN8nWithPackage(o) {
 	const { pkg, install = true, owner, expectNodeTypes, beforeInstall, ...startOptions } = o;
-	const n8n = await startN8n({ ...startOptions, env: { ...pkg.registry.n8nEnv(), ...(startOptions.env || {}) } });
+	const n8n = await startN8n({
+		...startOptions,
+		env: { ...pkg.registry.n8nEnv(), ...(startOptions.env || {}) },
+	});
 	try {
 		const client = new N8nClient(n8n.baseUrl, { version: n8n.n8nVersion });
 		await client.bootstrap(owner);
@@ -101,7 +110,10 @@ async function startN8nWithPackage(o) {
 			installed = await client.installCommunityPackage(pkg.name, pkg.version);
 			const types = (installed.installedNodes || []).map((n) => n.type);
 			const missing = expectNodeTypes.filter((t) => !types.includes(t));
-			if (missing.length) throw new Error(`n8n installed ${pkg.name}@${installed.installedVersion} without ${missing.join(', ')} (it lists ${types.join(', ')})`);
+			if (missing.length)
+				throw new Error(
+					`n8n installed ${pkg.name}@${installed.installedVersion} without ${missing.join(', ')} (it lists ${types.join(', ')})`,
+				);
 		}
 		await waitForNodeTypes(client, expectNodeTypes);
 		return { n8n, client, installed };

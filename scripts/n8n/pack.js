@@ -11,7 +11,12 @@ const { spawnSync } = require('node:child_process');
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 function run(cmd, args, opts = {}) {
-	const res = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
+	const res = spawnSync(cmd, args, {
+		cwd: REPO_ROOT,
+		encoding: 'utf8',
+		maxBuffer: 64 << 20,
+		...opts,
+	});
 	if (res.error) throw res.error;
 	if (res.status !== 0) {
 		const out = `${res.stdout || ''}${res.stderr || ''}`.trim().split('\n').slice(-40).join('\n');

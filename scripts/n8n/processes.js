@@ -86,7 +86,14 @@ function spawnGroup(bin, args, o) {
 		...(o.ids ? { uid: o.ids.uid, gid: o.ids.gid } : {}),
 	});
 	fs.closeSync(fd);
-	const rec = { pid: child.pid, child, logFile: o.logFile, exitSignal: o.exitSignal, onExit: o.onExit, exited: null };
+	const rec = {
+		pid: child.pid,
+		child,
+		logFile: o.logFile,
+		exitSignal: o.exitSignal,
+		onExit: o.onExit,
+		exited: null,
+	};
 	child.once('exit', (code, signal) => {
 		rec.exited = { code, signal };
 	});
@@ -133,7 +140,11 @@ function freePort(preferred = 0) {
 /** The last `lines` lines of a log file. */
 function tailOf(file, lines = 60) {
 	try {
-		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines - 1).join('\n');
+		return fs
+			.readFileSync(file, 'utf8')
+			.split('\n')
+			.slice(-lines - 1)
+			.join('\n');
 	} catch {
 		return '(no log)';
 	}
@@ -143,11 +154,28 @@ function tailOf(file, lines = 60) {
 async function waitUntil(rec, check, timeoutMs, what) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (rec.exited) throw new Error(`${what} exited (code ${rec.exited.code}, signal ${rec.exited.signal})\n${tailOf(rec.logFile, 40)}`);
+		if (rec.exited)
+			throw new Error(
+				`${what} exited (code ${rec.exited.code}, signal ${rec.exited.signal})\n${tailOf(rec.logFile, 40)}`,
+			);
 		if (await check()) return;
-		if (Date.now() > deadline) throw new Error(`${what} was not ready after ${timeoutMs / 1000} s\n${tailOf(rec.logFile, 40)}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`${what} was not ready after ${timeoutMs / 1000} s\n${tailOf(rec.logFile, 40)}`,
+			);
 		await sleep(200);
 	}
 }
 
-module.exports = { HOST, sleep, spawnGroup, stopGroup, killNow, groupKill, groupAlive, freePort, tailOf, waitUntil };
+module.exports = {
+	HOST,
+	sleep,
+	spawnGroup,
+	stopGroup,
+	killNow,
+	groupKill,
+	groupAlive,
+	freePort,
+	tailOf,
+	waitUntil,
+};

@@ -91,20 +91,34 @@ async function startRegistry(o = {}) {
 			'',
 		].join('\n'),
 	);
-	const rec = spawnGroup(runtime.nodeBin, [runtime.verdaccioBin, '--config', config, '--listen', `${HOST}:${port}`], {
-		cwd: folder,
-		logFile,
-		onExit: () => {
-			if (!process.env.KEEP_REGISTRY_FOLDER) fs.rmSync(folder, { recursive: true, force: true });
+	const rec = spawnGroup(
+		runtime.nodeBin,
+		[runtime.verdaccioBin, '--config', config, '--listen', `${HOST}:${port}`],
+		{
+			cwd: folder,
+			logFile,
+			onExit: () => {
+				if (!process.env.KEEP_REGISTRY_FOLDER) fs.rmSync(folder, { recursive: true, force: true });
+			},
 		},
-	});
+	);
 	log(`verdaccio starting on ${url} (pid ${rec.pid}, folder ${folder})`);
 	const stop = async () => {
 		await stopGroup(rec, 'SIGTERM', 10_000);
 		if (!process.env.KEEP_REGISTRY_FOLDER) fs.rmSync(folder, { recursive: true, force: true });
 	};
 	try {
-		await waitUntil(rec, async () => (await fetch(`${url}/-/ping`, { signal: AbortSignal.timeout(2000) }).catch(() => ({ ok: false }))).ok, o.timeoutMs || 60_000, 'verdaccio');
+		await waitUntil(
+			rec,
+			async () =>
+				(
+					await fetch(`${url}/-/ping`, { signal: AbortSignal.timeout(2000) }).catch(() => ({
+						ok: false,
+					}))
+				).ok,
+			o.timeoutMs || 60_000,
+			'verdaccio',
+		);
 	} catch (e) {
 		await stop();
 		throw e;
@@ -119,20 +133,33 @@ async function startRegistry(o = {}) {
 	const body = await res.json().catch(() => ({}));
 	if (!res.ok || !body.token) {
 		await stop();
-		throw new Error(`verdaccio did not create the publishing user: HTTP ${res.status} ${JSON.stringify(body)}`);
+		throw new Error(
+			`verdaccio did not create the publishing user: HTTP ${res.status} ${JSON.stringify(body)}`,
+		);
 	}
 	const userconfig = path.join(folder, 'publisher.npmrc');
-	fs.writeFileSync(userconfig, `registry=${url}/\n//${HOST}:${port}/:_authToken=${body.token}\n`, { mode: 0o600 });
+	fs.writeFileSync(userconfig, `registry=${url}/\n//${HOST}:${port}/:_authToken=${body.token}\n`, {
+		mode: 0o600,
+	});
 
 	const npm = realNpm();
 	const callLog = path.join(folder, 'npm-calls.log');
 	fs.writeFileSync(callLog, '');
 	const binDir = path.join(folder, 'bin');
-	writeWrapper(binDir, { registryUrl: `${url}/`, npm, callLog, nodeBinDir: path.join(runtime.nodeHome, 'bin') });
+	writeWrapper(binDir, {
+		registryUrl: `${url}/`,
+		npm,
+		callLog,
+		nodeBinDir: path.join(runtime.nodeHome, 'bin'),
+	});
 	// `npm` = npm 10.9 on Node 24: the npm of n8n's Node 22 Docker images, for the manual-install test.
 	const npm10BinDir = path.join(folder, 'npm10');
 	fs.mkdirSync(npm10BinDir);
-	fs.writeFileSync(path.join(npm10BinDir, 'npm'), `#!/usr/bin/env bash\nexec ${JSON.stringify(runtime.nodeBin)} ${JSON.stringify(runtime.npmCli)} "$@"\n`, { mode: 0o755 });
+	fs.writeFileSync(
+		path.join(npm10BinDir, 'npm'),
+		`#!/usr/bin/env bash\nexec ${JSON.stringify(runtime.nodeBin)} ${JSON.stringify(runtime.npmCli)} "$@"\n`,
+		{ mode: 0o755 },
+	);
 
 	return {
 		url,
@@ -146,16 +173,32 @@ async function startRegistry(o = {}) {
 		tail: (lines) => tailOf(logFile, lines),
 		/** npm publish of a tarball; returns npm's output. */
 		publish(tarball) {
-			const r = spawnSync(npm, ['publish', tarball, `--userconfig=${userconfig}`, `--registry=${url}/`, '--ignore-scripts', '--no-provenance'], {
-				encoding: 'utf8',
-				env: { ...process.env, npm_config_update_notifier: 'false' },
-			});
-			if (r.status !== 0) throw new Error(`npm publish ${path.basename(tarball)} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+			const r = spawnSync(
+				npm,
+				[
+					'publish',
+					tarball,
+					`--userconfig=${userconfig}`,
+					`--registry=${url}/`,
+					'--ignore-scripts',
+					'--no-provenance',
+				],
+				{
+					encoding: 'utf8',
+					env: { ...process.env, npm_config_update_notifier: 'false' },
+				},
+			);
+			if (r.status !== 0)
+				throw new Error(
+					`npm publish ${path.basename(tarball)} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`,
+				);
 			return `${r.stdout}${r.stderr}`.trim();
 		},
 		/** Versions of a package the registry holds, and its dist-tags. */
 		async packument(name) {
-			const r = await fetch(`${url}/${name.replace('/', '%2f')}`, { signal: AbortSignal.timeout(10_000) });
+			const r = await fetch(`${url}/${name.replace('/', '%2f')}`, {
+				signal: AbortSignal.timeout(10_000),
+			});
 			if (!r.ok) throw new Error(`registry GET /${name} -> ${r.status}`);
 			return r.json();
 		},
@@ -164,7 +207,10 @@ async function startRegistry(o = {}) {
 		 * (`npm_config_registry` too, for anything that runs npm without naming a registry.)
 		 */
 		n8nEnv() {
-			return { PATH: `${binDir}${path.delimiter}${process.env.PATH || ''}`, npm_config_registry: `${url}/` };
+			return {
+				PATH: `${binDir}${path.delimiter}${process.env.PATH || ''}`,
+				npm_config_registry: `${url}/`,
+			};
 		},
 		/** The npm calls that went through the wrapper: [{ cwd, args }]. */
 		npmCalls() {

@@ -11,7 +11,15 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { budgetWindowsEnv } = require('./budgetWindows');
-const { HOST, sleep, spawnGroup, stopGroup, killNow: killGroupNow, freePort, tailOf } = require('./processes');
+const {
+	HOST,
+	sleep,
+	spawnGroup,
+	stopGroup,
+	killNow: killGroupNow,
+	freePort,
+	tailOf,
+} = require('./processes');
 
 /**
  * Starts n8n and waits until `/healthz/readiness` answers 200.
@@ -39,7 +47,8 @@ async function startN8n(o) {
 	const logFile = o.logFile || path.join(userFolder, 'n8n.log');
 	const encryptionKey = o.encryptionKey || crypto.randomBytes(24).toString('hex');
 	const command = o.command || 'start';
-	if (!['start', 'worker', 'webhook'].includes(command)) throw new Error(`unknown n8n command "${command}"`);
+	if (!['start', 'worker', 'webhook'].includes(command))
+		throw new Error(`unknown n8n command "${command}"`);
 	const handle = {
 		command,
 		userFolder,
@@ -66,7 +75,8 @@ async function startN8n(o) {
 		/** Stops n8n and removes its temp user folder (when this module created it). */
 		dispose: async () => {
 			await stopN8n(handle);
-			if (ownsUserFolder && !process.env.KEEP_N8N_FOLDER) fs.rmSync(userFolder, { recursive: true, force: true });
+			if (ownsUserFolder && !process.env.KEEP_N8N_FOLDER)
+				fs.rmSync(userFolder, { recursive: true, force: true });
 		},
 	};
 	try {
@@ -122,24 +132,34 @@ async function launch(handle, o, preferredPort, log) {
 		// A worker listens on no N8N_PORT; its health server (/healthz, /healthz/readiness) is how
 		// readiness is seen. Harmless for the other commands, which read none of these.
 		...(handle.command === 'worker'
-			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: HOST }
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+					N8N_WORKER_SERVER_ADDRESS: HOST,
+				}
 			: {}),
 		...(o.env || {}),
 	};
-	fs.appendFileSync(handle.logFile, `\n===== n8n ${handle.command} ${new Date().toISOString()} on port ${port} =====\n`);
+	fs.appendFileSync(
+		handle.logFile,
+		`\n===== n8n ${handle.command} ${new Date().toISOString()} on port ${port} =====\n`,
+	);
 	const proc = spawnGroup(o.runtime.nodeBin, [o.runtime.n8nBin, handle.command], {
 		cwd: handle.userFolder,
 		env,
 		logFile: handle.logFile,
 		onExit: () => {
-			if (handle.ownsUserFolder && !process.env.KEEP_N8N_FOLDER) fs.rmSync(handle.userFolder, { recursive: true, force: true });
+			if (handle.ownsUserFolder && !process.env.KEEP_N8N_FOLDER)
+				fs.rmSync(handle.userFolder, { recursive: true, force: true });
 		},
 	});
 	handle.proc = proc;
 	handle.child = proc.child;
 	const exited = () => proc.exited;
 	const what = handle.command === 'start' ? 'n8n' : `n8n ${handle.command}`;
-	log(`${what} ${handle.n8nVersion} starting on ${handle.baseUrl} (pid ${proc.pid}, log ${handle.logFile})`);
+	log(
+		`${what} ${handle.n8nVersion} starting on ${handle.baseUrl} (pid ${proc.pid}, log ${handle.logFile})`,
+	);
 
 	// Readiness; the main also answers /rest/settings (n8n 1.x reports ready during migrations).
 	const probes = ['/healthz/readiness', ...(handle.command === 'start' ? ['/rest/settings'] : [])];
@@ -147,11 +167,18 @@ async function launch(handle, o, preferredPort, log) {
 	for (;;) {
 		if (exited()) {
 			const { code, signal } = exited();
-			throw Object.assign(new Error(`${what} exited before it was ready (code ${code}, signal ${signal})\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
+			throw Object.assign(
+				new Error(
+					`${what} exited before it was ready (code ${code}, signal ${signal})\n${tailOf(handle.logFile)}`,
+				),
+				{ n8nLogTail: true },
+			);
 		}
 		let ready = 0;
 		for (const probe of probes) {
-			const res = await fetch(`${handle.baseUrl}${probe}`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+			const res = await fetch(`${handle.baseUrl}${probe}`, {
+				signal: AbortSignal.timeout(2000),
+			}).catch(() => undefined);
 			await res?.body?.cancel();
 			if (res?.status !== 200) break;
 			ready++;
@@ -159,7 +186,12 @@ async function launch(handle, o, preferredPort, log) {
 		if (ready === probes.length) break;
 		if (Date.now() > deadline) {
 			await stopN8n(handle);
-			throw Object.assign(new Error(`${what} was not ready after ${(o.readyTimeoutMs || 180_000) / 1000} s\n${tailOf(handle.logFile)}`), { n8nLogTail: true });
+			throw Object.assign(
+				new Error(
+					`${what} was not ready after ${(o.readyTimeoutMs || 180_000) / 1000} s\n${tailOf(handle.logFile)}`,
+				),
+				{ n8nLogTail: true },
+			);
 		}
 		await sleep(300);
 	}

@@ -16,7 +16,10 @@ const TRIGGER_TYPE = `${PACKAGE_PREFIX}businessOpsTrigger`;
 
 /** The file names of templates/, sorted. */
 function templateFiles() {
-	return fs.readdirSync(TEMPLATES_DIR).filter((f) => f.endsWith('.json')).sort();
+	return fs
+		.readdirSync(TEMPLATES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
 }
 
 /** One template as stored (JSON.parse of the file; fails with the file's name). */
@@ -39,7 +42,8 @@ function prepareTemplate(file, credential) {
 	const wf = readTemplate(file);
 	for (const node of wf.nodes) {
 		if (node.webhookId) node.webhookId = crypto.randomUUID();
-		if (node.type.startsWith(PACKAGE_PREFIX)) node.credentials = { businessOpsApi: { id: credential.id, name: credential.name } };
+		if (node.type.startsWith(PACKAGE_PREFIX))
+			node.credentials = { businessOpsApi: { id: credential.id, name: credential.name } };
 	}
 	return { file, wf, usesBusinessOpsTrigger: wf.nodes.some((n) => n.type === TRIGGER_TYPE) };
 }
@@ -50,7 +54,15 @@ function prepareTemplate(file, credential) {
  */
 async function importWorkflow(client, wf) {
 	const { name, nodes, connections, settings, pinData, meta } = wf;
-	return client.rest('POST', '/workflows', { name, nodes, connections, settings, pinData, meta, active: false });
+	return client.rest('POST', '/workflows', {
+		name,
+		nodes,
+		connections,
+		settings,
+		pinData,
+		meta,
+		active: false,
+	});
 }
 
 /**
@@ -74,4 +86,11 @@ async function importTemplates(client, credential) {
 	return { imported, skipped };
 }
 
-module.exports = { templateFiles, importTemplates, readTemplate, prepareTemplate, importWorkflow, PACKAGE_PREFIX };
+module.exports = {
+	templateFiles,
+	importTemplates,
+	readTemplate,
+	prepareTemplate,
+	importWorkflow,
+	PACKAGE_PREFIX,
+};

@@ -20,7 +20,15 @@ const http = require('node:http');
 const { HOST, freePort } = require('../n8n/processes');
 
 /** Request headers that belong to one hop (RFC 9110 7.6.1), not forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+	'connection',
+	'keep-alive',
+	'proxy-connection',
+	'transfer-encoding',
+	'te',
+	'trailer',
+	'upgrade',
+]);
 
 /**
  * @param {object} o
@@ -33,7 +41,9 @@ async function startRelay({ targets = [], port = 0, timeoutMs = 60_000, by = 'tu
 	let rotation = targets.map((t) => new URL(t));
 	let next = 0;
 	const counts = new Map(targets.map((t) => [new URL(t).origin, 0]));
-	const byPath = (url) => [...String(url).split('?')[0]].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % rotation.length;
+	const byPath = (url) =>
+		[...String(url).split('?')[0]].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) %
+		rotation.length;
 
 	const server = http.createServer((req, res) => {
 		if (rotation.length === 0) {
@@ -61,10 +71,19 @@ async function startRelay({ targets = [], port = 0, timeoutMs = 60_000, by = 'tu
 		const upstream = http.request(
 			// A connection per request (agent: false): a kept-alive socket that the webhook process closes
 			// as it is reused would fail the request ("socket hang up"), and a POST must not be sent twice.
-			{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent: false, timeout: timeoutMs },
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers,
+				agent: false,
+				timeout: timeoutMs,
+			},
 			(answer) => {
 				const out = {};
-				for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+				for (const [name, value] of Object.entries(answer.headers))
+					if (!HOP_BY_HOP.has(name)) out[name] = value;
 				res.writeHead(answer.statusCode || 502, out);
 				answer.pipe(res);
 			},

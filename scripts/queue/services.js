@@ -25,7 +25,13 @@ function postgresBinDir() {
 	const root = '/usr/lib/postgresql';
 	let versions = [];
 	try {
-		versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')) && fs.existsSync(path.join(root, v, 'bin', 'initdb')));
+		versions = fs
+			.readdirSync(root)
+			.filter(
+				(v) =>
+					fs.existsSync(path.join(root, v, 'bin', 'postgres')) &&
+					fs.existsSync(path.join(root, v, 'bin', 'initdb')),
+			);
 	} catch {
 		return undefined;
 	}
@@ -34,7 +40,8 @@ function postgresBinDir() {
 }
 
 function redisServerBin() {
-	for (const p of ['/usr/bin/redis-server', '/usr/local/bin/redis-server']) if (fs.existsSync(p)) return p;
+	for (const p of ['/usr/bin/redis-server', '/usr/local/bin/redis-server'])
+		if (fs.existsSync(p)) return p;
 	return undefined;
 }
 
@@ -64,7 +71,9 @@ function ensureDebianPackages({ log = () => {} } = {}) {
 	if (!redisServerBin()) missing.push('redis-server');
 	if (missing.length === 0) return [];
 	if (!isRoot()) {
-		throw new Error(`${missing.join(' and ')} missing; install them (apt-get install ${missing.join(' ')}) or run this as root, which installs them`);
+		throw new Error(
+			`${missing.join(' and ')} missing; install them (apt-get install ${missing.join(' ')}) or run this as root, which installs them`,
+		);
 	}
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', NEEDRESTART_MODE: 'a' };
 	const lockWait = ['-o', 'DPkg::Lock::Timeout=300'];
@@ -72,14 +81,22 @@ function ensureDebianPackages({ log = () => {} } = {}) {
 	run('apt-get', [...lockWait, 'update', '-qq'], { env });
 	const policy = '/usr/sbin/policy-rc.d';
 	const ownPolicy = !fs.existsSync(policy);
-	if (ownPolicy) fs.writeFileSync(policy, '#!/bin/sh\n# written by n8n-nodes-business-ops scripts/queue/services.js while apt-get runs\nexit 101\n', { mode: 0o755 });
+	if (ownPolicy)
+		fs.writeFileSync(
+			policy,
+			'#!/bin/sh\n# written by n8n-nodes-business-ops scripts/queue/services.js while apt-get runs\nexit 101\n',
+			{ mode: 0o755 },
+		);
 	try {
 		log(`apt-get install ${missing.join(' ')}`);
-		run('apt-get', [...lockWait, 'install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+		run('apt-get', [...lockWait, 'install', '-y', '-qq', '--no-install-recommends', ...missing], {
+			env,
+		});
 	} finally {
 		if (ownPolicy) fs.rmSync(policy, { force: true });
 	}
-	if (!postgresBinDir()) throw new Error('postgresql was installed but no /usr/lib/postgresql/*/bin/postgres was found');
+	if (!postgresBinDir())
+		throw new Error('postgresql was installed but no /usr/lib/postgresql/*/bin/postgres was found');
 	if (!redisServerBin()) throw new Error('redis-server was installed but not found');
 	return missing;
 }
@@ -109,7 +126,14 @@ function spawnServer(name, bin, args, { folder, logFile, ids, env, exitSignal })
 	const removeFolder = () => {
 		if (!process.env.KEEP_QUEUE_FOLDERS) fs.rmSync(folder, { recursive: true, force: true });
 	};
-	const proc = spawnGroup(bin, args, { cwd: folder, env, logFile, ids, exitSignal, onExit: removeFolder });
+	const proc = spawnGroup(bin, args, {
+		cwd: folder,
+		env,
+		logFile,
+		ids,
+		exitSignal,
+		onExit: removeFolder,
+	});
 	return { name, pid: proc.pid, proc, folder, logFile, removeFolder };
 }
 
@@ -131,7 +155,8 @@ async function startPostgres({ log = () => {}, timeoutMs = 60_000 } = {}) {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/postgres)');
 	const ids = isRoot() ? userIds('postgres') : undefined;
-	if (isRoot() && !ids) throw new Error('running as root, but there is no "postgres" user to run PostgreSQL as');
+	if (isRoot() && !ids)
+		throw new Error('running as root, but there is no "postgres" user to run PostgreSQL as');
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-pg-'));
 	const dataDir = path.join(folder, 'data');
 	const logFile = path.join(folder, 'postgres.log');
@@ -144,26 +169,58 @@ async function startPostgres({ log = () => {}, timeoutMs = 60_000 } = {}) {
 	const asUser = ids ? { uid: ids.uid, gid: ids.gid } : {};
 	const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
 	try {
-		run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', user, `--pwfile=${pwFile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'], { ...asUser, env, cwd: folder });
+		run(
+			path.join(bin, 'initdb'),
+			[
+				'-D',
+				dataDir,
+				'-U',
+				user,
+				`--pwfile=${pwFile}`,
+				'--auth=scram-sha-256',
+				'-E',
+				'UTF8',
+				'--locale=C',
+				'--no-sync',
+			],
+			{ ...asUser, env, cwd: folder },
+		);
 	} catch (e) {
 		fs.rmSync(folder, { recursive: true, force: true });
 		throw e;
 	}
 	fs.rmSync(pwFile, { force: true });
 	const port = await freePort(0);
-	const rec = spawnServer('postgres', path.join(bin, 'postgres'), [
-		'-D', dataDir,
-		'-c', `listen_addresses=${HOST}`,
-		'-c', `port=${port}`,
-		'-c', `unix_socket_directories=${folder}`,
-		'-c', 'max_connections=100',
-	// PostgreSQL: SIGQUIT (the exit guard's signal) makes the postmaster end its backends, which are not in its group.
-	], { folder, logFile, ids, env, exitSignal: 'SIGQUIT' });
+	const rec = spawnServer(
+		'postgres',
+		path.join(bin, 'postgres'),
+		[
+			'-D',
+			dataDir,
+			'-c',
+			`listen_addresses=${HOST}`,
+			'-c',
+			`port=${port}`,
+			'-c',
+			`unix_socket_directories=${folder}`,
+			'-c',
+			'max_connections=100',
+			// PostgreSQL: SIGQUIT (the exit guard's signal) makes the postmaster end its backends, which are not in its group.
+		],
+		{ folder, logFile, ids, env, exitSignal: 'SIGQUIT' },
+	);
 	log(`postgres starting on ${HOST}:${port} (pid ${rec.pid}, folder ${folder})`);
 	const pgEnv = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5' };
 	const conn = ['-h', HOST, '-p', String(port), '-U', user];
 	try {
-		await waitUntil(rec.proc, async () => spawnSync(path.join(bin, 'pg_isready'), [...conn, '-d', 'postgres', '-q'], { env: pgEnv }).status === 0, timeoutMs, 'postgres');
+		await waitUntil(
+			rec.proc,
+			async () =>
+				spawnSync(path.join(bin, 'pg_isready'), [...conn, '-d', 'postgres', '-q'], { env: pgEnv })
+					.status === 0,
+			timeoutMs,
+			'postgres',
+		);
 		run(path.join(bin, 'createdb'), [...conn, 'n8n'], { env: pgEnv });
 	} catch (e) {
 		await stopServer(rec);
@@ -181,8 +238,15 @@ async function startPostgres({ log = () => {}, timeoutMs = 60_000 } = {}) {
 		tail: (lines) => tailOf(logFile, lines),
 		/** Runs SQL with psql; returns the rows as arrays of strings (tab-separated, unaligned). */
 		query(sql) {
-			const outText = run(path.join(bin, 'psql'), [...conn, '-d', 'n8n', '-X', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql], { env: pgEnv });
-			return outText.split('\n').filter((l) => l !== '').map((l) => l.split('\t'));
+			const outText = run(
+				path.join(bin, 'psql'),
+				[...conn, '-d', 'n8n', '-X', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+				{ env: pgEnv },
+			);
+			return outText
+				.split('\n')
+				.filter((l) => l !== '')
+				.map((l) => l.split('\t'));
 		},
 		/** The n8n environment for this database. */
 		n8nEnv() {
@@ -228,16 +292,29 @@ async function startRedis({ log = () => {}, timeoutMs = 30_000 } = {}) {
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-redis-'));
 	const logFile = path.join(folder, 'redis.log');
 	const port = await freePort(0);
-	const rec = spawnServer('redis', bin, [
-		'--bind', HOST,
-		'--port', String(port),
-		'--save', '',
-		'--appendonly', 'no',
-		'--dir', folder,
-		'--daemonize', 'no',
-		'--protected-mode', 'yes',
-		'--logfile', '',
-	], { folder, logFile });
+	const rec = spawnServer(
+		'redis',
+		bin,
+		[
+			'--bind',
+			HOST,
+			'--port',
+			String(port),
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			folder,
+			'--daemonize',
+			'no',
+			'--protected-mode',
+			'yes',
+			'--logfile',
+			'',
+		],
+		{ folder, logFile },
+	);
 	log(`redis starting on ${HOST}:${port} (pid ${rec.pid}, folder ${folder})`);
 	try {
 		await waitUntil(rec.proc, () => redisPing(port), timeoutMs, 'redis');
@@ -269,7 +346,8 @@ let clockTicks;
  */
 function treeCpuSeconds(rootPid) {
 	if (!rootPid || !fs.existsSync('/proc/self/stat')) return undefined;
-	clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+	clockTicks ??=
+		Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 	const procs = new Map();
 	for (const entry of fs.readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
@@ -281,7 +359,10 @@ function treeCpuSeconds(rootPid) {
 		}
 		// Fields after "(comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime
 		const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		procs.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+		procs.set(Number(entry), {
+			ppid: Number(f[1]),
+			ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
+		});
 	}
 	if (!procs.has(rootPid)) return undefined;
 	const children = new Map();
@@ -302,12 +383,26 @@ function treeCpuSeconds(rootPid) {
 /** CPU seconds the whole machine has been busy (all cores, from /proc/stat), or undefined. */
 function machineBusyCpuSeconds() {
 	try {
-		clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-		const [, user, nice, system, , , irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+		clockTicks ??=
+			Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+		const [, user, nice, system, , , irq, softirq, steal] = fs
+			.readFileSync('/proc/stat', 'utf8')
+			.split('\n')[0]
+			.trim()
+			.split(/\s+/)
+			.map(Number);
 		return (user + nice + system + irq + softirq + (steal || 0)) / clockTicks;
 	} catch {
 		return undefined;
 	}
 }
 
-module.exports = { ensureDebianPackages, postgresBinDir, redisServerBin, startPostgres, startRedis, treeCpuSeconds, machineBusyCpuSeconds };
+module.exports = {
+	ensureDebianPackages,
+	postgresBinDir,
+	redisServerBin,
+	startPostgres,
+	startRedis,
+	treeCpuSeconds,
+	machineBusyCpuSeconds,
+};

@@ -18,7 +18,9 @@ const TEST_EVENT = 'quote.approved';
 
 /** GET on the sandbox API with the admin key (what the test checks behind the editor); returns `data`. */
 async function sandboxGet(ctx, pathname) {
-	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
+		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` },
+	});
 	const body = await res.json();
 	if (!res.ok) throw new Error(`sandbox GET ${pathname} -> ${res.status}: ${JSON.stringify(body)}`);
 	return body.data;
@@ -32,17 +34,27 @@ async function openBusinessOps(page, button = 'node-creator-plus-button') {
 	await page.waitForSelector(testId(button), { visible: true, timeout: E.UI_TIMEOUT_MS });
 	await E.dismissPopups(page);
 	await page.click(testId(button));
-	await page.waitForSelector(`${NODE_CREATOR} ${testId('search-bar')} input`, { visible: true, timeout: E.UI_TIMEOUT_MS });
+	await page.waitForSelector(`${NODE_CREATOR} ${testId('search-bar')} input`, {
+		visible: true,
+		timeout: E.UI_TIMEOUT_MS,
+	});
 	await E.sleep(300);
 	await page.keyboard.type('Business Ops');
 	await E.clickText(page, ITEM_NAME, 'Business Ops');
-	await E.waitForText(page, NODE_CREATOR, button === 'canvas-add-button' ? 'On new Business Ops event' : 'Actions (');
+	await E.waitForText(
+		page,
+		NODE_CREATOR,
+		button === 'canvas-add-button' ? 'On new Business Ops event' : 'Actions (',
+	);
 }
 
 /** Unfolds the node's actions when an empty workflow shows them folded under its triggers. */
 async function unfoldActions(page) {
-	const shown = await page.$$eval(ITEM_NAME, (els) => els.some((el) => el.innerText.includes('Get a contact')));
-	if (!shown) await E.clickText(page, `${NODE_CREATOR} ${testId('node-creator-category-item')}`, 'Actions (');
+	const shown = await page.$$eval(ITEM_NAME, (els) =>
+		els.some((el) => el.innerText.includes('Get a contact')),
+	);
+	if (!shown)
+		await E.clickText(page, `${NODE_CREATOR} ${testId('node-creator-category-item')}`, 'Actions (');
 }
 
 /** Picks the first entry of a resource locator's "From list" whose text includes `text` (any when empty). */
@@ -54,7 +66,9 @@ async function pickFromList(page, parameter, text = '') {
 	await page.waitForSelector(item, { visible: true, timeout: E.UI_TIMEOUT_MS });
 	const label = await page.evaluate(
 		(sel, t) => {
-			const el = [...document.querySelectorAll(sel)].find((e) => e.getBoundingClientRect().height > 0 && e.innerText.includes(t));
+			const el = [...document.querySelectorAll(sel)].find(
+				(e) => e.getBoundingClientRect().height > 0 && e.innerText.includes(t),
+			);
 			if (!el) return undefined;
 			el.click();
 			return el.innerText.trim();
@@ -77,36 +91,60 @@ async function openOptions(page, parameter, texts) {
 	const field = `${NDV} ${testId(`parameter-input-${parameter}`)}`;
 	await page.waitForSelector(field, { visible: true, timeout: E.UI_TIMEOUT_MS });
 	const allShown = (sel, ts) => {
-		const shown = [...document.querySelectorAll(sel)].filter((el) => el.getBoundingClientRect().height > 0).map((el) => el.innerText);
+		const shown = [...document.querySelectorAll(sel)]
+			.filter((el) => el.getBoundingClientRect().height > 0)
+			.map((el) => el.innerText);
 		return ts.every((t) => shown.some((label) => label.includes(t)));
 	};
 	const deadline = Date.now() + E.UI_TIMEOUT_MS;
 	while (Date.now() < deadline) {
-		const enabled = await page.$eval(`${field} .el-select`, (el) => !el.className.includes('is-disabled') && !el.className.includes('--disabled')).catch(() => true);
+		const enabled = await page
+			.$eval(
+				`${field} .el-select`,
+				(el) => !el.className.includes('is-disabled') && !el.className.includes('--disabled'),
+			)
+			.catch(() => true);
 		if (enabled) {
 			await page.click(`${field} .el-select`);
-			const opened = await page.waitForFunction(allShown, { timeout: 5_000, polling: 200 }, OPTIONS, texts).then(() => true, () => false);
+			const opened = await page
+				.waitForFunction(allShown, { timeout: 5_000, polling: 200 }, OPTIONS, texts)
+				.then(
+					() => true,
+					() => false,
+				);
 			if (opened) return;
 		}
 		await E.sleep(500);
 	}
-	const shown = await page.$$eval(OPTIONS, (els) => els.filter((el) => el.getBoundingClientRect().height > 0).map((el) => el.innerText.trim().split('\n')[0]));
-	throw new Error(`the list of ${parameter} does not show all of ${texts.join(', ')} within ${E.UI_TIMEOUT_MS / 1000} s (it shows: ${shown.join(', ') || 'nothing'})`);
+	const shown = await page.$$eval(OPTIONS, (els) =>
+		els
+			.filter((el) => el.getBoundingClientRect().height > 0)
+			.map((el) => el.innerText.trim().split('\n')[0]),
+	);
+	throw new Error(
+		`the list of ${parameter} does not show all of ${texts.join(', ')} within ${E.UI_TIMEOUT_MS / 1000} s (it shows: ${shown.join(', ') || 'nothing'})`,
+	);
 }
 
 /** What a field of the open panel shows: its text and its inputs' placeholders. */
 async function fieldText(page, selector) {
 	await page.waitForSelector(selector, { visible: true, timeout: E.UI_TIMEOUT_MS });
-	return page.$eval(selector, (el) => [el.innerText, ...[...el.querySelectorAll('input')].map((i) => i.placeholder || '')].join(' '));
+	return page.$eval(selector, (el) =>
+		[el.innerText, ...[...el.querySelectorAll('input')].map((i) => i.placeholder || '')].join(' '),
+	);
 }
 
 /** Clicks the panel's Execute button and waits for the output panel's success mark. */
 async function executeStep(page) {
 	await page.click(`${NDV} ${testId('node-execute-button')}`);
-	await page.waitForSelector(`${testId('output-panel')} ${testId('node-run-status-success')}`, { timeout: 90_000 }).catch(async (e) => {
-		await E.dismissPopups(page, ['ndv']); // an error toast says more than the timeout
-		throw e;
-	});
+	await page
+		.waitForSelector(`${testId('output-panel')} ${testId('node-run-status-success')}`, {
+			timeout: 90_000,
+		})
+		.catch(async (e) => {
+			await E.dismissPopups(page, ['ndv']); // an error toast says more than the timeout
+			throw e;
+		});
 }
 
 module.exports = {
@@ -116,7 +154,10 @@ module.exports = {
 			name: 'open a new workflow, add Business Ops from the nodes panel: Contact → Get a contact',
 			async run(ctx) {
 				const { page } = ctx;
-				await page.goto(`${ctx.baseUrl}/workflow/new`, { waitUntil: 'domcontentloaded', timeout: E.UI_TIMEOUT_MS });
+				await page.goto(`${ctx.baseUrl}/workflow/new`, {
+					waitUntil: 'domcontentloaded',
+					timeout: E.UI_TIMEOUT_MS,
+				});
 				await openBusinessOps(page);
 				await unfoldActions(page);
 				await E.waitForText(page, NODE_CREATOR, 'Get a contact');
@@ -124,7 +165,10 @@ module.exports = {
 				await E.settle(page);
 				await E.shoot(page, ctx.docsDir, 'operations-list.png');
 				await E.clickText(page, ITEM_NAME, 'Get a contact');
-				await page.waitForSelector(`${NDV} ${testId('node-parameters')}`, { visible: true, timeout: E.UI_TIMEOUT_MS });
+				await page.waitForSelector(`${NDV} ${testId('node-parameters')}`, {
+					visible: true,
+					timeout: E.UI_TIMEOUT_MS,
+				});
 				await E.waitForText(page, `${NDV} ${testId('parameter-input-resource')}`, 'Contact');
 				await E.waitForText(page, `${NDV} ${testId('parameter-input-operation')}`, 'Get');
 				return 'the panel shows Resource Contact, Operation Get';
@@ -143,14 +187,26 @@ module.exports = {
 				}
 				await E.waitForText(page, select, CREDENTIAL);
 				await page.click(`${NDV} ${testId('credential-edit-button')}`);
-				await page.waitForSelector(testId('editCredential-modal'), { visible: true, timeout: E.UI_TIMEOUT_MS });
-				await page.waitForSelector(testId('credentials-config-container-test-success'), { visible: true, timeout: 60_000 });
+				await page.waitForSelector(testId('editCredential-modal'), {
+					visible: true,
+					timeout: E.UI_TIMEOUT_MS,
+				});
+				await page.waitForSelector(testId('credentials-config-container-test-success'), {
+					visible: true,
+					timeout: 60_000,
+				});
 				await page.mouse.move(20, 880);
 				await E.settle(page, ['ndv', 'editCredential-modal']);
-				await E.shoot(page, ctx.docsDir, 'credential.png', { clipSelector: testId('editCredential-modal') });
+				await E.shoot(page, ctx.docsDir, 'credential.png', {
+					clipSelector: testId('editCredential-modal'),
+				});
 				await page.click(`${testId('editCredential-modal')} .el-dialog__headerbtn`);
-				await page.waitForSelector(testId('editCredential-modal'), { hidden: true, timeout: E.UI_TIMEOUT_MS });
-				if (!(await page.$(`${NDV} ${testId('node-parameters')}`))) await E.openNode(page, 'Get a contact');
+				await page.waitForSelector(testId('editCredential-modal'), {
+					hidden: true,
+					timeout: E.UI_TIMEOUT_MS,
+				});
+				if (!(await page.$(`${NDV} ${testId('node-parameters')}`)))
+					await E.openNode(page, 'Get a contact');
 				return `"${CREDENTIAL}" chosen; its test says the connection works`;
 			},
 		},
@@ -176,13 +232,22 @@ module.exports = {
 			async run(ctx) {
 				const page = await ctx.openPage();
 				ctx.state.triggerPage = page;
-				await page.goto(`${ctx.baseUrl}/workflow/new`, { waitUntil: 'domcontentloaded', timeout: E.UI_TIMEOUT_MS });
+				await page.goto(`${ctx.baseUrl}/workflow/new`, {
+					waitUntil: 'domcontentloaded',
+					timeout: E.UI_TIMEOUT_MS,
+				});
 				await openBusinessOps(page, 'canvas-add-button');
 				await E.clickText(page, ITEM_NAME, 'On new Business Ops event');
-				await page.waitForSelector(`${NDV} ${testId('parameter-input-events')}`, { visible: true, timeout: E.UI_TIMEOUT_MS });
+				await page.waitForSelector(`${NDV} ${testId('parameter-input-events')}`, {
+					visible: true,
+					timeout: E.UI_TIMEOUT_MS,
+				});
 				const events = await sandboxGet(ctx, '/webhooks/events');
 				const names = events.map((e) => (typeof e === 'string' ? e : e.type || e.name));
-				assert.ok(names.includes(TEST_EVENT), `the API lists no ${TEST_EVENT}: ${names.join(', ')}`);
+				assert.ok(
+					names.includes(TEST_EVENT),
+					`the API lists no ${TEST_EVENT}: ${names.join(', ')}`,
+				);
 				await openOptions(page, 'events', names);
 				for (const name of ['quote.created', TEST_EVENT]) await E.clickText(page, OPTIONS, name);
 				await page.keyboard.press('Tab');
@@ -203,10 +268,13 @@ module.exports = {
 				const deadline = Date.now() + 60_000;
 				let sub;
 				while (!sub && Date.now() < deadline) {
-					sub = (await sandboxGet(ctx, '/webhooks')).find((w) => !before.includes(w.id) && w.url.includes('/webhook-test/'));
+					sub = (await sandboxGet(ctx, '/webhooks')).find(
+						(w) => !before.includes(w.id) && w.url.includes('/webhook-test/'),
+					);
 					if (!sub) await E.sleep(500);
 				}
-				if (!sub) throw new Error('no test subscription appeared within 60 s of "Listen for test event"');
+				if (!sub)
+					throw new Error('no test subscription appeared within 60 s of "Listen for test event"');
 				ctx.state.testSubscription = sub;
 				return `subscription ${sub.id} on ${sub.url}`;
 			},
@@ -220,7 +288,10 @@ module.exports = {
 				await page.bringToFront();
 				await openBusinessOps(page);
 				await E.clickText(page, ITEM_NAME, 'Send a test event');
-				await page.waitForSelector(`${NDV} ${testId('node-parameters')}`, { visible: true, timeout: E.UI_TIMEOUT_MS });
+				await page.waitForSelector(`${NDV} ${testId('node-parameters')}`, {
+					visible: true,
+					timeout: E.UI_TIMEOUT_MS,
+				});
 				const label = await pickFromList(page, 'webhookId', sub.url);
 				// n8n 2.41's editor loads the Event Type list as the field mounts, before the credentials
 				// panel has fetched the credentials and auto-selected one: that request carries none
@@ -247,7 +318,10 @@ module.exports = {
 
 				const trigger = ctx.state.triggerPage;
 				await trigger.bringToFront();
-				await trigger.waitForSelector(`${testId('output-panel')} ${testId('node-run-status-success')}`, { timeout: 90_000 });
+				await trigger.waitForSelector(
+					`${testId('output-panel')} ${testId('node-run-status-success')}`,
+					{ timeout: 90_000 },
+				);
 				await E.waitForText(trigger, testId('output-panel'), TEST_EVENT);
 				await trigger.mouse.move(20, 880);
 				await E.settle(trigger, ['ndv']);

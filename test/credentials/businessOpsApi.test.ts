@@ -6,7 +6,6 @@ import { loadNodeType, runDeclarativeNode, testCredential, TEST_API_KEY } from '
 const node = loadNodeType(new BusinessOps());
 const me = { apiKeyId: 'key_1', organizationId: 'org_1', scopes: ['*'], prefix: 'svc_Ab3d…' };
 
-
 function expectBearer(host: string) {
 	return nock(host, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
 }
@@ -14,14 +13,22 @@ function expectBearer(host: string) {
 describe('credential test (GET /me)', () => {
 	test('passes with the bearer key on the current /v1 base URL', async () => {
 		const scope = expectBearer('https://api.example.com').get('/v1/me').reply(200, { data: me });
-		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://api.example.com/v1' });
+		const result = await testCredential({
+			apiKey: TEST_API_KEY,
+			baseUrl: 'https://api.example.com/v1',
+		});
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('works the same on the legacy /api/v1 base URL with a trailing slash', async () => {
-		const scope = expectBearer('https://legacy.example.com').get('/api/v1/me').reply(200, { data: me });
-		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://legacy.example.com/api/v1/' });
+		const scope = expectBearer('https://legacy.example.com')
+			.get('/api/v1/me')
+			.reply(200, { data: me });
+		const result = await testCredential({
+			apiKey: TEST_API_KEY,
+			baseUrl: 'https://legacy.example.com/api/v1/',
+		});
 		expect(result.status).toBe('OK');
 		expect(scope.isDone()).toBe(true);
 	});
@@ -34,8 +41,13 @@ describe('credential test (GET /me)', () => {
 		[500, 'internal_error', /did not answer like the Business Ops API/],
 	])('explains a %i answer without showing the key', async (status, code, message) => {
 		// The explanation comes from the error code in the body (n8n 1.x does not pass the status on).
-		nock('https://api.example.com').get('/v1/me').reply(status, { error: { code, message: 'refused' } });
-		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://api.example.com/v1' });
+		nock('https://api.example.com')
+			.get('/v1/me')
+			.reply(status, { error: { code, message: 'refused' } });
+		const result = await testCredential({
+			apiKey: TEST_API_KEY,
+			baseUrl: 'https://api.example.com/v1',
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(message);
 		expect(result.message).not.toContain(TEST_API_KEY);
@@ -46,8 +58,16 @@ describe('credential test (GET /me)', () => {
 		['JSON that is not the API', 200, { status: 'ok' }],
 	])('fails when the Base URL answers with %s', async (_case, status, body) => {
 		nock('https://api.example.com').get('/v1/me').reply(status, body);
-		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'https://api.example.com/v1' });
-		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^GET \/me at this Base URL did not answer like the Business Ops API/) });
+		const result = await testCredential({
+			apiKey: TEST_API_KEY,
+			baseUrl: 'https://api.example.com/v1',
+		});
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^GET \/me at this Base URL did not answer like the Business Ops API/,
+			),
+		});
 	});
 
 	test.each([
@@ -58,16 +78,23 @@ describe('credential test (GET /me)', () => {
 	])('refuses %s before sending anything', async (_case, apiKey) => {
 		const result = await testCredential({ apiKey, baseUrl: 'https://api.example.com/v1' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The API key is not in the right form: it must be "svc_" followed by 32/);
+		expect(result.message).toMatch(
+			/^The API key is not in the right form: it must be "svc_" followed by 32/,
+		);
 		expect(result.message).not.toContain(apiKey);
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	test('refuses a plain http:// base URL for a remote host', async () => {
-		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'http://api.example.com/v1' });
+		const result = await testCredential({
+			apiKey: TEST_API_KEY,
+			baseUrl: 'http://api.example.com/v1',
+		});
 		expect(result).toEqual({
 			status: 'Error',
-			message: expect.stringMatching(/^The Base URL must start with https:\/\/ \(the API accepts only HTTPS\)/),
+			message: expect.stringMatching(
+				/^The Base URL must start with https:\/\/ \(the API accepts only HTTPS\)/,
+			),
 		});
 	});
 

@@ -15,7 +15,9 @@ test("docs/benchmarks.md's table is bench/RESULTS.md's, from the run it names", 
 	expect(parts).toHaveLength(3); // one opening and one closing marker, in that order
 	const [, inside] = parts;
 	const runLine = inside.split('\n')[0];
-	expect(runLine).toMatch(/^Run of \d{4}-\d{2}-\d{2}: `npm run bench -- [^`]*--out=bench\/RESULTS\.md`, /);
+	expect(runLine).toMatch(
+		/^Run of \d{4}-\d{2}-\d{2}: `npm run bench -- [^`]*--out=bench\/RESULTS\.md`, /,
+	);
 	expect(results).toContain(runLine);
 	expect(tableRows(inside).length).toBeGreaterThan(2);
 	expect(tableRows(inside)).toEqual(tableRows(results.split('\n## ')[0]));

@@ -42,7 +42,9 @@ test("package.json's addresses all name the repository", () => {
 });
 
 test.each(codexFiles)('%s: its documentation links resolve to the README on GitHub', (file) => {
-	const urls = Object.values(codex(file).resources).flatMap((entries) => entries.map((entry) => entry.url));
+	const urls = Object.values(codex(file).resources).flatMap((entries) =>
+		entries.map((entry) => entry.url),
+	);
 	expect(urls.length).toBeGreaterThanOrEqual(2);
 	expect(urls.filter((url) => !url.startsWith(`${REPO_URL}#`))).toEqual([]);
 	expect(urls.map((url) => brokenLink(url, 'README.md')).filter(Boolean)).toEqual([]);
@@ -51,14 +53,21 @@ test.each(codexFiles)('%s: its documentation links resolve to the README on GitH
 /** Acronyms an alias may keep in capitals, as users type them into n8n's search. */
 const ALIAS_ACRONYMS = ['CRM'];
 
-test.each(codexFiles)('%s: categories are n8n\'s, no invented subcategories, aliases in lower-case English words (or a listed acronym)', (file) => {
-	const { categories, subcategories, alias } = codex(file);
-	expect(categories.filter((category) => !N8N_CATEGORIES.includes(category))).toEqual([]);
-	expect(subcategories).toBeUndefined();
-	expect(alias.length).toBeGreaterThan(0);
-	expect(alias.filter((word) => !/^[a-z]+( [a-z]+)*$/.test(word) && !ALIAS_ACRONYMS.includes(word))).toEqual([]);
-	expect(alias.filter((word) => ['offerte', 'factuur', 'klant'].includes(word.toLowerCase()))).toEqual([]);
-});
+test.each(codexFiles)(
+	"%s: categories are n8n's, no invented subcategories, aliases in lower-case English words (or a listed acronym)",
+	(file) => {
+		const { categories, subcategories, alias } = codex(file);
+		expect(categories.filter((category) => !N8N_CATEGORIES.includes(category))).toEqual([]);
+		expect(subcategories).toBeUndefined();
+		expect(alias.length).toBeGreaterThan(0);
+		expect(
+			alias.filter((word) => !/^[a-z]+( [a-z]+)*$/.test(word) && !ALIAS_ACRONYMS.includes(word)),
+		).toEqual([]);
+		expect(
+			alias.filter((word) => ['offerte', 'factuur', 'klant'].includes(word.toLowerCase())),
+		).toEqual([]);
+	},
+);
 
 test("the node's codex points at the package's homepage; the credential's links resolve", () => {
 	expect(codex(codexFiles[0]).resources.primaryDocumentation[0].url).toBe(packageJson.homepage);

@@ -64,7 +64,8 @@ export function links(markdown: string): string[] {
 	const targets: string[] = [];
 	for (const line of proseLines(markdown)) {
 		const prose = line.replace(/`[^`]*`/g, '');
-		for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]);
+		for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+			targets.push(m[1]);
 	}
 	return targets;
 }
@@ -75,14 +76,19 @@ export function links(markdown: string): string[] {
  * repository on GitHub (`<repo>#anchor`, `<repo>/blob/main/<path>`, `<repo>/tree/main/<path>`,
  * raw.githubusercontent.com).
  */
-export function target(link: string, fromFile: string): { file: string; anchor?: string } | undefined {
+export function target(
+	link: string,
+	fromFile: string,
+): { file: string; anchor?: string } | undefined {
 	const [address, anchor] = link.split('#', 2) as [string, string | undefined];
 	const raw = REPO_URL.replace('https://github.com/', 'https://raw.githubusercontent.com/');
 	let file: string | undefined;
 	if (address === '') file = fromFile;
 	else if (address === REPO_URL || address === `${REPO_URL}/`) file = 'README.md';
-	else if (address.startsWith(`${REPO_URL}/blob/main/`)) file = address.slice(`${REPO_URL}/blob/main/`.length);
-	else if (address.startsWith(`${REPO_URL}/tree/main/`)) file = address.slice(`${REPO_URL}/tree/main/`.length);
+	else if (address.startsWith(`${REPO_URL}/blob/main/`))
+		file = address.slice(`${REPO_URL}/blob/main/`.length);
+	else if (address.startsWith(`${REPO_URL}/tree/main/`))
+		file = address.slice(`${REPO_URL}/tree/main/`.length);
 	else if (address.startsWith(`${raw}/main/`)) file = address.slice(`${raw}/main/`.length);
 	else if (/^[a-z][a-z0-9+.-]*:/i.test(address)) return undefined;
 	else file = relative(ROOT, resolve(ROOT, dirname(fromFile), decodeURIComponent(address)));
@@ -93,10 +99,12 @@ export function target(link: string, fromFile: string): { file: string; anchor?:
 export function brokenLink(link: string, fromFile: string): string | undefined {
 	const to = target(link, fromFile);
 	if (!to) return undefined;
-	if (to.file.startsWith('..') || !existsSync(join(ROOT, to.file))) return `${fromFile}: ${link}: no file ${to.file}`;
+	if (to.file.startsWith('..') || !existsSync(join(ROOT, to.file)))
+		return `${fromFile}: ${link}: no file ${to.file}`;
 	// "#readme" is GitHub's anchor for the README shown on a repository's front page.
 	if (!to.anchor || (to.anchor === 'readme' && to.file === 'README.md')) return undefined;
-	if (!to.file.endsWith('.md')) return `${fromFile}: ${link}: an anchor into ${to.file}, which is not Markdown`;
+	if (!to.file.endsWith('.md'))
+		return `${fromFile}: ${link}: an anchor into ${to.file}, which is not Markdown`;
 	if (!anchors(readFileSync(join(ROOT, to.file), 'utf8')).has(to.anchor)) {
 		return `${fromFile}: ${link}: ${to.file} has no heading with the anchor #${to.anchor}`;
 	}

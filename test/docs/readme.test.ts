@@ -21,7 +21,9 @@ function nodeNames(): string[] {
 /** The README's table whose header names the scopes read operations need. */
 function scopesTable(): string {
 	const lines = read('README.md').split('\n');
-	const start = lines.findIndex((line) => line.startsWith('|') && /Read operations need/.test(line));
+	const start = lines.findIndex(
+		(line) => line.startsWith('|') && /Read operations need/.test(line),
+	);
 	if (start < 0) return '';
 	let end = start;
 	while (end < lines.length && lines[end].startsWith('|')) end++;
@@ -37,8 +39,13 @@ test('the scopes table names every node the package ships, in bold', () => {
 });
 
 test('the polling trigger row names the read scope of every list it watches', () => {
-	const row = scopesTable().split('\n').find((line) => line.includes('**Business Ops Polling Trigger**')) ?? '';
-	const lists = [...read('nodes/BusinessOpsPollingTrigger/events.ts').matchAll(/path: '\/(\w+)'/g)].map((m) => m[1]);
+	const row =
+		scopesTable()
+			.split('\n')
+			.find((line) => line.includes('**Business Ops Polling Trigger**')) ?? '';
+	const lists = [
+		...read('nodes/BusinessOpsPollingTrigger/events.ts').matchAll(/path: '\/(\w+)'/g),
+	].map((m) => m[1]);
 	expect(lists).toEqual(['quotes', 'invoices', 'requests', 'contacts']);
 	expect(lists.filter((list) => !row.includes(`\`${list}.read\``))).toEqual([]);
 });
@@ -66,7 +73,10 @@ function missingUnit(name: string, unit: RegExp): string[] {
 	);
 	// Each mention's unit must come right after the name: before the next setting's name or the sentence's end.
 	const withoutUnit = mentions.filter(({ line }) =>
-		line.split(name).slice(1).some((after) => !unit.test(after.slice(0, 80).split(/`?(?:QUEUE_WORKER_|N8N_)|\. /)[0])),
+		line
+			.split(name)
+			.slice(1)
+			.some((after) => !unit.test(after.slice(0, 80).split(/`?(?:QUEUE_WORKER_|N8N_)|\. /)[0])),
 	);
 	if (name.startsWith('QUEUE_WORKER') && mentions.length === 0) return [`${name}: named nowhere`];
 	return withoutUnit.map(({ where }) => `${where}: ${name}`);

@@ -1,7 +1,14 @@
 // Agents and agent runs through the Business Ops node in real n8n.
 'use strict';
 
-const { assert, byId, runOperation, expectSuccess, expectFailure, sandboxGet } = require('./harness');
+const {
+	assert,
+	byId,
+	runOperation,
+	expectSuccess,
+	expectFailure,
+	sandboxGet,
+} = require('./harness');
 
 /** The Action Overrides parameter with one override. */
 const override = (action, mode) => ({ override: [{ action, mode }] });
@@ -14,9 +21,17 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('agent', 'getAll');
 				ctx.requireOperation('agent', 'getAutonomy');
-				const agents = expectSuccess(await runOperation(ctx, { resource: 'agent', operation: 'getAll', returnAll: true }));
+				const agents = expectSuccess(
+					await runOperation(ctx, { resource: 'agent', operation: 'getAll', returnAll: true }),
+				);
 				assert.ok(agents.length >= 1 && agents.every((a) => /^agt_/.test(a.id)));
-				const [autonomy] = expectSuccess(await runOperation(ctx, { resource: 'agent', operation: 'getAutonomy', agentId: byId(agents[0].id) }));
+				const [autonomy] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'agent',
+						operation: 'getAutonomy',
+						agentId: byId(agents[0].id),
+					}),
+				);
 				assert.ok(autonomy.defaultMode, JSON.stringify(autonomy));
 				return `${agents.length} agents; ${agents[0].name}: ${autonomy.defaultMode}`;
 			},
@@ -27,11 +42,27 @@ module.exports = {
 				for (const op of ['pause', 'resume']) ctx.requireOperation('agent', op);
 				const active = (await sandboxGet(ctx, '/agents?status=active&pageSize=100'))[0];
 				assert.ok(active, 'the sandbox has no active agent');
-				const [paused] = expectSuccess(await runOperation(ctx, { resource: 'agent', operation: 'pause', agentId: byId(active.id) }));
+				const [paused] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'agent',
+						operation: 'pause',
+						agentId: byId(active.id),
+					}),
+				);
 				assert.equal(paused.status, 'paused');
-				const again = await runOperation(ctx, { resource: 'agent', operation: 'pause', agentId: byId(active.id) });
+				const again = await runOperation(ctx, {
+					resource: 'agent',
+					operation: 'pause',
+					agentId: byId(active.id),
+				});
 				const e = expectFailure(again, /422|invalid_state/i, /paused/);
-				const [resumed] = expectSuccess(await runOperation(ctx, { resource: 'agent', operation: 'resume', agentId: byId(active.id) }));
+				const [resumed] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'agent',
+						operation: 'resume',
+						agentId: byId(active.id),
+					}),
+				);
 				assert.equal(resumed.status, 'active');
 				return `${active.name}: active → paused → active; second pause: "${e.message}"`;
 			},
@@ -44,7 +75,14 @@ module.exports = {
 				let agentId;
 				let runs = [];
 				for (const a of await sandboxGet(ctx, '/agents?pageSize=100')) {
-					runs = expectSuccess(await runOperation(ctx, { resource: 'agentRun', operation: 'getAll', agentId: byId(a.id), returnAll: true }));
+					runs = expectSuccess(
+						await runOperation(ctx, {
+							resource: 'agentRun',
+							operation: 'getAll',
+							agentId: byId(a.id),
+							returnAll: true,
+						}),
+					);
 					if (runs.length) {
 						agentId = a.id;
 						break;
@@ -52,27 +90,52 @@ module.exports = {
 				}
 				assert.ok(agentId, 'no agent has runs');
 				const [run] = expectSuccess(
-					await runOperation(ctx, { resource: 'agentRun', operation: 'get', agentId: byId(agentId), runId: byId(runs[0].id) }),
+					await runOperation(ctx, {
+						resource: 'agentRun',
+						operation: 'get',
+						agentId: byId(agentId),
+						runId: byId(runs[0].id),
+					}),
 				);
 				assert.equal(run.id, runs[0].id);
 				assert.ok('input' in run || 'output' in run, `run fields: ${Object.keys(run).join(', ')}`);
 				return `${runs.length} runs of ${agentId}`;
 			},
 		},
-			{
+		{
 			name: 'Update Autonomy: a manual default with an auto_after_approvals override carries the count; 0 is sent; Clear Action Overrides empties them',
 			async run(ctx) {
 				ctx.requireOperation('agent', 'updateAutonomy');
 				const agent = (await sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
-				const update = (params) => runOperation(ctx, { resource: 'agent', operation: 'updateAutonomy', agentId: byId(agent.id), ...params });
+				const update = (params) =>
+					runOperation(ctx, {
+						resource: 'agent',
+						operation: 'updateAutonomy',
+						agentId: byId(agent.id),
+						...params,
+					});
 				const [withOverride] = expectSuccess(
-					await update({ defaultMode: 'manual', autoAfterApprovalsCount: 4, actionOverrides: override('send_invoice', 'auto_after_approvals') }),
+					await update({
+						defaultMode: 'manual',
+						autoAfterApprovalsCount: 4,
+						actionOverrides: override('send_invoice', 'auto_after_approvals'),
+					}),
 				);
 				assert.deepEqual(
-					{ defaultMode: withOverride.defaultMode, count: withOverride.autoAfterApprovalsCount, overrides: withOverride.actionOverrides },
-					{ defaultMode: 'manual', count: 4, overrides: { send_invoice: { mode: 'auto_after_approvals' } } },
+					{
+						defaultMode: withOverride.defaultMode,
+						count: withOverride.autoAfterApprovalsCount,
+						overrides: withOverride.actionOverrides,
+					},
+					{
+						defaultMode: 'manual',
+						count: 4,
+						overrides: { send_invoice: { mode: 'auto_after_approvals' } },
+					},
 				);
-				const [zero] = expectSuccess(await update({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 }));
+				const [zero] = expectSuccess(
+					await update({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 }),
+				);
 				assert.equal(zero.autoAfterApprovalsCount, 0);
 				const [cleared] = expectSuccess(await update({ clearActionOverrides: true }));
 				assert.deepEqual(cleared.actionOverrides, {});

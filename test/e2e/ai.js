@@ -21,18 +21,33 @@ async function allContacts(ctx) {
 	return contacts;
 }
 
-const TEMPLATE = path.join(__dirname, '..', '..', 'templates', 'answer-customer-request-with-ai-agent.json');
+const TEMPLATE = path.join(
+	__dirname,
+	'..',
+	'..',
+	'templates',
+	'answer-customer-request-with-ai-agent.json',
+);
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const AGENT = 'AI Agent';
 const MODEL = 'OpenAI Chat Model';
 
 const toolType = () => `${rt.NODE_TYPES.action}Tool`;
-const fromAi = (key, description, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
-const locatorFromAi = (key, description) => ({ __rl: true, mode: 'id', value: fromAi(key, description) });
+const fromAi = (key, description, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const locatorFromAi = (key, description) => ({
+	__rl: true,
+	mode: 'id',
+	value: fromAi(key, description),
+});
 
 /** The OpenAI credential pointing at the fake model (1.123 also wants its domain allowance). */
 async function modelCredential(ctx, baseUrl) {
-	const credential = { name: 'Fake OpenAI (e2e)', type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-key', url: baseUrl } };
+	const credential = {
+		name: 'Fake OpenAI (e2e)',
+		type: 'openAiApi',
+		data: { apiKey: 'sk-e2e-not-a-key', url: baseUrl },
+	};
 	if (ctx.client.major >= 2) return ctx.client.createCredential(credential);
 	// 1.123's public API refuses the domain allowance its credential needs; the editor's REST API takes it
 	credential.data.allowedHttpRequestDomains = 'all';
@@ -47,15 +62,32 @@ function agentWorkflow(ctx, { agentVersion, prompt, tools }) {
 	};
 	const nodes = [
 		node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}),
-		node(AGENT, '@n8n/n8n-nodes-langchain.agent', { promptType: 'define', text: prompt, options: { enableStreaming: false } }, { typeVersion: agentVersion }),
-		node(MODEL, '@n8n/n8n-nodes-langchain.lmChatOpenAi', { model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} }, {
-			typeVersion: 1.2,
-			credentials: { openAiApi: { id: ctx.state.ai.credential.id, name: ctx.state.ai.credential.name } },
-		}),
+		node(
+			AGENT,
+			'@n8n/n8n-nodes-langchain.agent',
+			{ promptType: 'define', text: prompt, options: { enableStreaming: false } },
+			{ typeVersion: agentVersion },
+		),
+		node(
+			MODEL,
+			'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			{ model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} },
+			{
+				typeVersion: 1.2,
+				credentials: {
+					openAiApi: { id: ctx.state.ai.credential.id, name: ctx.state.ai.credential.name },
+				},
+			},
+		),
 	];
 	for (const tool of tools) {
 		nodes.push(
-			node(tool.name, toolType(), { descriptionType: 'auto', ...tool.parameters }, { credentials: credentialRef(ctx.credentials.admin), ...tool.extra }),
+			node(
+				tool.name,
+				toolType(),
+				{ descriptionType: 'auto', ...tool.parameters },
+				{ credentials: credentialRef(ctx.credentials.admin), ...tool.extra },
+			),
 		);
 		connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
 	}
@@ -66,23 +98,34 @@ function agentWorkflow(ctx, { agentVersion, prompt, tools }) {
 async function runAgent(ctx, workflow) {
 	const wf = await ctx.client.createWorkflow(workflow);
 	const execution = await ctx.client.runManually(wf.id, { timeoutMs: 180_000 }).catch((e) => {
-		throw new Error(`running workflow ${wf.id}: ${e.message}${e.cause ? ` (${e.cause.message || e.cause})` : ''}`);
+		throw new Error(
+			`running workflow ${wf.id}: ${e.message}${e.cause ? ` (${e.cause.message || e.cause})` : ''}`,
+		);
 	});
 	const out = rt.nodeOutput(execution, AGENT) || [];
 	if (execution.status !== 'success') {
 		const err = rt.executionError(execution);
-		throw new Error(`agent execution ${execution.id} ended "${execution.status}": ${JSON.stringify(err?.message || err)}`);
+		throw new Error(
+			`agent execution ${execution.id} ended "${execution.status}": ${JSON.stringify(err?.message || err)}`,
+		);
 	}
-	return { answer: String(out[0]?.output ?? ''), execution, calls: ctx.state.ai.fake.calls.slice() };
+	return {
+		answer: String(out[0]?.output ?? ''),
+		execution,
+		calls: ctx.state.ai.fake.calls.slice(),
+	};
 }
 
 /** The tools the model was offered in its first request, by name. */
 function offeredTools(calls) {
 	assert.ok(calls.length >= 2, `the model was asked ${calls.length} time(s); a tool call needs 2`);
-	const tools = Object.fromEntries((calls[0].tools || []).map((t) => [t.function.name, t.function]));
+	const tools = Object.fromEntries(
+		(calls[0].tools || []).map((t) => [t.function.name, t.function]),
+	);
 	return new Proxy(tools, {
 		get: (all, name) => {
-			if (typeof name === 'string' && !(name in all)) throw new Error(`the model was not offered "${name}", only ${Object.keys(all).join(', ')}`);
+			if (typeof name === 'string' && !(name in all))
+				throw new Error(`the model was not offered "${name}", only ${Object.keys(all).join(', ')}`);
 			return all[name];
 		},
 	});
@@ -90,7 +133,8 @@ function offeredTools(calls) {
 
 /** Two-turn script: call the one offered tool (or the named one) with `args`, then answer with what it returned. */
 function callThenAnswer(args, prefix, tool = (names) => names[0]) {
-	return (body, n) => (n === 1 ? { tool, args } : { content: `${prefix}: ${lastToolResult(body)}` });
+	return (body, n) =>
+		n === 1 ? { tool, args } : { content: `${prefix}: ${lastToolResult(body)}` };
 }
 
 module.exports = {
@@ -112,16 +156,34 @@ module.exports = {
 					agentWorkflow(ctx, {
 						agentVersion: 3,
 						prompt: `Who is contact ${id}?`,
-						tools: [{ name: 'Get contact', parameters: { resource: 'contact', operation: 'get', contactId: locatorFromAi('contactId', 'ID of the contact') } }],
+						tools: [
+							{
+								name: 'Get contact',
+								parameters: {
+									resource: 'contact',
+									operation: 'get',
+									contactId: locatorFromAi('contactId', 'ID of the contact'),
+								},
+							},
+						],
 					}),
 				);
 				const tools = offeredTools(calls);
 				assert.deepEqual(Object.keys(tools), ['Get_contact']);
 				assert.equal(tools.Get_contact.description, 'Get a contact in Business Ops');
-				assert.deepEqual(tools.Get_contact.parameters.properties.contactId, { type: 'string', description: 'ID of the contact' });
+				assert.deepEqual(tools.Get_contact.parameters.properties.contactId, {
+					type: 'string',
+					description: 'ID of the contact',
+				});
 				assert.deepEqual(tools.Get_contact.parameters.required, ['contactId']);
-				const gets = ctx.sandbox.control.requestLog().filter((e) => e.method === 'GET' && e.path === `/v1/contacts/${id}`);
-				assert.equal(gets.length, 1, JSON.stringify(ctx.sandbox.control.requestLog().map((e) => `${e.method} ${e.path}`)));
+				const gets = ctx.sandbox.control
+					.requestLog()
+					.filter((e) => e.method === 'GET' && e.path === `/v1/contacts/${id}`);
+				assert.equal(
+					gets.length,
+					1,
+					JSON.stringify(ctx.sandbox.control.requestLog().map((e) => `${e.method} ${e.path}`)),
+				);
 				assert.match(answer, new RegExp(`^Found: .*${id}`));
 				return `tool Get_contact(contactId: string); GET ${gets[0].path}; answer ${answer.length} chars`;
 			},
@@ -131,7 +193,9 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				const name = `AI contact ${Date.now()}`;
-				ctx.state.ai.fake.script(callThenAnswer({ name, email: '', phone: '', billingCountry: 'NL' }, 'Created'));
+				ctx.state.ai.fake.script(
+					callThenAnswer({ name, email: '', phone: '', billingCountry: 'NL' }, 'Created'),
+				);
 				const { answer, calls } = await runAgent(
 					ctx,
 					agentWorkflow(ctx, {
@@ -155,7 +219,12 @@ module.exports = {
 					}),
 				);
 				const schema = offeredTools(calls).Create_contact.parameters;
-				assert.deepEqual(Object.keys(schema.properties).sort(), ['billingCountry', 'email', 'name', 'phone']);
+				assert.deepEqual(Object.keys(schema.properties).sort(), [
+					'billingCountry',
+					'email',
+					'name',
+					'phone',
+				]);
 				const created = (await allContacts(ctx)).find((c) => c.name === name);
 				assert.ok(created, `the sandbox has no contact named ${name}; answer: ${answer}`);
 				assert.equal(created.billingCountry, 'NL');
@@ -173,7 +242,9 @@ module.exports = {
 					{ name: 'Consulting day', quantity: 2, unitPrice: 850 },
 					{ name: 'Travel', quantity: 1, unitPrice: 120, vatPercentage: 21 },
 				];
-				ctx.state.ai.fake.script(callThenAnswer({ contactId, items: JSON.stringify(items) }, 'Quote drafted'));
+				ctx.state.ai.fake.script(
+					callThenAnswer({ contactId, items: JSON.stringify(items) }, 'Quote drafted'),
+				);
 				const { answer, calls } = await runAgent(
 					ctx,
 					agentWorkflow(ctx, {
@@ -198,7 +269,10 @@ module.exports = {
 				const record = Array.isArray(quote) ? quote[0] : quote;
 				const stored = await sandboxGet(ctx, `/quotes/${record.id}`);
 				assert.equal(stored.contactId, contactId);
-				assert.deepEqual(stored.items.map((i) => [i.name, i.quantity, i.unitPrice]), items.map((i) => [i.name, i.quantity, i.unitPrice]));
+				assert.deepEqual(
+					stored.items.map((i) => [i.name, i.quantity, i.unitPrice]),
+					items.map((i) => [i.name, i.quantity, i.unitPrice]),
+				);
 				assert.match(answer, new RegExp(`^Quote drafted: .*${record.id}`));
 				return `${stored.id} (${stored.status}): ${stored.items.length} items, total ${stored.total}`;
 			},
@@ -222,7 +296,12 @@ module.exports = {
 									operation: 'getAll',
 									returnAll: false,
 									limit: fromAi('limit', 'How many requests at most', 'number'),
-									filters: { status: fromAi('status', 'Status: new, processing, processed, failed or archived') },
+									filters: {
+										status: fromAi(
+											'status',
+											'Status: new, processing, processed, failed or archived',
+										),
+									},
 								},
 							},
 						],
@@ -231,10 +310,18 @@ module.exports = {
 				const schema = offeredTools(calls).List_requests.parameters;
 				assert.equal(schema.properties.limit.type, 'number');
 				assert.equal(schema.properties.status.type, 'string');
-				const lists = ctx.sandbox.control.requestLog().filter((e) => e.method === 'GET' && e.path === '/v1/requests');
-				assert.ok(lists.length >= 1 && lists.every((e) => e.query.status === 'new'), JSON.stringify(lists.map((e) => e.query)));
+				const lists = ctx.sandbox.control
+					.requestLog()
+					.filter((e) => e.method === 'GET' && e.path === '/v1/requests');
+				assert.ok(
+					lists.length >= 1 && lists.every((e) => e.query.status === 'new'),
+					JSON.stringify(lists.map((e) => e.query)),
+				);
 				const listed = JSON.parse(lastToolResult(calls[1]));
-				assert.ok(Array.isArray(listed) && listed.length <= 2 && listed.every((r) => r.status === 'new'), lastToolResult(calls[1]).slice(0, 300));
+				assert.ok(
+					Array.isArray(listed) && listed.length <= 2 && listed.every((r) => r.status === 'new'),
+					lastToolResult(calls[1]).slice(0, 300),
+				);
 				assert.match(answer, /^Open requests: /);
 				return `query ${JSON.stringify(lists[0].query)}; ${listed.length} request(s) reached the model`;
 			},
@@ -251,7 +338,17 @@ module.exports = {
 					agentWorkflow(ctx, {
 						agentVersion: 3,
 						prompt: 'Who is contact ctc_does_not_exist?',
-						tools: [{ name: 'Get contact', parameters: { resource: 'contact', operation: 'get', contactId: locatorFromAi('contactId', 'ID of the contact') }, extra }],
+						tools: [
+							{
+								name: 'Get contact',
+								parameters: {
+									resource: 'contact',
+									operation: 'get',
+									contactId: locatorFromAi('contactId', 'ID of the contact'),
+								},
+								extra,
+							},
+						],
 					}),
 				);
 				const result = lastToolResult(calls[1]);
@@ -273,7 +370,10 @@ module.exports = {
 				const contactId = await sandboxFirstId(ctx, 'contacts');
 				for (const n of template.nodes) {
 					assert.equal(n.credentials, undefined, `the template chooses a credential for ${n.name}`);
-					if (n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') n.credentials = { openAiApi: { id: ctx.state.ai.credential.id, name: ctx.state.ai.credential.name } };
+					if (n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
+						n.credentials = {
+							openAiApi: { id: ctx.state.ai.credential.id, name: ctx.state.ai.credential.name },
+						};
 					if (n.type === toolType()) n.credentials = credentialRef(ctx.credentials.admin);
 					if (n.type === 'n8n-nodes-base.set') {
 						const a = n.parameters.assignments.assignments[0];
@@ -286,7 +386,10 @@ module.exports = {
 					if (n === 2) return { tool: 'Create_quote', args: { contactId, items } };
 					return { content: `Your quote: ${lastToolResult(body)}` };
 				});
-				const { answer, calls } = await runAgent(ctx, { ...template, name: `e2e template ${Date.now()}` });
+				const { answer, calls } = await runAgent(ctx, {
+					...template,
+					name: `e2e template ${Date.now()}`,
+				});
 				assert.deepEqual(Object.keys(offeredTools(calls)).sort(), ['Create_quote', 'Get_contact']);
 				assert.match(calls[0].messages.map((m) => m.content).join('\n'), new RegExp(contactId));
 				const quoteText = lastToolResult(calls[2]);
@@ -299,8 +402,26 @@ module.exports = {
 		{
 			name: 'n8n serves the output schema of an operation to the editor',
 			async run(ctx) {
-				const res = await ctx.client.request('GET', `/schemas/${rt.NODE_TYPES.action}/1.0.0/contact/get.json`);
-				const committed = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'nodes', 'BusinessOps', '__schema__', 'v1.0.0', 'contact', 'get.json'), 'utf8'));
+				const res = await ctx.client.request(
+					'GET',
+					`/schemas/${rt.NODE_TYPES.action}/1.0.0/contact/get.json`,
+				);
+				const committed = JSON.parse(
+					fs.readFileSync(
+						path.join(
+							__dirname,
+							'..',
+							'..',
+							'nodes',
+							'BusinessOps',
+							'__schema__',
+							'v1.0.0',
+							'contact',
+							'get.json',
+						),
+						'utf8',
+					),
+				);
 				assert.deepEqual(res.body, committed);
 				return `GET /schemas/…/1.0.0/contact/get.json: ${Object.keys(res.body.properties).length} properties`;
 			},

@@ -3,11 +3,27 @@
 // errors shown to the user.
 'use strict';
 
-const { assert, byId, runOperation, runOnItems, expectSuccess, expectFailure, sandboxSend, sandboxAll, rt } = require('./harness');
+const {
+	assert,
+	byId,
+	runOperation,
+	runOnItems,
+	expectSuccess,
+	expectFailure,
+	sandboxSend,
+	sandboxAll,
+	rt,
+} = require('./harness');
 
 const TOTAL = 260;
 
-const UPSERT = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}', additionalFields: { phone: '={{ $json.phone }}' } };
+const UPSERT = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+	additionalFields: { phone: '={{ $json.phone }}' },
+};
 
 module.exports = {
 	area: 'contacts',
@@ -20,11 +36,17 @@ module.exports = {
 				const existing = control.seed({ resource: 'contacts', count: 1 }).total;
 				if (existing < TOTAL) control.seed({ resource: 'contacts', count: TOTAL - existing });
 				control.clearRequestLog();
-				const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
+				const r = await runOperation(ctx, {
+					resource: 'contact',
+					operation: 'getAll',
+					returnAll: true,
+				});
 				const items = expectSuccess(r);
 				assert.equal(items.length, TOTAL);
 				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL, 'duplicate records across pages');
-				const pages = control.requestLog().filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
+				const pages = control
+					.requestLog()
+					.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
 				assert.ok(pages.length >= 3, `expected at least 3 page requests, saw ${pages.length}`);
 				return `${items.length} records in ${pages.length} requests (pageSize ${pages.map((p) => p.query.pageSize).join('/')})`;
 			},
@@ -38,12 +60,19 @@ module.exports = {
 				control.clearRequestLog();
 				control.setRateLimit({ limit: 2, windowMs: 1500 });
 				try {
-					const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
+					const r = await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'getAll',
+						returnAll: true,
+					});
 					const items = expectSuccess(r);
 					assert.equal(items.length, TOTAL);
 					const log = control.requestLog().filter((e) => /\/contacts$/.test(e.path));
 					const limited = log.filter((e) => e.status === 429).length;
-					assert.ok(limited >= 1, `no request was rate limited (${log.map((e) => e.status).join(', ')})`);
+					assert.ok(
+						limited >= 1,
+						`no request was rate limited (${log.map((e) => e.status).join(', ')})`,
+					);
 					return `${items.length} records; ${limited} answer(s) 429 retried`;
 				} finally {
 					control.setRateLimit(previous);
@@ -54,7 +83,14 @@ module.exports = {
 			name: 'Get Many with Limit 7 returns 7 records',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				const items = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 7 }));
+				const items = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'getAll',
+						returnAll: false,
+						limit: 7,
+					}),
+				);
 				assert.equal(items.length, 7);
 			},
 		},
@@ -65,22 +101,42 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const stamp = Date.now();
 				const fresh = `upsert-${stamp}@example.com`;
-				const existing = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'Bestaand', email: `Known-${stamp}@Example.com` })).id;
+				const existing = (
+					await sandboxSend(ctx, 'POST', '/contacts', {
+						name: 'Bestaand',
+						email: `Known-${stamp}@Example.com`,
+					})
+				).id;
 				const total = control.seed({ resource: 'contacts', count: 1 }).total;
 				control.clearRequestLog();
-				const r = await runOnItems(ctx, [
-					{ email: ` ${fresh} `, name: 'Nieuw', phone: '+31 20 555 0100' },
-					{ email: `known-${stamp}@example.com`, name: 'Bestaand, bijgewerkt', phone: '' },
-					{ email: fresh.toUpperCase(), name: 'Nieuw, tweede rij', phone: '+31 20 555 0199' },
-				], UPSERT);
+				const r = await runOnItems(
+					ctx,
+					[
+						{ email: ` ${fresh} `, name: 'Nieuw', phone: '+31 20 555 0100' },
+						{ email: `known-${stamp}@example.com`, name: 'Bestaand, bijgewerkt', phone: '' },
+						{ email: fresh.toUpperCase(), name: 'Nieuw, tweede rij', phone: '+31 20 555 0199' },
+					],
+					UPSERT,
+				);
 				const items = expectSuccess(r);
-				assert.deepEqual(items.map((i) => i.action), ['created', 'updated', 'updated']);
+				assert.deepEqual(
+					items.map((i) => i.action),
+					['created', 'updated', 'updated'],
+				);
 				assert.equal(items[1].id, existing);
-				assert.equal(items[2].id, items[0].id, 'the second row with the new e-mail must update the contact the first row created');
+				assert.equal(
+					items[2].id,
+					items[0].id,
+					'the second row with the new e-mail must update the contact the first row created',
+				);
 				const log = control.requestLog().filter((e) => /\/contacts(\/|$)/.test(e.path));
 				const reads = log.filter((e) => e.method === 'GET').length;
 				const writes = log.filter((e) => e.method !== 'GET').map((e) => e.method);
-				assert.equal(reads, Math.ceil((total + 1) / 100), `one list read per run: ${reads} GET requests for ${total + 1} contacts`);
+				assert.equal(
+					reads,
+					Math.ceil((total + 1) / 100),
+					`one list read per run: ${reads} GET requests for ${total + 1} contacts`,
+				);
 				assert.deepEqual(writes, ['POST', 'PATCH', 'PATCH']);
 				const stored = await sandboxSend(ctx, 'GET', `/contacts/${items[0].id}`);
 				assert.equal(stored.name, 'Nieuw, tweede rij');
@@ -93,8 +149,13 @@ module.exports = {
 				ctx.requireOperation('contact', 'upsert');
 				const email = `race-${Date.now()}@example.com`;
 				ctx.sandbox.control.createdMeanwhile(email);
-				const items = expectSuccess(await runOnItems(ctx, [{ email, name: 'Mijn versie' }], UPSERT));
-				assert.deepEqual(items.map((i) => [i.action, i.name]), [['updated', 'Mijn versie']]);
+				const items = expectSuccess(
+					await runOnItems(ctx, [{ email, name: 'Mijn versie' }], UPSERT),
+				);
+				assert.deepEqual(
+					items.map((i) => [i.action, i.name]),
+					[['updated', 'Mijn versie']],
+				);
 				const same = (await sandboxAll(ctx, 'contacts')).filter((c) => c.email === email);
 				assert.equal(same.length, 1, `${same.length} contacts with the e-mail`);
 				return `updated ${items[0].id}`;
@@ -109,13 +170,35 @@ module.exports = {
 				control.setReadings({ duplicateContactEmails: true });
 				try {
 					const a = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'A', email })).id;
-					const b = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'B', email: email.toUpperCase() })).id;
+					const b = (
+						await sandboxSend(ctx, 'POST', '/contacts', { name: 'B', email: email.toUpperCase() })
+					).id;
 					control.clearRequestLog();
 					const failed = await runOnItems(ctx, [{ email, name: 'C' }], UPSERT);
-					expectFailure(failed, new RegExp(`2 contacts have the e-mail ${email.replace(/[.]/g, '\\.')} \\(${a}, ${b}\\)`), /\[item 0\]/);
-					assert.deepEqual(control.requestLog().filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.path}`), []);
+					expectFailure(
+						failed,
+						new RegExp(
+							`2 contacts have the e-mail ${email.replace(/[.]/g, '\\.')} \\(${a}, ${b}\\)`,
+						),
+						/\[item 0\]/,
+					);
+					assert.deepEqual(
+						control
+							.requestLog()
+							.filter((e) => e.method !== 'GET')
+							.map((e) => `${e.method} ${e.path}`),
+						[],
+					);
 					const other = `solo-${Date.now()}@example.com`;
-					const r = await runOnItems(ctx, [{ email, name: 'C' }, { email: other, name: 'D' }], UPSERT, { nodeOptions: { onError: 'continueRegularOutput' } });
+					const r = await runOnItems(
+						ctx,
+						[
+							{ email, name: 'C' },
+							{ email: other, name: 'D' },
+						],
+						UPSERT,
+						{ nodeOptions: { onError: 'continueRegularOutput' } },
+					);
 					const items = expectSuccess(r);
 					assert.match(String(items[0].error), /2 contacts have the e-mail/);
 					assert.equal(items[1].action, 'created');
@@ -141,15 +224,36 @@ module.exports = {
 				assert.match(created.id, /^ctc_/);
 				assert.equal(created.email, email);
 				assert.equal(created.billingCountry, 'NL');
-				const [got] = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(created.id) }));
+				const [got] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'get',
+						contactId: byId(created.id),
+					}),
+				);
 				assert.equal(got.id, created.id);
 				const [updated] = expectSuccess(
-					await runOperation(ctx, { resource: 'contact', operation: 'update', contactId: byId(created.id), updateFields: { phone: '+31 20 555 0101' } }),
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'update',
+						contactId: byId(created.id),
+						updateFields: { phone: '+31 20 555 0101' },
+					}),
 				);
 				assert.equal(updated.phone, '+31 20 555 0101');
 				assert.equal(updated.name, 'E2E Bakkerij B.V.');
-				expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'delete', contactId: byId(created.id) }));
-				const gone = await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(created.id) });
+				expectSuccess(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'delete',
+						contactId: byId(created.id),
+					}),
+				);
+				const gone = await runOperation(ctx, {
+					resource: 'contact',
+					operation: 'get',
+					contactId: byId(created.id),
+				});
 				const e = expectFailure(gone, /404|not[ _]found/i);
 				return `created ${created.id}; after delete: "${e.message}"`;
 			},
@@ -158,8 +262,20 @@ module.exports = {
 			name: 'a duplicate e-mail shows the API message (409)',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const [first] = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }));
-				const r = await runOperation(ctx, { resource: 'contact', operation: 'create', name: 'Dubbel', additionalFields: { email: first.email } });
+				const [first] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'getAll',
+						returnAll: false,
+						limit: 1,
+					}),
+				);
+				const r = await runOperation(ctx, {
+					resource: 'contact',
+					operation: 'create',
+					name: 'Dubbel',
+					additionalFields: { email: first.email },
+				});
 				const e = expectFailure(r, /409|duplicate/i, /already exists/i);
 				return `"${e.message}"`;
 			},
@@ -168,8 +284,19 @@ module.exports = {
 			name: "a key of another organization does not see this organization's contact (404)",
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
-				const [mine] = expectSuccess(await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }));
-				const r = await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(mine.id) }, { key: 'otherOrg' });
+				const [mine] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'getAll',
+						returnAll: false,
+						limit: 1,
+					}),
+				);
+				const r = await runOperation(
+					ctx,
+					{ resource: 'contact', operation: 'get', contactId: byId(mine.id) },
+					{ key: 'otherOrg' },
+				);
 				const e = expectFailure(r, /404|not[ _]found/i);
 				return `"${e.message}"`;
 			},
@@ -178,21 +305,34 @@ module.exports = {
 			name: 'a read-only key gets 403 naming the missing scope contacts.write',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const r = await runOperation(ctx, { resource: 'contact', operation: 'create', name: 'Niet toegestaan' }, { key: 'readOnly' });
+				const r = await runOperation(
+					ctx,
+					{ resource: 'contact', operation: 'create', name: 'Niet toegestaan' },
+					{ key: 'readOnly' },
+				);
 				const e = expectFailure(r, /403|insufficient_scope/i, /contacts\.write/);
 				return `"${e.message}" / "${e.description}"`;
 			},
 		},
-			{
+		{
 			name: 'Create with a contact type the API documentation does not list (from an expression) sends it as given; a strict API refuses it and the node shows why',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const params = { resource: 'contact', operation: 'create', name: `Stichting E2E ${Date.now()}`, additionalFields: { type: '={{ "foundation" }}' } };
+				const params = {
+					resource: 'contact',
+					operation: 'create',
+					name: `Stichting E2E ${Date.now()}`,
+					additionalFields: { type: '={{ "foundation" }}' },
+				};
 				const [created] = expectSuccess(await runOperation(ctx, params));
 				assert.equal(created.type, 'foundation');
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const e = expectFailure(await runOperation(ctx, { ...params, name: `${params.name} 2` }), /400|invalid_request/i, /"type"/);
+					const e = expectFailure(
+						await runOperation(ctx, { ...params, name: `${params.name} 2` }),
+						/400|invalid_request/i,
+						/"type"/,
+					);
 					return `kept "foundation"; strict: "${e.message}"`;
 				} finally {
 					ctx.sandbox.control.setReadings({ strict: false });
@@ -204,7 +344,10 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
 				ctx.sandbox.control.clearRequestLog();
-				const e = expectFailure(await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId('..') }), /"\.\." is not an ID/);
+				const e = expectFailure(
+					await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId('..') }),
+					/"\.\." is not an ID/,
+				);
 				assert.equal(ctx.sandbox.control.requestLog().length, 0, 'a request reached the API');
 				return `"${e.message}"`;
 			},
@@ -213,11 +356,22 @@ module.exports = {
 			name: 'Get Many with a Base URL without its version segment says so (not "Check the ID")',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				const data = { ...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), baseUrl: ctx.sandbox.baseUrl.replace(/\/v1\/?$/, '') };
-				const cred = await ctx.client.createCredential({ name: 'Business Ops (no version)', type: rt.CREDENTIAL_TYPE, data });
+				const data = {
+					...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+					baseUrl: ctx.sandbox.baseUrl.replace(/\/v1\/?$/, ''),
+				};
+				const cred = await ctx.client.createCredential({
+					name: 'Business Ops (no version)',
+					type: rt.CREDENTIAL_TYPE,
+					data,
+				});
 				ctx.credentials.noVersion = { id: cred.id, name: cred.name };
 				try {
-					const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true }, { key: 'noVersion' });
+					const r = await runOperation(
+						ctx,
+						{ resource: 'contact', operation: 'getAll', returnAll: true },
+						{ key: 'noVersion' },
+					);
 					const e = expectFailure(r, /404/, /version segment/);
 					assert.ok(!/Check the ID/.test(e.description), e.description);
 					return `"${e.description}"`;

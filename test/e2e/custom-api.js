@@ -3,7 +3,16 @@
 // "Business Ops API" as a predefined credential type and applies its base URL and key.
 'use strict';
 
-const { assert, node, chain, credentialRef, sandboxGet, nodeError, CUSTOM_API_CALL, rt } = require('./harness');
+const {
+	assert,
+	node,
+	chain,
+	credentialRef,
+	sandboxGet,
+	nodeError,
+	CUSTOM_API_CALL,
+	rt,
+} = require('./harness');
 
 const HTTP = 'HTTP Request';
 
@@ -16,7 +25,13 @@ function httpRequestWorkflow(ctx, url) {
 			node(
 				HTTP,
 				'n8n-nodes-base.httpRequest',
-				{ method: 'GET', url, authentication: 'predefinedCredentialType', nodeCredentialType: rt.CREDENTIAL_TYPE, options: {} },
+				{
+					method: 'GET',
+					url,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: rt.CREDENTIAL_TYPE,
+					options: {},
+				},
 				{ typeVersion: 4.2, position: [220, 0], credentials: credentialRef(ctx.credentials.admin) },
 			),
 		],
@@ -32,12 +47,27 @@ module.exports = {
 			async run(ctx) {
 				const props = ctx.nodeType.properties;
 				const resource = props.find((p) => p.name === 'resource');
-				assert.equal(resource.options.at(-1).value, CUSTOM_API_CALL, `last resource: ${JSON.stringify(resource.options.at(-1))}`);
+				assert.equal(
+					resource.options.at(-1).value,
+					CUSTOM_API_CALL,
+					`last resource: ${JSON.stringify(resource.options.at(-1))}`,
+				);
 				const operations = props.filter((p) => p.name === 'operation');
-				const without = operations.filter((p) => !p.options.some((o) => o.value === CUSTOM_API_CALL));
-				assert.deepEqual(without.map((p) => p.displayOptions?.show?.resource), [], 'operation lists without Custom API Call');
-				const cred = (await ctx.client.credentialTypes()).find((t) => t.name === rt.CREDENTIAL_TYPE);
-				assert.ok(cred.authenticate !== undefined, 'the credential type n8n serves has no `authenticate` (the HTTP Request node would not offer it)');
+				const without = operations.filter(
+					(p) => !p.options.some((o) => o.value === CUSTOM_API_CALL),
+				);
+				assert.deepEqual(
+					without.map((p) => p.displayOptions?.show?.resource),
+					[],
+					'operation lists without Custom API Call',
+				);
+				const cred = (await ctx.client.credentialTypes()).find(
+					(t) => t.name === rt.CREDENTIAL_TYPE,
+				);
+				assert.ok(
+					cred.authenticate !== undefined,
+					'the credential type n8n serves has no `authenticate` (the HTTP Request node would not offer it)',
+				);
 				assert.equal(cred.httpRequestNode?.name, 'Business Ops');
 				return `resource list ends in "${resource.options.at(-1).name}"; ${operations.length} operation lists too; credential: authenticate, httpRequestNode (${cred.httpRequestNode.docsUrl})`;
 			},
@@ -47,16 +77,24 @@ module.exports = {
 			async run(ctx) {
 				const me = await sandboxGet(ctx, '/me');
 				ctx.sandbox.control.clearRequestLog();
-				const wf = await ctx.client.createWorkflow(httpRequestWorkflow(ctx, `${ctx.sandbox.baseUrl}/organization`));
+				const wf = await ctx.client.createWorkflow(
+					httpRequestWorkflow(ctx, `${ctx.sandbox.baseUrl}/organization`),
+				);
 				const ex = await ctx.client.runManually(wf.id);
 				const err = nodeError(ex, HTTP);
 				assert.equal(ex.status, 'success', err ? `${err.message} | ${err.description}` : ex.status);
 				const [out] = rt.nodeOutput(ex, HTTP);
 				assert.ok(out?.data?.id, `HTTP Request output: ${JSON.stringify(out).slice(0, 200)}`);
-				const calls = ctx.sandbox.control.requestLog().filter((r) => r.method === 'GET' && /\/organization$/.test(r.path));
+				const calls = ctx.sandbox.control
+					.requestLog()
+					.filter((r) => r.method === 'GET' && /\/organization$/.test(r.path));
 				assert.equal(calls.length, 1, `GET /organization calls: ${calls.length}`);
 				assert.equal(calls[0].status, 200);
-				assert.equal(calls[0].keyId, me.apiKeyId, 'the request did not carry the admin key of the credential');
+				assert.equal(
+					calls[0].keyId,
+					me.apiKeyId,
+					'the request did not carry the admin key of the credential',
+				);
 				return `GET /organization → 200 with key ${me.apiKeyId}; organization ${out.data.id}`;
 			},
 		},

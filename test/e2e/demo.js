@@ -15,12 +15,20 @@ module.exports = {
 				const cred = ctx.credentials.admin;
 				const { imported, skipped } = await importTemplates(ctx.client, cred);
 				assert.deepEqual(skipped, [], `templates n8n cannot import: ${skipped.join('; ')}`);
-				assert.deepEqual(imported.map((t) => t.file), templateFiles());
+				assert.deepEqual(
+					imported.map((t) => t.file),
+					templateFiles(),
+				);
 				for (const { file, id } of imported) {
 					const saved = await ctx.client.rest('GET', `/workflows/${id}`);
 					const ours = saved.nodes.filter((n) => n.type.startsWith(PACKAGE_PREFIX));
 					assert.ok(ours.length > 0, `${file}: no Business Ops node`);
-					for (const n of ours) assert.equal(n.credentials?.[rt.CREDENTIAL_TYPE]?.id, cred.id, `${file}: "${n.name}" has no credential`);
+					for (const n of ours)
+						assert.equal(
+							n.credentials?.[rt.CREDENTIAL_TYPE]?.id,
+							cred.id,
+							`${file}: "${n.name}" has no credential`,
+						);
 				}
 				return `${imported.length} templates: ${imported.map((t) => t.file).join(', ')}`;
 			},

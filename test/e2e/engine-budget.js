@@ -13,7 +13,9 @@ async function keyWithCredentials(ctx, name, baseUrls, requestsPerMinute) {
 	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.read'], name });
 	// The sandbox runs scrypt on a key's first use; do that before the measured run, and let that
 	// request leave the sandbox's window, which the node's budget knows nothing of.
-	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${key.key}` } });
+	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, {
+		headers: { authorization: `Bearer ${key.key}` },
+	});
 	rt.useBudgetWindow(key.key, WINDOW_MS);
 	ctx.sandbox.control.clearRequestLog();
 	const credentials = [];
@@ -34,8 +36,18 @@ function readsWorkflow(name, count, cred) {
 		name,
 		nodes: [
 			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node('Items', 'n8n-nodes-base.code', { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` }, { typeVersion: 2, position: [220, 0] }),
-			node('Business Ops', rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }, { position: [440, 0], credentials: credentialRef(cred) }),
+			node(
+				'Items',
+				'n8n-nodes-base.code',
+				{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` },
+				{ typeVersion: 2, position: [220, 0] },
+			),
+			node(
+				'Business Ops',
+				rt.NODE_TYPES.action,
+				{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
+				{ position: [440, 0], credentials: credentialRef(cred) },
+			),
 		],
 		connections: chain(TRIGGER, 'Items', 'Business Ops'),
 		settings: { executionOrder: 'v1' },
@@ -46,13 +58,15 @@ function readsWorkflow(name, count, cred) {
 async function start(ctx, workflowId) {
 	const wf = await ctx.client.rest('GET', `/workflows/${workflowId}`);
 	const triggerToStartFrom = { name: TRIGGER };
-	const body = ctx.client.major < 2 ? { workflowData: wf, triggerToStartFrom } : { triggerToStartFrom };
+	const body =
+		ctx.client.major < 2 ? { workflowData: wf, triggerToStartFrom } : { triggerToStartFrom };
 	const started = await ctx.client.rest('POST', `/workflows/${workflowId}/run`, body);
 	assert.ok(started.executionId, `the workflow did not start: ${JSON.stringify(started)}`);
 	return started.executionId;
 }
 
-const requestsOf = (ctx, key) => ctx.sandbox.control.requestLog().filter((e) => e.keyId === key.id && e.method === 'GET');
+const requestsOf = (ctx, key) =>
+	ctx.sandbox.control.requestLog().filter((e) => e.keyId === key.id && e.method === 'GET');
 
 module.exports = {
 	area: 'engine',
@@ -64,24 +78,57 @@ module.exports = {
 				ctx.requireOperation('contact', 'getAll');
 				const prefix = `e2e-cancel-${Date.now()}`;
 				// 2 per window: 2 of the 6 reads go, 4 wait for the window.
-				const { key, credentials } = await keyWithCredentials(ctx, prefix, [ctx.sandbox.baseUrl], 2);
-				const a = await ctx.client.createWorkflow(readsWorkflow(`e2e ${prefix} a`, 6, credentials[0]));
-				const b = await ctx.client.createWorkflow(readsWorkflow(`e2e ${prefix} b`, 2, credentials[0]));
+				const { key, credentials } = await keyWithCredentials(
+					ctx,
+					prefix,
+					[ctx.sandbox.baseUrl],
+					2,
+				);
+				const a = await ctx.client.createWorkflow(
+					readsWorkflow(`e2e ${prefix} a`, 6, credentials[0]),
+				);
+				const b = await ctx.client.createWorkflow(
+					readsWorkflow(`e2e ${prefix} b`, 2, credentials[0]),
+				);
 				const executionA = await start(ctx, a.id);
-				await waitFor(() => requestsOf(ctx, key).length >= 2, { timeoutMs: 60_000, what: 'the first 2 reads of execution A' });
+				await waitFor(() => requestsOf(ctx, key).length >= 2, {
+					timeoutMs: 60_000,
+					what: 'the first 2 reads of execution A',
+				});
 				const firstAt = Date.parse(requestsOf(ctx, key)[0].time);
 				await sleep(500); // the other 4 reads are waiting for the budget now
 				await ctx.client.rest('POST', `/executions/${executionA}/stop`);
-				const stopped = await ctx.client.waitForExecution(executionA, { timeoutMs: WINDOW_MS - 2000 });
-				assert.notEqual(stopped.status, 'success', 'execution A finished instead of being cancelled');
-				assert.equal(requestsOf(ctx, key).length, 2, 'execution A sent requests after it was cancelled');
+				const stopped = await ctx.client.waitForExecution(executionA, {
+					timeoutMs: WINDOW_MS - 2000,
+				});
+				assert.notEqual(
+					stopped.status,
+					'success',
+					'execution A finished instead of being cancelled',
+				);
+				assert.equal(
+					requestsOf(ctx, key).length,
+					2,
+					'execution A sent requests after it was cancelled',
+				);
 				const executionB = await ctx.client.runManually(b.id, { timeoutMs: 90_000 });
-				assert.equal(executionB.status, 'success', JSON.stringify(nodeError(executionB, 'Business Ops')));
+				assert.equal(
+					executionB.status,
+					'success',
+					JSON.stringify(nodeError(executionB, 'Business Ops')),
+				);
 				const sent = requestsOf(ctx, key);
-				assert.equal(sent.length, 4, `${sent.length} requests with the key: A's cancelled reads were sent after all`);
+				assert.equal(
+					sent.length,
+					4,
+					`${sent.length} requests with the key: A's cancelled reads were sent after all`,
+				);
 				// B waits for A's two places only (one window); had A's 4 waiters kept theirs, B would wait two.
 				const lastB = Math.max(...sent.slice(2).map((e) => Date.parse(e.time)));
-				assert.ok(lastB - firstAt < 2 * WINDOW_MS, `B's reads went ${lastB - firstAt} ms after A's first: it waited behind the cancelled reads`);
+				assert.ok(
+					lastB - firstAt < 2 * WINDOW_MS,
+					`B's reads went ${lastB - firstAt} ms after A's first: it waited behind the cancelled reads`,
+				);
 				return `A ${stopped.status} after 2 of 6 reads; B's 2 reads went ${((lastB - firstAt) / 1000).toFixed(1)} s after A's first (window ${WINDOW_MS / 1000} s)`;
 			},
 		},
@@ -92,26 +139,55 @@ module.exports = {
 				ctx.requireOperation('contact', 'getAll');
 				const prefix = `e2e-legacy-${Date.now()}`;
 				const legacy = ctx.sandbox.baseUrl.replace(/\/v1\/?$/, '/api/v1');
-				assert.notEqual(legacy, ctx.sandbox.baseUrl, `the sandbox's Base URL ${ctx.sandbox.baseUrl} does not end in /v1`);
-				const { key, credentials } = await keyWithCredentials(ctx, prefix, [ctx.sandbox.baseUrl, legacy], 1);
+				assert.notEqual(
+					legacy,
+					ctx.sandbox.baseUrl,
+					`the sandbox's Base URL ${ctx.sandbox.baseUrl} does not end in /v1`,
+				);
+				const { key, credentials } = await keyWithCredentials(
+					ctx,
+					prefix,
+					[ctx.sandbox.baseUrl, legacy],
+					1,
+				);
 				const wf = {
 					name: `e2e ${prefix}`,
 					nodes: [
 						node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-						node('Current', rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }, { position: [220, 0], credentials: credentialRef(credentials[0]), executeOnce: true }),
-						node('Legacy', rt.NODE_TYPES.action, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 }, { position: [440, 0], credentials: credentialRef(credentials[1]), executeOnce: true }),
+						node(
+							'Current',
+							rt.NODE_TYPES.action,
+							{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
+							{ position: [220, 0], credentials: credentialRef(credentials[0]), executeOnce: true },
+						),
+						node(
+							'Legacy',
+							rt.NODE_TYPES.action,
+							{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
+							{ position: [440, 0], credentials: credentialRef(credentials[1]), executeOnce: true },
+						),
 					],
 					connections: chain(TRIGGER, 'Current', 'Legacy'),
 					settings: { executionOrder: 'v1' },
 				};
 				const created = await ctx.client.createWorkflow(wf);
 				const execution = await ctx.client.runManually(created.id, { timeoutMs: 90_000 });
-				assert.equal(execution.status, 'success', JSON.stringify(nodeError(execution, 'Legacy') || nodeError(execution, 'Current')));
+				assert.equal(
+					execution.status,
+					'success',
+					JSON.stringify(nodeError(execution, 'Legacy') || nodeError(execution, 'Current')),
+				);
 				const sent = requestsOf(ctx, key);
-				assert.deepEqual(sent.map((e) => (e.path.startsWith('/api/v1') ? 'legacy' : 'current')), ['current', 'legacy']);
+				assert.deepEqual(
+					sent.map((e) => (e.path.startsWith('/api/v1') ? 'legacy' : 'current')),
+					['current', 'legacy'],
+				);
 				const gap = Date.parse(sent[1].time) - Date.parse(sent[0].time);
 				// One request per window for the key: the legacy request waited for the current one's window.
-				assert.ok(gap >= WINDOW_MS - 250, `the legacy request went ${gap} ms after the current one: two budgets for one key`);
+				assert.ok(
+					gap >= WINDOW_MS - 250,
+					`the legacy request went ${gap} ms after the current one: two budgets for one key`,
+				);
 				return `the legacy Base URL's request waited ${(gap / 1000).toFixed(1)} s for the key's window (${WINDOW_MS / 1000} s, 1 request)`;
 			},
 		},

@@ -8,7 +8,24 @@
 
 const http = require('node:http');
 
-const { assert, node, chain, credentialRef, byId, expectSuccess, expectFailure, nodeError, nodeItems, itemsWorkflow, sandboxGet, sandboxSend, sandboxFirstId, logText, waitFor, rt } = require('./harness');
+const {
+	assert,
+	node,
+	chain,
+	credentialRef,
+	byId,
+	expectSuccess,
+	expectFailure,
+	nodeError,
+	nodeItems,
+	itemsWorkflow,
+	sandboxGet,
+	sandboxSend,
+	sandboxFirstId,
+	logText,
+	waitFor,
+	rt,
+} = require('./harness');
 const walker = require('../shared/fieldWalker');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
@@ -33,7 +50,9 @@ async function contactsNamed(ctx, prefix) {
 	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
 	const names = [];
 	for (let page = 1; page <= 200; page++) {
-		const body = await (await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })).json();
+		const body = await (
+			await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers })
+		).json();
 		names.push(...body.data.map((c) => c.name).filter((n) => n.startsWith(prefix)));
 		if (!body.meta.hasMore) break;
 	}
@@ -67,7 +86,10 @@ function emptyValueRuns(op) {
 	const groups = new Map();
 	for (const fieldCase of walker.casesOf(op)) {
 		// line items (a row of a collection, or JSON) in a workflow of their own: the node refuses both forms at once
-		const lineItems = fieldCase.path.length >= 4 || fieldCase.fieldType === 'json' ? fieldCase.path.slice(0, 2).join('.') : '';
+		const lineItems =
+			fieldCase.path.length >= 4 || fieldCase.fieldType === 'json'
+				? fieldCase.path.slice(0, 2).join('.')
+				: '';
 		const key = JSON.stringify([fieldCase.required, fieldCase.shows, lineItems]);
 		groups.set(key, [...(groups.get(key) ?? []), fieldCase]);
 	}
@@ -75,7 +97,11 @@ function emptyValueRuns(op) {
 		let parameters = {};
 		for (const c of cases) parameters = deepMerge(parameters, c.parameters(c.sample));
 		for (const c of cases) {
-			setAt(parameters, c.path, `={{ $json.target === ${JSON.stringify(c.title)} ? [${EMPTY_KINDS.join(', ')}][$json.kind] : ${JSON.stringify(c.sample)} }}`);
+			setAt(
+				parameters,
+				c.path,
+				`={{ $json.target === ${JSON.stringify(c.title)} ? [${EMPTY_KINDS.join(', ')}][$json.kind] : ${JSON.stringify(c.sample)} }}`,
+			);
 		}
 		const rows = cases.flatMap((c) => EMPTY_KINDS.map((_, kind) => ({ target: c.title, kind })));
 		return { required: cases[0].required, parameters, cases, rows };
@@ -90,13 +116,25 @@ async function captureServer(headers = {}) {
 		req.on('data', (chunk) => (text += chunk));
 		req.on('end', () => {
 			const url = new URL(req.url, 'http://127.0.0.1');
-			requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: text ? JSON.parse(text) : {} });
-			res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', ...headers });
+			requests.push({
+				method: req.method,
+				path: url.pathname,
+				query: Object.fromEntries(url.searchParams),
+				body: text ? JSON.parse(text) : {},
+			});
+			res.writeHead(req.method === 'POST' ? 201 : 200, {
+				'content-type': 'application/json',
+				...headers,
+			});
 			res.end(JSON.stringify({ data: { id: 'x_1' } }));
 		});
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { requests, baseUrl: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((resolve) => server.close(resolve)) };
+	return {
+		requests,
+		baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
 }
 
 const NOTHING = new Set([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 'NULL']);
@@ -104,8 +142,10 @@ const NOTHING = new Set([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 
 function emptyValuesIn(request) {
 	const found = [];
 	const visit = (value, where) => {
-		if (NOTHING.has(value) || (typeof value === 'string' && value.trim() === '')) found.push(`${where}=${JSON.stringify(value)}`);
-		else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, `${where}.${k}`);
+		if (NOTHING.has(value) || (typeof value === 'string' && value.trim() === ''))
+			found.push(`${where}=${JSON.stringify(value)}`);
+		else if (value && typeof value === 'object')
+			for (const [k, v] of Object.entries(value)) visit(v, `${where}.${k}`);
 	};
 	visit(request.body, 'body');
 	visit(request.query, 'query');
@@ -124,15 +164,27 @@ module.exports = {
 				ctx.sandbox.control.failNext({ path: '/contacts', method: 'POST', status: 503, count: 1 });
 				const result = await run(
 					ctx,
-					itemsWorkflow('e2e engine retry', rows, { resource: 'contact', operation: 'create', name: '={{ $json.name }}' }, ctx.credentials.admin, {
-						retryOnFail: true,
-						maxTries: 3,
-						waitBetweenTries: 100,
-					}),
+					itemsWorkflow(
+						'e2e engine retry',
+						rows,
+						{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
+						ctx.credentials.admin,
+						{
+							retryOnFail: true,
+							maxTries: 3,
+							waitBetweenTries: 100,
+						},
+					),
 				);
 				expectSuccess(result);
-				assert.deepEqual(await contactsNamed(ctx, prefix), rows.map((r) => r.name));
-				assert.deepEqual(outputOf(result.execution, NODE).map((i) => i.pairedItem?.item), [0, 1, 2]);
+				assert.deepEqual(
+					await contactsNamed(ctx, prefix),
+					rows.map((r) => r.name),
+				);
+				assert.deepEqual(
+					outputOf(result.execution, NODE).map((i) => i.pairedItem?.item),
+					[0, 1, 2],
+				);
 				return '3 created once each after the 503';
 			},
 		},
@@ -144,8 +196,16 @@ module.exports = {
 			async run(ctx) {
 				const prefix = `retry-continue-${Date.now()}`;
 				// Only item 0 has an e-mail (a wrong one): a repeated e-mail could be refused as a duplicate.
-				const rows = [0, 1, 2].map((i) => ({ name: `${prefix} ${i}`, ...(i === 0 ? { email: 'not an address' } : {}) }));
-				const parameters = { resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } };
+				const rows = [0, 1, 2].map((i) => ({
+					name: `${prefix} ${i}`,
+					...(i === 0 ? { email: 'not an address' } : {}),
+				}));
+				const parameters = {
+					resource: 'contact',
+					operation: 'create',
+					name: '={{ $json.name }}',
+					additionalFields: { email: '={{ $json.email }}' },
+				};
 				const result = await run(
 					ctx,
 					itemsWorkflow('e2e engine retry continue', rows, parameters, ctx.credentials.admin, {
@@ -158,7 +218,11 @@ module.exports = {
 				expectSuccess(result);
 				const names = await contactsNamed(ctx, prefix);
 				const times = (name) => names.filter((n) => n === name).length;
-				assert.deepEqual([times(rows[0].name), times(rows[1].name), times(rows[2].name)], [0, 1, 1], JSON.stringify(names));
+				assert.deepEqual(
+					[times(rows[0].name), times(rows[1].name), times(rows[2].name)],
+					[0, 1, 1],
+					JSON.stringify(names),
+				);
 				return 'item 0 refused by the input check on both tries; items 1 and 2 created once, on the first try';
 			},
 		},
@@ -172,32 +236,74 @@ module.exports = {
 				const operations = {
 					'Contacts Get Many': { resource: 'contact', operation: 'getAll', limit: 3 },
 					'Contact Get': { resource: 'contact', operation: 'get', contactId: byId(contactId) },
-					'Contact Create': { resource: 'contact', operation: 'create', name: `={{ "${prefix} " + $json.tag }}` },
-					'Contact Update': { resource: 'contact', operation: 'update', contactId: byId(contactId), updateFields: { phone: '={{ $json.tag === "first" ? "+31 20 123 4567" : "+31 20 765 4321" }}' } },
+					'Contact Create': {
+						resource: 'contact',
+						operation: 'create',
+						name: `={{ "${prefix} " + $json.tag }}`,
+					},
+					'Contact Update': {
+						resource: 'contact',
+						operation: 'update',
+						contactId: byId(contactId),
+						updateFields: {
+							phone: '={{ $json.tag === "first" ? "+31 20 123 4567" : "+31 20 765 4321" }}',
+						},
+					},
 					'Organization Get': { resource: 'organization', operation: 'get' },
-					'Quote Get (Simplify)': { resource: 'quote', operation: 'get', quoteId: byId(quoteId), simplify: true },
+					'Quote Get (Simplify)': {
+						resource: 'quote',
+						operation: 'get',
+						quoteId: byId(quoteId),
+						simplify: true,
+					},
 					'Event Types': { resource: 'webhook', operation: 'getEventTypes' },
 					'API Key': { resource: 'me', operation: 'get' },
 				};
 				const rows = [{ tag: 'first' }, { tag: 'second' }];
 				const nodes = [
 					node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-					node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
+					node(
+						'Items',
+						'n8n-nodes-base.code',
+						{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
+						{ typeVersion: 2, position: [220, 0] },
+					),
 				];
 				const connections = chain(TRIGGER, 'Items');
 				connections.Items = { main: [[]] };
 				Object.entries(operations).forEach(([name, parameters], index) => {
 					const check = `Check ${name}`;
-					nodes.push(node(name, rt.NODE_TYPES.action, parameters, { position: [440, index * 160], credentials: credentialRef(ctx.credentials.admin) }));
 					nodes.push(
-						node(check, 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: "return { json: { tag: $('Items').item.json.tag } };" }, { typeVersion: 2, position: [660, index * 160] }),
+						node(name, rt.NODE_TYPES.action, parameters, {
+							position: [440, index * 160],
+							credentials: credentialRef(ctx.credentials.admin),
+						}),
+					);
+					nodes.push(
+						node(
+							check,
+							'n8n-nodes-base.code',
+							{
+								mode: 'runOnceForEachItem',
+								jsCode: "return { json: { tag: $('Items').item.json.tag } };",
+							},
+							{ typeVersion: 2, position: [660, index * 160] },
+						),
 					);
 					connections.Items.main[0].push({ node: name, type: 'main', index: 0 });
 					connections[name] = { main: [[{ node: check, type: 'main', index: 0 }]] };
 				});
-				const created = await ctx.client.createWorkflow({ name: 'e2e engine paired items', nodes, connections, settings: { executionOrder: 'v1' } });
+				const created = await ctx.client.createWorkflow({
+					name: 'e2e engine paired items',
+					nodes,
+					connections,
+					settings: { executionOrder: 'v1' },
+				});
 				const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
-				if (execution.status !== 'success') throw new Error(`execution ended "${execution.status}": ${JSON.stringify(execution.data?.resultData?.error?.message)}`);
+				if (execution.status !== 'success')
+					throw new Error(
+						`execution ended "${execution.status}": ${JSON.stringify(execution.data?.resultData?.error?.message)}`,
+					);
 				const counts = [];
 				for (const name of Object.keys(operations)) {
 					const out = outputOf(execution, name);
@@ -224,23 +330,55 @@ module.exports = {
 					{ tag: 'missing', id: 'ctc_doesnotexist' },
 					{ tag: 'bad id', id: 'not an id!' },
 				];
-				const wf = itemsWorkflow('e2e engine error output', rows, { resource: 'contact', operation: 'get', contactId: byId('={{ $json.id }}') }, ctx.credentials.admin, {
-					onError: 'continueErrorOutput',
-				});
+				const wf = itemsWorkflow(
+					'e2e engine error output',
+					rows,
+					{ resource: 'contact', operation: 'get', contactId: byId('={{ $json.id }}') },
+					ctx.credentials.admin,
+					{
+						onError: 'continueErrorOutput',
+					},
+				);
 				// A node on the error output reads the input item through the pairing, as users do.
-				wf.nodes.push(node('On Error', 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: "return { json: { tag: $('Items').item.json.tag, error: $json.error } };" }, { typeVersion: 2, position: [660, 160] }));
+				wf.nodes.push(
+					node(
+						'On Error',
+						'n8n-nodes-base.code',
+						{
+							mode: 'runOnceForEachItem',
+							jsCode: "return { json: { tag: $('Items').item.json.tag, error: $json.error } };",
+						},
+						{ typeVersion: 2, position: [660, 160] },
+					),
+				);
 				wf.connections[NODE] = { main: [[], [{ node: 'On Error', type: 'main', index: 0 }]] };
 				const result = await run(ctx, wf);
 				const ok = outputOf(result.execution, NODE, 0);
 				const failed = outputOf(result.execution, NODE, 1);
-				assert.deepEqual(ok.map((i) => i.json.id), [contactId]);
-				assert.deepEqual(failed.map((i) => i.pairedItem?.item), [1, 2]);
+				assert.deepEqual(
+					ok.map((i) => i.json.id),
+					[contactId],
+				);
+				assert.deepEqual(
+					failed.map((i) => i.pairedItem?.item),
+					[1, 2],
+				);
 				assert.match(String(failed[0].json.error), /404|not found/i);
 				assert.match(String(failed[1].json.error), /Contact: "not an id!" is not an ID/);
 				const after = rt.nodeOutput(result.execution, 'On Error') || [];
-				assert.deepEqual(after.map((i) => i.tag), ['missing', 'bad id'], JSON.stringify(after));
+				assert.deepEqual(
+					after.map((i) => i.tag),
+					['missing', 'bad id'],
+					JSON.stringify(after),
+				);
 				// n8n merges the paired input item into an error item that has no error object.
-				assert.deepEqual(failed.map((i) => [i.json.tag, i.json.id]), [['missing', 'ctc_doesnotexist'], ['bad id', 'not an id!']]);
+				assert.deepEqual(
+					failed.map((i) => [i.json.tag, i.json.id]),
+					[
+						['missing', 'ctc_doesnotexist'],
+						['bad id', 'not an id!'],
+					],
+				);
 				return 'error output: missing (404), bad id (input check), paired with their input items and carrying their fields';
 			},
 		},
@@ -252,18 +390,44 @@ module.exports = {
 				const lines = { item: [{ name: 'Design', quantity: 1, unitPrice: 100 }] };
 				const quote = await run(
 					ctx,
-					itemsWorkflow('e2e engine dates quote', [{}], { resource: 'quote', operation: 'create', contactId: byId(contactId), items: lines, additionalFields: { validUntil: '={{ $now.plus({ days: 30 }) }}' } }, ctx.credentials.admin),
+					itemsWorkflow(
+						'e2e engine dates quote',
+						[{}],
+						{
+							resource: 'quote',
+							operation: 'create',
+							contactId: byId(contactId),
+							items: lines,
+							additionalFields: { validUntil: '={{ $now.plus({ days: 30 }) }}' },
+						},
+						ctx.credentials.admin,
+					),
 				);
 				expectSuccess(quote);
 				const validUntil = String(quote.items[0].validUntil);
-				assert.ok(Math.abs(Date.parse(validUntil) - Date.now() - 30 * 86_400_000) < 3_600_000, `validUntil ${validUntil}`);
+				assert.ok(
+					Math.abs(Date.parse(validUntil) - Date.now() - 30 * 86_400_000) < 3_600_000,
+					`validUntil ${validUntil}`,
+				);
 				const invoice = await run(
 					ctx,
-					itemsWorkflow('e2e engine dates invoice', [{}], { resource: 'invoice', operation: 'create', contactId: byId(contactId), items: lines, additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' } }, ctx.credentials.admin),
+					itemsWorkflow(
+						'e2e engine dates invoice',
+						[{}],
+						{
+							resource: 'invoice',
+							operation: 'create',
+							contactId: byId(contactId),
+							items: lines,
+							additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' },
+						},
+						ctx.credentials.admin,
+					),
 				);
 				expectSuccess(invoice);
 				assert.match(String(invoice.items[0].dueDate), /^\d{4}-\d{2}-\d{2}/);
-				const days = (Date.parse(String(invoice.items[0].dueDate).slice(0, 10)) - Date.now()) / 86_400_000;
+				const days =
+					(Date.parse(String(invoice.items[0].dueDate).slice(0, 10)) - Date.now()) / 86_400_000;
 				assert.ok(days > 12 && days < 15, `dueDate ${invoice.items[0].dueDate}`);
 				return `validUntil ${validUntil}, dueDate ${invoice.items[0].dueDate}`;
 			},
@@ -276,18 +440,36 @@ module.exports = {
 				const kvk = 10_000_000 + (Date.now() % 90_000_000);
 				const contact = await run(
 					ctx,
-					itemsWorkflow('e2e engine number as text', [{ kvk }], { resource: 'contact', operation: 'create', name: `e2e engine kvk ${kvk}`, additionalFields: { kvkNumber: '={{ $json.kvk }}' } }, ctx.credentials.admin),
+					itemsWorkflow(
+						'e2e engine number as text',
+						[{ kvk }],
+						{
+							resource: 'contact',
+							operation: 'create',
+							name: `e2e engine kvk ${kvk}`,
+							additionalFields: { kvkNumber: '={{ $json.kvk }}' },
+						},
+						ctx.credentials.admin,
+					),
 				);
 				expectSuccess(contact);
 				assert.equal(contact.items[0].kvkNumber, String(kvk));
 				const lines = { item: [{ name: 'Design', quantity: 1, unitPrice: 100 }] };
-				const invoice = await run(
-					ctx,
-					{
-						...itemsWorkflow('e2e engine JS Date', [{}], { resource: 'invoice', operation: 'create', contactId: byId(contactId), items: lines, additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' } }, ctx.credentials.admin),
-						settings: { executionOrder: 'v1', timezone: 'America/New_York' },
-					},
-				);
+				const invoice = await run(ctx, {
+					...itemsWorkflow(
+						'e2e engine JS Date',
+						[{}],
+						{
+							resource: 'invoice',
+							operation: 'create',
+							contactId: byId(contactId),
+							items: lines,
+							additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' },
+						},
+						ctx.credentials.admin,
+					),
+					settings: { executionOrder: 'v1', timezone: 'America/New_York' },
+				});
 				expectSuccess(invoice);
 				// the instance runs in UTC, where it is 1 January; in the workflow's time zone it is still 31 December
 				assert.equal(String(invoice.items[0].dueDate).slice(0, 10), '2026-12-31');
@@ -300,25 +482,84 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				const before = await sandboxGet(ctx, '/organization');
-				const webhook = await sandboxSend(ctx, 'POST', '/webhooks', { name: `e2e typing ${Date.now()}`, url: `http://127.0.0.1:9/typing-${Date.now()}`, events: ['invoice.paid'] });
+				const webhook = await sandboxSend(ctx, 'POST', '/webhooks', {
+					name: `e2e typing ${Date.now()}`,
+					url: `http://127.0.0.1:9/typing-${Date.now()}`,
+					events: ['invoice.paid'],
+				});
 				const row = { days: '14', vat: '9', currency: 'USD ', process: 'false', active: 'false' };
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const settings = { defaultPaymentTermsDays: '={{ $json.days }}', defaultVatPercentage: '={{ $json.vat }}', defaultCurrency: '={{ $json.currency }}' };
-					expectSuccess(await run(ctx, itemsWorkflow('e2e engine typing organization', [row], { resource: 'organization', operation: 'update', updateFields: settings }, ctx.credentials.admin)));
+					const settings = {
+						defaultPaymentTermsDays: '={{ $json.days }}',
+						defaultVatPercentage: '={{ $json.vat }}',
+						defaultCurrency: '={{ $json.currency }}',
+					};
+					expectSuccess(
+						await run(
+							ctx,
+							itemsWorkflow(
+								'e2e engine typing organization',
+								[row],
+								{ resource: 'organization', operation: 'update', updateFields: settings },
+								ctx.credentials.admin,
+							),
+						),
+					);
 					const after = await sandboxGet(ctx, '/organization');
-					assert.deepEqual([after.defaultPaymentTermsDays, after.defaultVatPercentage, after.defaultCurrency], [14, 9, 'USD']);
-					const requestParameters = { resource: 'request', operation: 'create', fromEmail: 'anna@example.com', subject: `e2e typing ${Date.now()}`, bodyText: 'Please call me back about the quote', processImmediately: '={{ $json.process }}' };
-					const request = await run(ctx, itemsWorkflow('e2e engine typing request', [row], requestParameters, ctx.credentials.admin));
+					assert.deepEqual(
+						[after.defaultPaymentTermsDays, after.defaultVatPercentage, after.defaultCurrency],
+						[14, 9, 'USD'],
+					);
+					const requestParameters = {
+						resource: 'request',
+						operation: 'create',
+						fromEmail: 'anna@example.com',
+						subject: `e2e typing ${Date.now()}`,
+						bodyText: 'Please call me back about the quote',
+						processImmediately: '={{ $json.process }}',
+					};
+					const request = await run(
+						ctx,
+						itemsWorkflow(
+							'e2e engine typing request',
+							[row],
+							requestParameters,
+							ctx.credentials.admin,
+						),
+					);
 					expectSuccess(request);
-					assert.equal((await sandboxGet(ctx, `/requests/${request.items[0].id}`)).status, 'new', 'the request was processed');
-					expectSuccess(await run(ctx, itemsWorkflow('e2e engine typing webhook', [row], { resource: 'webhook', operation: 'update', webhookId: byId(webhook.id), updateFields: { active: '={{ $json.active }}' } }, ctx.credentials.admin)));
+					assert.equal(
+						(await sandboxGet(ctx, `/requests/${request.items[0].id}`)).status,
+						'new',
+						'the request was processed',
+					);
+					expectSuccess(
+						await run(
+							ctx,
+							itemsWorkflow(
+								'e2e engine typing webhook',
+								[row],
+								{
+									resource: 'webhook',
+									operation: 'update',
+									webhookId: byId(webhook.id),
+									updateFields: { active: '={{ $json.active }}' },
+								},
+								ctx.credentials.admin,
+							),
+						),
+					);
 					assert.equal((await sandboxGet(ctx, `/webhooks/${webhook.id}`)).active, false);
 					return 'organization 14, 9, "USD"; request left "new"; webhook paused';
 				} finally {
 					ctx.sandbox.control.setReadings({ strict: false });
 					const { defaultPaymentTermsDays, defaultVatPercentage, defaultCurrency } = before;
-					await sandboxSend(ctx, 'PATCH', '/organization', { defaultPaymentTermsDays, defaultVatPercentage, defaultCurrency });
+					await sandboxSend(ctx, 'PATCH', '/organization', {
+						defaultPaymentTermsDays,
+						defaultVatPercentage,
+						defaultCurrency,
+					});
 					await sandboxSend(ctx, 'DELETE', `/webhooks/${webhook.id}`);
 				}
 			},
@@ -329,8 +570,16 @@ module.exports = {
 			async run(ctx) {
 				const capture = await captureServer();
 				try {
-					const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: capture.baseUrl, requestsPerMinute: 100000 };
-					const cred = await ctx.client.rest('POST', '/credentials', { name: `capture ${Date.now()}`, type: rt.CREDENTIAL_TYPE, data });
+					const data = {
+						apiKey: ctx.sandbox.keys.admin,
+						baseUrl: capture.baseUrl,
+						requestsPerMinute: 100000,
+					};
+					const cred = await ctx.client.rest('POST', '/credentials', {
+						name: `capture ${Date.now()}`,
+						type: rt.CREDENTIAL_TYPE,
+						data,
+					});
 					const writes = walker.operations(ctx.nodeType.properties).filter(walker.isWrite);
 					const reached = [];
 					for (const op of writes) {
@@ -340,14 +589,31 @@ module.exports = {
 							const title = `e2e engine empty ${opName} ${required ? 'required' : 'optional'}`;
 							const nodeOptions = required ? { onError: 'continueRegularOutput' } : {};
 							// the capture server is not the API: its answers are not checked against the output schemas
-							const result = await run(ctx, itemsWorkflow(title, rows, parameters, { id: cred.id, name: cred.name }, nodeOptions), { api: false });
+							const result = await run(
+								ctx,
+								itemsWorkflow(
+									title,
+									rows,
+									parameters,
+									{ id: cred.id, name: cred.name },
+									nodeOptions,
+								),
+								{ api: false },
+							);
 							const output = expectSuccess(result);
 							if (required) {
-								assert.deepEqual(capture.requests, [], `${opName}: a request went out with a required field empty`);
+								assert.deepEqual(
+									capture.requests,
+									[],
+									`${opName}: a request went out with a required field empty`,
+								);
 								assert.equal(output.length, rows.length, `${opName}: output items`);
 								rows.forEach((row, index) => {
 									const { displayName } = cases.find((c) => c.title === row.target);
-									assert.ok(JSON.stringify(output[index]).includes(displayName), `${row.target} (empty kind ${row.kind}): ${JSON.stringify(output[index]).slice(0, 200)}`);
+									assert.ok(
+										JSON.stringify(output[index]).includes(displayName),
+										`${row.target} (empty kind ${row.kind}): ${JSON.stringify(output[index]).slice(0, 200)}`,
+									);
 								});
 							} else {
 								// writes go out one at a time in item order: request i is row i
@@ -357,7 +623,13 @@ module.exports = {
 									const where = `${row.target} (empty kind ${row.kind})`;
 									assert.deepEqual(emptyValuesIn(request), [], where);
 									const { sends } = cases.find((c) => c.title === row.target);
-									if (sends) assert.ok(!((sends.type === 'query' ? request.query : request.body) ?? {}).hasOwnProperty(sends.property), `${where} sent ${sends.property}`);
+									if (sends)
+										assert.ok(
+											!(
+												(sends.type === 'query' ? request.query : request.body) ?? {}
+											).hasOwnProperty(sends.property),
+											`${where} sent ${sends.property}`,
+										);
 								});
 							}
 							reached.push(...cases);
@@ -367,16 +639,43 @@ module.exports = {
 					const walked = writes.flatMap((op) => walker.casesOf(op));
 					assert.deepEqual(reached.map((c) => c.title).sort(), walked.map((c) => c.title).sort());
 					const perOperation = writes.map((op) => {
-						const mine = reached.filter((c) => c.title.startsWith(`${op.resource} ${op.operation}: `));
+						const mine = reached.filter((c) =>
+							c.title.startsWith(`${op.resource} ${op.operation}: `),
+						);
 						return `${op.resource} ${op.operation} ${mine.filter((c) => !c.required).length}+${mine.filter((c) => c.required).length}`;
 					});
-					assert.deepEqual(perOperation.filter((line) => / 0\+0$/.test(line)), [], 'operations with no field reached');
+					assert.deepEqual(
+						perOperation.filter((line) => / 0\+0$/.test(line)),
+						[],
+						'operations with no field reached',
+					);
 					const fillable = (field) => !field.noDataExpression && !field.required;
-					const noOptional = writes.filter((op) => op.fields.some(fillable)).filter((op) => !reached.some((c) => !c.required && c.title.startsWith(`${op.resource} ${op.operation}: `)));
-					assert.deepEqual(noOptional.map((op) => `${op.resource} ${op.operation}`), [], 'operations with optional fields of which none was reached');
+					const noOptional = writes
+						.filter((op) => op.fields.some(fillable))
+						.filter(
+							(op) =>
+								!reached.some(
+									(c) => !c.required && c.title.startsWith(`${op.resource} ${op.operation}: `),
+								),
+						);
+					assert.deepEqual(
+						noOptional.map((op) => `${op.resource} ${op.operation}`),
+						[],
+						'operations with optional fields of which none was reached',
+					);
 					const titles = reached.map((c) => c.title);
-					const lineItems = ['invoice create: Items > VAT %', 'quote create: Items > VAT %', 'invoice update: Update Fields > Items > VAT %', 'invoice update: Update Fields > Items (JSON)', 'quote update: Update Fields > Items (JSON)'];
-					assert.deepEqual(lineItems.filter((t) => !titles.includes(t)), [], 'line item fields not reached');
+					const lineItems = [
+						'invoice create: Items > VAT %',
+						'quote create: Items > VAT %',
+						'invoice update: Update Fields > Items > VAT %',
+						'invoice update: Update Fields > Items (JSON)',
+						'quote update: Update Fields > Items (JSON)',
+					];
+					assert.deepEqual(
+						lineItems.filter((t) => !titles.includes(t)),
+						[],
+						'line item fields not reached',
+					);
 					const optional = reached.filter((c) => !c.required).length;
 					return `${optional} optional and ${reached.length - optional} required fields over ${writes.length} operations (optional+required): ${perOperation.join(', ')}`;
 				} finally {
@@ -392,21 +691,40 @@ module.exports = {
 				const webhookId = byId('whk_any');
 				ctx.sandbox.control.clearRequestLog();
 				const cases = [
-					{ resource: 'contact', operation: 'update', contactId: byId(contactId), updateFields: {} },
-					{ resource: 'organization', operation: 'update', updateFields: { legalName: '={{ $json.missing }}' } },
+					{
+						resource: 'contact',
+						operation: 'update',
+						contactId: byId(contactId),
+						updateFields: {},
+					},
+					{
+						resource: 'organization',
+						operation: 'update',
+						updateFields: { legalName: '={{ $json.missing }}' },
+					},
 					{ resource: 'webhook', operation: 'update', webhookId, updateFields: { name: '' } },
 				];
 				for (const parameters of cases) {
-					const result = await run(ctx, itemsWorkflow(`e2e engine empty update ${parameters.resource}`, [{}], parameters, ctx.credentials.admin));
+					const result = await run(
+						ctx,
+						itemsWorkflow(
+							`e2e engine empty update ${parameters.resource}`,
+							[{}],
+							parameters,
+							ctx.credentials.admin,
+						),
+					);
 					expectFailure(result, /Update Fields: no field to change was added; add at least one/);
 				}
-				const patches = ctx.sandbox.control.requestLog().filter((entry) => entry.method === 'PATCH');
+				const patches = ctx.sandbox.control
+					.requestLog()
+					.filter((entry) => entry.method === 'PATCH');
 				assert.deepEqual(patches, [], 'a PATCH reached the API');
 				return 'refused, nothing sent';
 			},
 		},
 		{
-			name: 'line items copied from a fetched quote (with the API\'s read-only keys) create an invoice',
+			name: "line items copied from a fetched quote (with the API's read-only keys) create an invoice",
 			timeoutMs: 180_000,
 			async run(ctx) {
 				const quoteId = await sandboxFirstId(ctx, 'quotes');
@@ -415,17 +733,48 @@ module.exports = {
 					name: 'e2e engine items from quote',
 					nodes: [
 						node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-						node('Get Quote', rt.NODE_TYPES.action, { resource: 'quote', operation: 'get', quoteId: byId(quoteId) }, { position: [220, 0], credentials: credentialRef(ctx.credentials.admin) }),
+						node(
+							'Get Quote',
+							rt.NODE_TYPES.action,
+							{ resource: 'quote', operation: 'get', quoteId: byId(quoteId) },
+							{ position: [220, 0], credentials: credentialRef(ctx.credentials.admin) },
+						),
 						// A fetched line of the real API also carries its id and total.
-						node('Lines As Fetched', 'n8n-nodes-base.code', { mode: 'runOnceForEachItem', jsCode: 'return { json: { ...$json, items: $json.items.map((line, i) => ({ ...line, id: "li_" + i, total: 1 })) } };' }, { typeVersion: 2, position: [440, 0] }),
-						node(NODE, rt.NODE_TYPES.action, { resource: 'invoice', operation: 'create', contactId: byId('={{ $json.contactId }}'), itemsInput: 'json', itemsJson: '={{ $json.items }}' }, { position: [660, 0], credentials: credentialRef(ctx.credentials.admin) }),
+						node(
+							'Lines As Fetched',
+							'n8n-nodes-base.code',
+							{
+								mode: 'runOnceForEachItem',
+								jsCode:
+									'return { json: { ...$json, items: $json.items.map((line, i) => ({ ...line, id: "li_" + i, total: 1 })) } };',
+							},
+							{ typeVersion: 2, position: [440, 0] },
+						),
+						node(
+							NODE,
+							rt.NODE_TYPES.action,
+							{
+								resource: 'invoice',
+								operation: 'create',
+								contactId: byId('={{ $json.contactId }}'),
+								itemsInput: 'json',
+								itemsJson: '={{ $json.items }}',
+							},
+							{ position: [660, 0], credentials: credentialRef(ctx.credentials.admin) },
+						),
 					],
 					connections: chain(TRIGGER, 'Get Quote', 'Lines As Fetched', NODE),
 					settings: { executionOrder: 'v1' },
 				};
 				const result = await run(ctx, wf);
 				expectSuccess(result);
-				const strip = (lines) => lines.map(({ name, quantity, unitPrice, vatPercentage }) => ({ name, quantity, unitPrice, vatPercentage }));
+				const strip = (lines) =>
+					lines.map(({ name, quantity, unitPrice, vatPercentage }) => ({
+						name,
+						quantity,
+						unitPrice,
+						vatPercentage,
+					}));
 				assert.deepEqual(strip(result.items[0].items), strip(quote.items));
 				return `${quote.items.length} lines`;
 			},
@@ -435,36 +784,79 @@ module.exports = {
 			timeoutMs: 180_000,
 			async run(ctx) {
 				const control = ctx.sandbox.control;
-				const NOTICE = /Business Ops: This version of the Business Ops API is deprecated \(Deprecation: true\)/g;
+				const NOTICE =
+					/Business Ops: This version of the Business Ops API is deprecated \(Deprecation: true\)/g;
 				const logStart = logText(ctx.n8n).length;
 				control.setDeprecation(true);
 				let result;
 				try {
-					result = await run(ctx, itemsWorkflow('e2e engine deprecation', [{}, {}], { resource: 'contact', operation: 'getAll', limit: 3 }, ctx.credentials.admin));
+					result = await run(
+						ctx,
+						itemsWorkflow(
+							'e2e engine deprecation',
+							[{}, {}],
+							{ resource: 'contact', operation: 'getAll', limit: 3 },
+							ctx.credentials.admin,
+						),
+					);
 				} finally {
 					control.setDeprecation(false);
 				}
 				expectSuccess(result);
 				assert.equal(result.items.length, 6);
-				assert.deepEqual(result.items.filter((i) => 'deprecationNotice' in i), [], 'a record was changed');
+				assert.deepEqual(
+					result.items.filter((i) => 'deprecationNotice' in i),
+					[],
+					'a record was changed',
+				);
 				const custom = result.execution.data?.resultData?.metadata?.businessOpsDeprecation;
 				// n8n 1.123 gives declarative nodes no custom data; 2.x does.
-				if (ctx.client.major !== 1) assert.match(String(custom), /deprecated \(Deprecation: true\)\. It stops working after /);
+				if (ctx.client.major !== 1)
+					assert.match(
+						String(custom),
+						/deprecated \(Deprecation: true\)\. It stops working after /,
+					);
 				// The log is written asynchronously. A later execution against a server that answers with
 				// another Deprecation value is the barrier: once its line is in the log, every line of the
 				// first execution is too, and all of them are counted.
 				const barrier = await captureServer({ deprecation: 'barrier' });
 				try {
-					const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: barrier.baseUrl, requestsPerMinute: 100000 };
-					const cred = await ctx.client.rest('POST', '/credentials', { name: `deprecation barrier ${Date.now()}`, type: rt.CREDENTIAL_TYPE, data });
-					expectSuccess(await run(ctx, itemsWorkflow('e2e engine deprecation barrier', [{}], { resource: 'contact', operation: 'get', contactId: byId('x_1') }, { id: cred.id, name: cred.name }), { api: false }));
+					const data = {
+						apiKey: ctx.sandbox.keys.admin,
+						baseUrl: barrier.baseUrl,
+						requestsPerMinute: 100000,
+					};
+					const cred = await ctx.client.rest('POST', '/credentials', {
+						name: `deprecation barrier ${Date.now()}`,
+						type: rt.CREDENTIAL_TYPE,
+						data,
+					});
+					expectSuccess(
+						await run(
+							ctx,
+							itemsWorkflow(
+								'e2e engine deprecation barrier',
+								[{}],
+								{ resource: 'contact', operation: 'get', contactId: byId('x_1') },
+								{ id: cred.id, name: cred.name },
+							),
+							{ api: false },
+						),
+					);
 				} finally {
 					await barrier.close();
 				}
-				const log = await waitFor(() => {
-					const text = logText(ctx.n8n).slice(logStart);
-					return /deprecated \(Deprecation: barrier\)/.test(text) ? text : null;
-				}, { timeoutMs: 30_000, intervalMs: 250, what: 'the barrier execution\'s notice in the n8n log' });
+				const log = await waitFor(
+					() => {
+						const text = logText(ctx.n8n).slice(logStart);
+						return /deprecated \(Deprecation: barrier\)/.test(text) ? text : null;
+					},
+					{
+						timeoutMs: 30_000,
+						intervalMs: 250,
+						what: "the barrier execution's notice in the n8n log",
+					},
+				);
 				const told = (log.match(NOTICE) || []).length;
 				assert.equal(told, 1, `the log told it ${told} times for 2 requests of one execution`);
 				return `told once${custom ? ', custom data too' : ''}`;

@@ -21,9 +21,13 @@ async function startFakeOpenAi() {
 				res.end(JSON.stringify(body));
 			};
 			if (req.method === 'GET' && req.url.startsWith('/v1/models')) {
-				return send(200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', owned_by: 'e2e' }] });
+				return send(200, {
+					object: 'list',
+					data: [{ id: 'gpt-4o-mini', object: 'model', owned_by: 'e2e' }],
+				});
 			}
-			if (req.method !== 'POST' || !req.url.startsWith('/v1/chat/completions')) return send(404, { error: { message: `no ${req.url}` } });
+			if (req.method !== 'POST' || !req.url.startsWith('/v1/chat/completions'))
+				return send(404, { error: { message: `no ${req.url}` } });
 			let body;
 			try {
 				body = JSON.parse(raw);
@@ -37,18 +41,42 @@ async function startFakeOpenAi() {
 			} catch (e) {
 				return send(500, { error: { message: `script failed: ${e.message}` } });
 			}
-			const base = { id: `chatcmpl-${calls.length}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model, usage: USAGE };
+			const base = {
+				id: `chatcmpl-${calls.length}`,
+				object: 'chat.completion',
+				created: Math.floor(Date.now() / 1000),
+				model: body.model,
+				usage: USAGE,
+			};
 			if (step.tool) {
 				const names = (body.tools || []).map((t) => t.function.name);
 				const name = typeof step.tool === 'function' ? step.tool(names) : step.tool;
 				const message = {
 					role: 'assistant',
 					content: null,
-					tool_calls: [{ id: `call_${calls.length}`, type: 'function', function: { name, arguments: JSON.stringify(step.args || {}) } }],
+					tool_calls: [
+						{
+							id: `call_${calls.length}`,
+							type: 'function',
+							function: { name, arguments: JSON.stringify(step.args || {}) },
+						},
+					],
 				};
-				return send(200, { ...base, choices: [{ index: 0, message, finish_reason: 'tool_calls' }] });
+				return send(200, {
+					...base,
+					choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+				});
 			}
-			return send(200, { ...base, choices: [{ index: 0, message: { role: 'assistant', content: step.content }, finish_reason: 'stop' }] });
+			return send(200, {
+				...base,
+				choices: [
+					{
+						index: 0,
+						message: { role: 'assistant', content: step.content },
+						finish_reason: 'stop',
+					},
+				],
+			});
 		});
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

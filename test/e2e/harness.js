@@ -50,8 +50,16 @@ function operationWorkflow(name, parameters, cred, { nodeName = 'Business Ops', 
 	return {
 		name,
 		nodes: [
-			node('When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node(nodeName, rt.NODE_TYPES.action, parameters, { position: [220, 0], credentials: credentialRef(cred) }),
+			node(
+				'When clicking ‘Execute workflow’',
+				'n8n-nodes-base.manualTrigger',
+				{},
+				{ position: [0, 0] },
+			),
+			node(nodeName, rt.NODE_TYPES.action, parameters, {
+				position: [220, 0],
+				credentials: credentialRef(cred),
+			}),
 		],
 		connections: chain('When clicking ‘Execute workflow’', nodeName),
 		settings: settings || { executionOrder: 'v1' },
@@ -65,8 +73,17 @@ function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = [
 		name,
 		nodes: [
 			node(trigger, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
-			node('Business Ops', rt.NODE_TYPES.action, parameters, { position: [440, 0], credentials: credentialRef(cred), ...nodeOptions }),
+			node(
+				'Items',
+				'n8n-nodes-base.code',
+				{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
+				{ typeVersion: 2, position: [220, 0] },
+			),
+			node('Business Ops', rt.NODE_TYPES.action, parameters, {
+				position: [440, 0],
+				credentials: credentialRef(cred),
+				...nodeOptions,
+			}),
 			...after,
 		],
 		connections: chain(trigger, 'Items', 'Business Ops', ...after.map((n) => n.name)),
@@ -77,9 +94,23 @@ function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = [
 /** Runs the rows through the operation (itemsWorkflow) like the editor's Execute button; as runOperation. */
 async function runOnItems(ctx, rows, parameters, o = {}) {
 	const cred = ctx.credentials[o.key || 'admin'];
-	const wf = await ctx.client.createWorkflow(itemsWorkflow(`e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`, rows, parameters, cred, o.nodeOptions));
+	const wf = await ctx.client.createWorkflow(
+		itemsWorkflow(
+			`e2e ${parameters.resource} ${parameters.operation} ${Date.now()}`,
+			rows,
+			parameters,
+			cred,
+			o.nodeOptions,
+		),
+	);
 	const execution = await ctx.client.runManually(wf.id, { timeoutMs: o.timeoutMs || 180_000 });
-	return { workflowId: wf.id, execution, status: execution.status, items: nodeItems(execution, parameters), error: nodeError(execution, 'Business Ops') };
+	return {
+		workflowId: wf.id,
+		execution,
+		status: execution.status,
+		items: nodeItems(execution, parameters),
+		error: nodeError(execution, 'Business Ops'),
+	};
 }
 
 /** A resource locator value "By ID" as the editor stores it. */
@@ -102,7 +133,13 @@ async function runOperation(ctx, parameters, o = {}) {
 	const wf = await client.createWorkflow(operationWorkflow(wfName, parameters, cred));
 	const execution = await client.runManually(wf.id, { timeoutMs: o.timeoutMs || 120_000 });
 	const items = nodeItems(execution, parameters);
-	return { workflowId: wf.id, execution, status: execution.status, items, error: nodeError(execution, 'Business Ops') };
+	return {
+		workflowId: wf.id,
+		execution,
+		status: execution.status,
+		items,
+		error: nodeError(execution, 'Business Ops'),
+	};
 }
 
 /**
@@ -124,7 +161,9 @@ function checkOutputSchema(parameters, items) {
 		if (typeof item.error === 'string' && item.id === undefined) return; // an item that failed under Continue On Fail
 		const problems = outputSchemas.validate(schema, item);
 		if (problems.length) {
-			throw new Error(`output of ${parameters.resource} ${parameters.operation}, item ${i}, does not match its output schema: ${problems.join('; ')}`);
+			throw new Error(
+				`output of ${parameters.resource} ${parameters.operation}, item ${i}, does not match its output schema: ${problems.join('; ')}`,
+			);
 		}
 	});
 	checkedSchemas.add(key);
@@ -154,25 +193,38 @@ function nodeError(execution, nodeName) {
 function expectSuccess(result) {
 	if (result.status !== 'success') {
 		const e = result.error;
-		throw new Error(`execution ${result.execution.id} ended "${result.status}": ${e ? `${e.message} | ${e.description}` : 'no error recorded'}`);
+		throw new Error(
+			`execution ${result.execution.id} ended "${result.status}": ${e ? `${e.message} | ${e.description}` : 'no error recorded'}`,
+		);
 	}
 	return result.items;
 }
 
 /** Fails unless the execution failed with an error whose text matches every pattern. */
 function expectFailure(result, ...patterns) {
-	if (result.status === 'success') throw new Error(`expected the node to fail, but it succeeded with ${result.items.length} item(s)`);
+	if (result.status === 'success')
+		throw new Error(
+			`expected the node to fail, but it succeeded with ${result.items.length} item(s)`,
+		);
 	const e = result.error;
-	if (!e) throw new Error(`execution ${result.execution.id} ended "${result.status}" with no error recorded`);
+	if (!e)
+		throw new Error(
+			`execution ${result.execution.id} ended "${result.status}" with no error recorded`,
+		);
 	for (const p of patterns) {
-		if (!p.test(e.text)) throw new Error(`error shown to the user does not match ${p}: "${e.message}" / "${e.description}"`);
+		if (!p.test(e.text))
+			throw new Error(
+				`error shown to the user does not match ${p}: "${e.message}" / "${e.description}"`,
+			);
 	}
 	return e;
 }
 
 /** GET on the sandbox API with the admin key (test bookkeeping, not through n8n); returns `data`. */
 async function sandboxGet(ctx, pathname) {
-	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
+	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
+		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` },
+	});
 	const body = await res.json();
 	if (!res.ok) throw new Error(`sandbox GET ${pathname} -> ${res.status}: ${JSON.stringify(body)}`);
 	return body.data;
@@ -201,7 +253,8 @@ async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condi
 	for (;;) {
 		last = await fn();
 		if (last) return last;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await sleep(intervalMs);
 	}
 }
@@ -210,7 +263,10 @@ async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 250, what = 'condi
 async function sandboxSend(ctx, method, pathname, body) {
 	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
 		method,
-		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
+		headers: {
+			authorization: `Bearer ${ctx.sandbox.keys.admin}`,
+			'content-type': 'application/json',
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const json = res.status === 204 ? {} : await res.json();
@@ -222,7 +278,9 @@ async function sandboxSend(ctx, method, pathname, body) {
 async function sandboxAll(ctx, resource) {
 	const all = [];
 	for (let page = 1; page <= 1000; page++) {
-		const res = await fetch(`${ctx.sandbox.baseUrl}/${resource}?page=${page}&pageSize=100`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } });
+		const res = await fetch(`${ctx.sandbox.baseUrl}/${resource}?page=${page}&pageSize=100`, {
+			headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` },
+		});
 		const body = await res.json();
 		assert.ok(res.ok, `sandbox GET /${resource}: ${res.status}`);
 		all.push(...body.data);

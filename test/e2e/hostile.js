@@ -15,7 +15,11 @@ const hostile = require('../../bench/lib/hostile');
 const TRIGGER = 'Business Ops Trigger';
 
 function subscriptionsOf(ctx) {
-	return ctx.sandbox.control.webhooks().filter((w) => w.url.includes(ctx.state.hostile.webhookId) && !w.url.includes('/webhook-test/'));
+	return ctx.sandbox.control
+		.webhooks()
+		.filter(
+			(w) => w.url.includes(ctx.state.hostile.webhookId) && !w.url.includes('/webhook-test/'),
+		);
 }
 
 async function currentSubscription(ctx, notId) {
@@ -35,7 +39,10 @@ async function genuineRun(ctx, count) {
 	const ev = control.emit({ type: 'invoice.paid', data: { id: 'inv_hostile', status: 'paid' } });
 	await control.waitForDeliveries();
 	const delivery = control.deliveries().find((d) => d.eventId === ev.id);
-	assert.ok(delivery && delivery.success, `the genuine delivery got HTTP ${delivery && delivery.statusCode}`);
+	assert.ok(
+		delivery && delivery.success,
+		`the genuine delivery got HTTP ${delivery && delivery.statusCode}`,
+	);
 	await ctx.client.waitForExecutions(ctx.state.hostile.workflowId, count, { timeoutMs: 60_000 });
 	return delivery.statusCode;
 }
@@ -47,7 +54,12 @@ module.exports = {
 		const wf = await ctx.client.createWorkflow({
 			name: 'e2e hostile traffic',
 			nodes: [
-				node(TRIGGER, rt.NODE_TYPES.trigger, { events: ['invoice.paid'], options: {} }, { position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId }),
+				node(
+					TRIGGER,
+					rt.NODE_TYPES.trigger,
+					{ events: ['invoice.paid'], options: {} },
+					{ position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId },
+				),
 				node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 			],
 			connections: chain(TRIGGER, 'No Operation'),
@@ -59,10 +71,16 @@ module.exports = {
 		// n8n saves the trigger's static data (the sealed secret) once activation ends, which can be after
 		// the API lists the subscription: a delivery before that is refused 401 and the API retries it
 		const subscriptionId = ctx.state.hostile.subscription.id;
-		await waitFor(async () => JSON.stringify((await ctx.client.getWorkflow(wf.id)).staticData ?? {}).includes(subscriptionId), {
-			timeoutMs: 60_000,
-			what: "the subscription in the workflow's static data",
-		});
+		await waitFor(
+			async () =>
+				JSON.stringify((await ctx.client.getWorkflow(wf.id)).staticData ?? {}).includes(
+					subscriptionId,
+				),
+			{
+				timeoutMs: 60_000,
+				what: "the subscription in the workflow's static data",
+			},
+		);
 		// the first genuine delivery teaches Auto the signed form (in n8n's memory only)
 		await genuineRun(ctx, ++ctx.state.hostile.executions);
 	},
@@ -84,11 +102,33 @@ module.exports = {
 					}
 				})();
 				const statuses = {};
-				const add = (counts) => Object.entries(counts).forEach(([k, v]) => (statuses[k] = (statuses[k] || 0) + v));
+				const add = (counts) =>
+					Object.entries(counts).forEach(([k, v]) => (statuses[k] = (statuses[k] || 0) + v));
 				try {
-					add(await hostile.sendMany(url, 230, () => hostile.forgedDelivery({ size: hostile.KiB }), 8));
-					add(await hostile.sendMany(url, 60, () => hostile.forgedDelivery({ size: 256 * hostile.KiB }), 4));
-					add(await hostile.sendMany(url, 10, () => hostile.forgedDelivery({ size: 8 * hostile.MiB, gzip: true }), 2));
+					add(
+						await hostile.sendMany(
+							url,
+							230,
+							() => hostile.forgedDelivery({ size: hostile.KiB }),
+							8,
+						),
+					);
+					add(
+						await hostile.sendMany(
+							url,
+							60,
+							() => hostile.forgedDelivery({ size: 256 * hostile.KiB }),
+							4,
+						),
+					);
+					add(
+						await hostile.sendMany(
+							url,
+							10,
+							() => hostile.forgedDelivery({ size: 8 * hostile.MiB, gzip: true }),
+							2,
+						),
+					);
 				} finally {
 					polling = false;
 					await poll;
@@ -96,13 +136,29 @@ module.exports = {
 				assert.deepEqual(statuses, { 401: 300 }, `answers: ${JSON.stringify(statuses)}`);
 				await sleep(1500);
 				const executions = await ctx.client.executions(s.workflowId);
-				assert.equal(executions.length, s.executions, `${executions.length - s.executions} execution(s) started`);
+				assert.equal(
+					executions.length,
+					s.executions,
+					`${executions.length - s.executions} execution(s) started`,
+				);
 				const last = hostile.workflowRow(ctx.n8n.userFolder, s.workflowId);
 				seen.add(last.staticData);
-				assert.equal(seen.size, 1, `the static data changed ${seen.size - 1} time(s): ${[...seen].join(' → ')}`);
+				assert.equal(
+					seen.size,
+					1,
+					`the static data changed ${seen.size - 1} time(s): ${[...seen].join(' → ')}`,
+				);
 				assert.equal(last.updatedAt, first.updatedAt, 'the workflow row was updated');
-				assert.deepEqual((await ctx.client.getWorkflow(s.workflowId)).staticData, publicBefore, 'GET /api/v1/workflows/{id} shows other static data');
-				assert.match(logText(ctx.n8n), /refused a delivery with HTTP 401/, "no refusal in n8n's log");
+				assert.deepEqual(
+					(await ctx.client.getWorkflow(s.workflowId)).staticData,
+					publicBefore,
+					'GET /api/v1/workflows/{id} shows other static data',
+				);
+				assert.match(
+					logText(ctx.n8n),
+					/refused a delivery with HTTP 401/,
+					"no refusal in n8n's log",
+				);
 				return '300 forged → 300 × 401; 0 executions; the workflow row (SQLite and public API) unchanged; the reason in the log';
 			},
 		},
@@ -112,29 +168,59 @@ module.exports = {
 			async run(ctx) {
 				const s = ctx.state.hostile;
 				const variants = {
-					'signature header renamed': ({ 'webhook-signature': signature, ...rest }) => ({ ...rest, 'x-poison-signature': signature }),
-					'id header renamed': ({ 'webhook-id': id, ...rest }) => ({ ...rest, 'x-attacker-delivery-id': id }),
-					'prefix dropped': (headers) => ({ ...headers, 'webhook-signature': headers['webhook-signature'].replace(/^v1,/, '') }),
-					'proxy ids added, headers reordered': (headers) => ({ 'x-vercel-id': 'fra1::x', 'x-arr-log-id': 'l', 'x-poison-id': 'p', ...Object.fromEntries(Object.entries(headers).reverse()) }),
+					'signature header renamed': ({ 'webhook-signature': signature, ...rest }) => ({
+						...rest,
+						'x-poison-signature': signature,
+					}),
+					'id header renamed': ({ 'webhook-id': id, ...rest }) => ({
+						...rest,
+						'x-attacker-delivery-id': id,
+					}),
+					'prefix dropped': (headers) => ({
+						...headers,
+						'webhook-signature': headers['webhook-signature'].replace(/^v1,/, ''),
+					}),
+					'proxy ids added, headers reordered': (headers) => ({
+						'x-vercel-id': 'fra1::x',
+						'x-arr-log-id': 'l',
+						'x-poison-id': 'p',
+						...Object.fromEntries(Object.entries(headers).reverse()),
+					}),
 				};
 				const done = [];
 				for (const [aspect, change] of Object.entries(variants)) {
 					// a new subscription: nothing learned about it in this n8n yet (as after a restart)
 					const old = s.subscription;
 					await ctx.client.unpublishWorkflow(s.workflowId);
-					await waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), { timeoutMs: 60_000, what: 'the old subscription to go' });
+					await waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
+						timeoutMs: 60_000,
+						what: 'the old subscription to go',
+					});
 					await ctx.client.publishWorkflow(s.workflowId);
 					s.subscription = await currentSubscription(ctx, old.id);
-					const record = await waitFor(async () => {
-						const stored = await hostile.storedRecord(ctx.client, s.workflowId, TRIGGER);
-						return stored && stored.id === s.subscription.id ? stored : undefined;
-					}, { timeoutMs: 30_000, what: 'the new record' });
-					const genuine = hostile.genuineDelivery({ secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin), size: hostile.KiB });
-					const replay = await waitFor(async () => {
-						const res = await fetch(s.subscription.url, { method: 'POST', headers: change(genuine.headers), body: genuine.body });
-						await res.arrayBuffer();
-						return res.status === 404 ? undefined : res.status;
-					}, { timeoutMs: 30_000, what: 'the production webhook to answer' });
+					const record = await waitFor(
+						async () => {
+							const stored = await hostile.storedRecord(ctx.client, s.workflowId, TRIGGER);
+							return stored && stored.id === s.subscription.id ? stored : undefined;
+						},
+						{ timeoutMs: 30_000, what: 'the new record' },
+					);
+					const genuine = hostile.genuineDelivery({
+						secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin),
+						size: hostile.KiB,
+					});
+					const replay = await waitFor(
+						async () => {
+							const res = await fetch(s.subscription.url, {
+								method: 'POST',
+								headers: change(genuine.headers),
+								body: genuine.body,
+							});
+							await res.arrayBuffer();
+							return res.status === 404 ? undefined : res.status;
+						},
+						{ timeoutMs: 30_000, what: 'the production webhook to answer' },
+					);
 					assert.equal(replay, 200, `the replay (${aspect}) got ${replay}`);
 					s.executions += 1;
 					await genuineRun(ctx, ++s.executions);
@@ -163,7 +249,10 @@ module.exports = {
 					for (let i = 0; i < cycles; i++) {
 						const old = s.subscription;
 						await ctx.client.unpublishWorkflow(s.workflowId);
-						await waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), { timeoutMs: 60_000, what: 'the old subscription to go' });
+						await waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
+							timeoutMs: 60_000,
+							what: 'the old subscription to go',
+						});
 						await ctx.client.publishWorkflow(s.workflowId);
 						s.subscription = await currentSubscription(ctx, old.id);
 					}
@@ -173,7 +262,11 @@ module.exports = {
 				}
 				await sleep(1000);
 				const record = await hostile.storedRecord(ctx.client, s.workflowId, TRIGGER);
-				assert.equal(record && record.id, s.subscription.id, `the static data holds subscription ${record && record.id}, the API ${s.subscription.id}`);
+				assert.equal(
+					record && record.id,
+					s.subscription.id,
+					`the static data holds subscription ${record && record.id}, the API ${s.subscription.id}`,
+				);
 				const status = await genuineRun(ctx, ++s.executions);
 				return `${cycles} republishes under ${sent} forged deliveries; the record names subscription ${record.id}; a genuine delivery then got ${status} and started an execution`;
 			},

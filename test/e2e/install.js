@@ -10,7 +10,13 @@ const { assert, byId, runOperation, expectFailure, rt } = require('./harness');
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir, prefix = '') {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesBelow(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
+	return fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap((e) =>
+			e.isDirectory()
+				? filesBelow(path.join(dir, e.name), `${prefix}${e.name}/`)
+				: [`${prefix}${e.name}`],
+		);
 }
 
 /** Folders named `name` anywhere below `dir` (node_modules/n8n-workflow copies). */
@@ -33,9 +39,21 @@ function checkInstalledFolder(ctx, nodesDir) {
 	const dir = path.join(nodesDir, 'node_modules', ctx.pkg.name);
 	assert.ok(fs.existsSync(dir), `${dir} does not exist`);
 	const installed = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-	assert.equal(installed.peerDependencies, undefined, 'n8n left peerDependencies in the installed package.json');
-	assert.equal(installed.devDependencies, undefined, 'n8n left devDependencies in the installed package.json');
-	assert.deepEqual(filesBelow(dir).sort(), [...ctx.pkg.files].sort(), 'the installed files are not the files of the tarball');
+	assert.equal(
+		installed.peerDependencies,
+		undefined,
+		'n8n left peerDependencies in the installed package.json',
+	);
+	assert.equal(
+		installed.devDependencies,
+		undefined,
+		'n8n left devDependencies in the installed package.json',
+	);
+	assert.deepEqual(
+		filesBelow(dir).sort(),
+		[...ctx.pkg.files].sort(),
+		'the installed files are not the files of the tarball',
+	);
 	const copies = findFolders(nodesDir, 'n8n-workflow');
 	assert.deepEqual(copies, [], 'a second n8n-workflow next to the package');
 	return installed;
@@ -51,14 +69,24 @@ module.exports = {
 				const { installed, pkg } = ctx;
 				assert.equal(installed.packageName, pkg.name);
 				assert.equal(installed.installedVersion, pkg.version);
-				assert.deepEqual(installed.installedNodes.map((n) => n.type).sort(), Object.values(rt.NODE_TYPES).sort());
+				assert.deepEqual(
+					installed.installedNodes.map((n) => n.type).sort(),
+					Object.values(rt.NODE_TYPES).sort(),
+				);
 				const calls = pkg.registry.npmCalls().filter((c) => c.cwd.startsWith(ctx.n8n.userFolder));
 				assert.ok(
 					calls.some((c) => c.args.startsWith(`pack ${pkg.name}@${pkg.version}`)),
 					`n8n ran no "npm pack ${pkg.name}@${pkg.version}": ${calls.map((c) => c.args).join(' | ')}`,
 				);
-				assert.ok(calls.some((c) => c.args.startsWith('install ') && c.args.includes('--install-strategy=shallow')), 'n8n ran no "npm install" in the package folder');
-				const listed = (await ctx.client.communityPackages()).find((p) => p.packageName === pkg.name);
+				assert.ok(
+					calls.some(
+						(c) => c.args.startsWith('install ') && c.args.includes('--install-strategy=shallow'),
+					),
+					'n8n ran no "npm install" in the package folder',
+				);
+				const listed = (await ctx.client.communityPackages()).find(
+					(p) => p.packageName === pkg.name,
+				);
 				assert.ok(listed, 'Settings → Community Nodes does not list the package');
 				assert.equal(listed.installedVersion, pkg.version);
 				assert.notEqual(listed.failedLoading, true, 'n8n lists the package as failed to load');
@@ -76,10 +104,24 @@ module.exports = {
 			name: 'errors raised in n8n keep their HTTP code (404 unknown record, 403 missing scope)',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
-				const missing = expectFailure(await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId('con_doesnotexist') }), /404/);
+				const missing = expectFailure(
+					await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'get',
+						contactId: byId('con_doesnotexist'),
+					}),
+					/404/,
+				);
 				assert.equal(missing.httpCode, '404', `httpCode of a 404: ${missing.httpCode}`);
 				ctx.requireOperation('organization', 'get');
-				const scope = expectFailure(await runOperation(ctx, { resource: 'organization', operation: 'get' }, { key: 'contactsOnly' }), /403/);
+				const scope = expectFailure(
+					await runOperation(
+						ctx,
+						{ resource: 'organization', operation: 'get' },
+						{ key: 'contactsOnly' },
+					),
+					/403/,
+				);
 				assert.equal(scope.httpCode, '403', `httpCode of a 403: ${scope.httpCode}`);
 				return `httpCode 404: "${missing.message}"; httpCode 403: "${scope.message}"`;
 			},

@@ -19,7 +19,12 @@ function sharedWorkflow(id, webhookId, credential, staticData) {
 		id,
 		name: 'e2e two instances',
 		nodes: [
-			node(TRIGGER, rt.NODE_TYPES.trigger, { events: EVENTS }, { position: [0, 0], credentials: credentialRef(credential), webhookId }),
+			node(
+				TRIGGER,
+				rt.NODE_TYPES.trigger,
+				{ events: EVENTS },
+				{ position: [0, 0], credentials: credentialRef(credential), webhookId },
+			),
 			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
 		connections: chain(TRIGGER, 'No Operation'),
@@ -39,13 +44,24 @@ function subscriptionsOf(ctx, instance) {
 /** Waits until every instance has the number of subscriptions it should (1 when published), and that it stays so. */
 async function expectSettled(ctx, what) {
 	const { production, staging } = ctx.state.instances;
-	const right = () => [production, staging].every((i) => subscriptionsOf(ctx, i).length === (i.published ? 1 : 0));
+	const right = () =>
+		[production, staging].every((i) => subscriptionsOf(ctx, i).length === (i.published ? 1 : 0));
 	await waitFor(right, { timeoutMs: 30_000, intervalMs: 100, what });
 	await sleep(300);
-	const counts = [production, staging].map((i) => `${i.name} ${subscriptionsOf(ctx, i).length}`).join(', ');
+	const counts = [production, staging]
+		.map((i) => `${i.name} ${subscriptionsOf(ctx, i).length}`)
+		.join(', ');
 	assert.ok(right(), `${what}: ${counts} a moment later`);
-	const stray = ctx.sandbox.control.webhooks().filter((w) => w.url.includes(ctx.state.instances.webhookId) && !w.url.includes('/webhook-test/'));
-	assert.equal(stray.length, [production, staging].filter((i) => i.published).length, `${what}: ${stray.map((w) => w.url).join(', ')}`);
+	const stray = ctx.sandbox.control
+		.webhooks()
+		.filter(
+			(w) => w.url.includes(ctx.state.instances.webhookId) && !w.url.includes('/webhook-test/'),
+		);
+	assert.equal(
+		stray.length,
+		[production, staging].filter((i) => i.published).length,
+		`${what}: ${stray.map((w) => w.url).join(', ')}`,
+	);
 }
 
 /**
@@ -55,8 +71,13 @@ async function expectSettled(ctx, what) {
  */
 function keptIds(instance, saved, shared) {
 	const trigger = saved.nodes.find((n) => n.name === TRIGGER);
-	assert.equal(trigger.webhookId, shared.webhookId, `${instance.name}: n8n did not keep the webhook id`);
-	if (instance.client.major >= 2) assert.equal(saved.id, shared.workflowId, `${instance.name}: n8n did not keep the workflow id`);
+	assert.equal(
+		trigger.webhookId,
+		shared.webhookId,
+		`${instance.name}: n8n did not keep the webhook id`,
+	);
+	if (instance.client.major >= 2)
+		assert.equal(saved.id, shared.workflowId, `${instance.name}: n8n did not keep the workflow id`);
 	instance.workflowId = saved.id;
 }
 
@@ -74,8 +95,21 @@ module.exports = {
 		ctx.state.instances = {
 			workflowId: crypto.randomBytes(8).toString('hex'),
 			webhookId: crypto.randomUUID(),
-			production: { name: 'production', n8n: ctx.n8n, client: ctx.client, credential: ctx.credentials.admin, published: false },
-			staging: { name: 'staging', n8n: second.n8n, client: second.client, credential: second.credentials.admin, published: false, instance: second },
+			production: {
+				name: 'production',
+				n8n: ctx.n8n,
+				client: ctx.client,
+				credential: ctx.credentials.admin,
+				published: false,
+			},
+			staging: {
+				name: 'staging',
+				n8n: second.n8n,
+				client: second.client,
+				credential: second.credentials.admin,
+				published: false,
+				instance: second,
+			},
 		};
 	},
 	steps: [
@@ -85,18 +119,28 @@ module.exports = {
 			async run(ctx) {
 				const s = ctx.state.instances;
 				const { production, staging } = s;
-				const created = await production.client.rest('POST', '/workflows', sharedWorkflow(s.workflowId, s.webhookId, production.credential));
+				const created = await production.client.rest(
+					'POST',
+					'/workflows',
+					sharedWorkflow(s.workflowId, s.webhookId, production.credential),
+				);
 				keptIds(production, created, s);
 				await setPublished(production, true);
 				await expectSettled(ctx, 'production subscribed');
 				// exported from production with its static data (its subscription record included), imported into staging
 				const exported = await production.client.getWorkflow(production.workflowId);
-				const imported = await staging.client.rest('POST', '/workflows', sharedWorkflow(s.workflowId, s.webhookId, staging.credential, exported.staticData));
+				const imported = await staging.client.rest(
+					'POST',
+					'/workflows',
+					sharedWorkflow(s.workflowId, s.webhookId, staging.credential, exported.staticData),
+				);
 				keptIds(staging, imported, s);
 				await setPublished(staging, true);
 				await expectSettled(ctx, 'staging subscribed beside production');
 				// one event reaches both
-				const before = await Promise.all([production, staging].map(async (i) => (await i.client.executions(i.workflowId)).length));
+				const before = await Promise.all(
+					[production, staging].map(async (i) => (await i.client.executions(i.workflowId)).length),
+				);
 				ctx.sandbox.control.emit({ type: 'invoice.paid' });
 				await ctx.sandbox.control.waitForDeliveries();
 				await production.client.waitForExecutions(production.workflowId, before[0] + 1);
@@ -132,12 +176,23 @@ async function cycles(ctx) {
 	for (let cycle = 1; cycle <= CYCLES; cycle++) {
 		const instance = random() < 0.5 ? production : staging;
 		await setPublished(instance, !instance.published);
-		await expectSettled(ctx, `cycle ${cycle}: ${instance.name} ${instance.published ? 'published' : 'unpublished'}`);
+		await expectSettled(
+			ctx,
+			`cycle ${cycle}: ${instance.name} ${instance.published ? 'published' : 'unpublished'}`,
+		);
 		if (production.published && staging.published) bothPublished++;
 	}
-	for (const instance of [production, staging]) if (instance.published) await setPublished(instance, false);
+	for (const instance of [production, staging])
+		if (instance.published) await setPublished(instance, false);
 	await expectSettled(ctx, 'both unpublished');
-	assert.equal(ctx.sandbox.control.webhooks().filter((w) => w.url.includes(ctx.state.instances.webhookId)).length, 0);
-	assert.ok(bothPublished > 5, `both instances were published at once in only ${bothPublished} cycles`);
+	assert.equal(
+		ctx.sandbox.control.webhooks().filter((w) => w.url.includes(ctx.state.instances.webhookId))
+			.length,
+		0,
+	);
+	assert.ok(
+		bothPublished > 5,
+		`both instances were published at once in only ${bothPublished} cycles`,
+	);
 	return `${CYCLES} cycles in ${((Date.now() - t) / 1000).toFixed(0)} s, both published in ${bothPublished}; none left`;
 }

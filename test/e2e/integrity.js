@@ -7,25 +7,58 @@
 
 const crypto = require('node:crypto');
 
-const { assert, node, chain, credentialRef, runOperation, runOnItems, expectSuccess, expectFailure, waitFor, sandboxSend, sandboxAll, rt } = require('./harness');
+const {
+	assert,
+	node,
+	chain,
+	credentialRef,
+	runOperation,
+	runOnItems,
+	expectSuccess,
+	expectFailure,
+	waitFor,
+	sandboxSend,
+	sandboxAll,
+	rt,
+} = require('./harness');
 const hostile = require('../../bench/lib/hostile');
 
 const TRIGGER = 'Business Ops Trigger';
-const CREATE = { resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } };
-const UPSERT = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}', additionalFields: {} };
+const CREATE = {
+	resource: 'contact',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	additionalFields: { email: '={{ $json.email }}' },
+};
+const UPSERT = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+	additionalFields: {},
+};
 const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 };
 
-const rows = (prefix, n) => Array.from({ length: n }, (_, i) => ({ name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
+const rows = (prefix, n) =>
+	Array.from({ length: n }, (_, i) => ({
+		name: `${prefix} ${i}`,
+		email: `${prefix}-${i}@example.com`,
+	}));
 
 /** How many contacts have each of these addresses (any case). */
 async function perAddress(ctx, addresses) {
 	const all = await sandboxAll(ctx, 'contacts');
-	return addresses.map((a) => all.filter((c) => String(c.email).toLowerCase() === a.toLowerCase()).length);
+	return addresses.map(
+		(a) => all.filter((c) => String(c.email).toLowerCase() === a.toLowerCase()).length,
+	);
 }
 
 /** The API's answers to POST /contacts since the log was cleared (status per request, in order). */
 function contactPosts(ctx) {
-	return ctx.sandbox.control.requestLog().filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path)).map((e) => e.status);
+	return ctx.sandbox.control
+		.requestLog()
+		.filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path))
+		.map((e) => e.status);
 }
 
 /**
@@ -44,7 +77,10 @@ async function withPermissiveApi(ctx, fn) {
 		control.clearFailures();
 		control.clearListChanges();
 		control.setLatency(0);
-		control.setReadings({ duplicateContactEmails: before.duplicateContactEmails, listOrder: before.listOrder });
+		control.setReadings({
+			duplicateContactEmails: before.duplicateContactEmails,
+			listOrder: before.listOrder,
+		});
 	}
 }
 
@@ -55,13 +91,31 @@ async function retryCase(ctx, { onError, failedItem }) {
 	const items = rows(prefix, 3);
 	return withPermissiveApi(ctx, async (control) => {
 		// by its e-mail: under Continue the items' POSTs leave at once, in no set order
-		control.failNext({ bodyContains: items[failedItem].email, status: 503, method: 'POST', path: '/contacts' });
-		const r = await runOnItems(ctx, items, CREATE, { nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) } });
+		control.failNext({
+			bodyContains: items[failedItem].email,
+			status: 503,
+			method: 'POST',
+			path: '/contacts',
+		});
+		const r = await runOnItems(ctx, items, CREATE, {
+			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
+		});
 		const posts = contactPosts(ctx);
 		assert.equal(r.status, 'success', `execution ended "${r.status}": ${r.error && r.error.text}`);
 		const outputs = r.items.map((i) => i.id || i.error).join(', ');
-		assert.deepEqual(await perAddress(ctx, items.map((i) => i.email)), [1, 1, 1], `contacts per address (POSTs answered ${posts.join(', ')}; output ${outputs})`);
-		assert.deepEqual([...posts].sort(), [201, 201, 201, 503], `POST /contacts answers: ${posts.join(', ')}`);
+		assert.deepEqual(
+			await perAddress(
+				ctx,
+				items.map((i) => i.email),
+			),
+			[1, 1, 1],
+			`contacts per address (POSTs answered ${posts.join(', ')}; output ${outputs})`,
+		);
+		assert.deepEqual(
+			[...posts].sort(),
+			[201, 201, 201, 503],
+			`POST /contacts answers: ${posts.join(', ')}`,
+		);
 		return `3 contacts, one per address; POSTs answered ${posts.join(', ')}`;
 	});
 }
@@ -71,9 +125,22 @@ function upsertWorkflow(ctx, name, email) {
 	return {
 		name,
 		nodes: [
-			node('When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node('Items', 'n8n-nodes-base.code', { jsCode: `return [{ json: ${JSON.stringify({ email, name: 'Overlap' })} }];` }, { typeVersion: 2, position: [220, 0] }),
-			node('Business Ops', rt.NODE_TYPES.action, UPSERT, { position: [440, 0], credentials: credentialRef(ctx.credentials.admin) }),
+			node(
+				'When clicking ‘Execute workflow’',
+				'n8n-nodes-base.manualTrigger',
+				{},
+				{ position: [0, 0] },
+			),
+			node(
+				'Items',
+				'n8n-nodes-base.code',
+				{ jsCode: `return [{ json: ${JSON.stringify({ email, name: 'Overlap' })} }];` },
+				{ typeVersion: 2, position: [220, 0] },
+			),
+			node('Business Ops', rt.NODE_TYPES.action, UPSERT, {
+				position: [440, 0],
+				credentials: credentialRef(ctx.credentials.admin),
+			}),
 		],
 		connections: chain('When clicking ‘Execute workflow’', 'Items', 'Business Ops'),
 		settings: { executionOrder: 'v1' },
@@ -86,7 +153,12 @@ async function publishedTrigger(ctx, name, options) {
 	const wf = await ctx.client.createWorkflow({
 		name,
 		nodes: [
-			node(TRIGGER, rt.NODE_TYPES.trigger, { events: ['invoice.paid'], options }, { position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId }),
+			node(
+				TRIGGER,
+				rt.NODE_TYPES.trigger,
+				{ events: ['invoice.paid'], options },
+				{ position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId },
+			),
 			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
 		connections: chain(TRIGGER, 'No Operation'),
@@ -94,24 +166,45 @@ async function publishedTrigger(ctx, name, options) {
 	});
 	await ctx.client.publishWorkflow(wf.id);
 	const base = ctx.webhookBaseUrl || ctx.n8n.baseUrl;
-	const sub = await waitFor(() => ctx.sandbox.control.webhooks().find((w) => w.url.includes(webhookId) && w.url.startsWith(`${base}/webhook/`)), {
-		timeoutMs: 30_000,
-		what: 'the subscription of the published workflow',
-	});
-	const record = await waitFor(async () => {
-		const stored = await hostile.storedRecord(ctx.client, wf.id, TRIGGER);
-		return stored && stored.id === sub.id ? stored : undefined;
-	}, { timeoutMs: 30_000, what: 'the stored subscription record' });
-	return { workflowId: wf.id, url: sub.url, secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin) };
+	const sub = await waitFor(
+		() =>
+			ctx.sandbox.control
+				.webhooks()
+				.find((w) => w.url.includes(webhookId) && w.url.startsWith(`${base}/webhook/`)),
+		{
+			timeoutMs: 30_000,
+			what: 'the subscription of the published workflow',
+		},
+	);
+	const record = await waitFor(
+		async () => {
+			const stored = await hostile.storedRecord(ctx.client, wf.id, TRIGGER);
+			return stored && stored.id === sub.id ? stored : undefined;
+		},
+		{ timeoutMs: 30_000, what: 'the stored subscription record' },
+	);
+	return {
+		workflowId: wf.id,
+		url: sub.url,
+		secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin),
+	};
 }
 
 /** POSTs a delivery until the production webhook is registered (not 404); answers the status. */
 async function deliver(url, headers, body) {
-	return waitFor(async () => {
-		const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
-		const text = await res.text();
-		return res.status === 404 ? undefined : { status: res.status, text };
-	}, { timeoutMs: 30_000, what: 'the production webhook to answer' });
+	return waitFor(
+		async () => {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers,
+				body,
+				signal: AbortSignal.timeout(30_000),
+			});
+			const text = await res.text();
+			return res.status === 404 ? undefined : { status: res.status, text };
+		},
+		{ timeoutMs: 30_000, what: 'the production webhook to answer' },
+	);
 }
 
 async function unpublish(ctx, workflowId) {
@@ -122,15 +215,15 @@ module.exports = {
 	area: 'integrity',
 	steps: [
 		{
-			name: 'Retry On Fail (3 tries), Stop Workflow, 503 once on the 2nd item\'s POST: exactly 3 contacts, one per address; the execution succeeds',
+			name: "Retry On Fail (3 tries), Stop Workflow, 503 once on the 2nd item's POST: exactly 3 contacts, one per address; the execution succeeds",
 			run: (ctx) => retryCase(ctx, { failedItem: 1 }),
 		},
 		{
-			name: 'Retry On Fail, Continue (regular output), 503 once on the 1st item\'s POST: 3 contacts, items 2 and 3 not POSTed twice',
+			name: "Retry On Fail, Continue (regular output), 503 once on the 1st item's POST: 3 contacts, items 2 and 3 not POSTed twice",
 			run: (ctx) => retryCase(ctx, { onError: 'continueRegularOutput', failedItem: 0 }),
 		},
 		{
-			name: 'Retry On Fail, Continue (using error output), 503 once on the 1st item\'s POST: 3 contacts, items 2 and 3 not POSTed twice',
+			name: "Retry On Fail, Continue (using error output), 503 once on the 1st item's POST: 3 contacts, items 2 and 3 not POSTed twice",
 			run: (ctx) => retryCase(ctx, { onError: 'continueErrorOutput', failedItem: 0 }),
 		},
 		{
@@ -140,13 +233,29 @@ module.exports = {
 				const prefix = `e2e-stop422-${Date.now()}`;
 				const items = rows(prefix, 3);
 				return withPermissiveApi(ctx, async (control) => {
-					control.failNext({ skip: 1, status: 422, code: 'invalid_state', message: 'Refused by the sandbox', method: 'POST', path: '/contacts' });
+					control.failNext({
+						skip: 1,
+						status: 422,
+						code: 'invalid_state',
+						message: 'Refused by the sandbox',
+						method: 'POST',
+						path: '/contacts',
+					});
 					const r = await runOnItems(ctx, items, CREATE);
-					const written = (await sandboxAll(ctx, 'contacts')).filter((c) => c.email === items[0].email);
+					const written = (await sandboxAll(ctx, 'contacts')).filter(
+						(c) => c.email === items[0].email,
+					);
 					assert.equal(written.length, 1, `${written.length} contacts for item 0`);
 					assert.deepEqual(await perAddress(ctx, [items[1].email, items[2].email]), [0, 0]);
 					assert.deepEqual(contactPosts(ctx), [201, 422]);
-					const e = expectFailure(r, /422/, /\[item 1\]/, /\bItems? 2\b[^.]*not sent/i, new RegExp(written[0].id), /again/i);
+					const e = expectFailure(
+						r,
+						/422/,
+						/\[item 1\]/,
+						/\bItems? 2\b[^.]*not sent/i,
+						new RegExp(written[0].id),
+						/again/i,
+					);
 					return `"${e.message}" | "${e.description}"`;
 				});
 			},
@@ -159,15 +268,29 @@ module.exports = {
 				return withPermissiveApi(ctx, async (control) => {
 					control.seed({ resource: 'contacts', count: 250 });
 					control.changeDuringList({ resource: 'contacts' });
-					const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
-					const reads = control.requestLog().filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path)).length;
+					const r = await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'getAll',
+						returnAll: true,
+					});
+					const reads = control
+						.requestLog()
+						.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path)).length;
 					assert.equal(control.listChanges().length, 0, 'the list-change rule did not fire');
 					const items = expectSuccess(r);
 					const live = (await sandboxAll(ctx, 'contacts')).map((c) => c.id).sort();
 					const got = items.map((i) => i.id).sort();
 					assert.equal(new Set(got).size, got.length, 'a contact twice in the output');
-					assert.deepEqual(got.filter((id) => !live.includes(id)), [], 'deleted contacts in the output');
-					assert.deepEqual(live.filter((id) => !got.includes(id)), [], 'live contacts missing from the output');
+					assert.deepEqual(
+						got.filter((id) => !live.includes(id)),
+						[],
+						'deleted contacts in the output',
+					);
+					assert.deepEqual(
+						live.filter((id) => !got.includes(id)),
+						[],
+						'live contacts missing from the output',
+					);
 					return `${items.length} live contacts in ${reads} page reads`;
 				});
 			},
@@ -180,7 +303,11 @@ module.exports = {
 				return withPermissiveApi(ctx, async (control) => {
 					control.seed({ resource: 'contacts', count: 250 });
 					control.changeDuringList({ resource: 'contacts', every: true });
-					const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: true });
+					const r = await runOperation(ctx, {
+						resource: 'contact',
+						operation: 'getAll',
+						returnAll: true,
+					});
 					const applied = control.listChanges()[0].applied;
 					const e = expectFailure(r, /chang/i);
 					return `after ${applied} changed read(s): "${e.message}"`;
@@ -199,13 +326,22 @@ module.exports = {
 					control.changeDuringList({ resource: 'contacts' });
 					const r = await runOnItems(ctx, [{ email: target.email, name: 'Bijgewerkt' }], UPSERT);
 					const log = control.requestLog().filter((e) => /\/contacts(\/|$)/.test(e.path));
-					const sizes = [...new Set(log.filter((e) => e.method === 'GET').map((e) => e.query.pageSize))];
-					assert.deepEqual(sizes, ['100'], `the node read pages of ${sizes.join('/')} (the step assumes 100)`);
+					const sizes = [
+						...new Set(log.filter((e) => e.method === 'GET').map((e) => e.query.pageSize)),
+					];
+					assert.deepEqual(
+						sizes,
+						['100'],
+						`the node read pages of ${sizes.join('/')} (the step assumes 100)`,
+					);
 					assert.equal(control.listChanges().length, 0, 'the list-change rule did not fire');
 					const items = expectSuccess(r);
 					assert.deepEqual(contactPosts(ctx), [], 'POST /contacts sent');
 					assert.deepEqual(await perAddress(ctx, [target.email]), [1]);
-					assert.deepEqual(items.map((i) => [i.action, i.id]), [['updated', target.id]]);
+					assert.deepEqual(
+						items.map((i) => [i.action, i.id]),
+						[['updated', target.id]],
+					);
 					return `updated ${target.id}; requests ${log.map((e) => e.method).join(', ')}`;
 				});
 			},
@@ -216,15 +352,25 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'upsert');
 				const email = `e2e-overlap-${Date.now()}@example.com`;
-				const wf = await ctx.client.createWorkflow(upsertWorkflow(ctx, `e2e overlap ${email}`, email));
+				const wf = await ctx.client.createWorkflow(
+					upsertWorkflow(ctx, `e2e overlap ${email}`, email),
+				);
 				return withPermissiveApi(ctx, async (control) => {
 					control.setLatency(300);
-					const executions = await Promise.all([0, 1].map(() => ctx.client.runManually(wf.id, { timeoutMs: 120_000 })));
+					const executions = await Promise.all(
+						[0, 1].map(() => ctx.client.runManually(wf.id, { timeoutMs: 120_000 })),
+					);
 					control.setLatency(0);
 					const statuses = executions.map((ex) => ex.status);
 					const [count] = await perAddress(ctx, [email]);
-					const actions = executions.map((ex) => (rt.nodeOutput(ex, 'Business Ops') || []).map((i) => i.action).join('')).join(', ');
-					assert.equal(count, 1, `${count} contacts with ${email} (executions ${statuses.join(', ')}; actions ${actions}; POSTs ${contactPosts(ctx).join(', ')})`);
+					const actions = executions
+						.map((ex) => (rt.nodeOutput(ex, 'Business Ops') || []).map((i) => i.action).join(''))
+						.join(', ');
+					assert.equal(
+						count,
+						1,
+						`${count} contacts with ${email} (executions ${statuses.join(', ')}; actions ${actions}; POSTs ${contactPosts(ctx).join(', ')})`,
+					);
 					assert.deepEqual(statuses, ['success', 'success']);
 					return `1 contact; actions ${actions}`;
 				});
@@ -238,16 +384,28 @@ module.exports = {
 				const known = `e2e-clean-${stamp}@example.com`;
 				const fresh = `e2e-fresh-${stamp}@example.com`;
 				return withPermissiveApi(ctx, async (control) => {
-					const existing = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'Schoon', email: known })).id;
+					const existing = (
+						await sandboxSend(ctx, 'POST', '/contacts', { name: 'Schoon', email: known })
+					).id;
 					control.clearRequestLog();
-					const r = await runOnItems(ctx, [
-						{ email: `\u200E${known}`, name: 'LRM' },
-						{ email: `e2e-clean-${stamp}\u00AD@example.com\u200F`, name: 'SHY RLM' },
-						{ email: `e2e-\u00ADfresh-${stamp}@example.com\u200E`, name: 'Nieuw' },
-					], UPSERT);
+					const r = await runOnItems(
+						ctx,
+						[
+							{ email: `\u200E${known}`, name: 'LRM' },
+							{ email: `e2e-clean-${stamp}\u00AD@example.com\u200F`, name: 'SHY RLM' },
+							{ email: `e2e-\u00ADfresh-${stamp}@example.com\u200E`, name: 'Nieuw' },
+						],
+						UPSERT,
+					);
 					const items = expectSuccess(r);
-					assert.deepEqual(items.map((i) => i.action), ['updated', 'updated', 'created']);
-					assert.deepEqual(items.slice(0, 2).map((i) => i.id), [existing, existing]);
+					assert.deepEqual(
+						items.map((i) => i.action),
+						['updated', 'updated', 'created'],
+					);
+					assert.deepEqual(
+						items.slice(0, 2).map((i) => i.id),
+						[existing, existing],
+					);
 					assert.deepEqual(await perAddress(ctx, [known, fresh]), [1, 1]);
 					assert.equal((await sandboxSend(ctx, 'GET', `/contacts/${items[2].id}`)).email, fresh);
 					assert.deepEqual(contactPosts(ctx), [201]);
@@ -256,7 +414,7 @@ module.exports = {
 			},
 		},
 		{
-			name: 'Auto: a GitHub-style delivery (X-Hub-Signature-256) of over 170 KiB with a proxy\'s X-Proxy-Timestamp, first to a new subscription, is accepted and starts an execution',
+			name: "Auto: a GitHub-style delivery (X-Hub-Signature-256) of over 170 KiB with a proxy's X-Proxy-Timestamp, first to a new subscription, is accepted and starts an execution",
 			timeoutMs: 120_000,
 			async run(ctx) {
 				const t = await publishedTrigger(ctx, 'e2e integrity github large', {});
@@ -282,23 +440,45 @@ module.exports = {
 			name: 'Standard Webhooks scheme: a delivery signed the Standard Webhooks way under svix-id / svix-timestamp / svix-signature is accepted',
 			timeoutMs: 120_000,
 			async run(ctx) {
-				const t = await publishedTrigger(ctx, 'e2e integrity svix', { signatureScheme: 'standardWebhooks' });
+				const t = await publishedTrigger(ctx, 'e2e integrity svix', {
+					signatureScheme: 'standardWebhooks',
+				});
 				try {
 					const signed = (prefix) => {
 						const id = `msg_${crypto.randomBytes(8).toString('hex')}`;
 						const ts = Math.floor(Date.now() / 1000);
 						const body = largeBody(1024, id);
 						const key = Buffer.from(t.secret.replace(/^whsec_/, ''), 'base64');
-						const mac = crypto.createHmac('sha256', key).update(`${id}.${ts}.`).update(body).digest('base64');
-						return { body, headers: { 'content-type': 'application/json', [`${prefix}-id`]: id, [`${prefix}-timestamp`]: String(ts), [`${prefix}-signature`]: `v1,${mac}` } };
+						const mac = crypto
+							.createHmac('sha256', key)
+							.update(`${id}.${ts}.`)
+							.update(body)
+							.digest('base64');
+						return {
+							body,
+							headers: {
+								'content-type': 'application/json',
+								[`${prefix}-id`]: id,
+								[`${prefix}-timestamp`]: String(ts),
+								[`${prefix}-signature`]: `v1,${mac}`,
+							},
+						};
 					};
 					// the same signing under the standard header names first: this step's signature is right
 					const standard = signed('webhook');
 					const control = await deliver(t.url, standard.headers, standard.body);
-					assert.equal(control.status, 200, `webhook-* headers: HTTP ${control.status}: ${control.text.slice(0, 300)}`);
+					assert.equal(
+						control.status,
+						200,
+						`webhook-* headers: HTTP ${control.status}: ${control.text.slice(0, 300)}`,
+					);
 					const svix = signed('svix');
 					const answer = await deliver(t.url, svix.headers, svix.body);
-					assert.equal(answer.status, 200, `svix-* headers: HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+					assert.equal(
+						answer.status,
+						200,
+						`svix-* headers: HTTP ${answer.status}: ${answer.text.slice(0, 300)}`,
+					);
 					await ctx.client.waitForExecutions(t.workflowId, 2, { timeoutMs: 30_000 });
 					return 'webhook-* and svix-* headers: 200 each, 2 executions';
 				} finally {
@@ -311,7 +491,12 @@ module.exports = {
 
 /** An invoice.paid event body of about `size` bytes (padding inside `data`). */
 function largeBody(size, id = `evt_${crypto.randomBytes(8).toString('hex')}`) {
-	const base = { id, type: 'invoice.paid', timestamp: new Date().toISOString(), data: { id: `inv_${id}`, status: 'paid', padding: '' } };
+	const base = {
+		id,
+		type: 'invoice.paid',
+		timestamp: new Date().toISOString(),
+		data: { id: `inv_${id}`, status: 'paid', padding: '' },
+	};
 	base.data.padding = 'x'.repeat(Math.max(0, size - Buffer.byteLength(JSON.stringify(base))));
 	return Buffer.from(JSON.stringify(base));
 }

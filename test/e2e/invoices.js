@@ -2,7 +2,14 @@
 // draft → sent → paid life cycle (with the API's events), a 422 shown to the user, a missing scope.
 'use strict';
 
-const { assert, byId, runOperation, expectSuccess, expectFailure, sandboxFirstId } = require('./harness');
+const {
+	assert,
+	byId,
+	runOperation,
+	expectSuccess,
+	expectFailure,
+	sandboxFirstId,
+} = require('./harness');
 
 const TOTAL = 255;
 const ITEMS = { item: [{ name: 'Roggebrood', quantity: 40, unitPrice: 4.1, vatPercentage: 9 }] };
@@ -17,7 +24,9 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const existing = control.seed({ resource: 'invoices', count: 1 }).total;
 				if (existing < TOTAL) control.seed({ resource: 'invoices', count: TOTAL - existing });
-				const items = expectSuccess(await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }));
+				const items = expectSuccess(
+					await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }),
+				);
 				assert.equal(items.length, TOTAL);
 				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL);
 				return `${items.length} invoices`;
@@ -29,16 +38,37 @@ module.exports = {
 				for (const op of ['create', 'send', 'markAsPaid']) ctx.requireOperation('invoice', op);
 				const contactId = await sandboxFirstId(ctx, 'contacts');
 				const [invoice] = expectSuccess(
-					await runOperation(ctx, { resource: 'invoice', operation: 'create', contactId: byId(contactId), itemsInput: 'form', items: ITEMS }),
+					await runOperation(ctx, {
+						resource: 'invoice',
+						operation: 'create',
+						contactId: byId(contactId),
+						itemsInput: 'form',
+						items: ITEMS,
+					}),
 				);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
-				const [sent] = expectSuccess(await runOperation(ctx, { resource: 'invoice', operation: 'send', invoiceId: byId(invoice.id) }));
+				const [sent] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'invoice',
+						operation: 'send',
+						invoiceId: byId(invoice.id),
+					}),
+				);
 				assert.equal(sent.status, 'sent');
-				const [paid] = expectSuccess(await runOperation(ctx, { resource: 'invoice', operation: 'markAsPaid', invoiceId: byId(invoice.id) }));
+				const [paid] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'invoice',
+						operation: 'markAsPaid',
+						invoiceId: byId(invoice.id),
+					}),
+				);
 				assert.equal(paid.status, 'paid');
 				const events = ctx.sandbox.control.events().map((e) => e.type);
-				assert.ok(events.includes('invoice.sent') && events.includes('invoice.paid'), `events: ${events.join(', ')}`);
+				assert.ok(
+					events.includes('invoice.sent') && events.includes('invoice.paid'),
+					`events: ${events.join(', ')}`,
+				);
 				ctx.state.paidInvoiceId = invoice.id;
 				return `${invoice.number || invoice.id}: draft → sent → paid; events ${events.join(', ')}`;
 			},
@@ -48,7 +78,12 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'updateStatus');
 				assert.ok(ctx.state.paidInvoiceId, 'needs the invoice of the previous step');
-				const r = await runOperation(ctx, { resource: 'invoice', operation: 'updateStatus', invoiceId: byId(ctx.state.paidInvoiceId), status: 'draft' });
+				const r = await runOperation(ctx, {
+					resource: 'invoice',
+					operation: 'updateStatus',
+					invoiceId: byId(ctx.state.paidInvoiceId),
+					status: 'draft',
+				});
 				const e = expectFailure(r, /422|invalid_state/i, /paid/);
 				return `"${e.message}"`;
 			},
@@ -57,26 +92,44 @@ module.exports = {
 			name: 'a contacts-only key gets 403 naming invoices.read',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'getAll');
-				const r = await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: false, limit: 5 }, { key: 'contactsOnly' });
+				const r = await runOperation(
+					ctx,
+					{ resource: 'invoice', operation: 'getAll', returnAll: false, limit: 5 },
+					{ key: 'contactsOnly' },
+				);
 				const e = expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
 				return `"${e.message}"`;
 			},
 		},
-			{
+		{
 			name: 'Update carries a new Due Date and the status "sent" in one PATCH, which emits invoice.sent',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'update');
 				const contactId = await sandboxFirstId(ctx, 'contacts');
 				const [draft] = expectSuccess(
-					await runOperation(ctx, { resource: 'invoice', operation: 'create', contactId: byId(contactId), itemsInput: 'form', items: ITEMS }),
+					await runOperation(ctx, {
+						resource: 'invoice',
+						operation: 'create',
+						contactId: byId(contactId),
+						itemsInput: 'form',
+						items: ITEMS,
+					}),
 				);
 				ctx.sandbox.control.clearEvents();
 				const [updated] = expectSuccess(
-					await runOperation(ctx, { resource: 'invoice', operation: 'update', invoiceId: byId(draft.id), updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' } }),
+					await runOperation(ctx, {
+						resource: 'invoice',
+						operation: 'update',
+						invoiceId: byId(draft.id),
+						updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' },
+					}),
 				);
 				assert.equal(updated.status, 'sent');
 				assert.equal(updated.dueDate, '2027-03-31');
-				const events = ctx.sandbox.control.events().filter((e) => e.data && e.data.id === draft.id).map((e) => e.type);
+				const events = ctx.sandbox.control
+					.events()
+					.filter((e) => e.data && e.data.id === draft.id)
+					.map((e) => e.type);
 				assert.deepEqual(events, ['invoice.sent']);
 				return `${updated.number}: due ${updated.dueDate} and sent in one request`;
 			},

@@ -10,7 +10,20 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const { assert, node, chain, credentialRef, byId, sleep, waitFor, runOperation, expectFailure, expectSuccess, sandboxFirstId, rt } = require('./harness');
+const {
+	assert,
+	node,
+	chain,
+	credentialRef,
+	byId,
+	sleep,
+	waitFor,
+	runOperation,
+	expectFailure,
+	expectSuccess,
+	sandboxFirstId,
+	rt,
+} = require('./harness');
 const { checkInstalledFolder } = require('./install');
 
 const TRIGGER = 'Business Ops Trigger';
@@ -18,7 +31,9 @@ const TRIGGER = 'Business Ops Trigger';
 /** The bash block under `<!-- test: <tag> … -->` in README.md. */
 function readmeBlock(tag) {
 	const readme = fs.readFileSync(path.join(rt.REPO_ROOT, 'README.md'), 'utf8');
-	const m = new RegExp(`<!-- test: ${tag}\\b[^>]*-->\\s*\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(readme);
+	const m = new RegExp(`<!-- test: ${tag}\\b[^>]*-->\\s*\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(
+		readme,
+	);
 	assert.ok(m, `README.md has no "<!-- test: ${tag} -->" followed by a bash block`);
 	return m[1];
 }
@@ -31,7 +46,9 @@ function readmeBlock(tag) {
 function runReadmeBlock(ctx, tag, home, npmDir) {
 	const script = readmeBlock(tag);
 	// The environment of a shell, not of `npm run` (whose npm_* variables would configure npm).
-	const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+	const shellEnv = Object.fromEntries(
+		Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)),
+	);
 	const env = {
 		...shellEnv,
 		HOME: home,
@@ -42,21 +59,40 @@ function runReadmeBlock(ctx, tag, home, npmDir) {
 		npm_config_fund: 'false',
 		npm_config_audit: 'false',
 	};
-	const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: home, env, encoding: 'utf8', timeout: 120_000 });
-	assert.equal(r.status, 0, `README block "${tag}" failed (exit ${r.status}):\n${script}\n${r.stdout}${r.stderr}`);
+	const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+		cwd: home,
+		env,
+		encoding: 'utf8',
+		timeout: 120_000,
+	});
+	assert.equal(
+		r.status,
+		0,
+		`README block "${tag}" failed (exit ${r.status}):\n${script}\n${r.stdout}${r.stderr}`,
+	);
 	const npmVersion = spawnSync('npm', ['--version'], { env, encoding: 'utf8' }).stdout.trim();
 	return { script, npmVersion };
 }
 
 function installedVersion(nodesDir, name) {
-	return JSON.parse(fs.readFileSync(path.join(nodesDir, 'node_modules', name, 'package.json'), 'utf8')).version;
+	return JSON.parse(
+		fs.readFileSync(path.join(nodesDir, 'node_modules', name, 'package.json'), 'utf8'),
+	).version;
 }
 
 function triggerWorkflow(ctx, name, cred) {
 	return {
 		name,
 		nodes: [
-			node(TRIGGER, rt.NODE_TYPES.trigger, { events: ['invoice.paid'], options: {} }, { credentials: credentialRef(cred || ctx.credentials.admin), webhookId: crypto.randomUUID() }),
+			node(
+				TRIGGER,
+				rt.NODE_TYPES.trigger,
+				{ events: ['invoice.paid'], options: {} },
+				{
+					credentials: credentialRef(cred || ctx.credentials.admin),
+					webhookId: crypto.randomUUID(),
+				},
+			),
 			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
 		connections: chain(TRIGGER, 'No Operation'),
@@ -66,7 +102,9 @@ function triggerWorkflow(ctx, name, cred) {
 
 /** Subscriptions in the sandbox that belong to workflow `id` of this n8n. */
 function subscriptionsOf(ctx, id) {
-	return ctx.sandbox.control.webhooks().filter((w) => w.url.startsWith(`${ctx.n8n.baseUrl}/webhook/`) && w.name.includes(`(${id})`));
+	return ctx.sandbox.control
+		.webhooks()
+		.filter((w) => w.url.startsWith(`${ctx.n8n.baseUrl}/webhook/`) && w.name.includes(`(${id})`));
 }
 
 /** The next patch version: 0.1.0 → 0.1.1. */
@@ -80,17 +118,27 @@ module.exports = {
 	readmeBlock,
 	steps: [
 		{
-			name: 'with N8N_UNVERIFIED_PACKAGES_ENABLED=false (n8n 3.0\'s planned default) the installer refuses the package, which is not verified',
+			name: "with N8N_UNVERIFIED_PACKAGES_ENABLED=false (n8n 3.0's planned default) the installer refuses the package, which is not verified",
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const strict = await ctx.startInstance({ install: false, expectNodeTypes: [], env: { N8N_UNVERIFIED_PACKAGES_ENABLED: 'false' }, name: 'n8n (verified packages only)' });
+				const strict = await ctx.startInstance({
+					install: false,
+					expectNodeTypes: [],
+					env: { N8N_UNVERIFIED_PACKAGES_ENABLED: 'false' },
+					name: 'n8n (verified packages only)',
+				});
 				try {
-					const refused = await strict.client.installCommunityPackage(ctx.pkg.name, ctx.pkg.version).then(
-						(r) => assert.fail(`installed ${r.packageName}@${r.installedVersion}`),
-						(e) => e,
-					);
+					const refused = await strict.client
+						.installCommunityPackage(ctx.pkg.name, ctx.pkg.version)
+						.then(
+							(r) => assert.fail(`installed ${r.packageName}@${r.installedVersion}`),
+							(e) => e,
+						);
 					assert.ok(refused.status >= 400, String(refused.message));
-					assert.match(String(refused.message), /Installation of unverified community packages is forbidden/);
+					assert.match(
+						String(refused.message),
+						/Installation of unverified community packages is forbidden/,
+					);
 					const types = (await strict.client.nodeTypes()).map((t) => t.name);
 					assert.ok(!types.includes(rt.NODE_TYPES.action), 'the node is there anyway');
 					return `HTTP ${refused.status}: "${String(refused.body?.message ?? refused.message).slice(0, 120)}"`;
@@ -110,8 +158,14 @@ module.exports = {
 					const { npmVersion } = runReadmeBlock(ctx, 'manual-install', home, npmDir);
 					const nodesDir = path.join(home, '.n8n', 'nodes');
 					assert.equal(installedVersion(nodesDir, ctx.pkg.name), ctx.pkg.version);
-					const copies = fs.readdirSync(path.join(nodesDir, 'node_modules')).filter((n) => !n.startsWith('.'));
-					assert.deepEqual(copies, [ctx.pkg.name], `~/.n8n/nodes/node_modules holds ${copies.join(', ')}`);
+					const copies = fs
+						.readdirSync(path.join(nodesDir, 'node_modules'))
+						.filter((n) => !n.startsWith('.'));
+					assert.deepEqual(
+						copies,
+						[ctx.pkg.name],
+						`~/.n8n/nodes/node_modules holds ${copies.join(', ')}`,
+					);
 					done.push(`npm ${npmVersion}: ${copies.join(', ')}`);
 				}
 				return done.join('; ');
@@ -123,9 +177,17 @@ module.exports = {
 			async run(ctx) {
 				const home = ctx.state.manualHomes?.[0];
 				assert.ok(home, 'needs the previous step');
-				const other = await ctx.startInstance({ install: false, userFolder: home, name: 'n8n (manual install)' });
+				const other = await ctx.startInstance({
+					install: false,
+					userFolder: home,
+					name: 'n8n (manual install)',
+				});
 				try {
-					const r = await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId('con_doesnotexist') }, { client: other.client, credentials: other.credentials });
+					const r = await runOperation(
+						ctx,
+						{ resource: 'contact', operation: 'get', contactId: byId('con_doesnotexist') },
+						{ client: other.client, credentials: other.credentials },
+					);
 					const e = expectFailure(r, /404/);
 					assert.equal(e.httpCode, '404', `httpCode: ${e.httpCode}`);
 					const listed = await other.client.communityPackages();
@@ -142,19 +204,32 @@ module.exports = {
 				const next = nextVersion(ctx.pkg.version);
 				ctx.state.nextVersion = next;
 				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const saved = await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId(contactId) });
+				const saved = await runOperation(ctx, {
+					resource: 'contact',
+					operation: 'get',
+					contactId: byId(contactId),
+				});
 				expectSuccess(saved);
 				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e lifecycle trigger'));
 				ctx.state.lifecycleWorkflowId = wf.id;
 				await ctx.client.publishWorkflow(wf.id);
-				const [sub] = await waitFor(() => (subscriptionsOf(ctx, wf.id).length === 1 ? subscriptionsOf(ctx, wf.id) : null), { timeoutMs: 30_000, what: 'the subscription' });
+				const [sub] = await waitFor(
+					() => (subscriptionsOf(ctx, wf.id).length === 1 ? subscriptionsOf(ctx, wf.id) : null),
+					{ timeoutMs: 30_000, what: 'the subscription' },
+				);
 
 				ctx.pkg.publishVersion(next);
-				const listed = await waitFor(async () => (await ctx.client.communityPackages()).find((p) => p.packageName === ctx.pkg.name && p.updateAvailable), {
-					timeoutMs: 60_000,
-					intervalMs: 2000,
-					what: 'Settings → Community Nodes to offer the update',
-				});
+				const listed = await waitFor(
+					async () =>
+						(await ctx.client.communityPackages()).find(
+							(p) => p.packageName === ctx.pkg.name && p.updateAvailable,
+						),
+					{
+						timeoutMs: 60_000,
+						intervalMs: 2000,
+						what: 'Settings → Community Nodes to offer the update',
+					},
+				);
 				assert.equal(listed.updateAvailable, next);
 				const updated = await ctx.client.updateCommunityPackage(ctx.pkg.name, next);
 				assert.equal(updated.installedVersion, next);
@@ -163,10 +238,18 @@ module.exports = {
 				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES));
 
 				const again = await ctx.client.runManually(saved.workflowId);
-				assert.equal(again.status, 'success', `the workflow saved before the update: ${again.status}`);
+				assert.equal(
+					again.status,
+					'success',
+					`the workflow saved before the update: ${again.status}`,
+				);
 				await sleep(1000);
 				const subs = subscriptionsOf(ctx, wf.id);
-				assert.deepEqual(subs.map((s) => s.id), [sub.id], 'the update changed the subscription');
+				assert.deepEqual(
+					subs.map((s) => s.id),
+					[sub.id],
+					'the update changed the subscription',
+				);
 				const before = (await ctx.client.executions(wf.id)).length;
 				ctx.sandbox.control.emit({ type: 'invoice.paid' });
 				await ctx.sandbox.control.waitForDeliveries();
@@ -179,10 +262,17 @@ module.exports = {
 			async run(ctx) {
 				const home = ctx.state.manualHomes?.[0];
 				assert.ok(home && ctx.state.nextVersion, 'needs the manual install and the update steps');
-				const { npmVersion } = runReadmeBlock(ctx, 'manual-update', home, ctx.pkg.registry.npm10BinDir);
+				const { npmVersion } = runReadmeBlock(
+					ctx,
+					'manual-update',
+					home,
+					ctx.pkg.registry.npm10BinDir,
+				);
 				const nodesDir = path.join(home, '.n8n', 'nodes');
 				assert.equal(installedVersion(nodesDir, ctx.pkg.name), ctx.state.nextVersion);
-				const copies = fs.readdirSync(path.join(nodesDir, 'node_modules')).filter((n) => !n.startsWith('.'));
+				const copies = fs
+					.readdirSync(path.join(nodesDir, 'node_modules'))
+					.filter((n) => !n.startsWith('.'));
 				assert.deepEqual(copies, [ctx.pkg.name]);
 				for (const h of ctx.state.manualHomes) fs.rmSync(h, { recursive: true, force: true });
 				return `npm ${npmVersion}: ${ctx.pkg.name}@${ctx.state.nextVersion}`;
@@ -198,27 +288,55 @@ module.exports = {
 				assert.ok(sub, 'the workflow has no subscription before the uninstall');
 				await ctx.client.uninstallCommunityPackage(ctx.pkg.name);
 				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES), { present: false });
-				assert.equal(fs.existsSync(path.join(ctx.n8n.nodesDir, 'node_modules', ctx.pkg.name)), false, 'the package folder is still there');
+				assert.equal(
+					fs.existsSync(path.join(ctx.n8n.nodesDir, 'node_modules', ctx.pkg.name)),
+					false,
+					'the package folder is still there',
+				);
 				await sleep(2000);
-				assert.equal((await ctx.client.getWorkflow(id)).active, true, 'n8n unpublished the workflow');
-				assert.deepEqual(subscriptionsOf(ctx, id).map((x) => x.id), [sub.id], 'the subscription changed');
+				assert.equal(
+					(await ctx.client.getWorkflow(id)).active,
+					true,
+					'n8n unpublished the workflow',
+				);
+				assert.deepEqual(
+					subscriptionsOf(ctx, id).map((x) => x.id),
+					[sub.id],
+					'the subscription changed',
+				);
 				const before = (await ctx.client.executions(id)).length;
 				ctx.sandbox.control.clearDeliveries();
 				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
 				await ctx.sandbox.control.waitForDeliveries();
 				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
 				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
-				const attempts = ctx.sandbox.control.deliveries().filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+				const attempts = ctx.sandbox.control
+					.deliveries()
+					.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
 				// n8n 2.x answers 400, n8n 1.123 500 (and logs the unknown node type).
 				const status = ctx.client.major >= 2 ? 400 : 500;
-				assert.ok(attempts.length >= 1 && attempts.every((d) => d.statusCode === status), `delivery answers: ${attempts.map((d) => d.statusCode).join(', ')}`);
-				const answer = await fetch(sub.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				assert.ok(
+					attempts.length >= 1 && attempts.every((d) => d.statusCode === status),
+					`delivery answers: ${attempts.map((d) => d.statusCode).join(', ')}`,
+				);
+				const answer = await fetch(sub.url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				});
 				const text = await answer.text();
 				assert.equal(answer.status, status);
 				const unknown = `Unrecognized node type: ${rt.NODE_TYPES.trigger}`;
-				assert.ok(text.includes(unknown) || (status === 500 && ctx.n8n.tail(40).includes(unknown)), `answer ${answer.status}: ${text.slice(0, 200)}`);
+				assert.ok(
+					text.includes(unknown) || (status === 500 && ctx.n8n.tail(40).includes(unknown)),
+					`answer ${answer.status}: ${text.slice(0, 200)}`,
+				);
 				await sleep(1000);
-				assert.equal((await ctx.client.executions(id)).length, before, 'a delivery started an execution');
+				assert.equal(
+					(await ctx.client.executions(id)).length,
+					before,
+					'a delivery started an execution',
+				);
 				ctx.state.orphan = sub;
 				return `workflow still published; ${sub.id} still subscribed; ${attempts.length} delivery attempt(s), all ${status} ("${unknown}"); no execution`;
 			},
@@ -239,11 +357,19 @@ module.exports = {
 				await ctx.sandbox.control.waitForDeliveries();
 				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
 				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
-				const attempts = ctx.sandbox.control.deliveries().filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
-				assert.deepEqual(attempts.map((d) => d.statusCode), [200]);
+				const attempts = ctx.sandbox.control
+					.deliveries()
+					.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+				assert.deepEqual(
+					attempts.map((d) => d.statusCode),
+					[200],
+				);
 				await ctx.client.waitForExecutions(id, before + 1, { timeoutMs: 30_000 });
 				await ctx.client.unpublishWorkflow(id);
-				await waitFor(() => subscriptionsOf(ctx, id).length === 0, { timeoutMs: 30_000, what: 'the subscription to be deleted' });
+				await waitFor(() => subscriptionsOf(ctx, id).length === 0, {
+					timeoutMs: 30_000,
+					what: 'the subscription to be deleted',
+				});
 				return `reinstalled ${ctx.state.nextVersion}: delivery 200 and an execution; unpublished: ${sub.id} deleted`;
 			},
 		},

@@ -10,9 +10,17 @@ module.exports = {
 			name: 'API Key → Get shows the key scopes',
 			async run(ctx) {
 				ctx.requireOperation('me', 'get');
-				const [me] = expectSuccess(await runOperation(ctx, { resource: 'me', operation: 'get' }, { key: 'readOnly' }));
-				assert.ok(Array.isArray(me.scopes) && me.scopes.includes('contacts.read'), JSON.stringify(me));
-				assert.ok(!JSON.stringify(me).includes(ctx.sandbox.keys.readOnly), 'the whole key is in the output');
+				const [me] = expectSuccess(
+					await runOperation(ctx, { resource: 'me', operation: 'get' }, { key: 'readOnly' }),
+				);
+				assert.ok(
+					Array.isArray(me.scopes) && me.scopes.includes('contacts.read'),
+					JSON.stringify(me),
+				);
+				assert.ok(
+					!JSON.stringify(me).includes(ctx.sandbox.keys.readOnly),
+					'the whole key is in the output',
+				);
 				return `${me.prefix} ${me.scopes.length} scopes`;
 			},
 		},
@@ -21,10 +29,16 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('organization', 'get');
 				ctx.requireOperation('organization', 'update');
-				const [before] = expectSuccess(await runOperation(ctx, { resource: 'organization', operation: 'get' }));
+				const [before] = expectSuccess(
+					await runOperation(ctx, { resource: 'organization', operation: 'get' }),
+				);
 				assert.ok(before.legalName, JSON.stringify(before));
 				const [after] = expectSuccess(
-					await runOperation(ctx, { resource: 'organization', operation: 'update', updateFields: { defaultPaymentTermsDays: 21 } }),
+					await runOperation(ctx, {
+						resource: 'organization',
+						operation: 'update',
+						updateFields: { defaultPaymentTermsDays: 21 },
+					}),
 				);
 				assert.equal(after.defaultPaymentTermsDays, 21);
 				return `${before.legalName}: payment terms ${before.defaultPaymentTermsDays} → ${after.defaultPaymentTermsDays} days`;
@@ -34,7 +48,11 @@ module.exports = {
 			name: 'a contacts-only key gets 403 naming organization.read',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'get');
-				const r = await runOperation(ctx, { resource: 'organization', operation: 'get' }, { key: 'contactsOnly' });
+				const r = await runOperation(
+					ctx,
+					{ resource: 'organization', operation: 'get' },
+					{ key: 'contactsOnly' },
+				);
 				const e = expectFailure(r, /403|insufficient_scope/i, /organization\.read/);
 				return `"${e.message}"`;
 			},
@@ -43,7 +61,11 @@ module.exports = {
 			name: 'an out-of-range VAT percentage is refused before or by the API (400)',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'update');
-				const r = await runOperation(ctx, { resource: 'organization', operation: 'update', updateFields: { defaultVatPercentage: 150 } });
+				const r = await runOperation(ctx, {
+					resource: 'organization',
+					operation: 'update',
+					updateFields: { defaultVatPercentage: 150 },
+				});
 				const e = expectFailure(r, /vat|percentage|100/i);
 				return `"${e.message}"`;
 			},

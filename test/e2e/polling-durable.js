@@ -32,7 +32,12 @@ module.exports = {
 				try {
 					const on = other.client;
 					const credential = await helpers.pollingCredential(ctx, on);
-					const wf = await helpers.newPollingWorkflow(ctx, 'e2e polling: durable cursors', ['quote.created'], { client: on, credential });
+					const wf = await helpers.newPollingWorkflow(
+						ctx,
+						'e2e polling: durable cursors',
+						['quote.created'],
+						{ client: on, credential },
+					);
 					let since = Date.now();
 					await on.publishWorkflow(wf.id);
 					await helpers.pollDone(ctx, since, QUOTES, 120_000); // the poll at publishing
@@ -50,7 +55,13 @@ module.exports = {
 					since = Date.now();
 					await other.n8n.restart();
 					await helpers.pollDone(ctx, since, QUOTES, TICK_MS + 60_000);
-					const after = await helpers.expectEmitted(ctx, wf.id, seen, [`quote.created ${whileDown}`], on);
+					const after = await helpers.expectEmitted(
+						ctx,
+						wf.id,
+						seen,
+						[`quote.created ${whileDown}`],
+						on,
+					);
 					since = Date.now();
 					await helpers.pollDone(ctx, since, QUOTES, TICK_MS);
 					await helpers.expectEmitted(ctx, wf.id, after, [], on);

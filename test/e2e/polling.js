@@ -7,7 +7,13 @@
 const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
 
 const POLLER = 'Business Ops Polling Trigger';
-const EVENTS = ['quote.created', 'quote.approved', 'invoice.paid', 'request.received', 'contact.created'];
+const EVENTS = [
+	'quote.created',
+	'quote.approved',
+	'invoice.paid',
+	'request.received',
+	'contact.created',
+];
 const WATCHED = ['/v1/quotes', '/v1/invoices', '/v1/requests', '/v1/contacts'];
 const line = { name: 'Desembrood', quantity: 2, unitPrice: 5, vatPercentage: 9 };
 
@@ -19,7 +25,12 @@ function pollingWorkflow(name, credential, events = EVENTS, schedule = EVERY_MIN
 	return {
 		name,
 		nodes: [
-			node(POLLER, rt.NODE_TYPES.pollingTrigger, { pollTimes: { item: [schedule] }, events }, { position: [0, 0], credentials: credentialRef(credential) }),
+			node(
+				POLLER,
+				rt.NODE_TYPES.pollingTrigger,
+				{ pollTimes: { item: [schedule] }, events },
+				{ position: [0, 0], credentials: credentialRef(credential) },
+			),
 			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
 		connections: chain(POLLER, 'No Operation'),
@@ -31,27 +42,48 @@ function pollingWorkflow(name, credential, events = EVENTS, schedule = EVERY_MIN
 async function api(ctx, method, pathname, body) {
 	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
 		method,
-		headers: { authorization: `Bearer ${ctx.state.polling.key}`, 'content-type': 'application/json' },
+		headers: {
+			authorization: `Bearer ${ctx.state.polling.key}`,
+			'content-type': 'application/json',
+		},
 		body: body ? JSON.stringify(body) : undefined,
 	});
 	const json = await res.json();
-	if (!res.ok) throw new Error(`sandbox ${method} ${pathname} -> ${res.status}: ${JSON.stringify(json)}`);
+	if (!res.ok)
+		throw new Error(`sandbox ${method} ${pathname} -> ${res.status}: ${JSON.stringify(json)}`);
 	return json.data;
 }
 
-const createQuote = async (ctx) => (await api(ctx, 'POST', '/quotes', { contactId: ctx.state.polling.contactId, items: [line] })).id;
-const createInvoice = async (ctx) => (await api(ctx, 'POST', '/invoices', { contactId: ctx.state.polling.contactId, items: [line] })).id;
+const createQuote = async (ctx) =>
+	(await api(ctx, 'POST', '/quotes', { contactId: ctx.state.polling.contactId, items: [line] })).id;
+const createInvoice = async (ctx) =>
+	(await api(ctx, 'POST', '/invoices', { contactId: ctx.state.polling.contactId, items: [line] }))
+		.id;
 const setStatus = async (ctx, pathname, ...statuses) => {
 	for (const status of statuses) await api(ctx, 'PATCH', pathname, { status });
 };
 const submitRequest = async (ctx, subject) =>
-	(await api(ctx, 'POST', '/requests', { fromEmail: 'klant@example.nl', fromName: 'Klant', subject, bodyText: 'Graag een offerte', processImmediately: false })).id;
+	(
+		await api(ctx, 'POST', '/requests', {
+			fromEmail: 'klant@example.nl',
+			fromName: 'Klant',
+			subject,
+			bodyText: 'Graag een offerte',
+			processImmediately: false,
+		})
+	).id;
 
 /** The list reads n8n made with a key (the area's, unless given) since `since` (ms). */
 function listReads(ctx, since, keyId = ctx.state.polling.keyId) {
 	return ctx.sandbox.control
 		.requestLog()
-		.filter((e) => e.keyId === keyId && e.method === 'GET' && WATCHED.includes(e.path) && Date.parse(e.time) >= since);
+		.filter(
+			(e) =>
+				e.keyId === keyId &&
+				e.method === 'GET' &&
+				WATCHED.includes(e.path) &&
+				Date.parse(e.time) >= since,
+		);
 }
 
 /** Waits until n8n has read every watched list of `paths` since `since` and then read nothing for 2 s: the poll is over. */
@@ -74,7 +106,13 @@ async function pollDone(ctx, since, paths, timeoutMs = 90_000, keyId = undefined
 }
 
 /** Forces one poll: publishing (again) makes n8n poll once at activation. Returns the number of list requests. */
-async function pollByPublishing(ctx, wfId, paths = WATCHED, client = ctx.client, keyId = undefined) {
+async function pollByPublishing(
+	ctx,
+	wfId,
+	paths = WATCHED,
+	client = ctx.client,
+	keyId = undefined,
+) {
 	const since = Date.now();
 	if (ctx.state.polling.published.has(wfId)) await client.unpublishWorkflow(wfId);
 	await client.publishWorkflow(wfId);
@@ -85,35 +123,66 @@ async function pollByPublishing(ctx, wfId, paths = WATCHED, client = ctx.client,
 /** Every event the workflow's executions emitted so far, as "type id", sorted. */
 async function emittedSoFar(ctx, wfId, client = ctx.client) {
 	const executions = await client.executions(wfId, { limit: 250 });
-	return executions.flatMap((ex) => (rt.nodeOutput(ex, POLLER) || []).map((item) => `${item.type} ${item.data && item.data.id}`)).sort();
+	return executions
+		.flatMap((ex) =>
+			(rt.nodeOutput(ex, POLLER) || []).map((item) => `${item.type} ${item.data && item.data.id}`),
+		)
+		.sort();
 }
 
 /** Asserts that exactly `expected` ("type id") were emitted since `before` (what emittedSoFar gave then). */
 async function expectEmitted(ctx, wfId, before, expected, client = ctx.client) {
 	const want = [...before, ...expected].sort();
 	if (expected.length > 0) {
-		await waitFor(async () => (await emittedSoFar(ctx, wfId, client)).length >= want.length, { timeoutMs: 30_000, what: `${expected.length} event(s)` }).catch(() => {});
+		await waitFor(async () => (await emittedSoFar(ctx, wfId, client)).length >= want.length, {
+			timeoutMs: 30_000,
+			what: `${expected.length} event(s)`,
+		}).catch(() => {});
 	}
 	await sleep(1500);
 	const got = await emittedSoFar(ctx, wfId, client);
-	assert.deepEqual(got, want, `emitted: ${got.filter((g) => !before.includes(g)).join(', ') || 'nothing'}; expected: ${expected.join(', ') || 'nothing'}`);
+	assert.deepEqual(
+		got,
+		want,
+		`emitted: ${got.filter((g) => !before.includes(g)).join(', ') || 'nothing'}; expected: ${expected.join(', ') || 'nothing'}`,
+	);
 	return got;
 }
 
-async function newPollingWorkflow(ctx, name, events, { client = ctx.client, credential = ctx.state.polling.credential, schedule } = {}) {
+async function newPollingWorkflow(
+	ctx,
+	name,
+	events,
+	{ client = ctx.client, credential = ctx.state.polling.credential, schedule } = {},
+) {
 	return await client.createWorkflow(pollingWorkflow(name, credential, events, schedule));
 }
 
 /** The area's own sandbox key, its credential in `client`'s n8n, and a rate limit no poll meets. */
 async function setUpPolling(ctx) {
-	const created = ctx.sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name: 'e2e polling' });
+	const created = ctx.sandbox.control.createKey({
+		scopes: ['*'],
+		organization: 'primary',
+		name: 'e2e polling',
+	});
 	ctx.sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-	ctx.state.polling = { key: created.key, keyId: created.id, credential: undefined, published: new Set(), contactId: undefined };
+	ctx.state.polling = {
+		key: created.key,
+		keyId: created.id,
+		credential: undefined,
+		published: new Set(),
+		contactId: undefined,
+	};
 	ctx.state.polling.credential = await pollingCredential(ctx, ctx.client);
 	ctx.state.polling.contactId = (await api(ctx, 'GET', '/contacts?pageSize=1'))[0].id;
 }
 
-async function pollingCredential(ctx, client, key = ctx.state.polling.key, name = 'Business Ops (polling)') {
+async function pollingCredential(
+	ctx,
+	client,
+	key = ctx.state.polling.key,
+	name = 'Business Ops (polling)',
+) {
 	return await client.createCredential({
 		name,
 		type: rt.CREDENTIAL_TYPE,
@@ -127,12 +196,23 @@ async function pollingCredential(ctx, client, key = ctx.state.polling.key, name 
  */
 async function ownKey(ctx, name) {
 	const created = ctx.sandbox.control.createKey({ scopes: ['*'], organization: 'primary', name });
-	return { keyId: created.id, credential: await pollingCredential(ctx, ctx.client, created.key, `Business Ops (${name})`) };
+	return {
+		keyId: created.id,
+		credential: await pollingCredential(ctx, ctx.client, created.key, `Business Ops (${name})`),
+	};
 }
 
 module.exports = {
 	area: 'polling',
-	helpers: { setUpPolling, pollingCredential, newPollingWorkflow, pollDone, expectEmitted, createQuote, api },
+	helpers: {
+		setUpPolling,
+		pollingCredential,
+		newPollingWorkflow,
+		pollDone,
+		expectEmitted,
+		createQuote,
+		api,
+	},
 	async before(ctx) {
 		await setUpPolling(ctx);
 	},
@@ -153,12 +233,23 @@ module.exports = {
 				await setStatus(ctx, `/invoices/${invoice}`, 'paid');
 				const request = await submitRequest(ctx, 'e2e polling');
 				await pollByPublishing(ctx, wf.id);
-				seen = await expectEmitted(ctx, wf.id, seen, [`quote.approved ${quote}`, `invoice.paid ${invoice}`, `request.received ${request}`]);
+				seen = await expectEmitted(ctx, wf.id, seen, [
+					`quote.approved ${quote}`,
+					`invoice.paid ${invoice}`,
+					`request.received ${request}`,
+				]);
 				await pollByPublishing(ctx, wf.id);
 				await expectEmitted(ctx, wf.id, seen, []);
 				const [execution] = await ctx.client.executions(wf.id, { limit: 1 });
 				const item = rt.nodeOutput(execution, POLLER)[0];
-				assert.deepEqual(Object.keys(item), ['id', 'deliveryId', 'type', 'timestamp', 'data', 'source']);
+				assert.deepEqual(Object.keys(item), [
+					'id',
+					'deliveryId',
+					'type',
+					'timestamp',
+					'data',
+					'source',
+				]);
 				assert.equal(item.source, 'polling');
 				return `${seen.length} events in ${(await ctx.client.executions(wf.id)).length} executions`;
 			},
@@ -177,11 +268,20 @@ module.exports = {
 				await ctx.n8n.stop();
 				const quote = await createQuote(ctx);
 				await setStatus(ctx, `/quotes/${quote}`, 'sent', 'approved');
-				const contact = (await api(ctx, 'POST', '/contacts', { name: 'Klant tijdens stilstand', email: `stilstand.${Date.now()}@example.nl` })).id;
+				const contact = (
+					await api(ctx, 'POST', '/contacts', {
+						name: 'Klant tijdens stilstand',
+						email: `stilstand.${Date.now()}@example.nl`,
+					})
+				).id;
 				const since = Date.now();
 				await ctx.n8n.restart();
 				await pollDone(ctx, since, WATCHED, 120_000);
-				const seen = await expectEmitted(ctx, wfId, before, [`quote.created ${quote}`, `quote.approved ${quote}`, `contact.created ${contact}`]);
+				const seen = await expectEmitted(ctx, wfId, before, [
+					`quote.created ${quote}`,
+					`quote.approved ${quote}`,
+					`contact.created ${contact}`,
+				]);
 				// the next start polls again: nothing twice
 				const again = Date.now();
 				await ctx.n8n.restart();
@@ -203,7 +303,12 @@ module.exports = {
 					const own = await ownKey(ctx, 'e2e polling: list orders');
 					for (const listOrder of ['oldest', 'newest', 'byId']) {
 						control.setReadings({ listOrder });
-						const wf = await newPollingWorkflow(ctx, `e2e polling: order ${listOrder}`, ['quote.created', 'quote.approved'], { credential: own.credential });
+						const wf = await newPollingWorkflow(
+							ctx,
+							`e2e polling: order ${listOrder}`,
+							['quote.created', 'quote.approved'],
+							{ credential: own.credential },
+						);
 						await pollByPublishing(ctx, wf.id, ['/v1/quotes'], ctx.client, own.keyId);
 						const firstPage = await api(ctx, 'GET', '/quotes?page=1&pageSize=100');
 						const deleted = firstPage.find((q) => q.status === 'draft');
@@ -213,7 +318,10 @@ module.exports = {
 						const since = Date.now();
 						await ctx.client.unpublishWorkflow(wf.id);
 						await ctx.client.publishWorkflow(wf.id);
-						await waitFor(() => listReads(ctx, since, own.keyId).length >= 1, { timeoutMs: 60_000, what: 'the first page of the walk' });
+						await waitFor(() => listReads(ctx, since, own.keyId).length >= 1, {
+							timeoutMs: 60_000,
+							what: 'the first page of the walk',
+						});
 						await api(ctx, 'DELETE', `/quotes/${deleted.id}`);
 						const created = await createQuote(ctx);
 						await setStatus(ctx, `/quotes/${sent.id}`, 'approved');
@@ -222,7 +330,12 @@ module.exports = {
 						const pages = listReads(ctx, since, own.keyId).length;
 						await pollByPublishing(ctx, wf.id, ['/v1/quotes'], ctx.client, own.keyId);
 						await pollByPublishing(ctx, wf.id, ['/v1/quotes'], ctx.client, own.keyId);
-						await expectEmitted(ctx, wf.id, [], [`quote.created ${created}`, `quote.approved ${sent.id}`]);
+						await expectEmitted(
+							ctx,
+							wf.id,
+							[],
+							[`quote.created ${created}`, `quote.approved ${sent.id}`],
+						);
 						await ctx.client.unpublishWorkflow(wf.id);
 						ctx.state.polling.published.delete(wf.id);
 						results.push(`${listOrder}: ${pages} pages`);
@@ -239,17 +352,37 @@ module.exports = {
 			timeoutMs: 300_000,
 			async run(ctx) {
 				const { control } = ctx.sandbox;
-				const have = (await fetch(`${ctx.sandbox.baseUrl}/invoices?pageSize=1`, { headers: { authorization: `Bearer ${ctx.state.polling.key}` } }).then((r) => r.json())).meta.total;
+				const have = (
+					await fetch(`${ctx.sandbox.baseUrl}/invoices?pageSize=1`, {
+						headers: { authorization: `Bearer ${ctx.state.polling.key}` },
+					}).then((r) => r.json())
+				).meta.total;
 				control.seed({ resource: 'invoices', count: Math.max(0, 10_000 - have) });
 				const own = await ownKey(ctx, 'e2e polling: 10,000 invoices');
 				// its own schedule's poll once fell inside the one counted here (200 requests)
-				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid'], { credential: own.credential, schedule: ONCE_A_MONTH });
-				const requests = await pollByPublishing(ctx, wf.id, ['/v1/invoices'], ctx.client, own.keyId);
+				const wf = await newPollingWorkflow(ctx, 'e2e polling: 10,000 invoices', ['invoice.paid'], {
+					credential: own.credential,
+					schedule: ONCE_A_MONTH,
+				});
+				const requests = await pollByPublishing(
+					ctx,
+					wf.id,
+					['/v1/invoices'],
+					ctx.client,
+					own.keyId,
+				);
 				assert.equal(requests, 100, `list requests of one poll over 10,000 invoices`);
-				const open = (await api(ctx, 'GET', '/invoices?page=50&pageSize=100')).filter((i) => !['paid', 'written_off'].includes(i.status)).slice(0, 3);
+				const open = (await api(ctx, 'GET', '/invoices?page=50&pageSize=100'))
+					.filter((i) => !['paid', 'written_off'].includes(i.status))
+					.slice(0, 3);
 				for (const invoice of open) await setStatus(ctx, `/invoices/${invoice.id}`, 'paid');
 				await pollByPublishing(ctx, wf.id, ['/v1/invoices'], ctx.client, own.keyId);
-				await expectEmitted(ctx, wf.id, [], open.map((i) => `invoice.paid ${i.id}`));
+				await expectEmitted(
+					ctx,
+					wf.id,
+					[],
+					open.map((i) => `invoice.paid ${i.id}`),
+				);
 				const saved = await ctx.client.getWorkflow(wf.id);
 				assert.ok(saved.staticData, 'the workflow has no static data');
 				const bytes = Buffer.byteLength(JSON.stringify(saved.staticData));
@@ -270,17 +403,31 @@ module.exports = {
 				const before = await emittedSoFar(ctx, wfId);
 				const errorsBefore = (await ctx.client.executions(wfId, { status: 'error' })).length;
 				const request = await submitRequest(ctx, 'e2e polling: pending through an error');
-				ctx.sandbox.control.failNext({ status: 422, code: 'invalid_state', message: 'Lists are closed for maintenance', path: '/requests' });
+				ctx.sandbox.control.failNext({
+					status: 422,
+					code: 'invalid_state',
+					message: 'Lists are closed for maintenance',
+					path: '/requests',
+				});
 				// no publishing: the next scheduled poll (every minute) meets the error
 				const failed = await waitFor(
 					async () => {
 						const errors = await ctx.client.executions(wfId, { status: 'error' });
 						return errors.length > errorsBefore ? errors[0] : undefined;
 					},
-					{ timeoutMs: 100_000, intervalMs: 1000, what: 'a failed execution from the scheduled poll' },
+					{
+						timeoutMs: 100_000,
+						intervalMs: 1000,
+						what: 'a failed execution from the scheduled poll',
+					},
 				);
-				const text = JSON.stringify(failed.data && failed.data.resultData && failed.data.resultData.error);
-				assert.match(text, /Lists are closed for maintenance \(HTTP 422 invalid_state, GET \/requests\)/);
+				const text = JSON.stringify(
+					failed.data && failed.data.resultData && failed.data.resultData.error,
+				);
+				assert.match(
+					text,
+					/Lists are closed for maintenance \(HTTP 422 invalid_state, GET \/requests\)/,
+				);
 				await pollByPublishing(ctx, wfId);
 				await expectEmitted(ctx, wfId, before, [`request.received ${request}`]);
 				await ctx.client.unpublishWorkflow(wfId);

@@ -14,11 +14,20 @@ const { checkInstalledFolder } = require('./install');
 /** Waits until the process's nodes folder holds the package at `version`; checks the folder. */
 async function expectInstalled(ctx, handle, version, what) {
 	const file = path.join(handle.nodesDir, 'node_modules', ctx.pkg.name, 'package.json');
-	await waitFor(() => fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).version === version, { timeoutMs: 60_000, what: `${what} to install ${ctx.pkg.name}@${version}` });
+	await waitFor(
+		() => fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).version === version,
+		{ timeoutMs: 60_000, what: `${what} to install ${ctx.pkg.name}@${version}` },
+	);
 	checkInstalledFolder(ctx, handle.nodesDir);
-	await waitFor(() => logText(handle).includes(`Community package installed: ${ctx.pkg.name}`), { timeoutMs: 30_000, what: `${what} to load the package` });
+	await waitFor(() => logText(handle).includes(`Community package installed: ${ctx.pkg.name}`), {
+		timeoutMs: 30_000,
+		what: `${what} to load the package`,
+	});
 	const calls = ctx.pkg.registry.npmCalls().filter((c) => c.cwd.startsWith(handle.userFolder));
-	assert.ok(calls.some((c) => c.args.startsWith(`pack ${ctx.pkg.name}@${version}`)), `${what} ran no npm pack of its own: ${calls.map((c) => c.args).join(' | ')}`);
+	assert.ok(
+		calls.some((c) => c.args.startsWith(`pack ${ctx.pkg.name}@${version}`)),
+		`${what} ran no npm pack of its own: ${calls.map((c) => c.args).join(' | ')}`,
+	);
 	return calls;
 }
 
@@ -29,7 +38,10 @@ module.exports = {
 			name: "the workers and the webhook processes got the package through n8n's pub/sub (each its own npm install)",
 			async run(ctx) {
 				const done = [];
-				for (const [what, h] of [...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]), ...ctx.queue.webhooks.map((w, i) => [`webhook process ${i + 1}`, w])]) {
+				for (const [what, h] of [
+					...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]),
+					...ctx.queue.webhooks.map((w, i) => [`webhook process ${i + 1}`, w]),
+				]) {
 					const calls = await expectInstalled(ctx, h, ctx.pkg.version, what);
 					done.push(`${what}: ${calls.map((c) => c.args.split(' ')[0]).join(', ')}`);
 				}
@@ -40,7 +52,9 @@ module.exports = {
 			name: 'a worker started afterwards with an empty ~/.n8n and N8N_REINSTALL_MISSING_PACKAGES=true installs the package at startup',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const late = await ctx.queue.startProcess('worker', { env: { N8N_REINSTALL_MISSING_PACKAGES: 'true' } });
+				const late = await ctx.queue.startProcess('worker', {
+					env: { N8N_REINSTALL_MISSING_PACKAGES: 'true' },
+				});
 				try {
 					const calls = await expectInstalled(ctx, late, ctx.pkg.version, 'the late worker');
 					assert.match(logText(late), /Attempting to reinstall missing packages/);

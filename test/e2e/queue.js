@@ -27,7 +27,20 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { assert, node, chain, credentialRef, byId, sleep, waitFor, sandboxFirstId, runOperation, expectSuccess, nodeError, rt } = require('./harness');
+const {
+	assert,
+	node,
+	chain,
+	credentialRef,
+	byId,
+	sleep,
+	waitFor,
+	sandboxFirstId,
+	runOperation,
+	expectSuccess,
+	nodeError,
+	rt,
+} = require('./harness');
 
 const TRIGGER = 'Business Ops Trigger';
 const LOAD_EVENT = 'invoice.paid';
@@ -65,7 +78,9 @@ function safeId(id) {
 
 /** The trigger node's static data as PostgreSQL holds it, and the row's updatedAt. */
 function storedStaticData(ctx, workflowId) {
-	const rows = ctx.queue.pg.query(`select coalesce("staticData"::text, 'null'), "updatedAt"::text from workflow_entity where id = '${safeId(workflowId)}'`);
+	const rows = ctx.queue.pg.query(
+		`select coalesce("staticData"::text, 'null'), "updatedAt"::text from workflow_entity where id = '${safeId(workflowId)}'`,
+	);
 	assert.equal(rows.length, 1, `workflow ${workflowId} not found in PostgreSQL`);
 	const [json, updatedAt] = rows[0];
 	return { raw: json, updatedAt, data: JSON.parse(json) || {} };
@@ -76,7 +91,12 @@ function storedStaticData(ctx, workflowId) {
 function standardHeaders(secret, id, ts, body) {
 	const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
 	const sig = crypto.createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
-	return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` };
+	return {
+		'content-type': 'application/json',
+		'webhook-id': id,
+		'webhook-timestamp': String(ts),
+		'webhook-signature': `v1,${sig}`,
+	};
 }
 
 function signedDelivery(secret, type, data) {
@@ -86,12 +106,23 @@ function signedDelivery(secret, type, data) {
 }
 
 async function post(url, { body, headers }) {
-	const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
+	const res = await fetch(url, {
+		method: 'POST',
+		headers,
+		body,
+		signal: AbortSignal.timeout(30_000),
+	});
 	return { status: res.status, text: await res.text() };
 }
 
 function ourSubscriptions(ctx, workflowId) {
-	return ctx.sandbox.control.webhooks().filter((w) => w.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`) && (!workflowId || w.name.includes(`(${workflowId})`)));
+	return ctx.sandbox.control
+		.webhooks()
+		.filter(
+			(w) =>
+				w.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`) &&
+				(!workflowId || w.name.includes(`(${workflowId})`)),
+		);
 }
 
 /**
@@ -102,7 +133,10 @@ async function loadCredential(ctx) {
 	const c = await ctx.client.createCredential({
 		name: 'Business Ops (admin, load)',
 		type: rt.CREDENTIAL_TYPE,
-		data: { ...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), requestsPerMinute: 1_000_000 },
+		data: {
+			...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+			requestsPerMinute: 1_000_000,
+		},
 	});
 	return { id: c.id, name: c.name };
 }
@@ -112,15 +146,25 @@ function loadWorkflow(ctx, contactId, credential) {
 	return {
 		name: 'e2e queue: delivery → Business Ops (worker)',
 		nodes: [
-			node(TRIGGER, rt.NODE_TYPES.trigger, { events: [LOAD_EVENT], options: { signatureScheme: 'standardWebhooks' } }, {
-				position: [0, 0],
-				credentials: credentialRef(credential),
-				webhookId: crypto.randomUUID(),
-			}),
-			node('Business Ops', rt.NODE_TYPES.action, { resource: 'contact', operation: 'get', contactId: byId(contactId) }, {
-				position: [220, 0],
-				credentials: credentialRef(credential),
-			}),
+			node(
+				TRIGGER,
+				rt.NODE_TYPES.trigger,
+				{ events: [LOAD_EVENT], options: { signatureScheme: 'standardWebhooks' } },
+				{
+					position: [0, 0],
+					credentials: credentialRef(credential),
+					webhookId: crypto.randomUUID(),
+				},
+			),
+			node(
+				'Business Ops',
+				rt.NODE_TYPES.action,
+				{ resource: 'contact', operation: 'get', contactId: byId(contactId) },
+				{
+					position: [220, 0],
+					credentials: credentialRef(credential),
+				},
+			),
 		],
 		connections: chain(TRIGGER, 'Business Ops'),
 		settings: { executionOrder: 'v1' },
@@ -130,11 +174,16 @@ function loadWorkflow(ctx, contactId, credential) {
 /** Waits until `count` executions of the workflow with id > afterId are done; returns them. */
 async function waitForDone(ctx, workflowId, afterId, count, timeoutMs) {
 	const where = `"workflowId" = '${safeId(workflowId)}' and id > ${int(afterId)} and status in ${DONE}`;
-	await waitFor(() => int(ctx.queue.pg.query(`select count(*) from execution_entity where ${where}`)[0][0]) >= count, {
-		timeoutMs,
-		intervalMs: 300,
-		what: `${count} finished execution(s) of workflow ${workflowId}`,
-	});
+	await waitFor(
+		() =>
+			int(ctx.queue.pg.query(`select count(*) from execution_entity where ${where}`)[0][0]) >=
+			count,
+		{
+			timeoutMs,
+			intervalMs: 300,
+			what: `${count} finished execution(s) of workflow ${workflowId}`,
+		},
+	);
 	return executionsInDb(ctx, `"workflowId" = '${safeId(workflowId)}' and id > ${int(afterId)}`);
 }
 
@@ -159,18 +208,41 @@ function assertRanOnWorker(ctx, ids, enqueuedBy) {
 	const workerLog = workers.map(logText).join('\n');
 	const started = idsIn(workerLog, 'Worker started execution');
 	const finished = idsIn(workerLog, 'Worker finished execution');
-	const enqueued = { main: idsIn(logText(main), 'Enqueued execution'), webhook: idsIn(webhooks.map(logText).join('\n'), 'Enqueued execution') };
+	const enqueued = {
+		main: idsIn(logText(main), 'Enqueued execution'),
+		webhook: idsIn(webhooks.map(logText).join('\n'), 'Enqueued execution'),
+	};
 	const other = enqueuedBy === 'main' ? 'webhook' : 'main';
 	const notStarted = ids.filter((id) => !started.has(id));
 	const notFinished = ids.filter((id) => !finished.has(id));
 	const notEnqueued = ids.filter((id) => !enqueued[enqueuedBy].has(id));
 	const wrongProcess = ids.filter((id) => enqueued[other].has(id));
-	assert.deepEqual(notStarted, [], `the worker log names no start of execution(s) ${notStarted.join(', ')}`);
-	assert.deepEqual(notFinished, [], `the worker log names no finish of execution(s) ${notFinished.join(', ')}`);
-	assert.deepEqual(notEnqueued, [], `the ${enqueuedBy} log names no enqueueing of execution(s) ${notEnqueued.join(', ')}`);
-	assert.deepEqual(wrongProcess, [], `the ${other} process enqueued execution(s) ${wrongProcess.join(', ')}`);
+	assert.deepEqual(
+		notStarted,
+		[],
+		`the worker log names no start of execution(s) ${notStarted.join(', ')}`,
+	);
+	assert.deepEqual(
+		notFinished,
+		[],
+		`the worker log names no finish of execution(s) ${notFinished.join(', ')}`,
+	);
+	assert.deepEqual(
+		notEnqueued,
+		[],
+		`the ${enqueuedBy} log names no enqueueing of execution(s) ${notEnqueued.join(', ')}`,
+	);
+	assert.deepEqual(
+		wrongProcess,
+		[],
+		`the ${other} process enqueued execution(s) ${wrongProcess.join(', ')}`,
+	);
 	for (const h of [main, ...webhooks]) {
-		assert.doesNotMatch(logText(h), /Worker started execution/, `the ${h.command === 'start' ? 'main' : h.command} process ran an execution itself`);
+		assert.doesNotMatch(
+			logText(h),
+			/Worker started execution/,
+			`the ${h.command === 'start' ? 'main' : h.command} process ran an execution itself`,
+		);
 	}
 }
 
@@ -180,11 +252,21 @@ async function expectAllSucceeded(ctx, list) {
 	if (!notOk.length) return;
 	const why = [];
 	for (const e of notOk.slice(0, 3)) {
-		const full = await ctx.client.waitForExecution(e.id, { timeoutMs: 10_000 }).catch(() => undefined);
+		const full = await ctx.client
+			.waitForExecution(e.id, { timeoutMs: 10_000 })
+			.catch(() => undefined);
 		const err = full && (nodeError(full, 'Business Ops') || nodeError(full, TRIGGER));
-		why.push(`${e.id} ${e.status}: ${err ? `${err.message} | ${err.description}` : 'no error recorded'}`);
-		for (const [name, h] of [['main', ctx.queue.main], ...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]), ...ctx.queue.webhooks.map((w, i) => [`webhook ${i + 1}`, w])]) {
-			const lines = logText(h).split('\n').filter((l) => new RegExp(`\\b${e.id}\\b`).test(l) && !/Enqueued|started|finished/.test(l));
+		why.push(
+			`${e.id} ${e.status}: ${err ? `${err.message} | ${err.description}` : 'no error recorded'}`,
+		);
+		for (const [name, h] of [
+			['main', ctx.queue.main],
+			...ctx.queue.workers.map((w, i) => [`worker ${i + 1}`, w]),
+			...ctx.queue.webhooks.map((w, i) => [`webhook ${i + 1}`, w]),
+		]) {
+			const lines = logText(h)
+				.split('\n')
+				.filter((l) => new RegExp(`\\b${e.id}\\b`).test(l) && !/Enqueued|started|finished/.test(l));
 			if (lines.length) why.push(`${name} log: ${lines.slice(0, 8).join(' / ')}`);
 		}
 	}
@@ -210,13 +292,31 @@ const fmt = (x) => x.toFixed(1);
 
 module.exports = {
 	area: 'queue',
-	helpers: { logText, idsIn, executionsInDb, signedDelivery, standardHeaders, post, waitForDone, maxExecutionId, assertRanOnWorker, expectAllSucceeded, pool, safeId },
+	helpers: {
+		logText,
+		idsIn,
+		executionsInDb,
+		signedDelivery,
+		standardHeaders,
+		post,
+		waitForDone,
+		maxExecutionId,
+		assertRanOnWorker,
+		expectAllSucceeded,
+		pool,
+		safeId,
+	},
 	steps: [
 		{
 			name: 'a node operation run from the editor is enqueued by the main and executed by the worker',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				const r = await runOperation(ctx, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 3 });
+				const r = await runOperation(ctx, {
+					resource: 'contact',
+					operation: 'getAll',
+					returnAll: false,
+					limit: 3,
+				});
 				const items = expectSuccess(r);
 				assert.equal(items.length, 3);
 				assert.equal(r.execution.mode, 'manual');
@@ -228,10 +328,15 @@ module.exports = {
 			name: 'publishing (on the main) stores subscription id and signing secret in static data in PostgreSQL',
 			async run(ctx) {
 				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const wf = await ctx.client.createWorkflow(loadWorkflow(ctx, contactId, await loadCredential(ctx)));
+				const wf = await ctx.client.createWorkflow(
+					loadWorkflow(ctx, contactId, await loadCredential(ctx)),
+				);
 				ctx.state.loadWorkflowId = wf.id;
 				await ctx.client.publishWorkflow(wf.id);
-				const [sub] = await waitFor(() => (ourSubscriptions(ctx, wf.id).length === 1 ? ourSubscriptions(ctx, wf.id) : null), { timeoutMs: 30_000, what: 'the subscription' });
+				const [sub] = await waitFor(
+					() => (ourSubscriptions(ctx, wf.id).length === 1 ? ourSubscriptions(ctx, wf.id) : null),
+					{ timeoutMs: 30_000, what: 'the subscription' },
+				);
 				// The main writes static data right after `create`; poll until it is there.
 				const stored = await waitFor(
 					() => {
@@ -243,13 +348,31 @@ module.exports = {
 				);
 				assert.equal(stored.entry.id, sub.id, 'static data holds another subscription id');
 				assert.equal(stored.entry.url, sub.url);
-				assert.ok(!stored.raw.includes('whsec_'), 'the signing secret is in clear in the static data');
+				assert.ok(
+					!stored.raw.includes('whsec_'),
+					'the signing secret is in clear in the static data',
+				);
 				// sealed under the credential's API key (the admin key of the sandbox)
-				const { openSecret } = require(path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'));
-				const secret = openSecret(stored.entry.sealedSecret, ctx.sandbox.keys.admin, stored.entry.id);
+				const { openSecret } = require(
+					path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
+				);
+				const secret = openSecret(
+					stored.entry.sealedSecret,
+					ctx.sandbox.keys.admin,
+					stored.entry.id,
+				);
 				assert.match(String(secret), /^whsec_[A-Za-z0-9+/]+=*$/);
-				assert.ok(sub.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`), `subscription URL ${sub.url} is not the relay's (WEBHOOK_URL)`);
-				ctx.state.load = { sub, secret, staticData: stored.raw, updatedAt: stored.updatedAt, contactId };
+				assert.ok(
+					sub.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`),
+					`subscription URL ${sub.url} is not the relay's (WEBHOOK_URL)`,
+				);
+				ctx.state.load = {
+					sub,
+					secret,
+					staticData: stored.raw,
+					updatedAt: stored.updatedAt,
+					contactId,
+				};
 				return `${sub.id} → ${sub.url}; static data "node:${TRIGGER}".subscriptions.production = { id, url, events, sealedSecret }`;
 			},
 		},
@@ -281,11 +404,18 @@ module.exports = {
 				const before = maxExecutionId(ctx);
 				const d = signedDelivery(secret, LOAD_EVENT, { id: 'inv_main', status: 'paid' });
 				const onMain = await post(`${ctx.queue.main.baseUrl}${pathname}`, d);
-				assert.ok(onMain.status === 404, `the main answered ${onMain.status} on the trigger's path ${pathname}: ${onMain.text.slice(0, 120)}`);
+				assert.ok(
+					onMain.status === 404,
+					`the main answered ${onMain.status} on the trigger's path ${pathname}: ${onMain.text.slice(0, 120)}`,
+				);
 				await sleep(1500);
 				assert.equal(maxExecutionId(ctx), before, 'the main started an execution for the delivery');
 				const onWebhook = await post(sub.url, d);
-				assert.equal(onWebhook.status, 200, `the webhook process answered ${onWebhook.status} ${onWebhook.text}`);
+				assert.equal(
+					onWebhook.status,
+					200,
+					`the webhook process answered ${onWebhook.status} ${onWebhook.text}`,
+				);
 				const [ex] = await waitForDone(ctx, ctx.state.loadWorkflowId, before, 1, 30_000);
 				assertRanOnWorker(ctx, [ex.id], 'webhook');
 				return `the same signed delivery to ${pathname}: main (port ${ctx.queue.main.port}) ${onMain.status}, no execution; through the relay to a webhook process 200, execution ${ex.id}`;
@@ -297,16 +427,27 @@ module.exports = {
 				const { sub, staticData } = ctx.state.load || {};
 				assert.ok(sub, 'needs the publishing step');
 				const before = maxExecutionId(ctx);
-				const forged = await post(sub.url, signedDelivery(`whsec_${crypto.randomBytes(24).toString('base64')}`, LOAD_EVENT, { id: 'inv_forged' }));
+				const forged = await post(
+					sub.url,
+					signedDelivery(`whsec_${crypto.randomBytes(24).toString('base64')}`, LOAD_EVENT, {
+						id: 'inv_forged',
+					}),
+				);
 				assert.equal(forged.status, 401, `forged: ${forged.status} ${forged.text}`);
-				const unsigned = await post(sub.url, { body: JSON.stringify({ id: 'evt_unsigned', type: LOAD_EVENT, data: {} }), headers: { 'content-type': 'application/json' } });
+				const unsigned = await post(sub.url, {
+					body: JSON.stringify({ id: 'evt_unsigned', type: LOAD_EVENT, data: {} }),
+					headers: { 'content-type': 'application/json' },
+				});
 				assert.equal(unsigned.status, 401, `unsigned: ${unsigned.status} ${unsigned.text}`);
 				await sleep(1500);
 				assert.equal(maxExecutionId(ctx), before, 'an execution was created');
 				// the refusals left the static data as it was; their reason is in the webhook process's log
 				const now = storedStaticData(ctx, ctx.state.loadWorkflowId);
 				assert.equal(now.raw, staticData, 'the static data changed');
-				assert.match(ctx.queue.webhooks.map(logText).join('\n'), /refused a delivery with HTTP 401/);
+				assert.match(
+					ctx.queue.webhooks.map(logText).join('\n'),
+					/refused a delivery with HTTP 401/,
+				);
 				return `forged 401, unsigned 401 (${forged.text.slice(0, 60)}); no execution; the static data unchanged`;
 			},
 		},
@@ -328,22 +469,41 @@ module.exports = {
 				const failed = mine.filter((x) => !x.success);
 				assert.equal(mine.length, n, `${mine.length} delivery attempts for ${n} events`);
 				assert.equal(failed.length, 0, `failed: ${JSON.stringify(failed.slice(0, 2))}`);
-				assert.deepEqual(mine.map((x) => x.eventId), emitted, 'the sandbox delivered the events in another order than emitted');
+				assert.deepEqual(
+					mine.map((x) => x.eventId),
+					emitted,
+					'the sandbox delivered the events in another order than emitted',
+				);
 				const list = await waitForDone(ctx, ctx.state.loadWorkflowId, before, n, 120_000 + n * 500);
 				const doneSeconds = (Date.now() - t0) / 1000;
 				assert.equal(list.length, n, `${list.length} executions for ${n} events`);
 				await expectAllSucceeded(ctx, list);
-				assertRanOnWorker(ctx, list.map((e) => e.id), 'webhook');
+				assertRanOnWorker(
+					ctx,
+					list.map((e) => e.id),
+					'webhook',
+				);
 				// The webhook process answers after enqueueing, and the next delivery waits for that answer:
 				// the executions, in the order they were created, hold the events in the order emitted.
 				const received = [];
 				for (const e of [...list].sort((a, b) => int(a.id) - int(b.id))) {
 					received.push(rt.nodeOutput(await ctx.client.waitForExecution(e.id), TRIGGER)[0].id);
 				}
-				assert.deepEqual(received, emitted, 'the executions hold the events in another order than emitted');
+				assert.deepEqual(
+					received,
+					emitted,
+					'the executions hold the events in another order than emitted',
+				);
 				const f = batchFigures(ctx, ctx.state.loadWorkflowId, before);
 				const latency = mine.reduce((s, x) => s + x.durationMs, 0) / mine.length;
-				ctx.state.figures.sandbox = { n, deliverSeconds, doneSeconds, perSecond: rate(n, deliverSeconds), avgMs: latency, workerPerSecond: rate(f.count, f.runSeconds) };
+				ctx.state.figures.sandbox = {
+					n,
+					deliverSeconds,
+					doneSeconds,
+					perSecond: rate(n, deliverSeconds),
+					avgMs: latency,
+					workerPerSecond: rate(f.count, f.runSeconds),
+				};
 				return `${n} events: delivered (2xx) in ${fmt(deliverSeconds)} s = ${fmt(rate(n, deliverSeconds))}/s, one at a time (avg ${latency.toFixed(0)} ms per delivery); all ${n} executions done after ${fmt(doneSeconds)} s, holding the events in the order emitted`;
 			},
 		},
@@ -361,7 +521,12 @@ module.exports = {
 				await pool(total, concurrency, async (i) => {
 					let status;
 					try {
-						status = (await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: `inv_load${i}`, status: 'paid' }))).status;
+						status = (
+							await post(
+								sub.url,
+								signedDelivery(secret, LOAD_EVENT, { id: `inv_load${i}`, status: 'paid' }),
+							)
+						).status;
 					} catch (e) {
 						status = e.name || 'error';
 					}
@@ -369,22 +534,41 @@ module.exports = {
 				});
 				const acceptSeconds = (Date.now() - t0) / 1000;
 				assert.equal(statuses[200], total, `answers: ${JSON.stringify(statuses)}`);
-				const list = await waitForDone(ctx, ctx.state.loadWorkflowId, before, total, 120_000 + total * 500);
+				const list = await waitForDone(
+					ctx,
+					ctx.state.loadWorkflowId,
+					before,
+					total,
+					120_000 + total * 500,
+				);
 				const doneSeconds = (Date.now() - t0) / 1000;
 				const cpu1 = ctx.queue.cpu();
 				await expectAllSucceeded(ctx, list);
 				assert.equal(list.length, total);
-				assertRanOnWorker(ctx, list.map((e) => e.id), 'webhook');
+				assertRanOnWorker(
+					ctx,
+					list.map((e) => e.id),
+					'webhook',
+				);
 				const f = batchFigures(ctx, ctx.state.loadWorkflowId, before);
-				const apiCalls = ctx.sandbox.control.requestLog().filter((r) => r.method === 'GET' && /\/contacts\/[^/]+$/.test(r.path)).length;
-				assert.equal(apiCalls, total, `${apiCalls} GET /contacts/{id} calls for ${total} executions`);
+				const apiCalls = ctx.sandbox.control
+					.requestLog()
+					.filter((r) => r.method === 'GET' && /\/contacts\/[^/]+$/.test(r.path)).length;
+				assert.equal(
+					apiCalls,
+					total,
+					`${apiCalls} GET /contacts/{id} calls for ${total} executions`,
+				);
 				const cores = os.availableParallelism?.() || os.cpus().length;
 				const used = Object.entries(cpu1)
 					.filter(([k, v]) => k !== 'machine' && v !== undefined && cpu0[k] !== undefined)
 					.map(([k, v]) => [k, v - cpu0[k]]);
 				if (cpu1.machine !== undefined && cpu0.machine !== undefined) {
 					const ours = used.reduce((a, [, v]) => a + v, 0);
-					used.push(['everything else on the machine', Math.max(0, cpu1.machine - cpu0.machine - ours)]);
+					used.push([
+						'everything else on the machine',
+						Math.max(0, cpu1.machine - cpu0.machine - ours),
+					]);
 				}
 				const pct = (v) => ((100 * v) / (cores * doneSeconds)).toFixed(0);
 				const cpu = {
@@ -425,20 +609,46 @@ module.exports = {
 				control.setRateLimit({ limit, windowMs });
 				try {
 					const t0 = Date.now();
-					const statuses = await pool(n, 20, async (i) => (await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: `inv_rl${i}` }))).status);
-					assert.ok(statuses.every((st) => st === 200), `answers: ${statuses.join(', ')}`);
+					const statuses = await pool(
+						n,
+						20,
+						async (i) =>
+							(await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: `inv_rl${i}` })))
+								.status,
+					);
+					assert.ok(
+						statuses.every((st) => st === 200),
+						`answers: ${statuses.join(', ')}`,
+					);
 					const list = await waitForDone(ctx, ctx.state.loadWorkflowId, before, n, 240_000);
 					const seconds = (Date.now() - t0) / 1000;
 					await expectAllSucceeded(ctx, list);
-					assertRanOnWorker(ctx, list.map((e) => e.id), 'webhook');
-					const calls = control.requestLog().filter((r) => r.method === 'GET' && /\/contacts\/[^/]+$/.test(r.path));
+					assertRanOnWorker(
+						ctx,
+						list.map((e) => e.id),
+						'webhook',
+					);
+					const calls = control
+						.requestLog()
+						.filter((r) => r.method === 'GET' && /\/contacts\/[^/]+$/.test(r.path));
 					const refused = calls.filter((r) => r.status === 429).length;
 					assert.equal(calls.filter((r) => r.status === 200).length, n);
 					assert.ok(refused >= 1, 'no request was refused: the limit was not reached');
 					const minSeconds = ((n - limit) / limit) * (windowMs / 1000);
-					assert.ok(seconds >= minSeconds * 0.9, `${n} calls at ${limit}/${windowMs / 1000} s cannot finish in ${seconds.toFixed(1)} s`);
+					assert.ok(
+						seconds >= minSeconds * 0.9,
+						`${n} calls at ${limit}/${windowMs / 1000} s cannot finish in ${seconds.toFixed(1)} s`,
+					);
 					const workers = ctx.queue.workers.length;
-					ctx.state.figures.rateLimit = { limit, windowMs, n, workers, refused, calls: calls.length, seconds };
+					ctx.state.figures.rateLimit = {
+						limit,
+						windowMs,
+						n,
+						workers,
+						refused,
+						calls: calls.length,
+						seconds,
+					};
 					return `${limit} per ${windowMs / 1000} s, ${n} executions on ${workers} worker(s): ${refused} of ${calls.length} API calls refused (429) and retried; all ${n} succeeded in ${seconds.toFixed(1)} s (at least ${minSeconds.toFixed(0)} s at that limit)`;
 				} finally {
 					control.setRateLimit(previous);
@@ -451,10 +661,17 @@ module.exports = {
 				const id = ctx.state.loadWorkflowId;
 				assert.ok(id, 'needs the publishing step');
 				await ctx.client.unpublishWorkflow(id);
-				await waitFor(() => ourSubscriptions(ctx, id).length === 0, { timeoutMs: 30_000, what: 'the subscription to be deleted' });
+				await waitFor(() => ourSubscriptions(ctx, id).length === 0, {
+					timeoutMs: 30_000,
+					what: 'the subscription to be deleted',
+				});
 				const { sub, secret } = ctx.state.load;
 				const ev = ctx.sandbox.control.emit({ type: LOAD_EVENT });
-				assert.equal(ev.subscriptionIds.includes(sub.id), false, 'the event still went to the subscription');
+				assert.equal(
+					ev.subscriptionIds.includes(sub.id),
+					false,
+					'the event still went to the subscription',
+				);
 				// The webhook process no longer serves the URL once the workflow is unpublished.
 				const before = maxExecutionId(ctx);
 				const late = await waitFor(
@@ -477,13 +694,31 @@ module.exports = {
 				const hooks = all.filter((e) => e.mode === 'webhook');
 				// a poll's events (area polling) run on the worker; a failed poll is recorded by the main without a run
 				const polls = all.filter((e) => e.mode === 'trigger' && e.status !== 'error');
-				const other = all.filter((e) => e.mode !== 'manual' && e.mode !== 'webhook' && e.mode !== 'trigger');
-				assert.deepEqual(other.map((e) => `${e.id} ${e.mode}`), [], 'executions of another mode');
-				assertRanOnWorker(ctx, [...manual, ...polls].map((e) => e.id), 'main');
-				assertRanOnWorker(ctx, hooks.map((e) => e.id), 'webhook');
+				const other = all.filter(
+					(e) => e.mode !== 'manual' && e.mode !== 'webhook' && e.mode !== 'trigger',
+				);
+				assert.deepEqual(
+					other.map((e) => `${e.id} ${e.mode}`),
+					[],
+					'executions of another mode',
+				);
+				assertRanOnWorker(
+					ctx,
+					[...manual, ...polls].map((e) => e.id),
+					'main',
+				);
+				assertRanOnWorker(
+					ctx,
+					hooks.map((e) => e.id),
+					'webhook',
+				);
 				const port = `:${ctx.queue.relay.port}/`;
 				const stray = ctx.sandbox.control.deliveries().filter((d) => !d.url.includes(port));
-				assert.deepEqual(stray.map((d) => d.url), [], 'deliveries that did not go to the relay');
+				assert.deepEqual(
+					stray.map((d) => d.url),
+					[],
+					'deliveries that did not go to the relay',
+				);
 				return `${manual.length} manual + ${polls.length} poll + ${hooks.length} webhook executions, all on the workers; sandbox deliveries all to port ${ctx.queue.relay.port} (the relay in front of the webhook processes), none to ${ctx.queue.main.port} (main)`;
 			},
 		},

@@ -2,15 +2,30 @@
 // for a move the API does not allow (shown to the user), cancel + delete, and a missing scope.
 'use strict';
 
-const { assert, byId, runOperation, expectSuccess, expectFailure, sandboxFirstId } = require('./harness');
+const {
+	assert,
+	byId,
+	runOperation,
+	expectSuccess,
+	expectFailure,
+	sandboxFirstId,
+} = require('./harness');
 
-const ITEMS = { item: [{ name: 'Schilderwerk voorgevel', quantity: 12, unitPrice: 45, vatPercentage: 21 }] };
+const ITEMS = {
+	item: [{ name: 'Schilderwerk voorgevel', quantity: 12, unitPrice: 45, vatPercentage: 21 }],
+};
 
 const firstContactId = (ctx) => sandboxFirstId(ctx, 'contacts');
 
 async function createQuote(ctx) {
 	const [quote] = expectSuccess(
-		await runOperation(ctx, { resource: 'quote', operation: 'create', contactId: byId(await firstContactId(ctx)), itemsInput: 'form', items: ITEMS }),
+		await runOperation(ctx, {
+			resource: 'quote',
+			operation: 'create',
+			contactId: byId(await firstContactId(ctx)),
+			itemsInput: 'form',
+			items: ITEMS,
+		}),
 	);
 	return quote;
 }
@@ -22,7 +37,9 @@ module.exports = {
 			name: 'Get Many with Return All',
 			async run(ctx) {
 				ctx.requireOperation('quote', 'getAll');
-				const items = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'getAll', returnAll: true }));
+				const items = expectSuccess(
+					await runOperation(ctx, { resource: 'quote', operation: 'getAll', returnAll: true }),
+				);
 				assert.ok(items.length >= 5, `only ${items.length} quotes`);
 				assert.ok(items.every((q) => /^quo_/.test(q.id)));
 				return `${items.length} quotes`;
@@ -35,9 +52,21 @@ module.exports = {
 				const quote = await createQuote(ctx);
 				assert.equal(quote.status, 'draft');
 				assert.equal(quote.items.length, 1);
-				const [sent] = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'send', quoteId: byId(quote.id) }));
+				const [sent] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'quote',
+						operation: 'send',
+						quoteId: byId(quote.id),
+					}),
+				);
 				assert.equal(sent.status, 'sent');
-				const [approved] = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'approve', quoteId: byId(quote.id) }));
+				const [approved] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'quote',
+						operation: 'approve',
+						quoteId: byId(quote.id),
+					}),
+				);
 				assert.equal(approved.status, 'approved');
 				ctx.state.approvedQuoteId = quote.id;
 				return `${quote.number || quote.id}: draft → sent → approved`;
@@ -49,7 +78,11 @@ module.exports = {
 				ctx.requireOperation('quote', 'send');
 				const id = ctx.state.approvedQuoteId;
 				assert.ok(id, 'needs the quote of the previous step');
-				const r = await runOperation(ctx, { resource: 'quote', operation: 'send', quoteId: byId(id) });
+				const r = await runOperation(ctx, {
+					resource: 'quote',
+					operation: 'send',
+					quoteId: byId(id),
+				});
 				const e = expectFailure(r, /422|invalid_state/i, /approved/);
 				return `"${e.message}"`;
 			},
@@ -59,10 +92,25 @@ module.exports = {
 			async run(ctx) {
 				for (const op of ['create', 'cancel', 'delete', 'get']) ctx.requireOperation('quote', op);
 				const quote = await createQuote(ctx);
-				const [canceled] = expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'cancel', quoteId: byId(quote.id) }));
+				const [canceled] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'quote',
+						operation: 'cancel',
+						quoteId: byId(quote.id),
+					}),
+				);
 				assert.equal(canceled.status, 'canceled');
-				expectSuccess(await runOperation(ctx, { resource: 'quote', operation: 'delete', quoteId: byId(quote.id) }));
-				expectFailure(await runOperation(ctx, { resource: 'quote', operation: 'get', quoteId: byId(quote.id) }), /404|not[ _]found/i);
+				expectSuccess(
+					await runOperation(ctx, {
+						resource: 'quote',
+						operation: 'delete',
+						quoteId: byId(quote.id),
+					}),
+				);
+				expectFailure(
+					await runOperation(ctx, { resource: 'quote', operation: 'get', quoteId: byId(quote.id) }),
+					/404|not[ _]found/i,
+				);
 			},
 		},
 		{
@@ -71,14 +119,20 @@ module.exports = {
 				ctx.requireOperation('quote', 'create');
 				const r = await runOperation(
 					ctx,
-					{ resource: 'quote', operation: 'create', contactId: byId(await firstContactId(ctx)), itemsInput: 'form', items: ITEMS },
+					{
+						resource: 'quote',
+						operation: 'create',
+						contactId: byId(await firstContactId(ctx)),
+						itemsInput: 'form',
+						items: ITEMS,
+					},
 					{ key: 'readOnly' },
 				);
 				const e = expectFailure(r, /403|insufficient_scope/i, /quotes\.write/);
 				return `"${e.message}"`;
 			},
 		},
-			{
+		{
 			name: 'Update carries new items and the status "sent" in one PATCH; discount and credit lines are sent as given',
 			async run(ctx) {
 				ctx.requireOperation('quote', 'update');
@@ -90,7 +144,12 @@ module.exports = {
 				];
 				ctx.sandbox.control.clearRequestLog();
 				const [updated] = expectSuccess(
-					await runOperation(ctx, { resource: 'quote', operation: 'update', quoteId: byId(quote.id), updateFields: { items: { item: lines }, status: 'sent' } }),
+					await runOperation(ctx, {
+						resource: 'quote',
+						operation: 'update',
+						quoteId: byId(quote.id),
+						updateFields: { items: { item: lines }, status: 'sent' },
+					}),
 				);
 				assert.equal(updated.status, 'sent');
 				assert.equal(updated.subtotal, 375);
@@ -106,7 +165,11 @@ module.exports = {
 				const quote = await createQuote(ctx);
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const r = await runOperation(ctx, { resource: 'quote', operation: 'cancel', quoteId: byId(quote.id) });
+					const r = await runOperation(ctx, {
+						resource: 'quote',
+						operation: 'cancel',
+						quoteId: byId(quote.id),
+					});
 					const e = expectFailure(r, /422|invalid_state/i, /canceled/);
 					// n8n reads an error message containing "canceled" as a cancelled execution (no error workflow)
 					assert.equal(r.status, 'error', `the execution ended "${r.status}"`);

@@ -24,9 +24,17 @@ module.exports = {
 				);
 				assert.match(created.id, /^req_/);
 				ctx.state.requestRef = ref;
-				const [got] = expectSuccess(await runOperation(ctx, { resource: 'request', operation: 'get', requestId: byId(created.id) }));
+				const [got] = expectSuccess(
+					await runOperation(ctx, {
+						resource: 'request',
+						operation: 'get',
+						requestId: byId(created.id),
+					}),
+				);
 				assert.equal(got.id, created.id);
-				const list = expectSuccess(await runOperation(ctx, { resource: 'request', operation: 'getAll', returnAll: true }));
+				const list = expectSuccess(
+					await runOperation(ctx, { resource: 'request', operation: 'getAll', returnAll: true }),
+				);
 				assert.ok(list.some((r) => r.id === created.id));
 				return `${created.id}: ${created.status} → ${got.status}; ${list.length} requests`;
 			},

@@ -35,14 +35,17 @@ function withTimeout(promise, ms, what) {
 function requireOperationOf(nodeType, nodeTypeName) {
 	return (resource, operation) => {
 		if (!nodeType) throw new Error(`n8n does not know ${nodeTypeName}`);
-		const resources = nodeType.properties.find((p) => p.name === 'resource')?.options?.map((o) => o.value) || [];
+		const resources =
+			nodeType.properties.find((p) => p.name === 'resource')?.options?.map((o) => o.value) || [];
 		if (!resources.includes(resource)) throw new Error(`the node has no resource "${resource}"`);
 		const ops = nodeType.properties
 			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))
 			.flatMap((p) => p.options || [])
 			.map((o) => o.value);
 		if (!ops.includes(operation)) {
-			throw new Error(`the node's ${resource} resource has no operation "${operation}" (has: ${ops.join(', ')})`);
+			throw new Error(
+				`the node's ${resource} resource has no operation "${operation}" (has: ${ops.join(', ')})`,
+			);
 		}
 	};
 }
@@ -88,7 +91,8 @@ function printLogsSince(processes, offsets, maxLines = 40) {
 	for (const [name, h] of processes()) {
 		const text = textSince(h.logFile, offsets[name] || 0);
 		if (text.trim()) printBlock(`${name} logged during this step`, text, maxLines);
-		else if (processes().length === 1) printBlock(`${name} logged nothing during this step; the tail of its log`, h.tail(15), 15);
+		else if (processes().length === 1)
+			printBlock(`${name} logged nothing during this step; the tail of its log`, h.tail(15), 15);
 	}
 }
 
@@ -99,15 +103,26 @@ function printLogsSince(processes, offsets, maxLines = 40) {
  * registry, the sandbox started. Returns { runtime, pkg, sandbox }; `resources` gets what to stop.
  */
 async function preparePackageAndSandbox({ phase, sub, which, sandboxOptions, resources }) {
-	const runtime = await phase(`n8n runtime (${which === 'n8n1' ? 'n8n 1.123 LTS' : 'n8n 2.x'} + Node 24)`, async () => rt.ensureRuntime({ which, log: sub }));
+	const runtime = await phase(
+		`n8n runtime (${which === 'n8n1' ? 'n8n 1.123 LTS' : 'n8n 2.x'} + Node 24)`,
+		async () => rt.ensureRuntime({ which, log: sub }),
+	);
 	// dist/ and build/sandbox/ are rebuilt from scratch here: a run beside this one (npm test runs
 	// two) waits until this one has packed and loaded the sandbox; after that neither reads them.
 	fs.mkdirSync(path.join(rt.REPO_ROOT, 'build'), { recursive: true });
-	const release = rt.takeLock(path.join(rt.REPO_ROOT, 'build', '.setup.lock'), sub, { pollMs: 1000, what: "run's build and pack" });
+	const release = rt.takeLock(path.join(rt.REPO_ROOT, 'build', '.setup.lock'), sub, {
+		pollMs: 1000,
+		what: "run's build and pack",
+	});
 	try {
 		await phase('build the sandbox', async () => rt.buildSandbox());
-		resources.pkg = await phase('build, pack and publish the package to a local registry (verdaccio)', async () => rt.publishPackage({ log: sub }));
-		resources.sandbox = await phase('start the sandbox', async () => rt.startSandbox({ port: 0, ...sandboxOptions }));
+		resources.pkg = await phase(
+			'build, pack and publish the package to a local registry (verdaccio)',
+			async () => rt.publishPackage({ log: sub }),
+		);
+		resources.sandbox = await phase('start the sandbox', async () =>
+			rt.startSandbox({ port: 0, ...sandboxOptions }),
+		);
 	} finally {
 		release();
 	}
@@ -190,7 +205,9 @@ async function runE2e(t) {
 		process.exitCode = 2;
 		return;
 	}
-	const selected = t.modules.filter((m) => only.length === 0 || always.includes(m.area) || only.includes(m.area));
+	const selected = t.modules.filter(
+		(m) => only.length === 0 || always.includes(m.area) || only.includes(m.area),
+	);
 	const steps = selected.flatMap((m) => m.steps.map((s) => ({ ...s, module: m })));
 
 	const phase = async (name, fn) => {
@@ -198,7 +215,9 @@ async function runE2e(t) {
 		out(`[${t.prefix}] setup: ${name} …`);
 		const r = await fn();
 		timings.push([name, Date.now() - t0]);
-		out(`[${t.prefix}] setup: ${name} … ok (${secs(Date.now() - t0)})${typeof r === 'string' ? ` ${r}` : ''}`);
+		out(
+			`[${t.prefix}] setup: ${name} … ok (${secs(Date.now() - t0)})${typeof r === 'string' ? ` ${r}` : ''}`,
+		);
 		return r;
 	};
 	const sub = (line) => out(`[${t.prefix}]   ${line}`);
@@ -224,9 +243,17 @@ async function runE2e(t) {
 				try {
 					if (step.module.before && !beforeDone.has(step.module)) {
 						beforeDone.add(step.module);
-						await withTimeout(Promise.resolve(step.module.before(ctx)), 120_000, `${step.module.area} before()`);
+						await withTimeout(
+							Promise.resolve(step.module.before(ctx)),
+							120_000,
+							`${step.module.area} before()`,
+						);
 					}
-					const detail = await withTimeout(Promise.resolve(step.run(ctx)), step.timeoutMs || 180_000, 'step');
+					const detail = await withTimeout(
+						Promise.resolve(step.run(ctx)),
+						step.timeoutMs || 180_000,
+						'step',
+					);
 					if (interrupted) return;
 					counts.passed++;
 					out(`${label} … ok (${secs(Date.now() - t0)})${detail ? ` ${detail}` : ''}`);
@@ -241,7 +268,8 @@ async function runE2e(t) {
 				}
 			}
 			t.report?.(ctx);
-			if (counts.failed) for (const [name, h] of t.processes()) printBlock(`${name}: ${h.logFile}`, h.tail(25), 25);
+			if (counts.failed)
+				for (const [name, h] of t.processes()) printBlock(`${name}: ${h.logFile}`, h.tail(25), 25);
 		}
 	} catch (e) {
 		counts.failed++;
@@ -249,10 +277,17 @@ async function runE2e(t) {
 	}
 	if (interrupted) return;
 	const tStop = Date.now();
-	const kept = process.env.KEEP_N8N_FOLDER ? `; n8n folders kept: ${t.processes().map(([, h]) => h.userFolder).join(', ')}` : '';
+	const kept = process.env.KEEP_N8N_FOLDER
+		? `; n8n folders kept: ${t
+				.processes()
+				.map(([, h]) => h.userFolder)
+				.join(', ')}`
+		: '';
 	await stopAll();
 	const setupMs = timings.reduce((a, [, ms]) => a + ms, 0);
-	out(`[${t.prefix}] setup ${secs(setupMs)} (${timings.map(([n, ms]) => `${n.split(' (')[0]} ${secs(ms)}`).join('; ')}); stopped in ${secs(Date.now() - tStop)}; finished in ${secs(Date.now() - started)}${kept}`);
+	out(
+		`[${t.prefix}] setup ${secs(setupMs)} (${timings.map(([n, ms]) => `${n.split(' (')[0]} ${secs(ms)}`).join('; ')}); stopped in ${secs(Date.now() - tStop)}; finished in ${secs(Date.now() - started)}${kept}`,
+	);
 	const { passed, failed, skipped } = counts;
 	// Repeated last: CI shows only the end of a failed phase's output.
 	for (const f of failures) out(`FAILED ${f}`);

@@ -13,9 +13,18 @@ module.exports = {
 				const types = await ctx.client.nodeTypes();
 				const names = types.map((t) => t.name);
 				const action = types.find((t) => t.name === rt.NODE_TYPES.action);
-				assert.ok(action, `n8n does not know ${rt.NODE_TYPES.action}; types of the package: ${names.filter((n) => n.startsWith(`${rt.PACKAGE_NAME}.`)).join(', ') || 'none'}`);
-				assert.deepEqual(action.credentials.map((c) => c.name), [rt.CREDENTIAL_TYPE]);
-				const resources = action.properties.find((p) => p.name === 'resource').options.map((o) => o.value).filter((v) => v !== CUSTOM_API_CALL);
+				assert.ok(
+					action,
+					`n8n does not know ${rt.NODE_TYPES.action}; types of the package: ${names.filter((n) => n.startsWith(`${rt.PACKAGE_NAME}.`)).join(', ') || 'none'}`,
+				);
+				assert.deepEqual(
+					action.credentials.map((c) => c.name),
+					[rt.CREDENTIAL_TYPE],
+				);
+				const resources = action.properties
+					.find((p) => p.name === 'resource')
+					.options.map((o) => o.value)
+					.filter((v) => v !== CUSTOM_API_CALL);
 				return `${resources.length} resources: ${resources.join(', ')}`;
 			},
 		},
@@ -48,7 +57,10 @@ module.exports = {
 				const cred = types.find((t) => t.name === rt.CREDENTIAL_TYPE);
 				assert.ok(cred, `n8n does not know the credential type ${rt.CREDENTIAL_TYPE}`);
 				const fields = cred.properties.map((p) => p.name);
-				assert.ok(fields.includes('apiKey') && fields.includes('baseUrl'), `credential fields: ${fields.join(', ')}`);
+				assert.ok(
+					fields.includes('apiKey') && fields.includes('baseUrl'),
+					`credential fields: ${fields.join(', ')}`,
+				);
 				return `"${cred.displayName}": ${fields.join(', ')}`;
 			},
 		},

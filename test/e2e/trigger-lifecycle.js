@@ -20,7 +20,16 @@ function triggerWorkflow(name, credential, events) {
 	return {
 		name,
 		nodes: [
-			node(TRIGGER, rt.NODE_TYPES.trigger, { events, options: {} }, { position: [0, 0], credentials: credentialRef(credential), webhookId: crypto.randomUUID() }),
+			node(
+				TRIGGER,
+				rt.NODE_TYPES.trigger,
+				{ events, options: {} },
+				{
+					position: [0, 0],
+					credentials: credentialRef(credential),
+					webhookId: crypto.randomUUID(),
+				},
+			),
 			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
 		connections: chain(TRIGGER, 'No Operation'),
@@ -69,7 +78,8 @@ async function recordingProxy() {
 	};
 }
 
-const unwrap = (answer) => (answer && typeof answer === 'object' && 'data' in answer ? answer.data : answer);
+const unwrap = (answer) =>
+	answer && typeof answer === 'object' && 'data' in answer ? answer.data : answer;
 
 /**
  * The activation error as each place the editor reads it shows it: { where: message }. n8n 2.41
@@ -88,12 +98,23 @@ async function activationErrors(ctx, workflowId, publishError, timeoutMs) {
 	await waitFor(
 		async () => {
 			if (ctx.client.major >= 2) {
-				const status = unwrap(await ctx.client.rest('GET', `/workflows/${workflowId}/publication-status`).catch(() => undefined));
-				const failed = (status?.triggers ?? []).filter((t) => t.status === 'failed' && t.errorMessage);
-				if (failed.length) shown['the publication status'] = failed.map((t) => t.errorMessage).join('\n');
+				const status = unwrap(
+					await ctx.client
+						.rest('GET', `/workflows/${workflowId}/publication-status`)
+						.catch(() => undefined),
+				);
+				const failed = (status?.triggers ?? []).filter(
+					(t) => t.status === 'failed' && t.errorMessage,
+				);
+				if (failed.length)
+					shown['the publication status'] = failed.map((t) => t.errorMessage).join('\n');
 				return failed.length > 0;
 			}
-			const recorded = unwrap(await ctx.client.rest('GET', `/active-workflows/error/${workflowId}`).catch(() => undefined));
+			const recorded = unwrap(
+				await ctx.client
+					.rest('GET', `/active-workflows/error/${workflowId}`)
+					.catch(() => undefined),
+			);
 			if (typeof recorded === 'string' && recorded) shown['the kept activation error'] = recorded;
 			return typeof recorded === 'string' && recorded !== '';
 		},
@@ -106,14 +127,18 @@ async function activationErrors(ctx, workflowId, publishError, timeoutMs) {
 function assertShown(shown, what, ...fixes) {
 	for (const [where, message] of Object.entries(shown)) {
 		assert.match(message, what, `${where}: ${message}`);
-		for (const fix of fixes) assert.match(message, fix, `${where} lacks the fix ${fix}: ${message}`);
+		for (const fix of fixes)
+			assert.match(message, fix, `${where} lacks the fix ${fix}: ${message}`);
 	}
 }
 
 async function publishExpectingError(ctx, name, credential) {
 	const wf = await ctx.client.createWorkflow(triggerWorkflow(name, credential, ['invoice.paid']));
 	const started = Date.now();
-	const publishError = await ctx.client.publishWorkflow(wf.id).then(() => undefined, (error) => error);
+	const publishError = await ctx.client.publishWorkflow(wf.id).then(
+		() => undefined,
+		(error) => error,
+	);
 	return { wf, started, publishError };
 }
 
@@ -124,7 +149,6 @@ async function credentialFor(ctx, name, baseUrl) {
 		data: { ...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), baseUrl },
 	});
 }
-
 
 // ----- keeping the subscription in step: what n8n runs, and what the API then holds -----
 
@@ -138,7 +162,9 @@ const lastAnswered = (ctx) => ctx.sandbox.control.requestLog().at(-1)?.seq ?? 0;
 function webhookCallsSince(ctx, mark) {
 	return ctx.sandbox.control
 		.requestLog()
-		.filter((e) => e.seq > mark && /\/webhooks(\/|$)/.test(e.path) && !/\/webhooks\/events/.test(e.path))
+		.filter(
+			(e) => e.seq > mark && /\/webhooks(\/|$)/.test(e.path) && !/\/webhooks\/events/.test(e.path),
+		)
 		.map((e) => `${e.method} ${e.path.replace(/^.*(\/webhooks)/, '$1')}`);
 }
 
@@ -151,7 +177,10 @@ function subscriptionsOf(ctx, webhookId) {
 async function changeInDashboard(ctx, id, body) {
 	const res = await fetch(`${ctx.sandbox.baseUrl}/webhooks/${id}`, {
 		method: 'PATCH',
-		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
+		headers: {
+			authorization: `Bearer ${ctx.sandbox.keys.admin}`,
+			'content-type': 'application/json',
+		},
 		body: JSON.stringify(body),
 		signal: AbortSignal.timeout(10_000),
 	});
@@ -166,7 +195,11 @@ async function settled(ctx, workflowId) {
 	if (ctx.client.major >= 2) {
 		await waitFor(
 			async () => {
-				const status = unwrap(await ctx.client.rest('GET', `/workflows/${workflowId}/publication-status`).catch(() => undefined));
+				const status = unwrap(
+					await ctx.client
+						.rest('GET', `/workflows/${workflowId}/publication-status`)
+						.catch(() => undefined),
+				);
 				return status !== undefined && status.status !== 'in_progress';
 			},
 			{ timeoutMs: 60_000, what: 'the publication to finish' },
@@ -179,7 +212,12 @@ async function settled(ctx, workflowId) {
 async function saveWorkflow(ctx, workflowId, change) {
 	const wf = await ctx.client.getWorkflow(workflowId);
 	const next = change(wf);
-	await ctx.client.api('PUT', `/workflows/${workflowId}`, { name: next.name, nodes: next.nodes, connections: next.connections, settings: next.settings });
+	await ctx.client.api('PUT', `/workflows/${workflowId}`, {
+		name: next.name,
+		nodes: next.nodes,
+		connections: next.connections,
+		settings: next.settings,
+	});
 }
 
 /** Publishes (again); n8n 1.123 answers a workflow that is already active at this version with no change. */
@@ -215,7 +253,8 @@ function assertReplaced({ calls, subscription }, oldId, what) {
 	assert.notEqual(subscription.id, oldId, what);
 }
 
-const say = ({ calls, subscription }) => `${calls.join(', ') || 'no call'} → ${subscription.id}${subscription.active ? '' : ' (paused)'}`;
+const say = ({ calls, subscription }) =>
+	`${calls.join(', ') || 'no call'} → ${subscription.id}${subscription.active ? '' : ' (paused)'}`;
 
 module.exports = {
 	area: 'trigger-lifecycle',
@@ -227,10 +266,18 @@ module.exports = {
 				const api = await silentServer();
 				try {
 					const credential = await credentialFor(ctx, 'Business Ops (API not answering)', api.url);
-					const { wf, started, publishError } = await publishExpectingError(ctx, 'e2e lifecycle: API not answering', credential);
+					const { wf, started, publishError } = await publishExpectingError(
+						ctx,
+						'e2e lifecycle: API not answering',
+						credential,
+					);
 					// n8n 2.41 aborts publication work after 84 s (0.7 of its 120 s lease); the trigger gives up after 10 s
 					const shown = await activationErrors(ctx, wf.id, publishError, 80_000);
-					assertShown(shown, /Could not complete GET \/webhooks\S*: no answer within the timeout/, /Check that n8n reaches the Base URL in the Business Ops API credential, then publish the workflow again/);
+					assertShown(
+						shown,
+						/Could not complete GET \/webhooks\S*: no answer within the timeout/,
+						/Check that n8n reaches the Base URL in the Business Ops API credential, then publish the workflow again/,
+					);
 					const seconds = (Date.now() - started) / 1000;
 					// before n8n 2.41 abandons the publication at 84 s (then it records no error at all)
 					assert.ok(seconds < 84, `the activation error took ${seconds.toFixed(0)} s`);
@@ -248,11 +295,22 @@ module.exports = {
 				// The API's host resolves nowhere, so a request to it would fail unseen. A second n8n sends
 				// its https requests through a proxy that forwards nothing and records each host asked for.
 				const proxy = await recordingProxy();
-				const other = await ctx.startInstance({ name: 'n8n behind a recording proxy', env: { HTTPS_PROXY: proxy.url, https_proxy: proxy.url } });
+				const other = await ctx.startInstance({
+					name: 'n8n behind a recording proxy',
+					env: { HTTPS_PROXY: proxy.url, https_proxy: proxy.url },
+				});
 				try {
 					const there = { ...ctx, client: other.client, n8n: other.n8n };
-					const credential = await credentialFor(there, 'Business Ops (public API)', `https://${PUBLIC_API_HOST}/v1`);
-					const { wf, publishError } = await publishExpectingError(there, 'e2e lifecycle: reachability', credential);
+					const credential = await credentialFor(
+						there,
+						'Business Ops (public API)',
+						`https://${PUBLIC_API_HOST}/v1`,
+					);
+					const { wf, publishError } = await publishExpectingError(
+						there,
+						'e2e lifecycle: reachability',
+						credential,
+					);
 					const shown = await activationErrors(there, wf.id, publishError, 60_000);
 					assertShown(
 						shown,
@@ -262,10 +320,20 @@ module.exports = {
 					);
 					await other.client.unpublishWorkflow(wf.id).catch(() => undefined);
 					const toApi = () => proxy.hosts.filter((h) => h.startsWith(`${PUBLIC_API_HOST}:`));
-					assert.deepEqual(toApi(), [], 'the trigger sent a request to the API before or instead of refusing');
+					assert.deepEqual(
+						toApi(),
+						[],
+						'the trigger sent a request to the API before or instead of refusing',
+					);
 					// The proxy does see this n8n's requests to the API: the credential test sends GET /me.
-					await other.client.testCredential(credential.id, rt.CREDENTIAL_TYPE, { ...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), baseUrl: `https://${PUBLIC_API_HOST}/v1` });
-					assert.ok(toApi().length > 0, `the proxy saw no request of the credential test: ${JSON.stringify(proxy.hosts)}`);
+					await other.client.testCredential(credential.id, rt.CREDENTIAL_TYPE, {
+						...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+						baseUrl: `https://${PUBLIC_API_HOST}/v1`,
+					});
+					assert.ok(
+						toApi().length > 0,
+						`the proxy saw no request of the credential test: ${JSON.stringify(proxy.hosts)}`,
+					);
 					return `refused: loopback webhook URL, public API; no request to the API (the proxy saw the credential test's); the fix in ${Object.keys(shown).join(' and ')}`;
 				} finally {
 					await other.dispose();
@@ -283,7 +351,9 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				const n8n2 = ctx.client.major >= 2;
-				const wf = await ctx.client.createWorkflow(triggerWorkflow('e2e lifecycle: in step', ctx.credentials.admin, ['invoice.paid']));
+				const wf = await ctx.client.createWorkflow(
+					triggerWorkflow('e2e lifecycle: in step', ctx.credentials.admin, ['invoice.paid']),
+				);
 				const webhookId = wf.nodes.find((n) => n.name === TRIGGER).webhookId;
 				ctx.state.inStep = { workflowId: wf.id, webhookId };
 				const first = await observe(ctx, wf.id, webhookId, () => publish(ctx, wf.id));
@@ -297,24 +367,53 @@ module.exports = {
 				if (n8n2) {
 					assert.deepEqual(renamed.calls, [], 'n8n 2.41 keeps a trigger whose node did not change');
 					assert.equal(renamed.subscription.id, first.subscription.id);
-					assert.match(renamed.subscription.name, /^n8n: e2e lifecycle: in step \//, 'the name stays until the trigger is registered again');
+					assert.match(
+						renamed.subscription.name,
+						/^n8n: e2e lifecycle: in step \//,
+						'the name stays until the trigger is registered again',
+					);
 				} else {
-					assertReplaced(renamed, first.subscription.id, 'n8n 1.123 unpublishes and publishes a saved workflow');
+					assertReplaced(
+						renamed,
+						first.subscription.id,
+						'n8n 1.123 unpublishes and publishes a saved workflow',
+					);
 					assert.match(renamed.subscription.name, /^n8n: e2e lifecycle: renamed \//);
 				}
 
 				const events = await observe(ctx, wf.id, webhookId, async () => {
-					await saveWorkflow(ctx, wf.id, (w) => ({ ...w, nodes: w.nodes.map((n) => (n.name === TRIGGER ? { ...n, parameters: { ...n.parameters, events: ['invoice.paid', 'quote.approved'] } } : n)) }));
+					await saveWorkflow(ctx, wf.id, (w) => ({
+						...w,
+						nodes: w.nodes.map((n) =>
+							n.name === TRIGGER
+								? {
+										...n,
+										parameters: { ...n.parameters, events: ['invoice.paid', 'quote.approved'] },
+									}
+								: n,
+						),
+					}));
 					await publish(ctx, wf.id);
 				});
 				assertReplaced(events, renamed.subscription.id, 'changed events');
-				assert.deepEqual([...events.subscription.events].sort(), ['invoice.paid', 'quote.approved']);
-				assert.match(events.subscription.name, /^n8n: e2e lifecycle: renamed \//, 'the new subscription has the new name');
+				assert.deepEqual([...events.subscription.events].sort(), [
+					'invoice.paid',
+					'quote.approved',
+				]);
+				assert.match(
+					events.subscription.name,
+					/^n8n: e2e lifecycle: renamed \//,
+					'the new subscription has the new name',
+				);
 				await deliveredOnce(ctx, wf.id);
 
 				await changeInDashboard(ctx, events.subscription.id, { active: false });
 				const paused = await observe(ctx, wf.id, webhookId, () => publish(ctx, wf.id));
-				assert.deepEqual(paused.calls, [], 'publishing an unchanged published workflow runs nothing');
+				assert.deepEqual(
+					paused.calls,
+					[],
+					'publishing an unchanged published workflow runs nothing',
+				);
 				assert.equal(paused.subscription.active, false, 'the paused subscription stays paused');
 
 				const republished = await observe(ctx, wf.id, webhookId, async () => {
@@ -325,7 +424,12 @@ module.exports = {
 				assertReplaced(republished, events.subscription.id, 'unpublished and published');
 				assert.equal(republished.subscription.active, true);
 				await deliveredOnce(ctx, wf.id);
-				return [`renamed: ${say(renamed)}`, `events changed: ${say(events)}`, `paused, published: ${say(paused)}`, `unpublished, published: ${say(republished)}`].join('; ');
+				return [
+					`renamed: ${say(renamed)}`,
+					`events changed: ${say(events)}`,
+					`paused, published: ${say(paused)}`,
+					`unpublished, published: ${say(republished)}`,
+				].join('; ');
 			},
 		},
 		{
@@ -338,13 +442,26 @@ module.exports = {
 				const { workflowId, webhookId } = ctx.state.inStep ?? {};
 				assert.ok(workflowId, 'needs the workflow of the previous step');
 				const [before] = subscriptionsOf(ctx, webhookId);
-				await changeInDashboard(ctx, before.id, { active: false, name: 'renamed in the dashboard' });
+				await changeInDashboard(ctx, before.id, {
+					active: false,
+					name: 'renamed in the dashboard',
+				});
 				const restarted = await observe(ctx, workflowId, webhookId, async () => {
 					await ctx.n8n.restart();
-					await waitFor(async () => (await fetch(before.url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(10_000) }).catch(() => ({ status: 0 }))).status !== 404, {
-						timeoutMs: 60_000,
-						what: 'the trigger webhook to be registered again',
-					});
+					await waitFor(
+						async () =>
+							(
+								await fetch(before.url, {
+									method: 'POST',
+									body: '{}',
+									signal: AbortSignal.timeout(10_000),
+								}).catch(() => ({ status: 0 }))
+							).status !== 404,
+						{
+							timeoutMs: 60_000,
+							what: 'the trigger webhook to be registered again',
+						},
+					);
 					await sleep(3000);
 				});
 				const after = restarted.subscription;
@@ -356,9 +473,13 @@ module.exports = {
 					// resumed by hand: the secret kept in the workflow's static data still verifies after the restart
 					await changeInDashboard(ctx, before.id, { active: true });
 				} else {
-					assert.deepEqual(restarted.calls, [`GET /webhooks/${before.id}`, `PATCH /webhooks/${before.id}`], 'n8n 1.123 runs checkExists at startup');
+					assert.deepEqual(
+						restarted.calls,
+						[`GET /webhooks/${before.id}`, `PATCH /webhooks/${before.id}`],
+						'n8n 1.123 runs checkExists at startup',
+					);
 					assert.equal(after.active, true, 'made active again');
-					assert.equal(after.name, before.name, 'its name is the trigger\'s again');
+					assert.equal(after.name, before.name, "its name is the trigger's again");
 				}
 				await deliveredOnce(ctx, workflowId);
 				await ctx.client.unpublishWorkflow(workflowId).catch(() => undefined);

@@ -5,7 +5,15 @@
 const http = require('node:http');
 const path = require('node:path');
 
-const { assert, byId, runOperation, expectSuccess, waitFor, rt, credentialRef } = require('./harness');
+const {
+	assert,
+	byId,
+	runOperation,
+	expectSuccess,
+	waitFor,
+	rt,
+	credentialRef,
+} = require('./harness');
 
 /** The event choices as the editor loads them (n8n's dynamic-node-parameters endpoint), for a key. */
 async function loadEventChoices(ctx, key) {
@@ -25,7 +33,12 @@ function startReceiver() {
 		const chunks = [];
 		req.on('data', (c) => chunks.push(c));
 		req.on('end', () => {
-			received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+			received.push({
+				method: req.method,
+				url: req.url,
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+			});
 			res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
 		});
 	});
@@ -48,9 +61,17 @@ module.exports = {
 			name: 'Get Event Types lists the events of the API',
 			async run(ctx) {
 				ctx.requireOperation('webhook', 'getEventTypes');
-				const items = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }));
+				const items = expectSuccess(
+					await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),
+				);
 				const names = items.map((i) => i.type || i.name || i.value || i.eventType);
-				for (const t of ['invoice.sent', 'invoice.paid', 'quote.approved', 'quote.created', 'request.received']) {
+				for (const t of [
+					'invoice.sent',
+					'invoice.paid',
+					'quote.approved',
+					'quote.created',
+					'request.received',
+				]) {
 					assert.ok(names.includes(t), `${t} missing from ${JSON.stringify(items.slice(0, 3))}…`);
 				}
 				return `${items.length} event types`;
@@ -59,32 +80,68 @@ module.exports = {
 		{
 			name: 'Create → Send Test Event (signed delivery) → Update → Delete',
 			async run(ctx) {
-				for (const op of ['create', 'sendTestEvent', 'update', 'delete']) ctx.requireOperation('webhook', op);
+				for (const op of ['create', 'sendTestEvent', 'update', 'delete'])
+					ctx.requireOperation('webhook', op);
 				const receiver = await startReceiver();
 				try {
 					const [created] = expectSuccess(
-						await runOperation(ctx, { resource: 'webhook', operation: 'create', name: 'E2E receiver', url: receiver.url, events: ['quote.approved', 'invoice.paid'] }),
+						await runOperation(ctx, {
+							resource: 'webhook',
+							operation: 'create',
+							name: 'E2E receiver',
+							url: receiver.url,
+							events: ['quote.approved', 'invoice.paid'],
+						}),
 					);
 					assert.match(created.id, /^whk_/);
 					assert.ok(created.signingSecret, 'no signing secret in the create output');
 					assert.ok(created.signingSecretNote, 'no note that the secret is shown once');
-					expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'sendTestEvent', webhookId: byId(created.id), eventType: 'quote.approved' }));
-					const [delivery] = await waitFor(() => (receiver.received.length ? receiver.received : null), { what: 'the test delivery' });
-					const { verifyDelivery } = require(path.join(rt.REPO_ROOT, 'build', 'sandbox', 'index.js'));
-					assert.ok(verifyDelivery('standard', created.signingSecret, delivery.headers, delivery.body), 'the delivery signature does not verify');
+					expectSuccess(
+						await runOperation(ctx, {
+							resource: 'webhook',
+							operation: 'sendTestEvent',
+							webhookId: byId(created.id),
+							eventType: 'quote.approved',
+						}),
+					);
+					const [delivery] = await waitFor(
+						() => (receiver.received.length ? receiver.received : null),
+						{ what: 'the test delivery' },
+					);
+					const { verifyDelivery } = require(
+						path.join(rt.REPO_ROOT, 'build', 'sandbox', 'index.js'),
+					);
+					assert.ok(
+						verifyDelivery('standard', created.signingSecret, delivery.headers, delivery.body),
+						'the delivery signature does not verify',
+					);
 					const [updated] = expectSuccess(
-						await runOperation(ctx, { resource: 'webhook', operation: 'update', webhookId: byId(created.id), updateFields: { active: false } }),
+						await runOperation(ctx, {
+							resource: 'webhook',
+							operation: 'update',
+							webhookId: byId(created.id),
+							updateFields: { active: false },
+						}),
 					);
 					assert.equal(updated.active, false);
-					expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'delete', webhookId: byId(created.id) }));
-					assert.ok(!ctx.sandbox.control.webhooks().some((w) => w.id === created.id), 'the subscription is still there');
+					expectSuccess(
+						await runOperation(ctx, {
+							resource: 'webhook',
+							operation: 'delete',
+							webhookId: byId(created.id),
+						}),
+					);
+					assert.ok(
+						!ctx.sandbox.control.webhooks().some((w) => w.id === created.id),
+						'the subscription is still there',
+					);
 					return `${created.id}: test delivery ${JSON.parse(delivery.body).type || ''} verified, paused, deleted`;
 				} finally {
 					await receiver.close();
 				}
 			},
 		},
-			{
+		{
 			name: 'Get Many and Get Event Types work whether or not the API answers the webhook lists with meta',
 			async run(ctx) {
 				ctx.requireOperation('webhook', 'getAll');
@@ -93,7 +150,13 @@ module.exports = {
 				const created = [];
 				for (let i = 0; i < 3; i++) {
 					const [hook] = expectSuccess(
-						await runOperation(ctx, { resource: 'webhook', operation: 'create', name: `E2E list ${i}`, url: `https://example.com/hook/${i}`, events: ['invoice.paid'] }),
+						await runOperation(ctx, {
+							resource: 'webhook',
+							operation: 'create',
+							name: `E2E list ${i}`,
+							url: `https://example.com/hook/${i}`,
+							events: ['invoice.paid'],
+						}),
 					);
 					created.push(hook.id);
 				}
@@ -102,19 +165,53 @@ module.exports = {
 					for (const withoutMeta of [false, true]) {
 						control.setReadings({ webhookListsWithoutMeta: withoutMeta });
 						control.clearRequestLog();
-						const hooks = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getAll', returnAll: true }));
-						for (const id of created) assert.ok(hooks.some((h) => h.id === id), `${id} missing (without meta: ${withoutMeta})`);
-						const limited = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getAll', returnAll: false, limit: 2 }));
+						const hooks = expectSuccess(
+							await runOperation(ctx, {
+								resource: 'webhook',
+								operation: 'getAll',
+								returnAll: true,
+							}),
+						);
+						for (const id of created)
+							assert.ok(
+								hooks.some((h) => h.id === id),
+								`${id} missing (without meta: ${withoutMeta})`,
+							);
+						const limited = expectSuccess(
+							await runOperation(ctx, {
+								resource: 'webhook',
+								operation: 'getAll',
+								returnAll: false,
+								limit: 2,
+							}),
+						);
 						assert.equal(limited.length, 2);
-						const types = expectSuccess(await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }));
-						assert.ok(types.some((t) => t.type === 'quote.approved'), JSON.stringify(types.slice(0, 2)));
-						const lists = control.requestLog().filter((r) => /\/webhooks(\/events)?$/.test(r.path)).length;
-						assert.equal(lists, 3, `${lists} list requests for 3 operations (without meta: ${withoutMeta})`);
-						counts[withoutMeta ? 'without meta' : 'with meta'] = `${hooks.length} hooks, ${types.length} types`;
+						const types = expectSuccess(
+							await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),
+						);
+						assert.ok(
+							types.some((t) => t.type === 'quote.approved'),
+							JSON.stringify(types.slice(0, 2)),
+						);
+						const lists = control
+							.requestLog()
+							.filter((r) => /\/webhooks(\/events)?$/.test(r.path)).length;
+						assert.equal(
+							lists,
+							3,
+							`${lists} list requests for 3 operations (without meta: ${withoutMeta})`,
+						);
+						counts[withoutMeta ? 'without meta' : 'with meta'] =
+							`${hooks.length} hooks, ${types.length} types`;
 					}
 				} finally {
 					control.setReadings({ webhookListsWithoutMeta: false });
-					for (const id of created) await runOperation(ctx, { resource: 'webhook', operation: 'delete', webhookId: byId(id) });
+					for (const id of created)
+						await runOperation(ctx, {
+							resource: 'webhook',
+							operation: 'delete',
+							webhookId: byId(id),
+						});
 				}
 				return JSON.stringify(counts);
 			},
@@ -126,7 +223,11 @@ module.exports = {
 				control.clearRequestLog();
 				const choices = await loadEventChoices(ctx, 'admin');
 				const values = choices.map((c) => c.value);
-				const all = (await fetch(`${ctx.sandbox.baseUrl}/webhooks/events?pageSize=100`, { headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` } }).then((r) => r.json())).data;
+				const all = (
+					await fetch(`${ctx.sandbox.baseUrl}/webhooks/events?pageSize=100`, {
+						headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` },
+					}).then((r) => r.json())
+				).data;
 				assert.deepEqual(values.slice().sort(), all.map((t) => t.type).sort());
 				let refused;
 				try {

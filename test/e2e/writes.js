@@ -4,7 +4,18 @@
 // QUEUE_WORKERS=2: on two workers) lose no item. (The Deprecation notice is in engine.js.)
 'use strict';
 
-const { assert, node, chain, credentialRef, expectSuccess, expectFailure, nodeError, nodeItems, sleep, rt } = require('./harness');
+const {
+	assert,
+	node,
+	chain,
+	credentialRef,
+	expectSuccess,
+	expectFailure,
+	nodeError,
+	nodeItems,
+	sleep,
+	rt,
+} = require('./harness');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Business Ops';
@@ -15,11 +26,21 @@ function createContactsWorkflow(name, rows, cred, { onError } = {}) {
 		name,
 		nodes: [
 			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node('Items', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` }, { typeVersion: 2, position: [220, 0] }),
+			node(
+				'Items',
+				'n8n-nodes-base.code',
+				{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
+				{ typeVersion: 2, position: [220, 0] },
+			),
 			node(
 				NODE,
 				rt.NODE_TYPES.action,
-				{ resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } },
+				{
+					resource: 'contact',
+					operation: 'create',
+					name: '={{ $json.name }}',
+					additionalFields: { email: '={{ $json.email }}' },
+				},
 				{ position: [440, 0], credentials: credentialRef(cred), ...(onError ? { onError } : {}) },
 			),
 		],
@@ -43,7 +64,9 @@ async function contactsNamed(ctx, prefix) {
 	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
 	const names = [];
 	for (let page = 1; page <= 200; page++) {
-		const res = await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, { headers });
+		const res = await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=100&page=${page}`, {
+			headers,
+		});
 		const body = await res.json();
 		names.push(...body.data.map((c) => c.name).filter((n) => n.startsWith(prefix)));
 		if (!body.meta.hasMore) break;
@@ -56,7 +79,10 @@ async function fourItems(ctx, prefix) {
 	const taken = `taken-${Date.now()}@example.com`;
 	const res = await fetch(`${ctx.sandbox.baseUrl}/contacts`, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}`, 'content-type': 'application/json' },
+		headers: {
+			authorization: `Bearer ${ctx.sandbox.keys.admin}`,
+			'content-type': 'application/json',
+		},
 		body: JSON.stringify({ name: `${prefix} existing`, email: taken }),
 	});
 	assert.equal(res.status, 201);
@@ -75,7 +101,9 @@ async function fourItems(ctx, prefix) {
 async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) {
 	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name });
 	// The sandbox runs scrypt on a key's first use; do that before the measured run.
-	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, { headers: { authorization: `Bearer ${key.key}` } });
+	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, {
+		headers: { authorization: `Bearer ${key.key}` },
+	});
 	// ...and let that request leave the API's window, which the node's budget knows nothing of.
 	await sleep(rateWindowSeconds * 1000 + 100);
 	rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
@@ -98,7 +126,9 @@ async function underTightLimit(ctx, fn) {
 	control.setCountRefused(true);
 	try {
 		const value = await fn();
-		const posts = control.requestLog().filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path));
+		const posts = control
+			.requestLog()
+			.filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path));
 		return { value, posts: posts.length, refused: posts.filter((e) => e.status === 429).length };
 	} finally {
 		control.setRateLimit(previous);
@@ -114,9 +144,24 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-stop-${Date.now()}`;
-				const r = await run(ctx, createContactsWorkflow(`e2e ${prefix}`, await fourItems(ctx, prefix), ctx.credentials.admin));
-				const e = expectFailure(r, /HTTP 409 duplicate_resource/, /\[item 1\]/, /Items 2, 3 were not sent/);
-				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [`${prefix} 0`, `${prefix} existing`]);
+				const r = await run(
+					ctx,
+					createContactsWorkflow(
+						`e2e ${prefix}`,
+						await fourItems(ctx, prefix),
+						ctx.credentials.admin,
+					),
+				);
+				const e = expectFailure(
+					r,
+					/HTTP 409 duplicate_resource/,
+					/\[item 1\]/,
+					/Items 2, 3 were not sent/,
+				);
+				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [
+					`${prefix} 0`,
+					`${prefix} existing`,
+				]);
 				return `"${e.message}"`;
 			},
 		},
@@ -125,10 +170,22 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-cont-${Date.now()}`;
-				const r = await run(ctx, createContactsWorkflow(`e2e ${prefix}`, await fourItems(ctx, prefix), ctx.credentials.admin, { onError: 'continueRegularOutput' }));
+				const r = await run(
+					ctx,
+					createContactsWorkflow(
+						`e2e ${prefix}`,
+						await fourItems(ctx, prefix),
+						ctx.credentials.admin,
+						{ onError: 'continueRegularOutput' },
+					),
+				);
 				const items = expectSuccess(r);
 				assert.equal(items.length, 4);
-				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [`${prefix} 0`, `${prefix} 3`, `${prefix} existing`]);
+				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [
+					`${prefix} 0`,
+					`${prefix} 3`,
+					`${prefix} existing`,
+				]);
 				assert.match(JSON.stringify(items[1]), /409|already exists|duplicate/i);
 				assert.match(JSON.stringify(items[2]), /not-an-email/);
 			},
@@ -140,13 +197,25 @@ module.exports = {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-paced-${Date.now()}`;
 				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
-				const rows = Array.from({ length: 30 }, (_, i) => ({ name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
+				const rows = Array.from({ length: 30 }, (_, i) => ({
+					name: `${prefix} ${i}`,
+					email: `${prefix}-${i}@example.com`,
+				}));
 				const t0 = Date.now();
-				const { value: r, posts, refused } = await underTightLimit(ctx, () => run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred)));
+				const {
+					value: r,
+					posts,
+					refused,
+				} = await underTightLimit(ctx, () =>
+					run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred)),
+				);
 				const seconds = (Date.now() - t0) / 1000;
 				expectSuccess(r);
 				assert.equal(refused, 0, `${refused} of ${posts} requests refused`);
-				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), rows.map((row) => row.name).sort());
+				assert.deepEqual(
+					await contactsNamed(ctx, `${prefix} `),
+					rows.map((row) => row.name).sort(),
+				);
 				return `30 created, 0 refused, ${seconds.toFixed(1)} s (at least 4 s at that limit)`;
 			},
 		},
@@ -160,7 +229,10 @@ module.exports = {
 				const wfs = [0, 1].map((w) =>
 					createContactsWorkflow(
 						`e2e ${prefix} ${w}`,
-						Array.from({ length: 20 }, (_, i) => ({ name: `${prefix} ${w}-${i}`, email: `${prefix}-${w}-${i}@example.com` })),
+						Array.from({ length: 20 }, (_, i) => ({
+							name: `${prefix} ${w}-${i}`,
+							email: `${prefix}-${w}-${i}@example.com`,
+						})),
 						cred,
 					),
 				);
@@ -168,10 +240,16 @@ module.exports = {
 				// saves at once and fails one ("no such savepoint"); the step is about the two runs.
 				const saved = [];
 				for (const wf of wfs) saved.push(await ctx.client.createWorkflow(wf));
-				const { value: results, posts, refused } = await underTightLimit(ctx, () => Promise.all(saved.map((wf) => runSaved(ctx, wf))));
+				const {
+					value: results,
+					posts,
+					refused,
+				} = await underTightLimit(ctx, () => Promise.all(saved.map((wf) => runSaved(ctx, wf))));
 				results.forEach(expectSuccess);
 				// each of the 40 names once: none lost, none created twice
-				const expected = [0, 1].flatMap((w) => Array.from({ length: 20 }, (_, i) => `${prefix} ${w}-${i}`)).sort();
+				const expected = [0, 1]
+					.flatMap((w) => Array.from({ length: 20 }, (_, i) => `${prefix} ${w}-${i}`))
+					.sort();
 				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), expected);
 				const workers = ctx.queue ? ` on ${ctx.queue.workers.length} worker(s)` : ' in one process';
 				return `40 created${workers}; ${refused} of ${posts} requests refused (429) and waited out`;

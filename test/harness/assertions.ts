@@ -11,6 +11,8 @@ beforeEach(() => expect.hasAssertions());
 afterEach(() => {
 	const waits = realWaitsRefused.splice(0);
 	if (waits.length > 0) {
-		throw new Error(`This test waited on the real clock (${waits.join(', ')} ms, skipped): turn on fastClock() or manualClock() (test/harness/clock.ts)`);
+		throw new Error(
+			`This test waited on the real clock (${waits.join(', ')} ms, skipped): turn on fastClock() or manualClock() (test/harness/clock.ts)`,
+		);
 	}
 });

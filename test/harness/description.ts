@@ -48,18 +48,28 @@ export function recordRequests(): Sent[] {
 		function (this: nock.ReplyFnContext, uri: string, body: nock.Body): nock.ReplyFnResult {
 			const url = new URL(uri, TEST_BASE_URL);
 			const last = sent[sent.length - 1];
-			if (method !== 'GET' && last?.method === 'GET' && 'page' in last.query && url.pathname.startsWith(last.path)) sent.pop();
+			if (
+				method !== 'GET' &&
+				last?.method === 'GET' &&
+				'page' in last.query &&
+				url.pathname.startsWith(last.path)
+			)
+				sent.pop();
 			sent.push({
 				method,
 				path: url.pathname,
 				query: Object.fromEntries(url.searchParams.entries()),
 				body: (typeof body === 'object' && body !== null ? body : {}) as IDataObject,
 			});
-			if (method === 'GET') return [200, { data: [{ id: 'x_1' }], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } }];
+			if (method === 'GET')
+				return [
+					200,
+					{ data: [{ id: 'x_1' }], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
+				];
 			return [method === 'POST' ? 201 : 200, { data: { id: 'x_1' } }];
 		};
 	const scope = nock('https://api.business-ops.test').persist();
-	for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) scope.intercept(/.*/, method).reply(reply(method));
+	for (const method of ['GET', 'POST', 'PATCH', 'DELETE'])
+		scope.intercept(/.*/, method).reply(reply(method));
 	return sent;
 }
-

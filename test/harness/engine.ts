@@ -261,7 +261,9 @@ export async function runDeclarativeNode(
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
 	if (options.toolArguments) {
 		const inputOverride = { ai_tool: [options.toolArguments.map((json) => ({ json }))] };
-		runExecutionData.resultData.runData[node.name] = [{ inputOverride, startTime: 0, executionTime: 0, executionIndex: 0, source: [] }];
+		runExecutionData.resultData.runData[node.name] = [
+			{ inputOverride, startTime: 0, executionTime: 0, executionIndex: 0, source: [] },
+		];
 	}
 	const executeData: IExecuteData = { node, data: inputData, source: null };
 	const context = new ExecuteContext(
@@ -298,7 +300,18 @@ export async function runWithRetries(
 	const executeData: IExecuteData = { node, data: inputData, source: null };
 	const tries: Array<{ items?: INodeExecutionData[]; error?: Error }> = [];
 	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
-		const context = new ExecuteContext(workflow, node, additionalData, 'trigger', runExecutionData, 0, options.items, inputData, executeData, []);
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			additionalData,
+			'trigger',
+			runExecutionData,
+			0,
+			options.items,
+			inputData,
+			executeData,
+			[],
+		);
 		try {
 			const output = await new RoutingNode(context, nodeType).runNode();
 			tries.push({ items: output?.[0] ?? [] });
@@ -346,7 +359,11 @@ export async function testCredential(
 	};
 	let items: INodeExecutionData[];
 	try {
-		({ items } = await runDeclarativeNode(mockNodeType, {}, { credentials: null, mode: 'internal', credentialsDecrypted }));
+		({ items } = await runDeclarativeNode(
+			mockNodeType,
+			{},
+			{ credentials: null, mode: 'internal', credentialsDecrypted },
+		));
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string } } })
 			.cause;
@@ -367,8 +384,13 @@ export async function testCredential(
 		// n8n: lodash `get(response[0][0].json, key) === value`
 		const found = rule.properties.key
 			.split('.')
-			.reduce<unknown>((at: unknown, key: string) => (at !== null && typeof at === 'object' ? (at as IDataObject)[key] : undefined), items[0]?.json);
-		if (found === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+			.reduce<unknown>(
+				(at: unknown, key: string) =>
+					at !== null && typeof at === 'object' ? (at as IDataObject)[key] : undefined,
+				items[0]?.json,
+			);
+		if (found === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
@@ -476,7 +498,8 @@ export async function activateTrigger(
 	testNode: TestNode,
 	activation: WorkflowActivateMode = 'activate',
 ): Promise<{ existed: boolean }> {
-	const existed = (await runWebhookMethod(nodeType, testNode, 'checkExists', 'trigger', activation)) === true;
+	const existed =
+		(await runWebhookMethod(nodeType, testNode, 'checkExists', 'trigger', activation)) === true;
 	if (!existed) await runWebhookMethod(nodeType, testNode, 'create', 'trigger', activation);
 	return { existed };
 }
@@ -487,16 +510,22 @@ export async function deactivateTrigger(nodeType: INodeType, testNode: TestNode)
 }
 
 /** What n8n does when the editor starts listening for a test event. */
-export async function startTestListening(nodeType: INodeType, testNode: TestNode): Promise<{ existed: boolean }> {
+export async function startTestListening(
+	nodeType: INodeType,
+	testNode: TestNode,
+): Promise<{ existed: boolean }> {
 	const opts = { isTest: true };
-	const existed = (await runWebhookMethod(nodeType, testNode, 'checkExists', 'manual', 'manual', opts)) === true;
+	const existed =
+		(await runWebhookMethod(nodeType, testNode, 'checkExists', 'manual', 'manual', opts)) === true;
 	if (!existed) await runWebhookMethod(nodeType, testNode, 'create', 'manual', 'manual', opts);
 	return { existed };
 }
 
 /** What n8n does when test listening ends (after the first execution, a timeout or a cancel). */
 export async function stopTestListening(nodeType: INodeType, testNode: TestNode) {
-	return await runWebhookMethod(nodeType, testNode, 'delete', 'internal', 'update', { isTest: true });
+	return await runWebhookMethod(nodeType, testNode, 'delete', 'internal', 'update', {
+		isTest: true,
+	});
 }
 
 export interface FakeDelivery {

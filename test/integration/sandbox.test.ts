@@ -20,7 +20,9 @@ beforeEach(() => {
 	forgetRateBudgets();
 });
 
-const withKey = (apiKey: string, baseUrl = sandbox.baseUrl) => ({ credentials: { apiKey, baseUrl } });
+const withKey = (apiKey: string, baseUrl = sandbox.baseUrl) => ({
+	credentials: { apiKey, baseUrl },
+});
 
 test('Return All reads 260 extra contacts in the fewest pages, on the current and the legacy base URL', async () => {
 	sandbox.control.seed({ resource: 'contacts', count: 260 });
@@ -39,34 +41,37 @@ test('Return All reads 260 extra contacts in the fewest pages, on the current an
 	}
 });
 
-describe.each([false, true])('20 creates against 5 requests per second (refusals counted: %s)', (countRefused) => {
-	const names = Array.from({ length: 20 }, (_, i) => `Burst ${i}`);
-	const createAll = async (credentials: { requestsPerMinute?: number }) => {
-		sandbox.control.setRateLimit({ limit: 5, windowMs: 1000 });
-		sandbox.control.setCountRefused(countRefused);
-		const { items } = await runDeclarativeNode(
-			node,
-			{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
-			{
-				credentials: { ...withKey(sandbox.keys.admin).credentials, ...credentials },
-				items: names.map((name) => ({ json: { name } })),
-			},
-		);
-		expect(items.map((i) => i.json.name)).toEqual(names);
-		const posts = sandbox.control.requestLog().filter((entry) => entry.method === 'POST');
-		expect(posts.filter((entry) => entry.status === 201)).toHaveLength(20);
-		return posts.filter((entry) => entry.status === 429).length;
-	};
+describe.each([false, true])(
+	'20 creates against 5 requests per second (refusals counted: %s)',
+	(countRefused) => {
+		const names = Array.from({ length: 20 }, (_, i) => `Burst ${i}`);
+		const createAll = async (credentials: { requestsPerMinute?: number }) => {
+			sandbox.control.setRateLimit({ limit: 5, windowMs: 1000 });
+			sandbox.control.setCountRefused(countRefused);
+			const { items } = await runDeclarativeNode(
+				node,
+				{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
+				{
+					credentials: { ...withKey(sandbox.keys.admin).credentials, ...credentials },
+					items: names.map((name) => ({ json: { name } })),
+				},
+			);
+			expect(items.map((i) => i.json.name)).toEqual(names);
+			const posts = sandbox.control.requestLog().filter((entry) => entry.method === 'POST');
+			expect(posts.filter((entry) => entry.status === 201)).toHaveLength(20);
+			return posts.filter((entry) => entry.status === 429).length;
+		};
 
-	test('a budget that matches the limit: paced, never refused', async () => {
-		useBudgetWindow(sandbox.keys.admin, 5, 1000);
-		expect(await createAll({ requestsPerMinute: 5 })).toBe(0);
-	}, 30_000);
+		test('a budget that matches the limit: paced, never refused', async () => {
+			useBudgetWindow(sandbox.keys.admin, 5, 1000);
+			expect(await createAll({ requestsPerMinute: 5 })).toBe(0);
+		}, 30_000);
 
-	test('a budget above the limit (someone else uses the key): refusals are waited out, all created once', async () => {
-		expect(await createAll({})).toBeLessThanOrEqual(8);
-	}, 60_000);
-});
+		test('a budget above the limit (someone else uses the key): refusals are waited out, all created once', async () => {
+			expect(await createAll({})).toBeLessThanOrEqual(8);
+		}, 60_000);
+	},
+);
 
 test('a read-only key gets the missing scope in the error', async () => {
 	const scopeError = await runDeclarativeNode(
@@ -74,6 +79,8 @@ test('a read-only key gets the missing scope in the error', async () => {
 		{ resource: 'contact', operation: 'create', name: 'Nope' },
 		withKey(sandbox.keys.readOnly),
 	).catch((e) => e);
-	expect(scopeError.message).toMatch(/contacts\.write.*\(HTTP 403 insufficient_scope, POST \/contacts\) \[item 0\]$/);
+	expect(scopeError.message).toMatch(
+		/contacts\.write.*\(HTTP 403 insufficient_scope, POST \/contacts\) \[item 0\]$/,
+	);
 	expect(scopeError.description).toMatch(/lacks the scope "contacts.write"/);
 });

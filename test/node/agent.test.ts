@@ -3,7 +3,15 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, jsonOf, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import {
+	byId,
+	jsonOf,
+	loadNodeType,
+	runDeclarativeNode,
+	runListSearch,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
 beforeEach(() => {
@@ -13,8 +21,10 @@ beforeEach(() => {
 
 const node = loadNodeType(new BusinessOps());
 const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
-	await runDeclarativeNode(node, { resource: 'agent', ...params }, options);
+const run = async (
+	params: INodeParameters,
+	options: Parameters<typeof runDeclarativeNode>[2] = {},
+) => await runDeclarativeNode(node, { resource: 'agent', ...params }, options);
 /** n8n leaves the body out of a POST that has no fields. */
 const noBody = (body: unknown) => body === '';
 
@@ -24,7 +34,12 @@ const overrides = (...pairs: Array<[string, string]>) => ({
 });
 
 const quoteAgent = { id: 'agt_1', name: 'Offertes', agentType: 'QuoteAgent', status: 'active' };
-const careAgent = { id: 'agt_2', name: 'Klantcontact', agentType: 'CustomerCareAgent', status: 'active' };
+const careAgent = {
+	id: 'agt_2',
+	name: 'Klantcontact',
+	agentType: 'CustomerCareAgent',
+	status: 'active',
+};
 
 afterEach(() => {
 	expect(nock.pendingMocks()).toEqual([]);
@@ -44,7 +59,10 @@ describe('Agent: Get and Get Many', () => {
 	it('Get takes the agent from the list mode of the locator as well', async () => {
 		api().get('/agents/agt_2').reply(200, { data: careAgent });
 
-		const { items } = await run({ operation: 'get', agentId: { __rl: true, mode: 'list', value: 'agt_2' } });
+		const { items } = await run({
+			operation: 'get',
+			agentId: { __rl: true, mode: 'list', value: 'agt_2' },
+		});
 
 		expect(jsonOf(items)).toEqual([careAgent]);
 	});
@@ -55,9 +73,18 @@ describe('Agent: Get and Get Many', () => {
 			meta: { page: n, pageSize: 100, total: 3, hasMore },
 		});
 		const filter = { status: 'paused', agentType: 'QuoteAgent', pageSize: '100' };
-		api().get('/agents').query({ ...filter, page: '1' }).reply(200, page(1, true));
-		api().get('/agents').query({ ...filter, page: '2' }).reply(200, page(2, true));
-		api().get('/agents').query({ ...filter, page: '3' }).reply(200, page(3, false));
+		api()
+			.get('/agents')
+			.query({ ...filter, page: '1' })
+			.reply(200, page(1, true));
+		api()
+			.get('/agents')
+			.query({ ...filter, page: '2' })
+			.reply(200, page(2, true));
+		api()
+			.get('/agents')
+			.query({ ...filter, page: '3' })
+			.reply(200, page(3, false));
 
 		const { items } = await run({
 			operation: 'getAll',
@@ -65,14 +92,21 @@ describe('Agent: Get and Get Many', () => {
 			filters: { status: 'paused', agentType: 'QuoteAgent' },
 		});
 
-		expect(jsonOf(items).map((a) => (a as { id: string }).id)).toEqual(['agt_p1', 'agt_p2', 'agt_p3']);
+		expect(jsonOf(items).map((a) => (a as { id: string }).id)).toEqual([
+			'agt_p1',
+			'agt_p2',
+			'agt_p3',
+		]);
 	});
 
 	it('Get Many with a Limit asks for that many and stops there', async () => {
 		api()
 			.get('/agents')
 			.query({ page: '1', pageSize: '2' })
-			.reply(200, { data: [quoteAgent, careAgent], meta: { page: 1, pageSize: 2, total: 9, hasMore: true } });
+			.reply(200, {
+				data: [quoteAgent, careAgent],
+				meta: { page: 1, pageSize: 2, total: 9, hasMore: true },
+			});
 
 		const { items } = await run({ operation: 'getAll', returnAll: false, limit: 2 });
 
@@ -85,7 +119,10 @@ describe('Agent: Get and Get Many', () => {
 			.query({ page: '1', pageSize: '50', agentType: 'CustomerCareAgent' })
 			.reply(200, { data: [careAgent], meta: { page: 1, pageSize: 50, total: 1, hasMore: false } });
 
-		const { items } = await run({ operation: 'getAll', filters: { agentType: 'CustomerCareAgent' } });
+		const { items } = await run({
+			operation: 'getAll',
+			filters: { agentType: 'CustomerCareAgent' },
+		});
 
 		expect(jsonOf(items)).toEqual([careAgent]);
 	});
@@ -94,9 +131,17 @@ describe('Agent: Get and Get Many', () => {
 		api()
 			.get('/agents')
 			.query({ page: '1', pageSize: '100' })
-			.reply(200, { data: [quoteAgent, careAgent], meta: { page: 1, pageSize: 100, total: 2, hasMore: false } });
+			.reply(200, {
+				data: [quoteAgent, careAgent],
+				meta: { page: 1, pageSize: 100, total: 2, hasMore: false },
+			});
 
-		const result = await runListSearch(node, 'searchAgents', { resource: 'agent', operation: 'get' }, 'klant');
+		const result = await runListSearch(
+			node,
+			'searchAgents',
+			{ resource: 'agent', operation: 'get' },
+			'klant',
+		);
 
 		expect(result).toEqual({
 			results: [{ name: 'Klantcontact · CustomerCareAgent · active', value: 'agt_2' }],
@@ -110,15 +155,19 @@ describe('Agent: Update, Pause and Resume', () => {
 		const renamed = { ...quoteAgent, name: 'Offertes schilderwerk' };
 		api().patch('/agents/agt_1', { name: 'Offertes schilderwerk' }).reply(200, { data: renamed });
 
-		const { items } = await run({ operation: 'update', agentId: byId('agt_1'), name: 'Offertes schilderwerk' });
+		const { items } = await run({
+			operation: 'update',
+			agentId: byId('agt_1'),
+			name: 'Offertes schilderwerk',
+		});
 
 		expect(jsonOf(items)).toEqual([renamed]);
 	});
 
 	it('Update refuses an empty name and sends nothing', async () => {
-		await expect(run({ operation: 'update', agentId: byId('agt_1'), name: '={{ "  " }}' })).rejects.toThrow(
-			'Name: a value is required [item 0]',
-		);
+		await expect(
+			run({ operation: 'update', agentId: byId('agt_1'), name: '={{ "  " }}' }),
+		).rejects.toThrow('Name: a value is required [item 0]');
 	});
 
 	it('Pause posts to /agents/{id}/pause without a body', async () => {
@@ -141,9 +190,16 @@ describe('Agent: Update, Pause and Resume', () => {
 	it('Pause with a read-only key fails with the API code, message, HTTP status, missing scope and item', async () => {
 		api()
 			.post('/agents/agt_1/pause')
-			.reply(403, { error: { code: 'insufficient_scope', message: 'This API key lacks the scope "agents.write"' } });
+			.reply(403, {
+				error: {
+					code: 'insufficient_scope',
+					message: 'This API key lacks the scope "agents.write"',
+				},
+			});
 
-		const error = await run({ operation: 'pause', agentId: byId('agt_1') }).catch((e: unknown) => e);
+		const error = await run({ operation: 'pause', agentId: byId('agt_1') }).catch(
+			(e: unknown) => e,
+		);
 
 		expect(error).toMatchObject({
 			message:
@@ -162,9 +218,14 @@ describe('Agent: Update, Pause and Resume', () => {
 
 	it('Pause of a paused agent fails with the 422 invalid_state answer and is not repeated', async () => {
 		const message = 'Cannot pause agent agt_1: its status is "paused"';
-		api().post('/agents/agt_1/pause').once().reply(422, { error: { code: 'invalid_state', message } });
+		api()
+			.post('/agents/agt_1/pause')
+			.once()
+			.reply(422, { error: { code: 'invalid_state', message } });
 
-		const error = await run({ operation: 'pause', agentId: byId('agt_1') }).catch((e: unknown) => e);
+		const error = await run({ operation: 'pause', agentId: byId('agt_1') }).catch(
+			(e: unknown) => e,
+		);
 
 		expect(error).toMatchObject({
 			message: `${message} (HTTP 422 invalid_state, POST /agents/agt_1/pause) [item 0]`,
@@ -200,7 +261,10 @@ describe('Agent: autonomy', () => {
 		const body = {
 			defaultMode: 'auto_after_approvals',
 			autoAfterApprovalsCount: 5,
-			actionOverrides: { send_invoice: { mode: 'manual' }, create_draft_quote: { mode: 'auto_instant' } },
+			actionOverrides: {
+				send_invoice: { mode: 'manual' },
+				create_draft_quote: { mode: 'auto_instant' },
+			},
 		};
 		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
 
@@ -209,26 +273,36 @@ describe('Agent: autonomy', () => {
 			agentId: byId('agt_1'),
 			defaultMode: 'auto_after_approvals',
 			autoAfterApprovalsCount: 5,
-			actionOverrides: overrides([' send_invoice ', 'manual'], ['create_draft_quote', 'auto_instant']),
+			actionOverrides: overrides(
+				[' send_invoice ', 'manual'],
+				['create_draft_quote', 'auto_instant'],
+			),
 		});
 
 		expect(jsonOf(items)).toEqual([body]);
 	});
 
-	it.each(['manual', 'auto_instant'])('Update Autonomy to %s leaves the approvals count out', async (mode) => {
-		api().patch('/agents/agt_1/autonomy', { defaultMode: mode }).reply(200, { data: { defaultMode: mode } });
+	it.each(['manual', 'auto_instant'])(
+		'Update Autonomy to %s leaves the approvals count out',
+		async (mode) => {
+			api()
+				.patch('/agents/agt_1/autonomy', { defaultMode: mode })
+				.reply(200, { data: { defaultMode: mode } });
 
-		await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
-			defaultMode: mode,
-			autoAfterApprovalsCount: 4,
-		});
-	});
+			await run({
+				operation: 'updateAutonomy',
+				agentId: byId('agt_1'),
+				defaultMode: mode,
+				autoAfterApprovalsCount: 4,
+			});
+		},
+	);
 
 	it('Update Autonomy with Keep Current Mode sends only the overrides', async () => {
 		const body = { actionOverrides: { send_invoice: { mode: 'auto_instant' } } };
-		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: { ...autonomy, ...body } });
+		api()
+			.patch('/agents/agt_1/autonomy', body)
+			.reply(200, { data: { ...autonomy, ...body } });
 
 		await run({
 			operation: 'updateAutonomy',
@@ -245,7 +319,9 @@ describe('Agent: autonomy', () => {
 				actionOverrides: { send_invoice: { mode: 'auto_after_approvals' } },
 				autoAfterApprovalsCount: 4,
 			};
-			api().patch('/agents/agt_1/autonomy', body).reply(200, { data: { ...autonomy, ...body } });
+			api()
+				.patch('/agents/agt_1/autonomy', body)
+				.reply(200, { data: { ...autonomy, ...body } });
 
 			await run({
 				operation: 'updateAutonomy',
@@ -272,15 +348,23 @@ describe('Agent: autonomy', () => {
 	});
 
 	it('Clear Action Overrides sends an empty set of overrides', async () => {
-		api().patch('/agents/agt_1/autonomy', { actionOverrides: {} }).reply(200, { data: { ...autonomy, actionOverrides: {} } });
+		api()
+			.patch('/agents/agt_1/autonomy', { actionOverrides: {} })
+			.reply(200, { data: { ...autonomy, actionOverrides: {} } });
 
-		const { items } = await run({ operation: 'updateAutonomy', agentId: byId('agt_1'), clearActionOverrides: true });
+		const { items } = await run({
+			operation: 'updateAutonomy',
+			agentId: byId('agt_1'),
+			clearActionOverrides: true,
+		});
 
 		expect(items[0].json.actionOverrides).toEqual({});
 	});
 
 	it('Clear Action Overrides wins over override rows left in a saved workflow (the rows are hidden)', async () => {
-		api().patch('/agents/agt_1/autonomy', { defaultMode: 'manual', actionOverrides: {} }).reply(200, { data: autonomy });
+		api()
+			.patch('/agents/agt_1/autonomy', { defaultMode: 'manual', actionOverrides: {} })
+			.reply(200, { data: autonomy });
 
 		await run({
 			operation: 'updateAutonomy',
@@ -295,16 +379,26 @@ describe('Agent: autonomy', () => {
 		api().patch('/agents/agt_1/autonomy', { defaultMode: 'manual' }).reply(200, { data: autonomy });
 
 		const { items } = await run(
-			{ operation: 'updateAutonomy', agentId: byId('agt_1'), defaultMode: 'manual', clearActionOverrides: '={{ $json.clear }}' },
+			{
+				operation: 'updateAutonomy',
+				agentId: byId('agt_1'),
+				defaultMode: 'manual',
+				clearActionOverrides: '={{ $json.clear }}',
+			},
 			{ items: [{ json: { clear: 'false' } }, { json: { clear: 'maybe' } }], continueOnFail: true },
 		);
 
-		expect(items[1].error?.message).toBe('Clear Action Overrides: must be true or false; the expression gave "maybe" [item 1]');
+		expect(items[1].error?.message).toBe(
+			'Clear Action Overrides: must be true or false; the expression gave "maybe" [item 1]',
+		);
 	});
 
 	it('the approvals count from an expression is sent as a number', async () => {
 		api()
-			.patch('/agents/agt_1/autonomy', { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 2 })
+			.patch('/agents/agt_1/autonomy', {
+				defaultMode: 'auto_after_approvals',
+				autoAfterApprovalsCount: 2,
+			})
 			.reply(200, { data: {} });
 
 		await run(
@@ -319,11 +413,7 @@ describe('Agent: autonomy', () => {
 	});
 
 	const refused: Array<[string, INodeParameters, string]> = [
-		[
-			'nothing to change',
-			{},
-			'Default Mode: nothing to change [item 0]',
-		],
+		['nothing to change', {}, 'Default Mode: nothing to change [item 0]'],
 		[
 			'a negative approvals count',
 			{ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: -1 },
@@ -336,7 +426,10 @@ describe('Agent: autonomy', () => {
 		],
 		[
 			'a fractional approvals count that an override needs',
-			{ actionOverrides: overrides(['send_invoice', 'auto_after_approvals']), autoAfterApprovalsCount: 1.5 },
+			{
+				actionOverrides: overrides(['send_invoice', 'auto_after_approvals']),
+				autoAfterApprovalsCount: 1.5,
+			},
 			'Approvals Count: "1.5" must be a whole number of 0 or more [item 0]',
 		],
 		[
@@ -351,7 +444,10 @@ describe('Agent: autonomy', () => {
 		],
 		[
 			'an empty action name',
-			{ defaultMode: 'manual', actionOverrides: overrides(['send_invoice', 'manual'], [' ', 'manual']) },
+			{
+				defaultMode: 'manual',
+				actionOverrides: overrides(['send_invoice', 'manual'], [' ', 'manual']),
+			},
 			'Action Overrides: override 2 has no action name (such as send_invoice) [item 0]',
 		],
 		[
@@ -361,18 +457,28 @@ describe('Agent: autonomy', () => {
 		],
 	];
 
-	it.each(refused)('Update Autonomy refuses %s and sends nothing', async (_case, params, message) => {
-		const error = await run({ operation: 'updateAutonomy', agentId: byId('agt_1'), ...params }).catch(
-			(e: unknown) => e,
-		);
+	it.each(refused)(
+		'Update Autonomy refuses %s and sends nothing',
+		async (_case, params, message) => {
+			const error = await run({
+				operation: 'updateAutonomy',
+				agentId: byId('agt_1'),
+				...params,
+			}).catch((e: unknown) => e);
 
-		expect(error).toMatchObject({ message, context: { itemIndex: 0 } });
-		expect((error as { description: string }).description).toContain('Nothing was sent for this item');
-	});
+			expect(error).toMatchObject({ message, context: { itemIndex: 0 } });
+			expect((error as { description: string }).description).toContain(
+				'Nothing was sent for this item',
+			);
+		},
+	);
 
 	it('a refused item names its own index and the other items are still sent', async () => {
 		api()
-			.patch('/agents/agt_1/autonomy', { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 })
+			.patch('/agents/agt_1/autonomy', {
+				defaultMode: 'auto_after_approvals',
+				autoAfterApprovalsCount: 3,
+			})
 			.reply(200, { data: { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 } });
 
 		const { items } = await run(
@@ -385,8 +491,13 @@ describe('Agent: autonomy', () => {
 			{ items: [{ json: { approvals: 3 } }, { json: { approvals: 'two' } }], continueOnFail: true },
 		);
 
-		expect(items[0].json).toEqual({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 3 });
-		expect(items[1].error?.message).toBe('Approvals Count: must be a number; the expression gave "two" [item 1]');
+		expect(items[0].json).toEqual({
+			defaultMode: 'auto_after_approvals',
+			autoAfterApprovalsCount: 3,
+		});
+		expect(items[1].error?.message).toBe(
+			'Approvals Count: must be a number; the expression gave "two" [item 1]',
+		);
 	});
 });
 
@@ -395,7 +506,10 @@ describe('Agent: description', () => {
 
 	it('shows the approvals count for every default mode, since an override may need it', () => {
 		const count = properties.find((p) => p.name === 'autoAfterApprovalsCount');
-		expect(count?.displayOptions?.show).toEqual({ resource: ['agent'], operation: ['updateAutonomy'] });
+		expect(count?.displayOptions?.show).toEqual({
+			resource: ['agent'],
+			operation: ['updateAutonomy'],
+		});
 	});
 
 	it('hides the override rows while Clear Action Overrides is on', () => {

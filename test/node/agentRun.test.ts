@@ -3,7 +3,15 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, jsonOf, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import {
+	byId,
+	jsonOf,
+	loadNodeType,
+	runDeclarativeNode,
+	runListSearch,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
 beforeEach(() => {
@@ -13,8 +21,10 @@ beforeEach(() => {
 
 const node = loadNodeType(new BusinessOps());
 const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
-	await runDeclarativeNode(node, { resource: 'agentRun', ...params }, options);
+const run = async (
+	params: INodeParameters,
+	options: Parameters<typeof runDeclarativeNode>[2] = {},
+) => await runDeclarativeNode(node, { resource: 'agentRun', ...params }, options);
 
 const runRecord = (id: string, status = 'success') => ({
 	id,
@@ -27,7 +37,11 @@ const runRecord = (id: string, status = 'success') => ({
 	startedAt: '2026-11-20T09:00:00Z',
 	finishedAt: '2026-11-20T09:00:02Z',
 	input: { subject: 'Offerte schilderwerk', bodyText: 'Graag een prijs voor de gevel.' },
-	output: { action: 'quote_created', quoteId: 'quo_7', lines: [{ name: 'Gevel', data: { m2: 40 } }] },
+	output: {
+		action: 'quote_created',
+		quoteId: 'quo_7',
+		lines: [{ name: 'Gevel', data: { m2: 40 } }],
+	},
 });
 
 afterEach(() => {
@@ -46,9 +60,9 @@ describe('Agent Run: Get', () => {
 	});
 
 	it('refuses a missing run ID before anything is sent', async () => {
-		await expect(run({ operation: 'get', agentId: byId('agt_1'), runId: byId('') })).rejects.toThrow(
-			'Run: no ID was given [item 0]',
-		);
+		await expect(
+			run({ operation: 'get', agentId: byId('agt_1'), runId: byId('') }),
+		).rejects.toThrow('Run: no ID was given [item 0]');
 	});
 });
 
@@ -58,11 +72,17 @@ describe('Agent Run: Get Many', () => {
 		api()
 			.get('/agents/agt_1/runs')
 			.query({ ...query, page: '1' })
-			.reply(200, { data: [runRecord('run_1', 'failed')], meta: { page: 1, pageSize: 100, total: 2, hasMore: true } });
+			.reply(200, {
+				data: [runRecord('run_1', 'failed')],
+				meta: { page: 1, pageSize: 100, total: 2, hasMore: true },
+			});
 		api()
 			.get('/agents/agt_1/runs')
 			.query({ ...query, page: '2' })
-			.reply(200, { data: [runRecord('run_2', 'failed')], meta: { page: 2, pageSize: 100, total: 2, hasMore: false } });
+			.reply(200, {
+				data: [runRecord('run_2', 'failed')],
+				meta: { page: 2, pageSize: 100, total: 2, hasMore: false },
+			});
 
 		const { items } = await run({
 			operation: 'getAll',
@@ -78,7 +98,10 @@ describe('Agent Run: Get Many', () => {
 		api()
 			.get('/agents/agt_1/runs')
 			.query({ page: '1', pageSize: '1' })
-			.reply(200, { data: [runRecord('run_1')], meta: { page: 1, pageSize: 1, total: 5, hasMore: true } });
+			.reply(200, {
+				data: [runRecord('run_1')],
+				meta: { page: 1, pageSize: 1, total: 5, hasMore: true },
+			});
 
 		const { items } = await run({
 			operation: 'getAll',
@@ -106,7 +129,12 @@ describe('Agent Run: Get Many', () => {
 		api()
 			.get('/agents/agt_1/runs')
 			.query(true)
-			.reply(403, { error: { code: 'insufficient_scope', message: 'This API key lacks the scope "agents.read"' } });
+			.reply(403, {
+				error: {
+					code: 'insufficient_scope',
+					message: 'This API key lacks the scope "agents.read"',
+				},
+			});
 
 		await expect(run({ operation: 'getAll', agentId: byId('agt_1') })).rejects.toMatchObject({
 			httpCode: '403',

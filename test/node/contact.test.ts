@@ -2,7 +2,13 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY } from '../harness/engine';
+import {
+	byId,
+	loadNodeType,
+	runDeclarativeNode,
+	runListSearch,
+	TEST_API_KEY,
+} from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
 beforeEach(() => {
@@ -12,7 +18,9 @@ beforeEach(() => {
 
 const node = loadNodeType(new BusinessOps());
 const api = () =>
-	nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 const contact = {
 	id: 'ctc_1',
@@ -23,7 +31,6 @@ const contact = {
 	type: 'business',
 	billingCountry: 'NL',
 };
-
 
 function page(ids: string[], pageNumber: number, hasMore: boolean) {
 	return {
@@ -54,7 +61,12 @@ describe('Contact', () => {
 
 	test('Create sends the name and only the additional fields that were set', async () => {
 		const scope = api()
-			.post('/v1/contacts', { name: contact.name, email: contact.email, billingCountry: 'NL', type: 'business' })
+			.post('/v1/contacts', {
+				name: contact.name,
+				email: contact.email,
+				billingCountry: 'NL',
+				type: 'business',
+			})
 			.reply(201, { data: contact });
 		const { items } = await runDeclarativeNode(node, {
 			resource: 'contact',
@@ -69,7 +81,11 @@ describe('Contact', () => {
 	test('Get reads one contact by ID, from the list or typed', async () => {
 		const scope = api().get('/v1/contacts/ctc_1').twice().reply(200, { data: contact });
 		for (const contactId of [fromList('ctc_1'), byId('ctc_1')]) {
-			const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'get', contactId });
+			const { items } = await runDeclarativeNode(node, {
+				resource: 'contact',
+				operation: 'get',
+				contactId,
+			});
 			expect(items.map((i) => i.json)).toEqual([contact]);
 		}
 		expect(scope.isDone()).toBe(true);
@@ -77,29 +93,56 @@ describe('Contact', () => {
 
 	test('Get Many with Return All pages at 100 until hasMore is false', async () => {
 		const scope = api()
-			.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(['a', 'b'], 1, true))
-			.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, page(['c', 'd'], 2, true))
-			.get('/v1/contacts').query({ page: 3, pageSize: 100 }).reply(200, page(['e'], 3, false));
-		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', returnAll: true });
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 100 })
+			.reply(200, page(['a', 'b'], 1, true))
+			.get('/v1/contacts')
+			.query({ page: 2, pageSize: 100 })
+			.reply(200, page(['c', 'd'], 2, true))
+			.get('/v1/contacts')
+			.query({ page: 3, pageSize: 100 })
+			.reply(200, page(['e'], 3, false));
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(items.map((i) => i.json.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('Get Many with a Limit under 100 asks for exactly that many', async () => {
 		const scope = api()
-			.get('/v1/contacts').query({ page: 1, pageSize: 3 })
-			.reply(200, { data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], meta: { page: 1, pageSize: 3, total: 9, hasMore: true } });
-		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', limit: 3 });
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 3 })
+			.reply(200, {
+				data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+				meta: { page: 1, pageSize: 3, total: 9, hasMore: true },
+			});
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 3,
+		});
 		expect(items.map((i) => i.json.id)).toEqual(['a', 'b', 'c']);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('Get Many with a Limit over 100 pages at 100 and stops at the limit', async () => {
-		const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => `c${from + i}`);
+		const ids = (from: number, count: number) =>
+			Array.from({ length: count }, (_, i) => `c${from + i}`);
 		const scope = api()
-			.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(ids(0, 100), 1, true))
-			.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, page(ids(100, 100), 2, true));
-		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', limit: 150 });
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 100 })
+			.reply(200, page(ids(0, 100), 1, true))
+			.get('/v1/contacts')
+			.query({ page: 2, pageSize: 100 })
+			.reply(200, page(ids(100, 100), 2, true));
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			limit: 150,
+		});
 		expect(items).toHaveLength(150);
 		expect(items[149].json.id).toBe('c149');
 		expect(scope.isDone()).toBe(true);
@@ -134,15 +177,25 @@ describe('Contact', () => {
 	});
 
 	test('Delete answers { deleted: true, id }', async () => {
-		const scope = api().delete('/v1/contacts/ctc_1').reply(200, { data: { id: 'ctc_1', deleted: true } });
-		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'delete', contactId: byId('ctc_1') });
+		const scope = api()
+			.delete('/v1/contacts/ctc_1')
+			.reply(200, { data: { id: 'ctc_1', deleted: true } });
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'delete',
+			contactId: byId('ctc_1'),
+		});
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: 'ctc_1' }]);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('Delete with an empty answer still reports the ID', async () => {
 		const scope = api().delete('/v1/contacts/ctc_2').reply(204);
-		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'delete', contactId: byId('ctc_2') });
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'delete',
+			contactId: byId('ctc_2'),
+		});
 		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: 'ctc_2' }]);
 		expect(scope.isDone()).toBe(true);
 	});
@@ -150,7 +203,11 @@ describe('Contact', () => {
 
 describe('Contact input checks (nothing is sent)', () => {
 	test.each([
-		['an e-mail without @', { email: 'info.bakkerij.nl' }, 'Email: "info.bakkerij.nl" is not an e-mail address [item 0]'],
+		[
+			'an e-mail without @',
+			{ email: 'info.bakkerij.nl' },
+			'Email: "info.bakkerij.nl" is not an e-mail address [item 0]',
+		],
 	])('Create refuses %s', async (_case, additionalFields, message) => {
 		const error = await runDeclarativeNode(node, {
 			resource: 'contact',
@@ -162,11 +219,17 @@ describe('Contact input checks (nothing is sent)', () => {
 	});
 
 	test.each([
-		['an ID with a slash', 'ctc_1/../../organization', 'Contact: "ctc_1/../../organization" is not an ID'],
+		[
+			'an ID with a slash',
+			'ctc_1/../../organization',
+			'Contact: "ctc_1/../../organization" is not an ID',
+		],
 		['an empty ID', '', 'Contact: no ID was given'],
 		['an ID with spaces', 'ctc 1', 'Contact: "ctc 1" is not an ID'],
 	])('Get refuses %s', async (_case, value, message) => {
-		const scope = api().get('/v1/contacts/ok').reply(200, { data: { id: 'ok' } });
+		const scope = api()
+			.get('/v1/contacts/ok')
+			.reply(200, { data: { id: 'ok' } });
 		const error = await runDeclarativeNode(
 			node,
 			{ resource: 'contact', operation: 'get', contactId: '={{ $json.id }}' },
@@ -185,12 +248,18 @@ describe('Contact input checks (nothing is sent)', () => {
 describe('Contact list search', () => {
 	test('lists contacts by name and e-mail, filtered, with the next page as token', async () => {
 		api()
-			.get('/v1/contacts').query({ page: 1, pageSize: 100 })
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 100 })
 			.reply(200, {
 				data: [contact, { id: 'ctc_2', name: 'Fietsenmaker Jansen', email: 'jan@jansen.nl' }],
 				meta: { page: 1, pageSize: 100, total: 150, hasMore: true },
 			});
-		const result = await runListSearch(node, 'searchContacts', { resource: 'contact', operation: 'get' }, 'jansen');
+		const result = await runListSearch(
+			node,
+			'searchContacts',
+			{ resource: 'contact', operation: 'get' },
+			'jansen',
+		);
 		expect(result).toEqual({
 			results: [{ name: 'Fietsenmaker Jansen · jan@jansen.nl', value: 'ctc_2' }],
 			paginationToken: '2',
@@ -208,9 +277,16 @@ describe('API key and organization', () => {
 	});
 
 	test('Organization > Get reads all settings', async () => {
-		const settings = { legalName: 'Bakkerij de Vries B.V.', defaultCurrency: 'EUR', defaultVatPercentage: 21 };
+		const settings = {
+			legalName: 'Bakkerij de Vries B.V.',
+			defaultCurrency: 'EUR',
+			defaultVatPercentage: 21,
+		};
 		const scope = api().get('/v1/organization').reply(200, { data: settings });
-		const { items } = await runDeclarativeNode(node, { resource: 'organization', operation: 'get' });
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'organization',
+			operation: 'get',
+		});
 		expect(items.map((i) => i.json)).toEqual([settings]);
 		expect(scope.isDone()).toBe(true);
 	});
@@ -229,13 +305,24 @@ describe('API key and organization', () => {
 	});
 
 	test.each([
-		[{ defaultCurrency: 'euro' }, 'Default Currency: "euro" must be a 3-letter ISO 4217 code such as EUR [item 0]'],
-		[{ defaultVatPercentage: 121 }, 'Default VAT Percentage: "121" must be a number from 0 to 100 [item 0]'],
-		[{ defaultPaymentTermsDays: 14.5 }, 'Default Payment Terms (Days): "14.5" must be a whole number of 0 or more [item 0]'],
+		[
+			{ defaultCurrency: 'euro' },
+			'Default Currency: "euro" must be a 3-letter ISO 4217 code such as EUR [item 0]',
+		],
+		[
+			{ defaultVatPercentage: 121 },
+			'Default VAT Percentage: "121" must be a number from 0 to 100 [item 0]',
+		],
+		[
+			{ defaultPaymentTermsDays: 14.5 },
+			'Default Payment Terms (Days): "14.5" must be a whole number of 0 or more [item 0]',
+		],
 	])('Organization > Update refuses %j before sending', async (updateFields, message) => {
-		const error = await runDeclarativeNode(node, { resource: 'organization', operation: 'update', updateFields }).catch(
-			(e) => e,
-		);
+		const error = await runDeclarativeNode(node, {
+			resource: 'organization',
+			operation: 'update',
+			updateFields,
+		}).catch((e) => e);
 		expect(error.message).toBe(message);
 	});
 });

@@ -8,7 +8,15 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { baseParameters, casesOf, nodeType, operations, recordRequests, type FieldCase, type Sent } from '../harness/description';
+import {
+	baseParameters,
+	casesOf,
+	nodeType,
+	operations,
+	recordRequests,
+	type FieldCase,
+	type Sent,
+} from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
@@ -21,13 +29,22 @@ const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerM
 
 /** Expressions and values that resolve to nothing, one per input item. */
 const EMPTY_VALUES = ['={{ $json.missing }}', '={{ null }}', '', '={{ "" }}', '  '];
-const SENT_AS_NOTHING = new Set<unknown>([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 'NULL']);
+const SENT_AS_NOTHING = new Set<unknown>([
+	undefined,
+	null,
+	'',
+	'undefined',
+	'UNDEFINED',
+	'null',
+	'NULL',
+]);
 
 function emptyValuesIn(request: Sent): string[] {
 	const found: string[] = [];
 	const visit = (value: unknown, where: string) => {
 		if (SENT_AS_NOTHING.has(value)) found.push(`${where} = ${JSON.stringify(value)}`);
-		else if (value && typeof value === 'object') for (const [key, child] of Object.entries(value)) visit(child, `${where}.${key}`);
+		else if (value && typeof value === 'object')
+			for (const [key, child] of Object.entries(value)) visit(child, `${where}.${key}`);
 	};
 	visit(request.body, 'body');
 	visit(request.query, 'query');
@@ -54,16 +71,18 @@ const allCases = operations().flatMap((op) => casesOf(op).map((c) => ({ ...c, op
 describe('Empty values over the whole description', () => {
 	test('the walk finds the optional fields of every create and update', () => {
 		const titles = allCases.filter((c) => !c.required).map((c) => c.title);
-		expect(titles).toEqual(expect.arrayContaining([
-			'contact create: Additional Fields > Billing Country',
-			'contact update: Update Fields > Email',
-			'quote create: Additional Fields > Valid Until',
-			'invoice update: Update Fields > Due Date',
-			'webhook update: Update Fields > URL',
-			'organization update: Update Fields > Default VAT Percentage',
-			'quote create: Items > VAT %',
-			'invoice update: Update Fields > Items > VAT %',
-		]));
+		expect(titles).toEqual(
+			expect.arrayContaining([
+				'contact create: Additional Fields > Billing Country',
+				'contact update: Update Fields > Email',
+				'quote create: Additional Fields > Valid Until',
+				'invoice update: Update Fields > Due Date',
+				'webhook update: Update Fields > URL',
+				'organization update: Update Fields > Default VAT Percentage',
+				'quote create: Items > VAT %',
+				'invoice update: Update Fields > Items > VAT %',
+			]),
+		);
 		expect(titles.length).toBeGreaterThan(60);
 	});
 
@@ -94,16 +113,22 @@ describe('Empty values over the whole description', () => {
 		},
 	);
 
-	const updates = operations().filter((op) => op.fields.some((field) => field.name === 'updateFields'));
+	const updates = operations().filter((op) =>
+		op.fields.some((field) => field.name === 'updateFields'),
+	);
 	test.each(updates.map((op) => [`${op.resource} ${op.operation}`, op] as const))(
 		'%s: Update Fields left empty, or holding only empty values, is refused before sending',
 		async (_title, op) => {
 			const sent = recordRequests();
-			const options = op.fields.find((field) => field.name === 'updateFields')!.options as INodeProperties[];
+			const options = op.fields.find((field) => field.name === 'updateFields')!
+				.options as INodeProperties[];
 			const emptyField = options.find((field) => field.routing?.send?.property !== undefined)!;
 			const { items: output } = await runDeclarativeNode(
 				nodeType,
-				{ ...baseParameters(op), updateFields: `={{ $json.index === 0 ? {} : { ${emptyField.name}: "" } }}` },
+				{
+					...baseParameters(op),
+					updateFields: `={{ $json.index === 0 ? {} : { ${emptyField.name}: "" } }}`,
+				},
 				{ items: items.slice(0, 2), credentials, continueOnFail: true },
 			);
 			expect(sent).toEqual([]);
@@ -125,17 +150,24 @@ describe('Empty values over the whole description', () => {
 				{ items: items.slice(0, 4), credentials, continueOnFail: true },
 			);
 			const [fromNumber, fromList, fromNaN, fromInfinity] = output;
-			expect(fromList.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave a list [item 1]`);
-			expect(fromNaN.error?.message).toBe(`${textCase.displayName}: must be text; the expression gave the number NaN [item 2]`);
+			expect(fromList.error?.message).toBe(
+				`${textCase.displayName}: must be text; the expression gave a list [item 1]`,
+			);
+			expect(fromNaN.error?.message).toBe(
+				`${textCase.displayName}: must be text; the expression gave the number NaN [item 2]`,
+			);
 			expect(fromInfinity.error?.message).toBe(
 				`${textCase.displayName}: must be text; the expression gave the number -Infinity [item 3]`,
 			);
-			const target = (request: Sent) => (textCase.sends!.type === 'query' ? request.query : request.body);
+			const target = (request: Sent) =>
+				textCase.sends!.type === 'query' ? request.query : request.body;
 			if (fromNumber.error) {
 				expect(fromNumber.error.message).toContain(textCase.displayName);
 				expect(sent).toEqual([]);
 			} else {
-				expect(sent.map((request) => target(request)[textCase.sends!.property])).toEqual(['12345678']);
+				expect(sent.map((request) => target(request)[textCase.sends!.property])).toEqual([
+					'12345678',
+				]);
 			}
 		},
 	);
@@ -144,7 +176,12 @@ describe('Empty values over the whole description', () => {
 		const sent = recordRequests();
 		await runDeclarativeNode(
 			nodeType,
-			{ resource: 'contact', operation: 'create', name: 'Jan', additionalFields: { phone: 'undefined' } },
+			{
+				resource: 'contact',
+				operation: 'create',
+				name: 'Jan',
+				additionalFields: { phone: 'undefined' },
+			},
 			{ credentials },
 		);
 		expect(sent.map((request) => request.body)).toEqual([{ name: 'Jan', phone: 'undefined' }]);

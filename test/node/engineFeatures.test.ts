@@ -7,7 +7,13 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, runWithRetries, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import {
+	loadNodeType,
+	runDeclarativeNode,
+	runWithRetries,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
 beforeEach(() => {
@@ -18,7 +24,8 @@ beforeEach(() => {
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
-const inputs = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, index) => ({ json: { row: index, name: `Contact ${index}` } }));
+const inputs = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, index) => ({ json: { row: index, name: `Contact ${index}` } }));
 const createContact = { resource: 'contact', operation: 'create', name: '={{ $json.name }}' };
 const serverError = { error: { code: 'internal_error', message: 'Something broke' } };
 
@@ -33,10 +40,21 @@ describe('Retry On Fail under Stop Workflow', () => {
 				created.push((body as { name: string }).name);
 				return { data: { id: `ctc_${created.length}`, ...(body as object) } };
 			});
-		const tries = await runWithRetries(node, createContact, { credentials, items: inputs(3), maxTries: 3 });
-		expect(tries.map((attempt) => (attempt.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
+		const tries = await runWithRetries(node, createContact, {
+			credentials,
+			items: inputs(3),
+			maxTries: 3,
+		});
+		expect(tries.map((attempt) => (attempt.error ? 'failed' : 'succeeded'))).toEqual([
+			'failed',
+			'succeeded',
+		]);
 		expect(created).toEqual(['Contact 0', 'Contact 1', 'Contact 2']);
-		expect(tries[1].items?.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(tries[1].items?.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 	});
 });
 
@@ -46,8 +64,15 @@ describe('paired items', () => {
 			.get('/v1/contacts')
 			.query(true)
 			.times(2)
-			.reply(200, { data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], meta: { page: 1, pageSize: 50, total: 3, hasMore: false } });
-		const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll' }, { credentials, items: inputs(2) });
+			.reply(200, {
+				data: [{ id: 'a' }, { id: 'b' }, { id: 'c' }],
+				meta: { page: 1, pageSize: 50, total: 3, hasMore: false },
+			});
+		const { items } = await runDeclarativeNode(
+			node,
+			{ resource: 'contact', operation: 'getAll' },
+			{ credentials, items: inputs(2) },
+		);
 		expect(items.map((item) => item.pairedItem)).toEqual([
 			{ item: 0 },
 			{ item: 0 },
@@ -59,13 +84,24 @@ describe('paired items', () => {
 	});
 
 	const failingCreates = () => {
-		nock(API).post('/v1/contacts').reply(422, { error: { code: 'validation_error', message: 'Name taken' } });
-		nock(API).post('/v1/contacts').reply(201, { data: { id: 'ctc_2' } });
-		return { ...createContact, additionalFields: { email: '={{ $json.row === 1 ? "not an address" : "a@example.com" }}' } };
+		nock(API)
+			.post('/v1/contacts')
+			.reply(422, { error: { code: 'validation_error', message: 'Name taken' } });
+		nock(API)
+			.post('/v1/contacts')
+			.reply(201, { data: { id: 'ctc_2' } });
+		return {
+			...createContact,
+			additionalFields: { email: '={{ $json.row === 1 ? "not an address" : "a@example.com" }}' },
+		};
 	};
 
 	test('Continue: a failed item (API error or input check) is { error } paired with its input, with the error object', async () => {
-		const { items } = await runDeclarativeNode(node, failingCreates(), { credentials, items: inputs(3), continueOnFail: true });
+		const { items } = await runDeclarativeNode(node, failingCreates(), {
+			credentials,
+			items: inputs(3),
+			continueOnFail: true,
+		});
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toEqual({ error: expect.stringContaining('Name taken') });
 		expect(items[1].json).toEqual({ error: expect.stringContaining('Email') });
@@ -74,7 +110,11 @@ describe('paired items', () => {
 	});
 
 	test('Continue (using error output): a failed item is { error } paired with its input and no error object, so n8n merges the input item into it', async () => {
-		const { items } = await runDeclarativeNode(node, failingCreates(), { credentials, items: inputs(3), onError: 'continueErrorOutput' });
+		const { items } = await runDeclarativeNode(node, failingCreates(), {
+			credentials,
+			items: inputs(3),
+			onError: 'continueErrorOutput',
+		});
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items.slice(0, 2).map((item) => [Object.keys(item.json), item.error])).toEqual([
 			[['error'], undefined],
@@ -111,7 +151,8 @@ describe("n8n's own dates", () => {
 			'={{ new Date("2026-12-31T10:00:00Z") }}',
 			'2026-12-23T15:18:16.838-05:00',
 		];
-		for (const validUntil of expressions) await runDeclarativeNode(node, quoteWith(validUntil), { credentials });
+		for (const validUntil of expressions)
+			await runDeclarativeNode(node, quoteWith(validUntil), { credentials });
 		const [fromNow, fromDate, fromText] = bodies.map((body) => String(body.validUntil));
 		expect(fromNow).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 		expect(Math.abs(Date.parse(fromNow) - Date.now() - 30 * 86_400_000)).toBeLessThan(3_600_000);
@@ -127,12 +168,23 @@ describe("n8n's own dates", () => {
 		try {
 			const { context } = await runDeclarativeNode(
 				node,
-				{ ...quoteWith(''), resource: 'invoice', additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' } },
+				{
+					...quoteWith(''),
+					resource: 'invoice',
+					additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' },
+				},
 				{ credentials },
 			);
 			// 14 calendar days on from today's date in the workflow's time zone (a DST change between is no matter)
-			const [year, month, day] = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(today).split('-').map(Number);
-			expect(bodies.map((body) => body.dueDate)).toEqual([new Date(Date.UTC(year, month - 1, day + 14)).toISOString().slice(0, 10)]);
+			const [year, month, day] = new Intl.DateTimeFormat('en-CA', {
+				timeZone: context.getTimezone(),
+			})
+				.format(today)
+				.split('-')
+				.map(Number);
+			expect(bodies.map((body) => body.dueDate)).toEqual([
+				new Date(Date.UTC(year, month - 1, day + 14)).toISOString().slice(0, 10),
+			]);
 		} finally {
 			frozen.mockRestore();
 		}
@@ -143,10 +195,16 @@ describe("n8n's own dates", () => {
 		// 03:30 UTC on 1 January is still 31 December in any zone from UTC-4 to UTC-12
 		const { context } = await runDeclarativeNode(
 			node,
-			{ ...quoteWith(''), resource: 'invoice', additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' } },
+			{
+				...quoteWith(''),
+				resource: 'invoice',
+				additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' },
+			},
 			{ credentials },
 		);
-		const expected = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(Date.parse('2027-01-01T03:30:00Z'));
+		const expected = new Intl.DateTimeFormat('en-CA', { timeZone: context.getTimezone() }).format(
+			Date.parse('2027-01-01T03:30:00Z'),
+		);
 		expect(expected).toBe('2026-12-31');
 		expect(bodies.map((body) => body.dueDate)).toEqual([expected]);
 	});

@@ -33,7 +33,8 @@ function sendsIn(value: unknown, where = '', found: Routed[] = []): Routed[] {
 	const here = `${where} > ${String(record.displayName ?? record.name ?? '')}`;
 	const send = (record.routing as { send?: Routed['send'] } | undefined)?.send;
 	if (send && (send.property !== undefined || send.preSend)) found.push({ where: here, send });
-	for (const [key, child] of Object.entries(record)) if (key !== 'routing') sendsIn(child, here, found);
+	for (const [key, child] of Object.entries(record))
+		if (key !== 'routing') sendsIn(child, here, found);
 	return found;
 }
 
@@ -43,7 +44,6 @@ describe('the sending fields of the description', () => {
 	test('the walk finds the fields of every resource', () => {
 		expect(sends.filter(({ send }) => send.property !== undefined).length).toBeGreaterThan(40);
 	});
-
 });
 
 describe('a field built here works wherever it sits', () => {
@@ -66,7 +66,13 @@ describe('a field built here works wherever it sits', () => {
 					displayName: 'Operation',
 					name: 'operation',
 					type: 'options',
-					options: [{ name: 'Send', value: 'send', routing: { request: { method: 'POST', url: '/rows' }, send: { paginate: true } } }],
+					options: [
+						{
+							name: 'Send',
+							value: 'send',
+							routing: { request: { method: 'POST', url: '/rows' }, send: { paginate: true } },
+						},
+					],
 					default: 'send',
 				},
 				{
@@ -92,13 +98,18 @@ describe('a field built here works wherever it sits', () => {
 
 	test('in a fixedCollection row: numeric text is a number, "false" is false, the text is trimmed', async () => {
 		const bodies: IDataObject[] = [];
-		nock('https://api.business-ops.test').post('/v1/rows').reply(201, (_uri, body) => {
-			bodies.push(body as IDataObject);
-			return { data: { id: 'r_1' } };
-		});
+		nock('https://api.business-ops.test')
+			.post('/v1/rows')
+			.reply(201, (_uri, body) => {
+				bodies.push(body as IDataObject);
+				return { data: { id: 'r_1' } };
+			});
 		await runDeclarativeNode(
 			rowNode,
-			{ operation: 'send', settings: { setting: { days: '={{ "14" }}', on: '={{ "false" }}', code: ' X1 ' } } },
+			{
+				operation: 'send',
+				settings: { setting: { days: '={{ "14" }}', on: '={{ "false" }}', code: ' X1 ' } },
+			},
 			{ credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 } },
 		);
 		expect(bodies).toEqual([{ days: 14, on: false, code: 'X1' }]);
@@ -107,9 +118,13 @@ describe('a field built here works wherever it sits', () => {
 	test('in a fixedCollection row: a value the typing refuses fails naming the field, and nothing is sent', async () => {
 		const scope = nock('https://api.business-ops.test').post('/v1/rows').reply(201, { data: {} });
 		await expect(
-			runDeclarativeNode(rowNode, { operation: 'send', settings: { setting: { days: '={{ "two" }}' } } }, {
-				credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 },
-			}),
+			runDeclarativeNode(
+				rowNode,
+				{ operation: 'send', settings: { setting: { days: '={{ "two" }}' } } },
+				{
+					credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 },
+				},
+			),
 		).rejects.toThrow('Days: must be a number; the expression gave "two" [item 0]');
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();

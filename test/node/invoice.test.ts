@@ -46,11 +46,12 @@ const onInvoice = (operation: string, extra: INodeParameters = {}): INodeParamet
 	invoiceId: byId('inv_1'),
 	...extra,
 });
-const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
-	await runDeclarativeNode(node, params, options);
+const run = async (
+	params: INodeParameters,
+	options: Parameters<typeof runDeclarativeNode>[2] = {},
+) => await runDeclarativeNode(node, params, options);
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
-
 
 describe('Create (POST /invoices)', () => {
 	test('sends contactId, the items of the form and Due Date as a calendar date', async () => {
@@ -69,7 +70,9 @@ describe('Create (POST /invoices)', () => {
 	});
 
 	test('sends the items of Items (JSON) and leaves Due Date out when not added', async () => {
-		const scope = nock(API).post('/v1/invoices', { contactId: 'ctc_1', items: [item] }).reply(201, { data: invoice });
+		const scope = nock(API)
+			.post('/v1/invoices', { contactId: 'ctc_1', items: [item] })
+			.reply(201, { data: invoice });
 		await run({
 			resource: 'invoice',
 			operation: 'create',
@@ -122,13 +125,19 @@ describe('operations on one invoice: method, path, body and output', () => {
 		const { items } = await run(onInvoice('get', { simplify: '={{ "false" }}' }));
 		expect(jsonOf(items)).toEqual([invoice]);
 		const error = await run(onInvoice('get', { simplify: '={{ "yes" }}' })).catch((e) => e);
-		expect(error.message).toBe('Simplify: must be true or false; the expression gave "yes" [item 0]');
+		expect(error.message).toBe(
+			'Simplify: must be true or false; the expression gave "yes" [item 0]',
+		);
 	});
 
 	test('a missing invoice gives the 404 with the API message', async () => {
-		nock(API).get('/v1/invoices/inv_1').reply(404, { error: { code: 'not_found', message: 'Invoice inv_1 not found' } });
+		nock(API)
+			.get('/v1/invoices/inv_1')
+			.reply(404, { error: { code: 'not_found', message: 'Invoice inv_1 not found' } });
 		const error = await run(onInvoice('get')).catch((e) => e);
-		expect(error.message).toBe('Invoice inv_1 not found (HTTP 404 not_found, GET /invoices/inv_1) [item 0]');
+		expect(error.message).toBe(
+			'Invoice inv_1 not found (HTTP 404 not_found, GET /invoices/inv_1) [item 0]',
+		);
 	});
 });
 
@@ -138,10 +147,18 @@ describe('Get Many (GET /invoices)', () => {
 
 	test('Return All follows meta.hasMore at 100 a page and stops when it is false', async () => {
 		const scope = nock(API)
-			.get('/v1/invoices').query({ pageSize: '100', page: '1' })
-			.reply(200, { data: page(1, 100), meta: { page: 1, pageSize: 100, total: 130, hasMore: true } })
-			.get('/v1/invoices').query({ pageSize: '100', page: '2' })
-			.reply(200, { data: page(101, 30), meta: { page: 2, pageSize: 100, total: 130, hasMore: false } });
+			.get('/v1/invoices')
+			.query({ pageSize: '100', page: '1' })
+			.reply(200, {
+				data: page(1, 100),
+				meta: { page: 1, pageSize: 100, total: 130, hasMore: true },
+			})
+			.get('/v1/invoices')
+			.query({ pageSize: '100', page: '2' })
+			.reply(200, {
+				data: page(101, 30),
+				meta: { page: 2, pageSize: 100, total: 130, hasMore: false },
+			});
 		const { items } = await run({ resource: 'invoice', operation: 'getAll', returnAll: true });
 		expect(items).toHaveLength(130);
 		expect(items[129].json.id).toBe('inv_130');
@@ -150,9 +167,15 @@ describe('Get Many (GET /invoices)', () => {
 
 	test('Limit, with Simplify', async () => {
 		const scope = nock(API)
-			.get('/v1/invoices').query({ pageSize: '2', page: '1' })
+			.get('/v1/invoices')
+			.query({ pageSize: '2', page: '1' })
 			.reply(200, { data: page(1, 2), meta: { page: 1, pageSize: 2, total: 10, hasMore: true } });
-		const { items } = await run({ resource: 'invoice', operation: 'getAll', limit: 2, simplify: true });
+		const { items } = await run({
+			resource: 'invoice',
+			operation: 'getAll',
+			limit: 2,
+			simplify: true,
+		});
 		expect(jsonOf(items)).toEqual([simpleInvoice, { ...simpleInvoice, id: 'inv_2' }]);
 		expect(scope.isDone()).toBe(true);
 	});
@@ -165,7 +188,9 @@ describe('Update (PATCH /invoices/{id})', () => {
 			.patch('/v1/invoices/inv_1', { dueDate: '2027-01-15', items: lines })
 			.reply(200, { data: invoice });
 		const { items } = await run(
-			onInvoice('update', { updateFields: { dueDate: '2027-01-15T00:00:00', itemsJson: '={{ $json.lines }}' } }),
+			onInvoice('update', {
+				updateFields: { dueDate: '2027-01-15T00:00:00', itemsJson: '={{ $json.lines }}' },
+			}),
 			{ items: [{ json: { lines } }] },
 		);
 		expect(jsonOf(items)).toEqual([invoice]);
@@ -176,13 +201,17 @@ describe('Update (PATCH /invoices/{id})', () => {
 		const scope = nock(API)
 			.patch('/v1/invoices/inv_1', { dueDate: '2027-01-15', status: 'sent' })
 			.reply(200, { data: { ...invoice, status: 'sent', dueDate: '2027-01-15' } });
-		const { items } = await run(onInvoice('update', { updateFields: { dueDate: '2027-01-15', status: 'sent' } }));
+		const { items } = await run(
+			onInvoice('update', { updateFields: { dueDate: '2027-01-15', status: 'sent' } }),
+		);
 		expect(items[0].json).toMatchObject({ status: 'sent', dueDate: '2027-01-15' });
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('sends only the contact when only Contact was added', async () => {
-		const scope = nock(API).patch('/v1/invoices/inv_1', { contactId: 'ctc_9' }).reply(200, { data: invoice });
+		const scope = nock(API)
+			.patch('/v1/invoices/inv_1', { contactId: 'ctc_9' })
+			.reply(200, { data: invoice });
 		await run(onInvoice('update', { updateFields: { contactId: byId('ctc_9') } }));
 		expect(scope.isDone()).toBe(true);
 	});
@@ -193,22 +222,34 @@ describe('Update (PATCH /invoices/{id})', () => {
 		const scope = nock(API)
 			.patch('/v1/invoices/inv_1', { dueDate: '2027-01-15' })
 			.reply(422, { error: { code: 'invalid_state', message } });
-		const error = await run(onInvoice('update', { updateFields: { dueDate: '2027-01-15' } })).catch((e) => e);
+		const error = await run(onInvoice('update', { updateFields: { dueDate: '2027-01-15' } })).catch(
+			(e) => e,
+		);
 		expect(scope.isDone()).toBe(true);
-		expect(error.message).toBe(`${message} (HTTP 422 invalid_state, PATCH /invoices/inv_1) [item 0]`);
+		expect(error.message).toBe(
+			`${message} (HTTP 422 invalid_state, PATCH /invoices/inv_1) [item 0]`,
+		);
 	});
 });
 
 describe('Update Status (PATCH /invoices/{id} with { status })', () => {
-	test.each(['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'])(
-		'Update Status sends { status: "%s" }',
-		async (status) => {
-			const scope = nock(API).patch('/v1/invoices/inv_1', { status }).reply(200, { data: { ...invoice, status } });
-			const { items } = await run(onInvoice('updateStatus', { status }));
-			expect(items[0].json.status).toBe(status);
-			expect(scope.isDone()).toBe(true);
-		},
-	);
+	test.each([
+		'draft',
+		'finalized',
+		'sent',
+		'viewed',
+		'paid',
+		'overdue',
+		'in_collection',
+		'written_off',
+	])('Update Status sends { status: "%s" }', async (status) => {
+		const scope = nock(API)
+			.patch('/v1/invoices/inv_1', { status })
+			.reply(200, { data: { ...invoice, status } });
+		const { items } = await run(onInvoice('updateStatus', { status }));
+		expect(items[0].json.status).toBe(status);
+		expect(scope.isDone()).toBe(true);
+	});
 
 	test('Update Status offers every invoice status of the spec, with readable names', () => {
 		const field = node.description.properties.find(
@@ -228,23 +269,32 @@ describe('Update Status (PATCH /invoices/{id} with { status })', () => {
 
 	test('a refused move (paid is final) gives the 422 naming the move', async () => {
 		const message = 'Cannot change invoice status from "paid" to "sent"; "paid" is a final status';
-		nock(API).patch('/v1/invoices/inv_1', { status: 'sent' }).reply(422, { error: { code: 'invalid_state', message } });
+		nock(API)
+			.patch('/v1/invoices/inv_1', { status: 'sent' })
+			.reply(422, { error: { code: 'invalid_state', message } });
 		const error = await run(onInvoice('send')).catch((e) => e);
-		expect(error.message).toBe(`${message} (HTTP 422 invalid_state, PATCH /invoices/inv_1) [item 0]`);
+		expect(error.message).toBe(
+			`${message} (HTTP 422 invalid_state, PATCH /invoices/inv_1) [item 0]`,
+		);
 		expect(error.description).toMatch(/from "paid" to "sent"/);
 	});
 });
 
 test('continue on fail: one of two invoices fails, the other is still marked as paid', async () => {
-	const message = 'Cannot change invoice status from "written_off" to "paid"; "written_off" is a final status';
+	const message =
+		'Cannot change invoice status from "written_off" to "paid"; "written_off" is a final status';
 	nock(API)
-		.patch('/v1/invoices/inv_1', { status: 'paid' }).reply(422, { error: { code: 'invalid_state', message } })
-		.patch('/v1/invoices/inv_2', { status: 'paid' }).reply(200, { data: { ...invoice, id: 'inv_2', status: 'paid' } });
+		.patch('/v1/invoices/inv_1', { status: 'paid' })
+		.reply(422, { error: { code: 'invalid_state', message } })
+		.patch('/v1/invoices/inv_2', { status: 'paid' })
+		.reply(200, { data: { ...invoice, id: 'inv_2', status: 'paid' } });
 	const { items } = await run(onInvoice('markAsPaid', { invoiceId: byId('={{ $json.id }}') }), {
 		items: [{ json: { id: 'inv_2' } }, { json: { id: 'inv_1' } }],
 		continueOnFail: true,
 	});
 	expect(items).toHaveLength(2);
 	expect(items[0].json).toEqual({ ...invoice, id: 'inv_2', status: 'paid' });
-	expect(items[1].error?.message).toBe(`${message} (HTTP 422 invalid_state, PATCH /invoices/inv_1) [item 1]`);
+	expect(items[1].error?.message).toBe(
+		`${message} (HTTP 422 invalid_state, PATCH /invoices/inv_1) [item 1]`,
+	);
 });

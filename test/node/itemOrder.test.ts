@@ -3,7 +3,12 @@
  * together, out of order, never, twice (a new try), one by one. The worst case is n8n's own
  * behaviour (items sent as they come), never a wait without end: each test ends.
  */
-import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type {
+	IExecuteData,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+} from 'n8n-workflow';
 
 import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
 
@@ -11,8 +16,15 @@ const POST: IHttpRequestOptions = { method: 'POST', url: '/contacts' };
 const GET: IHttpRequestOptions = { method: 'GET', url: '/contacts' };
 
 /** A node run over one execute data; `item(i)` is item i's context. */
-function nodeRun(onError: 'stopWorkflow' | 'continueRegularOutput' = 'stopWorkflow', executeData = {} as IExecuteData) {
-	const node = { name: 'Business Ops', type: 'n8n-nodes-business-ops.businessOps', onError } as INode;
+function nodeRun(
+	onError: 'stopWorkflow' | 'continueRegularOutput' = 'stopWorkflow',
+	executeData = {} as IExecuteData,
+) {
+	const node = {
+		name: 'Business Ops',
+		type: 'n8n-nodes-business-ops.businessOps',
+		onError,
+	} as INode;
 	return {
 		executeData,
 		item: (itemIndex: number) =>
@@ -29,19 +41,23 @@ function nodeRun(onError: 'stopWorkflow' | 'continueRegularOutput' = 'stopWorkfl
 /** Records what was sent, in order, and how many were in flight at once. */
 function wire() {
 	const seen = { sent: [] as number[], inFlight: 0, most: 0 };
-	const send = (item: number, fail = false) => async () => {
-		seen.sent.push(item);
-		seen.most = Math.max(seen.most, ++seen.inFlight);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-		seen.inFlight--;
-		if (fail) throw new Error(`item ${item} failed`);
-		return item;
-	};
+	const send =
+		(item: number, fail = false) =>
+		async () => {
+			seen.sent.push(item);
+			seen.most = Math.max(seen.most, ++seen.inFlight);
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			seen.inFlight--;
+			if (fail) throw new Error(`item ${item} failed`);
+			return item;
+		};
 	return { seen, send };
 }
 
 const settle = async (promises: Array<Promise<unknown>>) =>
-	(await Promise.allSettled(promises)).map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message));
+	(await Promise.allSettled(promises)).map((r) =>
+		r.status === 'fulfilled' ? r.value : (r.reason as Error).message,
+	);
 
 test('Stop Workflow: writes that arrive together go one at a time, in item order', async () => {
 	const run = nodeRun();
@@ -54,18 +70,29 @@ test('Stop Workflow: writes that arrive together go one at a time, in item order
 test('Stop Workflow: nothing is sent after a failed item, and the failure names the items not sent', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	const outcomes = await Promise.allSettled([0, 1, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i, i === 1))));
+	const outcomes = await Promise.allSettled(
+		[0, 1, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i, i === 1))),
+	);
 	expect(seen.sent).toEqual([0, 1]);
-	const [, failed, second, third] = outcomes.map((r) => (r.status === 'rejected' ? (r.reason as Error & { description?: string }) : undefined));
+	const [, failed, second, third] = outcomes.map((r) =>
+		r.status === 'rejected' ? (r.reason as Error & { description?: string }) : undefined,
+	);
 	expect(failed?.message).toBe('item 1 failed');
-	expect(failed?.description).toMatch(/^Items 2, 3 were not sent: with On Error set to "Stop Workflow"/);
-	expect([second?.message, third?.message]).toEqual(['Not sent because item 1 failed before it [item 2]', 'Not sent because item 1 failed before it [item 3]']);
+	expect(failed?.description).toMatch(
+		/^Items 2, 3 were not sent: with On Error set to "Stop Workflow"/,
+	);
+	expect([second?.message, third?.message]).toEqual([
+		'Not sent because item 1 failed before it [item 2]',
+		'Not sent because item 1 failed before it [item 3]',
+	]);
 });
 
 test('an item that never arrives (n8n did not build it) holds back nothing: the later ones go once the event loop turns', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	expect(await settle([0, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i))))).toEqual([0, 2, 3]);
+	expect(await settle([0, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i))))).toEqual([
+		0, 2, 3,
+	]);
 	expect(seen.sent).toEqual([0, 2, 3]);
 });
 
@@ -95,7 +122,9 @@ test('an item that arrives a second time starts a new run (Retry On Fail): the f
 	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, first.send(i, i === 0))));
 	expect(first.seen.sent).toEqual([0]);
 	const second = wire();
-	expect(await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, second.send(i))))).toEqual([0, 1]);
+	expect(await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, second.send(i))))).toEqual([
+		0, 1,
+	]);
 	expect(second.seen.sent).toEqual([0, 1]);
 });
 
@@ -116,7 +145,9 @@ test('reads, and writes under Continue, are sent together; `always` orders them 
 	expect(writes.seen.most).toBe(3);
 	const ordered = nodeRun('continueRegularOutput');
 	const always = wire();
-	const outcomes = await settle([2, 1, 0].map((i) => inItemOrder(ordered.item(i), POST, always.send(i, i === 0), true)));
+	const outcomes = await settle(
+		[2, 1, 0].map((i) => inItemOrder(ordered.item(i), POST, always.send(i, i === 0), true)),
+	);
 	expect(always.seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
 	expect(outcomes).toEqual([2, 1, 'item 0 failed']);
 });

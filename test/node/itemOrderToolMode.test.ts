@@ -25,19 +25,50 @@ test('a tool call whose write the API refuses gets no Stop Workflow wording, aft
 		.reply(200, { data: { id: 'agt_1', status: 'paused' } })
 		.post('/v1/agents/agt_1/pause')
 		.reply(422, { error: { code: 'invalid_state', message: 'The agent is already paused' } });
-	const agent: INode = { id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 2, position: [0, 0], parameters: {} };
-	const agentExecuteData: IExecuteData = { node: agent, data: { main: [[{ json: {} }]] }, source: null };
+	const agent: INode = {
+		id: 'agent',
+		name: 'AI Agent',
+		type: '@n8n/n8n-nodes-langchain.agent',
+		typeVersion: 2,
+		position: [0, 0],
+		parameters: {},
+	};
+	const agentExecuteData: IExecuteData = {
+		node: agent,
+		data: { main: [[{ json: {} }]] },
+		source: null,
+	};
 	const runExecutionData = createRunExecutionData();
-	const { node, workflow, additionalData } = createTestNode(nodeType, { resource: 'agent', operation: 'pause', agentId: byId('agt_1') }, { asTool: true, nodeName: 'Pause agent' });
+	const { node, workflow, additionalData } = createTestNode(
+		nodeType,
+		{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
+		{ asTool: true, nodeName: 'Pause agent' },
+	);
 	let runIndex = 0;
 	const call = async () => {
 		const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
-		const context = new SupplyDataContext(workflow, node, additionalData, 'trigger', runExecutionData, runIndex++, [], inputData, NodeConnectionTypes.AiTool, agentExecuteData, [], undefined, agent);
+		const context = new SupplyDataContext(
+			workflow,
+			node,
+			additionalData,
+			'trigger',
+			runExecutionData,
+			runIndex++,
+			[],
+			inputData,
+			NodeConnectionTypes.AiTool,
+			agentExecuteData,
+			[],
+			undefined,
+			agent,
+		);
 		return await new RoutingNode(context as never, nodeType).runNode();
 	};
 	await call();
 	const error = (await call().catch((e: unknown) => e)) as Error & { description?: string };
 	expect(error).toBeInstanceOf(Error);
 	expect(error.message).toMatch(/already paused/);
-	expect(`${error.message} ${error.description ?? ''}`).not.toMatch(/Stop Workflow|Already written by this run|run the workflow again/);
+	expect(`${error.message} ${error.description ?? ''}`).not.toMatch(
+		/Stop Workflow|Already written by this run|run the workflow again/,
+	);
 });

@@ -18,17 +18,28 @@ const API = 'https://api.business-ops.test';
 const design = { name: 'Website design', quantity: 2, unitPrice: 95, vatPercentage: 21 };
 const hosting = { name: 'Hosting', quantity: 12, unitPrice: 9.5, vatPercentage: 21 };
 
-
 describe('checkLineItems', () => {
 	test('numbers given as text with a dot become numbers; names are trimmed', () => {
-		expect(checkLineItems([{ name: ' Design ', quantity: '2.5', unitPrice: ' 95 ', vatPercentage: '9' }])).toEqual({
+		expect(
+			checkLineItems([
+				{ name: ' Design ', quantity: '2.5', unitPrice: ' 95 ', vatPercentage: '9' },
+			]),
+		).toEqual({
 			items: [{ name: 'Design', quantity: 2.5, unitPrice: 95, vatPercentage: 9 }],
 		});
 	});
 
 	test('vatPercentage may be left out (the API applies the organization default); 0 is a valid rate', () => {
-		expect(checkLineItems([{ name: 'A', quantity: 1, unitPrice: 0 }, { name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 }])).toEqual({
-			items: [{ name: 'A', quantity: 1, unitPrice: 0 }, { name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 }],
+		expect(
+			checkLineItems([
+				{ name: 'A', quantity: 1, unitPrice: 0 },
+				{ name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 },
+			]),
+		).toEqual({
+			items: [
+				{ name: 'A', quantity: 1, unitPrice: 0 },
+				{ name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 },
+			],
 		});
 	});
 
@@ -44,20 +55,32 @@ describe('checkLineItems', () => {
 	});
 
 	test.each([
-		[[design, { ...design, quantity: '2,5' }], 'line 2 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
+		[
+			[design, { ...design, quantity: '2,5' }],
+			'line 2 "quantity" must be a number; got "2,5" (use a dot for decimals)',
+		],
 		[[{ ...design, quantity: '' }], 'line 1 "quantity" must be a number; got ""'],
 		[[{ ...design, quantity: 'abc' }], 'line 1 "quantity" must be a number; got "abc"'],
 		[[{ ...design, quantity: null }], 'line 1 "quantity" must be a number; got null'],
 		[[{ name: 'A', unitPrice: 1 }], 'line 1 "quantity" is missing'],
-		[[{ ...design, unitPrice: '1.234,50' }], 'line 1 "unitPrice" must be a number; got "1.234,50" (use a dot for decimals)'],
+		[
+			[{ ...design, unitPrice: '1.234,50' }],
+			'line 1 "unitPrice" must be a number; got "1.234,50" (use a dot for decimals)',
+		],
 		[[{ name: 'A', quantity: 1 }], 'line 1 "unitPrice" is missing'],
 		[[{ ...design, vatPercentage: 121 }], 'line 1 "vatPercentage" must be from 0 to 100; got 121'],
 		[[{ ...design, vatPercentage: -1 }], 'line 1 "vatPercentage" must be from 0 to 100; got -1'],
 		[[{ ...design, vatPercentage: '21%' }], 'line 1 "vatPercentage" must be a number; got "21%"'],
-		[[{ ...design, name: '  ' }], 'line 1 "name" is empty; give the name of the product or service'],
+		[
+			[{ ...design, name: '  ' }],
+			'line 1 "name" is empty; give the name of the product or service',
+		],
 		[[{ ...design, name: undefined }], 'line 1 "name" is missing'],
 		[[{ ...design, name: { en: 'x' } }], 'line 1 "name" must be text; got an object'],
-		[[design, 'Hosting'], 'line 2 must be an object with name, quantity, unitPrice, vatPercentage; got "Hosting"'],
+		[
+			[design, 'Hosting'],
+			'line 2 must be an object with name, quantity, unitPrice, vatPercentage; got "Hosting"',
+		],
 		[[null], 'line 1 must be an object with name, quantity, unitPrice, vatPercentage; got null'],
 		[
 			[{ name: 'A', quantity: 1, unit_price: 5 }],
@@ -68,8 +91,16 @@ describe('checkLineItems', () => {
 			'line 1 has unknown keys "vat", "sku"; allowed keys: name, quantity, unitPrice, vatPercentage (id, total, subtotal, vatTotal, vatAmount, lineTotal, createdAt, updatedAt of a fetched line are dropped)',
 		],
 		[[], 'no items were given; add at least one item'],
-		[{ items: [design] }, expect.stringMatching(/^must be a list \(JSON array\) of items such as \[.*\]; got an object$/)],
-		['Design', expect.stringMatching(/^must be a list \(JSON array\) of items such as .*; got "Design"$/)],
+		[
+			{ items: [design] },
+			expect.stringMatching(
+				/^must be a list \(JSON array\) of items such as \[.*\]; got an object$/,
+			),
+		],
+		[
+			'Design',
+			expect.stringMatching(/^must be a list \(JSON array\) of items such as .*; got "Design"$/),
+		],
 	])('%j is refused: %s', (value, problem) => {
 		expect(checkLineItems(value)).toEqual({ problem });
 	});
@@ -100,7 +131,13 @@ describe.each([
 		[idParam]: byId(id),
 		updateFields,
 	});
-	const record = { id, status: 'draft', contactId: 'ctc_1', items: [design, hosting], total: 344.85 };
+	const record = {
+		id,
+		status: 'draft',
+		contactId: 'ctc_1',
+		items: [design, hosting],
+		total: 344.85,
+	};
 
 	/** Runs the node expecting a validation error; asserts nothing was sent. */
 	async function refused(params: INodeParameters) {
@@ -116,25 +153,44 @@ describe.each([
 
 	describe('Create', () => {
 		test('from the form: every row, in order, with its VAT %', async () => {
-			const scope = nock(API).post(path, { contactId: 'ctc_1', items: [design, hosting] }).reply(201, { data: record });
-			const { items } = await runDeclarativeNode(node, create({ items: { item: [design, hosting] } }));
+			const scope = nock(API)
+				.post(path, { contactId: 'ctc_1', items: [design, hosting] })
+				.reply(201, { data: record });
+			const { items } = await runDeclarativeNode(
+				node,
+				create({ items: { item: [design, hosting] } }),
+			);
 			expect(items.map((i) => i.json)).toEqual([record]);
 			expect(scope.isDone()).toBe(true);
 		});
 
 		test('from the form: a row keeps the default VAT % of 21', async () => {
 			const scope = nock(API)
-				.post(path, { contactId: 'ctc_1', items: [{ name: 'Consult', quantity: 1.5, unitPrice: 80, vatPercentage: 21 }] })
+				.post(path, {
+					contactId: 'ctc_1',
+					items: [{ name: 'Consult', quantity: 1.5, unitPrice: 80, vatPercentage: 21 }],
+				})
 				.reply(201, { data: record });
-			await runDeclarativeNode(node, create({ items: { item: [{ name: 'Consult', quantity: 1.5, unitPrice: 80 }] } }));
+			await runDeclarativeNode(
+				node,
+				create({ items: { item: [{ name: 'Consult', quantity: 1.5, unitPrice: 80 }] } }),
+			);
 			expect(scope.isDone()).toBe(true);
 		});
 
 		test('from the form: VAT % left empty leaves it out, so the organization default applies', async () => {
 			const scope = nock(API)
-				.post(path, { contactId: 'ctc_1', items: [{ name: 'Consult', quantity: 1, unitPrice: 80 }] })
+				.post(path, {
+					contactId: 'ctc_1',
+					items: [{ name: 'Consult', quantity: 1, unitPrice: 80 }],
+				})
 				.reply(201, { data: record });
-			await runDeclarativeNode(node, create({ items: { item: [{ name: 'Consult', quantity: 1, unitPrice: 80, vatPercentage: null }] } }));
+			await runDeclarativeNode(
+				node,
+				create({
+					items: { item: [{ name: 'Consult', quantity: 1, unitPrice: 80, vatPercentage: null }] },
+				}),
+			);
 			expect(scope.isDone()).toBe(true);
 		});
 
@@ -143,28 +199,46 @@ describe.each([
 				{ ...design, id: 'li_1', total: 228.9, lineTotal: 190, createdAt: '2026-01-01T00:00:00Z' },
 				{ ...hosting, id: 'li_2', total: 115.95 },
 			];
-			const scope = nock(API).post(path, { contactId: 'ctc_1', items: [design, hosting] }).reply(201, { data: record });
-			await runDeclarativeNode(node, create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }), {
-				items: [{ json: { items: fetched } }],
-			});
+			const scope = nock(API)
+				.post(path, { contactId: 'ctc_1', items: [design, hosting] })
+				.reply(201, { data: record });
+			await runDeclarativeNode(
+				node,
+				create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }),
+				{
+					items: [{ json: { items: fetched } }],
+				},
+			);
 			expect(scope.isDone()).toBe(true);
 		});
 
 		test('from JSON: an array given by an expression', async () => {
-			const scope = nock(API).post(path, { contactId: 'ctc_1', items: [design, hosting] }).reply(201, { data: record });
-			await runDeclarativeNode(node, create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }), {
-				items: [{ json: { items: [design, hosting] } }],
-			});
+			const scope = nock(API)
+				.post(path, { contactId: 'ctc_1', items: [design, hosting] })
+				.reply(201, { data: record });
+			await runDeclarativeNode(
+				node,
+				create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }),
+				{
+					items: [{ json: { items: [design, hosting] } }],
+				},
+			);
 			expect(scope.isDone()).toBe(true);
 		});
 
 		test('from JSON: JSON text, with numbers as text turned into numbers', async () => {
 			const scope = nock(API)
-				.post(path, { contactId: 'ctc_1', items: [{ name: 'Hosting', quantity: 12, unitPrice: 9.5 }] })
+				.post(path, {
+					contactId: 'ctc_1',
+					items: [{ name: 'Hosting', quantity: 12, unitPrice: 9.5 }],
+				})
 				.reply(201, { data: record });
 			await runDeclarativeNode(
 				node,
-				create({ itemsInput: 'json', itemsJson: '[{"name": "Hosting", "quantity": "12", "unitPrice": "9.50"}]' }),
+				create({
+					itemsInput: 'json',
+					itemsJson: '[{"name": "Hosting", "quantity": "12", "unitPrice": "9.50"}]',
+				}),
 			);
 			expect(scope.isDone()).toBe(true);
 		});
@@ -173,12 +247,16 @@ describe.each([
 			const message = await refused(
 				create({ items: { item: [design, { ...hosting, quantity: '={{ "2,5" }}' }] } }),
 			);
-			expect(message).toBe('Items: line 2 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 0]');
+			expect(message).toBe(
+				'Items: line 2 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 0]',
+			);
 		});
 
 		test('the form: a row without a name is refused', async () => {
 			const message = await refused(create({ items: { item: [{ ...design, name: '' }] } }));
-			expect(message).toBe('Items: line 1 "name" is empty; give the name of the product or service [item 0]');
+			expect(message).toBe(
+				'Items: line 1 "name" is empty; give the name of the product or service [item 0]',
+			);
 		});
 
 		test('the form: no rows is refused', async () => {
@@ -187,26 +265,45 @@ describe.each([
 		});
 
 		test.each([
-			[{ ...design, quantity: '2,5' }, 'line 1 "quantity" must be a number; got "2,5" (use a dot for decimals)'],
+			[
+				{ ...design, quantity: '2,5' },
+				'line 1 "quantity" must be a number; got "2,5" (use a dot for decimals)',
+			],
 			[{ ...design, vatPercentage: 101 }, 'line 1 "vatPercentage" must be from 0 to 100; got 101'],
 			[{ ...design, name: '' }, 'line 1 "name" is empty; give the name of the product or service'],
 			[{ ...design, quantity: null }, 'line 1 "quantity" must be a number; got null'],
-			[{ name: 'A', quantity: 1, unit_price: 5 }, 'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage (id, total, subtotal, vatTotal, vatAmount, lineTotal, createdAt, updatedAt of a fetched line are dropped)'],
+			[
+				{ name: 'A', quantity: 1, unit_price: 5 },
+				'line 1 has unknown key "unit_price"; allowed keys: name, quantity, unitPrice, vatPercentage (id, total, subtotal, vatTotal, vatAmount, lineTotal, createdAt, updatedAt of a fetched line are dropped)',
+			],
 		])('JSON item %j is refused: %s', async (bad, problem) => {
-			const message = await refused(create({ itemsInput: 'json', itemsJson: JSON.stringify([bad]) }));
+			const message = await refused(
+				create({ itemsInput: 'json', itemsJson: JSON.stringify([bad]) }),
+			);
 			expect(message).toBe(`Items (JSON): ${problem} [item 0]`);
 		});
 
 		test('a credit line (negative quantity) and a discount line (negative price) are sent as given', async () => {
-			const lines = [design, { name: 'Korting', quantity: 1, unitPrice: -20, vatPercentage: 21 }, { name: 'Retour', quantity: -1, unitPrice: 95 }];
-			const scope = nock(API).post(path, { contactId: 'ctc_1', items: lines }).reply(201, { data: record });
-			await runDeclarativeNode(node, create({ itemsInput: 'json', itemsJson: JSON.stringify(lines) }));
+			const lines = [
+				design,
+				{ name: 'Korting', quantity: 1, unitPrice: -20, vatPercentage: 21 },
+				{ name: 'Retour', quantity: -1, unitPrice: 95 },
+			];
+			const scope = nock(API)
+				.post(path, { contactId: 'ctc_1', items: lines })
+				.reply(201, { data: record });
+			await runDeclarativeNode(
+				node,
+				create({ itemsInput: 'json', itemsJson: JSON.stringify(lines) }),
+			);
 			expect(scope.isDone()).toBe(true);
 		});
 
 		test('the form sends a quantity of 0 and a negative unit price as given', async () => {
 			const rows = [{ name: 'Korting', quantity: 0, unitPrice: -5, vatPercentage: 9 }];
-			const scope = nock(API).post(path, { contactId: 'ctc_1', items: rows }).reply(201, { data: record });
+			const scope = nock(API)
+				.post(path, { contactId: 'ctc_1', items: rows })
+				.reply(201, { data: record });
 			await runDeclarativeNode(node, create({ items: { item: rows } }));
 			expect(scope.isDone()).toBe(true);
 		});
@@ -220,9 +317,9 @@ describe.each([
 			expect(await refused(create({ itemsInput: 'json', itemsJson: '' }))).toMatch(
 				/^Items \(JSON\): no items were given; add at least one item, e\.g\. \[\{"name": .*\}\] \[item 0\]$/,
 			);
-			expect(await refused(create({ itemsInput: 'json', itemsJson: '={{ $json.missing }}' }))).toMatch(
-				/^Items \(JSON\): no items were given/,
-			);
+			expect(
+				await refused(create({ itemsInput: 'json', itemsJson: '={{ $json.missing }}' })),
+			).toMatch(/^Items \(JSON\): no items were given/);
 		});
 
 		test('JSON: text that is not JSON is refused', async () => {
@@ -231,26 +328,39 @@ describe.each([
 		});
 
 		test('JSON: an object instead of an array is refused', async () => {
-			const message = await refused(create({ itemsInput: 'json', itemsJson: JSON.stringify(design) }));
-			expect(message).toMatch(/^Items \(JSON\): must be a list \(JSON array\) of items such as .*; got an object \[item 0\]$/);
+			const message = await refused(
+				create({ itemsInput: 'json', itemsJson: JSON.stringify(design) }),
+			);
+			expect(message).toMatch(
+				/^Items \(JSON\): must be a list \(JSON array\) of items such as .*; got an object \[item 0\]$/,
+			);
 		});
 	});
 
 	describe('Update', () => {
 		test('items are not sent when neither Items nor Items (JSON) was added', async () => {
-			const scope = nock(API).patch(`${path}/${id}`, { contactId: 'ctc_2' }).reply(200, { data: record });
+			const scope = nock(API)
+				.patch(`${path}/${id}`, { contactId: 'ctc_2' })
+				.reply(200, { data: record });
 			await runDeclarativeNode(node, update({ contactId: byId('ctc_2') }));
 			expect(scope.isDone()).toBe(true);
 		});
 
-		test.each([{}, { item: [] }])('the Items form added with no rows (%j) keeps the current lines', async (items) => {
-			const scope = nock(API).patch(`${path}/${id}`, { contactId: 'ctc_2' }).reply(200, { data: record });
-			await runDeclarativeNode(node, update({ contactId: byId('ctc_2'), items }));
-			expect(scope.isDone()).toBe(true);
-		});
+		test.each([{}, { item: [] }])(
+			'the Items form added with no rows (%j) keeps the current lines',
+			async (items) => {
+				const scope = nock(API)
+					.patch(`${path}/${id}`, { contactId: 'ctc_2' })
+					.reply(200, { data: record });
+				await runDeclarativeNode(node, update({ contactId: byId('ctc_2'), items }));
+				expect(scope.isDone()).toBe(true);
+			},
+		);
 
 		test('Items (JSON) replaces the items', async () => {
-			const scope = nock(API).patch(`${path}/${id}`, { items: [hosting] }).reply(200, { data: record });
+			const scope = nock(API)
+				.patch(`${path}/${id}`, { items: [hosting] })
+				.reply(200, { data: record });
 			await runDeclarativeNode(node, update({ itemsJson: JSON.stringify([hosting]) }));
 			expect(scope.isDone()).toBe(true);
 		});
@@ -261,12 +371,16 @@ describe.each([
 		});
 
 		test('Items and Items (JSON) together are refused', async () => {
-			const message = await refused(update({ items: { item: [design] }, itemsJson: JSON.stringify([hosting]) }));
+			const message = await refused(
+				update({ items: { item: [design] }, itemsJson: JSON.stringify([hosting]) }),
+			);
 			expect(message).toBe('Items: use either "Items" or "Items (JSON)", not both [item 0]');
 		});
 
 		test('a bad item in the form is refused, naming the item', async () => {
-			const message = await refused(update({ items: { item: [design, { ...hosting, vatPercentage: '={{ "abc" }}' }] } }));
+			const message = await refused(
+				update({ items: { item: [design, { ...hosting, vatPercentage: '={{ "abc" }}' }] } }),
+			);
 			expect(message).toBe('Items: line 2 "vatPercentage" must be a number; got "abc" [item 0]');
 		});
 	});

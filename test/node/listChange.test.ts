@@ -20,13 +20,20 @@ beforeEach(() => {
 });
 afterEach(() => nock.cleanAll());
 
-const contact = (i: number): IDataObject => ({ id: `ctc_${i}`, name: `C${i}`, email: `c${i}@example.com` });
+const contact = (i: number): IDataObject => ({
+	id: `ctc_${i}`,
+	name: `C${i}`,
+	email: `c${i}@example.com`,
+});
 
 /**
  * Serves /contacts from `rows` as the API pages it (100 a page, meta on every page); `between(read, page)`
  * runs after each answer (read counts the page-1 requests), where a test changes `rows`.
  */
-function contactsList(rows: IDataObject[], between: (read: number, page: number) => void = () => {}) {
+function contactsList(
+	rows: IDataObject[],
+	between: (read: number, page: number) => void = () => {},
+) {
 	const sent: number[] = [];
 	let read = 0;
 	nock(API)
@@ -79,8 +86,13 @@ test('Return All: a list that changes during every read fails after 3 reads, nam
 	const sent = contactsList(rows, (_read, page) => {
 		if (page === 1) rows.splice(0, 1);
 	});
-	const error = await runDeclarativeNode(node, getAll).then(() => undefined, (e: Error) => e);
-	expect(error?.message).toBe('The list changed while it was read (records were created or deleted); 3 reads tried (GET /contacts) [item 0]');
+	const error = await runDeclarativeNode(node, getAll).then(
+		() => undefined,
+		(e: Error) => e,
+	);
+	expect(error?.message).toBe(
+		'The list changed while it was read (records were created or deleted); 3 reads tried (GET /contacts) [item 0]',
+	);
 	expect(sent).toEqual([1, 2, 1, 2, 1, 2]);
 });
 
@@ -90,14 +102,24 @@ test('Create or Update: a contact of page 1 deleted during the read updates the 
 		if (read === 1 && page === 1) rows.splice(5, 1);
 	});
 	let posted = 0;
-	nock(API).post('/v1/contacts').optionally().reply(201, () => {
-		posted++;
-		return { data: { id: 'ctc_new', email: 'c100@example.com' } };
-	});
-	const patch = nock(API).patch('/v1/contacts/ctc_100', { name: 'Row 0' }).reply(200, { data: { ...contact(100), name: 'Row 0' } });
+	nock(API)
+		.post('/v1/contacts')
+		.optionally()
+		.reply(201, () => {
+			posted++;
+			return { data: { id: 'ctc_new', email: 'c100@example.com' } };
+		});
+	const patch = nock(API)
+		.patch('/v1/contacts/ctc_100', { name: 'Row 0' })
+		.reply(200, { data: { ...contact(100), name: 'Row 0' } });
 	const { items } = await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
 		{ items: [{ json: { email: 'c100@example.com', name: 'Row 0' } }] },
 	);
 	expect(items.map((item) => [item.json.action, item.json.id])).toEqual([['updated', 'ctc_100']]);

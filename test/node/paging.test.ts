@@ -40,15 +40,33 @@ test('pages are read one after the other, in order, up to the last', async () =>
 });
 
 test('a record added at the end while reading: the total changed, so the list is read again, whole', async () => {
-	const grown = { ...page(2, 100, 200), meta: { page: 2, pageSize: 100, total: 201, hasMore: true } };
-	const last = { data: [{ id: 'c200' }], meta: { page: 3, pageSize: 100, total: 201, hasMore: false } };
+	const grown = {
+		...page(2, 100, 200),
+		meta: { page: 2, pageSize: 100, total: 201, hasMore: true },
+	};
+	const last = {
+		data: [{ id: 'c200' }],
+		meta: { page: 3, pageSize: 100, total: 201, hasMore: false },
+	};
 	const scope = nock(API)
-		.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 200))
-		.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, grown)
-		.get('/v1/contacts').query({ page: 3, pageSize: 100 }).reply(200, last)
-		.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 201))
-		.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, page(2, 100, 201))
-		.get('/v1/contacts').query({ page: 3, pageSize: 100 }).reply(200, last);
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, page(1, 100, 200))
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, grown)
+		.get('/v1/contacts')
+		.query({ page: 3, pageSize: 100 })
+		.reply(200, last)
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, page(1, 100, 201))
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, page(2, 100, 201))
+		.get('/v1/contacts')
+		.query({ page: 3, pageSize: 100 })
+		.reply(200, last);
 	const { items } = await runDeclarativeNode(node, getAll);
 	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 201 }, (_, i) => `c${i}`));
 	expect(scope.isDone()).toBe(true);
@@ -56,9 +74,14 @@ test('a record added at the end while reading: the total changed, so the list is
 
 test('a page that fails fails the item, and no page beyond the total is asked for', async () => {
 	nock(API)
-		.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 300))
-		.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, page(2, 100, 300))
-		.get('/v1/contacts').query({ page: 3, pageSize: 100 })
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, page(1, 100, 300))
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, page(2, 100, 300))
+		.get('/v1/contacts')
+		.query({ page: 3, pageSize: 100 })
 		.reply(404, { error: { code: 'not_found', message: 'Page gone' } });
 	const error = await runDeclarativeNode(node, getAll).catch((e) => e);
 	expect(error.message).toBe('Page gone (HTTP 404 not_found, GET /contacts) [item 0]');
@@ -67,19 +90,32 @@ test('a page that fails fails the item, and no page beyond the total is asked fo
 
 test('Limit reads only the pages it needs', async () => {
 	const scope = nock(API)
-		.get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, page(1, 100, 1000))
-		.get('/v1/contacts').query({ page: 2, pageSize: 100 }).reply(200, page(2, 100, 1000));
-	const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', limit: 150 });
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, page(1, 100, 1000))
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, page(2, 100, 1000));
+	const { items } = await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'getAll',
+		limit: 150,
+	});
 	expect(items).toHaveLength(150);
 	expect(scope.isDone()).toBe(true);
 });
 
 describe("the walker's verdict and its contradictions", () => {
-	const answer = (ids: number[], meta: object) => ({ body: { data: ids.map((id) => ({ id })), meta }, response: undefined });
+	const answer = (ids: number[], meta: object) => ({
+		body: { data: ids.map((id) => ({ id })), meta },
+		response: undefined,
+	});
 
 	test('pages that all tell one total but hold more records than it: the read is not whole', async () => {
 		const { records, whole } = await walkPages(async (n) =>
-			n === 1 ? answer([1, 2], { pageSize: 2, total: 2, hasMore: true }) : answer([3], { pageSize: 2, total: 2, hasMore: false }),
+			n === 1
+				? answer([1, 2], { pageSize: 2, total: 2, hasMore: true })
+				: answer([3], { pageSize: 2, total: 2, hasMore: false }),
 		);
 		expect(records).toHaveLength(3);
 		expect(whole).toBe(false);
@@ -87,7 +123,9 @@ describe("the walker's verdict and its contradictions", () => {
 
 	test('an id read twice is not whole, even when the count agrees with the total (a record skipped)', async () => {
 		const { records, whole } = await walkPages(async (n) =>
-			n === 1 ? answer([1, 2], { pageSize: 2, total: 3, hasMore: true }) : answer([2], { pageSize: 2, total: 3, hasMore: false }),
+			n === 1
+				? answer([1, 2], { pageSize: 2, total: 3, hasMore: true })
+				: answer([2], { pageSize: 2, total: 3, hasMore: false }),
 		);
 		expect(records).toHaveLength(3);
 		expect(whole).toBe(false);
@@ -100,7 +138,9 @@ describe("the walker's verdict and its contradictions", () => {
 				fetched.push(n);
 				return answer(n === 1 ? [1, 2] : [], { pageSize: 2, total: 6 });
 			}),
-		).rejects.toThrow('The API answered page 2 of the list with no records but said there were more; stopped reading the list');
+		).rejects.toThrow(
+			'The API answered page 2 of the list with no records but said there were more; stopped reading the list',
+		);
 		expect(fetched).toEqual([1, 2]);
 	});
 });
@@ -114,7 +154,12 @@ test('Return All: a page-1 total that overstates, the same on every read: the se
 		.reply((uri) => {
 			const n = Number(new URL(uri, API).searchParams.get('page'));
 			sent.push(n);
-			return [200, n === 1 ? { ...page(1, 100, 150), meta: { page: 1, pageSize: 100, total: 1000, hasMore: true } } : page(2, 100, 150)];
+			return [
+				200,
+				n === 1
+					? { ...page(1, 100, 150), meta: { page: 1, pageSize: 100, total: 1000, hasMore: true } }
+					: page(2, 100, 150),
+			];
 		});
 	const { items } = await runDeclarativeNode(node, getAll);
 	expect(items).toHaveLength(150);

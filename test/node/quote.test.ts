@@ -54,11 +54,12 @@ const createParams = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
-	await runDeclarativeNode(node, params, options);
+const run = async (
+	params: INodeParameters,
+	options: Parameters<typeof runDeclarativeNode>[2] = {},
+) => await runDeclarativeNode(node, params, options);
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
-
 
 describe('Create (POST /quotes)', () => {
 	test('sends contactId and the items of the form with the bearer key, returns the quote', async () => {
@@ -72,7 +73,11 @@ describe('Create (POST /quotes)', () => {
 
 	test('sends Valid Until with a zone as a UTC timestamp', async () => {
 		const scope = nock(API)
-			.post('/v1/quotes', { contactId: 'ctc_1', items: [item], validUntil: '2026-12-31T10:00:00.000Z' })
+			.post('/v1/quotes', {
+				contactId: 'ctc_1',
+				items: [item],
+				validUntil: '2026-12-31T10:00:00.000Z',
+			})
 			.reply(201, { data: quote });
 		await run(createParams({ additionalFields: { validUntil: '2026-12-31T12:00:00+02:00' } }));
 		expect(scope.isDone()).toBe(true);
@@ -83,7 +88,9 @@ describe('Create (POST /quotes)', () => {
 		nock(API)
 			.post('/v1/quotes', (body) => ((sent = body), true))
 			.reply(201, { data: quote });
-		const { context } = await run(createParams({ additionalFields: { validUntil: '2026-12-31T00:00:00' } }));
+		const { context } = await run(
+			createParams({ additionalFields: { validUntil: '2026-12-31T00:00:00' } }),
+		);
 		const timeZone = context.getTimezone();
 		expect(sent).toEqual({
 			contactId: 'ctc_1',
@@ -95,7 +102,9 @@ describe('Create (POST /quotes)', () => {
 
 	test('refuses a Valid Until that is not an ISO date, sending nothing', async () => {
 		const scope = nock(API).post('/v1/quotes').reply(201, { data: quote });
-		const error = await run(createParams({ additionalFields: { validUntil: '31-12-2026' } })).catch((e) => e);
+		const error = await run(createParams({ additionalFields: { validUntil: '31-12-2026' } })).catch(
+			(e) => e,
+		);
 		expect(error.message).toBe(
 			'Valid Until: "31-12-2026" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z [item 0]',
 		);
@@ -143,9 +152,15 @@ describe('Get Many (GET /quotes)', () => {
 
 	test('Return All asks 100 a page and follows meta.hasMore until it is false', async () => {
 		const scope = nock(API)
-			.get('/v1/quotes', noBody).query({ pageSize: '100', page: '1' }).reply(200, list(page(1, 100), 1, true))
-			.get('/v1/quotes', noBody).query({ pageSize: '100', page: '2' }).reply(200, list(page(101, 100), 2, true))
-			.get('/v1/quotes', noBody).query({ pageSize: '100', page: '3' }).reply(200, list(page(201, 5), 3, false));
+			.get('/v1/quotes', noBody)
+			.query({ pageSize: '100', page: '1' })
+			.reply(200, list(page(1, 100), 1, true))
+			.get('/v1/quotes', noBody)
+			.query({ pageSize: '100', page: '2' })
+			.reply(200, list(page(101, 100), 2, true))
+			.get('/v1/quotes', noBody)
+			.query({ pageSize: '100', page: '3' })
+			.reply(200, list(page(201, 5), 3, false));
 		const { items } = await run({ resource: 'quote', operation: 'getAll', returnAll: true });
 		expect(items).toHaveLength(205);
 		expect(items[0].json.id).toBe('quo_1');
@@ -155,18 +170,33 @@ describe('Get Many (GET /quotes)', () => {
 
 	test('Limit asks for no more than it needs in one page', async () => {
 		const scope = nock(API)
-			.get('/v1/quotes').query({ pageSize: '3', page: '1' })
+			.get('/v1/quotes')
+			.query({ pageSize: '3', page: '1' })
 			.reply(200, { data: page(1, 3), meta: { page: 1, pageSize: 3, total: 8, hasMore: true } });
-		const { items } = await run({ resource: 'quote', operation: 'getAll', returnAll: false, limit: 3 });
+		const { items } = await run({
+			resource: 'quote',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 3,
+		});
 		expect(items.map((i) => i.json.id)).toEqual(['quo_1', 'quo_2', 'quo_3']);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('a Limit above 100 pages at 100 and stops once it has enough', async () => {
 		const scope = nock(API)
-			.get('/v1/quotes').query({ pageSize: '100', page: '1' }).reply(200, list(page(1, 100), 1, true))
-			.get('/v1/quotes').query({ pageSize: '100', page: '2' }).reply(200, list(page(101, 100), 2, true));
-		const { items } = await run({ resource: 'quote', operation: 'getAll', returnAll: false, limit: 150 });
+			.get('/v1/quotes')
+			.query({ pageSize: '100', page: '1' })
+			.reply(200, list(page(1, 100), 1, true))
+			.get('/v1/quotes')
+			.query({ pageSize: '100', page: '2' })
+			.reply(200, list(page(101, 100), 2, true));
+		const { items } = await run({
+			resource: 'quote',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 150,
+		});
 		expect(items).toHaveLength(150);
 		expect(items[149].json.id).toBe('quo_150');
 		expect(scope.isDone()).toBe(true);
@@ -174,8 +204,12 @@ describe('Get Many (GET /quotes)', () => {
 
 	test('Simplify applies to every quote of the list', async () => {
 		nock(API)
-			.get('/v1/quotes').query({ pageSize: '50', page: '1' })
-			.reply(200, { data: [quote, { ...quote, id: 'quo_2' }], meta: { page: 1, pageSize: 50, total: 2, hasMore: false } });
+			.get('/v1/quotes')
+			.query({ pageSize: '50', page: '1' })
+			.reply(200, {
+				data: [quote, { ...quote, id: 'quo_2' }],
+				meta: { page: 1, pageSize: 50, total: 2, hasMore: false },
+			});
 		const { items } = await run({ resource: 'quote', operation: 'getAll', simplify: true });
 		expect(jsonOf(items)).toEqual([simpleQuote, { ...simpleQuote, id: 'quo_2' }]);
 	});
@@ -207,13 +241,17 @@ describe('Update (PATCH /quotes/{id})', () => {
 		const scope = nock(API)
 			.patch('/v1/quotes/quo_1', { items: lines, status: 'sent' })
 			.reply(200, { data: { ...quote, status: 'sent' } });
-		const { items } = await run(onQuote('update', { updateFields: { items: { item: lines }, status: 'sent' } }));
+		const { items } = await run(
+			onQuote('update', { updateFields: { items: { item: lines }, status: 'sent' } }),
+		);
 		expect(items[0].json.status).toBe('sent');
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('a status the list does not offer can come from an expression, and is sent as given', async () => {
-		const scope = nock(API).patch('/v1/quotes/quo_1', { status: 'expired' }).reply(200, { data: quote });
+		const scope = nock(API)
+			.patch('/v1/quotes/quo_1', { status: 'expired' })
+			.reply(200, { data: quote });
 		await run(onQuote('update', { updateFields: { status: '={{ "expired" }}' } }));
 		expect(scope.isDone()).toBe(true);
 	});
@@ -221,37 +259,53 @@ describe('Update (PATCH /quotes/{id})', () => {
 	test('refuses an Update with no field to change, sending nothing', async () => {
 		const scope = nock(API).patch('/v1/quotes/quo_1').reply(200, { data: quote });
 		const error = await run(onQuote('update', { updateFields: {} })).catch((e) => e);
-		expect(error.message).toBe('Update Fields: no field to change was added; add at least one [item 0]');
+		expect(error.message).toBe(
+			'Update Fields: no field to change was added; add at least one [item 0]',
+		);
 		expect(scope.isDone()).toBe(false);
 	});
 
 	test('refuses a contact ID that is not an ID, sending nothing', async () => {
 		const scope = nock(API).patch('/v1/quotes/quo_1').reply(200, { data: quote });
-		const error = await run(onQuote('update', { updateFields: { contactId: byId('ctc 2') } })).catch((e) => e);
-		expect(error.message).toBe('Contact: "ctc 2" is not an ID (letters, digits, "_", "-", "." and ":" only) [item 0]');
+		const error = await run(
+			onQuote('update', { updateFields: { contactId: byId('ctc 2') } }),
+		).catch((e) => e);
+		expect(error.message).toBe(
+			'Contact: "ctc 2" is not an ID (letters, digits, "_", "-", "." and ":" only) [item 0]',
+		);
 		expect(scope.isDone()).toBe(false);
 	});
 });
 
 describe('Delete (DELETE /quotes/{id})', () => {
 	test('answers deleted: true with the ID', async () => {
-		const scope = nock(API).delete('/v1/quotes/quo_1', noBody).reply(200, { data: { id: 'quo_1' } });
+		const scope = nock(API)
+			.delete('/v1/quotes/quo_1', noBody)
+			.reply(200, { data: { id: 'quo_1' } });
 		const { items } = await run(onQuote('delete'));
 		expect(jsonOf(items)).toEqual([{ deleted: true, id: 'quo_1' }]);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('a sent quote cannot be deleted: the 422 names the status', async () => {
-		const message = 'Cannot delete quote OFF-2026-0003: its status is "sent"; only "draft" or "canceled" quotes can be deleted';
-		nock(API).delete('/v1/quotes/quo_1').reply(422, { error: { code: 'invalid_state', message } });
+		const message =
+			'Cannot delete quote OFF-2026-0003: its status is "sent"; only "draft" or "canceled" quotes can be deleted';
+		nock(API)
+			.delete('/v1/quotes/quo_1')
+			.reply(422, { error: { code: 'invalid_state', message } });
 		const error = await run(onQuote('delete')).catch((e) => e);
-		expect(error.message).toBe(`${asShown(message)} (HTTP 422 invalid_state, DELETE /quotes/quo_1) [item 0]`);
+		expect(error.message).toBe(
+			`${asShown(message)} (HTTP 422 invalid_state, DELETE /quotes/quo_1) [item 0]`,
+		);
 		expect(error.description).toContain(message);
 	});
 
 	test('an API message naming the status "canceled" is not read by n8n as a cancelled execution', async () => {
-		const message = 'Cannot change quote status from "draft" to "canceled"; allowed from "draft": "sent"';
-		nock(API).patch('/v1/quotes/quo_1', { status: 'canceled' }).reply(422, { error: { code: 'invalid_state', message } });
+		const message =
+			'Cannot change quote status from "draft" to "canceled"; allowed from "draft": "sent"';
+		nock(API)
+			.patch('/v1/quotes/quo_1', { status: 'canceled' })
+			.reply(422, { error: { code: 'invalid_state', message } });
 		const error = await run(onQuote('cancel')).catch((e) => e);
 		// n8n-core's WorkflowExecute marks an execution canceled when the error message contains "canceled"
 		expect(error.message).not.toContain('canceled');
@@ -271,20 +325,25 @@ describe('status operations (PATCH /quotes/{id} with { status })', () => {
 		['approve', 'approved'],
 		['cancel', 'canceled'],
 	])('%s sends { status: "%s" } and returns the quote', async (operation, status) => {
-		const scope = nock(API).patch('/v1/quotes/quo_1', { status }).reply(200, { data: { ...quote, status } });
+		const scope = nock(API)
+			.patch('/v1/quotes/quo_1', { status })
+			.reply(200, { data: { ...quote, status } });
 		const { items } = await run(onQuote(operation));
 		expect(jsonOf(items)).toEqual([{ ...quote, status }]);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('Approve on a draft quote: the 422 error says which move was refused', async () => {
-		const message = 'Cannot change quote status from "draft" to "approved"; allowed from "draft": "sent", "canceled"';
+		const message =
+			'Cannot change quote status from "draft" to "approved"; allowed from "draft": "sent", "canceled"';
 		const scope = nock(API)
 			.patch('/v1/quotes/quo_1', { status: 'approved' })
 			.reply(422, { error: { code: 'invalid_state', message } });
 		const error = await run(onQuote('approve')).catch((e) => e);
 		expect(scope.isDone()).toBe(true);
-		expect(error.message).toBe(`${asShown(message)} (HTTP 422 invalid_state, PATCH /quotes/quo_1) [item 0]`);
+		expect(error.message).toBe(
+			`${asShown(message)} (HTTP 422 invalid_state, PATCH /quotes/quo_1) [item 0]`,
+		);
 		expect(error.httpCode).toBe('422');
 		expect(error.description).toMatch(/from "draft" to "approved".*current status does not allow/);
 	});
@@ -302,7 +361,8 @@ describe('continue on fail', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(items).toHaveLength(2);
 		expect(items[0].json.items).toEqual([{ ...item, quantity: 2 }]);
-		const message = 'Items: line 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]';
+		const message =
+			'Items: line 1 "quantity" must be a number; got "2,5" (use a dot for decimals) [item 1]';
 		// the error item is paired with its input item (n8n gives the regular output { error } alone)
 		expect(items[1].json).toEqual({ error: message });
 		expect(items[1].pairedItem).toEqual({ item: 1 });
@@ -310,16 +370,21 @@ describe('continue on fail', () => {
 	});
 
 	test('two input items, the API refuses one: the other result still comes out', async () => {
-		const message = 'Cannot change quote status from "draft" to "approved"; allowed from "draft": "sent", "canceled"';
+		const message =
+			'Cannot change quote status from "draft" to "approved"; allowed from "draft": "sent", "canceled"';
 		nock(API)
-			.patch('/v1/quotes/quo_1', { status: 'approved' }).reply(200, { data: { ...quote, status: 'approved' } })
-			.patch('/v1/quotes/quo_2', { status: 'approved' }).reply(422, { error: { code: 'invalid_state', message } });
+			.patch('/v1/quotes/quo_1', { status: 'approved' })
+			.reply(200, { data: { ...quote, status: 'approved' } })
+			.patch('/v1/quotes/quo_2', { status: 'approved' })
+			.reply(422, { error: { code: 'invalid_state', message } });
 		const { items } = await run(onQuote('approve', { quoteId: byId('={{ $json.id }}') }), {
 			items: [{ json: { id: 'quo_1' } }, { json: { id: 'quo_2' } }],
 			continueOnFail: true,
 		});
 		expect(items[0].json.status).toBe('approved');
-		expect(items[1].error?.message).toBe(`${asShown(message)} (HTTP 422 invalid_state, PATCH /quotes/quo_2) [item 1]`);
+		expect(items[1].error?.message).toBe(
+			`${asShown(message)} (HTTP 422 invalid_state, PATCH /quotes/quo_2) [item 1]`,
+		);
 	});
 });
 

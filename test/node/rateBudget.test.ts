@@ -2,7 +2,12 @@ import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { WaitEnded, type Clock } from '../../nodes/shared/api/clock';
-import { budgetFor, budgetKeyOf, MAX_RETRY_AFTER_MS, RateBudget } from '../../nodes/shared/api/rateBudget';
+import {
+	budgetFor,
+	budgetKeyOf,
+	MAX_RETRY_AFTER_MS,
+	RateBudget,
+} from '../../nodes/shared/api/rateBudget';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
@@ -25,7 +30,8 @@ function steppedClock() {
 	let sleepers: Array<{ until: number; wake: () => void }> = [];
 	const clock: Clock = {
 		now: () => state.now,
-		sleep: async (ms) => await new Promise<void>((wake) => sleepers.push({ until: state.now + ms, wake })),
+		sleep: async (ms) =>
+			await new Promise<void>((wake) => sleepers.push({ until: state.now + ms, wake })),
 		timeout: () => new AbortController().signal,
 	};
 	const settle = async () => {
@@ -63,7 +69,9 @@ test('turns are taken in the order they were asked', async () => {
 	const { clock, tick, settle } = steppedClock();
 	const budget = new RateBudget(1, 1000, clock);
 	const order: number[] = [];
-	const all = Promise.all([1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(n), slot.answered()))));
+	const all = Promise.all(
+		[1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(n), slot.answered()))),
+	);
 	await settle();
 	expect(order).toEqual([1]);
 	await tick(1000);
@@ -115,7 +123,7 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 		expect(state.now).toBe(20 * MINUTES);
 	});
 
-	test('while both are in use the lowest wins; the other credential\'s next request counts its own', async () => {
+	test("while both are in use the lowest wins; the other credential's next request counts its own", async () => {
 		const { state, clock } = instantClock();
 		const budget = new RateBudget(2, MINUTES, clock);
 		for (let i = 0; i < 2; i++) (await budget.take({ limit: 2 })).answered();
@@ -159,7 +167,7 @@ describe('cancellation', () => {
 	});
 });
 
-describe('a request with a longest wait (the trigger\'s activation)', () => {
+describe("a request with a longest wait (the trigger's activation)", () => {
 	test('room further off than its longest wait: refused at once, naming the wait, nothing taken', async () => {
 		const { clock, state } = steppedClock();
 		const budget = new RateBudget(5, 60_000, clock);
@@ -186,7 +194,10 @@ describe('a request with a longest wait (the trigger\'s activation)', () => {
 		await tick(1);
 		expect(await bounded).toBeInstanceOf(WaitEnded);
 		await tick(10_000);
-		await expect(budget.take()).resolves.toEqual({ answered: expect.any(Function), refused: expect.any(Function) }); // the next in line is served
+		await expect(budget.take()).resolves.toEqual({
+			answered: expect.any(Function),
+			refused: expect.any(Function),
+		}); // the next in line is served
 	});
 });
 
@@ -195,9 +206,13 @@ test('editor look-ups go before waiting production requests, within the same win
 	const budget = new RateBudget(2, 1000, clock);
 	for (let i = 0; i < 2; i++) (await budget.take()).answered();
 	const order: string[] = [];
-	const runs = [1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(`run ${n}`), slot.answered())));
+	const runs = [1, 2, 3].map(async (n) =>
+		budget.take().then((slot) => (order.push(`run ${n}`), slot.answered())),
+	);
 	await settle();
-	const editor = budget.take({ lane: 'editor' }).then((slot) => (order.push('editor'), slot.answered()));
+	const editor = budget
+		.take({ lane: 'editor' })
+		.then((slot) => (order.push('editor'), slot.answered()));
 	await settle();
 	expect(order).toEqual([]); // the window is full for everyone
 	await tick(1000);
@@ -214,7 +229,13 @@ test("the polling trigger's requests go after every waiting run and editor reque
 	const order: string[] = [];
 	const take = (name: string, lane?: 'poll' | 'editor') =>
 		budget.take({ lane }).then((slot) => (order.push(name), slot.answered()));
-	const waiting = [take('poll 1', 'poll'), take('poll 2', 'poll'), take('run 1'), take('editor', 'editor'), take('run 2')];
+	const waiting = [
+		take('poll 1', 'poll'),
+		take('poll 2', 'poll'),
+		take('run 1'),
+		take('editor', 'editor'),
+		take('run 2'),
+	];
 	await settle();
 	for (let i = 0; i < 5; i++) await tick(1000);
 	await Promise.all(waiting);
@@ -229,7 +250,11 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	 * every `otherEveryMs` from time 0. Retry-After in whole seconds, as the sandbox; with
 	 * `countRefused` a refused request (the other client's too) takes its place in the window.
 	 */
-	function slidingApi(limit: number, windowMs: number, options: { otherEveryMs?: number; countRefused?: boolean } = {}) {
+	function slidingApi(
+		limit: number,
+		windowMs: number,
+		options: { otherEveryMs?: number; countRefused?: boolean } = {},
+	) {
 		const { otherEveryMs, countRefused = false } = options;
 		const counted: number[] = [];
 		let otherNext = 0;
@@ -238,7 +263,10 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 			const ok = room(t);
 			const inWindow = counted.filter((c) => c > t - windowMs);
 			if (ok || countRefused) counted.push(t);
-			return { ok, retryAfterMs: ok ? 0 : Math.max(1, Math.ceil((inWindow[0] + windowMs - t) / 1000)) * 1000 };
+			return {
+				ok,
+				retryAfterMs: ok ? 0 : Math.max(1, Math.ceil((inWindow[0] + windowMs - t) / 1000)) * 1000,
+			};
 		};
 		return {
 			hit(t: number): { ok: boolean; retryAfterMs: number } {
@@ -295,12 +323,19 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		[false, 1050],
 		[true, 1050],
 		[true, 1500],
-	])('another client already uses half the key when the writes start (refusals counted: %s, %i ms in): within 1.25x', async (countRefused, startMs) => {
-		const { ms, refusals } = await serialWrites(100, slidingApi(20, 5000, { otherEveryMs: 500, countRefused }), startMs);
-		const minimum = 9 * 5000 + 10 * 25;
-		expect(ms / minimum).toBeLessThanOrEqual(1.25);
-		expect(refusals).toBeLessThanOrEqual(12);
-	});
+	])(
+		'another client already uses half the key when the writes start (refusals counted: %s, %i ms in): within 1.25x',
+		async (countRefused, startMs) => {
+			const { ms, refusals } = await serialWrites(
+				100,
+				slidingApi(20, 5000, { otherEveryMs: 500, countRefused }),
+				startMs,
+			);
+			const minimum = 9 * 5000 + 10 * 25;
+			expect(ms / minimum).toBeLessThanOrEqual(1.25);
+			expect(refusals).toBeLessThanOrEqual(12);
+		},
+	);
 
 	/**
 	 * `n` writes all at once (On Error: Continue; n8n's RoutingNode sends every item's request
@@ -312,7 +347,8 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		let timers: Array<{ at: number; wake: () => void }> = [];
 		const clock: Clock = {
 			now: () => state.now,
-			sleep: async (ms) => await new Promise<void>((wake) => timers.push({ at: state.now + ms, wake })),
+			sleep: async (ms) =>
+				await new Promise<void>((wake) => timers.push({ at: state.now + ms, wake })),
 			timeout: () => new AbortController().signal,
 		};
 		const budget = new RateBudget(120, 60_000, clock);
@@ -346,12 +382,15 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 
 	// The first burst goes out before any answer (the setting allows 120), so 80 are refused at
 	// once; they must not hold the setting's minute once the API's 5-s window is learned.
-	test.each([false, true])('100 writes at once against 20 per 5 s (refusals counted: %s): within 1.25x of the minimum', async (countRefused) => {
-		const { ms, refusals } = await concurrentWrites(100, slidingApi(20, 5000, { countRefused }));
-		const minimum = 4 * 5000 + 25;
-		expect(ms / minimum).toBeLessThanOrEqual(1.25);
-		expect(refusals).toBeLessThanOrEqual(90);
-	});
+	test.each([false, true])(
+		'100 writes at once against 20 per 5 s (refusals counted: %s): within 1.25x of the minimum',
+		async (countRefused) => {
+			const { ms, refusals } = await concurrentWrites(100, slidingApi(20, 5000, { countRefused }));
+			const minimum = 4 * 5000 + 25;
+			expect(ms / minimum).toBeLessThanOrEqual(1.25);
+			expect(refusals).toBeLessThanOrEqual(90);
+		},
+	);
 
 	test('a refusal slows the key to what the API accepted just before; a second one at most halves it (manual clock)', async () => {
 		const clock = manualClock();
@@ -466,8 +505,14 @@ describe('the budgets of the process', () => {
 describe('two credentials on one key, through the node', () => {
 	const API = 'https://api.business-ops.test';
 	const node = loadNodeType(new BusinessOps());
-	const credential = (requestsPerMinute: number) => ({ credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute } });
-	const getContact = { resource: 'contact', operation: 'get', contactId: { __rl: true, mode: 'id', value: 'ctc_1' } };
+	const credential = (requestsPerMinute: number) => ({
+		credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute },
+	});
+	const getContact = {
+		resource: 'contact',
+		operation: 'get',
+		contactId: { __rl: true, mode: 'id', value: 'ctc_1' },
+	};
 	const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
 	const PAGES = 30;
 
@@ -501,7 +546,9 @@ describe('two credentials on one key, through the node', () => {
 
 		forgetRateBudgets();
 		const clock = manualClock();
-		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: { id: 'ctc_1' } });
+		nock(API)
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: { id: 'ctc_1' } });
 		await runDeclarativeNode(node, getContact, credential(1));
 		const afterA = await runB(clock);
 
@@ -513,7 +560,10 @@ describe('two credentials on one key, through the node', () => {
 	test('a run longer than 10 minutes keeps its own setting: each waiting request holds it', async () => {
 		forgetRateBudgets();
 		const clock = manualClock();
-		nock(API).get('/v1/contacts/ctc_1').times(13).reply(200, { data: { id: 'ctc_1' } });
+		nock(API)
+			.get('/v1/contacts/ctc_1')
+			.times(13)
+			.reply(200, { data: { id: 'ctc_1' } });
 		const items = Array.from({ length: 12 }, () => ({ json: {} }));
 		const slow = runDeclarativeNode(node, getContact, { ...credential(1), items });
 		const fast = runDeclarativeNode(node, getContact, credential(120)); // starts last, behind the slow run's items

@@ -3,7 +3,15 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, jsonOf, loadNodeType, runDeclarativeNode, runListSearch, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import {
+	byId,
+	jsonOf,
+	loadNodeType,
+	runDeclarativeNode,
+	runListSearch,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
 beforeEach(() => {
@@ -13,8 +21,10 @@ beforeEach(() => {
 
 const node = loadNodeType(new BusinessOps());
 const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
-	await runDeclarativeNode(node, { resource: 'request', ...params }, options);
+const run = async (
+	params: INodeParameters,
+	options: Parameters<typeof runDeclarativeNode>[2] = {},
+) => await runDeclarativeNode(node, { resource: 'request', ...params }, options);
 
 const request = (id: string, status = 'new') => ({
 	id,
@@ -59,8 +69,15 @@ describe('Customer Request: Create', () => {
 	});
 
 	it('sends processImmediately false, so the request stays new', async () => {
-		const body = { fromEmail: 'anna@example.nl', subject: 'Hi', bodyText: 'Later', processImmediately: false };
-		api().post('/requests', body).reply(201, { data: request('req_2') });
+		const body = {
+			fromEmail: 'anna@example.nl',
+			subject: 'Hi',
+			bodyText: 'Later',
+			processImmediately: false,
+		};
+		api()
+			.post('/requests', body)
+			.reply(201, { data: request('req_2') });
 
 		const { items } = await run({ operation: 'create', ...body });
 
@@ -71,20 +88,31 @@ describe('Customer Request: Create', () => {
 		['subject', 'Subject'],
 		['bodyText', 'Body Text'],
 	])('refuses an empty %s and sends nothing', async (field, label) => {
-		const params = { operation: 'create', fromEmail: 'anna@example.nl', subject: 'Hi', bodyText: 'Text', [field]: ' ' };
+		const params = {
+			operation: 'create',
+			fromEmail: 'anna@example.nl',
+			subject: 'Hi',
+			bodyText: 'Text',
+			[field]: ' ',
+		};
 		await expect(run(params)).rejects.toThrow(`${label}: a value is required [item 0]`);
 	});
 
 	it('refuses a From Email that is not an e-mail address and sends nothing', async () => {
-		await expect(run({ operation: 'create', fromEmail: 'anna.example.nl', subject: 'Hi' })).rejects.toThrow(
-			'From Email: "anna.example.nl" is not an e-mail address [item 0]',
-		);
+		await expect(
+			run({ operation: 'create', fromEmail: 'anna.example.nl', subject: 'Hi' }),
+		).rejects.toThrow('From Email: "anna.example.nl" is not an e-mail address [item 0]');
 	});
 
 	it('a key without requests.write gets the missing scope named', async () => {
 		api()
 			.post('/requests')
-			.reply(403, { error: { code: 'insufficient_scope', message: 'This API key lacks the scope "requests.write"' } });
+			.reply(403, {
+				error: {
+					code: 'insufficient_scope',
+					message: 'This API key lacks the scope "requests.write"',
+				},
+			});
 
 		await expect(
 			run({ operation: 'create', fromEmail: 'anna@example.nl', subject: 'Hi', bodyText: 'Text' }),
@@ -130,27 +158,44 @@ describe('Customer Request: Get Many', () => {
 		api()
 			.get('/requests')
 			.query({ ...query, page: '1' })
-			.reply(200, { data: [request('req_1', 'processed')], meta: { page: 1, pageSize: 100, total: 2, hasMore: true } });
+			.reply(200, {
+				data: [request('req_1', 'processed')],
+				meta: { page: 1, pageSize: 100, total: 2, hasMore: true },
+			});
 		api()
 			.get('/requests')
 			.query({ ...query, page: '2' })
-			.reply(200, { data: [request('req_2', 'processed')], meta: { page: 2, pageSize: 100, total: 2, hasMore: false } });
+			.reply(200, {
+				data: [request('req_2', 'processed')],
+				meta: { page: 2, pageSize: 100, total: 2, hasMore: false },
+			});
 
-		const { items } = await run({ operation: 'getAll', returnAll: true, filters: { status: 'processed' } });
+		const { items } = await run({
+			operation: 'getAll',
+			returnAll: true,
+			filters: { status: 'processed' },
+		});
 
 		expect(jsonOf(items)).toEqual([request('req_1', 'processed'), request('req_2', 'processed')]);
 	});
 
 	it('Limit over the largest page size reads a second page and cuts the rest', async () => {
-		const many = (from: number, count: number) => Array.from({ length: count }, (_, i) => request(`req_${from + i}`));
+		const many = (from: number, count: number) =>
+			Array.from({ length: count }, (_, i) => request(`req_${from + i}`));
 		api()
 			.get('/requests')
 			.query({ page: '1', pageSize: '100' })
-			.reply(200, { data: many(1, 100), meta: { page: 1, pageSize: 100, total: 300, hasMore: true } });
+			.reply(200, {
+				data: many(1, 100),
+				meta: { page: 1, pageSize: 100, total: 300, hasMore: true },
+			});
 		api()
 			.get('/requests')
 			.query({ page: '2', pageSize: '100' })
-			.reply(200, { data: many(101, 100), meta: { page: 2, pageSize: 100, total: 300, hasMore: true } });
+			.reply(200, {
+				data: many(101, 100),
+				meta: { page: 2, pageSize: 100, total: 300, hasMore: true },
+			});
 
 		const { items } = await run({ operation: 'getAll', returnAll: false, limit: 150 });
 
@@ -162,7 +207,10 @@ describe('Customer Request: Get Many', () => {
 		api()
 			.get('/requests')
 			.query({ page: '1', pageSize: '50' })
-			.reply(200, { data: [request('req_1')], meta: { page: 1, pageSize: 50, total: 1, hasMore: false } });
+			.reply(200, {
+				data: [request('req_1')],
+				meta: { page: 1, pageSize: 50, total: 1, hasMore: false },
+			});
 
 		const { items } = await run({ operation: 'getAll', simplify: true });
 
@@ -183,10 +231,18 @@ describe('Customer Request: Get Many', () => {
 		api()
 			.get('/requests')
 			.query({ page: '1', pageSize: '100' })
-			.reply(200, { data: [request('req_1')], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } });
+			.reply(200, {
+				data: [request('req_1')],
+				meta: { page: 1, pageSize: 100, total: 1, hasMore: false },
+			});
 
-		const result = await runListSearch(node, 'searchRequests', { resource: 'request', operation: 'get' });
+		const result = await runListSearch(node, 'searchRequests', {
+			resource: 'request',
+			operation: 'get',
+		});
 
-		expect(result.results).toEqual([{ name: 'Offerte schilderwerk · anna@example.nl · new', value: 'req_1' }]);
+		expect(result.results).toEqual([
+			{ name: 'Offerte schilderwerk · anna@example.nl · new', value: 'req_1' },
+		]);
 	});
 });

@@ -16,17 +16,22 @@ beforeEach(() => {
 });
 
 /** Every `routing` of the node, with where it sits: properties, options, collection entries. */
-function routings(properties: Array<INodeProperties | INodePropertyOptions>, at = ''): Array<[string, INodePropertyRouting]> {
+function routings(
+	properties: Array<INodeProperties | INodePropertyOptions>,
+	at = '',
+): Array<[string, INodePropertyRouting]> {
 	const found: Array<[string, INodePropertyRouting]> = [];
 	for (const property of properties) {
 		const where = `${at}${'name' in property ? property.name : ''}`;
 		if ('routing' in property && property.routing) found.push([where, property.routing]);
-		const children = ('options' in property && Array.isArray(property.options) ? property.options : []) as Array<
-			INodeProperties | INodePropertyOptions | { values?: INodeProperties[] }
-		>;
+		const children = (
+			'options' in property && Array.isArray(property.options) ? property.options : []
+		) as Array<INodeProperties | INodePropertyOptions | { values?: INodeProperties[] }>;
 		for (const child of children) {
-			if ('values' in child && Array.isArray(child.values)) found.push(...routings(child.values, `${where}.`));
-			else if (typeof child === 'object') found.push(...routings([child as INodeProperties], `${where}.`));
+			if ('values' in child && Array.isArray(child.values))
+				found.push(...routings(child.values, `${where}.`));
+			else if (typeof child === 'object')
+				found.push(...routings([child as INodeProperties], `${where}.`));
 		}
 	}
 	return found;
@@ -36,7 +41,9 @@ test('every postReceive step is a function: the seam unwraps the envelope before
 	const all = routings(description.properties);
 	expect(all.length).toBeGreaterThan(40);
 	const declarative = all
-		.flatMap(([where, routing]) => (routing.output?.postReceive ?? []).map((step) => [where, step] as const))
+		.flatMap(([where, routing]) =>
+			(routing.output?.postReceive ?? []).map((step) => [where, step] as const),
+		)
 		.filter(([, step]) => typeof step !== 'function')
 		.map(([where]) => where);
 	expect(declarative).toEqual([]);
@@ -49,7 +56,8 @@ test('every Get Many reads its list through the page walker, and nothing else do
 	for (const property of operations) {
 		const resource = property.displayOptions?.show?.resource?.[0];
 		for (const option of (property.options ?? []) as INodePropertyOptions[]) {
-			if (option.routing?.operations?.pagination && option.value !== 'upsert') lists.push(`${String(resource)}.${String(option.value)}`);
+			if (option.routing?.operations?.pagination && option.value !== 'upsert')
+				lists.push(`${String(resource)}.${String(option.value)}`);
 			if (option.value === 'getAll') getMany.push(`${String(resource)}.getAll`);
 		}
 	}
@@ -58,7 +66,10 @@ test('every Get Many reads its list through the page walker, and nothing else do
 });
 
 describe('the page walker', () => {
-	const page = (records: number[], meta?: object) => ({ body: { data: records.map((id) => ({ id })), ...(meta ? { meta } : {}) }, response: records });
+	const page = (records: number[], meta?: object) => ({
+		body: { data: records.map((id) => ({ id })), ...(meta ? { meta } : {}) },
+		response: records,
+	});
 
 	test('an answer without meta is the whole list: one request, every record', async () => {
 		const fetched: number[] = [];
@@ -96,7 +107,9 @@ describe('the page walker', () => {
 		const fetched: number[] = [];
 		const { records, last, whole } = await walkPages(async (n) => {
 			fetched.push(n);
-			return n === 1 ? page([1, 2], { pageSize: 2, total: 2000, hasMore: true }) : page([3], { pageSize: 2, hasMore: false });
+			return n === 1
+				? page([1, 2], { pageSize: 2, total: 2000, hasMore: true })
+				: page([3], { pageSize: 2, hasMore: false });
 		});
 		expect(records).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
 		expect(last.response).toEqual([3]);
@@ -121,8 +134,15 @@ test('Get Event Types: a plain data array without meta gives every record in one
 		.get('/v1/webhooks/events')
 		.query(true)
 		.reply(200, { data: ['invoice.paid', 'invoice.sent', 'quote.created'] });
-	const { items } = await runDeclarativeNode(node, { resource: 'webhook', operation: 'getEventTypes' });
-	expect(items.map((item) => item.json.type)).toEqual(['invoice.paid', 'invoice.sent', 'quote.created']);
+	const { items } = await runDeclarativeNode(node, {
+		resource: 'webhook',
+		operation: 'getEventTypes',
+	});
+	expect(items.map((item) => item.json.type)).toEqual([
+		'invoice.paid',
+		'invoice.sent',
+		'quote.created',
+	]);
 	expect(scope.isDone()).toBe(true);
 });
 
@@ -131,7 +151,9 @@ test('"Custom API Call" (added by n8n to the Resource and Operation lists) sends
 		{ resource: '__CUSTOM_API_CALL__' },
 		{ resource: 'contact', operation: '__CUSTOM_API_CALL__' },
 	]) {
-		await expect(runDeclarativeNode(node, parameters)).rejects.toThrow('Custom API Call runs in the HTTP Request node [item 0]');
+		await expect(runDeclarativeNode(node, parameters)).rejects.toThrow(
+			'Custom API Call runs in the HTTP Request node [item 0]',
+		);
 	}
 	// nock refuses any request that is not intercepted: none was sent
 	expect(nock.pendingMocks()).toEqual([]);

@@ -1,6 +1,8 @@
 import type * as ClockModule from '../../nodes/shared/api/clock';
 
-const { WaitEnded, systemClock } = jest.requireActual<typeof ClockModule>('../../nodes/shared/api/clock');
+const { WaitEnded, systemClock } = jest.requireActual<typeof ClockModule>(
+	'../../nodes/shared/api/clock',
+);
 
 afterEach(() => {
 	jest.useRealTimers();

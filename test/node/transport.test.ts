@@ -4,12 +4,22 @@ import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/routingSeam';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
-import { captureLogWarnings, loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import {
+	captureLogWarnings,
+	loadNodeType,
+	runDeclarativeNode,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 const contact = { id: 'ctc_1', name: 'Bakkerij de Vries' };
-const getContact = { resource: 'contact', operation: 'get', contactId: { __rl: true, mode: 'id', value: 'ctc_1' } };
+const getContact = {
+	resource: 'contact',
+	operation: 'get',
+	contactId: { __rl: true, mode: 'id', value: 'ctc_1' },
+};
 const createContact = { resource: 'contact', operation: 'create', name: 'Bakkerij de Vries' };
 const rateLimited = { error: { code: 'rate_limited', message: 'Too many requests' } };
 const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
@@ -31,8 +41,10 @@ afterEach(() => {
 describe('429 rate limited', () => {
 	test('waits Retry-After, then succeeds', async () => {
 		const scope = nock(API)
-			.get('/v1/contacts/ctc_1').reply(429, rateLimited, { 'Retry-After': '3' })
-			.get('/v1/contacts/ctc_1').reply(200, { data: contact });
+			.get('/v1/contacts/ctc_1')
+			.reply(429, rateLimited, { 'Retry-After': '3' })
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: contact });
 		const { items } = await runDeclarativeNode(node, getContact);
 		expect(items.map((i) => i.json)).toEqual([contact]);
 		expect(waits).toEqual([3000]);
@@ -41,19 +53,27 @@ describe('429 rate limited', () => {
 
 	test('without Retry-After waits 1 s and backs off exponentially', async () => {
 		const scope = nock(API)
-			.get('/v1/contacts/ctc_1').times(3).reply(429, rateLimited)
-			.get('/v1/contacts/ctc_1').reply(200, { data: contact });
+			.get('/v1/contacts/ctc_1')
+			.times(3)
+			.reply(429, rateLimited)
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: contact });
 		await runDeclarativeNode(node, getContact);
 		expect(waits).toEqual([1000, 2000, 4000]);
 		expect(scope.isDone()).toBe(true);
 	});
 
 	test('retries a POST too (a 429 means nothing was done) and gives up after 5 attempts', async () => {
-		const scope = nock(API).post('/v1/contacts').times(5).reply(429, rateLimited, { 'Retry-After': '1' });
+		const scope = nock(API)
+			.post('/v1/contacts')
+			.times(5)
+			.reply(429, rateLimited, { 'Retry-After': '1' });
 		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
 		expect(scope.isDone()).toBe(true);
 		expect(waits).toEqual([1000, 2000, 4000, 8000]);
-		expect(error.message).toBe('Too many requests (HTTP 429 rate_limited, POST /contacts) [item 0]');
+		expect(error.message).toBe(
+			'Too many requests (HTTP 429 rate_limited, POST /contacts) [item 0]',
+		);
 		expect(error.httpCode).toBe('429');
 		expect(error.description).toMatch(/after 5 attempts/);
 	});
@@ -68,8 +88,10 @@ describe('429 rate limited', () => {
 describe('5xx and network failures', () => {
 	test('a GET is retried on 500', async () => {
 		const scope = nock(API)
-			.get('/v1/contacts/ctc_1').reply(500, serverError)
-			.get('/v1/contacts/ctc_1').reply(200, { data: contact });
+			.get('/v1/contacts/ctc_1')
+			.reply(500, serverError)
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: contact });
 		const { items } = await runDeclarativeNode(node, getContact);
 		expect(items[0].json).toEqual(contact);
 		expect(waits).toEqual([1000]);
@@ -83,7 +105,9 @@ describe('5xx and network failures', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
 		expect(waits).toEqual([]);
-		expect(error.message).toBe('Something broke (HTTP 500 internal_error, POST /contacts) [item 0]');
+		expect(error.message).toBe(
+			'Something broke (HTTP 500 internal_error, POST /contacts) [item 0]',
+		);
 	});
 
 	test('a PATCH and a DELETE are never retried after a connection reset', async () => {
@@ -93,23 +117,30 @@ describe('5xx and network failures', () => {
 			operation: 'update',
 			updateFields: { name: 'x' },
 		}).catch((e) => e);
-		expect(patchError.message).toBe('Could not complete PATCH /contacts/ctc_1: the connection was closed by the server [item 0]');
+		expect(patchError.message).toBe(
+			'Could not complete PATCH /contacts/ctc_1: the connection was closed by the server [item 0]',
+		);
 		expect(patchError.description).toMatch(/not repeated because it changes data.*econnreset/);
 
 		nock(API).delete('/v1/contacts/ctc_1').replyWithError(connectionReset());
-		const deleteError = await runDeclarativeNode(node, { ...getContact, operation: 'delete' }).catch((e) => e);
-		expect(deleteError.message).toBe('Could not complete DELETE /contacts/ctc_1: the connection was closed by the server [item 0]');
+		const deleteError = await runDeclarativeNode(node, {
+			...getContact,
+			operation: 'delete',
+		}).catch((e) => e);
+		expect(deleteError.message).toBe(
+			'Could not complete DELETE /contacts/ctc_1: the connection was closed by the server [item 0]',
+		);
 		expect(waits).toEqual([]);
 	});
 
 	test('a GET is retried after a connection reset, at most 5 attempts', async () => {
-		const scope = nock(API)
-			.get('/v1/contacts/ctc_1').times(5)
-			.replyWithError(connectionReset());
+		const scope = nock(API).get('/v1/contacts/ctc_1').times(5).replyWithError(connectionReset());
 		const error = await runDeclarativeNode(node, getContact).catch((e) => e);
 		expect(scope.isDone()).toBe(true);
 		expect(waits).toHaveLength(4);
-		expect(error.message).toBe('Could not complete GET /contacts/ctc_1: the connection was closed by the server [item 0]');
+		expect(error.message).toBe(
+			'Could not complete GET /contacts/ctc_1: the connection was closed by the server [item 0]',
+		);
 	});
 });
 
@@ -130,7 +161,12 @@ describe('errors', () => {
 	test('403 names the missing scope', async () => {
 		nock(API)
 			.post('/v1/contacts')
-			.reply(403, { error: { code: 'insufficient_scope', message: 'This API key lacks the scope "contacts.write"' } });
+			.reply(403, {
+				error: {
+					code: 'insufficient_scope',
+					message: 'This API key lacks the scope "contacts.write"',
+				},
+			});
 		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
 		expect(error.message).toBe(
 			'This API key lacks the scope "contacts.write" (HTTP 403 insufficient_scope, POST /contacts) [item 0]',
@@ -140,16 +176,24 @@ describe('errors', () => {
 
 	test('continue-on-fail keeps the other items going, each error names its item', async () => {
 		nock(API)
-			.post('/v1/contacts', { name: 'A' }).reply(201, { data: { id: 'ctc_a', name: 'A' } })
-			.post('/v1/contacts', { name: 'B' }).reply(409, { error: { code: 'duplicate_resource', message: 'Exists' } })
-			.post('/v1/contacts', { name: 'C' }).reply(201, { data: { id: 'ctc_c', name: 'C' } });
+			.post('/v1/contacts', { name: 'A' })
+			.reply(201, { data: { id: 'ctc_a', name: 'A' } })
+			.post('/v1/contacts', { name: 'B' })
+			.reply(409, { error: { code: 'duplicate_resource', message: 'Exists' } })
+			.post('/v1/contacts', { name: 'C' })
+			.reply(201, { data: { id: 'ctc_c', name: 'C' } });
 		const { items } = await runDeclarativeNode(
 			node,
 			{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
-			{ items: [{ json: { name: 'A' } }, { json: { name: 'B' } }, { json: { name: 'C' } }], continueOnFail: true },
+			{
+				items: [{ json: { name: 'A' } }, { json: { name: 'B' } }, { json: { name: 'C' } }],
+				continueOnFail: true,
+			},
 		);
 		expect(items.map((i) => i.json.id ?? null)).toEqual(['ctc_a', null, 'ctc_c']);
-		expect(items[1].error?.message).toBe('Exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]');
+		expect(items[1].error?.message).toBe(
+			'Exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]',
+		);
 	});
 });
 
@@ -167,16 +211,22 @@ describe('Deprecation', () => {
 		}).finally(restore);
 		expect(items.map((i) => i.json)).toEqual([contact, contact, contact]);
 		expect(context.customData.get(DEPRECATION_DATA_KEY)).toBe(notice);
-		expect(warnings.filter((line) => line.includes('deprecated'))).toEqual([`Business Ops: ${notice}`]);
+		expect(warnings.filter((line) => line.includes('deprecated'))).toEqual([
+			`Business Ops: ${notice}`,
+		]);
 	});
 
 	test('editor and production runs give the same output; each execution is told again', async () => {
 		nock(API).get('/v1/contacts/ctc_1').times(2).reply(200, { data: contact }, deprecated);
 		const { warnings, restore } = captureLogWarnings();
-		const editor = await runDeclarativeNode(node, getContact, { mode: 'manual', executionId: 'deprecation-2' });
-		const production = await runDeclarativeNode(node, getContact, { mode: 'trigger', executionId: 'deprecation-3' }).finally(
-			restore,
-		);
+		const editor = await runDeclarativeNode(node, getContact, {
+			mode: 'manual',
+			executionId: 'deprecation-2',
+		});
+		const production = await runDeclarativeNode(node, getContact, {
+			mode: 'trigger',
+			executionId: 'deprecation-3',
+		}).finally(restore);
 		expect(editor.items).toEqual(production.items);
 		expect(warnings.filter((line) => line.includes('deprecated'))).toHaveLength(2);
 	});
@@ -203,7 +253,9 @@ describe('rate budget', () => {
 
 	test('the default budget is the API limit: 120 requests go at once, the 121st waits a minute', async () => {
 		nock(API).get('/v1/contacts/ctc_1').times(121).reply(200, { data: contact });
-		await runDeclarativeNode(node, getContact, { items: Array.from({ length: 121 }, () => ({ json: {} })) });
+		await runDeclarativeNode(node, getContact, {
+			items: Array.from({ length: 121 }, () => ({ json: {} })),
+		});
 		expect(waits).toEqual([60_000]);
 	});
 
@@ -211,7 +263,9 @@ describe('rate budget', () => {
 		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact });
 		const otherKey = 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d';
 		await runDeclarativeNode(node, getContact, paced(1));
-		await runDeclarativeNode(node, getContact, { credentials: { ...paced(1).credentials, apiKey: otherKey } });
+		await runDeclarativeNode(node, getContact, {
+			credentials: { ...paced(1).credentials, apiKey: otherKey },
+		});
 		expect(waits).toEqual([]);
 		await runDeclarativeNode(node, getContact, paced(1));
 		expect(waits).toEqual([60_000]);
@@ -247,8 +301,13 @@ describe('rate budget', () => {
 		await runDeclarativeNode(node, getContact, paced(1));
 		const cancel = new AbortController();
 		cancel.abort();
-		const error = await runDeclarativeNode(node, getContact, { ...paced(1), abortSignal: cancel.signal }).catch((e) => e);
-		expect(error.message).toMatch(/^Not sent: the execution was cancelled while GET \/contacts\/ctc_1 waited/);
+		const error = await runDeclarativeNode(node, getContact, {
+			...paced(1),
+			abortSignal: cancel.signal,
+		}).catch((e) => e);
+		expect(error.message).toMatch(
+			/^Not sent: the execution was cancelled while GET \/contacts\/ctc_1 waited/,
+		);
 		expect(waits).toEqual([]);
 		expect(scope.isDone()).toBe(true);
 		// It took no place: the next execution waits only for the first request's window.
@@ -259,7 +318,9 @@ describe('rate budget', () => {
 
 	test('a Requests per Minute that is not a number of 1 or more fails with a message naming the field', async () => {
 		const error = await runDeclarativeNode(node, getContact, paced(0)).catch((e) => e);
-		expect(error.message).toMatch(/Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "0"/);
+		expect(error.message).toMatch(
+			/Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "0"/,
+		);
 	});
 
 	test('a Retry-After longer than 120 s fails the item at once and names the wait', async () => {
@@ -272,12 +333,18 @@ describe('rate budget', () => {
 
 	test("a Retry-After longer than 120 s fails only its item: the key's other requests and its pace are left alone", async () => {
 		nock(API)
-			.post('/v1/contacts', { name: 'A' }).reply(429, rateLimited, { 'Retry-After': '3600' })
-			.post('/v1/contacts', { name: 'B' }).reply(201, { data: { id: 'ctc_b', name: 'B' } });
+			.post('/v1/contacts', { name: 'A' })
+			.reply(429, rateLimited, { 'Retry-After': '3600' })
+			.post('/v1/contacts', { name: 'B' })
+			.reply(201, { data: { id: 'ctc_b', name: 'B' } });
 		const { items } = await runDeclarativeNode(
 			node,
 			{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
-			{ ...paced(3), items: [{ json: { name: 'A' } }, { json: { name: 'B' } }], continueOnFail: true },
+			{
+				...paced(3),
+				items: [{ json: { name: 'A' } }, { json: { name: 'B' } }],
+				continueOnFail: true,
+			},
 		);
 		expect(items.map((i) => i.json.id ?? null)).toEqual([null, 'ctc_b']);
 		expect(items[0].error?.description).toMatch(/asked to wait 3600 s/);
@@ -308,24 +375,42 @@ describe('On Error', () => {
 		name: '={{ $json.name }}',
 		additionalFields: { email: '={{ $json.email }}' },
 	};
-	const duplicate = { error: { code: 'duplicate_resource', message: 'A contact with this e-mail exists' } };
+	const duplicate = {
+		error: { code: 'duplicate_resource', message: 'A contact with this e-mail exists' },
+	};
 
 	test('Stop Workflow: no write is sent after a failed item; the error names the items not sent', async () => {
-		const a = nock(API).post('/v1/contacts', (b) => b.name === 'A').reply(201, { data: { id: 'ctc_a', name: 'A' } });
-		const b = nock(API).post('/v1/contacts', (b) => b.name === 'B').reply(409, duplicate);
-		const d = nock(API).post('/v1/contacts', (b) => b.name === 'D').reply(201, { data: { id: 'ctc_d', name: 'D' } });
-		const error = await runDeclarativeNode(node, createFromInput, { items: fourItems }).catch((e) => e);
+		const a = nock(API)
+			.post('/v1/contacts', (b) => b.name === 'A')
+			.reply(201, { data: { id: 'ctc_a', name: 'A' } });
+		const b = nock(API)
+			.post('/v1/contacts', (b) => b.name === 'B')
+			.reply(409, duplicate);
+		const d = nock(API)
+			.post('/v1/contacts', (b) => b.name === 'D')
+			.reply(201, { data: { id: 'ctc_d', name: 'D' } });
+		const error = await runDeclarativeNode(node, createFromInput, { items: fourItems }).catch(
+			(e) => e,
+		);
 		expect(a.isDone()).toBe(true);
 		expect(b.isDone()).toBe(true);
 		expect(d.isDone()).toBe(false);
-		expect(error.message).toBe('A contact with this e-mail exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]');
+		expect(error.message).toBe(
+			'A contact with this e-mail exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]',
+		);
 		// item 2's input was refused too, but it was not sent either: it waited for item 1
-		expect(error.description).toMatch(/Items 2, 3 were not sent: with On Error set to "Stop Workflow"/);
+		expect(error.description).toMatch(
+			/Items 2, 3 were not sent: with On Error set to "Stop Workflow"/,
+		);
 	});
 
 	test('Stop Workflow: a failed input check stops the later writes too', async () => {
-		const a = nock(API).post('/v1/contacts', (b) => b.name === 'A').reply(201, { data: { id: 'ctc_a', name: 'A' } });
-		const d = nock(API).post('/v1/contacts', (b) => b.name === 'D').reply(201, { data: { id: 'ctc_d', name: 'D' } });
+		const a = nock(API)
+			.post('/v1/contacts', (b) => b.name === 'A')
+			.reply(201, { data: { id: 'ctc_a', name: 'A' } });
+		const d = nock(API)
+			.post('/v1/contacts', (b) => b.name === 'D')
+			.reply(201, { data: { id: 'ctc_d', name: 'D' } });
 		const items = [fourItems[0], fourItems[2], fourItems[3]];
 		const error = await runDeclarativeNode(node, createFromInput, { items }).catch((e) => e);
 		expect(a.isDone()).toBe(true);
@@ -338,7 +423,8 @@ describe('On Error', () => {
 		const watch = () => {
 			const seen = { order: [] as string[], inFlight: 0, most: 0 };
 			nock(API)
-				.post('/v1/contacts').times(3)
+				.post('/v1/contacts')
+				.times(3)
 				.reply(function (_uri, body, callback) {
 					const name = (body as { name: string }).name;
 					seen.order.push(name);
@@ -360,10 +446,19 @@ describe('On Error', () => {
 	});
 
 	test('Continue: every item is tried and each failed item carries its error', async () => {
-		nock(API).post('/v1/contacts', (b) => b.name === 'A').reply(201, { data: { id: 'ctc_a', name: 'A' } });
-		nock(API).post('/v1/contacts', (b) => b.name === 'B').reply(409, duplicate);
-		const d = nock(API).post('/v1/contacts', (b) => b.name === 'D').reply(201, { data: { id: 'ctc_d', name: 'D' } });
-		const { items } = await runDeclarativeNode(node, createFromInput, { items: fourItems, continueOnFail: true });
+		nock(API)
+			.post('/v1/contacts', (b) => b.name === 'A')
+			.reply(201, { data: { id: 'ctc_a', name: 'A' } });
+		nock(API)
+			.post('/v1/contacts', (b) => b.name === 'B')
+			.reply(409, duplicate);
+		const d = nock(API)
+			.post('/v1/contacts', (b) => b.name === 'D')
+			.reply(201, { data: { id: 'ctc_d', name: 'D' } });
+		const { items } = await runDeclarativeNode(node, createFromInput, {
+			items: fourItems,
+			continueOnFail: true,
+		});
 		expect(d.isDone()).toBe(true);
 		expect(items.map((i) => i.json.id ?? null)).toEqual(['ctc_a', null, null, 'ctc_d']);
 		expect(items[1].error?.message).toMatch(/\[item 1\]/);

@@ -10,7 +10,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { asBoolean } from '../../nodes/shared/typing';
-import { casesOf, nodeType, operations, recordRequests, sample, SAMPLE_BY_NAME, type FieldCase } from '../harness/description';
+import {
+	casesOf,
+	nodeType,
+	operations,
+	recordRequests,
+	sample,
+	SAMPLE_BY_NAME,
+	type FieldCase,
+} from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
@@ -49,7 +57,11 @@ function sent(fieldCase: FieldCase, value: unknown): Outcome {
 }
 
 function refused(fieldCase: FieldCase): Outcome {
-	return { refused: expect.stringMatching(new RegExp(`^${escape(fieldCase.displayName)}: .* \\[item 0\\]$`)) as unknown as string };
+	return {
+		refused: expect.stringMatching(
+			new RegExp(`^${escape(fieldCase.displayName)}: .* \\[item 0\\]$`),
+		) as unknown as string,
+	};
 }
 
 function escape(text: string) {
@@ -112,15 +124,25 @@ describe('every field sends what its check accepted, in the API type', () => {
 				break;
 			case 'options':
 				expect(await outcomeOf(fieldCase, `  ${String(given)}  `)).toEqual(sent(fieldCase, given));
-				for (const text of ['14', 'true', 'false']) oneOf(await outcomeOf(fieldCase, text), [refused(fieldCase), sent(fieldCase, text)]);
+				for (const text of ['14', 'true', 'false'])
+					oneOf(await outcomeOf(fieldCase, text), [refused(fieldCase), sent(fieldCase, text)]);
 				break;
 			default: {
 				const spaced = await outcomeOf(fieldCase, `  ${String(given)}  `);
 				// a checked field (its sample is named) sends the text its check read: without the spaces
 				if (fieldCase.field.name in SAMPLE_BY_NAME) expect(spaced).toEqual(sent(fieldCase, given));
-				else oneOf(spaced, [sent(fieldCase, `  ${String(given)}  `), sent(fieldCase, given), sent(fieldCase, String(given).toUpperCase())]);
+				else
+					oneOf(spaced, [
+						sent(fieldCase, `  ${String(given)}  `),
+						sent(fieldCase, given),
+						sent(fieldCase, String(given).toUpperCase()),
+					]);
 				for (const text of ['14', 'true', 'false']) {
-					oneOf(await outcomeOf(fieldCase, text), [refused(fieldCase), sent(fieldCase, text), sent(fieldCase, text.toUpperCase())]);
+					oneOf(await outcomeOf(fieldCase, text), [
+						refused(fieldCase),
+						sent(fieldCase, text),
+						sent(fieldCase, text.toUpperCase()),
+					]);
 				}
 			}
 		}
@@ -149,18 +171,21 @@ test('the boolean rule reads true and false in any case, spaces around ignored, 
  * the completeness check until it is listed (and tested).
  */
 const READ_BY_OPERATION: Record<string, string> = {
-	'Return All': 'getManyFields preSend + Limit maxResults (test/zz-break/getManyReturnAllExpression.test.ts)',
+	'Return All':
+		'getManyFields preSend + Limit maxResults (test/zz-break/getManyReturnAllExpression.test.ts)',
 	Simplify: 'simplifyField checkSimplify/simplify (test/node/emptyValues.test.ts)',
 	'Default Mode': 'buildAutonomyBody (test/zz-break/updateAutonomyTyping.test.ts)',
 	'Approvals Count': 'buildAutonomyBody (test/node/agent.test.ts)',
 	'Clear Action Overrides': 'buildAutonomyBody (test/zz-break/updateAutonomyTyping.test.ts)',
-	'Action Overrides > Action Name': 'actionOverridesOf (test/zz-break/updateAutonomyTyping.test.ts)',
+	'Action Overrides > Action Name':
+		'actionOverridesOf (test/zz-break/updateAutonomyTyping.test.ts)',
 	'Action Overrides > Mode': 'actionOverridesOf (test/node/agent.test.ts)',
 	'Items > Name': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > Quantity': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > Unit Price': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > VAT %': 'checkLineItems (test/node/lineItems.test.ts)',
-	'Items (JSON)': 'itemsFrom (test/node/lineItems.test.ts, test/zz-break/itemsJsonWhitespaceOnly.test.ts)',
+	'Items (JSON)':
+		'itemsFrom (test/node/lineItems.test.ts, test/zz-break/itemsJsonWhitespaceOnly.test.ts)',
 };
 
 test('every typed field read by an operation step is listed with the step that types it', () => {

@@ -1,13 +1,19 @@
 /** The text and ID checks (nodes/BusinessOps/shared/validation.ts) at their edges. */
 import { idProblem, textProblem } from '../../nodes/BusinessOps/shared/validation';
 
-test.each(['http://', 'https://', 'http://@/', 'http://:80'])('refuses "%s": an http(s) URL without a host does not parse', (url) => {
-	expect(textProblem('httpUrl', url)).toBe(`"${url}" is not an http:// or https:// URL`);
-});
+test.each(['http://', 'https://', 'http://@/', 'http://:80'])(
+	'refuses "%s": an http(s) URL without a host does not parse',
+	(url) => {
+		expect(textProblem('httpUrl', url)).toBe(`"${url}" is not an http:// or https:// URL`);
+	},
+);
 
-test.each(['http://x', 'https://hooks.example.com/paid', 'http:hooks.example.com'])('accepts "%s"', (url) => {
-	expect(textProblem('httpUrl', url)).toBeUndefined();
-});
+test.each(['http://x', 'https://hooks.example.com/paid', 'http:hooks.example.com'])(
+	'accepts "%s"',
+	(url) => {
+		expect(textProblem('httpUrl', url)).toBeUndefined();
+	},
+);
 
 test('"..." is an ID; "." and ".." are not', () => {
 	expect(idProblem('...')).toBeUndefined();

@@ -3,7 +3,16 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, jsonOf, loadNodeType, runDeclarativeNode, runListSearch, runLoadOptions, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import {
+	byId,
+	jsonOf,
+	loadNodeType,
+	runDeclarativeNode,
+	runListSearch,
+	runLoadOptions,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 /** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
 beforeEach(() => {
@@ -13,8 +22,10 @@ beforeEach(() => {
 
 const node = loadNodeType(new BusinessOps());
 const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (params: INodeParameters, options: Parameters<typeof runDeclarativeNode>[2] = {}) =>
-	await runDeclarativeNode(node, { resource: 'webhook', ...params }, options);
+const run = async (
+	params: INodeParameters,
+	options: Parameters<typeof runDeclarativeNode>[2] = {},
+) => await runDeclarativeNode(node, { resource: 'webhook', ...params }, options);
 
 const webhook = (id: string) => ({
 	id,
@@ -30,7 +41,11 @@ afterEach(() => {
 });
 
 describe('Webhook: Create', () => {
-	const body = { name: 'Paid invoices', url: 'https://hooks.example.com/paid', events: ['invoice.paid', 'quote.approved'] };
+	const body = {
+		name: 'Paid invoices',
+		url: 'https://hooks.example.com/paid',
+		events: ['invoice.paid', 'quote.approved'],
+	};
 
 	it('posts name, url and events and shows the signing secret with the note to store it now', async () => {
 		const created = { ...webhook('whk_1'), events: body.events, signingSecret: 'whsec_k9Xq2' };
@@ -53,7 +68,9 @@ describe('Webhook: Create', () => {
 	});
 
 	it('takes the events from an expression given as comma-separated text', async () => {
-		api().post('/webhooks', body).reply(201, { data: { ...webhook('whk_1'), signingSecret: 's' } });
+		api()
+			.post('/webhooks', body)
+			.reply(201, { data: { ...webhook('whk_1'), signingSecret: 's' } });
 
 		await run({
 			operation: 'create',
@@ -64,8 +81,16 @@ describe('Webhook: Create', () => {
 	});
 
 	const refused: Array<[string, INodeParameters, string]> = [
-		['a URL that is not http(s)', { url: 'ftp://hooks.example.com/paid' }, 'URL: "ftp://hooks.example.com/paid" is not an http:// or https:// URL [item 0]'],
-		['a URL that is not a URL', { url: 'hooks.example.com/paid' }, 'URL: "hooks.example.com/paid" is not an http:// or https:// URL [item 0]'],
+		[
+			'a URL that is not http(s)',
+			{ url: 'ftp://hooks.example.com/paid' },
+			'URL: "ftp://hooks.example.com/paid" is not an http:// or https:// URL [item 0]',
+		],
+		[
+			'a URL that is not a URL',
+			{ url: 'hooks.example.com/paid' },
+			'URL: "hooks.example.com/paid" is not an http:// or https:// URL [item 0]',
+		],
 		['no events', { events: [] }, 'Event Names or IDs: choose at least one event type [item 0]'],
 		['an empty name', { name: '' }, 'Name: a value is required [item 0]'],
 	];
@@ -77,7 +102,9 @@ describe('Webhook: Create', () => {
 
 describe('Webhook: Get, Get Many, Update, Delete', () => {
 	it('Get reads GET /webhooks/{id}', async () => {
-		api().get('/webhooks/whk_1').reply(200, { data: webhook('whk_1') });
+		api()
+			.get('/webhooks/whk_1')
+			.reply(200, { data: webhook('whk_1') });
 
 		const { items } = await run({ operation: 'get', webhookId: byId('whk_1') });
 
@@ -88,11 +115,17 @@ describe('Webhook: Get, Get Many, Update, Delete', () => {
 		api()
 			.get('/webhooks')
 			.query({ page: '1', pageSize: '100' })
-			.reply(200, { data: [webhook('whk_1')], meta: { page: 1, pageSize: 100, total: 2, hasMore: true } });
+			.reply(200, {
+				data: [webhook('whk_1')],
+				meta: { page: 1, pageSize: 100, total: 2, hasMore: true },
+			});
 		api()
 			.get('/webhooks')
 			.query({ page: '2', pageSize: '100' })
-			.reply(200, { data: [webhook('whk_2')], meta: { page: 2, pageSize: 100, total: 2, hasMore: false } });
+			.reply(200, {
+				data: [webhook('whk_2')],
+				meta: { page: 2, pageSize: 100, total: 2, hasMore: false },
+			});
 
 		const { items } = await run({ operation: 'getAll', returnAll: true });
 
@@ -122,31 +155,55 @@ describe('Webhook: Get, Get Many, Update, Delete', () => {
 	});
 
 	it('Update patches only the fields that were added', async () => {
-		const body = { active: false, events: ['invoice.sent'], name: 'Sent invoices', url: 'https://hooks.example.com/sent' };
-		api().patch('/webhooks/whk_1', body).reply(200, { data: { id: 'whk_1', ...body } });
+		const body = {
+			active: false,
+			events: ['invoice.sent'],
+			name: 'Sent invoices',
+			url: 'https://hooks.example.com/sent',
+		};
+		api()
+			.patch('/webhooks/whk_1', body)
+			.reply(200, { data: { id: 'whk_1', ...body } });
 
-		const { items } = await run({ operation: 'update', webhookId: byId('whk_1'), updateFields: body });
+		const { items } = await run({
+			operation: 'update',
+			webhookId: byId('whk_1'),
+			updateFields: body,
+		});
 
 		expect(jsonOf(items)).toEqual([{ id: 'whk_1', ...body }]);
 	});
 
 	it('Update with only Active pauses the subscription', async () => {
-		api().patch('/webhooks/whk_1', { active: false }).reply(200, { data: { ...webhook('whk_1'), active: false } });
+		api()
+			.patch('/webhooks/whk_1', { active: false })
+			.reply(200, { data: { ...webhook('whk_1'), active: false } });
 
-		const { items } = await run({ operation: 'update', webhookId: byId('whk_1'), updateFields: { active: false } });
+		const { items } = await run({
+			operation: 'update',
+			webhookId: byId('whk_1'),
+			updateFields: { active: false },
+		});
 
 		expect(items[0].json.active).toBe(false);
 	});
 
 	it.each([
-		[{ url: 'mailto:ops@example.com' }, 'URL: "mailto:ops@example.com" is not an http:// or https:// URL [item 0]'],
+		[
+			{ url: 'mailto:ops@example.com' },
+			'URL: "mailto:ops@example.com" is not an http:// or https:// URL [item 0]',
+		],
 		[{ events: [] }, 'Event Names or IDs: choose at least one event type [item 0]'],
 	])('Update refuses %j and sends nothing', async (updateFields, message) => {
-		await expect(run({ operation: 'update', webhookId: byId('whk_1'), updateFields })).rejects.toThrow(message);
+		await expect(
+			run({ operation: 'update', webhookId: byId('whk_1'), updateFields }),
+		).rejects.toThrow(message);
 	});
 
 	it('Delete sends DELETE /webhooks/{id} and answers { deleted, id }', async () => {
-		api().delete('/webhooks/whk_1').reply(200, { data: { id: 'whk_1', deleted: true } });
+		api()
+			.delete('/webhooks/whk_1')
+			.reply(200, { data: { id: 'whk_1', deleted: true } });
 
 		const { items } = await run({ operation: 'delete', webhookId: byId('whk_1') });
 
@@ -156,7 +213,12 @@ describe('Webhook: Get, Get Many, Update, Delete', () => {
 	it('Delete with a key without webhooks.write names the missing scope', async () => {
 		api()
 			.delete('/webhooks/whk_1')
-			.reply(403, { error: { code: 'insufficient_scope', message: 'This API key lacks the scope "webhooks.write"' } });
+			.reply(403, {
+				error: {
+					code: 'insufficient_scope',
+					message: 'This API key lacks the scope "webhooks.write"',
+				},
+			});
 
 		await expect(run({ operation: 'delete', webhookId: byId('whk_1') })).rejects.toMatchObject({
 			message:
@@ -172,7 +234,10 @@ describe('Webhook: Get, Get Many, Update, Delete', () => {
 			.query({ page: '1', pageSize: '100' })
 			.reply(200, { data: [webhook('whk_1')] });
 
-		const result = await runListSearch(node, 'searchWebhooks', { resource: 'webhook', operation: 'get' });
+		const result = await runListSearch(node, 'searchWebhooks', {
+			resource: 'webhook',
+			operation: 'get',
+		});
 
 		expect(result).toEqual({
 			results: [{ name: 'Paid invoices · https://hooks.example.com/paid', value: 'whk_1' }],
@@ -184,17 +249,23 @@ describe('Webhook: Get, Get Many, Update, Delete', () => {
 describe('Webhook: events', () => {
 	it('Send Test Event posts { eventType } to /webhooks/{id}/test', async () => {
 		const outcome = { delivered: true, statusCode: 200, eventId: 'evt_1' };
-		api().post('/webhooks/whk_1/test', { eventType: 'quote.approved' }).reply(200, { data: outcome });
+		api()
+			.post('/webhooks/whk_1/test', { eventType: 'quote.approved' })
+			.reply(200, { data: outcome });
 
-		const { items } = await run({ operation: 'sendTestEvent', webhookId: byId('whk_1'), eventType: 'quote.approved' });
+		const { items } = await run({
+			operation: 'sendTestEvent',
+			webhookId: byId('whk_1'),
+			eventType: 'quote.approved',
+		});
 
 		expect(jsonOf(items)).toEqual([outcome]);
 	});
 
 	it('Send Test Event refuses an empty event type', async () => {
-		await expect(run({ operation: 'sendTestEvent', webhookId: byId('whk_1'), eventType: '' })).rejects.toThrow(
-			'Event Type Name or ID: a value is required [item 0]',
-		);
+		await expect(
+			run({ operation: 'sendTestEvent', webhookId: byId('whk_1'), eventType: '' }),
+		).rejects.toThrow('Event Type Name or ID: a value is required [item 0]');
 	});
 
 	it('Get Event Types returns one item per event type, following the pages', async () => {
@@ -240,11 +311,17 @@ describe('Webhook: events', () => {
 		const scope = api()
 			.get('/webhooks/events')
 			.query({ page: '1', pageSize: '100' })
-			.reply(200, { data: [{ type: 'invoice.sent' }, { type: 'invoice.paid' }, { type: 'quote.created' }] });
+			.reply(200, {
+				data: [{ type: 'invoice.sent' }, { type: 'invoice.paid' }, { type: 'quote.created' }],
+			});
 
 		const { items } = await run({ operation: 'getEventTypes' });
 
-		expect(jsonOf(items).map((i) => (i as { type: string }).type)).toEqual(['invoice.sent', 'invoice.paid', 'quote.created']);
+		expect(jsonOf(items).map((i) => (i as { type: string }).type)).toEqual([
+			'invoice.sent',
+			'invoice.paid',
+			'quote.created',
+		]);
 		expect(scope.isDone()).toBe(true);
 	});
 
@@ -254,7 +331,10 @@ describe('Webhook: events', () => {
 			.query({ page: '1', pageSize: '100' })
 			.reply(200, { data: [webhook('whk_1'), webhook('whk_2')] });
 
-		const result = await runListSearch(node, 'searchWebhooks', { resource: 'webhook', operation: 'get' });
+		const result = await runListSearch(node, 'searchWebhooks', {
+			resource: 'webhook',
+			operation: 'get',
+		});
 
 		expect(result.results.map((r) => r.value)).toEqual(['whk_1', 'whk_2']);
 		expect(result.paginationToken).toBeUndefined();
@@ -266,8 +346,13 @@ describe('Webhook: events', () => {
 			.query({ page: '1', pageSize: '100' })
 			.reply(200, { data: [{ type: 'invoice.paid', description: 'An invoice was paid' }] });
 
-		const options = await runLoadOptions(node, 'getEventTypes', { resource: 'webhook', operation: 'create' });
+		const options = await runLoadOptions(node, 'getEventTypes', {
+			resource: 'webhook',
+			operation: 'create',
+		});
 
-		expect(options).toEqual([{ name: 'invoice.paid', value: 'invoice.paid', description: 'An invoice was paid' }]);
+		expect(options).toEqual([
+			{ name: 'invoice.paid', value: 'invoice.paid', description: 'An invoice was paid' },
+		]);
 	});
 });

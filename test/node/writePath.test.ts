@@ -4,12 +4,25 @@
  */
 import nock from 'nock';
 import { ExecuteContext, RoutingNode } from 'n8n-core';
-import type { IExecuteData, INode, INodeExecutionData, INodeParameters, ITaskDataConnections } from 'n8n-workflow';
+import type {
+	IExecuteData,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	ITaskDataConnections,
+} from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, createTestNode, loadNodeType, runDeclarativeNode, runWithRetries, TEST_BASE_URL } from '../harness/engine';
+import {
+	byId,
+	createTestNode,
+	loadNodeType,
+	runDeclarativeNode,
+	runWithRetries,
+	TEST_BASE_URL,
+} from '../harness/engine';
 
 beforeEach(() => {
 	forgetRateBudgets();
@@ -19,9 +32,20 @@ afterEach(() => nock.cleanAll());
 
 const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
-const createContact = { resource: 'contact', operation: 'create', name: '={{ $json.name }}', additionalFields: { email: '={{ $json.email }}' } };
-const upsert = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' };
-const rows = (...names: string[]): INodeExecutionData[] => names.map((name, i) => ({ json: { name, email: `c${i}@example.com` } }));
+const createContact = {
+	resource: 'contact',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	additionalFields: { email: '={{ $json.email }}' },
+};
+const upsert = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+};
+const rows = (...names: string[]): INodeExecutionData[] =>
+	names.map((name, i) => ({ json: { name, email: `c${i}@example.com` } }));
 const serverError = { error: { code: 'unavailable', message: 'Try later' } };
 
 type Contact = { id: string; name: string; email?: string };
@@ -30,7 +54,11 @@ type Contact = { id: string; name: string; email?: string };
  * A stateful contacts API: POST creates (unless `refuse` answers first), PATCH changes, GET lists;
  * every write is logged. `delayMs` makes each answer take that long (real time).
  */
-function contactsApi(refuse: (method: string, body: Contact, sent: number) => [number, object] | undefined = () => undefined, delayMs = 0) {
+function contactsApi(
+	refuse: (method: string, body: Contact, sent: number) => [number, object] | undefined = () =>
+		undefined,
+	delayMs = 0,
+) {
 	const contacts: Contact[] = [];
 	const writes: string[] = [];
 	const scope = nock(API).persist();
@@ -38,7 +66,10 @@ function contactsApi(refuse: (method: string, body: Contact, sent: number) => [n
 		.get('/v1/contacts')
 		.query(true)
 		.delay(delayMs)
-		.reply(200, () => ({ data: contacts, meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false } }));
+		.reply(200, () => ({
+			data: contacts,
+			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
+		}));
 	scope
 		.post('/v1/contacts')
 		.delay(delayMs)
@@ -70,7 +101,12 @@ function contactsApi(refuse: (method: string, body: Contact, sent: number) => [n
  * n8n's WorkflowExecute with Retry On Fail under "Continue": the node runs again, over the same
  * execute data, while its first output item is an error item (at most `maxTries` times).
  */
-async function retryWhileFirstIsError(parameters: INodeParameters, items: INodeExecutionData[], onError: INode['onError'], maxTries = 3) {
+async function retryWhileFirstIsError(
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	onError: INode['onError'],
+	maxTries = 3,
+) {
 	const { node: n, workflow, additionalData } = createTestNode(node, parameters);
 	n.onError = onError;
 	const inputData: ITaskDataConnections = { main: [items] };
@@ -78,7 +114,18 @@ async function retryWhileFirstIsError(parameters: INodeParameters, items: INodeE
 	const executeData: IExecuteData = { node: n, data: inputData, source: null };
 	const outputs: INodeExecutionData[][] = [];
 	for (let tryIndex = 0; tryIndex < maxTries; tryIndex++) {
-		const context = new ExecuteContext(workflow, n, additionalData, 'trigger', runExecutionData, 0, items, inputData, executeData, []);
+		const context = new ExecuteContext(
+			workflow,
+			n,
+			additionalData,
+			'trigger',
+			runExecutionData,
+			0,
+			items,
+			inputData,
+			executeData,
+			[],
+		);
 		const output = (await new RoutingNode(context, node).runNode())?.[0] ?? [];
 		outputs.push(output);
 		if (!output[0]?.json?.error) break;
@@ -88,8 +135,13 @@ async function retryWhileFirstIsError(parameters: INodeParameters, items: INodeE
 
 describe('Retry On Fail sends no write that was already answered', () => {
 	test('Stop Workflow: the 2nd create answered 503 once; the next try does not create the 1st again', async () => {
-		const api = contactsApi((_method, _body, sent) => (sent === 2 ? [503, serverError] : undefined));
-		const tries = await runWithRetries(node, createContact, { items: rows('Ann', 'Bob', 'Cas'), maxTries: 3 });
+		const api = contactsApi((_method, _body, sent) =>
+			sent === 2 ? [503, serverError] : undefined,
+		);
+		const tries = await runWithRetries(node, createContact, {
+			items: rows('Ann', 'Bob', 'Cas'),
+			maxTries: 3,
+		});
 		expect(tries.map((t) => (t.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
 		expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Bob', 'POST Cas']);
 		expect(api.contacts.map((c) => c.name)).toEqual(['Ann', 'Bob', 'Cas']);
@@ -104,8 +156,14 @@ describe('Retry On Fail sends no write that was already answered', () => {
 	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
 		'%s: the 1st create answered 503 once; n8n runs the node again and the 2nd and 3rd are not created again',
 		async (onError) => {
-			const api = contactsApi((_method, _body, sent) => (sent === 1 ? [503, serverError] : undefined));
-			const outputs = await retryWhileFirstIsError(createContact, rows('Ann', 'Bob', 'Cas'), onError);
+			const api = contactsApi((_method, _body, sent) =>
+				sent === 1 ? [503, serverError] : undefined,
+			);
+			const outputs = await retryWhileFirstIsError(
+				createContact,
+				rows('Ann', 'Bob', 'Cas'),
+				onError,
+			);
 			expect(outputs).toHaveLength(2);
 			expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Cas', 'POST Ann']);
 			expect(api.contacts.map((c) => c.name).sort()).toEqual(['Ann', 'Bob', 'Cas']);
@@ -114,7 +172,9 @@ describe('Retry On Fail sends no write that was already answered', () => {
 	);
 
 	test('Create or Update: an update answered in the 1st try is not sent again in the 2nd', async () => {
-		const api = contactsApi((method, _body, sent) => (method === 'POST' && sent === 2 ? [503, serverError] : undefined));
+		const api = contactsApi((method, _body, sent) =>
+			method === 'POST' && sent === 2 ? [503, serverError] : undefined,
+		);
 		api.contacts.push({ id: 'ctc_0', name: 'Old', email: 'c0@example.com' });
 		const tries = await runWithRetries(node, upsert, { items: rows('Ann', 'Bob'), maxTries: 3 });
 		expect(tries.map((t) => (t.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
@@ -127,12 +187,17 @@ describe('Retry On Fail sends no write that was already answered', () => {
 
 	test('two items with the same request are two writes: the memory is per item', async () => {
 		const api = contactsApi();
-		await runDeclarativeNode(node, createContact, { items: [{ json: { name: 'Ann', email: 'a@example.com' } }, { json: { name: 'Ann', email: 'a@example.com' } }] });
+		await runDeclarativeNode(node, createContact, {
+			items: [
+				{ json: { name: 'Ann', email: 'a@example.com' } },
+				{ json: { name: 'Ann', email: 'a@example.com' } },
+			],
+		});
 		expect(api.writes).toEqual(['POST Ann', 'POST Ann']);
 	});
 
 	test('a node run again (a loop: new execute data, new run index) sends its writes again', async () => {
-	const api = contactsApi();
+		const api = contactsApi();
 		await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob') });
 		await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob') });
 		expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Ann', 'POST Bob']);
@@ -141,8 +206,14 @@ describe('Retry On Fail sends no write that was already answered', () => {
 
 describe('Stop Workflow: the error says what was written', () => {
 	test('3 creates, the 2nd refused with 422: the error names the contact created, the item not sent, and what running again does', async () => {
-		const api = contactsApi((_method, body) => (body.name === 'Bob' ? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }] : undefined));
-		const error = (await runDeclarativeNode(node, createContact, { items: rows('Ann', 'Bob', 'Cas') }).catch((e: unknown) => e)) as Error & {
+		const api = contactsApi((_method, body) =>
+			body.name === 'Bob'
+				? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }]
+				: undefined,
+		);
+		const error = (await runDeclarativeNode(node, createContact, {
+			items: rows('Ann', 'Bob', 'Cas'),
+		}).catch((e: unknown) => e)) as Error & {
 			description?: string;
 		};
 		expect(api.writes).toEqual(['POST Ann', 'POST Bob']);
@@ -152,40 +223,66 @@ describe('Stop Workflow: the error says what was written', () => {
 		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
 		expect(error.description).toMatch(/Running the workflow again .* sends item 0 again/);
 		expect(error.description).toContain('Retry in the Executions list');
-		expect(error.description).toContain('unless you remove it from the input or send contacts through Contact → Create or Update');
+		expect(error.description).toContain(
+			'unless you remove it from the input or send contacts through Contact → Create or Update',
+		);
 		expect(error.description).not.toContain('Fix this item and run the node again');
 	});
 });
 
-test('Stop Workflow: 2 deletes, the 2nd failing: the error says a new run\'s delete of item 0 fails with 404', async () => {
-	nock(API).delete('/v1/contacts/ctc_1').reply(200, { data: { id: 'ctc_1' } });
-	nock(API).delete('/v1/contacts/ctc_2').reply(422, { error: { code: 'validation_error', message: 'contact has open invoices' } });
+test("Stop Workflow: 2 deletes, the 2nd failing: the error says a new run's delete of item 0 fails with 404", async () => {
+	nock(API)
+		.delete('/v1/contacts/ctc_1')
+		.reply(200, { data: { id: 'ctc_1' } });
+	nock(API)
+		.delete('/v1/contacts/ctc_2')
+		.reply(422, { error: { code: 'validation_error', message: 'contact has open invoices' } });
 	const remove = { resource: 'contact', operation: 'delete', contactId: byId('={{ $json.id }}') };
-	const error = (await runDeclarativeNode(node, remove, { items: [{ json: { id: 'ctc_1' } }, { json: { id: 'ctc_2' } }] }).catch((e: unknown) => e)) as Error & {
+	const error = (await runDeclarativeNode(node, remove, {
+		items: [{ json: { id: 'ctc_1' } }, { json: { id: 'ctc_2' } }],
+	}).catch((e: unknown) => e)) as Error & {
 		description?: string;
 	};
 	expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
-	expect(error.description).toContain('a delete fails with 404 (not found): the record is already deleted');
+	expect(error.description).toContain(
+		'a delete fails with 404 (not found): the record is already deleted',
+	);
 });
 
 describe('Create or Update: overlapping runs in one process', () => {
 	test('two executions at once for one new address, the API answering slowly: one contact, the later run updates it', async () => {
 		const api = contactsApi(undefined, 200);
 		const [first, second] = await Promise.all([
-			runDeclarativeNode(node, upsert, { items: [{ json: { email: 'new@example.com', name: 'First' } }] }),
-			runDeclarativeNode(node, upsert, { items: [{ json: { email: 'New@Example.com', name: 'Second' } }] }),
+			runDeclarativeNode(node, upsert, {
+				items: [{ json: { email: 'new@example.com', name: 'First' } }],
+			}),
+			runDeclarativeNode(node, upsert, {
+				items: [{ json: { email: 'New@Example.com', name: 'Second' } }],
+			}),
 		]);
 		expect(api.contacts).toHaveLength(1);
 		expect(api.writes).toEqual(['POST First', 'PATCH Second']);
-		expect([first.items[0].json.action, second.items[0].json.action]).toEqual(['created', 'updated']);
+		expect([first.items[0].json.action, second.items[0].json.action]).toEqual([
+			'created',
+			'updated',
+		]);
 	});
 });
 
 test('Create or Update: overlapping runs with two API keys (two accounts) do not coordinate: each account gets its contact', async () => {
 	const api = contactsApi(undefined, 200);
-	const credentials = (letter: string) => ({ apiKey: `svc_${letter.repeat(32)}`, baseUrl: TEST_BASE_URL });
+	const credentials = (letter: string) => ({
+		apiKey: `svc_${letter.repeat(32)}`,
+		baseUrl: TEST_BASE_URL,
+	});
 	await Promise.all(
-		['a', 'b'].map(async (letter) => await runDeclarativeNode(node, upsert, { credentials: credentials(letter), items: [{ json: { email: 'new@example.com', name: letter } }] })),
+		['a', 'b'].map(
+			async (letter) =>
+				await runDeclarativeNode(node, upsert, {
+					credentials: credentials(letter),
+					items: [{ json: { email: 'new@example.com', name: letter } }],
+				}),
+		),
 	);
 	expect(api.writes).toEqual(['POST a', 'POST b']);
 });
@@ -196,16 +293,20 @@ describe('Create or Update: invisible characters', () => {
 		['a right-to-left mark (U+200F)', '\u200fann@example.com'],
 		['a soft hyphen (U+00AD)', 'ann@exam\u00adple.com'],
 	])('an address with %s is the contact the API lists', async (_, given) => {
-	const api = contactsApi();
+		const api = contactsApi();
 		api.contacts.push({ id: 'ctc_1', name: 'Old', email: 'ann@example.com' });
-		const { items } = await runDeclarativeNode(node, upsert, { items: [{ json: { email: given, name: 'Ann' } }] });
+		const { items } = await runDeclarativeNode(node, upsert, {
+			items: [{ json: { email: given, name: 'Ann' } }],
+		});
 		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_1']]);
 		expect(api.contacts).toHaveLength(1);
 	});
 
 	test('a new address is created without its format characters', async () => {
-	const api = contactsApi();
-		await runDeclarativeNode(node, upsert, { items: [{ json: { email: '\u200eann\u00ad@example.com\u2066', name: 'Ann' } }] });
+		const api = contactsApi();
+		await runDeclarativeNode(node, upsert, {
+			items: [{ json: { email: '\u200eann\u00ad@example.com\u2066', name: 'Ann' } }],
+		});
 		expect(api.contacts.map((c) => c.email)).toEqual(['ann@example.com']);
 	});
 });
@@ -216,39 +317,61 @@ describe('Stop Workflow: Update and Delete of several items go one at a time', (
 		const seen = { sent: [] as string[], inFlight: 0, most: 0 };
 		const scope = nock(API).persist();
 		scope[method](/\/v1\/contacts\/.*/).reply(async (uri) => {
-				const id = uri.split('/').pop() as string;
-				seen.sent.push(id);
-				seen.most = Math.max(seen.most, ++seen.inFlight);
-				await new Promise((resolve) => setTimeout(resolve, 20));
-				seen.inFlight--;
-				if (id === failing) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
-				return [200, { data: { id, name: 'x' } }];
-			});
+			const id = uri.split('/').pop() as string;
+			seen.sent.push(id);
+			seen.most = Math.max(seen.most, ++seen.inFlight);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			seen.inFlight--;
+			if (id === failing)
+				return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
+			return [200, { data: { id, name: 'x' } }];
+		});
 		return seen;
 	}
 	const ids = (...list: string[]) => list.map((id) => ({ json: { id } }));
 
 	test.each([
-		['Delete', 'delete', { resource: 'contact', operation: 'delete', contactId: byId('={{ $json.id }}') }],
-		['Update', 'patch', { resource: 'contact', operation: 'update', contactId: byId('={{ $json.id }}'), updateFields: { name: 'New' } }],
-	] as const)('%s: one at a time in item order, nothing after the failed item, the error lists the items not sent', async (_, method, parameters) => {
-		const seen = slowWrites(method, 'ctc_2');
-		const error = (await runDeclarativeNode(node, parameters, { items: ids('ctc_1', 'ctc_2', 'ctc_3', 'ctc_4') }).catch((e: unknown) => e)) as Error & {
-			description?: string;
-		};
-		expect(seen.sent).toEqual(['ctc_1', 'ctc_2']);
-		expect(seen.most).toBe(1);
-		expect(error.message).toContain('[item 1]');
-		expect(error.description).toContain('Items 2, 3 were not sent');
-		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
-		expect(error.description).not.toContain('Create or Update');
-	});
+		[
+			'Delete',
+			'delete',
+			{ resource: 'contact', operation: 'delete', contactId: byId('={{ $json.id }}') },
+		],
+		[
+			'Update',
+			'patch',
+			{
+				resource: 'contact',
+				operation: 'update',
+				contactId: byId('={{ $json.id }}'),
+				updateFields: { name: 'New' },
+			},
+		],
+	] as const)(
+		'%s: one at a time in item order, nothing after the failed item, the error lists the items not sent',
+		async (_, method, parameters) => {
+			const seen = slowWrites(method, 'ctc_2');
+			const error = (await runDeclarativeNode(node, parameters, {
+				items: ids('ctc_1', 'ctc_2', 'ctc_3', 'ctc_4'),
+			}).catch((e: unknown) => e)) as Error & {
+				description?: string;
+			};
+			expect(seen.sent).toEqual(['ctc_1', 'ctc_2']);
+			expect(seen.most).toBe(1);
+			expect(error.message).toContain('[item 1]');
+			expect(error.description).toContain('Items 2, 3 were not sent');
+			expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
+			expect(error.description).not.toContain('Create or Update');
+		},
+	);
 });
 
 test('Create or Update: items Ann@Example.com then ann@example.com in one run make one contact', async () => {
 	const api = contactsApi();
 	const { items } = await runDeclarativeNode(node, upsert, {
-		items: [{ json: { email: 'Ann@Example.com', name: 'Ann' } }, { json: { email: 'ann@example.com', name: 'Ann' } }],
+		items: [
+			{ json: { email: 'Ann@Example.com', name: 'Ann' } },
+			{ json: { email: 'ann@example.com', name: 'Ann' } },
+		],
 	});
 	expect(api.contacts).toHaveLength(1);
 	expect(api.writes).toEqual(['POST Ann', 'PATCH Ann']);

@@ -5,7 +5,13 @@
  * makes a new Workflow from the static data as n8n saved it (a JSON round trip).
  */
 import { PollContext } from 'n8n-core';
-import type { IDataObject, IHttpRequestOptions, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	INodeParameters,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
@@ -16,14 +22,21 @@ export const trigger = new BusinessOpsPollingTrigger();
 
 export interface Poller {
 	/** One poll; `afterAnswer` runs after each list request was answered, before the walk goes on. */
-	poll(options?: { mode?: WorkflowExecuteMode; afterAnswer?: (request: IHttpRequestOptions) => Promise<void> | void }): Promise<INodeExecutionData[][] | null>;
+	poll(options?: {
+		mode?: WorkflowExecuteMode;
+		afterAnswer?: (request: IHttpRequestOptions) => Promise<void> | void;
+	}): Promise<INodeExecutionData[][] | null>;
 	/** The node's static data now. */
 	staticData(): IDataObject;
 	/** n8n stopped and started: a new workflow object from the saved static data. */
 	restart(): void;
 }
 
-export function poller(sandbox: Sandbox, parameters: INodeParameters, apiKey = sandbox.keys.admin): Poller {
+export function poller(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	apiKey = sandbox.keys.admin,
+): Poller {
 	const credentials = { apiKey, baseUrl: sandbox.baseUrl, requestsPerMinute: 100_000 };
 	let test: TestNode = createTestNode(trigger, parameters, { credentials });
 	return {
@@ -31,8 +44,18 @@ export function poller(sandbox: Sandbox, parameters: INodeParameters, apiKey = s
 			const ctx = new PollContext(test.workflow, test.node, test.additionalData, mode, 'activate');
 			if (afterAnswer) {
 				const send = ctx.helpers.httpRequestWithAuthentication;
-				ctx.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, request: IHttpRequestOptions, ...rest: unknown[]) {
-					const answer: unknown = await (send as (...args: unknown[]) => Promise<unknown>).call(this, type, request, ...rest);
+				ctx.helpers.httpRequestWithAuthentication = async function (
+					this: unknown,
+					type: string,
+					request: IHttpRequestOptions,
+					...rest: unknown[]
+				) {
+					const answer: unknown = await (send as (...args: unknown[]) => Promise<unknown>).call(
+						this,
+						type,
+						request,
+						...rest,
+					);
 					await afterAnswer(request);
 					return answer;
 				} as typeof send;
@@ -49,11 +72,17 @@ export function poller(sandbox: Sandbox, parameters: INodeParameters, apiKey = s
 
 /** The emitted items' `type` and `data.id`, in order; [] for no emission. */
 export function emitted(result: INodeExecutionData[][] | null): Array<[string, string]> {
-	return (result?.[0] ?? []).map((item) => [String(item.json.type), String((item.json.data as IDataObject).id)]);
+	return (result?.[0] ?? []).map((item) => [
+		String(item.json.type),
+		String((item.json.data as IDataObject).id),
+	]);
 }
 
 /** The sandbox of a test file (started once, reset before each test, limits lifted) and its API with the admin key. */
-export function useSandbox(): { sandbox: () => Sandbox; api: (method: string, path: string, body?: IDataObject) => Promise<IDataObject> } {
+export function useSandbox(): {
+	sandbox: () => Sandbox;
+	api: (method: string, path: string, body?: IDataObject) => Promise<IDataObject>;
+} {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
 		sandbox = await startSandbox();
@@ -68,7 +97,10 @@ export function useSandbox(): { sandbox: () => Sandbox; api: (method: string, pa
 	const api = async (method: string, path: string, body?: IDataObject): Promise<IDataObject> => {
 		const res = await fetch(`${sandbox.baseUrl}${path}`, {
 			method,
-			headers: { Authorization: `Bearer ${sandbox.keys.admin}`, 'Content-Type': 'application/json' },
+			headers: {
+				Authorization: `Bearer ${sandbox.keys.admin}`,
+				'Content-Type': 'application/json',
+			},
 			body: body ? JSON.stringify(body) : undefined,
 		});
 		const json = (await res.json()) as { data: IDataObject };
@@ -82,7 +114,9 @@ export function useSandbox(): { sandbox: () => Sandbox; api: (method: string, pa
 export async function collect(sandbox: Sandbox, path: string): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	for (let page = 1; ; page++) {
-		const res = await fetch(`${sandbox.baseUrl}${path}?page=${page}&pageSize=100`, { headers: { Authorization: `Bearer ${sandbox.keys.admin}` } });
+		const res = await fetch(`${sandbox.baseUrl}${path}?page=${page}&pageSize=100`, {
+			headers: { Authorization: `Bearer ${sandbox.keys.admin}` },
+		});
 		const body = (await res.json()) as { data: IDataObject[]; meta: { hasMore: boolean } };
 		records.push(...body.data);
 		if (!body.meta.hasMore) return records;

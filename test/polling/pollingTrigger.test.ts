@@ -13,14 +13,34 @@ const env = useSandbox();
 const { api } = env;
 
 const line = { name: 'Desembrood', quantity: 2, unitPrice: 5, vatPercentage: 9 };
-const firstContact = async () => String(((await api('GET', '/contacts?pageSize=1')) as unknown as IDataObject[])[0].id);
-const createQuote = async () => String((await api('POST', '/quotes', { contactId: await firstContact(), items: [line] })).id);
-const createInvoice = async () => String((await api('POST', '/invoices', { contactId: await firstContact(), items: [line] })).id);
+const firstContact = async () =>
+	String(((await api('GET', '/contacts?pageSize=1')) as unknown as IDataObject[])[0].id);
+const createQuote = async () =>
+	String((await api('POST', '/quotes', { contactId: await firstContact(), items: [line] })).id);
+const createInvoice = async () =>
+	String((await api('POST', '/invoices', { contactId: await firstContact(), items: [line] })).id);
 const setStatus = async (path: string, status: string) => await api('PATCH', path, { status });
 const submitRequest = async (subject: string) =>
-	String((await api('POST', '/requests', { fromEmail: 'klant@example.nl', fromName: 'Klant', subject, bodyText: 'Graag een offerte', processImmediately: false })).id);
+	String(
+		(
+			await api('POST', '/requests', {
+				fromEmail: 'klant@example.nl',
+				fromName: 'Klant',
+				subject,
+				bodyText: 'Graag een offerte',
+				processImmediately: false,
+			})
+		).id,
+	);
 
-const ALL = ['quote.created', 'quote.sent', 'quote.approved', 'invoice.paid', 'request.received', 'contact.created'];
+const ALL = [
+	'quote.created',
+	'quote.sent',
+	'quote.approved',
+	'invoice.paid',
+	'request.received',
+	'contact.created',
+];
 const isList = (request: { url: string }, path: string) => request.url === path;
 
 describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
@@ -40,7 +60,13 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 		await setStatus(`/invoices/${invoice}`, 'paid');
 		const request = await submitRequest('Poll me');
 		const result = await p.poll();
-		expect(emitted(result).sort()).toEqual([['invoice.paid', invoice], ['quote.approved', quote], ['request.received', request]].sort());
+		expect(emitted(result).sort()).toEqual(
+			[
+				['invoice.paid', invoice],
+				['quote.approved', quote],
+				['request.received', request],
+			].sort(),
+		);
 		expect(await p.poll()).toBeNull();
 
 		const item = result![0].find((i) => i.json.type === 'quote.approved')!.json;
@@ -60,7 +86,10 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 		const fresh = await createQuote();
 		await setStatus(`/quotes/${fresh}`, 'sent');
 		await setStatus(`/quotes/${fresh}`, 'approved');
-		expect(emitted(await p.poll())).toEqual([['quote.created', fresh], ['quote.approved', fresh]]);
+		expect(emitted(await p.poll())).toEqual([
+			['quote.created', fresh],
+			['quote.approved', fresh],
+		]);
 	});
 
 	test('only the chosen events, and only the lists they need are read', async () => {
@@ -73,7 +102,14 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 		await setStatus(`/invoices/${invoice}`, 'paid');
 		env.sandbox().control.clearRequestLog();
 		expect(emitted(await p.poll())).toEqual([['invoice.paid', invoice]]);
-		expect(new Set(env.sandbox().control.requestLog().map((r) => r.path))).toEqual(new Set(['/v1/invoices']));
+		expect(
+			new Set(
+				env
+					.sandbox()
+					.control.requestLog()
+					.map((r) => r.path),
+			),
+		).toEqual(new Set(['/v1/invoices']));
 	});
 
 	test('a deleted record is no event and is forgotten; the state of 250 quotes stays compact', async () => {
@@ -122,14 +158,26 @@ describe.each(LIST_ORDERS)('list order %s', (listOrder) => {
 		changes.push(...(await during(async () => void (created = await createQuote()))));
 		changes.push(...emitted(await p.poll()));
 		changes.push(...emitted(await p.poll()));
-		expect(changes.sort()).toEqual([['quote.approved', String(sent.id)], ['quote.created', created]].sort());
+		expect(changes.sort()).toEqual(
+			[
+				['quote.approved', String(sent.id)],
+				['quote.created', created],
+			].sort(),
+		);
 	});
 
 	test('a change made while n8n is stopped is emitted once by the first poll after the restart', async () => {
 		const p = poller(env.sandbox(), { events: ALL });
 		await p.poll();
 		p.restart();
-		const contact = String((await api('POST', '/contacts', { name: 'Nieuwe Klant', email: `nieuw.${listOrder}@example.nl` })).id);
+		const contact = String(
+			(
+				await api('POST', '/contacts', {
+					name: 'Nieuwe Klant',
+					email: `nieuw.${listOrder}@example.nl`,
+				})
+			).id,
+		);
 		expect(emitted(await p.poll())).toEqual([['contact.created', contact]]);
 		p.restart();
 		expect(await p.poll()).toBeNull();
@@ -164,13 +212,23 @@ describe('Fetch Test Event', () => {
 
 	test('without a baseline it writes no state either; no matching record is a clear error', async () => {
 		// the other organization has one draft quote and no paid invoice
-		const quotes = poller(env.sandbox(), { events: ['quote.created'] }, env.sandbox().keys.otherOrg);
+		const quotes = poller(
+			env.sandbox(),
+			{ events: ['quote.created'] },
+			env.sandbox().keys.otherOrg,
+		);
 		const [[type, id]] = emitted(await quotes.poll({ mode: 'manual' }));
 		expect(type).toBe('quote.created');
 		expect(id).toMatch(/^quo_/);
 		expect(quotes.staticData()).toEqual({});
-		const invoices = poller(env.sandbox(), { events: ['invoice.paid'] }, env.sandbox().keys.otherOrg);
-		await expect(invoices.poll({ mode: 'manual' })).rejects.toThrow('No record matches the chosen events yet');
+		const invoices = poller(
+			env.sandbox(),
+			{ events: ['invoice.paid'] },
+			env.sandbox().keys.otherOrg,
+		);
+		await expect(invoices.poll({ mode: 'manual' })).rejects.toThrow(
+			'No record matches the chosen events yet',
+		);
 		expect(invoices.staticData()).toEqual({});
 	});
 });
@@ -182,18 +240,31 @@ describe('errors', () => {
 		const quote = await createQuote();
 		const request = await submitRequest('Kept for the next poll');
 		const before = JSON.stringify(p.staticData());
-		env.sandbox().control.failNext({ status: 422, code: 'invalid_state', message: 'Lists are closed for maintenance', path: '/requests' });
+		env.sandbox().control.failNext({
+			status: 422,
+			code: 'invalid_state',
+			message: 'Lists are closed for maintenance',
+			path: '/requests',
+		});
 		await expect(p.poll()).rejects.toMatchObject({
 			message: 'Lists are closed for maintenance (HTTP 422 invalid_state, GET /requests)',
 			httpCode: '422',
 		});
 		expect(JSON.stringify(p.staticData())).toBe(before);
-		expect(emitted(await p.poll()).sort()).toEqual([['quote.created', quote], ['request.received', request]].sort());
+		expect(emitted(await p.poll()).sort()).toEqual(
+			[
+				['quote.created', quote],
+				['request.received', request],
+			].sort(),
+		);
 	});
 
 	test('a key without the scope: 403 naming it', async () => {
 		const p = poller(env.sandbox(), { events: ['quote.created'] }, env.sandbox().keys.contactsOnly);
-		await expect(p.poll()).rejects.toMatchObject({ httpCode: '403', description: expect.stringContaining('quotes.read') });
+		await expect(p.poll()).rejects.toMatchObject({
+			httpCode: '403',
+			description: expect.stringContaining('quotes.read'),
+		});
 	});
 
 	test('a list beyond 20,000 records fails the poll with a message naming it, and reads no further', async () => {
@@ -207,10 +278,12 @@ describe('errors', () => {
 
 	test('no events, or an event the poller cannot emit: a clear error before any request', async () => {
 		env.sandbox().control.clearRequestLog();
-		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toThrow('Choose at least one event in "Event Names or IDs", then publish the workflow again');
-		await expect(poller(env.sandbox(), { events: ['quote.created', 'agent.paused'] }).poll()).rejects.toThrow(
-			'Event Names or IDs: the polling trigger cannot emit "agent.paused"',
+		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toThrow(
+			'Choose at least one event in "Event Names or IDs", then publish the workflow again',
 		);
+		await expect(
+			poller(env.sandbox(), { events: ['quote.created', 'agent.paused'] }).poll(),
+		).rejects.toThrow('Event Names or IDs: the polling trigger cannot emit "agent.paused"');
 		expect(env.sandbox().control.requestLog()).toEqual([]);
 	});
 });

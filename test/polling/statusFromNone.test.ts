@@ -22,10 +22,15 @@ test('an invoice listed without a status that is then paid gives invoice.paid wi
 		.persist()
 		.get('/invoices')
 		.query(true)
-		.reply(() => [200, { data: [invoice], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } }]);
+		.reply(() => [
+			200,
+			{ data: [invoice], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
+		]);
 	const p = poller(api, { events: ['invoice.paid'] }, TEST_API_KEY);
 	expect(await p.poll()).toBeNull();
 	invoice.status = 'paid';
 	const items = (await p.poll())?.[0] ?? [];
-	expect(items.map((item) => item.json.id)).toEqual(['invoice.paid:inv_0000000000000001:from:none']);
+	expect(items.map((item) => item.json.id)).toEqual([
+		'invoice.paid:inv_0000000000000001:from:none',
+	]);
 });

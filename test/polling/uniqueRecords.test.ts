@@ -21,11 +21,15 @@ test('a record read twice in one walk (shifted across a page boundary) is one re
 });
 
 test('two different ids with one remembered key fail the poll loudly instead of becoming one record', () => {
-	expect(() => uniqueRecords(quotes, [{ id: 'clash_a' }, { id: 'quo_9' }, { id: 'clash_b' }])).toThrow(
+	expect(() =>
+		uniqueRecords(quotes, [{ id: 'clash_a' }, { id: 'quo_9' }, { id: 'clash_b' }]),
+	).toThrow(
 		'Two of the quotes (clash_a and clash_b) share the key the polling trigger remembers them by; please report this',
 	);
 });
 
 test('a listed record without an id fails the poll', () => {
-	expect(() => uniqueRecords(quotes, [{ id: 'quo_1' }, { number: 'Q-2' }])).toThrow('The API listed one of the quotes without an id');
+	expect(() => uniqueRecords(quotes, [{ id: 'quo_1' }, { number: 'Q-2' }])).toThrow(
+		'The API listed one of the quotes without an id',
+	);
 });

@@ -8,13 +8,22 @@ import { TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 import { emitted, poller } from './harness';
 
 const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
-const contacts: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({ id: `con_${String(i).padStart(16, '0')}`, name: `Klant ${i}` }));
+const contacts: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({
+	id: `con_${String(i).padStart(16, '0')}`,
+	name: `Klant ${i}`,
+}));
 
 /**
  * Answers /contacts from `contacts`; `total(page)` and `hasMore(page)` say what each page's meta
  * claims; `deleted(read)` records of page 1 are gone when page 2 of that read is asked for (read 1, 2, …).
  */
-function answer(meta: { total?: (page: number) => number; hasMore?: (page: number) => boolean; deleted?: (read: number) => number } = {}) {
+function answer(
+	meta: {
+		total?: (page: number) => number;
+		hasMore?: (page: number) => boolean;
+		deleted?: (read: number) => number;
+	} = {},
+) {
 	let requests = 0;
 	let read = 0;
 	nock(TEST_BASE_URL)
@@ -64,14 +73,18 @@ test('the first poll reads a list again until a read is whole, and fails after 3
 	nock.cleanAll();
 	answer({ deleted: (read) => read });
 	const fresh = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
-	await expect(fresh.poll()).rejects.toThrow('The list changed while it was read (records were created or deleted); 3 reads tried (GET /contacts)');
+	await expect(fresh.poll()).rejects.toThrow(
+		'The list changed while it was read (records were created or deleted); 3 reads tried (GET /contacts)',
+	);
 	expect(fresh.staticData()).toEqual({});
 });
 
 test('the first poll gives up after exactly 3 reads that are not whole', async () => {
 	const requests = answer({ deleted: (read) => read });
 	const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
-	await expect(p.poll()).rejects.toThrow('The list changed while it was read (records were created or deleted); 3 reads tried (GET /contacts)');
+	await expect(p.poll()).rejects.toThrow(
+		'The list changed while it was read (records were created or deleted); 3 reads tried (GET /contacts)',
+	);
 	expect(requests()).toBe(6); // three walks of two pages, not one more
 	expect(p.staticData()).toEqual({});
 });
@@ -81,14 +94,25 @@ test('the first poll gives up after exactly 3 reads that are not whole', async (
  * pages from `rows`; a test sets its own pages for a walk that changes under the poll.
  */
 function serve(path: string) {
-	const state: { pages?: Array<{ data: IDataObject[]; total: number }>; rows: IDataObject[] } = { rows: [] };
+	const state: { pages?: Array<{ data: IDataObject[]; total: number }>; rows: IDataObject[] } = {
+		rows: [],
+	};
 	nock(TEST_BASE_URL)
 		.get(path)
 		.query(true)
 		.reply((uri) => {
 			const page = Number(new URL(uri, TEST_BASE_URL).searchParams.get('page'));
-			const cut = state.pages?.[page - 1] ?? { data: state.rows.slice((page - 1) * 100, page * 100), total: state.rows.length };
-			return [200, { data: cut.data, meta: { page, pageSize: 100, total: cut.total, hasMore: page * 100 < cut.total } }];
+			const cut = state.pages?.[page - 1] ?? {
+				data: state.rows.slice((page - 1) * 100, page * 100),
+				total: state.rows.length,
+			};
+			return [
+				200,
+				{
+					data: cut.data,
+					meta: { page, pageSize: 100, total: cut.total, hasMore: page * 100 < cut.total },
+				},
+			];
 		})
 		.persist();
 	return state;
@@ -96,51 +120,63 @@ function serve(path: string) {
 
 const WATCHED = [
 	{ list: 'contacts', path: '/contacts', prefix: 'con', events: ['contact.created'], fields: {} },
-	{ list: 'invoices', path: '/invoices', prefix: 'inv', events: ['invoice.created', 'invoice.paid'], fields: { status: 'paid' } },
+	{
+		list: 'invoices',
+		path: '/invoices',
+		prefix: 'inv',
+		events: ['invoice.created', 'invoice.paid'],
+		fields: { status: 'paid' },
+	},
 ] as const;
 
-describe.each(WATCHED)('$list: a walk that looks whole yet skipped a record', ({ path, prefix, events, fields }) => {
-	const record = (name: string): IDataObject => ({ id: `${prefix}_${name.padStart(16, '0')}`, ...fields });
-	const old = Array.from({ length: 150 }, (_, i) => record(String(i)));
-	const fresh = record('new');
-	const createdEvents = (r: IDataObject) => events.map((type) => [type, String(r.id)]);
+describe.each(WATCHED)(
+	'$list: a walk that looks whole yet skipped a record',
+	({ path, prefix, events, fields }) => {
+		const record = (name: string): IDataObject => ({
+			id: `${prefix}_${name.padStart(16, '0')}`,
+			...fields,
+		});
+		const old = Array.from({ length: 150 }, (_, i) => record(String(i)));
+		const fresh = record('new');
+		const createdEvents = (r: IDataObject) => events.map((type) => [type, String(r.id)]);
 
-	test('one record deleted and one created during a walk: the record it skipped is kept, and not emitted when the next walk reads it', async () => {
-		const state = serve(path);
-		state.rows = old;
-		const p = poller(api, { events: [...events] }, TEST_API_KEY);
-		expect(await p.poll()).toBeNull();
+		test('one record deleted and one created during a walk: the record it skipped is kept, and not emitted when the next walk reads it', async () => {
+			const state = serve(path);
+			state.rows = old;
+			const p = poller(api, { events: [...events] }, TEST_API_KEY);
+			expect(await p.poll()).toBeNull();
 
-		// Page 1 read; then old[5] deleted and `fresh` created at the end: old[100] moves to page 1
-		// after it was read. Every page says 150, and the walk read 150 different records.
-		const now = [...old.slice(0, 5), ...old.slice(6), fresh];
-		state.pages = [
-			{ data: old.slice(0, 100), total: 150 },
-			{ data: now.slice(100, 200), total: 150 },
-		];
-		expect(emitted(await p.poll())).toEqual(createdEvents(fresh));
+			// Page 1 read; then old[5] deleted and `fresh` created at the end: old[100] moves to page 1
+			// after it was read. Every page says 150, and the walk read 150 different records.
+			const now = [...old.slice(0, 5), ...old.slice(6), fresh];
+			state.pages = [
+				{ data: old.slice(0, 100), total: 150 },
+				{ data: now.slice(100, 200), total: 150 },
+			];
+			expect(emitted(await p.poll())).toEqual(createdEvents(fresh));
 
-		state.pages = undefined;
-		state.rows = now;
-		expect(emitted(await p.poll())).toEqual([]); // old[100] is no new record, and its payment no new payment
-	});
+			state.pages = undefined;
+			state.rows = now;
+			expect(emitted(await p.poll())).toEqual([]); // old[100] is no new record, and its payment no new payment
+		});
 
-	test('a walk that read one record twice and skipped another is not whole, however its total and count agree', async () => {
-		const state = serve(path);
-		state.rows = old;
-		const p = poller(api, { events: [...events] }, TEST_API_KEY);
-		expect(await p.poll()).toBeNull();
+		test('a walk that read one record twice and skipped another is not whole, however its total and count agree', async () => {
+			const state = serve(path);
+			state.rows = old;
+			const p = poller(api, { events: [...events] }, TEST_API_KEY);
+			expect(await p.poll()).toBeNull();
 
-		// Page 2 starts again with old[99] and lacks old[100]: 150 different records, 151 read.
-		state.pages = [
-			{ data: old.slice(0, 100), total: 150 },
-			{ data: [old[99], ...old.slice(101), fresh], total: 150 },
-		];
-		expect(emitted(await p.poll())).toEqual(createdEvents(fresh));
-		expect(await p.poll()).toBeNull();
+			// Page 2 starts again with old[99] and lacks old[100]: 150 different records, 151 read.
+			state.pages = [
+				{ data: old.slice(0, 100), total: 150 },
+				{ data: [old[99], ...old.slice(101), fresh], total: 150 },
+			];
+			expect(emitted(await p.poll())).toEqual(createdEvents(fresh));
+			expect(await p.poll()).toBeNull();
 
-		state.pages = undefined;
-		state.rows = [...old, fresh];
-		expect(emitted(await p.poll())).toEqual([]);
-	});
-});
+			state.pages = undefined;
+			state.rows = [...old, fresh];
+			expect(emitted(await p.poll())).toEqual([]);
+		});
+	},
+);

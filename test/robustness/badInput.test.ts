@@ -128,9 +128,58 @@ const LONG = 'x'.repeat(300);
 
 /** Garbage for each kind; number fields also get values outside their declared range. */
 const GARBAGE: Record<Kind, unknown[]> = {
-	id: ['', ' ', '.', '..', '../etc', 'id/with/slash', 'id?x=1', 'id#x', 'a b', '%2F', 'ctc_1/../x', 'ünï', '\u0000', null, {}, true, ' ctc_1', 'ctc_1\n'],
-	number: ['', ' ', 'abc', '2,5', '1e999', 'NaN', 'Infinity', '-1', '12abc', '0x10', null, true, [1], {}],
-	date: ['', ' ', 'abc', '2026-13-45', 'tomorrow', '2026-02-30', '31-12-2026', '12/31/2026', '2026-12-31T25:61', '1e999', '-1', 'NaN', 12345, null],
+	id: [
+		'',
+		' ',
+		'.',
+		'..',
+		'../etc',
+		'id/with/slash',
+		'id?x=1',
+		'id#x',
+		'a b',
+		'%2F',
+		'ctc_1/../x',
+		'ünï',
+		'\u0000',
+		null,
+		{},
+		true,
+		' ctc_1',
+		'ctc_1\n',
+	],
+	number: [
+		'',
+		' ',
+		'abc',
+		'2,5',
+		'1e999',
+		'NaN',
+		'Infinity',
+		'-1',
+		'12abc',
+		'0x10',
+		null,
+		true,
+		[1],
+		{},
+	],
+	date: [
+		'',
+		' ',
+		'abc',
+		'2026-13-45',
+		'tomorrow',
+		'2026-02-30',
+		'31-12-2026',
+		'12/31/2026',
+		'2026-12-31T25:61',
+		'1e999',
+		'-1',
+		'NaN',
+		12345,
+		null,
+	],
 	json: [
 		'',
 		' ',
@@ -151,8 +200,34 @@ const GARBAGE: Record<Kind, unknown[]> = {
 		{ items: 1 },
 		42,
 	],
-	email: ['', ' ', 'abc', 'a@', '@b.nl', 'x y@z.nl', 'a@b', 'a@@b.nl', 'a@b.nl,c@d.nl', 'a@b.c', 'a@b.nl.', `${LONG}@example.nl`, 12345, null],
-	url: ['', ' ', 'abc', 'ftp://example.com/x', 'javascript:alert(1)', 'http://', '//example.com/hook', 'https://exa mple.com/', 12345, null],
+	email: [
+		'',
+		' ',
+		'abc',
+		'a@',
+		'@b.nl',
+		'x y@z.nl',
+		'a@b',
+		'a@@b.nl',
+		'a@b.nl,c@d.nl',
+		'a@b.c',
+		'a@b.nl.',
+		`${LONG}@example.nl`,
+		12345,
+		null,
+	],
+	url: [
+		'',
+		' ',
+		'abc',
+		'ftp://example.com/x',
+		'javascript:alert(1)',
+		'http://',
+		'//example.com/hook',
+		'https://exa mple.com/',
+		12345,
+		null,
+	],
 };
 
 /**
@@ -165,10 +240,17 @@ const SIGNED_NUMBER_FIELDS = new Set(['quantity', 'unitPrice']);
 function garbageFor(field: Field): unknown[] {
 	// In an optional field, null, "" and spaces mean "not given" (test/node/emptyValues.test.ts).
 	const given = (values: unknown[]) =>
-		field.property.required ? values : values.filter((value) => value !== null && !(typeof value === 'string' && value.trim() === ''));
+		field.property.required
+			? values
+			: values.filter(
+					(value) => value !== null && !(typeof value === 'string' && value.trim() === ''),
+				);
 	if (field.kind !== 'number') return given(GARBAGE[field.kind]);
 	const signed = SIGNED_NUMBER_FIELDS.has(field.property.name);
-	return given([...GARBAGE.number.filter((value) => !(signed && value === '-1')), ...rangeGarbage(field.property)]);
+	return given([
+		...GARBAGE.number.filter((value) => !(signed && value === '-1')),
+		...rangeGarbage(field.property),
+	]);
 }
 
 /** Values just outside a number field's declared minValue / maxValue, and a fraction for whole numbers. */
@@ -189,10 +271,14 @@ function kindOf(property: INodeProperties): Kind | undefined {
 	if (property.type === 'number') return 'number';
 	if (property.type === 'dateTime') return 'date';
 	// Items (JSON) is a text field (a `json` field gives an AI tool an untyped argument)
-	if (property.type === 'json' || (property.type === 'string' && /Json$/.test(property.name))) return 'json';
+	if (property.type === 'json' || (property.type === 'string' && /Json$/.test(property.name)))
+		return 'json';
 	if (property.type === 'string' && /e-?mail/i.test(property.name)) return 'email';
 	if (property.type === 'string' && /url$/i.test(property.name)) return 'url';
-	if (property.type === 'string' && /(Id|Date|At|Until|Count|Days|Percentage|Json)$/.test(property.name)) {
+	if (
+		property.type === 'string' &&
+		/(Id|Date|At|Until|Count|Days|Percentage|Json)$/.test(property.name)
+	) {
 		unclassified.add(`${property.name} (${property.type})`);
 	}
 	return undefined;
@@ -200,10 +286,21 @@ function kindOf(property: INodeProperties): Kind | undefined {
 
 const properties = node.description.properties as INodeProperties[];
 
-function walk(property: INodeProperties, steps: Step[], labels: string[], out: Array<Omit<Field, 'resource' | 'operation' | 'baseline'>>) {
+function walk(
+	property: INodeProperties,
+	steps: Step[],
+	labels: string[],
+	out: Array<Omit<Field, 'resource' | 'operation' | 'baseline'>>,
+) {
 	const kind = kindOf(property);
 	// A top-level or collection field is named by its label; a form-row field by the form's label and its key.
-	if (kind) out.push({ steps, kind, labels: labels.length > 0 ? labels : [property.displayName], property });
+	if (kind)
+		out.push({
+			steps,
+			kind,
+			labels: labels.length > 0 ? labels : [property.displayName],
+			property,
+		});
 	if (property.type === 'collection') {
 		const last = steps[steps.length - 1];
 		last.holds = 'collection';
@@ -215,9 +312,18 @@ function walk(property: INodeProperties, steps: Step[], labels: string[], out: A
 		for (const group of (property.options ?? []) as INodePropertyCollection[]) {
 			for (const child of group.values) {
 				const parentSteps = steps.map((s) => ({ ...s }));
-				parentSteps[parentSteps.length - 1] = { ...parentSteps[parentSteps.length - 1], holds: 'fixedCollection', group: group.name };
+				parentSteps[parentSteps.length - 1] = {
+					...parentSteps[parentSteps.length - 1],
+					holds: 'fixedCollection',
+					group: group.name,
+				};
 				// In a form row the message names the form ("Items") and the key of the row field.
-				walk(child, [...parentSteps, { name: child.name, holds: 'value' }], [property.displayName, `"${child.name}"`], out);
+				walk(
+					child,
+					[...parentSteps, { name: child.name, holds: 'value' }],
+					[property.displayName, `"${child.name}"`],
+					out,
+				);
 			}
 		}
 	}
@@ -226,12 +332,15 @@ function walk(property: INodeProperties, steps: Step[], labels: string[], out: A
 function discover(): { fields: Field[]; missingBaselines: string[] } {
 	const fields = new Map<string, Field>();
 	const missingBaselines: string[] = [];
-	const resources = (properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const resources = (properties.find((p) => p.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
 	for (const resource of resources.map((r) => String(r.value))) {
 		const operationProperty = properties.find(
 			(p) => p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(resource),
 		);
-		for (const operation of ((operationProperty?.options ?? []) as INodePropertyOptions[]).map((o) => String(o.value))) {
+		for (const operation of ((operationProperty?.options ?? []) as INodePropertyOptions[]).map(
+			(o) => String(o.value),
+		)) {
 			const variants = BASELINES[`${resource}.${operation}`];
 			if (!variants) {
 				missingBaselines.push(`${resource}.${operation}`);
@@ -241,12 +350,14 @@ function discover(): { fields: Field[]; missingBaselines: string[] } {
 				const values: INodeParameters = { resource, operation, ...variant };
 				for (const property of properties) {
 					if (['resource', 'operation', 'requestOptions'].includes(property.name)) continue;
-					if (!NodeHelpers.displayParameter(values, property, { typeVersion: 1 }, node.description)) continue;
+					if (!NodeHelpers.displayParameter(values, property, { typeVersion: 1 }, node.description))
+						continue;
 					const found: Array<Omit<Field, 'resource' | 'operation' | 'baseline'>> = [];
 					walk(property, [{ name: property.name, holds: 'value' }], [], found);
 					for (const field of found) {
 						const key = `${resource}.${operation}:${field.steps.map((s) => s.group ?? s.name).join('.')}`;
-						if (!fields.has(key)) fields.set(key, { ...field, resource, operation, baseline: variant });
+						if (!fields.has(key))
+							fields.set(key, { ...field, resource, operation, baseline: variant });
 					}
 				}
 			}
@@ -264,7 +375,11 @@ function describeField(field: Field): string {
 
 /** The baseline with the field set to `value` (an expression, here). */
 function parametersWith(field: Field, value: unknown): INodeParameters {
-	const parameters: INodeParameters = { resource: field.resource, operation: field.operation, ...structuredClone(field.baseline) };
+	const parameters: INodeParameters = {
+		resource: field.resource,
+		operation: field.operation,
+		...structuredClone(field.baseline),
+	};
 	const leaf = field.kind === 'id' ? RL(value as string) : value;
 	let target: IDataObject = parameters as IDataObject;
 	for (const [index, step] of field.steps.entries()) {
@@ -273,7 +388,10 @@ function parametersWith(field: Field, value: unknown): INodeParameters {
 			target[step.name] = leaf as IDataObject;
 		} else if (step.holds === 'collection') {
 			const current = target[step.name];
-			target[step.name] = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as IDataObject) } : {};
+			target[step.name] =
+				current && typeof current === 'object' && !Array.isArray(current)
+					? { ...(current as IDataObject) }
+					: {};
 			target = target[step.name] as IDataObject;
 		} else if (step.holds === 'fixedCollection') {
 			const row: IDataObject = { ...ROW };
@@ -297,10 +415,19 @@ function interceptAll() {
 			// A list read that a write to the same list follows is that write's look-up (Create or
 			// Update matches on e-mail), not what the fields send: it is left out.
 			const last = sent[sent.length - 1];
-			if (method !== 'GET' && last?.method === 'GET' && /[?&]page=/.test(last.path) && uri.startsWith(last.path.split('?')[0])) sent.pop();
+			if (
+				method !== 'GET' &&
+				last?.method === 'GET' &&
+				/[?&]page=/.test(last.path) &&
+				uri.startsWith(last.path.split('?')[0])
+			)
+				sent.pop();
 			sent.push({ method, path: uri, body });
 			if (method === 'DELETE') return [200, { data: { id: 'abc_123', deleted: true } }];
-			return [200, { data: { id: 'abc_123' }, meta: { page: 1, pageSize: 5, total: 1, hasMore: false } }];
+			return [
+				200,
+				{ data: { id: 'abc_123' }, meta: { page: 1, pageSize: 5, total: 1, hasMore: false } },
+			];
 		};
 	const scope = nock(ORIGIN).persist();
 	for (const method of ['get', 'post', 'patch', 'delete'] as const) {
@@ -351,9 +478,13 @@ describe('discovery', () => {
 		const problems: string[] = [];
 		for (const field of fields) {
 			sent = [];
-			const { items } = await runDeclarativeNode(node, parametersWith(field, VALID[field.kind]), { continueOnFail: true });
+			const { items } = await runDeclarativeNode(node, parametersWith(field, VALID[field.kind]), {
+				continueOnFail: true,
+			});
 			if (items.length !== 1 || items[0].error || sent.length !== 1) {
-				problems.push(`${describeField(field)}: ${items[0]?.error?.message ?? `${sent.length} requests`}`);
+				problems.push(
+					`${describeField(field)}: ${items[0]?.error?.message ?? `${sent.length} requests`}`,
+				);
 			}
 		}
 		expect(problems).toEqual([]);
@@ -373,16 +504,26 @@ async function tryGarbage(field: Field, value: unknown): Promise<Outcome> {
 	try {
 		({ items } = await runDeclarativeNode(node, parameters, {
 			continueOnFail: true,
-			items: [{ json: { v: VALID[field.kind] } as IDataObject }, { json: { v: value } as IDataObject }],
+			items: [
+				{ json: { v: VALID[field.kind] } as IDataObject },
+				{ json: { v: value } as IDataObject },
+			],
 		}));
 	} catch (error) {
-		return { value, problem: `the run threw despite continue-on-fail: ${(error as Error).message}` };
+		return {
+			value,
+			problem: `the run threw despite continue-on-fail: ${(error as Error).message}`,
+		};
 	}
 	const [first, second] = items;
-	if (!first || first.error) return { value, problem: `item 0 (valid) failed: ${first?.error?.message}` };
+	if (!first || first.error)
+		return { value, problem: `item 0 (valid) failed: ${first?.error?.message}` };
 	const requestsForItem1 = sent.length - 1;
 	if (!second?.error) {
-		return { value, problem: `accepted and sent (${requestsForItem1} request(s), e.g. ${JSON.stringify(sent[1] ?? null)})` };
+		return {
+			value,
+			problem: `accepted and sent (${requestsForItem1} request(s), e.g. ${JSON.stringify(sent[1] ?? null)})`,
+		};
 	}
 	const message = second.error.message;
 	const problems: string[] = [];
@@ -390,7 +531,9 @@ async function tryGarbage(field: Field, value: unknown): Promise<Outcome> {
 	if (!message.includes('[item 1]')) problems.push('no "[item 1]"');
 	const missing = field.labels.filter((label) => !message.includes(label));
 	if (missing.length > 0) problems.push(`does not name ${missing.join(', ')}`);
-	return problems.length > 0 ? { value, problem: `${problems.join('; ')}: "${message}"` } : { value };
+	return problems.length > 0
+		? { value, problem: `${problems.join('; ')}: "${message}"` }
+		: { value };
 }
 
 /**
@@ -398,7 +541,10 @@ async function tryGarbage(field: Field, value: unknown): Promise<Outcome> {
  * item must fail with "[item k]" and the field's name, and only item 0 may send. Returns the
  * values that need a closer look (run again alone as item 1 of 2 for an exact report).
  */
-async function tryAll(field: Field, values: unknown[]): Promise<{ suspects: unknown[]; problems: string[] }> {
+async function tryAll(
+	field: Field,
+	values: unknown[],
+): Promise<{ suspects: unknown[]; problems: string[] }> {
 	sent = [];
 	let items;
 	try {
@@ -407,15 +553,22 @@ async function tryAll(field: Field, values: unknown[]): Promise<{ suspects: unkn
 			items: [VALID[field.kind], ...values].map((v) => ({ json: { v } as IDataObject })),
 		}));
 	} catch (error) {
-		return { suspects: values, problems: [`the run threw despite continue-on-fail: ${(error as Error).message}`] };
+		return {
+			suspects: values,
+			problems: [`the run threw despite continue-on-fail: ${(error as Error).message}`],
+		};
 	}
-	if (items.length !== values.length + 1 || items[0].error) return { suspects: values, problems: [] };
+	if (items.length !== values.length + 1 || items[0].error)
+		return { suspects: values, problems: [] };
 	const suspects: unknown[] = [];
 	let accepted = 0;
 	for (const [i, value] of values.entries()) {
 		const error = items[i + 1].error;
 		if (!error) accepted++;
-		const named = error && error.message.includes(`[item ${i + 1}]`) && field.labels.every((label) => error.message.includes(label));
+		const named =
+			error &&
+			error.message.includes(`[item ${i + 1}]`) &&
+			field.labels.every((label) => error.message.includes(label));
 		if (!named) suspects.push(value);
 	}
 	// requests beyond item 0's and the accepted items' were sent by items that then failed

@@ -23,7 +23,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { captureLogWarnings, createTriggerNode, runWebhook, TEST_API_KEY, type TestNode } from '../harness/engine';
+import {
+	captureLogWarnings,
+	createTriggerNode,
+	runWebhook,
+	TEST_API_KEY,
+	type TestNode,
+} from '../harness/engine';
 import { seededRandom } from '../../sandbox/src/prng';
 
 const trigger = new BusinessOpsTrigger();
@@ -36,7 +42,11 @@ type Scheme = 'standard' | 'github' | 'stripe' | 'hex' | 'base64id';
 const SCHEMES: Scheme[] = ['standard', 'github', 'stripe', 'hex', 'base64id'];
 /** The headers of the two forms beyond the named schemes. */
 const HEX_HEADERS = { signature: 'x-signature', timestamp: 'x-signature-timestamp' };
-const B64_HEADERS = { signature: 'x-webhook-signature', timestamp: 'x-webhook-timestamp', id: 'x-webhook-id' };
+const B64_HEADERS = {
+	signature: 'x-webhook-signature',
+	timestamp: 'x-webhook-timestamp',
+	id: 'x-webhook-id',
+};
 
 interface Config {
 	name: string;
@@ -49,7 +59,14 @@ interface Config {
 }
 
 const CONFIGS: Config[] = [
-	{ name: 'Auto', options: {}, accepts: SCHEMES, githubHeader: 'x-hub-signature-256', stripeHeader: 'stripe-signature', tolerance: 300 },
+	{
+		name: 'Auto',
+		options: {},
+		accepts: SCHEMES,
+		githubHeader: 'x-hub-signature-256',
+		stripeHeader: 'stripe-signature',
+		tolerance: 300,
+	},
 	{
 		name: 'Auto, one custom header',
 		options: { signatureHeader: 'X-BO-Sig' },
@@ -64,7 +81,14 @@ const CONFIGS: Config[] = [
 			signatureScheme: 'custom',
 			timestampTolerance: 200,
 			customSignature: {
-				settings: { header: 'X-Signature', prefix: '', encoding: 'hex', signedContent: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Signature-Timestamp' },
+				settings: {
+					header: 'X-Signature',
+					prefix: '',
+					encoding: 'hex',
+					signedContent: '{timestamp}.{body}',
+					key: 'secret',
+					timestampHeader: 'X-Signature-Timestamp',
+				},
 			},
 		},
 		accepts: ['hex'],
@@ -100,7 +124,14 @@ const CONFIGS: Config[] = [
 		stripeHeader: 'stripe-signature',
 		tolerance: 600,
 	},
-	{ name: 'GitHub-style', options: { signatureScheme: 'github' }, accepts: ['github'], githubHeader: 'x-hub-signature-256', stripeHeader: 'stripe-signature', tolerance: 300 },
+	{
+		name: 'GitHub-style',
+		options: { signatureScheme: 'github' },
+		accepts: ['github'],
+		githubHeader: 'x-hub-signature-256',
+		stripeHeader: 'stripe-signature',
+		tolerance: 300,
+	},
 	{
 		name: 'Stripe-style',
 		options: { signatureScheme: 'stripe', timestampTolerance: 120 },
@@ -127,8 +158,10 @@ const hmac = (key: Buffer | string, ...parts: Array<string | Buffer>) => {
 };
 const standardSig = (secret: string, id: string, ts: string, body: Buffer) =>
 	hmac(standardKey(secret), `${id}.${ts}.`, body).toString('base64');
-const githubHex = (secret: string, body: Buffer) => hmac(Buffer.from(secret, 'utf8'), body).toString('hex');
-const stripeHex = (secret: string, ts: string, body: Buffer) => hmac(Buffer.from(secret, 'utf8'), `${ts}.`, body).toString('hex');
+const githubHex = (secret: string, body: Buffer) =>
+	hmac(Buffer.from(secret, 'utf8'), body).toString('hex');
+const stripeHex = (secret: string, ts: string, body: Buffer) =>
+	hmac(Buffer.from(secret, 'utf8'), `${ts}.`, body).toString('hex');
 
 interface Delivery {
 	label: string;
@@ -149,12 +182,20 @@ interface Base {
 const UNICODE = ['é', 'ß', '€', '😀', '中', 'ñ', '\u00a0', '"', '\\', '\n'];
 
 function eventBody(id: string, padding = 0, type = pick(EVENTS)): Buffer {
-	const note = Array.from({ length: 5 + int(40) }, () => (rng() < 0.2 ? pick(UNICODE) : String.fromCharCode(97 + int(26)))).join('');
+	const note = Array.from({ length: 5 + int(40) }, () =>
+		rng() < 0.2 ? pick(UNICODE) : String.fromCharCode(97 + int(26)),
+	).join('');
 	const event = {
 		id,
 		type,
 		timestamp: new Date(Date.UTC(2026, int(12), 1 + int(28))).toISOString(),
-		data: { id: `inv_${int(1e6)}`, status: 'paid', total: int(1e6) / 100, note, ...(padding > 0 ? { padding: 'x'.repeat(padding) } : {}) },
+		data: {
+			id: `inv_${int(1e6)}`,
+			status: 'paid',
+			total: int(1e6) / 100,
+			note,
+			...(padding > 0 ? { padding: 'x'.repeat(padding) } : {}),
+		},
 	};
 	return Buffer.from(JSON.stringify(event), 'utf8');
 }
@@ -164,18 +205,32 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function freshBase(scheme: Scheme, padding = 0, type?: string): Base {
 	const id = `evt_${(++counter).toString(36)}_${int(1e9).toString(36)}`;
-	return { scheme, id, ts: String(nowSeconds()), body: eventBody(id, padding, type), secret: SECRET };
+	return {
+		scheme,
+		id,
+		ts: String(nowSeconds()),
+		body: eventBody(id, padding, type),
+		secret: SECRET,
+	};
 }
 
 function signatureHeaderOf(scheme: Scheme, config: Config): string {
 	if (scheme === 'hex') return HEX_HEADERS.signature;
 	if (scheme === 'base64id') return B64_HEADERS.signature;
-	return scheme === 'standard' ? 'webhook-signature' : scheme === 'github' ? config.githubHeader : config.stripeHeader;
+	return scheme === 'standard'
+		? 'webhook-signature'
+		: scheme === 'github'
+			? config.githubHeader
+			: config.stripeHeader;
 }
 
 /** The header that carries a form's timestamp, when it has one outside the signature value. */
 function timestampHeaderOf(scheme: Scheme): string | undefined {
-	return { standard: 'webhook-timestamp', hex: HEX_HEADERS.timestamp, base64id: B64_HEADERS.timestamp }[scheme as string];
+	return {
+		standard: 'webhook-timestamp',
+		hex: HEX_HEADERS.timestamp,
+		base64id: B64_HEADERS.timestamp,
+	}[scheme as string];
 }
 
 function signed(base: Base, config: Config): Record<string, string | string[]> {
@@ -196,9 +251,16 @@ function signed(base: Base, config: Config): Record<string, string | string[]> {
 		case 'github':
 			return { ...common, [config.githubHeader]: `sha256=${githubHex(base.secret, base.body)}` };
 		case 'stripe':
-			return { ...common, [config.stripeHeader]: `t=${base.ts},v1=${stripeHex(base.secret, base.ts, base.body)}` };
+			return {
+				...common,
+				[config.stripeHeader]: `t=${base.ts},v1=${stripeHex(base.secret, base.ts, base.body)}`,
+			};
 		case 'hex':
-			return { ...common, [HEX_HEADERS.signature]: stripeHex(base.secret, base.ts, base.body), [HEX_HEADERS.timestamp]: base.ts };
+			return {
+				...common,
+				[HEX_HEADERS.signature]: stripeHex(base.secret, base.ts, base.body),
+				[HEX_HEADERS.timestamp]: base.ts,
+			};
 		case 'base64id':
 			return {
 				...common,
@@ -265,7 +327,17 @@ const NON_ASCII = 'v1,ü€😀中文签名';
  * in a form Auto searches (then Auto accepts it and every exact scheme refuses it).
  */
 function malformedSignatures(base: Base, config: Config): Array<[string, boolean | 'any']> {
-	const common: Array<[string, boolean]> = ['', ' ', 'garbage', VERY_LONG, NON_ASCII, '\u0000', 'null', 'undefined', '[object Object]'].map((v) => [v, false]);
+	const common: Array<[string, boolean]> = [
+		'',
+		' ',
+		'garbage',
+		VERY_LONG,
+		NON_ASCII,
+		'\u0000',
+		'null',
+		'undefined',
+		'[object Object]',
+	].map((v) => [v, false]);
 	if (base.scheme === 'standard' || base.scheme === 'base64id') {
 		const b64 = standardSig(base.secret, base.id, base.ts, base.body);
 		const hex = Buffer.from(b64, 'base64').toString('hex');
@@ -282,10 +354,16 @@ function malformedSignatures(base: Base, config: Config): Array<[string, boolean
 			[`v1,${VERY_LONG}`, false],
 		];
 		// the bare base64 form: the value itself is the valid one, so `b64` is left out there
-		return [...common, ...(base.scheme === 'standard' ? cases : cases.filter(([value]) => value !== b64))];
+		return [
+			...common,
+			...(base.scheme === 'standard' ? cases : cases.filter(([value]) => value !== b64)),
+		];
 	}
 	if (base.scheme === 'github' || base.scheme === 'hex') {
-		const hex = base.scheme === 'github' ? githubHex(base.secret, base.body) : stripeHex(base.secret, base.ts, base.body);
+		const hex =
+			base.scheme === 'github'
+				? githubHex(base.secret, base.body)
+				: stripeHex(base.secret, base.ts, base.body);
 		const b64 = Buffer.from(hex, 'hex').toString('base64');
 		const cases: Array<[string, boolean]> = [
 			[`sha1=${hex.slice(0, 40)}`, false],
@@ -298,7 +376,10 @@ function malformedSignatures(base: Base, config: Config): Array<[string, boolean
 			[`sha256=${hex.replace(/./g, 'g')}`, false],
 			[`sha256 =${hex}`, false],
 		];
-		return [...common, ...(base.scheme === 'github' ? cases : cases.filter(([value]) => value !== hex))];
+		return [
+			...common,
+			...(base.scheme === 'github' ? cases : cases.filter(([value]) => value !== hex)),
+		];
 	}
 	const hex = stripeHex(base.secret, base.ts, base.body);
 	const ts = base.ts;
@@ -321,7 +402,19 @@ function malformedSignatures(base: Base, config: Config): Array<[string, boolean
 	return out;
 }
 
-const MALFORMED_TIMESTAMPS = (ts: string) => ['', ' ', 'abc', '1.7e9', '-1', `${ts}000`, '１７００００００００', `0x${Number(ts).toString(16)}`, `${ts} ${ts}`, `${ts}.5`, VERY_LONG.slice(0, 5000)];
+const MALFORMED_TIMESTAMPS = (ts: string) => [
+	'',
+	' ',
+	'abc',
+	'1.7e9',
+	'-1',
+	`${ts}000`,
+	'１７００００００００',
+	`0x${Number(ts).toString(16)}`,
+	`${ts} ${ts}`,
+	`${ts}.5`,
+	VERY_LONG.slice(0, 5000),
+];
 
 /** Every delivery of one round for one configuration and one scheme. */
 function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() => Delivery> {
@@ -336,11 +429,22 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	 * every copy of the header: 'flexible'), or that every scheme reads (a signature header sent
 	 * twice, one copy genuine: 'any'): then those schemes accept it.
 	 */
-	const bad = (label: string, make: () => Omit<Delivery, 'label' | 'expect'> & { id?: string }, authentic: false | 'auto' | 'flexible' | 'any' = false) =>
+	const bad = (
+		label: string,
+		make: () => Omit<Delivery, 'label' | 'expect'> & { id?: string },
+		authentic: false | 'auto' | 'flexible' | 'any' = false,
+	) =>
 		out.push(() => {
 			const { id, ...delivery } = make();
-			const accepts = authentic === 'any' || (authentic !== false && auto) || (authentic === 'flexible' && custom);
-			return { label: tag(label), expect: accepts ? { accept: String(id) } : { status: 401 }, ...delivery };
+			const accepts =
+				authentic === 'any' ||
+				(authentic !== false && auto) ||
+				(authentic === 'flexible' && custom);
+			return {
+				label: tag(label),
+				expect: accepts ? { accept: String(id) } : { status: 401 },
+				...delivery,
+			};
 		});
 
 	// valid (or signed under a scheme this configuration does not accept)
@@ -362,7 +466,12 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		for (const offset of [-(config.tolerance - 15), config.tolerance - 15]) {
 			out.push(() => {
 				const base = { ...freshBase(scheme), ts: String(nowSeconds() + offset) };
-				return { label: tag('valid, near the edge of the window'), headers: signed(base, config), rawBody: base.body, expect: { accept: base.id } };
+				return {
+					label: tag('valid, near the edge of the window'),
+					headers: signed(base, config),
+					rawBody: base.body,
+					expect: { accept: base.id },
+				};
 			});
 		}
 	}
@@ -371,20 +480,34 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		const base = freshBase(scheme);
 		const headers = signed(base, config);
 		const other = signed({ ...base, secret: WRONG_SECRET }, config);
-		if (scheme === 'standard') headers['webhook-signature'] = `${other['webhook-signature']} ${headers['webhook-signature']}`;
-		if (scheme === 'stripe') headers[config.stripeHeader] = `${headers[config.stripeHeader]},v1=${String(other[config.stripeHeader]).split('v1=')[1]}`;
+		if (scheme === 'standard')
+			headers['webhook-signature'] =
+				`${other['webhook-signature']} ${headers['webhook-signature']}`;
+		if (scheme === 'stripe')
+			headers[config.stripeHeader] =
+				`${headers[config.stripeHeader]},v1=${String(other[config.stripeHeader]).split('v1=')[1]}`;
 		if (scheme === 'hex' || scheme === 'base64id') {
 			const name = signatureHeaderOf(scheme, config);
 			headers[name] = `${other[name]} ${headers[name]}`;
 		}
-		return { label: tag('valid, with a second signature of another secret'), headers, rawBody: base.body, expect: { accept: base.id } };
+		return {
+			label: tag('valid, with a second signature of another secret'),
+			headers,
+			rawBody: base.body,
+			expect: { accept: base.id },
+		};
 	});
 	// the same valid delivery twice inside the window (a retry): both start the workflow (dedupe is by event id)
 	let retried: Base | undefined;
 	for (const label of ['valid, first attempt', 'valid, the same delivery again (retry)']) {
 		out.push(() => {
 			retried ??= freshBase(scheme);
-			return { label: tag(label), headers: signed(retried, config), rawBody: retried.body, expect: { accept: retried.id } };
+			return {
+				label: tag(label),
+				headers: signed(retried, config),
+				rawBody: retried.body,
+				expect: { accept: retried.id },
+			};
 		});
 	}
 
@@ -401,7 +524,9 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 			return { headers, rawBody: base.body };
 		});
 		bad(
-			scheme === 'github' ? 'one character of the signature prefix changed' : 'one digit of the timestamp changed',
+			scheme === 'github'
+				? 'one character of the signature prefix changed'
+				: 'one digit of the timestamp changed',
 			() => {
 				const base = freshBase(scheme);
 				const headers = signed(base, config);
@@ -414,7 +539,10 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	}
 	bad('body re-serialised (same JSON, other bytes)', () => {
 		const base = freshBase(scheme);
-		return { headers: signed(base, config), rawBody: Buffer.from(JSON.stringify(JSON.parse(base.body.toString('utf8')), null, 1)) };
+		return {
+			headers: signed(base, config),
+			rawBody: Buffer.from(JSON.stringify(JSON.parse(base.body.toString('utf8')), null, 1)),
+		};
 	});
 	bad('a byte appended to the body', () => {
 		const base = freshBase(scheme);
@@ -448,15 +576,26 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 			const base = freshBase(scheme);
 			const headers = signed(base, config);
 			if (scheme === 'standard') {
-				headers['webhook-signature'] = `v1,${hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64')}`;
+				headers['webhook-signature'] =
+					`v1,${hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64')}`;
 			} else if (scheme === 'github') {
-				headers[config.githubHeader] = `sha256=${hmac(standardKey(SECRET), base.body).toString('hex')}`;
+				headers[config.githubHeader] =
+					`sha256=${hmac(standardKey(SECRET), base.body).toString('hex')}`;
 			} else if (scheme === 'stripe') {
-				headers[config.stripeHeader] = `t=${base.ts},v1=${hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex')}`;
+				headers[config.stripeHeader] =
+					`t=${base.ts},v1=${hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex')}`;
 			} else if (scheme === 'hex') {
-				headers[HEX_HEADERS.signature] = hmac(standardKey(SECRET), `${base.ts}.`, base.body).toString('hex');
+				headers[HEX_HEADERS.signature] = hmac(
+					standardKey(SECRET),
+					`${base.ts}.`,
+					base.body,
+				).toString('hex');
 			} else {
-				headers[B64_HEADERS.signature] = hmac(Buffer.from(SECRET, 'utf8'), `${base.id}.${base.ts}.`, base.body).toString('base64');
+				headers[B64_HEADERS.signature] = hmac(
+					Buffer.from(SECRET, 'utf8'),
+					`${base.id}.${base.ts}.`,
+					base.body,
+				).toString('base64');
 			}
 			return { headers, rawBody: base.body, id: base.id };
 		},
@@ -470,11 +609,17 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	// replayed outside the window
 	if (scheme !== 'github') {
 		bad('timestamp before the window', () => {
-			const base = { ...freshBase(scheme), ts: String(nowSeconds() - config.tolerance - 2 - int(10 ** (1 + int(6)))) };
+			const base = {
+				...freshBase(scheme),
+				ts: String(nowSeconds() - config.tolerance - 2 - int(10 ** (1 + int(6)))),
+			};
 			return { headers: signed(base, config), rawBody: base.body };
 		});
 		bad('timestamp after the window', () => {
-			const base = { ...freshBase(scheme), ts: String(nowSeconds() + config.tolerance + 2 + int(10 ** (1 + int(6)))) };
+			const base = {
+				...freshBase(scheme),
+				ts: String(nowSeconds() + config.tolerance + 2 + int(10 ** (1 + int(6)))),
+			};
 			return { headers: signed(base, config), rawBody: base.body };
 		});
 		bad('timestamp 0 (1970)', () => {
@@ -512,7 +657,8 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 		bad('without any webhook-* header', () => {
 			const base = freshBase(scheme);
 			const headers = signed(base, config);
-			for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) delete headers[name];
+			for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
+				delete headers[name];
 			return { headers, rawBody: base.body };
 		});
 	}
@@ -525,7 +671,11 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 	const malformed = malformedSignatures(freshBase(scheme), config);
 	for (let i = 0; i < malformed.length; i++) {
 		if (i % 3 !== round % 3 && round < 3) continue;
-		const flexible = malformed[i][0].startsWith('v') && malformed[i][1] && scheme === 'base64id' && !/^v1,[0-9a-f]{64}$/.test(malformed[i][0]);
+		const flexible =
+			malformed[i][0].startsWith('v') &&
+			malformed[i][1] &&
+			scheme === 'base64id' &&
+			!/^v1,[0-9a-f]{64}$/.test(malformed[i][0]);
 		bad(
 			`malformed ${signatureHeaderOf(scheme, config)} #${i}`,
 			() => {
@@ -535,7 +685,13 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 				return { headers, rawBody: base.body, id: base.id };
 			},
 			// Custom with an empty prefix also splits `v2,<base64>` into values and takes unpadded base64
-			malformed[i][1] === 'any' ? 'any' : malformed[i][1] ? (flexible ? 'flexible' : 'auto') : false,
+			malformed[i][1] === 'any'
+				? 'any'
+				: malformed[i][1]
+					? flexible
+						? 'flexible'
+						: 'auto'
+					: false,
 		);
 	}
 
@@ -600,23 +756,36 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 			},
 			'auto',
 		);
-		bad('webhook-timestamp twice with different values (joined by ", "; equal copies read as one)', () => {
-			const base = freshBase(scheme);
-			const headers = signed(base, config);
-			headers['webhook-timestamp'] = `${base.ts}, ${Number(base.ts) - 1}`;
-			return { headers, rawBody: base.body };
-		});
+		bad(
+			'webhook-timestamp twice with different values (joined by ", "; equal copies read as one)',
+			() => {
+				const base = freshBase(scheme);
+				const headers = signed(base, config);
+				headers['webhook-timestamp'] = `${base.ts}, ${Number(base.ts) - 1}`;
+				return { headers, rawBody: base.body };
+			},
+		);
 	}
 
 	// valid signature, nothing to run: an event type not chosen (200) and a body that is no JSON object (400)
 	if (round === 0) {
 		out.push(() => {
 			const base = freshBase(scheme, 0, 'agent.paused');
-			return { label: tag('valid, event type not chosen'), headers: signed(base, config), rawBody: base.body, expect: { ignored: true } };
+			return {
+				label: tag('valid, event type not chosen'),
+				headers: signed(base, config),
+				rawBody: base.body,
+				expect: { ignored: true },
+			};
 		});
 		out.push(() => {
 			const base = { ...freshBase(scheme), body: Buffer.from('[1,2,3]') };
-			return { label: tag('valid signature, body not a JSON object'), headers: signed(base, config), rawBody: base.body, expect: { status: 400 } };
+			return {
+				label: tag('valid signature, body not a JSON object'),
+				headers: signed(base, config),
+				rawBody: base.body,
+				expect: { status: 400 },
+			};
 		});
 	}
 
@@ -627,7 +796,12 @@ function deliveriesFor(config: Config, scheme: Scheme, round: number): Array<() 
 			const base = freshBase(scheme, megabytes * 1024 * 1024);
 			// Auto does not search a body over 1 MiB before a form is learned (the learned case: its own test below)
 			const expect = accepted && auto ? { status: 401 } : { accept: base.id };
-			return { label: tag(`valid, ${megabytes} MB`), headers: signed(base, config), rawBody: base.body, expect };
+			return {
+				label: tag(`valid, ${megabytes} MB`),
+				headers: signed(base, config),
+				rawBody: base.body,
+				expect,
+			};
 		});
 		bad(`${megabytes} MB, last byte changed`, () => {
 			const base = freshBase(scheme, megabytes * 1024 * 1024);
@@ -649,10 +823,16 @@ function nodeFor(config: Config, id = 'whk_1'): TestNode {
 	if (!sealedSecrets.has(id)) sealedSecrets.set(id, sealSecret(SECRET, TEST_API_KEY, id));
 	const staticData = {
 		'node:Business Ops Trigger': {
-			subscriptions: { production: { id, url: PROD_URL, events: EVENTS, sealedSecret: sealedSecrets.get(id) } },
+			subscriptions: {
+				production: { id, url: PROD_URL, events: EVENTS, sealedSecret: sealedSecrets.get(id) },
+			},
 		},
 	};
-	const testNode = createTriggerNode(trigger, { events: EVENTS, options: config.options }, { staticData });
+	const testNode = createTriggerNode(
+		trigger,
+		{ events: EVENTS, options: config.options },
+		{ staticData },
+	);
 	testNode.workflow.id = config.name;
 	return testNode;
 }
@@ -676,9 +856,12 @@ function mismatch(result: Result): string | undefined {
 		}
 		return status === undefined ? undefined : `accepted but also answered ${status}`;
 	}
-	if (eventIds.length > 0) return `started the workflow (${String(eventIds[0])}) instead of answering ${'status' in expected ? expected.status : 200}`;
-	if ('ignored' in expected) return ignored ? undefined : `expected 200 "ignored", got HTTP ${status}`;
-	if (status !== expected.status) return `expected HTTP ${expected.status}, got ${status ?? 'no status'} ${JSON.stringify(result.sent)}`;
+	if (eventIds.length > 0)
+		return `started the workflow (${String(eventIds[0])}) instead of answering ${'status' in expected ? expected.status : 200}`;
+	if ('ignored' in expected)
+		return ignored ? undefined : `expected 200 "ignored", got HTTP ${status}`;
+	if (status !== expected.status)
+		return `expected HTTP ${expected.status}, got ${status ?? 'no status'} ${JSON.stringify(result.sent)}`;
 	const reason = (result.sent as { error?: unknown } | undefined)?.error;
 	if (typeof reason !== 'string' || reason === '') return 'refused without a reason';
 	return undefined;
@@ -710,7 +893,9 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 			try {
 				// Auto remembers the signed form of the first delivery it accepts (in this process, by
 				// trigger and subscription record): each delivery meets a subscription of its own
-				const testNode = config.name.startsWith('Auto') ? nodeFor(config, `whk_auto_${results.length}`) : (config.testNode as TestNode);
+				const testNode = config.name.startsWith('Auto')
+					? nodeFor(config, `whk_auto_${results.length}`)
+					: (config.testNode as TestNode);
 				const run = await runWebhook(trigger, testNode, {
 					headers: delivery.headers,
 					rawBody: delivery.rawBody,
@@ -745,15 +930,28 @@ test('more than 1,000 generated deliveries: every valid one starts the workflow,
 	const kinds = new Set(results.map((r) => r.delivery.label.replace(/ #\d+$/, '')));
 	expect(kinds.size).toBeGreaterThanOrEqual(150);
 	// refusals are logged at most once a minute per trigger (each configuration is a workflow of its own) and kind of reason, none with the secret
-	const refusals = logs.warnings.filter((line) => line.includes('refused a delivery with HTTP 401'));
-	const kindsLogged = refusals.map((line) => `${/\(workflow ([^)]*\)?)\)/.exec(line)?.[1]} / ${/refusals of this trigger for (.*) are not logged/.exec(line)?.[1]}`);
+	const refusals = logs.warnings.filter((line) =>
+		line.includes('refused a delivery with HTTP 401'),
+	);
+	const kindsLogged = refusals.map(
+		(line) =>
+			`${/\(workflow ([^)]*\)?)\)/.exec(line)?.[1]} / ${/refusals of this trigger for (.*) are not logged/.exec(line)?.[1]}`,
+	);
 	expect(kindsLogged.length).toBeGreaterThanOrEqual(CONFIGS.length);
 	expect(new Set(kindsLogged).size).toBe(kindsLogged.length);
-	expect(logs.warnings.filter((line) => line.includes(SECRET) || line.includes(SECRET.slice(6)))).toEqual([]);
+	expect(
+		logs.warnings.filter((line) => line.includes(SECRET) || line.includes(SECRET.slice(6))),
+	).toEqual([]);
 }, 30_000);
 
 /** What each form signs, and with which key: forms with the same entry are one signed form. */
-const SIGNED_FORM: Record<Scheme, string> = { standard: 'id.ts.body, whsec', base64id: 'id.ts.body, whsec', stripe: 'ts.body, secret', hex: 'ts.body, secret', github: 'body, secret' };
+const SIGNED_FORM: Record<Scheme, string> = {
+	standard: 'id.ts.body, whsec',
+	base64id: 'id.ts.body, whsec',
+	stripe: 'ts.body, secret',
+	hex: 'ts.body, secret',
+	github: 'body, secret',
+};
 
 test('Auto, learned: after the first verified delivery its signed form verifies at any size; another signed form and every forgery is refused; nothing is stored', async () => {
 	const problems: string[] = [];
@@ -762,12 +960,23 @@ test('Auto, learned: after the first verified delivery its signed form verifies 
 		for (const scheme of SCHEMES) {
 			const testNode = nodeFor(config, `whk_pin_${scheme}`);
 			testNode.workflow.id = `${config.name} learned ${scheme}`;
-			const deliver = async (label: string, headers: Record<string, string | string[]>, rawBody: Buffer, accept?: string) => {
+			const deliver = async (
+				label: string,
+				headers: Record<string, string | string[]>,
+				rawBody: Buffer,
+				accept?: string,
+			) => {
 				runs++;
 				const run = await runWebhook(trigger, testNode, { headers, rawBody, body: {} });
 				const ids = (run.result.workflowData?.[0] ?? []).map((item) => item.json.id);
-				const ok = accept === undefined ? run.status === 401 && ids.length === 0 : run.status === undefined && ids[0] === accept;
-				if (!ok) problems.push(`${config.name} / ${scheme} / ${label}: HTTP ${run.status} ${JSON.stringify(run.sent)} ids ${JSON.stringify(ids)}`);
+				const ok =
+					accept === undefined
+						? run.status === 401 && ids.length === 0
+						: run.status === undefined && ids[0] === accept;
+				if (!ok)
+					problems.push(
+						`${config.name} / ${scheme} / ${label}: HTTP ${run.status} ${JSON.stringify(run.sent)} ids ${JSON.stringify(ids)}`,
+					);
 			};
 			const staticData = JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
 			const first = freshBase(scheme);
@@ -778,24 +987,36 @@ test('Auto, learned: after the first verified delivery its signed form verifies 
 				const tampered = Buffer.from(base.body);
 				tampered[tampered.length - 2] ^= 1;
 				await deliver(`tampered, ${size} bytes of padding`, signed(base, config), tampered);
-				await deliver(`another secret, ${size} bytes of padding`, signed({ ...base, secret: WRONG_SECRET }, config), base.body);
+				await deliver(
+					`another secret, ${size} bytes of padding`,
+					signed({ ...base, secret: WRONG_SECRET }, config),
+					base.body,
+				);
 			}
 			// the other forms, signed with the right secret: accepted when they sign the same content
 			// with the same key (header names and value prefixes are not signed), else refused
 			for (const other of SCHEMES.filter((s) => s !== scheme)) {
 				const base = freshBase(other);
-				await deliver(`signed in the ${other} form`, signed(base, config), base.body, SIGNED_FORM[other] === SIGNED_FORM[scheme] ? base.id : undefined);
+				await deliver(
+					`signed in the ${other} form`,
+					signed(base, config),
+					base.body,
+					SIGNED_FORM[other] === SIGNED_FORM[scheme] ? base.id : undefined,
+				);
 			}
 			// junk signature, timestamp and id headers around a forged value
 			const junk = freshBase(scheme);
-			const forged: Record<string, string | string[]> = { ...signed({ ...junk, secret: WRONG_SECRET }, config) };
+			const forged: Record<string, string | string[]> = {
+				...signed({ ...junk, secret: WRONG_SECRET }, config),
+			};
 			for (let i = 0; i < 8; i++) {
 				forged[`x-${int(1e6)}-signature`] = `v1,${Buffer.alloc(32, i).toString('base64')}`;
 				forged[`x-${int(1e6)}-timestamp`] = junk.ts;
 				forged[`x-${int(1e6)}-id`] = `id_${i}`;
 			}
 			await deliver('forged, among junk headers', forged, junk.body);
-			if (JSON.stringify(testNode.workflow.getStaticData('node', testNode.node)) !== staticData) problems.push(`${config.name} / ${scheme}: static data changed`);
+			if (JSON.stringify(testNode.workflow.getStaticData('node', testNode.node)) !== staticData)
+				problems.push(`${config.name} / ${scheme}: static data changed`);
 		}
 	}
 	expect(problems).toEqual([]);

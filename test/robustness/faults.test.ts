@@ -57,7 +57,10 @@ type Outcome = { ok: IDataObject } | { error: string; description: string };
 function outcomes(items: INodeExecutionData[]): Outcome[] {
 	return items.map((item) =>
 		item.error
-			? { error: item.error.message, description: String((item.error as { description?: string }).description ?? '') }
+			? {
+					error: item.error.message,
+					description: String((item.error as { description?: string }).description ?? ''),
+				}
 			: { ok: item.json },
 	);
 }
@@ -79,7 +82,10 @@ async function api<T = IDataObject>(method: string, path: string, body?: IDataOb
 async function contactNames(): Promise<string[]> {
 	const names: string[] = [];
 	for (let page = 1; ; page++) {
-		const body = await api<{ data: IDataObject[]; meta: { hasMore: boolean } }>('GET', `/contacts?pageSize=100&page=${page}`);
+		const body = await api<{ data: IDataObject[]; meta: { hasMore: boolean } }>(
+			'GET',
+			`/contacts?pageSize=100&page=${page}`,
+		);
 		names.push(...body.data.map((c) => String(c.name)));
 		if (!body.meta.hasMore) return names;
 	}
@@ -94,7 +100,9 @@ async function seededIds(path: string, count: number): Promise<string[]> {
 function logOf(method: string, path?: string): RequestLogEntry[] {
 	return sandbox.control
 		.requestLog()
-		.filter((entry) => entry.method === method && (path === undefined || entry.path === `/v1${path}`));
+		.filter(
+			(entry) => entry.method === method && (path === undefined || entry.path === `/v1${path}`),
+		);
 }
 
 /** Waits until the sandbox has logged `count` requests of a kind (slow or hung ones are logged when they end). */
@@ -103,8 +111,13 @@ async function waitForLog(method: string, count: number, timeoutMs = 3000): Prom
 	while (logOf(method).length < count && Date.now() < until) await realSleep(20);
 }
 
-const occurrences = (list: string[], value: string) => list.filter((entry) => entry === value).length;
-const createContact: INodeParameters = { resource: 'contact', operation: 'create', name: '={{ $json.name }}' };
+const occurrences = (list: string[], value: string) =>
+	list.filter((entry) => entry === value).length;
+const createContact: INodeParameters = {
+	resource: 'contact',
+	operation: 'create',
+	name: '={{ $json.name }}',
+};
 const getContact: INodeParameters = {
 	resource: 'contact',
 	operation: 'get',
@@ -121,7 +134,12 @@ describe('500s', () => {
 	test('creates: the failed ones carry their own error and are not repeated; the rest are created once', async () => {
 		sandbox.control.failNext({ status: 500, count: 2, method: 'POST', path: '/contacts' });
 		const names = ['F0', 'F1', 'F2', 'F3', 'F4'];
-		const results = outcomes(await run(createContact, names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				createContact,
+				names.map((name) => ({ name })),
+			),
+		);
 
 		const failed = results.flatMap((outcome, index) => ('error' in outcome ? [index] : []));
 		expect(failed).toHaveLength(2);
@@ -151,10 +169,22 @@ describe('500s', () => {
 		sandbox.control.failNext({ status: 502, count: 2, path: `/contacts/${ids[0]}` });
 		sandbox.control.failNext({ status: 503, count: 1, path: `/contacts/${ids[1]}` });
 		sandbox.control.failNext({ status: 500, count: 5, path: `/contacts/${ids[2]}` });
-		const results = outcomes(await run(getContact, ids.map((id) => ({ id }))));
+		const results = outcomes(
+			await run(
+				getContact,
+				ids.map((id) => ({ id })),
+			),
+		);
 
-		expect(results.map((o) => ('ok' in o ? o.ok.id : undefined))).toEqual([ids[0], ids[1], undefined, ids[3]]);
-		expect(errorOf(results[2])).toMatch(new RegExp(`\\(HTTP 500 internal_error, GET /contacts/${ids[2]}\\) \\[item 2\\]$`));
+		expect(results.map((o) => ('ok' in o ? o.ok.id : undefined))).toEqual([
+			ids[0],
+			ids[1],
+			undefined,
+			ids[3],
+		]);
+		expect(errorOf(results[2])).toMatch(
+			new RegExp(`\\(HTTP 500 internal_error, GET /contacts/${ids[2]}\\) \\[item 2\\]$`),
+		);
 		expect(ids.map((id) => logOf('GET', `/contacts/${id}`).length)).toEqual([3, 2, 5, 1]);
 	});
 
@@ -163,24 +193,34 @@ describe('500s', () => {
 		sandbox.control.clearRequestLog();
 		sandbox.control.failNext({ status: 503, method: 'PATCH', path: `/contacts/${ids[1]}` });
 		const updated = outcomes(
-			await run(updateContact, ids.map((id, i) => ({ id, phone: `+31 20 000 000${i}` }))),
+			await run(
+				updateContact,
+				ids.map((id, i) => ({ id, phone: `+31 20 000 000${i}` })),
+			),
 		);
 		expect(updated.map((o) => 'ok' in o)).toEqual([true, false, true]);
-		expect(errorOf(updated[1])).toMatch(new RegExp(`\\(HTTP 503 service_unavailable, PATCH /contacts/${ids[1]}\\) \\[item 1\\]$`));
+		expect(errorOf(updated[1])).toMatch(
+			new RegExp(`\\(HTTP 503 service_unavailable, PATCH /contacts/${ids[1]}\\) \\[item 1\\]$`),
+		);
 		expect(ids.map((id) => logOf('PATCH', `/contacts/${id}`).length)).toEqual([1, 1, 1]);
 		const after = await api<{ data: IDataObject }>('GET', `/contacts/${ids[1]}`);
 		expect(after.data.phone).not.toBe('+31 20 000 0001');
 
 		sandbox.control.failNext({ status: 500, method: 'DELETE', path: `/contacts/${ids[0]}` });
 		const deleted = outcomes(
-			await run({ ...getContact, operation: 'delete' }, ids.map((id) => ({ id }))),
+			await run(
+				{ ...getContact, operation: 'delete' },
+				ids.map((id) => ({ id })),
+			),
 		);
 		expect(deleted.map((o) => ('ok' in o ? o.ok : undefined))).toEqual([
 			undefined,
 			{ deleted: true, id: ids[1] },
 			{ deleted: true, id: ids[2] },
 		]);
-		expect(errorOf(deleted[0])).toMatch(/\(HTTP 500 internal_error, DELETE \/contacts\/\S+\) \[item 0\]$/);
+		expect(errorOf(deleted[0])).toMatch(
+			/\(HTTP 500 internal_error, DELETE \/contacts\/\S+\) \[item 0\]$/,
+		);
 		expect(ids.map((id) => logOf('DELETE', `/contacts/${id}`).length)).toEqual([1, 1, 1]);
 	});
 });
@@ -189,17 +229,26 @@ describe('connection resets', () => {
 	test('a reset create is not repeated and says so; the other items are created once', async () => {
 		sandbox.control.failNext({ mode: 'reset', method: 'POST', path: '/contacts' });
 		const names = ['R0', 'R1', 'R2'];
-		const results = outcomes(await run(createContact, names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				createContact,
+				names.map((name) => ({ name })),
+			),
+		);
 
 		const failed = results.flatMap((outcome, index) => ('error' in outcome ? [index] : []));
 		expect(failed).toHaveLength(1);
 		const [index] = failed;
 		const outcome = results[index] as { error: string; description: string };
-		expect(outcome.error).toBe(`Could not complete POST /contacts: the connection was closed by the server [item ${index}]`);
+		expect(outcome.error).toBe(
+			`Could not complete POST /contacts: the connection was closed by the server [item ${index}]`,
+		);
 		expect(outcome.description).toMatch(/not repeated because it changes data/);
 		expect(logOf('POST', '/contacts')).toHaveLength(3);
 		const stored = await contactNames();
-		expect(names.map((name) => occurrences(stored, name))).toEqual(names.map((_, i) => (i === index ? 0 : 1)));
+		expect(names.map((name) => occurrences(stored, name))).toEqual(
+			names.map((_, i) => (i === index ? 0 : 1)),
+		);
 	});
 
 	test('a reset read is retried; one that is reset every time ends in its own error', async () => {
@@ -208,29 +257,52 @@ describe('connection resets', () => {
 		sandbox.control.clearRequestLog();
 		sandbox.control.failNext({ mode: 'reset', count: 2, path: `/contacts/${ids[0]}` });
 		sandbox.control.failNext({ mode: 'reset', count: 5, path: `/contacts/${ids[1]}` });
-		const results = outcomes(await run(getContact, ids.map((id) => ({ id }))));
+		const results = outcomes(
+			await run(
+				getContact,
+				ids.map((id) => ({ id })),
+			),
+		);
 
-		expect(results.map((o) => ('ok' in o ? o.ok.id : undefined))).toEqual([ids[0], undefined, ids[2]]);
-		expect(errorOf(results[1])).toBe(`Could not complete GET /contacts/${ids[1]}: the connection was closed by the server [item 1]`);
+		expect(results.map((o) => ('ok' in o ? o.ok.id : undefined))).toEqual([
+			ids[0],
+			undefined,
+			ids[2],
+		]);
+		expect(errorOf(results[1])).toBe(
+			`Could not complete GET /contacts/${ids[1]}: the connection was closed by the server [item 1]`,
+		);
 		expect((results[1] as { description: string }).description).toMatch(/failed 5 times/);
 		expect(ids.map((id) => logOf('GET', `/contacts/${id}`).length)).toEqual([3, 5, 1]);
 	});
 });
 
 describe('answers slower than the timeout (Request Options → Timeout)', () => {
-	const withTimeout = (parameters: INodeParameters) => ({ ...parameters, requestOptions: { timeout: TIMEOUT_MS } });
+	const withTimeout = (parameters: INodeParameters) => ({
+		...parameters,
+		requestOptions: { timeout: TIMEOUT_MS },
+	});
 
 	test('a create that timed out is not repeated; the other items are created once', async () => {
 		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, method: 'POST', path: '/contacts' });
 		const names = ['T0', 'T1', 'T2'];
-		const results = outcomes(await run(withTimeout(createContact), names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				withTimeout(createContact),
+				names.map((name) => ({ name })),
+			),
+		);
 
 		const failed = results.flatMap((outcome, index) => ('error' in outcome ? [index] : []));
 		expect(failed).toHaveLength(1);
 		const [index] = failed;
 		const outcome = results[index] as { error: string; description: string };
-		expect(outcome.error).toBe(`Could not complete POST /contacts: no answer within the timeout [item ${index}]`);
-		expect(outcome.description).toMatch(/not repeated because it changes data; check whether the change was made/);
+		expect(outcome.error).toBe(
+			`Could not complete POST /contacts: no answer within the timeout [item ${index}]`,
+		);
+		expect(outcome.description).toMatch(
+			/not repeated because it changes data; check whether the change was made/,
+		);
 		await waitForLog('POST', 3);
 		await realSleep(100);
 		expect(logOf('POST', '/contacts')).toHaveLength(3);
@@ -248,10 +320,21 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 		sandbox.control.clearRequestLog();
 		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, count: 2, path: `/contacts/${ids[0]}` });
 		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, count: 5, path: `/contacts/${ids[1]}` });
-		const results = outcomes(await run(withTimeout(getContact), ids.map((id) => ({ id }))));
+		const results = outcomes(
+			await run(
+				withTimeout(getContact),
+				ids.map((id) => ({ id })),
+			),
+		);
 
-		expect(results.map((o) => ('ok' in o ? o.ok.id : undefined))).toEqual([ids[0], undefined, ids[2]]);
-		expect(errorOf(results[1])).toBe(`Could not complete GET /contacts/${ids[1]}: no answer within the timeout [item 1]`);
+		expect(results.map((o) => ('ok' in o ? o.ok.id : undefined))).toEqual([
+			ids[0],
+			undefined,
+			ids[2],
+		]);
+		expect(errorOf(results[1])).toBe(
+			`Could not complete GET /contacts/${ids[1]}: no answer within the timeout [item 1]`,
+		);
 		await waitForLog('GET', 3 + 5 + 1);
 		expect(ids.map((id) => logOf('GET', `/contacts/${id}`).length)).toEqual([3, 5, 1]);
 	});
@@ -259,10 +342,17 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 	test('a slow API (latency above the timeout for every request): every create fails once, none is repeated', async () => {
 		sandbox.control.setLatency(SLOW_MS);
 		const names = ['S0', 'S1', 'S2', 'S3'];
-		const results = outcomes(await run(withTimeout(createContact), names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				withTimeout(createContact),
+				names.map((name) => ({ name })),
+			),
+		);
 
 		expect(results.map(errorOf)).toEqual(
-			names.map((_, i) => `Could not complete POST /contacts: no answer within the timeout [item ${i}]`),
+			names.map(
+				(_, i) => `Could not complete POST /contacts: no answer within the timeout [item ${i}]`,
+			),
 		);
 		await waitForLog('POST', 4);
 		await realSleep(200);
@@ -276,9 +366,20 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 describe('429 storms', () => {
 	test('refused creates are repeated and each is created exactly once', async () => {
 		fastRetries();
-		sandbox.control.failNext({ status: 429, count: 12, retryAfter: 1, method: 'POST', path: '/contacts' });
+		sandbox.control.failNext({
+			status: 429,
+			count: 12,
+			retryAfter: 1,
+			method: 'POST',
+			path: '/contacts',
+		});
 		const names = ['Q0', 'Q1', 'Q2', 'Q3', 'Q4', 'Q5'];
-		const results = outcomes(await run(createContact, names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				createContact,
+				names.map((name) => ({ name })),
+			),
+		);
 
 		expect(results.map((o) => ('ok' in o ? o.ok.name : errorOf(o)))).toEqual(names);
 		const posts = logOf('POST', '/contacts');
@@ -296,10 +397,19 @@ describe('429 storms', () => {
 		fastRetries();
 		sandbox.control.failNext({ status: 429, count: 1000, method: 'POST', path: '/contacts' });
 		const names = ['N0', 'N1', 'N2'];
-		const results = outcomes(await run(createContact, names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				createContact,
+				names.map((name) => ({ name })),
+			),
+		);
 
 		expect(results.map(errorOf)).toEqual(
-			names.map((_, i) => expect.stringMatching(new RegExp(`\\(HTTP 429 rate_limited, POST /contacts\\) \\[item ${i}\\]$`))),
+			names.map((_, i) =>
+				expect.stringMatching(
+					new RegExp(`\\(HTTP 429 rate_limited, POST /contacts\\) \\[item ${i}\\]$`),
+				),
+			),
 		);
 		expect((results[0] as { description: string }).description).toMatch(/after 5 attempts/);
 		expect(logOf('POST', '/contacts')).toHaveLength(15);
@@ -310,7 +420,12 @@ describe('429 storms', () => {
 	test("the sandbox's own rate limit (4 per second) against 10 creates: all made once, in real time", async () => {
 		sandbox.control.setRateLimit({ limit: 4, windowMs: 1000 });
 		const names = Array.from({ length: 10 }, (_, i) => `L${i}`);
-		const results = outcomes(await run(createContact, names.map((name) => ({ name }))));
+		const results = outcomes(
+			await run(
+				createContact,
+				names.map((name) => ({ name })),
+			),
+		);
 
 		expect(results.map((o) => ('ok' in o ? o.ok.name : errorOf(o)))).toEqual(names);
 		const posts = logOf('POST', '/contacts');
@@ -329,8 +444,18 @@ describe('every fault in one run', () => {
 		sandbox.control.clearRequestLog();
 		sandbox.control.failNext({ status: 500, method: 'PATCH', path: `/contacts/${ids[0]}` });
 		sandbox.control.failNext({ mode: 'reset', method: 'PATCH', path: `/contacts/${ids[1]}` });
-		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, method: 'PATCH', path: `/contacts/${ids[2]}` });
-		sandbox.control.failNext({ status: 429, count: 2, method: 'PATCH', path: `/contacts/${ids[3]}` });
+		sandbox.control.failNext({
+			mode: 'hang',
+			ms: SLOW_MS,
+			method: 'PATCH',
+			path: `/contacts/${ids[2]}`,
+		});
+		sandbox.control.failNext({
+			status: 429,
+			count: 2,
+			method: 'PATCH',
+			path: `/contacts/${ids[3]}`,
+		});
 		const results = outcomes(
 			await run(
 				{ ...updateContact, requestOptions: { timeout: TIMEOUT_MS } },
@@ -339,7 +464,9 @@ describe('every fault in one run', () => {
 		);
 
 		expect(results.map((o) => errorOf(o) ?? 'ok')).toEqual([
-			expect.stringMatching(new RegExp(`\\(HTTP 500 internal_error, PATCH /contacts/${ids[0]}\\) \\[item 0\\]$`)),
+			expect.stringMatching(
+				new RegExp(`\\(HTTP 500 internal_error, PATCH /contacts/${ids[0]}\\) \\[item 0\\]$`),
+			),
 			`Could not complete PATCH /contacts/${ids[1]}: the connection was closed by the server [item 1]`,
 			`Could not complete PATCH /contacts/${ids[2]}: no answer within the timeout [item 2]`,
 			'ok',
@@ -360,7 +487,10 @@ describe('every fault in one run', () => {
 		sandbox.control.failNext({ status: 429, path: `/contacts/${ids[3]}` });
 		sandbox.control.failNext({ status: 502, count: 5, path: `/contacts/${ids[4]}` });
 		const results = outcomes(
-			await run({ ...getContact, requestOptions: { timeout: TIMEOUT_MS } }, ids.map((id) => ({ id }))),
+			await run(
+				{ ...getContact, requestOptions: { timeout: TIMEOUT_MS } },
+				ids.map((id) => ({ id })),
+			),
 		);
 
 		expect(results.map((o) => ('ok' in o ? o.ok.id : errorOf(o)))).toEqual([
@@ -368,18 +498,24 @@ describe('every fault in one run', () => {
 			ids[1],
 			ids[2],
 			ids[3],
-			expect.stringMatching(new RegExp(`\\(HTTP 502 bad_gateway, GET /contacts/${ids[4]}\\) \\[item 4\\]$`)),
+			expect.stringMatching(
+				new RegExp(`\\(HTTP 502 bad_gateway, GET /contacts/${ids[4]}\\) \\[item 4\\]$`),
+			),
 		]);
 		await waitForLog('GET', 2 + 2 + 2 + 2 + 5);
 		expect(ids.map((id) => logOf('GET', `/contacts/${id}`).length)).toEqual([2, 2, 2, 2, 5]);
 	});
 
-	test('without continue-on-fail the run fails with the failing item\'s own error', async () => {
+	test("without continue-on-fail the run fails with the failing item's own error", async () => {
 		const ids = await seededIds('/contacts', 3);
 		sandbox.control.failNext({ status: 500, method: 'PATCH', path: `/contacts/${ids[2]}` });
-		const error = await run(updateContact, ids.map((id) => ({ id, phone: '+31 20 123 4567' })), false).catch(
-			(e: Error) => e,
+		const error = await run(
+			updateContact,
+			ids.map((id) => ({ id, phone: '+31 20 123 4567' })),
+			false,
+		).catch((e: Error) => e);
+		expect((error as Error).message).toMatch(
+			new RegExp(`\\(HTTP 500 internal_error, PATCH /contacts/${ids[2]}\\) \\[item 2\\]$`),
 		);
-		expect((error as Error).message).toMatch(new RegExp(`\\(HTTP 500 internal_error, PATCH /contacts/${ids[2]}\\) \\[item 2\\]$`));
 	});
 });

@@ -107,13 +107,20 @@ function collectItems(where: string, items: INodeExecutionData[]) {
 	}
 }
 
-const withKey = (apiKey: string, baseUrl = sandbox.baseUrl) => ({ credentials: { apiKey, baseUrl } });
+const withKey = (apiKey: string, baseUrl = sandbox.baseUrl) => ({
+	credentials: { apiKey, baseUrl },
+});
 
 /** Runs an operation; collects its items, or its error when it throws. Returns both for assertions. */
 async function runOp(
 	where: string,
 	parameters: INodeParameters,
-	options: { apiKey?: string; baseUrl?: string; items?: IDataObject[]; continueOnFail?: boolean } = {},
+	options: {
+		apiKey?: string;
+		baseUrl?: string;
+		items?: IDataObject[];
+		continueOnFail?: boolean;
+	} = {},
 ): Promise<{ items: INodeExecutionData[]; error?: Error & { description?: string } }> {
 	try {
 		const { items } = await runDeclarativeNode(node, parameters, {
@@ -130,7 +137,10 @@ async function runOp(
 }
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ log: (line) => sandboxLog.push(line), rateLimit: { limit: 10_000, windowMs: 60_000 } });
+	sandbox = await startSandbox({
+		log: (line) => sandboxLog.push(line),
+		rateLimit: { limit: 10_000, windowMs: 60_000 },
+	});
 	const created = sandbox.control.createKey({ scopes: ['*'], name: 'revoked' });
 	revokedKey = created.key;
 	sandbox.control.revokeKey(created.id);
@@ -173,12 +183,22 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 describe('operations', () => {
 	test('success paths across the resources', async () => {
-		const contact = await runOp('contact create', { resource: 'contact', operation: 'create', name: 'Secrets BV', additionalFields: { email: 'secrets@example.nl' } });
+		const contact = await runOp('contact create', {
+			resource: 'contact',
+			operation: 'create',
+			name: 'Secrets BV',
+			additionalFields: { email: 'secrets@example.nl' },
+		});
 		const contactId = String(contact.items[0].json.id);
 		expect(contactId).toMatch(/^ctc_/);
 		await runOp('contact get', { resource: 'contact', operation: 'get', contactId: rl(contactId) });
 		await runOp('contact getAll', { resource: 'contact', operation: 'getAll', returnAll: true });
-		await runOp('contact update', { resource: 'contact', operation: 'update', contactId: rl(contactId), updateFields: { phone: '+31 20 123 4567' } });
+		await runOp('contact update', {
+			resource: 'contact',
+			operation: 'update',
+			contactId: rl(contactId),
+			updateFields: { phone: '+31 20 123 4567' },
+		});
 		const quote = await runOp('quote create', {
 			resource: 'quote',
 			operation: 'create',
@@ -196,13 +216,26 @@ describe('operations', () => {
 			itemsInput: 'form',
 			items: { item: [{ name: 'Design', quantity: 1, unitPrice: 100, vatPercentage: 21 }] },
 		});
-		await runOp('invoice markAsPaid', { resource: 'invoice', operation: 'markAsPaid', invoiceId: rl(String(invoice.items[0].json.id)) });
+		await runOp('invoice markAsPaid', {
+			resource: 'invoice',
+			operation: 'markAsPaid',
+			invoiceId: rl(String(invoice.items[0].json.id)),
+		});
 		await runOp('organization get', { resource: 'organization', operation: 'get' });
 		const me = await runOp('me get', { resource: 'me', operation: 'get' });
 		expect(me.items[0].json.prefix ?? me.items[0].json.keyPrefix ?? me.items[0].json).toBeDefined();
-		const agents = await runOp('agent getAll', { resource: 'agent', operation: 'getAll', returnAll: true });
+		const agents = await runOp('agent getAll', {
+			resource: 'agent',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		const active = agents.items.find((item) => item.json.status === 'active');
-		await runOp('agentRun getAll', { resource: 'agentRun', operation: 'getAll', agentId: rl(String(active?.json.id)), returnAll: true });
+		await runOp('agentRun getAll', {
+			resource: 'agentRun',
+			operation: 'getAll',
+			agentId: rl(String(active?.json.id)),
+			returnAll: true,
+		});
 		await runOp('request create', {
 			resource: 'request',
 			operation: 'create',
@@ -215,7 +248,13 @@ describe('operations', () => {
 		// Webhook → Create shows the new subscription's secret by design: that one field is left out
 		const hook = await runDeclarativeNode(
 			node,
-			{ resource: 'webhook', operation: 'create', name: 'Secrets hook', url: 'https://example.com/hook', events: ['invoice.paid'] },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				name: 'Secrets hook',
+				url: 'https://example.com/hook',
+				events: ['invoice.paid'],
+			},
 			withKey(sandbox.keys.admin),
 		);
 		const { signingSecret, ...rest } = hook.items[0].json;
@@ -225,68 +264,191 @@ describe('operations', () => {
 		const hookId = String(rest.id);
 		await runOp('webhook get', { resource: 'webhook', operation: 'get', webhookId: rl(hookId) });
 		await runOp('webhook getAll', { resource: 'webhook', operation: 'getAll', returnAll: true });
-		await runOp('webhook update', { resource: 'webhook', operation: 'update', webhookId: rl(hookId), updateFields: { active: false } });
-		await runOp('webhook sendTestEvent', { resource: 'webhook', operation: 'sendTestEvent', webhookId: rl(hookId), eventType: 'invoice.paid' });
-		await runOp('webhook delete', { resource: 'webhook', operation: 'delete', webhookId: rl(hookId) });
+		await runOp('webhook update', {
+			resource: 'webhook',
+			operation: 'update',
+			webhookId: rl(hookId),
+			updateFields: { active: false },
+		});
+		await runOp('webhook sendTestEvent', {
+			resource: 'webhook',
+			operation: 'sendTestEvent',
+			webhookId: rl(hookId),
+			eventType: 'invoice.paid',
+		});
+		await runOp('webhook delete', {
+			resource: 'webhook',
+			operation: 'delete',
+			webhookId: rl(hookId),
+		});
 
 		// list searches and load options go through the same transport
-		collect('listSearch contacts', await runListSearch(node, 'searchContacts', { resource: 'contact', operation: 'get' }, 'a', undefined, withKey(sandbox.keys.admin)));
-		collect('loadOptions events', await runLoadOptions(node, 'getEventTypes', { resource: 'webhook', operation: 'create' }, withKey(sandbox.keys.admin)));
+		collect(
+			'listSearch contacts',
+			await runListSearch(
+				node,
+				'searchContacts',
+				{ resource: 'contact', operation: 'get' },
+				'a',
+				undefined,
+				withKey(sandbox.keys.admin),
+			),
+		);
+		collect(
+			'loadOptions events',
+			await runLoadOptions(
+				node,
+				'getEventTypes',
+				{ resource: 'webhook', operation: 'create' },
+				withKey(sandbox.keys.admin),
+			),
+		);
 		expect(haystack.length).toBeGreaterThan(20);
 	});
 
 	test('the API refuses: 401 (unknown and revoked key), 403, 404, 409, 422, 400', async () => {
-		const unknown = await runOp('401 unknown key', { resource: 'contact', operation: 'getAll', returnAll: true }, { apiKey: UNKNOWN_KEY });
+		const unknown = await runOp(
+			'401 unknown key',
+			{ resource: 'contact', operation: 'getAll', returnAll: true },
+			{ apiKey: UNKNOWN_KEY },
+		);
 		expect(unknown.error?.message).toMatch(/HTTP 401 unauthorized/);
-		const unknownCof = await runOp('401 unknown key, continue', { resource: 'contact', operation: 'create', name: 'X' }, { apiKey: UNKNOWN_KEY, continueOnFail: true, items: [{}, {}] });
-		expect(unknownCof.items.map((item) => item.error?.message)).toEqual([expect.stringMatching(/\[item 0\]$/), expect.stringMatching(/\[item 1\]$/)]);
-		const revoked = await runOp('401 revoked key', { resource: 'me', operation: 'get' }, { apiKey: revokedKey });
+		const unknownCof = await runOp(
+			'401 unknown key, continue',
+			{ resource: 'contact', operation: 'create', name: 'X' },
+			{ apiKey: UNKNOWN_KEY, continueOnFail: true, items: [{}, {}] },
+		);
+		expect(unknownCof.items.map((item) => item.error?.message)).toEqual([
+			expect.stringMatching(/\[item 0\]$/),
+			expect.stringMatching(/\[item 1\]$/),
+		]);
+		const revoked = await runOp(
+			'401 revoked key',
+			{ resource: 'me', operation: 'get' },
+			{ apiKey: revokedKey },
+		);
 		expect(revoked.error?.message).toMatch(/revoked \(HTTP 401/);
-		const scope = await runOp('403', { resource: 'contact', operation: 'create', name: 'Nope' }, { apiKey: sandbox.keys.readOnly });
+		const scope = await runOp(
+			'403',
+			{ resource: 'contact', operation: 'create', name: 'Nope' },
+			{ apiKey: sandbox.keys.readOnly },
+		);
 		expect(scope.error?.message).toMatch(/HTTP 403 insufficient_scope/);
-		await runOp('403 me', { resource: 'me', operation: 'get' }, { apiKey: sandbox.keys.contactsOnly });
-		const missing = await runOp('404', { resource: 'contact', operation: 'get', contactId: rl('ctc_doesnotexist') });
+		await runOp(
+			'403 me',
+			{ resource: 'me', operation: 'get' },
+			{ apiKey: sandbox.keys.contactsOnly },
+		);
+		const missing = await runOp('404', {
+			resource: 'contact',
+			operation: 'get',
+			contactId: rl('ctc_doesnotexist'),
+		});
 		expect(missing.error?.message).toMatch(/HTTP 404/);
-		await runOp('409 first', { resource: 'contact', operation: 'create', name: 'Dup', additionalFields: { email: 'dup@example.nl' } });
-		const duplicate = await runOp('409', { resource: 'contact', operation: 'create', name: 'Dup', additionalFields: { email: 'dup@example.nl' } });
+		await runOp('409 first', {
+			resource: 'contact',
+			operation: 'create',
+			name: 'Dup',
+			additionalFields: { email: 'dup@example.nl' },
+		});
+		const duplicate = await runOp('409', {
+			resource: 'contact',
+			operation: 'create',
+			name: 'Dup',
+			additionalFields: { email: 'dup@example.nl' },
+		});
 		expect(duplicate.error?.message).toMatch(/HTTP 409/);
 		const draft = await runOp('draft quote', {
 			resource: 'quote',
 			operation: 'create',
-			contactId: rl(String((await runOp('contact for 422', { resource: 'contact', operation: 'create', name: 'Q' })).items[0].json.id)),
+			contactId: rl(
+				String(
+					(await runOp('contact for 422', { resource: 'contact', operation: 'create', name: 'Q' }))
+						.items[0].json.id,
+				),
+			),
 			itemsInput: 'json',
 			itemsJson: '[{"name":"A","quantity":1,"unitPrice":1}]',
 		});
-		const invalidMove = await runOp('422', { resource: 'quote', operation: 'approve', quoteId: rl(String(draft.items[0].json.id)) });
+		const invalidMove = await runOp('422', {
+			resource: 'quote',
+			operation: 'approve',
+			quoteId: rl(String(draft.items[0].json.id)),
+		});
 		expect(invalidMove.error?.message).toMatch(/HTTP 422/);
-		const invalid = await runOp('400', { resource: 'contact', operation: 'create', name: 'K', additionalFields: { kvkNumber: 'abc' } });
+		const invalid = await runOp('400', {
+			resource: 'contact',
+			operation: 'create',
+			name: 'K',
+			additionalFields: { kvkNumber: 'abc' },
+		});
 		expect(invalid.error?.message).toMatch(/HTTP 400/);
 		const credential = await testCredential({ apiKey: UNKNOWN_KEY, baseUrl: sandbox.baseUrl });
 		expect(credential.status).toBe('Error');
 		collect('credential test 401', credential);
-		collect('credential test revoked', await testCredential({ apiKey: revokedKey, baseUrl: sandbox.baseUrl }));
-		collect('credential test 403', await testCredential({ apiKey: sandbox.keys.contactsOnly, baseUrl: sandbox.baseUrl }));
+		collect(
+			'credential test revoked',
+			await testCredential({ apiKey: revokedKey, baseUrl: sandbox.baseUrl }),
+		);
+		collect(
+			'credential test 403',
+			await testCredential({ apiKey: sandbox.keys.contactsOnly, baseUrl: sandbox.baseUrl }),
+		);
 	});
 
 	test('429 and 5xx after the retries, resets, timeouts, refused connections, a deprecated API', async () => {
 		fastClock();
 		sandbox.control.failNext({ status: 429, count: 5, method: 'GET', path: '/contacts' });
-		const limited = await runOp('429', { resource: 'contact', operation: 'getAll', returnAll: true });
+		const limited = await runOp('429', {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(limited.error?.message).toMatch(/HTTP 429/);
 		sandbox.control.failNext({ status: 503, count: 5, method: 'GET', path: '/organization' });
-		expect((await runOp('503', { resource: 'organization', operation: 'get' })).error?.message).toMatch(/HTTP 503/);
+		expect(
+			(await runOp('503', { resource: 'organization', operation: 'get' })).error?.message,
+		).toMatch(/HTTP 503/);
 		sandbox.control.failNext({ status: 500, method: 'POST', path: '/contacts' });
-		expect((await runOp('500 create', { resource: 'contact', operation: 'create', name: 'X' })).error?.message).toMatch(/HTTP 500/);
+		expect(
+			(await runOp('500 create', { resource: 'contact', operation: 'create', name: 'X' })).error
+				?.message,
+		).toMatch(/HTTP 500/);
 		sandbox.control.failNext({ mode: 'reset', method: 'POST', path: '/contacts' });
-		expect((await runOp('reset create', { resource: 'contact', operation: 'create', name: 'X' }, { continueOnFail: true })).items[0].error?.message).toMatch(/closed by the server/);
+		expect(
+			(
+				await runOp(
+					'reset create',
+					{ resource: 'contact', operation: 'create', name: 'X' },
+					{ continueOnFail: true },
+				)
+			).items[0].error?.message,
+		).toMatch(/closed by the server/);
 		sandbox.control.failNext({ mode: 'reset', count: 5, method: 'GET', path: '/me' });
-		expect((await runOp('reset read', { resource: 'me', operation: 'get' })).error?.message).toMatch(/closed by the server/);
+		expect(
+			(await runOp('reset read', { resource: 'me', operation: 'get' })).error?.message,
+		).toMatch(/closed by the server/);
 		sandbox.control.failNext({ mode: 'hang', ms: 500, method: 'POST', path: '/contacts' });
-		const slow = await runOp('timeout', { resource: 'contact', operation: 'create', name: 'Slow', requestOptions: { timeout: 200 } });
+		const slow = await runOp('timeout', {
+			resource: 'contact',
+			operation: 'create',
+			name: 'Slow',
+			requestOptions: { timeout: 200 },
+		});
 		expect(slow.error?.message).toMatch(/no answer within the timeout/);
-		const refused = await runOp('refused', { resource: 'me', operation: 'get' }, { baseUrl: `http://127.0.0.1:${refusedPort}/v1` });
+		const refused = await runOp(
+			'refused',
+			{ resource: 'me', operation: 'get' },
+			{ baseUrl: `http://127.0.0.1:${refusedPort}/v1` },
+		);
 		expect(refused.error?.message).toMatch(/refused the connection/);
-		collect('credential test refused', await testCredential({ apiKey: sandbox.keys.admin, baseUrl: `http://127.0.0.1:${refusedPort}/v1` }));
+		collect(
+			'credential test refused',
+			await testCredential({
+				apiKey: sandbox.keys.admin,
+				baseUrl: `http://127.0.0.1:${refusedPort}/v1`,
+			}),
+		);
 		sandbox.control.setDeprecation(true);
 		await runOp('deprecated', { resource: 'organization', operation: 'get' });
 		expect(logs.lines.some((line) => /deprecated/.test(line.message))).toBe(true);
@@ -294,12 +456,31 @@ describe('operations', () => {
 	});
 
 	test('malformed credentials and bad input are refused before anything is sent', async () => {
-		const malformed = await runOp('malformed key', { resource: 'me', operation: 'get' }, { apiKey: MALFORMED_KEY });
+		const malformed = await runOp(
+			'malformed key',
+			{ resource: 'me', operation: 'get' },
+			{ apiKey: MALFORMED_KEY },
+		);
 		expect(malformed.error?.message).toMatch(/not in the right form/);
-		await runOp('plain http base URL', { resource: 'me', operation: 'get' }, { baseUrl: 'http://api.example.com/v1' });
-		collect('credential test malformed', await testCredential({ apiKey: MALFORMED_KEY, baseUrl: sandbox.baseUrl }));
-		await runOp('bad e-mail', { resource: 'contact', operation: 'create', name: 'X', additionalFields: { email: 'nope' } }, { continueOnFail: true });
-		await runOp('bad id', { resource: 'contact', operation: 'get', contactId: rl('../me') }, { continueOnFail: true });
+		await runOp(
+			'plain http base URL',
+			{ resource: 'me', operation: 'get' },
+			{ baseUrl: 'http://api.example.com/v1' },
+		);
+		collect(
+			'credential test malformed',
+			await testCredential({ apiKey: MALFORMED_KEY, baseUrl: sandbox.baseUrl }),
+		);
+		await runOp(
+			'bad e-mail',
+			{ resource: 'contact', operation: 'create', name: 'X', additionalFields: { email: 'nope' } },
+			{ continueOnFail: true },
+		);
+		await runOp(
+			'bad id',
+			{ resource: 'contact', operation: 'get', contactId: rl('../me') },
+			{ continueOnFail: true },
+		);
 	});
 
 	// Hardening: the sandbox never repeats a key, but an API (or a proxy in front of it) may; the
@@ -312,14 +493,31 @@ describe('operations', () => {
 				.get('/v1/me')
 				.reply(401, { error: { code: 'unauthorized', message: echoed } })
 				.post('/v1/webhooks')
-				.reply(400, { error: { code: 'invalid_request', message: `secret whsec_${'A'.repeat(32)} is not allowed` } });
-			const result = await runOp('hardening: echoing API', { resource: 'me', operation: 'get' }, { apiKey: UNKNOWN_KEY, baseUrl: 'https://api.business-ops.test/v1' });
+				.reply(400, {
+					error: {
+						code: 'invalid_request',
+						message: `secret whsec_${'A'.repeat(32)} is not allowed`,
+					},
+				});
+			const result = await runOp(
+				'hardening: echoing API',
+				{ resource: 'me', operation: 'get' },
+				{ apiKey: UNKNOWN_KEY, baseUrl: 'https://api.business-ops.test/v1' },
+			);
 			expect(result.error?.message).toMatch(/HTTP 401/);
 			const text = render(result.error);
-			expect([UNKNOWN_KEY, UNKNOWN_KEY.slice(4)].filter((needle) => text.includes(needle))).toEqual([]);
+			expect([UNKNOWN_KEY, UNKNOWN_KEY.slice(4)].filter((needle) => text.includes(needle))).toEqual(
+				[],
+			);
 			const hook = await runOp(
 				'hardening: echoing API (secret)',
-				{ resource: 'webhook', operation: 'create', name: 'H', url: 'https://example.com/h', events: ['invoice.paid'] },
+				{
+					resource: 'webhook',
+					operation: 'create',
+					name: 'H',
+					url: 'https://example.com/h',
+					events: ['invoice.paid'],
+				},
 				{ apiKey: UNKNOWN_KEY, baseUrl: 'https://api.business-ops.test/v1' },
 			);
 			expect(hook.error?.message).toMatch(/HTTP 400/);
@@ -336,14 +534,22 @@ describe('trigger', () => {
 
 	/** The stored record, with its sealed secret opened with the admin key it was sealed under. */
 	function stored(slot: 'production' | 'test', from = testNode): IDataObject | undefined {
-		const subscriptions = (from.workflow.getStaticData('node', from.node).subscriptions ?? {}) as IDataObject;
+		const subscriptions = (from.workflow.getStaticData('node', from.node).subscriptions ??
+			{}) as IDataObject;
 		const record = subscriptions[slot] as IDataObject | undefined;
 		if (!record || typeof record.sealedSecret !== 'string') return record;
-		return { ...record, secret: openSecret(record.sealedSecret, sandbox.keys.admin, String(record.id)) };
+		return {
+			...record,
+			secret: openSecret(record.sealedSecret, sandbox.keys.admin, String(record.id)),
+		};
 	}
 
 	test('lifecycle: create, check, test listening, failing API calls, an orphan replaced', async () => {
-		testNode = createTriggerNode(trigger, { events: EVENTS, options: { includeHeaders: true } }, withKey(sandbox.keys.admin));
+		testNode = createTriggerNode(
+			trigger,
+			{ events: EVENTS, options: { includeHeaders: true } },
+			withKey(sandbox.keys.admin),
+		);
 		await activateTrigger(trigger, testNode);
 		const production = stored('production');
 		expect(production?.url).toBe(PROD_URL);
@@ -356,35 +562,76 @@ describe('trigger', () => {
 		// failures of the API during the lifecycle
 		fastClock();
 		sandbox.control.failNext({ status: 500, count: 5, method: 'GET', path: '/webhooks/*' });
-		collect('checkExists 500', await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: unknown) => e));
+		collect(
+			'checkExists 500',
+			await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: unknown) => e),
+		);
 		const other = createTriggerNode(trigger, { events: EVENTS }, withKey(UNKNOWN_KEY));
-		collect('create 401', await runWebhookMethod(trigger, other, 'create').catch((e: unknown) => e));
-		const readOnly = createTriggerNode(trigger, { events: EVENTS }, { ...withKey(sandbox.keys.readOnly), webhookId: 'hook-ro' });
-		collect('create 403', await runWebhookMethod(trigger, readOnly, 'create').catch((e: unknown) => e));
+		collect(
+			'create 401',
+			await runWebhookMethod(trigger, other, 'create').catch((e: unknown) => e),
+		);
+		const readOnly = createTriggerNode(
+			trigger,
+			{ events: EVENTS },
+			{ ...withKey(sandbox.keys.readOnly), webhookId: 'hook-ro' },
+		);
+		collect(
+			'create 403',
+			await runWebhookMethod(trigger, readOnly, 'create').catch((e: unknown) => e),
+		);
 		sandbox.control.failNext({ status: 503, method: 'DELETE', path: '/webhooks/*' });
-		const copy = createTriggerNode(trigger, { events: EVENTS }, { ...withKey(sandbox.keys.admin), staticData: JSON.parse(JSON.stringify(testNode.workflow.staticData)) });
+		const copy = createTriggerNode(
+			trigger,
+			{ events: EVENTS },
+			{
+				...withKey(sandbox.keys.admin),
+				staticData: JSON.parse(JSON.stringify(testNode.workflow.staticData)),
+			},
+		);
 		collect('delete 503', await deactivateTrigger(trigger, copy));
-		expect(logs.lines.some((line) => /could not delete webhook subscription whk_[^ ]+ .*: it stays active/.test(line.message))).toBe(true);
+		expect(
+			logs.lines.some((line) =>
+				/could not delete webhook subscription whk_[^ ]+ .*: it stays active/.test(line.message),
+			),
+		).toBe(true);
 
 		// the static data lost: the next create meets its own earlier subscription (409), deletes it and starts anew
-		const lost = createTriggerNode(trigger, { events: EVENTS, options: { includeHeaders: true } }, withKey(sandbox.keys.admin));
+		const lost = createTriggerNode(
+			trigger,
+			{ events: EVENTS, options: { includeHeaders: true } },
+			withKey(sandbox.keys.admin),
+		);
 		await activateTrigger(trigger, lost);
 		secrets.add(String(stored('production', lost)?.secret));
-		expect(logs.lines.some((line) => /left behind without its signing secret/.test(line.message))).toBe(true);
+		expect(
+			logs.lines.some((line) => /left behind without its signing secret/.test(line.message)),
+		).toBe(true);
 		testNode = lost;
 	});
 
 	test('deliveries: valid and refused under every scheme, with headers that carry the key', async () => {
 		const secret = String(stored('production')?.secret);
 		const withOptions = (options: IDataObject) => {
-			const t = createTriggerNode(trigger, { events: EVENTS, options: { includeHeaders: true, ...options } }, {
-				...withKey(sandbox.keys.admin),
-				staticData: JSON.parse(JSON.stringify(testNode.workflow.staticData)),
-			});
+			const t = createTriggerNode(
+				trigger,
+				{ events: EVENTS, options: { includeHeaders: true, ...options } },
+				{
+					...withKey(sandbox.keys.admin),
+					staticData: JSON.parse(JSON.stringify(testNode.workflow.staticData)),
+				},
+			);
 			return t;
 		};
 		const now = Math.floor(Date.now() / 1000);
-		const body = Buffer.from(JSON.stringify({ id: 'evt_s1', type: 'invoice.paid', timestamp: new Date().toISOString(), data: { id: 'inv_1' } }));
+		const body = Buffer.from(
+			JSON.stringify({
+				id: 'evt_s1',
+				type: 'invoice.paid',
+				timestamp: new Date().toISOString(),
+				data: { id: 'inv_1' },
+			}),
+		);
 		const schemes = [
 			['standard', 'standardWebhooks'],
 			['github', 'github'],
@@ -397,21 +644,59 @@ describe('trigger', () => {
 				const good = signatureHeaders(sandboxScheme, secret, 'evt_s1', now, body);
 				/** What the node computes for a delivery: a refusal must not reveal it. */
 				const expectSignature = (ts: number, raw: Buffer) => {
-					for (const value of Object.values(signatureHeaders(sandboxScheme, secret, 'evt_s1', ts, raw))) {
-						if (!/^\d+$/.test(value) && value !== 'evt_s1') expectedSignatures.add(value.replace(/^(v1,|sha256=|t=\d+,v1=)/, ''));
+					for (const value of Object.values(
+						signatureHeaders(sandboxScheme, secret, 'evt_s1', ts, raw),
+					)) {
+						if (!/^\d+$/.test(value) && value !== 'evt_s1')
+							expectedSignatures.add(value.replace(/^(v1,|sha256=|t=\d+,v1=)/, ''));
 					}
 				};
 				const tampered = Buffer.concat([body, Buffer.from(' ')]);
 				expectSignature(now, body);
 				expectSignature(now, tampered);
 				expectSignature(now - 4000, body);
-				const sensitive = { authorization: `Bearer ${sandbox.keys.admin}`, cookie: `n8n-auth=${sandbox.keys.admin}`, 'proxy-authorization': `Basic ${Buffer.from(`u:${sandbox.keys.admin}`).toString('base64')}` };
-				const cases: Array<{ headers: Record<string, string>; rawBody?: Buffer; ok: boolean; where: string }> = [
+				const sensitive = {
+					authorization: `Bearer ${sandbox.keys.admin}`,
+					cookie: `n8n-auth=${sandbox.keys.admin}`,
+					'proxy-authorization': `Basic ${Buffer.from(`u:${sandbox.keys.admin}`).toString('base64')}`,
+				};
+				const cases: Array<{
+					headers: Record<string, string>;
+					rawBody?: Buffer;
+					ok: boolean;
+					where: string;
+				}> = [
 					{ where: 'valid', headers: { ...sensitive, ...good }, rawBody: body, ok: true },
-					{ where: 'tampered body', headers: { ...sensitive, ...good }, rawBody: tampered, ok: false },
-					{ where: 'wrong secret', headers: signatureHeaders(sandboxScheme, `whsec_${Buffer.from('x'.repeat(24)).toString('base64')}`, 'evt_s1', now, body), rawBody: body, ok: false },
-					{ where: 'stale', headers: signatureHeaders(sandboxScheme, secret, 'evt_s1', now - 4000, body), rawBody: body, ok: sandboxScheme === 'github' },
-					{ where: 'missing headers', headers: { 'content-type': 'application/json' }, rawBody: body, ok: false },
+					{
+						where: 'tampered body',
+						headers: { ...sensitive, ...good },
+						rawBody: tampered,
+						ok: false,
+					},
+					{
+						where: 'wrong secret',
+						headers: signatureHeaders(
+							sandboxScheme,
+							`whsec_${Buffer.from('x'.repeat(24)).toString('base64')}`,
+							'evt_s1',
+							now,
+							body,
+						),
+						rawBody: body,
+						ok: false,
+					},
+					{
+						where: 'stale',
+						headers: signatureHeaders(sandboxScheme, secret, 'evt_s1', now - 4000, body),
+						rawBody: body,
+						ok: sandboxScheme === 'github',
+					},
+					{
+						where: 'missing headers',
+						headers: { 'content-type': 'application/json' },
+						rawBody: body,
+						ok: false,
+					},
 					{ where: 'no raw body', headers: good, ok: false },
 				];
 				for (const c of cases) {
@@ -419,7 +704,11 @@ describe('trigger', () => {
 					config.workflow.id = `secrets ${sandboxScheme} ${String(config.node.parameters.options && (config.node.parameters.options as IDataObject).signatureScheme)} ${c.where}`;
 					const run = await runWebhook(trigger, config, { headers: c.headers, rawBody: c.rawBody });
 					// an accepted delivery's output holds its own headers (Include Headers), signature included
-					collect(`delivery ${c.ok ? 'accepted' : 'refused'} ${sandboxScheme} ${c.where}`, { result: run.result, status: run.status, sent: run.sent });
+					collect(`delivery ${c.ok ? 'accepted' : 'refused'} ${sandboxScheme} ${c.where}`, {
+						result: run.result,
+						status: run.status,
+						sent: run.sent,
+					});
 					if (c.ok) {
 						expect(run.result.workflowData?.[0]?.[0]?.json.id).toBe('evt_s1');
 						expect(run.result.workflowData?.[0]?.[0]?.json.headers).toBeDefined();
@@ -433,7 +722,15 @@ describe('trigger', () => {
 		}
 		// a delivery to the test URL when no test subscription is held, and with no secret stored at all
 		// (refused while listening in the editor: thrown, so that n8n shows the reason there)
-		collect('delivery test url, nothing stored', await runWebhook(trigger, testNode, { headers: { 'webhook-signature': 'v1,x' }, rawBody: body }, 'manual').catch((e: unknown) => e));
+		collect(
+			'delivery test url, nothing stored',
+			await runWebhook(
+				trigger,
+				testNode,
+				{ headers: { 'webhook-signature': 'v1,x' }, rawBody: body },
+				'manual',
+			).catch((e: unknown) => e),
+		);
 		expect(accepted).toBe(6 + 2);
 		expect(refused).toBeGreaterThanOrEqual(26);
 		await deactivateTrigger(trigger, testNode);
@@ -442,7 +739,15 @@ describe('trigger', () => {
 
 describe('the scan', () => {
 	test('no API key and no signing secret in any output, error, answer or log line', () => {
-		const keys = [sandbox.keys.admin, sandbox.keys.readOnly, sandbox.keys.contactsOnly, sandbox.keys.otherOrg, UNKNOWN_KEY, revokedKey, MALFORMED_KEY];
+		const keys = [
+			sandbox.keys.admin,
+			sandbox.keys.readOnly,
+			sandbox.keys.contactsOnly,
+			sandbox.keys.otherOrg,
+			UNKNOWN_KEY,
+			revokedKey,
+			MALFORMED_KEY,
+		];
 		const needles = new Map<string, string>();
 		for (const key of keys) {
 			needles.set(key, 'an API key');
@@ -464,7 +769,10 @@ describe('the scan', () => {
 
 		const sources = [
 			...haystack.filter(({ where }) => !where.startsWith('hardening:')),
-			...logs.lines.map((line) => ({ where: `log ${line.level}`, text: `${line.message} ${safeJson(line.meta)}` })),
+			...logs.lines.map((line) => ({
+				where: `log ${line.level}`,
+				text: `${line.message} ${safeJson(line.meta)}`,
+			})),
 			...proxyLines.map((text) => ({ where: 'LoggerProxy', text })),
 			...consoleLines.map((text) => ({ where: 'console', text })),
 			...sandboxLog.map((text) => ({ where: 'sandbox log', text })),

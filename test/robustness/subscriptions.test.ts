@@ -37,7 +37,11 @@ const trigger = new BusinessOpsTrigger();
 const NODE_KEY = 'node:Business Ops Trigger';
 const PRODUCTION = 'https://n8n.example.test/';
 const STAGING = 'https://staging.example.test/';
-const EVENT_SETS = [['invoice.paid'], ['invoice.paid', 'quote.approved'], ['request.received', 'quote.created']];
+const EVENT_SETS = [
+	['invoice.paid'],
+	['invoice.paid', 'quote.approved'],
+	['request.received', 'quote.created'],
+];
 
 let sandbox: Sandbox;
 let logs: ReturnType<typeof captureLogs>;
@@ -57,7 +61,6 @@ afterEach(() => {
 	realClock();
 	logs.restore();
 });
-
 
 interface WorkflowModel {
 	id: string;
@@ -114,7 +117,11 @@ const instanceSettings = Container.get(InstanceSettings);
 const ownInstanceId = instanceSettings.instanceId;
 const instanceIdOf = (wf: WorkflowModel) => `instance-${new URL(wf.movedFrom ?? wf.base).host}`;
 
-async function lifecycle<T>(wf: WorkflowModel, testNode: TestNode, call: (t: TestNode) => Promise<T>): Promise<T> {
+async function lifecycle<T>(
+	wf: WorkflowModel,
+	testNode: TestNode,
+	call: (t: TestNode) => Promise<T>,
+): Promise<T> {
 	instanceSettings.instanceId = instanceIdOf(wf);
 	try {
 		return await call(testNode);
@@ -133,7 +140,8 @@ const nameOf = (wf: WorkflowModel, slot: 'production' | 'test') =>
 	`n8n: Test workflow / Business Ops Trigger (${wf.id})${slot === 'test' ? ' (test)' : ''}`;
 const urlOf = (wf: WorkflowModel, slot: 'production' | 'test') =>
 	`${wf.base}${slot === 'test' ? 'webhook-test' : 'webhook'}/${wf.webhookId}/webhook`;
-const label = (wf: WorkflowModel) => `${wf.id}@${wf.base === PRODUCTION ? 'production' : 'staging'}`;
+const label = (wf: WorkflowModel) =>
+	`${wf.id}@${wf.base === PRODUCTION ? 'production' : 'staging'}`;
 
 async function dashboard(wf: WorkflowModel, method: string, path: string, body?: IDataObject) {
 	const response = await fetch(`${sandbox.baseUrl}${path}`, {
@@ -158,20 +166,31 @@ function checkInvariants(workflows: WorkflowModel[], where: string, strict: bool
 	for (const wf of workflows) {
 		for (const slot of ['production', 'test'] as const) {
 			const mine = remote.filter((sub) => sub.url === urlOf(wf, slot));
-			if (mine.length > 1) problems.push(`${where}: ${mine.length} subscriptions for ${label(wf)}/${slot}: ${mine.map((s) => s.id).join(', ')}`);
+			if (mine.length > 1)
+				problems.push(
+					`${where}: ${mine.length} subscriptions for ${label(wf)}/${slot}: ${mine.map((s) => s.id).join(', ')}`,
+				);
 		}
 		const production = remote.filter((sub) => sub.url === urlOf(wf, 'production'));
-		if (!wf.active && production.length > 0) problems.push(`${where}: ${label(wf)} is unpublished but ${production[0].id} is left`);
+		if (!wf.active && production.length > 0)
+			problems.push(`${where}: ${label(wf)} is unpublished but ${production[0].id} is left`);
 		if (strict && wf.active) {
 			const stored = storedOf(wf).production;
 			const live = production[0];
 			if (!live || !stored || live.id !== stored.id || !stored.sealedSecret) {
-				problems.push(`${where}: published ${label(wf)} holds ${stored?.id ?? 'nothing'}, the sandbox has ${live?.id ?? 'nothing'}`);
+				problems.push(
+					`${where}: published ${label(wf)} holds ${stored?.id ?? 'nothing'}, the sandbox has ${live?.id ?? 'nothing'}`,
+				);
 			} else if (!live.active || [...live.events].sort().join() !== [...wf.events].sort().join()) {
-				problems.push(`${where}: ${label(wf)}'s subscription is not current: ${JSON.stringify(live)}`);
+				problems.push(
+					`${where}: ${label(wf)}'s subscription is not current: ${JSON.stringify(live)}`,
+				);
 			}
 		}
-		if (storedOf(wf).test && strict) problems.push(`${where}: ${label(wf)} still holds a test subscription outside a listening session`);
+		if (storedOf(wf).test && strict)
+			problems.push(
+				`${where}: ${label(wf)} still holds a test subscription outside a listening session`,
+			);
 	}
 	return problems;
 }
@@ -180,19 +199,47 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	const random = seededRandom(2026);
 	const int = (n: number) => Math.floor(random() * n);
 	const originals: WorkflowModel[] = [
-		{ id: 'wf-A', webhookId: 'hook-a', base: PRODUCTION, apiKey: sandbox.keys.admin, events: EVENT_SETS[0], active: false, saved: {} },
-		{ id: 'wf-B', webhookId: 'hook-b', base: PRODUCTION, apiKey: sandbox.keys.admin, events: EVENT_SETS[1], active: false, saved: {} },
-		{ id: 'wf-C', webhookId: 'hook-c', base: PRODUCTION, apiKey: sandbox.keys.otherOrg, events: EVENT_SETS[2], active: false, saved: {} },
+		{
+			id: 'wf-A',
+			webhookId: 'hook-a',
+			base: PRODUCTION,
+			apiKey: sandbox.keys.admin,
+			events: EVENT_SETS[0],
+			active: false,
+			saved: {},
+		},
+		{
+			id: 'wf-B',
+			webhookId: 'hook-b',
+			base: PRODUCTION,
+			apiKey: sandbox.keys.admin,
+			events: EVENT_SETS[1],
+			active: false,
+			saved: {},
+		},
+		{
+			id: 'wf-C',
+			webhookId: 'hook-c',
+			base: PRODUCTION,
+			apiKey: sandbox.keys.otherOrg,
+			events: EVENT_SETS[2],
+			active: false,
+			saved: {},
+		},
 	];
 	// the same workflows imported into staging: same ids, webhook ids and names
 	const workflows = [...originals, ...originals.map((wf) => ({ ...wf, base: STAGING }))];
-	const twinOf = (wf: WorkflowModel) => workflows.find((other) => other.id === wf.id && other.base !== wf.base) as WorkflowModel;
+	const twinOf = (wf: WorkflowModel) =>
+		workflows.find((other) => other.id === wf.id && other.base !== wf.base) as WorkflowModel;
 	const problems: string[] = [];
 	const counts: Record<string, number> = {};
 	const errors: string[] = [];
 	let bothPublished = 0;
 
-	const publish = async (wf: WorkflowModel, activation: 'activate' | 'init' | 'update' = 'activate') => {
+	const publish = async (
+		wf: WorkflowModel,
+		activation: 'activate' | 'init' | 'update' = 'activate',
+	) => {
 		await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, activation));
 		wf.active = true;
 	};
@@ -203,7 +250,8 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 
 	/** One instance starts: every copy published there is added again ('init'). */
 	const startAll = async (base?: string) => {
-		for (const each of workflows) if (each.active && (base === undefined || each.base === base)) await publish(each, 'init');
+		for (const each of workflows)
+			if (each.active && (base === undefined || each.base === base)) await publish(each, 'init');
 	};
 
 	const steps: Record<string, (wf: WorkflowModel) => Promise<void>> = {
@@ -229,7 +277,9 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			if (int(2) === 0) await publish(twin);
 		},
 		remoteDelete: async (wf) => {
-			const live = sandbox.control.webhooks().filter((sub) => sub.url.startsWith(wf.base) && sub.name.includes(`(${wf.id})`));
+			const live = sandbox.control
+				.webhooks()
+				.filter((sub) => sub.url.startsWith(wf.base) && sub.name.includes(`(${wf.id})`));
 			if (live.length === 0) return;
 			const victim = live[int(live.length)];
 			expect(await dashboard(wf, 'DELETE', `/webhooks/${victim.id}`)).toBe(200);
@@ -240,7 +290,8 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			expect(await dashboard(wf, 'PATCH', `/webhooks/${live[0].id}`, { active: false })).toBe(200);
 		},
 		editEvents: async (wf) => {
-			const next = EVENT_SETS[(EVENT_SETS.findIndex((set) => set === wf.events) + 1) % EVENT_SETS.length];
+			const next =
+				EVENT_SETS[(EVENT_SETS.findIndex((set) => set === wf.events) + 1) % EVENT_SETS.length];
 			if (wf.active) {
 				await unpublish(wf);
 				wf.events = next;
@@ -261,10 +312,12 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			// one editor session: listen (sometimes clicked twice), maybe deleted remotely meanwhile, then stop
 			const session = load(wf);
 			await lifecycle(wf, session, async (t) => await startTestListening(trigger, t));
-			if (int(3) === 0) await lifecycle(wf, session, async (t) => await startTestListening(trigger, t));
+			if (int(3) === 0)
+				await lifecycle(wf, session, async (t) => await startTestListening(trigger, t));
 			problems.push(...checkInvariants(workflows, `${wf.id} listening`, false));
 			const test = sandbox.control.webhooks().filter((sub) => sub.url === urlOf(wf, 'test'));
-			if (test.length !== 1) problems.push(`${label(wf)} listening: ${test.length} test subscriptions`);
+			if (test.length !== 1)
+				problems.push(`${label(wf)} listening: ${test.length} test subscriptions`);
 			if (int(3) === 0 && test[0]) await dashboard(wf, 'DELETE', `/webhooks/${test[0].id}`);
 			await lifecycle(wf, session, async (t) => await stopTestListening(trigger, t));
 		},
@@ -273,7 +326,17 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	for (let cycle = 1; cycle <= 50; cycle++) {
 		// every cycle has the four of the issue; the others are mixed in
 		const names = ['publish', 'unpublish', 'restart', 'remoteDelete'];
-		for (const extra of ['publish', 'remotePause', 'editEvents', 'listen', 'restart', 'crashAfterCreate', 'importIntoOther', 'importIntoOther']) if (random() < 0.5) names.push(extra);
+		for (const extra of [
+			'publish',
+			'remotePause',
+			'editEvents',
+			'listen',
+			'restart',
+			'crashAfterCreate',
+			'importIntoOther',
+			'importIntoOther',
+		])
+			if (random() < 0.5) names.push(extra);
 		for (let i = names.length - 1; i > 0; i--) {
 			const j = int(i + 1);
 			[names[i], names[j]] = [names[j], names[i]];
@@ -289,7 +352,9 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			if (wf.active && twinOf(wf).active) bothPublished++;
 			// right after a restart every published workflow must be whole again; between, a remote
 			// deletion or pause may leave one without a live subscription until the next restart
-			problems.push(...checkInvariants(workflows, `cycle ${cycle} after ${name} ${label(wf)}`, false));
+			problems.push(
+				...checkInvariants(workflows, `cycle ${cycle} after ${name} ${label(wf)}`, false),
+			);
 		}
 		// the end of a cycle: a restart of both instances puts every published copy back in order
 		await startAll();
@@ -302,26 +367,58 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	expect(problems).toEqual([]);
 	expect(sandbox.control.webhooks()).toEqual([]);
 	expect(workflows.map((wf) => storedOf(wf))).toEqual([{}, {}, {}, {}, {}, {}]);
-	expect(Object.keys(counts).sort()).toEqual(['crashAfterCreate', 'editEvents', 'importIntoOther', 'listen', 'publish', 'remoteDelete', 'remotePause', 'restart', 'unpublish']);
+	expect(Object.keys(counts).sort()).toEqual([
+		'crashAfterCreate',
+		'editEvents',
+		'importIntoOther',
+		'listen',
+		'publish',
+		'remoteDelete',
+		'remotePause',
+		'restart',
+		'unpublish',
+	]);
 	// both instances had the same workflow published at once, and imports carried the other's record
 	expect(bothPublished).toBeGreaterThan(10);
-	expect(logs.lines.filter((line) => /it is left in place: it may belong to another n8n/.test(line.message)).length).toBeGreaterThan(3);
-	expect(logs.lines.filter((line) => /left behind without its signing secret/.test(line.message)).length).toBeGreaterThan(5);
+	expect(
+		logs.lines.filter((line) =>
+			/it is left in place: it may belong to another n8n/.test(line.message),
+		).length,
+	).toBeGreaterThan(3);
+	expect(
+		logs.lines.filter((line) => /left behind without its signing secret/.test(line.message)).length,
+	).toBeGreaterThan(5);
 	// both organizations were used
 	const orgs = new Set(sandbox.control.requestLog().map((entry) => entry.organizationId));
 	expect(orgs).toEqual(new Set([sandbox.organizationIds.primary, sandbox.organizationIds.other]));
 	// the lifecycle logged its replacements, and no secret with them
-	expect(logs.lines.filter((line) => /deleting webhook subscription \S+ \(/.test(line.message)).length).toBeGreaterThan(10);
-	expect(logs.lines.filter((line) => /whsec_/.test(`${line.message} ${JSON.stringify(line.meta ?? '')}`))).toEqual([]);
+	expect(
+		logs.lines.filter((line) => /deleting webhook subscription \S+ \(/.test(line.message)).length,
+	).toBeGreaterThan(10);
+	expect(
+		logs.lines.filter((line) =>
+			/whsec_/.test(`${line.message} ${JSON.stringify(line.meta ?? '')}`),
+		),
+	).toEqual([]);
 }, 120_000);
 
 test('a listening session cut off by a restart: the next session replaces its subscription, no duplicate is left', async () => {
-	const wf: WorkflowModel = { id: 'wf-D', webhookId: 'hook-d', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+	const wf: WorkflowModel = {
+		id: 'wf-D',
+		webhookId: 'hook-d',
+		base: PRODUCTION,
+		apiKey: sandbox.keys.admin,
+		events: ['invoice.paid'],
+		active: false,
+		saved: {},
+	};
 	await lifecycle(wf, load(wf), async (t) => await startTestListening(trigger, t));
 	// n8n restarts: the session is gone and its stop never comes; the user listens again later
 	const again = load(wf);
 	await lifecycle(wf, again, async (t) => await startTestListening(trigger, t));
-	expect(sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'))).toHaveLength(1);
+	expect(sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'))).toHaveLength(
+		1,
+	);
 	await lifecycle(wf, again, async (t) => await stopTestListening(trigger, t));
 	expect(sandbox.control.webhooks()).toEqual([]);
 
@@ -330,13 +427,23 @@ test('a listening session cut off by a restart: the next session replaces its su
 	wf.saved = {};
 	const fresh = load(wf);
 	await lifecycle(wf, fresh, async (t) => await startTestListening(trigger, t));
-	expect(sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'))).toHaveLength(1);
+	expect(sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'))).toHaveLength(
+		1,
+	);
 	await lifecycle(wf, fresh, async (t) => await stopTestListening(trigger, t));
 	expect(sandbox.control.webhooks()).toEqual([]);
 });
 
-test("a changed n8n URL (WEBHOOK_URL) with the record saved: this instance deletes its own subscription at the old URL, and a copy in another instance keeps its own", async () => {
-	const wf: WorkflowModel = { id: 'wf-G', webhookId: 'hook-g', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+test('a changed n8n URL (WEBHOOK_URL) with the record saved: this instance deletes its own subscription at the old URL, and a copy in another instance keeps its own', async () => {
+	const wf: WorkflowModel = {
+		id: 'wf-G',
+		webhookId: 'hook-g',
+		base: PRODUCTION,
+		apiKey: sandbox.keys.admin,
+		events: ['invoice.paid'],
+		active: false,
+		saved: {},
+	};
 	const staging: WorkflowModel = { ...wf, base: STAGING };
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t));
 	staging.saved = structuredClone(wf.saved); // imported with its static data
@@ -346,13 +453,27 @@ test("a changed n8n URL (WEBHOOK_URL) with the record saved: this instance delet
 	wf.movedFrom = wf.base;
 	wf.base = 'https://n8n-new.example.test/';
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
-	const urls = sandbox.control.webhooks().map((sub) => sub.url).sort();
-	expect(urls).toEqual(['https://n8n-new.example.test/webhook/hook-g/webhook', 'https://staging.example.test/webhook/hook-g/webhook']);
+	const urls = sandbox.control
+		.webhooks()
+		.map((sub) => sub.url)
+		.sort();
+	expect(urls).toEqual([
+		'https://n8n-new.example.test/webhook/hook-g/webhook',
+		'https://staging.example.test/webhook/hook-g/webhook',
+	]);
 	expect(sandbox.control.webhooks().map((sub) => sub.id)).toContain(stagingId);
 });
 
-test('a crash between create and saving the static data, then a changed n8n URL: the lost subscription is left in place (it cannot be told from another instance\'s)', async () => {
-	const wf: WorkflowModel = { id: 'wf-E', webhookId: 'hook-e', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+test("a crash between create and saving the static data, then a changed n8n URL: the lost subscription is left in place (it cannot be told from another instance's)", async () => {
+	const wf: WorkflowModel = {
+		id: 'wf-E',
+		webhookId: 'hook-e',
+		base: PRODUCTION,
+		apiKey: sandbox.keys.admin,
+		events: ['invoice.paid'],
+		active: false,
+		saved: {},
+	};
 	// published; n8n stops before the static data with the new subscription is saved
 	await activateTrigger(trigger, load(wf));
 	const lost = sandbox.control.webhooks().map((sub) => sub.id);
@@ -362,19 +483,40 @@ test('a crash between create and saving the static data, then a changed n8n URL:
 	wf.base = STAGING;
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
 	const held = storedOf(wf).production?.id;
-	expect(sandbox.control.webhooks().map((sub) => sub.id).sort()).toEqual([held, lost[0]].sort());
+	expect(
+		sandbox.control
+			.webhooks()
+			.map((sub) => sub.id)
+			.sort(),
+	).toEqual([held, lost[0]].sort());
 	// after unpublishing only the one at the old URL is left, for the user to delete
 	await lifecycle(wf, load(wf), async (t) => await deactivateTrigger(trigger, t));
 	expect(sandbox.control.webhooks().map((sub) => sub.id)).toEqual(lost);
 });
 
 test('the same workflow published in two instances: each keeps its own subscription; unpublishing one removes only its own', async () => {
-	const production: WorkflowModel = { id: 'wf-F', webhookId: 'hook-f', base: PRODUCTION, apiKey: sandbox.keys.admin, events: ['invoice.paid'], active: false, saved: {} };
+	const production: WorkflowModel = {
+		id: 'wf-F',
+		webhookId: 'hook-f',
+		base: PRODUCTION,
+		apiKey: sandbox.keys.admin,
+		events: ['invoice.paid'],
+		active: false,
+		saved: {},
+	};
 	await lifecycle(production, load(production), async (t) => await activateTrigger(trigger, t));
 	// staging imports it with its static data (the production record included) and publishes it
-	const staging: WorkflowModel = { ...production, base: STAGING, saved: structuredClone(production.saved) };
+	const staging: WorkflowModel = {
+		...production,
+		base: STAGING,
+		saved: structuredClone(production.saved),
+	};
 	await lifecycle(staging, load(staging), async (t) => await activateTrigger(trigger, t));
-	const urls = () => sandbox.control.webhooks().map((sub) => sub.url).sort();
+	const urls = () =>
+		sandbox.control
+			.webhooks()
+			.map((sub) => sub.url)
+			.sort();
 	expect(urls()).toEqual([urlOf(production, 'production'), urlOf(staging, 'production')].sort());
 	expect(storedOf(staging).production?.url).toBe(urlOf(staging, 'production'));
 	await lifecycle(staging, load(staging), async (t) => await deactivateTrigger(trigger, t));

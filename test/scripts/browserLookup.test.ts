@@ -15,7 +15,13 @@ interface Machine {
 	aptGives?: string[];
 }
 
-function machine({ executables = [], env = { PATH: '/usr/local/bin:/usr/bin:/bin' }, root = false, debian = false, aptGives = [] }: Machine) {
+function machine({
+	executables = [],
+	env = { PATH: '/usr/local/bin:/usr/bin:/bin' },
+	root = false,
+	debian = false,
+	aptGives = [],
+}: Machine) {
 	const files = new Set(executables);
 	const calls = { apt: 0 };
 	const system = {
@@ -38,14 +44,21 @@ describe('the browser test finds a browser', () => {
 		// The runner image links a Chromium snapshot as /usr/bin/chromium and chromium-browser beside Google Chrome.
 		const { system, calls } = machine({
 			env: { PATH: '/usr/local/bin:/usr/bin:/bin', CHROMIUM_PATH: '/usr/bin/google-chrome' },
-			executables: ['/usr/bin/google-chrome', '/opt/google/chrome/chrome', '/usr/bin/chromium', '/usr/bin/chromium-browser'],
+			executables: [
+				'/usr/bin/google-chrome',
+				'/opt/google/chrome/chrome',
+				'/usr/bin/chromium',
+				'/usr/bin/chromium-browser',
+			],
 		});
 		expect(ensureBrowser(say, system)).toBe('/usr/bin/google-chrome');
 		expect(calls.apt).toBe(0);
 	});
 
 	it('a machine with only Google Chrome, not root: found without apt-get', () => {
-		const { system, calls } = machine({ executables: ['/usr/bin/google-chrome', '/opt/google/chrome/chrome'] });
+		const { system, calls } = machine({
+			executables: ['/usr/bin/google-chrome', '/opt/google/chrome/chrome'],
+		});
 		expect(ensureBrowser(say, system)).toBe('/usr/bin/google-chrome');
 		expect(calls.apt).toBe(0);
 	});
@@ -64,36 +77,58 @@ describe('the browser test finds a browser', () => {
 	});
 
 	it("Debian's chromium comes before Google Chrome when both are there", () => {
-		const { system } = machine({ executables: ['/usr/bin/google-chrome-stable', '/usr/bin/chromium'] });
+		const { system } = machine({
+			executables: ['/usr/bin/google-chrome-stable', '/usr/bin/chromium'],
+		});
 		expect(findBrowser(system)).toBe('/usr/bin/chromium');
 	});
 
 	it("Ubuntu's chromium-browser is the last choice", () => {
-		const { system } = machine({ executables: ['/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable'] });
+		const { system } = machine({
+			executables: ['/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable'],
+		});
 		expect(findBrowser(system)).toBe('/usr/bin/google-chrome-stable');
-		expect(findBrowser(machine({ executables: ['/usr/bin/chromium-browser'] }).system)).toBe('/usr/bin/chromium-browser');
+		expect(findBrowser(machine({ executables: ['/usr/bin/chromium-browser'] }).system)).toBe(
+			'/usr/bin/chromium-browser',
+		);
 	});
 
 	it('CHROMIUM_PATH wins over everything found', () => {
-		const { system } = machine({ env: { PATH: '/usr/bin', CHROMIUM_PATH: '/srv/chrome/chrome' }, executables: ['/usr/bin/chromium', '/srv/chrome/chrome'] });
+		const { system } = machine({
+			env: { PATH: '/usr/bin', CHROMIUM_PATH: '/srv/chrome/chrome' },
+			executables: ['/usr/bin/chromium', '/srv/chrome/chrome'],
+		});
 		expect(ensureBrowser(say, system)).toBe('/srv/chrome/chrome');
 	});
 
 	it('a CHROMIUM_PATH that is not there is an error naming it, not a silent fallback', () => {
-		const { system, calls } = machine({ env: { PATH: '/usr/bin', CHROMIUM_PATH: '/nope/chrome' }, executables: ['/usr/bin/chromium'], root: true, debian: true });
-		expect(() => ensureBrowser(say, system)).toThrow('CHROMIUM_PATH=/nope/chrome is not an executable file');
+		const { system, calls } = machine({
+			env: { PATH: '/usr/bin', CHROMIUM_PATH: '/nope/chrome' },
+			executables: ['/usr/bin/chromium'],
+			root: true,
+			debian: true,
+		});
+		expect(() => ensureBrowser(say, system)).toThrow(
+			'CHROMIUM_PATH=/nope/chrome is not an executable file',
+		);
 		expect(calls.apt).toBe(0);
 	});
 
 	it("this machine: Debian, root, no browser: installs Debian's chromium with apt-get", () => {
-		const { system, calls } = machine({ root: true, debian: true, aptGives: ['/usr/bin/chromium'] });
+		const { system, calls } = machine({
+			root: true,
+			debian: true,
+			aptGives: ['/usr/bin/chromium'],
+		});
 		expect(ensureBrowser(say, system)).toBe('/usr/bin/chromium');
 		expect(calls.apt).toBe(1);
 	});
 
 	it('apt-get that leaves no /usr/bin/chromium is an error', () => {
 		const { system } = machine({ root: true, debian: true, aptGives: [] });
-		expect(() => ensureBrowser(say, system)).toThrow('apt-get installed chromium, but /usr/bin/chromium is still missing');
+		expect(() => ensureBrowser(say, system)).toThrow(
+			'apt-get installed chromium, but /usr/bin/chromium is still missing',
+		);
 	});
 
 	it.each([
@@ -101,7 +136,9 @@ describe('the browser test finds a browser', () => {
 		['Ubuntu (its chromium package is a snap)', { root: true, debian: false }],
 	])('no browser, %s: no apt-get, an error that says what to install or set', (_, who) => {
 		const { system, calls } = machine(who);
-		expect(() => ensureBrowser(say, system)).toThrow(/No Chromium or Google Chrome found \(looked for chromium, google-chrome-stable, google-chrome, chromium-browser on PATH and at .*\/opt\/google\/chrome\/chrome\)\. Install one, or set CHROMIUM_PATH/);
+		expect(() => ensureBrowser(say, system)).toThrow(
+			/No Chromium or Google Chrome found \(looked for chromium, google-chrome-stable, google-chrome, chromium-browser on PATH and at .*\/opt\/google\/chrome\/chrome\)\. Install one, or set CHROMIUM_PATH/,
+		);
 		expect(calls.apt).toBe(0);
 	});
 });

@@ -10,7 +10,11 @@ it("n8n-node cloud-support: eligible (strict mode, n8n's default ESLint config)"
 	const bin = join(ROOT, 'node_modules', '@n8n', 'node-cli', 'bin', 'n8n-node.mjs');
 	const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
 	delete env.FORCE_COLOR;
-	const res = spawnSync(process.execPath, [bin, 'cloud-support'], { cwd: ROOT, encoding: 'utf8', env });
+	const res = spawnSync(process.execPath, [bin, 'cloud-support'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		env,
+	});
 	const output = `${res.stdout}${res.stderr}`;
 	expect(output).toContain('Strict mode: enabled');
 	expect(output).toContain('ESLint config: using default config');

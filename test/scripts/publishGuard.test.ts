@@ -38,7 +38,10 @@ function publish(...args: string[]): Promise<{ code: number | null; output: stri
 	const env = { PATH: process.env.PATH ?? '', HOME: home, npm_config_update_notifier: 'false' };
 	const auth = `--${registry.replace(/^http:/, '')}:_authToken=test-token`;
 	return new Promise((resolve, reject) => {
-		const child = spawn('npm', ['publish', `--registry=${registry}`, auth, ...args], { cwd: ROOT, env });
+		const child = spawn('npm', ['publish', `--registry=${registry}`, auth, ...args], {
+			cwd: ROOT,
+			env,
+		});
 		let output = '';
 		child.stdout.on('data', (d) => (output += d));
 		child.stderr.on('data', (d) => (output += d));

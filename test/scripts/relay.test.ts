@@ -4,20 +4,34 @@ import { createServer, request, type Server } from 'node:http';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startRelay } = require('../../scripts/queue/relay') as {
-	startRelay(o?: { targets?: string[]; by?: 'turn' | 'path' }): Promise<{ baseUrl: string; counts(): Record<string, number>; setTargets(t: string[]): void; stop(): Promise<void> }>;
+	startRelay(o?: { targets?: string[]; by?: 'turn' | 'path' }): Promise<{
+		baseUrl: string;
+		counts(): Record<string, number>;
+		setTargets(t: string[]): void;
+		stop(): Promise<void>;
+	}>;
 };
 
 const targets: { server: Server; url: string; seen: string[] }[] = [];
 
 /** One request on a connection of its own (no keep-alive left behind): status, a header, body. */
-function send(url: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; target: string; text: string }> {
+function send(
+	url: string,
+	o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; target: string; text: string }> {
 	return new Promise((resolve, reject) => {
-		const req = request(url, { method: o.method ?? 'POST', headers: o.headers, agent: false }, (res) => {
-			let text = '';
-			res.setEncoding('utf8');
-			res.on('data', (c: string) => (text += c));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, target: String(res.headers['x-target']), text }));
-		});
+		const req = request(
+			url,
+			{ method: o.method ?? 'POST', headers: o.headers, agent: false },
+			(res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (c: string) => (text += c));
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, target: String(res.headers['x-target']), text }),
+				);
+			},
+		);
 		req.on('error', reject);
 		req.end(o.body ?? '{}');
 	});
@@ -30,8 +44,15 @@ beforeAll(async () => {
 			const chunks: Buffer[] = [];
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
-				seen.push(`${req.method} ${req.url} ${req.headers['webhook-id']} ${Buffer.concat(chunks).toString('utf8')}`);
-				res.writeHead(i === 0 ? 200 : 401, { 'content-type': 'application/json', 'x-target': String(i) }).end(JSON.stringify({ target: i }));
+				seen.push(
+					`${req.method} ${req.url} ${req.headers['webhook-id']} ${Buffer.concat(chunks).toString('utf8')}`,
+				);
+				res
+					.writeHead(i === 0 ? 200 : 401, {
+						'content-type': 'application/json',
+						'x-target': String(i),
+					})
+					.end(JSON.stringify({ target: i }));
 			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,12 +74,26 @@ test('round robin: each request to the next target, body, path and headers intac
 	try {
 		const answers = [];
 		for (let i = 0; i < 4; i++) {
-			const res = await send(`${relay.baseUrl}/webhook/abc?x=${i}`, { headers: { 'webhook-id': `msg_${i}`, 'content-type': 'application/json' }, body: `{"n":${i}}` });
+			const res = await send(`${relay.baseUrl}/webhook/abc?x=${i}`, {
+				headers: { 'webhook-id': `msg_${i}`, 'content-type': 'application/json' },
+				body: `{"n":${i}}`,
+			});
 			answers.push(`${res.status} ${res.target} ${res.text}`);
 		}
-		expect(answers).toEqual(['200 0 {"target":0}', '401 1 {"target":1}', '200 0 {"target":0}', '401 1 {"target":1}']);
-		expect(targets[0].seen).toEqual(['POST /webhook/abc?x=0 msg_0 {"n":0}', 'POST /webhook/abc?x=2 msg_2 {"n":2}']);
-		expect(targets[1].seen).toEqual(['POST /webhook/abc?x=1 msg_1 {"n":1}', 'POST /webhook/abc?x=3 msg_3 {"n":3}']);
+		expect(answers).toEqual([
+			'200 0 {"target":0}',
+			'401 1 {"target":1}',
+			'200 0 {"target":0}',
+			'401 1 {"target":1}',
+		]);
+		expect(targets[0].seen).toEqual([
+			'POST /webhook/abc?x=0 msg_0 {"n":0}',
+			'POST /webhook/abc?x=2 msg_2 {"n":2}',
+		]);
+		expect(targets[1].seen).toEqual([
+			'POST /webhook/abc?x=1 msg_1 {"n":1}',
+			'POST /webhook/abc?x=3 msg_3 {"n":3}',
+		]);
 		expect(Object.values(relay.counts())).toEqual([2, 2]);
 		// everything to one target
 		relay.setTargets([targets[1].url]);

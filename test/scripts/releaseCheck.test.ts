@@ -28,7 +28,13 @@ function copy(replaced: string[]): string {
 	for (const file of FILES) {
 		cpSync(join(ROOT, file), join(dir, file), { recursive: true });
 		if (replaced.includes(file)) {
-			writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8').replaceAll(PLACEHOLDER, 'acme-gmbh/n8n-nodes-business-ops'));
+			writeFileSync(
+				join(dir, file),
+				readFileSync(join(dir, file), 'utf8').replaceAll(
+					PLACEHOLDER,
+					'acme-gmbh/n8n-nodes-business-ops',
+				),
+			);
 		}
 	}
 	return dir;
@@ -47,7 +53,10 @@ test('fails while package.json names the placeholder repository', () => {
 test('passes once every file names the real repository', () => {
 	const dir = copy(FILES);
 	dirs.push(dir);
-	expect(check(dir)).toEqual({ code: 0, output: expect.stringContaining('https://github.com/acme-gmbh/n8n-nodes-business-ops') });
+	expect(check(dir)).toEqual({
+		code: 0,
+		output: expect.stringContaining('https://github.com/acme-gmbh/n8n-nodes-business-ops'),
+	});
 });
 
 test('fails naming a file whose links still name another repository', () => {

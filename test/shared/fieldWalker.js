@@ -26,7 +26,13 @@ function sample(field) {
 			return ['invoice.paid'];
 		case 'fixedCollection': {
 			const group = field.options[0];
-			return { [group.name]: [Object.fromEntries(group.values.filter((leaf) => leaf.required).map((leaf) => [leaf.name, sample(leaf)]))] };
+			return {
+				[group.name]: [
+					Object.fromEntries(
+						group.values.filter((leaf) => leaf.required).map((leaf) => [leaf.name, sample(leaf)]),
+					),
+				],
+			};
 		}
 		default:
 			return 'Sample';
@@ -44,14 +50,22 @@ function shownFor(field, resource, operation) {
 
 /** Every resource and operation of a node description's properties, with the top-level fields each shows. */
 function operations(properties) {
-	const resources = properties.find((p) => p.name === 'resource').options.map((o) => String(o.value));
+	const resources = properties
+		.find((p) => p.name === 'resource')
+		.options.map((o) => String(o.value));
 	return resources.flatMap((resource) => {
-		const selector = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+		const selector = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+		);
 		// n8n adds a "Custom API Call" resource with no operations of the node's own
 		if (!selector) return [];
 		return selector.options.map((option) => {
 			const operation = String(option.value);
-			return { resource, operation, fields: properties.filter((field) => shownFor(field, resource, operation)) };
+			return {
+				resource,
+				operation,
+				fields: properties.filter((field) => shownFor(field, resource, operation)),
+			};
 		});
 	});
 }
@@ -63,7 +77,8 @@ const isWrite = (op) => op.operation === 'create' || /^update/.test(op.operation
 function baseParameters({ resource, operation, fields }) {
 	const parameters = { resource, operation };
 	for (const field of fields) {
-		if (field.required && field.displayOptions?.show?.itemsInput?.[0] !== 'json') parameters[field.name] = sample(field);
+		if (field.required && field.displayOptions?.show?.itemsInput?.[0] !== 'json')
+			parameters[field.name] = sample(field);
 	}
 	return parameters;
 }
@@ -76,7 +91,9 @@ function sendsOf(field) {
 
 /** The values a field's own show conditions ask for (Items (JSON) shows for Items Input "JSON"). */
 function showValues(field) {
-	const shown = Object.entries(field.displayOptions?.show ?? {}).filter(([name]) => name !== 'resource' && name !== 'operation');
+	const shown = Object.entries(field.displayOptions?.show ?? {}).filter(
+		([name]) => name !== 'resource' && name !== 'operation',
+	);
 	return Object.fromEntries(shown.map(([name, values]) => [name, values[0]]));
 }
 
@@ -85,7 +102,10 @@ function showValues(field) {
  * nothing (Update Autonomy) still has something to send; never one that decides whether `field` shows.
  */
 function anchorsFor(op, field) {
-	const deciding = [...Object.keys(field.displayOptions?.show ?? {}), ...Object.keys(field.displayOptions?.hide ?? {})];
+	const deciding = [
+		...Object.keys(field.displayOptions?.show ?? {}),
+		...Object.keys(field.displayOptions?.hide ?? {}),
+	];
 	const others = op.fields.filter(
 		(other) =>
 			other !== field &&
@@ -134,11 +154,24 @@ function casesOf(op) {
 		if (field.type === 'collection') {
 			for (const child of field.options) {
 				// an Update with only an empty field changes nothing: another field keeps it a real update
-				const other = field.options.find((o) => o.name !== child.name && o.type !== 'fixedCollection' && o.type !== 'json');
-				const place = (value) => ({ ...around(), [field.name]: { ...(other ? { [other.name]: sample(other) } : {}), [child.name]: value } });
+				const other = field.options.find(
+					(o) => o.name !== child.name && o.type !== 'fixedCollection' && o.type !== 'json',
+				);
+				const place = (value) => ({
+					...around(),
+					[field.name]: { ...(other ? { [other.name]: sample(other) } : {}), [child.name]: value },
+				});
 				const name = (leaf) => title(`${field.displayName} > ${leaf}`);
 				if (child.type === 'fixedCollection') {
-					cases.push(...rowCases(child, (leaf) => name(`${child.displayName} > ${leaf}`), [field.name, child.name], place, shows));
+					cases.push(
+						...rowCases(
+							child,
+							(leaf) => name(`${child.displayName} > ${leaf}`),
+							[field.name, child.name],
+							place,
+							shows,
+						),
+					);
 					continue;
 				}
 				const locator = child.type === 'resourceLocator';
@@ -156,7 +189,15 @@ function casesOf(op) {
 				});
 			}
 		} else if (field.type === 'fixedCollection') {
-			cases.push(...rowCases(field, (leaf) => title(`${field.displayName} > ${leaf}`), [field.name], (value) => ({ ...around(), [field.name]: value }), shows));
+			cases.push(
+				...rowCases(
+					field,
+					(leaf) => title(`${field.displayName} > ${leaf}`),
+					[field.name],
+					(value) => ({ ...around(), [field.name]: value }),
+					shows,
+				),
+			);
 		} else {
 			const locator = field.type === 'resourceLocator';
 			cases.push({

@@ -26,7 +26,10 @@ interface TemplateNode {
 interface Template {
 	name: string;
 	nodes: TemplateNode[];
-	connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
+	connections: Record<
+		string,
+		Record<string, Array<Array<{ node: string; type: string; index: number }>>>
+	>;
 	settings?: Record<string, unknown>;
 	meta?: Record<string, unknown>;
 }
@@ -49,12 +52,19 @@ function packageNodeTypes(): Map<string, number[]> {
  */
 function templatesRunByE2e(): string[] {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const modules = require(join(E2E, 'index.js')) as Array<{ steps: Array<{ name: string; template?: string; run: unknown }> }>;
+	const modules = require(join(E2E, 'index.js')) as Array<{
+		steps: Array<{ name: string; template?: string; run: unknown }>;
+	}>;
 	expect(modules.length).toBeGreaterThan(5);
-	return modules.flatMap((m) => m.steps).filter((step) => typeof step.run === 'function' && step.template).map((step) => String(step.template));
+	return modules
+		.flatMap((m) => m.steps)
+		.filter((step) => typeof step.run === 'function' && step.template)
+		.map((step) => String(step.template));
 }
 
-const files = readdirSync(TEMPLATES).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(TEMPLATES)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
 const ownTypes = packageNodeTypes();
 const runByE2e = templatesRunByE2e();
 
@@ -62,7 +72,8 @@ const runByE2e = templatesRunByE2e();
 const BUILT_IN = /^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\.[A-Za-z0-9]+$/;
 
 /** Text that looks like a secret: API keys of the API, bearer tokens, signing secrets, OpenAI-style keys. */
-const SECRET = /svc_[A-Za-z0-9_-]{8,}|Bearer\s+[A-Za-z0-9._-]{8,}|whsec_[A-Za-z0-9]{8,}|sk-[A-Za-z0-9]{16,}|"(apiKey|signingSecret|password|token)"\s*:\s*"[^"]+"/;
+const SECRET =
+	/svc_[A-Za-z0-9_-]{8,}|Bearer\s+[A-Za-z0-9._-]{8,}|whsec_[A-Za-z0-9]{8,}|sk-[A-Za-z0-9]{16,}|"(apiKey|signingSecret|password|token)"\s*:\s*"[^"]+"/;
 
 function read(file: string): Template {
 	const text = readFileSync(join(TEMPLATES, file), 'utf8');
@@ -107,7 +118,13 @@ describe.each(files)('templates/%s', (file) => {
 		expect(wf.settings).toEqual(expect.objectContaining({ executionOrder: 'v1' }));
 		for (const n of wf.nodes) {
 			expect(n).toEqual(
-				expect.objectContaining({ id: expect.any(String), name: expect.any(String), type: expect.any(String), typeVersion: expect.any(Number), parameters: expect.any(Object) }),
+				expect.objectContaining({
+					id: expect.any(String),
+					name: expect.any(String),
+					type: expect.any(String),
+					typeVersion: expect.any(Number),
+					parameters: expect.any(Object),
+				}),
 			);
 			expect(n.position).toEqual([expect.any(Number), expect.any(Number)]);
 		}
@@ -125,10 +142,15 @@ describe.each(files)('templates/%s', (file) => {
 		for (const n of wf.nodes) {
 			const own = ownTypes.get(n.type);
 			if (n.type.startsWith(`${PACKAGE}.`)) {
-				if (!own) throw new Error(`"${n.name}": the package has no node type ${n.type} (it has ${[...ownTypes.keys()].join(', ')})`);
+				if (!own)
+					throw new Error(
+						`"${n.name}": the package has no node type ${n.type} (it has ${[...ownTypes.keys()].join(', ')})`,
+					);
 				expect(own).toContain(n.typeVersion);
 			} else if (!BUILT_IN.test(n.type)) {
-				throw new Error(`"${n.name}": ${n.type} is neither this package's nor one of n8n's built-in node types`);
+				throw new Error(
+					`"${n.name}": ${n.type} is neither this package's nor one of n8n's built-in node types`,
+				);
 			}
 		}
 	});
@@ -136,17 +158,24 @@ describe.each(files)('templates/%s', (file) => {
 	test('leaves the credentials for the user to choose and holds no secret', () => {
 		for (const n of wf.nodes) {
 			for (const [type, ref] of Object.entries(n.credentials ?? {})) {
-				if (ref.id) throw new Error(`"${n.name}" names ${type} credential id "${ref.id}": remove the node's credentials (the user chooses one)`);
+				if (ref.id)
+					throw new Error(
+						`"${n.name}" names ${type} credential id "${ref.id}": remove the node's credentials (the user chooses one)`,
+					);
 			}
 		}
 		expect(wf.meta?.instanceId).toBeUndefined();
 		const secret = readFileSync(join(TEMPLATES, file), 'utf8').match(SECRET);
-		if (secret) throw new Error(`templates/${file} holds something that looks like a secret: ${secret[0].slice(0, 12)}…`);
+		if (secret)
+			throw new Error(
+				`templates/${file} holds something that looks like a secret: ${secret[0].slice(0, 12)}…`,
+			);
 	});
 
 	test('has a sticky note that explains the template, and one over every step', () => {
 		expect(stickies.length).toBeGreaterThan(1);
-		for (const s of stickies) expect(String(s.parameters.content).trim().length).toBeGreaterThan(20);
+		for (const s of stickies)
+			expect(String(s.parameters.content).trim().length).toBeGreaterThan(20);
 		const uncovered = steps.filter((n) => !stickies.some((s) => covers(s, n))).map((n) => n.name);
 		expect(uncovered).toEqual([]);
 		// the overview note covers no step: it is the first thing a user reads

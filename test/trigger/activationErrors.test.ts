@@ -12,7 +12,13 @@ import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTr
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { apiRequest } from '../../nodes/shared/api/transport';
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { createTriggerNode, runWebhookMethod, TEST_API_KEY, TEST_BASE_URL, type EngineOptions } from '../harness/engine';
+import {
+	createTriggerNode,
+	runWebhookMethod,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+	type EngineOptions,
+} from '../harness/engine';
 
 const trigger = new BusinessOpsTrigger();
 const API = 'https://api.business-ops.test';
@@ -31,12 +37,27 @@ afterEach(() => {
 
 const stored = (): IDataObject => ({
 	'node:Business Ops Trigger': {
-		subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: sealSecret(SECRET, TEST_API_KEY, 'whk_1') } },
+		subscriptions: {
+			production: {
+				id: 'whk_1',
+				url: PROD_URL,
+				events: EVENTS,
+				sealedSecret: sealSecret(SECRET, TEST_API_KEY, 'whk_1'),
+			},
+		},
 	},
 });
-const noneLeftBehind = () => nock(API).get('/v1/webhooks').query(true).reply(200, { data: [], meta: { hasMore: false } });
+const noneLeftBehind = () =>
+	nock(API)
+		.get('/v1/webhooks')
+		.query(true)
+		.reply(200, { data: [], meta: { hasMore: false } });
 
-function triggerNode(parameters: INodeParameters = {}, staticData?: IDataObject, options: EngineOptions = {}) {
+function triggerNode(
+	parameters: INodeParameters = {},
+	staticData?: IDataObject,
+	options: EngineOptions = {},
+) {
 	return createTriggerNode(trigger, { events: EVENTS, ...parameters }, { staticData, ...options });
 }
 
@@ -65,7 +86,10 @@ const PUBLISH_AGAIN = /then publish the workflow again/;
  * Each API call of the lifecycle, set up so that the trigger reaches it: the calls before it answer
  * as they would, the call itself gets the failure. `run` is the activation step n8n runs.
  */
-const CALLS: Array<{ call: string; reach: (fail: (scope: nock.Interceptor) => void) => Promise<Error> }> = [
+const CALLS: Array<{
+	call: string;
+	reach: (fail: (scope: nock.Interceptor) => void) => Promise<Error>;
+}> = [
 	{
 		call: 'GET /webhooks/{id} (is it still there?)',
 		reach: async (fail) => {
@@ -76,7 +100,9 @@ const CALLS: Array<{ call: string; reach: (fail: (scope: nock.Interceptor) => vo
 	{
 		call: 'PATCH /webhooks/{id} (update in place)',
 		reach: async (fail) => {
-			nock(API).get('/v1/webhooks/whk_1').reply(200, { data: { id: 'whk_1', url: PROD_URL, events: EVENTS, active: false } });
+			nock(API)
+				.get('/v1/webhooks/whk_1')
+				.reply(200, { data: { id: 'whk_1', url: PROD_URL, events: EVENTS, active: false } });
 			fail(nock(API).patch('/v1/webhooks/whk_1'));
 			return await thrownBy(runWebhookMethod(trigger, triggerNode({}, stored()), 'checkExists'));
 		},
@@ -108,10 +134,18 @@ const CALLS: Array<{ call: string; reach: (fail: (scope: nock.Interceptor) => vo
 ];
 
 /** Each failure the API (or the network) can give, the fix its message must name, and whether it applies to a call. */
-const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call: string) => void; fix: RegExp; applies?: (call: string) => boolean }> = [
+const FAILURES: Array<{
+	failure: string;
+	answer: (scope: nock.Interceptor, call: string) => void;
+	fix: RegExp;
+	applies?: (call: string) => boolean;
+}> = [
 	{
 		failure: '400 validation_error',
-		answer: (s) => s.reply(400, { error: { code: 'validation_error', message: 'events: unknown event type "invoice.lost"' } }),
+		answer: (s) =>
+			s.reply(400, {
+				error: { code: 'validation_error', message: 'events: unknown event type "invoice.lost"' },
+			}),
 		fix: /Change what the API's message names \(the chosen events, or n8n's webhook URL: N8N_WEBHOOK_URL or WEBHOOK_URL\), then publish the workflow again/,
 	},
 	{
@@ -122,7 +156,12 @@ const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call:
 	{
 		failure: '403 insufficient_scope',
 		answer: (s, call) =>
-			s.reply(403, { error: { code: 'insufficient_scope', message: `Missing scope ${call.startsWith('GET') ? 'webhooks.read' : 'webhooks.write'}` } }),
+			s.reply(403, {
+				error: {
+					code: 'insufficient_scope',
+					message: `Missing scope ${call.startsWith('GET') ? 'webhooks.read' : 'webhooks.write'}`,
+				},
+			}),
 		fix: /Give the API key the scope "webhooks\.(read|write)" \(or "webhooks\.\*"\) in the Business Ops dashboard and update the credential, then publish the workflow again/,
 	},
 	{
@@ -139,22 +178,41 @@ const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call:
 	},
 	{
 		failure: '409 duplicate_resource',
-		answer: (s) => s.reply(409, { error: { code: 'duplicate_resource', message: 'A webhook subscription with this name and url exists' } }),
+		answer: (s) =>
+			s.reply(409, {
+				error: {
+					code: 'duplicate_resource',
+					message: 'A webhook subscription with this name and url exists',
+				},
+			}),
 		fix: /Delete the conflicting subscription in the Business Ops dashboard \(Webhooks\), then publish the workflow again/,
 	},
 	{
 		failure: '422 unprocessable',
-		answer: (s) => s.reply(422, { error: { code: 'unprocessable', message: 'The subscription cannot be changed now' } }),
+		answer: (s) =>
+			s.reply(422, {
+				error: { code: 'unprocessable', message: 'The subscription cannot be changed now' },
+			}),
 		fix: /Change what the API's message names/,
 	},
 	{
 		failure: '429 rate_limited',
-		answer: (s) => s.reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '1' }),
+		answer: (s) =>
+			s.reply(
+				429,
+				{ error: { code: 'rate_limited', message: 'Too many requests' } },
+				{ 'Retry-After': '1' },
+			),
 		fix: /publish the workflow again in a minute/,
 	},
 	{
 		failure: '429 with a Retry-After longer than the node waits',
-		answer: (s) => s.reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '3600' }),
+		answer: (s) =>
+			s.reply(
+				429,
+				{ error: { code: 'rate_limited', message: 'Too many requests' } },
+				{ 'Retry-After': '3600' },
+			),
 		fix: /\(the API asked to wait 3600 s\): publish the workflow again in 60 minutes/,
 	},
 	{
@@ -169,14 +227,17 @@ const FAILURES: Array<{ failure: string; answer: (scope: nock.Interceptor, call:
 	},
 	{
 		failure: 'a network failure (n8n 2.x: the code in the cause)',
-		answer: (s) => s.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+		answer: (s) =>
+			s.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
 		fix: /Check that n8n reaches the Base URL in the Business Ops API credential, then publish the workflow again/,
 	},
 ];
 
 describe('every API call of the lifecycle, every failure: the message names the fix', () => {
 	const cases = CALLS.flatMap(({ call, reach }) =>
-		FAILURES.filter(({ applies }) => applies?.(call) ?? true).map((f) => [call, f.failure, reach, f] as const),
+		FAILURES.filter(({ applies }) => applies?.(call) ?? true).map(
+			(f) => [call, f.failure, reach, f] as const,
+		),
 	);
 	test.each(cases)('%s: %s', async (call, _failure, reach, { answer, fix }) => {
 		const error = await reach((scope) => answer(scope, call));
@@ -189,7 +250,11 @@ describe('every API call of the lifecycle, every failure: the message names the 
 describe("the trigger's own activation errors name the fix", () => {
 	test('no events chosen: names the field', async () => {
 		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: [] }), 'create'));
-		expectSelfSufficient(error, /Choose at least one event/, /in "Event Names or IDs", then publish the workflow again/);
+		expectSelfSufficient(
+			error,
+			/Choose at least one event/,
+			/in "Event Names or IDs", then publish the workflow again/,
+		);
 	});
 
 	test('a webhook URL only a local network knows, with a public API: the settings that fix it, nothing sent', async () => {
@@ -204,31 +269,63 @@ describe("the trigger's own activation errors name the fix", () => {
 	});
 
 	test('a Timestamp Tolerance that is not a number: names the field and a value', async () => {
-		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: { timestampTolerance: '5m' } }), 'create'));
-		expectSelfSufficient(error, /"Timestamp Tolerance \(Seconds\)" must be a number/, /set it under Options, e\.g\. 300/);
+		const error = await thrownBy(
+			runWebhookMethod(trigger, triggerNode({ options: { timestampTolerance: '5m' } }), 'create'),
+		);
+		expectSelfSufficient(
+			error,
+			/"Timestamp Tolerance \(Seconds\)" must be a number/,
+			/set it under Options, e\.g\. 300/,
+		);
 	});
 
 	test('a yes/no option an expression gave as text that is not true or false: names the option', async () => {
-		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: { includeHeaders: 'yes' } }), 'create'));
-		expectSelfSufficient(error, /^Include Headers: must be true or false; the expression gave "yes"/, /Change it under Options, then publish the workflow again/);
+		const error = await thrownBy(
+			runWebhookMethod(trigger, triggerNode({ options: { includeHeaders: 'yes' } }), 'create'),
+		);
+		expectSelfSufficient(
+			error,
+			/^Include Headers: must be true or false; the expression gave "yes"/,
+			/Change it under Options, then publish the workflow again/,
+		);
 	});
 
 	test('Event Names with an entry that is not text, or none: names the field, nothing sent', async () => {
-		const notText = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: [null] as unknown as string[] }), 'checkExists'));
-		expectSelfSufficient(notText, /^Event Names or IDs: entry 1 of the list must be an event type \(text\); the expression gave null/, /Change the field, then publish the workflow again/);
-		const none = await thrownBy(runWebhookMethod(trigger, triggerNode({ events: ' , ' }), 'checkExists'));
-		expectSelfSufficient(none, /^Choose at least one event in "Event Names or IDs"/, /then publish the workflow again/);
+		const notText = await thrownBy(
+			runWebhookMethod(
+				trigger,
+				triggerNode({ events: [null] as unknown as string[] }),
+				'checkExists',
+			),
+		);
+		expectSelfSufficient(
+			notText,
+			/^Event Names or IDs: entry 1 of the list must be an event type \(text\); the expression gave null/,
+			/Change the field, then publish the workflow again/,
+		);
+		const none = await thrownBy(
+			runWebhookMethod(trigger, triggerNode({ events: ' , ' }), 'checkExists'),
+		);
+		expectSelfSufficient(
+			none,
+			/^Choose at least one event in "Event Names or IDs"/,
+			/then publish the workflow again/,
+		);
 	});
 
 	test('Custom settings that cannot work: names the field to set', async () => {
 		const custom = { signatureScheme: 'custom', customSignature: { settings: { header: '' } } };
-		const error = await thrownBy(runWebhookMethod(trigger, triggerNode({ options: custom }), 'create'));
+		const error = await thrownBy(
+			runWebhookMethod(trigger, triggerNode({ options: custom }), 'create'),
+		);
 		expectSelfSufficient(error, /^Custom signature/, /set "Signature Header"/);
 	});
 
 	test('the API returned no id: which subscription to delete by hand', async () => {
 		noneLeftBehind();
-		nock(API).post('/v1/webhooks').reply(201, { data: { url: PROD_URL, events: EVENTS, signingSecret: SECRET } });
+		nock(API)
+			.post('/v1/webhooks')
+			.reply(201, { data: { url: PROD_URL, events: EVENTS, signingSecret: SECRET } });
 		const error = await thrownBy(runWebhookMethod(trigger, triggerNode(), 'create'));
 		expectSelfSufficient(
 			error,
@@ -239,9 +336,17 @@ describe("the trigger's own activation errors name the fix", () => {
 
 	test('the API returned no signing secret: deleted again, publish again', async () => {
 		noneLeftBehind();
-		nock(API).post('/v1/webhooks').reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS } }).delete('/v1/webhooks/whk_2').reply(200, {});
+		nock(API)
+			.post('/v1/webhooks')
+			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS } })
+			.delete('/v1/webhooks/whk_2')
+			.reply(200, {});
 		const error = await thrownBy(runWebhookMethod(trigger, triggerNode(), 'create'));
-		expectSelfSufficient(error, /without returning its signing secret, so it was deleted again/, /publish the workflow again, and contact Business Ops support if this repeats/);
+		expectSelfSufficient(
+			error,
+			/without returning its signing secret, so it was deleted again/,
+			/publish the workflow again, and contact Business Ops support if this repeats/,
+		);
 	});
 
 	test('no signing secret and deleting it failed: publish again to retry, or which one to delete', async () => {
@@ -260,9 +365,15 @@ describe("the trigger's own activation errors name the fix", () => {
 	});
 
 	test('a Requests per Minute that is not a number: names the credential field', async () => {
-		const node = triggerNode({}, stored(), { credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 'many' } });
+		const node = triggerNode({}, stored(), {
+			credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 'many' },
+		});
 		const error = await thrownBy(runWebhookMethod(trigger, node, 'checkExists'));
-		expectSelfSufficient(error, /Requests per Minute in the Business Ops API credential/, /must be a number of 1 or more/);
+		expectSelfSufficient(
+			error,
+			/Requests per Minute in the Business Ops API credential/,
+			/must be a number of 1 or more/,
+		);
 	});
 });
 
@@ -271,10 +382,13 @@ describe('a network failure as n8n 1.x hands it over', () => {
 		// n8n-core 1.x wraps a timed-out request in a NodeApiError whose message is its own
 		// ("The connection was aborted, perhaps the server is offline") and whose httpCode is the code
 		const node = triggerNode().node;
-		const asN8n1Wraps = Object.assign(new NodeApiError(node, { message: 'timeout of 10000ms exceeded' }), {
-			message: 'The connection was aborted, perhaps the server is offline',
-			httpCode: 'ECONNABORTED',
-		});
+		const asN8n1Wraps = Object.assign(
+			new NodeApiError(node, { message: 'timeout of 10000ms exceeded' }),
+			{
+				message: 'The connection was aborted, perhaps the server is offline',
+				httpCode: 'ECONNABORTED',
+			},
+		);
 		const calls: unknown[] = [];
 		const ctx = {
 			getNode: () => node,
@@ -287,7 +401,11 @@ describe('a network failure as n8n 1.x hands it over', () => {
 			},
 		} as unknown as IHookFunctions;
 		const error = await thrownBy(apiRequest(ctx, 'GET', '/webhooks/whk_1', { activation: true }));
-		expectSelfSufficient(error, /^Could not complete GET \/webhooks\/whk_1: no answer within the timeout\./, PUBLISH_AGAIN);
+		expectSelfSufficient(
+			error,
+			/^Could not complete GET \/webhooks\/whk_1: no answer within the timeout\./,
+			PUBLISH_AGAIN,
+		);
 		expect(calls).toHaveLength(1);
 	});
 });

@@ -18,7 +18,11 @@ afterEach(() => {
 
 /** GET /webhooks: 150 other subscriptions, the first deleted after each read of page 1; `answered` runs after each answer. */
 function changingList(answered: () => void = () => {}) {
-	const rows: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({ id: `whk_o${i}`, url: `https://other.example/hook/${i}`, events: EVENTS }));
+	const rows: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({
+		id: `whk_o${i}`,
+		url: `https://other.example/hook/${i}`,
+		events: EVENTS,
+	}));
 	const sent: number[] = [];
 	let posts = 0;
 	nock(API)
@@ -28,7 +32,10 @@ function changingList(answered: () => void = () => {}) {
 		.reply((uri) => {
 			const page = Number(new URL(uri, API).searchParams.get('page'));
 			sent.push(page);
-			const body = { data: rows.slice((page - 1) * 100, page * 100), meta: { page, pageSize: 100, total: rows.length, hasMore: page * 100 < rows.length } };
+			const body = {
+				data: rows.slice((page - 1) * 100, page * 100),
+				meta: { page, pageSize: 100, total: rows.length, hasMore: page * 100 < rows.length },
+			};
 			if (page === 1) rows.shift();
 			answered();
 			return [200, body];
@@ -36,13 +43,19 @@ function changingList(answered: () => void = () => {}) {
 		.post('/v1/webhooks')
 		.reply(201, () => {
 			posts++;
-			return { data: { id: 'whk_2', signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=' } };
+			return {
+				data: { id: 'whk_2', signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=' },
+			};
 		});
 	return { sent, posts: () => posts };
 }
 
 async function publishError(): Promise<string | undefined> {
-	return await runWebhookMethod(trigger, createTriggerNode(trigger, { events: EVENTS }), 'create').then(
+	return await runWebhookMethod(
+		trigger,
+		createTriggerNode(trigger, { events: EVENTS }),
+		'create',
+	).then(
 		() => undefined,
 		(error: Error) => error.message,
 	);
@@ -61,7 +74,9 @@ test('the activation bound covers every read of the list, not each read on its o
 	const clock = manualClock();
 	// each answer takes 7 s: one read of two pages takes 14 s or more, three take 42 s, past the 30 s bound
 	const list = changingList(() => clock.advance(7_000));
-	expect(await publishError()).toMatch(/^The API's list still had more pages after 30 s of reading; stopped reading it \(GET \/webhooks\)\..* then publish the workflow again\.$/);
+	expect(await publishError()).toMatch(
+		/^The API's list still had more pages after 30 s of reading; stopped reading it \(GET \/webhooks\)\..* then publish the workflow again\.$/,
+	);
 	expect(list.sent.length).toBeLessThan(6);
 	expect(list.posts()).toBe(0);
 });

@@ -15,7 +15,14 @@ const junk = (byte: number) => `sha256=${Buffer.alloc(32, byte).toString('hex')}
 function hmacsOf(headers: Record<string, string>): { valid: boolean; hmacs: number } {
 	const spy = jest.spyOn(hmac, 'hmacOf');
 	try {
-		const result = verifyDelivery({ scheme: 'auto', secret: SECRET, headers, rawBody: BODY, nowSeconds: NOW, toleranceSeconds: 300 });
+		const result = verifyDelivery({
+			scheme: 'auto',
+			secret: SECRET,
+			headers,
+			rawBody: BODY,
+			nowSeconds: NOW,
+			toleranceSeconds: 300,
+		});
 		return { valid: result.valid, hmacs: spy.mock.calls.length };
 	} finally {
 		spy.mockRestore();
@@ -31,7 +38,12 @@ test('a second signature header of the same form adds no HMAC to a forged reques
 
 test("the API's signature verifies whichever header comes first", () => {
 	const genuine = `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`;
-	expect(hmacsOf({ 'x-relay-signature': `t=${NOW},v1=${Buffer.alloc(32, 3).toString('hex')}`, 'x-hub-signature-256': genuine })).toEqual({ valid: true, hmacs: 2 });
+	expect(
+		hmacsOf({
+			'x-relay-signature': `t=${NOW},v1=${Buffer.alloc(32, 3).toString('hex')}`,
+			'x-hub-signature-256': genuine,
+		}),
+	).toEqual({ valid: true, hmacs: 2 });
 });
 
 test("a stale delivery behind a relay header naming its own fresh t= is refused for the API's timestamp", () => {
@@ -44,6 +56,18 @@ test("a stale delivery behind a relay header naming its own fresh t= is refused 
 		'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_1.${sent}.`).update(BODY).digest('base64')}`,
 		'x-relay-signature': `t=${NOW},v1=${Buffer.alloc(32, 4).toString('hex')}`,
 	};
-	const result = verifyDelivery({ scheme: 'auto', secret, headers, rawBody: BODY, nowSeconds: NOW, toleranceSeconds: 300 });
-	expect(result).toEqual({ valid: false, kind: 'window', reason: 'signature does not match (and timestamp too old: a timestamp outside the window is not tried)' });
+	const result = verifyDelivery({
+		scheme: 'auto',
+		secret,
+		headers,
+		rawBody: BODY,
+		nowSeconds: NOW,
+		toleranceSeconds: 300,
+	});
+	expect(result).toEqual({
+		valid: false,
+		kind: 'window',
+		reason:
+			'signature does not match (and timestamp too old: a timestamp outside the window is not tried)',
+	});
 });

@@ -18,7 +18,12 @@ export const VECTOR = {
 	signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
 };
 
-export function standardHeaders(secret: string, id: string, timestamp: number, body: string | Buffer) {
+export function standardHeaders(
+	secret: string,
+	id: string,
+	timestamp: number,
+	body: string | Buffer,
+) {
 	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
 	const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
 	return {
@@ -33,7 +38,10 @@ export function githubSignature(secret: string, body: string | Buffer): string {
 }
 
 export function stripeV1(secret: string, timestamp: number, body: string | Buffer): string {
-	return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(body).digest('hex');
+	return createHmac('sha256', Buffer.from(secret, 'utf8'))
+		.update(`${timestamp}.`)
+		.update(body)
+		.digest('hex');
 }
 
 export function stripeSignature(secret: string, timestamp: number, body: string | Buffer): string {
@@ -79,10 +87,27 @@ export interface FormSpec {
 	algorithm?: 'sha256' | 'sha512';
 }
 
-export function formHeaders(spec: FormSpec, secret: string, id: string, timestamp: number, body: string | Buffer) {
-	const key = spec.key === 'whsec' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret, 'utf8');
-	const prefix = spec.content === 'body' ? '' : spec.content === 'timestamp.body' ? `${timestamp}.` : `${id}.${timestamp}.`;
-	const mac = createHmac(spec.algorithm ?? 'sha256', key).update(prefix).update(body).digest();
+export function formHeaders(
+	spec: FormSpec,
+	secret: string,
+	id: string,
+	timestamp: number,
+	body: string | Buffer,
+) {
+	const key =
+		spec.key === 'whsec'
+			? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+			: Buffer.from(secret, 'utf8');
+	const prefix =
+		spec.content === 'body'
+			? ''
+			: spec.content === 'timestamp.body'
+				? `${timestamp}.`
+				: `${id}.${timestamp}.`;
+	const mac = createHmac(spec.algorithm ?? 'sha256', key)
+		.update(prefix)
+		.update(body)
+		.digest();
 	const values = {
 		'v1,base64': `v1,${mac.toString('base64')}`,
 		'sha256=hex': `sha256=${mac.toString('hex')}`,

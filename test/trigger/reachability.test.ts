@@ -1,4 +1,7 @@
-import { localHostReason, unreachableWebhookProblem } from '../../nodes/BusinessOpsTrigger/reachability';
+import {
+	localHostReason,
+	unreachableWebhookProblem,
+} from '../../nodes/BusinessOpsTrigger/reachability';
 
 /** Hosts as `new URL(...).hostname` gives them (IPv6 in brackets, normalised). */
 const hostOf = (url: string) => new URL(url).hostname;
@@ -54,20 +57,31 @@ describe('localHostReason', () => {
 
 describe('unreachableWebhookProblem', () => {
 	test('a local webhook URL with a public API is a problem naming the URL, why and the API host', () => {
-		const problem = unreachableWebhookProblem('http://localhost:5678/webhook/abc/webhook', 'https://api.example.com/v1');
+		const problem = unreachableWebhookProblem(
+			'http://localhost:5678/webhook/abc/webhook',
+			'https://api.example.com/v1',
+		);
 		expect(problem).toBe(
 			'The webhook URL http://localhost:5678/webhook/abc/webhook points at localhost (localhost), which the API at api.example.com cannot reach, so no event would ever arrive. Set N8N_WEBHOOK_URL (n8n 2.x) or WEBHOOK_URL (n8n 1.x) to the public address of n8n (or of a tunnel to it) and restart n8n; if the API reaches n8n over a VPN or private network, turn on Options → Skip Reachability Check.',
 		);
 	});
 
 	test('a local or private API (the sandbox, an API on the same network) expects a local webhook URL', () => {
-		expect(unreachableWebhookProblem('http://localhost:5678/webhook/a', 'http://127.0.0.1:3000/v1')).toBeUndefined();
-		expect(unreachableWebhookProblem('http://10.0.0.5/webhook/a', 'https://api.corp.internal/v1')).toBeUndefined();
-		expect(unreachableWebhookProblem('http://n8n:5678/webhook/a', 'http://business-ops/v1')).toBeUndefined();
+		expect(
+			unreachableWebhookProblem('http://localhost:5678/webhook/a', 'http://127.0.0.1:3000/v1'),
+		).toBeUndefined();
+		expect(
+			unreachableWebhookProblem('http://10.0.0.5/webhook/a', 'https://api.corp.internal/v1'),
+		).toBeUndefined();
+		expect(
+			unreachableWebhookProblem('http://n8n:5678/webhook/a', 'http://business-ops/v1'),
+		).toBeUndefined();
 	});
 
 	test('a public webhook URL is fine', () => {
-		expect(unreachableWebhookProblem('https://n8n.example.org/webhook/a', 'https://api.example.com/v1')).toBeUndefined();
+		expect(
+			unreachableWebhookProblem('https://n8n.example.org/webhook/a', 'https://api.example.com/v1'),
+		).toBeUndefined();
 	});
 
 	test('unparsable URLs are left to the API to judge', () => {

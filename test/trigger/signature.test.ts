@@ -5,12 +5,29 @@ import { createHmac } from 'node:crypto';
 // digests, which must go through crypto.timingSafeEqual.
 jest.mock('crypto', () => {
 	const actual = jest.requireActual<typeof import('crypto')>('crypto');
-	return { ...actual, createHmac: jest.fn(actual.createHmac), timingSafeEqual: jest.fn(actual.timingSafeEqual) };
+	return {
+		...actual,
+		createHmac: jest.fn(actual.createHmac),
+		timingSafeEqual: jest.fn(actual.timingSafeEqual),
+	};
 });
 
-import { MAX_SEARCH_BODY_BYTES, MAX_SEARCH_HMACS } from '../../nodes/BusinessOpsTrigger/signatures/auto';
-import { keyOf, toleranceOf, type CustomSignature, type SignedForm, type VerifyResult } from '../../nodes/BusinessOpsTrigger/signatures/hmac';
-import { customProblem, verifyDelivery, type VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
+import {
+	MAX_SEARCH_BODY_BYTES,
+	MAX_SEARCH_HMACS,
+} from '../../nodes/BusinessOpsTrigger/signatures/auto';
+import {
+	keyOf,
+	toleranceOf,
+	type CustomSignature,
+	type SignedForm,
+	type VerifyResult,
+} from '../../nodes/BusinessOpsTrigger/signatures/hmac';
+import {
+	customProblem,
+	verifyDelivery,
+	type VerifyOptions,
+} from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
 	formHeaders,
@@ -25,7 +42,8 @@ import {
 const NOW = VECTOR.timestamp;
 const SECRET = 'whsec_c2VjcmV0LWZvci10aGUtdHJpZ2dlci10ZXN0cy0xMjM0NQ==';
 const standardWebhooksKey = (secret: string) => keyOf(secret, 'whsecBase64');
-const BODY = '{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
+const BODY =
+	'{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
 
 function verify(overrides: Partial<VerifyOptions>): VerifyResult {
 	return verifyDelivery({
@@ -67,11 +85,15 @@ describe('Standard Webhooks', () => {
 	});
 
 	test('the test-side signer reproduces the vector (so the other tests sign correctly)', () => {
-		expect(standardHeaders(VECTOR.secret, VECTOR.id, VECTOR.timestamp, VECTOR.body)).toEqual(vector);
+		expect(standardHeaders(VECTOR.secret, VECTOR.id, VECTOR.timestamp, VECTOR.body)).toEqual(
+			vector,
+		);
 	});
 
 	test('the key is the base64 after whsec_, not the secret text', () => {
-		expect(standardWebhooksKey(VECTOR.secret)).toEqual(Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64'));
+		expect(standardWebhooksKey(VECTOR.secret)).toEqual(
+			Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64'),
+		);
 	});
 
 	test('header names are matched whatever their case', () => {
@@ -92,7 +114,9 @@ describe('Standard Webhooks', () => {
 		const twin = alphabet[alphabet.indexOf(signature[last]) ^ 1];
 		const spelledOtherwise = `${signature.slice(0, last)}${twin}${signature.slice(last + 1)}`;
 		// the same bytes to a lenient decoder: only a canonical check tells them apart
-		expect(Buffer.from(spelledOtherwise.slice(3), 'base64')).toEqual(Buffer.from(signature.slice(3), 'base64'));
+		expect(Buffer.from(spelledOtherwise.slice(3), 'base64')).toEqual(
+			Buffer.from(signature.slice(3), 'base64'),
+		);
 		const headers = { ...vector, 'webhook-signature': spelledOtherwise };
 		expect(run(headers).valid).toBe(false);
 		expect(run(headers, { scheme: 'auto' }).valid).toBe(false);
@@ -101,7 +125,9 @@ describe('Standard Webhooks', () => {
 	test('the same JSON with different bytes (re-serialised) is refused', () => {
 		const reserialised = JSON.stringify(JSON.parse(VECTOR.body));
 		expect(reserialised).not.toBe(VECTOR.body);
-		expect(reasonOf(run(vector, { rawBody: Buffer.from(reserialised) }))).toBe('signature does not match');
+		expect(reasonOf(run(vector, { rawBody: Buffer.from(reserialised) }))).toBe(
+			'signature does not match',
+		);
 	});
 
 	test('timestamps up to the tolerance are accepted, beyond it refused (stale and future)', () => {
@@ -109,27 +135,36 @@ describe('Standard Webhooks', () => {
 		expect(run(vector, { nowSeconds: NOW - 300 }).valid).toBe(true);
 		expect(reasonOf(run(vector, { nowSeconds: NOW + 301 }))).toBe('timestamp too old');
 		expect(reasonOf(run(vector, { nowSeconds: NOW - 301 }))).toBe('timestamp in the future');
-		expect(reasonOf(run(vector, { nowSeconds: NOW + 61, toleranceSeconds: 60 }))).toBe('timestamp too old');
+		expect(reasonOf(run(vector, { nowSeconds: NOW + 61, toleranceSeconds: 60 }))).toBe(
+			'timestamp too old',
+		);
 	});
 
 	test('the signature is spelled as the specification says: URL-safe or unpadded base64 is refused (Auto reads both)', () => {
 		const urlSafe = VECTOR.signature.replace(/\+/g, '-').replace(/\//g, '_');
 		const unpadded = VECTOR.signature.replace(/=$/, '');
 		for (const value of [urlSafe, unpadded]) {
-			expect(reasonOf(run({ ...vector, 'webhook-signature': value }))).toBe('malformed webhook-signature header');
+			expect(reasonOf(run({ ...vector, 'webhook-signature': value }))).toBe(
+				'malformed webhook-signature header',
+			);
 			expect(run({ ...vector, 'webhook-signature': value }, { scheme: 'auto' }).valid).toBe(true);
 		}
 	});
 
 	test('a timestamp that was signed but moved is refused', () => {
-		expect(reasonOf(run({ ...vector, 'webhook-timestamp': String(NOW + 1) }))).toBe('signature does not match');
+		expect(reasonOf(run({ ...vector, 'webhook-timestamp': String(NOW + 1) }))).toBe(
+			'signature does not match',
+		);
 	});
 
-	test.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])('missing %s is refused', (name) => {
-		const headers: Record<string, string> = { ...vector };
-		delete headers[name];
-		expect(reasonOf(run(headers))).toBe(`missing ${name} header`);
-	});
+	test.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])(
+		'missing %s is refused',
+		(name) => {
+			const headers: Record<string, string> = { ...vector };
+			delete headers[name];
+			expect(reasonOf(run(headers))).toBe(`missing ${name} header`);
+		},
+	);
 
 	test.each([
 		['webhook-signature', 'g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='],
@@ -150,10 +185,16 @@ describe('Standard Webhooks', () => {
 
 	test('several signatures (secret rotation): one valid is enough', () => {
 		const other = 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
-		expect(run({ ...vector, 'webhook-signature': `${other} ${VECTOR.signature}` }).valid).toBe(true);
+		expect(run({ ...vector, 'webhook-signature': `${other} ${VECTOR.signature}` }).valid).toBe(
+			true,
+		);
 		expect(run({ ...vector, 'webhook-signature': `v2,xyz ${VECTOR.signature}` }).valid).toBe(true);
-		expect(run({ ...vector, 'webhook-signature': `${VECTOR.signature} ${other}` }).valid).toBe(true);
-		expect(reasonOf(run({ ...vector, 'webhook-signature': `${other} ${other}` }))).toBe('signature does not match');
+		expect(run({ ...vector, 'webhook-signature': `${VECTOR.signature} ${other}` }).valid).toBe(
+			true,
+		);
+		expect(reasonOf(run({ ...vector, 'webhook-signature': `${other} ${other}` }))).toBe(
+			'signature does not match',
+		);
 	});
 
 	test('a wrong secret is refused', () => {
@@ -173,36 +214,54 @@ describe('GitHub-style', () => {
 
 	test('the key is the whole secret as UTF-8 (whsec_ included)', () => {
 		const base64Keyed = `sha256=${createHmac('sha256', standardWebhooksKey(SECRET)).update(BODY).digest('hex')}`;
-		expect(verify({ scheme: 'github', headers: { 'x-hub-signature-256': base64Keyed } }).valid).toBe(false);
+		expect(
+			verify({ scheme: 'github', headers: { 'x-hub-signature-256': base64Keyed } }).valid,
+		).toBe(false);
 	});
 
 	test('upper-case hex is accepted', () => {
 		const value = `sha256=${headers['x-hub-signature-256'].slice('sha256='.length).toUpperCase()}`;
-		expect(verify({ scheme: 'github', headers: { 'x-hub-signature-256': value } }).valid).toBe(true);
+		expect(verify({ scheme: 'github', headers: { 'x-hub-signature-256': value } }).valid).toBe(
+			true,
+		);
 	});
 
 	test('a prefix counts only where a value starts (after a space or comma), under GitHub- and Stripe-style', () => {
 		const value = headers['x-hub-signature-256'];
-		expect(reasonOf(verify({ scheme: 'github', headers: { 'x-hub-signature-256': `x${value}` } }))).toBe('malformed X-Hub-Signature-256 header');
-		expect(verify({ scheme: 'github', headers: { 'x-hub-signature-256': `a,${value}` } }).valid).toBe(true);
+		expect(
+			reasonOf(verify({ scheme: 'github', headers: { 'x-hub-signature-256': `x${value}` } })),
+		).toBe('malformed X-Hub-Signature-256 header');
+		expect(
+			verify({ scheme: 'github', headers: { 'x-hub-signature-256': `a,${value}` } }).valid,
+		).toBe(true);
 		const stripe = `t=${NOW},xv1=${stripeV1(SECRET, NOW, BODY)}`;
-		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': stripe } }))).toBe('malformed Stripe-Signature header');
+		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': stripe } }))).toBe(
+			'malformed Stripe-Signature header',
+		);
 	});
 
 	test('a configured header is read instead of the default', () => {
 		const custom = { 'x-signature': githubSignature(SECRET, BODY) };
-		expect(verify({ scheme: 'github', headers: custom, signatureHeader: 'X-Signature' }).valid).toBe(true);
+		expect(
+			verify({ scheme: 'github', headers: custom, signatureHeader: 'X-Signature' }).valid,
+		).toBe(true);
 		expect(reasonOf(verify({ scheme: 'github', headers, signatureHeader: 'X-Signature' }))).toBe(
 			'missing X-Signature header',
 		);
 	});
 
 	test('tampered body, wrong secret, missing and malformed headers are refused', () => {
-		expect(reasonOf(verify({ scheme: 'github', headers, rawBody: Buffer.from(BODY.replace('inv_1', 'inv_2')) }))).toBe(
+		expect(
+			reasonOf(
+				verify({ scheme: 'github', headers, rawBody: Buffer.from(BODY.replace('inv_1', 'inv_2')) }),
+			),
+		).toBe('signature does not match');
+		expect(reasonOf(verify({ scheme: 'github', headers, secret: 'another-secret-of-20' }))).toBe(
 			'signature does not match',
 		);
-		expect(reasonOf(verify({ scheme: 'github', headers, secret: 'another-secret-of-20' }))).toBe('signature does not match');
-		expect(reasonOf(verify({ scheme: 'github', headers: {} }))).toBe('missing X-Hub-Signature-256 header');
+		expect(reasonOf(verify({ scheme: 'github', headers: {} }))).toBe(
+			'missing X-Hub-Signature-256 header',
+		);
 		const hex = headers['x-hub-signature-256'].slice('sha256='.length);
 		for (const bad of [hex, `sha1=${hex}`, `sha256=${hex.slice(2)}`, `sha256=${hex}zz`]) {
 			expect(reasonOf(verify({ scheme: 'github', headers: { 'x-hub-signature-256': bad } }))).toBe(
@@ -247,24 +306,36 @@ describe('Stripe-style', () => {
 
 	test('missing and malformed headers are refused', () => {
 		const v1 = stripeV1(SECRET, NOW, BODY);
-		expect(reasonOf(verify({ scheme: 'stripe', headers: {} }))).toBe('missing Stripe-Signature header');
-		for (const bad of [`v1=${v1}`, `t=${NOW}`, `t=${NOW},t=${NOW + 1},v1=${v1}`, `t=${NOW},v1=xyz`, 'garbage']) {
+		expect(reasonOf(verify({ scheme: 'stripe', headers: {} }))).toBe(
+			'missing Stripe-Signature header',
+		);
+		for (const bad of [
+			`v1=${v1}`,
+			`t=${NOW}`,
+			`t=${NOW},t=${NOW + 1},v1=${v1}`,
+			`t=${NOW},v1=xyz`,
+			'garbage',
+		]) {
 			expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': bad } }))).toBe(
 				'malformed Stripe-Signature header',
 			);
 		}
-		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': `t=soon,v1=${v1}` } }))).toBe(
-			'malformed timestamp',
-		);
+		expect(
+			reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': `t=soon,v1=${v1}` } })),
+		).toBe('malformed timestamp');
 	});
 
 	test('tampered body and wrong secret are refused; a configured header is read', () => {
 		expect(reasonOf(verify({ scheme: 'stripe', headers, rawBody: Buffer.from(`${BODY} `) }))).toBe(
 			'signature does not match',
 		);
-		expect(reasonOf(verify({ scheme: 'stripe', headers, secret: 'whsec_another-secret' }))).toBe('signature does not match');
+		expect(reasonOf(verify({ scheme: 'stripe', headers, secret: 'whsec_another-secret' }))).toBe(
+			'signature does not match',
+		);
 		const custom = { 'x-bo-signature': stripeSignature(SECRET, NOW, BODY) };
-		expect(verify({ scheme: 'stripe', headers: custom, signatureHeader: 'X-BO-Signature' }).valid).toBe(true);
+		expect(
+			verify({ scheme: 'stripe', headers: custom, signatureHeader: 'X-BO-Signature' }).valid,
+		).toBe(true);
 	});
 });
 
@@ -272,14 +343,68 @@ describe('Auto: finds the API form without weakening the check', () => {
 	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
 	/** Forms an API might use, beyond the three named schemes: header names, value forms, contents, keys. */
 	const FORMS: Array<[string, FormSpec]> = [
-		['Standard Webhooks', { header: 'webhook-signature', value: 'v1,base64', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'webhook-timestamp', idHeader: 'webhook-id' }],
-		['GitHub-style under another header', { header: 'X-BusinessOps-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }],
-		['Stripe-style under another header', { header: 'X-Signature', value: 't=,v1=hex', content: 'timestamp.body', key: 'secret' }],
+		[
+			'Standard Webhooks',
+			{
+				header: 'webhook-signature',
+				value: 'v1,base64',
+				content: 'id.timestamp.body',
+				key: 'whsec',
+				timestampHeader: 'webhook-timestamp',
+				idHeader: 'webhook-id',
+			},
+		],
+		[
+			'GitHub-style under another header',
+			{ header: 'X-BusinessOps-Signature', value: 'sha256=hex', content: 'body', key: 'secret' },
+		],
+		[
+			'Stripe-style under another header',
+			{ header: 'X-Signature', value: 't=,v1=hex', content: 'timestamp.body', key: 'secret' },
+		],
 		['bare hex of the body', { header: 'Signature', value: 'hex', content: 'body', key: 'secret' }],
-		['bare base64, timestamp header', { header: 'X-Webhook-Signature', value: 'base64', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Webhook-Timestamp' }],
-		['bare hex, whsec key, id and timestamp headers', { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'X-Signature-Timestamp', idHeader: 'X-Message-Id' }],
-		['v1,<base64> of timestamp.body with the whole secret', { header: 'BO-Signature', value: 'v1,base64', content: 'timestamp.body', key: 'secret', timestampHeader: 'BO-Timestamp' }],
-		['sha256=<hex> of id.timestamp.body (Svix-like headers)', { header: 'svix-signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'svix-timestamp', idHeader: 'svix-id' }],
+		[
+			'bare base64, timestamp header',
+			{
+				header: 'X-Webhook-Signature',
+				value: 'base64',
+				content: 'timestamp.body',
+				key: 'secret',
+				timestampHeader: 'X-Webhook-Timestamp',
+			},
+		],
+		[
+			'bare hex, whsec key, id and timestamp headers',
+			{
+				header: 'X-Signature',
+				value: 'hex',
+				content: 'id.timestamp.body',
+				key: 'whsec',
+				timestampHeader: 'X-Signature-Timestamp',
+				idHeader: 'X-Message-Id',
+			},
+		],
+		[
+			'v1,<base64> of timestamp.body with the whole secret',
+			{
+				header: 'BO-Signature',
+				value: 'v1,base64',
+				content: 'timestamp.body',
+				key: 'secret',
+				timestampHeader: 'BO-Timestamp',
+			},
+		],
+		[
+			'sha256=<hex> of id.timestamp.body (Svix-like headers)',
+			{
+				header: 'svix-signature',
+				value: 'sha256=hex',
+				content: 'id.timestamp.body',
+				key: 'whsec',
+				timestampHeader: 'svix-timestamp',
+				idHeader: 'svix-id',
+			},
+		],
 	];
 
 	test.each(FORMS)('%s: accepted, and the form it names verifies under Custom', (_name, spec) => {
@@ -288,8 +413,18 @@ describe('Auto: finds the API form without weakening the check', () => {
 		expect(result.valid).toBe(true);
 		if (!result.valid) return;
 		// exactly the Custom settings that accept this form, as the log names them
-		const prefixes: Record<FormSpec['value'], string> = { 'v1,base64': 'v1,', 'sha256=hex': 'sha256=', 't=,v1=hex': 'v1=', hex: '', base64: '' };
-		const contents = { body: '{body}', 'timestamp.body': '{timestamp}.{body}', 'id.timestamp.body': '{ID}.{timestamp}.{body}' } as const;
+		const prefixes: Record<FormSpec['value'], string> = {
+			'v1,base64': 'v1,',
+			'sha256=hex': 'sha256=',
+			't=,v1=hex': 'v1=',
+			hex: '',
+			base64: '',
+		};
+		const contents = {
+			body: '{body}',
+			'timestamp.body': '{timestamp}.{body}',
+			'id.timestamp.body': '{ID}.{timestamp}.{body}',
+		} as const;
 		const custom: CustomSignature = {
 			header: spec.header,
 			prefix: prefixes[spec.value],
@@ -305,16 +440,27 @@ describe('Auto: finds the API form without weakening the check', () => {
 		expect(result.timestamp).toBe(spec.content === 'body' ? undefined : NOW);
 		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({ valid: true });
 		// the same form, tampered or signed with another secret, is refused
-		expect(reasonOf(verify({ headers, rawBody: Buffer.from(`${BODY} `) }))).toBe('signature does not match');
-		expect(reasonOf(verify({ headers: formHeaders(spec, 'whsec_b3RoZXI=', ID, NOW, BODY) }))).toBe('signature does not match');
+		expect(reasonOf(verify({ headers, rawBody: Buffer.from(`${BODY} `) }))).toBe(
+			'signature does not match',
+		);
+		expect(reasonOf(verify({ headers: formHeaders(spec, 'whsec_b3RoZXI=', ID, NOW, BODY) }))).toBe(
+			'signature does not match',
+		);
 	});
 
 	test('a signed timestamp outside the window is refused, from a header or from t=', () => {
 		for (const spec of [FORMS[1 + 1][1], FORMS[4][1], FORMS[0][1]]) {
 			// outside the window a timestamp is not even hashed; the reason says why nothing matched
-			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY) }))).toMatch(/^signature does not match \(and timestamp too old/);
-			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW + 301, BODY) }))).toMatch(/^signature does not match \(and timestamp in the future/);
-			expect(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY), toleranceSeconds: 400 }).valid).toBe(true);
+			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY) }))).toMatch(
+				/^signature does not match \(and timestamp too old/,
+			);
+			expect(reasonOf(verify({ headers: formHeaders(spec, SECRET, ID, NOW + 301, BODY) }))).toMatch(
+				/^signature does not match \(and timestamp in the future/,
+			);
+			expect(
+				verify({ headers: formHeaders(spec, SECRET, ID, NOW - 301, BODY), toleranceSeconds: 400 })
+					.valid,
+			).toBe(true);
 		}
 	});
 
@@ -323,14 +469,19 @@ describe('Auto: finds the API form without weakening the check', () => {
 		const result = verify({ headers });
 		expect(result).toMatchObject({ valid: true, timestamp: NOW });
 		if (!result.valid) return;
-		expect(verify({ scheme: 'custom', custom: result.form.custom, headers })).toMatchObject({ valid: true, timestamp: NOW });
+		expect(verify({ scheme: 'custom', custom: result.form.custom, headers })).toMatchObject({
+			valid: true,
+			timestamp: NOW,
+		});
 		const stale = { 'X-Sig-Signature': `ts=${NOW - 400} v1=${stripeV1(SECRET, NOW - 400, BODY)}` };
 		expect(reasonOf(verify({ headers: stale }))).toMatch(/timestamp too old/);
 	});
 
 	test('a signature over timestamp.body does not verify once the timestamp is changed or left out', () => {
 		const headers = formHeaders(FORMS[4][1], SECRET, ID, NOW, BODY);
-		expect(reasonOf(verify({ headers: { ...headers, 'X-Webhook-Timestamp': String(NOW + 1) } }))).toBe('signature does not match');
+		expect(
+			reasonOf(verify({ headers: { ...headers, 'X-Webhook-Timestamp': String(NOW + 1) } })),
+		).toBe('signature does not match');
 		const withoutTimestamp = { ...headers };
 		delete (withoutTimestamp as Record<string, string>)['X-Webhook-Timestamp'];
 		expect(reasonOf(verify({ headers: withoutTimestamp }))).toBe('signature does not match');
@@ -342,12 +493,16 @@ describe('Auto: finds the API form without weakening the check', () => {
 		expect(verify({ headers: { Signature: `${other} ${good}` } }).valid).toBe(true);
 		expect(verify({ headers: { Signature: `${other},${good}` } }).valid).toBe(true);
 		expect(verify({ headers: { Signature: [other, good] } }).valid).toBe(true);
-		expect(reasonOf(verify({ headers: { Signature: `${other} ${other}` } }))).toBe('signature does not match');
+		expect(reasonOf(verify({ headers: { Signature: `${other} ${other}` } }))).toBe(
+			'signature does not match',
+		);
 	});
 
 	test('a header set under Signature Header is searched even without "signature" in its name', () => {
 		const headers = { 'X-BO-Sig': githubSignature(SECRET, BODY) };
-		expect(reasonOf(verify({ headers }))).toBe('missing signature header (no header name contains "signature")');
+		expect(reasonOf(verify({ headers }))).toBe(
+			'missing signature header (no header name contains "signature")',
+		);
 		expect(verify({ headers, signatureHeader: 'X-BO-Sig' }).valid).toBe(true);
 	});
 
@@ -358,16 +513,26 @@ describe('Auto: finds the API form without weakening the check', () => {
 		expect(reasonOf(verify({ headers: { 'X-Signature': 'nonsense' } }))).toBe(
 			'malformed X-Signature header: no HMAC-SHA256 value in hex or base64',
 		);
-		expect(reasonOf(verify({ headers: { 'X-Signature': 'sha256=abc' } }))).toMatch(/^malformed X-Signature header/);
+		expect(reasonOf(verify({ headers: { 'X-Signature': 'sha256=abc' } }))).toMatch(
+			/^malformed X-Signature header/,
+		);
 		// a header name without a value (Node's IncomingMessage never gives one, a caller might) is no header
-		expect(reasonOf(verify({ headers: { 'X-Signature': undefined } }))).toBe('missing signature header (no header name contains "signature")');
+		expect(reasonOf(verify({ headers: { 'X-Signature': undefined } }))).toBe(
+			'missing signature header (no header name contains "signature")',
+		);
 	});
 
 	test('the secret used the way of another form does not verify (key forms are not mixed up)', () => {
-		const keyedWithText = createHmac('sha256', Buffer.from('whsec_other', 'utf8')).update(BODY).digest('hex');
-		expect(reasonOf(verify({ headers: { Signature: keyedWithText } }))).toBe('signature does not match');
+		const keyedWithText = createHmac('sha256', Buffer.from('whsec_other', 'utf8'))
+			.update(BODY)
+			.digest('hex');
+		expect(reasonOf(verify({ headers: { Signature: keyedWithText } }))).toBe(
+			'signature does not match',
+		);
 		const mac = createHmac('sha512', Buffer.from(SECRET, 'utf8')).update(BODY).digest('hex');
-		expect(reasonOf(verify({ headers: { Signature: mac } }))).toMatch(/^malformed Signature header/);
+		expect(reasonOf(verify({ headers: { Signature: mac } }))).toMatch(
+			/^malformed Signature header/,
+		);
 	});
 });
 
@@ -383,8 +548,14 @@ describe('Custom', () => {
 		algorithm: 'sha512',
 	};
 	const signed = (custom = base, timestamp = NOW, body = BODY) => {
-		const mac = createHmac('sha512', Buffer.from(SECRET, 'utf8')).update(`evt_9:${timestamp}:${body}`).digest('hex');
-		return { 'X-Sig': `${custom.prefix}${mac}`, 'X-Sig-Time': String(timestamp), 'X-Sig-Id': 'evt_9' };
+		const mac = createHmac('sha512', Buffer.from(SECRET, 'utf8'))
+			.update(`evt_9:${timestamp}:${body}`)
+			.digest('hex');
+		return {
+			'X-Sig': `${custom.prefix}${mac}`,
+			'X-Sig-Time': String(timestamp),
+			'X-Sig-Id': 'evt_9',
+		};
 	};
 
 	test('every part set by hand, HMAC-SHA512 with a template of its own', () => {
@@ -393,78 +564,202 @@ describe('Custom', () => {
 			form: { description: 'Custom (header X-Sig)', custom: base, signedId: 'evt_9' },
 			timestamp: NOW,
 		});
-		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: signed(base, NOW - 301) }))).toBe('timestamp too old');
-		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: { ...signed(), 'X-Sig-Id': 'evt_8' } }))).toBe(
-			'signature does not match',
+		expect(
+			reasonOf(verify({ scheme: 'custom', custom: base, headers: signed(base, NOW - 301) })),
+		).toBe('timestamp too old');
+		expect(
+			reasonOf(
+				verify({ scheme: 'custom', custom: base, headers: { ...signed(), 'X-Sig-Id': 'evt_8' } }),
+			),
+		).toBe('signature does not match');
+		expect(
+			reasonOf(
+				verify({ scheme: 'custom', custom: { ...base, algorithm: 'sha256' }, headers: signed() }),
+			),
+		).toMatch(/^malformed X-Sig header: expected sha512=<hex HMAC-SHA256>/);
+		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: {} }))).toBe(
+			'missing X-Sig header',
 		);
-		expect(reasonOf(verify({ scheme: 'custom', custom: { ...base, algorithm: 'sha256' }, headers: signed() }))).toMatch(
-			/^malformed X-Sig header: expected sha512=<hex HMAC-SHA256>/,
-		);
-		expect(reasonOf(verify({ scheme: 'custom', custom: base, headers: {} }))).toBe('missing X-Sig header');
 	});
 
 	test('the timestamp from t= of the signature header when no timestamp header is set', () => {
-		const custom: CustomSignature = { ...base, prefix: 'v1=', content: '{timestamp}.{body}', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
+		const custom: CustomSignature = {
+			...base,
+			prefix: 'v1=',
+			content: '{timestamp}.{body}',
+			timestampHeader: '',
+			idHeader: '',
+			algorithm: 'sha256',
+		};
 		const headers = { 'X-Sig': stripeSignature(SECRET, NOW, BODY) };
-		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({ valid: true, timestamp: NOW });
-		expect(reasonOf(verify({ scheme: 'custom', custom, headers: { 'X-Sig': `v1=${stripeV1(SECRET, NOW, BODY)}` } }))).toBe(
-			'missing timestamp (t= in X-Sig)',
-		);
+		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({
+			valid: true,
+			timestamp: NOW,
+		});
+		expect(
+			reasonOf(
+				verify({
+					scheme: 'custom',
+					custom,
+					headers: { 'X-Sig': `v1=${stripeV1(SECRET, NOW, BODY)}` },
+				}),
+			),
+		).toBe('missing timestamp (t= in X-Sig)');
 	});
 
 	test('settings that cannot work are refused with what to fix', () => {
-		expect(customProblem({ ...base, header: ' ' })).toBe('Custom signature: set "Signature Header"');
-		expect(customProblem({ ...base, content: '{timestamp}' })).toMatch(/must contain \{body\} exactly once/);
-		expect(customProblem({ ...base, content: '{body}{body}' })).toMatch(/must contain \{body\} exactly once/);
+		expect(customProblem({ ...base, header: ' ' })).toBe(
+			'Custom signature: set "Signature Header"',
+		);
+		expect(customProblem({ ...base, content: '{timestamp}' })).toMatch(
+			/must contain \{body\} exactly once/,
+		);
+		expect(customProblem({ ...base, content: '{body}{body}' })).toMatch(
+			/must contain \{body\} exactly once/,
+		);
 		expect(customProblem({ ...base, content: '{ts}.{body}' })).toBe(
 			'Custom signature: "Signed Content" has {ts}; use {body}, {timestamp} and {ID}',
 		);
-		expect(customProblem({ ...base, idHeader: '' })).toBe('Custom signature: "Signed Content" uses {ID}, so set "ID Header"');
-		expect(customProblem(base)).toBeUndefined();
-		expect(reasonOf(verify({ scheme: 'custom', custom: { ...base, header: '' }, headers: signed() }))).toBe(
-			'Custom signature: set "Signature Header"',
+		expect(customProblem({ ...base, idHeader: '' })).toBe(
+			'Custom signature: "Signed Content" uses {ID}, so set "ID Header"',
 		);
+		expect(customProblem(base)).toBeUndefined();
+		expect(
+			reasonOf(verify({ scheme: 'custom', custom: { ...base, header: '' }, headers: signed() })),
+		).toBe('Custom signature: set "Signature Header"');
 		// Custom without settings checks nothing against nothing: refused as unset
-		expect(verify({ scheme: 'custom', headers: signed() })).toEqual({ valid: false, kind: 'settings', reason: 'Custom signature: set "Signature Header"' });
+		expect(verify({ scheme: 'custom', headers: signed() })).toEqual({
+			valid: false,
+			kind: 'settings',
+			reason: 'Custom signature: set "Signature Header"',
+		});
 	});
 });
 
 describe('a signature header that arrives twice (a proxy, or the API during key rotation): one valid entry verifies', () => {
-	const custom: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Sig-Time', idHeader: '', algorithm: 'sha256' };
+	const custom: CustomSignature = {
+		header: 'X-Sig',
+		prefix: 'sha256=',
+		encoding: 'hex',
+		content: '{timestamp}.{body}',
+		key: 'secret',
+		timestampHeader: 'X-Sig-Time',
+		idHeader: '',
+		algorithm: 'sha256',
+	};
 	const junkHex = (fill: number) => Buffer.alloc(32, fill).toString('hex');
 	const junkBase64 = (fill: number) => Buffer.alloc(32, fill).toString('base64');
 	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
 	const standardRest = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW) };
 	/** Per scheme: the signature header, a genuine value, other values (an old key's), and the other headers the delivery carries. */
-	const CASES: Array<[string, Partial<VerifyOptions>, string, string, (fill: number) => string, Record<string, string>]> = [
-		['Standard Webhooks', { scheme: 'standardWebhooks' }, 'webhook-signature', standard['webhook-signature'], (fill) => `v1,${junkBase64(fill)}`, standardRest],
-		['GitHub-style', { scheme: 'github' }, 'x-hub-signature-256', githubSignature(SECRET, BODY), (fill) => `sha256=${junkHex(fill)}`, {}],
-		['Stripe-style', { scheme: 'stripe' }, 'stripe-signature', stripeSignature(SECRET, NOW, BODY), (fill) => `t=${NOW},v1=${junkHex(fill)}`, {}],
-		['Custom', { scheme: 'custom', custom }, 'x-sig', `sha256=${stripeV1(SECRET, NOW, BODY)}`, (fill) => `sha256=${junkHex(fill)}`, { 'x-sig-time': String(NOW) }],
-		['Auto, Standard Webhooks form', {}, 'webhook-signature', standard['webhook-signature'], (fill) => `v1,${junkBase64(fill)}`, standardRest],
-		['Auto, GitHub-style form', {}, 'x-hub-signature-256', githubSignature(SECRET, BODY), (fill) => `sha256=${junkHex(fill)}`, {}],
-		['Auto, Stripe-style form', {}, 'stripe-signature', stripeSignature(SECRET, NOW, BODY), (fill) => `t=${NOW},v1=${junkHex(fill)}`, {}],
+	const CASES: Array<
+		[
+			string,
+			Partial<VerifyOptions>,
+			string,
+			string,
+			(fill: number) => string,
+			Record<string, string>,
+		]
+	> = [
+		[
+			'Standard Webhooks',
+			{ scheme: 'standardWebhooks' },
+			'webhook-signature',
+			standard['webhook-signature'],
+			(fill) => `v1,${junkBase64(fill)}`,
+			standardRest,
+		],
+		[
+			'GitHub-style',
+			{ scheme: 'github' },
+			'x-hub-signature-256',
+			githubSignature(SECRET, BODY),
+			(fill) => `sha256=${junkHex(fill)}`,
+			{},
+		],
+		[
+			'Stripe-style',
+			{ scheme: 'stripe' },
+			'stripe-signature',
+			stripeSignature(SECRET, NOW, BODY),
+			(fill) => `t=${NOW},v1=${junkHex(fill)}`,
+			{},
+		],
+		[
+			'Custom',
+			{ scheme: 'custom', custom },
+			'x-sig',
+			`sha256=${stripeV1(SECRET, NOW, BODY)}`,
+			(fill) => `sha256=${junkHex(fill)}`,
+			{ 'x-sig-time': String(NOW) },
+		],
+		[
+			'Auto, Standard Webhooks form',
+			{},
+			'webhook-signature',
+			standard['webhook-signature'],
+			(fill) => `v1,${junkBase64(fill)}`,
+			standardRest,
+		],
+		[
+			'Auto, GitHub-style form',
+			{},
+			'x-hub-signature-256',
+			githubSignature(SECRET, BODY),
+			(fill) => `sha256=${junkHex(fill)}`,
+			{},
+		],
+		[
+			'Auto, Stripe-style form',
+			{},
+			'stripe-signature',
+			stripeSignature(SECRET, NOW, BODY),
+			(fill) => `t=${NOW},v1=${junkHex(fill)}`,
+			{},
+		],
 	];
 	/** As Node's HTTP server joins a header sent twice, and as an array (other servers, frameworks). */
-	const twice = (first: string, second: string): Array<string | string[]> => [`${first}, ${second}`, [first, second]];
+	const twice = (first: string, second: string): Array<string | string[]> => [
+		`${first}, ${second}`,
+		[first, second],
+	];
 
-	test.each(CASES)('%s: the genuine value first or second, joined by Node or as an array', (_name, scheme, header, genuine, other, rest) => {
-		for (const [first, second] of [[genuine, other(7)], [other(7), genuine], [genuine, genuine]]) {
-			for (const value of twice(first, second)) {
-				expect([value, verify({ ...scheme, headers: { ...rest, [header]: value } }).valid]).toEqual([value, true]);
+	test.each(CASES)(
+		'%s: the genuine value first or second, joined by Node or as an array',
+		(_name, scheme, header, genuine, other, rest) => {
+			for (const [first, second] of [
+				[genuine, other(7)],
+				[other(7), genuine],
+				[genuine, genuine],
+			]) {
+				for (const value of twice(first, second)) {
+					expect([
+						value,
+						verify({ ...scheme, headers: { ...rest, [header]: value } }).valid,
+					]).toEqual([value, true]);
+				}
 			}
-		}
-	});
+		},
+	);
 
-	test.each(CASES)('%s: twice, neither genuine, is refused as not matching', (_name, scheme, header, _genuine, other, rest) => {
-		for (const value of twice(other(7), other(8))) {
-			expect([value, reasonOf(verify({ ...scheme, headers: { ...rest, [header]: value } }))]).toEqual([value, 'signature does not match']);
-		}
-	});
+	test.each(CASES)(
+		'%s: twice, neither genuine, is refused as not matching',
+		(_name, scheme, header, _genuine, other, rest) => {
+			for (const value of twice(other(7), other(8))) {
+				expect([
+					value,
+					reasonOf(verify({ ...scheme, headers: { ...rest, [header]: value } })),
+				]).toEqual([value, 'signature does not match']);
+			}
+		},
+	);
 
 	test('Stripe-style: two headers with different t= are refused as malformed (one delivery is signed at one time)', () => {
 		const value = `${stripeSignature(SECRET, NOW, BODY)}, ${stripeSignature(SECRET, NOW - 1, BODY)}`;
-		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': value } }))).toBe('malformed Stripe-Signature header');
+		expect(reasonOf(verify({ scheme: 'stripe', headers: { 'stripe-signature': value } }))).toBe(
+			'malformed Stripe-Signature header',
+		);
 	});
 });
 
@@ -478,7 +773,9 @@ describe('fails closed, never throws', () => {
 	});
 
 	test('no raw body (the parsed body is never re-serialised)', () => {
-		expect(reasonOf(verify({ headers, rawBody: undefined }))).toBe('the raw request body is not available');
+		expect(reasonOf(verify({ headers, rawBody: undefined }))).toBe(
+			'the raw request body is not available',
+		);
 	});
 
 	test('None accepts anything, with or without secret and body', () => {
@@ -511,9 +808,18 @@ describe('fails closed, never throws', () => {
 		];
 		const failures = [
 			verify({ headers, rawBody: Buffer.from('{}') }),
-			verify({ scheme: 'github', headers: { 'x-hub-signature-256': githubSignature(SECRET, '{}') } }),
-			verify({ scheme: 'stripe', headers: { 'stripe-signature': stripeSignature(SECRET, NOW, '{}') } }),
-			verify({ scheme: 'stripe', headers: { 'stripe-signature': stripeSignature(SECRET, 1, BODY) } }),
+			verify({
+				scheme: 'github',
+				headers: { 'x-hub-signature-256': githubSignature(SECRET, '{}') },
+			}),
+			verify({
+				scheme: 'stripe',
+				headers: { 'stripe-signature': stripeSignature(SECRET, NOW, '{}') },
+			}),
+			verify({
+				scheme: 'stripe',
+				headers: { 'stripe-signature': stripeSignature(SECRET, 1, BODY) },
+			}),
 			verify({ headers: {} }),
 		];
 		for (const result of failures) {
@@ -527,51 +833,103 @@ describe('fails closed, never throws', () => {
 
 describe('every scheme compares digests in constant time (crypto.timingSafeEqual)', () => {
 	const compared = crypto.timingSafeEqual as jest.MockedFunction<typeof crypto.timingSafeEqual>;
-	const custom: CustomSignature = { header: 'X-Sig', prefix: 'sha256=', encoding: 'hex', content: '{timestamp}.{body}', key: 'secret', timestampHeader: 'X-Sig-Time', idHeader: '', algorithm: 'sha256' };
+	const custom: CustomSignature = {
+		header: 'X-Sig',
+		prefix: 'sha256=',
+		encoding: 'hex',
+		content: '{timestamp}.{body}',
+		key: 'secret',
+		timestampHeader: 'X-Sig-Time',
+		idHeader: '',
+		algorithm: 'sha256',
+	};
 	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
 	const CASES: Array<[string, Partial<VerifyOptions>, Record<string, string>]> = [
 		['Standard Webhooks', { scheme: 'standardWebhooks' }, standard],
-		['GitHub-style', { scheme: 'github' }, { 'x-hub-signature-256': githubSignature(SECRET, BODY) }],
-		['Stripe-style', { scheme: 'stripe' }, { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) }],
-		['Custom', { scheme: 'custom', custom }, { 'X-Sig': `sha256=${stripeV1(SECRET, NOW, BODY)}`, 'X-Sig-Time': String(NOW) }],
+		[
+			'GitHub-style',
+			{ scheme: 'github' },
+			{ 'x-hub-signature-256': githubSignature(SECRET, BODY) },
+		],
+		[
+			'Stripe-style',
+			{ scheme: 'stripe' },
+			{ 'stripe-signature': stripeSignature(SECRET, NOW, BODY) },
+		],
+		[
+			'Custom',
+			{ scheme: 'custom', custom },
+			{ 'X-Sig': `sha256=${stripeV1(SECRET, NOW, BODY)}`, 'X-Sig-Time': String(NOW) },
+		],
 		['Auto, searching', {}, standard],
-		['Auto, learned', { learned: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } }, standard],
+		[
+			'Auto, learned',
+			{ learned: { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } },
+			standard,
+		],
 	];
 
-	test.each(CASES)('%s: the matching digest is found by timingSafeEqual, and a forged one is compared by it too', (_name, scheme, headers) => {
-		compared.mockClear();
-		expect(verify({ ...scheme, headers }).valid).toBe(true);
-		expect(compared).toHaveReturnedWith(true);
-		compared.mockClear();
-		expect(verify({ ...scheme, headers, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
-		expect(compared).toHaveBeenCalled();
-		expect(compared).not.toHaveReturnedWith(true);
-	});
-});
-
-describe('interoperates with the sandbox API signer', () => {
-	test.each(['standard', 'github', 'stripe'] as const)('%s deliveries verify, explicitly and under Auto', (form) => {
-		const body = Buffer.from(BODY);
-		const signed = signDelivery({ form }, SECRET, 'evt_1', NOW, body);
-		const explicit = { standard: 'standardWebhooks', github: 'github', stripe: 'stripe' }[form] as VerifyOptions['scheme'];
-		expect(verify({ scheme: explicit, headers: signed, rawBody: body }).valid).toBe(true);
-		expect(verify({ scheme: 'auto', headers: signed, rawBody: body }).valid).toBe(true);
-		expect(verify({ scheme: explicit, headers: signed, rawBody: Buffer.from(`${BODY}\n`) }).valid).toBe(false);
-	});
-
-	test.each(SIGNING_FORMS.flatMap((form) => (['body', 'timestamp.body', 'id.timestamp.body'] as const).map((content) => [form, content] as const)))(
-		'sandbox form %s over %s, under another header and with rotation: Auto accepts, tampering is refused',
-		(form, content) => {
-			const body = Buffer.from(BODY);
-			const signed = signDelivery({ form, content, signatureHeader: 'X-Api-Signature', rotate: true }, SECRET, 'evt_1', NOW, body);
-			expect(verify({ headers: signed, rawBody: body }).valid).toBe(true);
-			expect(verify({ headers: signed, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
-			const stale = signDelivery({ form, content, signatureHeader: 'X-Api-Signature' }, SECRET, 'evt_1', NOW - 3600, body);
-			expect(verify({ headers: stale, rawBody: body }).valid).toBe(content === 'body');
+	test.each(CASES)(
+		'%s: the matching digest is found by timingSafeEqual, and a forged one is compared by it too',
+		(_name, scheme, headers) => {
+			compared.mockClear();
+			expect(verify({ ...scheme, headers }).valid).toBe(true);
+			expect(compared).toHaveReturnedWith(true);
+			compared.mockClear();
+			expect(verify({ ...scheme, headers, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
+			expect(compared).toHaveBeenCalled();
+			expect(compared).not.toHaveReturnedWith(true);
 		},
 	);
 });
 
+describe('interoperates with the sandbox API signer', () => {
+	test.each(['standard', 'github', 'stripe'] as const)(
+		'%s deliveries verify, explicitly and under Auto',
+		(form) => {
+			const body = Buffer.from(BODY);
+			const signed = signDelivery({ form }, SECRET, 'evt_1', NOW, body);
+			const explicit = { standard: 'standardWebhooks', github: 'github', stripe: 'stripe' }[
+				form
+			] as VerifyOptions['scheme'];
+			expect(verify({ scheme: explicit, headers: signed, rawBody: body }).valid).toBe(true);
+			expect(verify({ scheme: 'auto', headers: signed, rawBody: body }).valid).toBe(true);
+			expect(
+				verify({ scheme: explicit, headers: signed, rawBody: Buffer.from(`${BODY}\n`) }).valid,
+			).toBe(false);
+		},
+	);
+
+	test.each(
+		SIGNING_FORMS.flatMap((form) =>
+			(['body', 'timestamp.body', 'id.timestamp.body'] as const).map(
+				(content) => [form, content] as const,
+			),
+		),
+	)(
+		'sandbox form %s over %s, under another header and with rotation: Auto accepts, tampering is refused',
+		(form, content) => {
+			const body = Buffer.from(BODY);
+			const signed = signDelivery(
+				{ form, content, signatureHeader: 'X-Api-Signature', rotate: true },
+				SECRET,
+				'evt_1',
+				NOW,
+				body,
+			);
+			expect(verify({ headers: signed, rawBody: body }).valid).toBe(true);
+			expect(verify({ headers: signed, rawBody: Buffer.from(`${BODY} `) }).valid).toBe(false);
+			const stale = signDelivery(
+				{ form, content, signatureHeader: 'X-Api-Signature' },
+				SECRET,
+				'evt_1',
+				NOW - 3600,
+				body,
+			);
+			expect(verify({ headers: stale, rawBody: body }).valid).toBe(content === 'body');
+		},
+	);
+});
 
 describe('hostile traffic (issue 19): bounded work, nothing unusable decides', () => {
 	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
@@ -587,9 +945,21 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 
 	test('Auto before pinning: a forged request full of signature, timestamp and id headers costs at most 8 HMACs', () => {
 		const headers = {
-			...junk(20, (i) => `x-${i}-signature`, (i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`),
-			...junk(10, (i) => `x-${i}-timestamp`, (i) => String(NOW - i)),
-			...junk(10, (i) => `x-${i}-id`, (i) => `id-${i}`),
+			...junk(
+				20,
+				(i) => `x-${i}-signature`,
+				(i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`,
+			),
+			...junk(
+				10,
+				(i) => `x-${i}-timestamp`,
+				(i) => String(NOW - i),
+			),
+			...junk(
+				10,
+				(i) => `x-${i}-id`,
+				(i) => `id-${i}`,
+			),
 		};
 		const { result, hmacs } = hmacsOf(() => verify({ headers }));
 		expect(reasonOf(result)).toBe('signature does not match');
@@ -600,7 +970,11 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 	test('Auto: timestamps outside the window are dropped before anything is hashed', () => {
 		const headers = {
 			'x-signature': `sha256=${'ab'.repeat(32)}`,
-			...junk(10, (i) => `x-${i}-timestamp`, (i) => String(NOW - 10_000 - i)),
+			...junk(
+				10,
+				(i) => `x-${i}-timestamp`,
+				(i) => String(NOW - 10_000 - i),
+			),
 			'x-message-id': 'msg_1',
 		};
 		const { result, hmacs } = hmacsOf(() => verify({ headers }));
@@ -610,7 +984,9 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 	});
 
 	test('Auto before learning, a large body: the named schemes verify with the first HMAC, a forged one costs one more, a rarer form waits for a smaller delivery', () => {
-		const large = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }));
+		const large = Buffer.from(
+			JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
+		);
 		const forms: Array<[string, Record<string, string>]> = [
 			['Standard Webhooks', standardHeaders(SECRET, ID, NOW, large)],
 			// Stripe's secrets start with whsec_ too, and Stripe keys with the whole secret
@@ -620,24 +996,59 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		for (const [name, headers] of forms) {
 			const genuine = hmacsOf(() => verify({ headers, rawBody: large }));
 			expect([name, genuine.result.valid, genuine.hmacs]).toEqual([name, true, 1]);
-			const forgedHeaders = Object.fromEntries(Object.entries(headers).map(([header, value]) => [header, value.replace(/[0-9a-f]{64}|[A-Za-z0-9+/]{43}=/, (digest) => (digest.endsWith('=') ? Buffer.alloc(32, 9).toString('base64') : 'cd'.repeat(32)))]));
+			const forgedHeaders = Object.fromEntries(
+				Object.entries(headers).map(([header, value]) => [
+					header,
+					value.replace(/[0-9a-f]{64}|[A-Za-z0-9+/]{43}=/, (digest) =>
+						digest.endsWith('=') ? Buffer.alloc(32, 9).toString('base64') : 'cd'.repeat(32),
+					),
+				]),
+			);
 			const forged = hmacsOf(() => verify({ headers: forgedHeaders, rawBody: large }));
 			expect([name, forged.result.valid, forged.hmacs]).toEqual([name, false, 2]);
 		}
 		// the body alone signed, although a timestamp header is there: third in line, past the budget of a large body
-		const rare = { 'x-api-signature': githubSignature(SECRET, large).slice('sha256='.length), 'x-api-timestamp': String(NOW), 'x-api-delivery': ID };
-		expect(reasonOf(verify({ headers: rare, rawBody: large }))).toMatch(/tried only the 2 most likely forms over a body this large; a smaller delivery/);
+		const rare = {
+			'x-api-signature': githubSignature(SECRET, large).slice('sha256='.length),
+			'x-api-timestamp': String(NOW),
+			'x-api-delivery': ID,
+		};
+		expect(reasonOf(verify({ headers: rare, rawBody: large }))).toMatch(
+			/tried only the 2 most likely forms over a body this large; a smaller delivery/,
+		);
 		const small = Buffer.from(BODY);
-		expect(verify({ headers: { ...rare, 'x-api-signature': githubSignature(SECRET, small).slice('sha256='.length) }, rawBody: small }).valid).toBe(true);
+		expect(
+			verify({
+				headers: {
+					...rare,
+					'x-api-signature': githubSignature(SECRET, small).slice('sha256='.length),
+				},
+				rawBody: small,
+			}).valid,
+		).toBe(true);
 	});
 
 	test('Auto does not search a body over 1 MiB without a learned form; with one it checks any size with one HMAC', () => {
 		const big = Buffer.alloc(MAX_SEARCH_BODY_BYTES + 1, 'a');
-		const headers = formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, big);
+		const headers = formHeaders(
+			{ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' },
+			SECRET,
+			ID,
+			NOW,
+			big,
+		);
 		const searched = hmacsOf(() => verify({ headers, rawBody: big }));
 		expect(reasonOf(searched.result)).toMatch(/does not search a body over 1048576 bytes/);
 		expect(searched.hmacs).toBe(0);
-		const small = verify({ headers: formHeaders({ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' }, SECRET, ID, NOW, BODY) });
+		const small = verify({
+			headers: formHeaders(
+				{ header: 'X-Api-Signature', value: 'sha256=hex', content: 'body', key: 'secret' },
+				SECRET,
+				ID,
+				NOW,
+				BODY,
+			),
+		});
 		if (!small.valid) throw new Error(small.reason);
 		expect(small.form.custom).toMatchObject({ content: '{body}', key: 'secret' });
 		const checked = hmacsOf(() => verify({ headers, rawBody: big, learned: small.form.custom }));
@@ -653,37 +1064,74 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 			'webhook-timestamp': String(NOW),
 			'webhook-signature': `v1,${Buffer.alloc(32, 1).toString('base64')}`,
 			'stripe-signature': `t=${NOW},v1=${'ab'.repeat(32)}`,
-			...junk(20, (i) => `x-${i}-signature`, (i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`),
-			...junk(10, (i) => `x-${i}-timestamp`, (i) => String(NOW - i)),
-			...junk(10, (i) => `x-${i}-id`, (i) => `id-${i}`),
+			...junk(
+				20,
+				(i) => `x-${i}-signature`,
+				(i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`,
+			),
+			...junk(
+				10,
+				(i) => `x-${i}-timestamp`,
+				(i) => String(NOW - i),
+			),
+			...junk(
+				10,
+				(i) => `x-${i}-id`,
+				(i) => `id-${i}`,
+			),
 			'x-delivery-id': 'd-1',
 			'x-request-id': 'r-1',
 		};
 		const valid = hmacsOf(() => verify({ headers: genuine, learned }));
 		const refused = hmacsOf(() => verify({ headers: forged, learned }));
 		expect(valid.result.valid).toBe(true);
-		expect(reasonOf(refused.result)).toMatch(/^signature does not match \(checked as HMAC-SHA256 of \{ID\}\.\{timestamp\}\.\{body\}/);
+		expect(reasonOf(refused.result)).toMatch(
+			/^signature does not match \(checked as HMAC-SHA256 of \{ID\}\.\{timestamp\}\.\{body\}/,
+		);
 		// the best-named candidates first, then one more (a header a proxy added may have pushed the genuine one back)
 		expect([valid.hmacs, refused.hmacs]).toEqual([1, 2]);
 	});
 
 	test('a learned form checks every signature header, value prefix and candidate: unsigned aspects never decide', () => {
 		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
-		const { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig } = standardHeaders(SECRET, ID, NOW, BODY);
+		const {
+			'webhook-id': id,
+			'webhook-timestamp': ts,
+			'webhook-signature': sig,
+		} = standardHeaders(SECRET, ID, NOW, BODY);
 		const bare = sig.slice('v1,'.length);
 		for (const headers of [
 			{ 'x-poison-signature': sig, 'webhook-id': id, 'webhook-timestamp': ts },
 			{ 'webhook-signature': sig, 'x-attacker-delivery-id': id, 'webhook-timestamp': ts },
 			{ 'webhook-signature': bare, 'webhook-id': id, 'webhook-timestamp': ts },
 			{ 'webhook-timestamp': ts, 'webhook-signature': `v9,${bare}`, 'webhook-id': id },
-			{ 'x-vercel-id': 'fra1::abc', 'x-arr-log-id': 'log-1', 'x-request-id': 'r', traceparent: '00-1-2-01', 'cf-ray': '8a', 'svix-id': id, 'svix-timestamp': ts, 'svix-signature': sig },
+			{
+				'x-vercel-id': 'fra1::abc',
+				'x-arr-log-id': 'log-1',
+				'x-request-id': 'r',
+				traceparent: '00-1-2-01',
+				'cf-ray': '8a',
+				'svix-id': id,
+				'svix-timestamp': ts,
+				'svix-signature': sig,
+			},
 		]) {
-			expect(verify({ headers, learned })).toMatchObject({ valid: true, form: { signedId: ID, custom: learned } });
+			expect(verify({ headers, learned })).toMatchObject({
+				valid: true,
+				form: { signedId: ID, custom: learned },
+			});
 		}
 	});
 
 	test('proxy and tracing ids before the real one do not push it out (point 9)', () => {
-		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'whsec', timestampHeader: 'X-Signature-Timestamp', idHeader: 'X-Message-Id' };
+		const spec: FormSpec = {
+			header: 'X-Signature',
+			value: 'hex',
+			content: 'id.timestamp.body',
+			key: 'whsec',
+			timestampHeader: 'X-Signature-Timestamp',
+			idHeader: 'X-Message-Id',
+		};
 		const headers = {
 			'x-request-id': 'b2f1c0de-1111-2222-3333-444455556666',
 			'x-amzn-trace-id': 'Root=1-67891233-abcdef012345678912345678',
@@ -694,41 +1142,72 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 			...formHeaders(spec, SECRET, ID, NOW, BODY),
 		};
 		const result = verify({ headers });
-		expect(result).toMatchObject({ valid: true, form: { signedId: ID, custom: { idHeader: 'X-Message-Id' } } });
+		expect(result).toMatchObject({
+			valid: true,
+			form: { signedId: ID, custom: { idHeader: 'X-Message-Id' } },
+		});
 	});
 
 	test('a tolerance that is not a number of seconds never turns the replay window off (point 4)', () => {
 		const stale = { 'stripe-signature': stripeSignature(SECRET, NOW - 365 * 86_400, BODY) };
 		for (const tolerance of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
-			expect(verify({ scheme: 'stripe', headers: stale, toleranceSeconds: tolerance }).valid).toBe(false);
+			expect(verify({ scheme: 'stripe', headers: stale, toleranceSeconds: tolerance }).valid).toBe(
+				false,
+			);
 			expect(verify({ headers: stale, toleranceSeconds: tolerance }).valid).toBe(false);
 		}
-		expect(toleranceOf('5m')).toEqual({ problem: expect.stringMatching(/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/) });
+		expect(toleranceOf('5m')).toEqual({
+			problem: expect.stringMatching(
+				/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/,
+			),
+		});
 		expect(toleranceOf(-5)).toEqual({ problem: expect.stringContaining('(it is -5)') });
-		expect(toleranceOf(Number.NaN)).toEqual({ problem: expect.stringContaining('Timestamp Tolerance') });
+		expect(toleranceOf(Number.NaN)).toEqual({
+			problem: expect.stringContaining('Timestamp Tolerance'),
+		});
 		expect(toleranceOf('600')).toBe(600);
 		expect(toleranceOf(0)).toBe(0);
 		expect(toleranceOf(undefined)).toBe(300);
 	});
 
 	test('a signing key shorter than 16 bytes never verifies, even a signature made with that key (point 7)', () => {
-		const emptyKeyMac = (content: string) => createHmac('sha256', Buffer.alloc(0)).update(content).digest();
+		const emptyKeyMac = (content: string) =>
+			createHmac('sha256', Buffer.alloc(0)).update(content).digest();
 		const standard = {
 			'webhook-id': ID,
 			'webhook-timestamp': String(NOW),
 			'webhook-signature': `v1,${emptyKeyMac(`${ID}.${NOW}.${BODY}`).toString('base64')}`,
 		};
 		for (const secret of ['whsec_', 'whsec_!!!!', 'whsec_AAAAAAAAAAA=']) {
-			expect(reasonOf(verify({ scheme: 'standardWebhooks', secret, headers: standard }))).toBe('the signing key is shorter than 16 bytes after decoding');
+			expect(reasonOf(verify({ scheme: 'standardWebhooks', secret, headers: standard }))).toBe(
+				'the signing key is shorter than 16 bytes after decoding',
+			);
 		}
 		const github = { 'x-hub-signature-256': githubSignature('short', BODY) };
-		expect(reasonOf(verify({ scheme: 'github', secret: 'short', headers: github }))).toBe('the signing key is shorter than 16 bytes after decoding');
-		expect(reasonOf(verify({ secret: 'short', headers: github }))).toBe('the signing key is shorter than 16 bytes after decoding');
+		expect(reasonOf(verify({ scheme: 'github', secret: 'short', headers: github }))).toBe(
+			'the signing key is shorter than 16 bytes after decoding',
+		);
+		expect(reasonOf(verify({ secret: 'short', headers: github }))).toBe(
+			'the signing key is shorter than 16 bytes after decoding',
+		);
 		// Auto with `whsec_`: the decoded key is empty, so only the whole secret (6 bytes) is left: refused
-		expect(reasonOf(verify({ secret: 'whsec_', headers: standard }))).toBe('the signing key is shorter than 16 bytes after decoding');
-		const custom: CustomSignature = { header: 'X-Sig', prefix: '', encoding: 'hex', content: '{body}', key: 'whsecBase64', timestampHeader: '', idHeader: '', algorithm: 'sha256' };
+		expect(reasonOf(verify({ secret: 'whsec_', headers: standard }))).toBe(
+			'the signing key is shorter than 16 bytes after decoding',
+		);
+		const custom: CustomSignature = {
+			header: 'X-Sig',
+			prefix: '',
+			encoding: 'hex',
+			content: '{body}',
+			key: 'whsecBase64',
+			timestampHeader: '',
+			idHeader: '',
+			algorithm: 'sha256',
+		};
 		const signed = { 'X-Sig': emptyKeyMac(BODY).toString('hex') };
-		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe('the signing key is shorter than 16 bytes after decoding');
+		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe(
+			'the signing key is shorter than 16 bytes after decoding',
+		);
 	});
 });
 
@@ -737,13 +1216,32 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 	const SIGNED = NOW - 4;
 	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
 	// (a) the signature header and its timestamp header share a stem; (b) the id has a name of the API's own
-	const TIMESTAMPED: FormSpec = { header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' };
-	const WITH_ID: FormSpec = { header: 'X-Business-Ops-Signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' };
+	const TIMESTAMPED: FormSpec = {
+		header: 'X-Signature',
+		value: 'sha256=hex',
+		content: 'timestamp.body',
+		key: 'secret',
+		timestampHeader: 'X-Signature-Timestamp',
+	};
+	const WITH_ID: FormSpec = {
+		header: 'X-Business-Ops-Signature',
+		value: 'sha256=hex',
+		content: 'id.timestamp.body',
+		key: 'secret',
+		timestampHeader: 'X-Business-Ops-Timestamp',
+		idHeader: 'X-Business-Ops-Id',
+	};
 	const LEARNED: Record<string, SignedForm> = {
 		[TIMESTAMPED.header]: { content: '{timestamp}.{body}', key: 'secret' },
 		[WITH_ID.header]: { content: '{ID}.{timestamp}.{body}', key: 'secret' },
 	};
-	const TIMESTAMP_NAMES = ['x-request-timestamp', 'x-edge-timestamp', 'x-forwarded-timestamp', 'x-proxy-timestamp', 'x-received-timestamp'];
+	const TIMESTAMP_NAMES = [
+		'x-request-timestamp',
+		'x-edge-timestamp',
+		'x-forwarded-timestamp',
+		'x-proxy-timestamp',
+		'x-received-timestamp',
+	];
 	const TIMESTAMP_VALUES: Array<[string, (i: number) => number]> = [
 		['stale', (i) => NOW - 3600 - i],
 		['future', (i) => NOW + 3600 + i],
@@ -760,16 +1258,25 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 	const ORDERS = ['before', 'after', 'around'] as const;
 
 	/** The genuine headers with `extra` before them, after them, or the genuine ones in the middle. */
-	function arranged(genuine: Record<string, string>, extra: Record<string, string>, order: (typeof ORDERS)[number]): Record<string, string> {
+	function arranged(
+		genuine: Record<string, string>,
+		extra: Record<string, string>,
+		order: (typeof ORDERS)[number],
+	): Record<string, string> {
 		if (order === 'before') return { ...extra, ...genuine };
 		if (order === 'after') return { ...genuine, ...extra };
 		const entries = Object.entries(extra);
 		const half = Math.ceil(entries.length / 2);
-		return { ...Object.fromEntries(entries.slice(0, half)), ...genuine, ...Object.fromEntries(entries.slice(half)) };
+		return {
+			...Object.fromEntries(entries.slice(0, half)),
+			...genuine,
+			...Object.fromEntries(entries.slice(half)),
+		};
 	}
 	const proxyTimestamps = (count: number, value: (i: number) => number) =>
 		Object.fromEntries(TIMESTAMP_NAMES.slice(0, count).map((name, i) => [name, String(value(i))]));
-	const proxyIds = (count: number, value: (i: number) => string) => Object.fromEntries(ID_NAMES.slice(0, count).map((name, i) => [name, value(i)]));
+	const proxyIds = (count: number, value: (i: number) => string) =>
+		Object.fromEntries(ID_NAMES.slice(0, count).map((name, i) => [name, value(i)]));
 
 	/** Verifies before learning and with the form learned; both must accept, naming the genuine headers. */
 	function expectGenuine(spec: FormSpec, headers: Record<string, string>) {
@@ -781,7 +1288,11 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 					valid: true,
 					timestamp: SIGNED,
 					form: expect.objectContaining({
-						custom: expect.objectContaining({ header: spec.header, timestampHeader: spec.timestampHeader, idHeader: spec.idHeader ?? '' }),
+						custom: expect.objectContaining({
+							header: spec.header,
+							timestampHeader: spec.timestampHeader,
+							idHeader: spec.idHeader ?? '',
+						}),
 						...(spec.idHeader ? { signedId: ID } : {}),
 					}),
 				},
@@ -794,44 +1305,97 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 		expectGenuine(WITH_ID, formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY));
 	});
 
-	test.each(TIMESTAMP_VALUES)('(a) timestamp headers of proxies with %s values, 1, 2 or 5 of them, before, after or around the genuine one', (_kind, value) => {
-		for (const count of COUNTS) {
-			for (const order of ORDERS) {
-				for (const spec of [TIMESTAMPED, WITH_ID]) {
-					expectGenuine(spec, arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), proxyTimestamps(count, value), order));
+	test.each(TIMESTAMP_VALUES)(
+		'(a) timestamp headers of proxies with %s values, 1, 2 or 5 of them, before, after or around the genuine one',
+		(_kind, value) => {
+			for (const count of COUNTS) {
+				for (const order of ORDERS) {
+					for (const spec of [TIMESTAMPED, WITH_ID]) {
+						expectGenuine(
+							spec,
+							arranged(
+								formHeaders(spec, SECRET, ID, SIGNED, BODY),
+								proxyTimestamps(count, value),
+								order,
+							),
+						);
+					}
 				}
 			}
-		}
-	});
+		},
+	);
 
-	test.each(ID_VALUES)('(b) id headers of proxies and event buses with %s, 1, 2 or 5 of them, before, after or around the genuine one', (_kind, value) => {
-		for (const count of COUNTS) {
-			for (const order of ORDERS) {
-				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), proxyIds(count, value), order));
-				// with timestamp headers of proxies too
-				const both = { ...proxyTimestamps(count, TIMESTAMP_VALUES[4][1]), ...proxyIds(count, value) };
-				expectGenuine(WITH_ID, arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), both, order));
+	test.each(ID_VALUES)(
+		'(b) id headers of proxies and event buses with %s, 1, 2 or 5 of them, before, after or around the genuine one',
+		(_kind, value) => {
+			for (const count of COUNTS) {
+				for (const order of ORDERS) {
+					expectGenuine(
+						WITH_ID,
+						arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), proxyIds(count, value), order),
+					);
+					// with timestamp headers of proxies too
+					const both = {
+						...proxyTimestamps(count, TIMESTAMP_VALUES[4][1]),
+						...proxyIds(count, value),
+					};
+					expectGenuine(
+						WITH_ID,
+						arranged(formHeaders(WITH_ID, SECRET, ID, SIGNED, BODY), both, order),
+					);
+				}
 			}
-		}
-	});
+		},
+	);
 
 	test('(a) a timestamp header that shares no stem with the signature header is still found behind stale and future ones, however many', () => {
-		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Timestamp' };
+		const spec: FormSpec = {
+			header: 'X-Signature',
+			value: 'hex',
+			content: 'timestamp.body',
+			key: 'secret',
+			timestampHeader: 'X-Timestamp',
+		};
 		const learned: SignedForm = { content: '{timestamp}.{body}', key: 'secret' };
 		for (const count of COUNTS) {
 			for (const order of ORDERS) {
-				const headers = arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), proxyTimestamps(count, (i) => (i % 2 ? NOW + 3600 : NOW - 3600)), order);
-				for (const form of [undefined, learned]) expect(verify({ headers, learned: form })).toMatchObject({ valid: true, timestamp: SIGNED, form: { custom: { timestampHeader: 'X-Timestamp' } } });
+				const headers = arranged(
+					formHeaders(spec, SECRET, ID, SIGNED, BODY),
+					proxyTimestamps(count, (i) => (i % 2 ? NOW + 3600 : NOW - 3600)),
+					order,
+				);
+				for (const form of [undefined, learned])
+					expect(verify({ headers, learned: form })).toMatchObject({
+						valid: true,
+						timestamp: SIGNED,
+						form: { custom: { timestampHeader: 'X-Timestamp' } },
+					});
 			}
 		}
 	});
 
 	test('(b) an id whose name shares no stem with the signature header is still tried after one event bus id', () => {
-		const spec: FormSpec = { header: 'X-Signature', value: 'hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Timestamp', idHeader: 'X-Business-Ops-Id' };
+		const spec: FormSpec = {
+			header: 'X-Signature',
+			value: 'hex',
+			content: 'id.timestamp.body',
+			key: 'secret',
+			timestampHeader: 'X-Timestamp',
+			idHeader: 'X-Business-Ops-Id',
+		};
 		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'secret' };
 		for (const order of ORDERS) {
-			const headers = arranged(formHeaders(spec, SECRET, ID, SIGNED, BODY), { 'X-Event-Id': 'bus-7f3a' }, order);
-			for (const form of [undefined, learned]) expect(verify({ headers, learned: form })).toMatchObject({ valid: true, timestamp: SIGNED, form: { signedId: ID } });
+			const headers = arranged(
+				formHeaders(spec, SECRET, ID, SIGNED, BODY),
+				{ 'X-Event-Id': 'bus-7f3a' },
+				order,
+			);
+			for (const form of [undefined, learned])
+				expect(verify({ headers, learned: form })).toMatchObject({
+					valid: true,
+					timestamp: SIGNED,
+					form: { signedId: ID },
+				});
 		}
 	});
 });
@@ -839,17 +1403,30 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 describe('Auto: what a forged request costs against a genuine one, counted in HMACs, with proxy headers', () => {
 	const SIGNED = NOW - 4;
 	const ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
-	const LARGE = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }));
+	const LARGE = Buffer.from(
+		JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
+	);
 	const SMALL = Buffer.from(BODY);
 	const counted = crypto.createHmac as jest.MockedFunction<typeof crypto.createHmac>;
-	function hmacsOf(headers: Record<string, string>, rawBody: Buffer, learned?: SignedForm): { valid: boolean; hmacs: number } {
+	function hmacsOf(
+		headers: Record<string, string>,
+		rawBody: Buffer,
+		learned?: SignedForm,
+	): { valid: boolean; hmacs: number } {
 		counted.mockClear();
 		const result = verify({ headers, rawBody, learned });
 		return { valid: result.valid, hmacs: counted.mock.calls.length };
 	}
 	/** The same request with every signature value replaced by one no secret made. */
 	const forgedFrom = (headers: Record<string, string>) =>
-		Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name.toLowerCase().includes('signature') ? value.replace(/[0-9a-f]{64}/, 'cd'.repeat(32)) : value]));
+		Object.fromEntries(
+			Object.entries(headers).map(([name, value]) => [
+				name,
+				name.toLowerCase().includes('signature')
+					? value.replace(/[0-9a-f]{64}/, 'cd'.repeat(32))
+					: value,
+			]),
+		);
 	const proxies = {
 		'x-request-timestamp': String(NOW - 3600),
 		'x-edge-timestamp': String(NOW),
@@ -859,32 +1436,72 @@ describe('Auto: what a forged request costs against a genuine one, counted in HM
 		'X-Delivery-Id': 'cdn-2',
 	};
 	const SHAPES: Array<[string, FormSpec, SignedForm]> = [
-		['(a) {timestamp}.{body}, timestamp header sharing the stem', { header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' }, { content: '{timestamp}.{body}', key: 'secret' }],
-		['(b) {ID}.{timestamp}.{body}, X-Business-Ops-Id', { header: 'X-Business-Ops-Signature', value: 'sha256=hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' }, { content: '{ID}.{timestamp}.{body}', key: 'secret' }],
+		[
+			'(a) {timestamp}.{body}, timestamp header sharing the stem',
+			{
+				header: 'X-Signature',
+				value: 'sha256=hex',
+				content: 'timestamp.body',
+				key: 'secret',
+				timestampHeader: 'X-Signature-Timestamp',
+			},
+			{ content: '{timestamp}.{body}', key: 'secret' },
+		],
+		[
+			'(b) {ID}.{timestamp}.{body}, X-Business-Ops-Id',
+			{
+				header: 'X-Business-Ops-Signature',
+				value: 'sha256=hex',
+				content: 'id.timestamp.body',
+				key: 'secret',
+				timestampHeader: 'X-Business-Ops-Timestamp',
+				idHeader: 'X-Business-Ops-Id',
+			},
+			{ content: '{ID}.{timestamp}.{body}', key: 'secret' },
+		],
 	];
 
-	test.each(SHAPES)('%s, learned: the genuine delivery with proxy headers costs 1 HMAC, a forged one of its shape at most 2', (_name, spec, learned) => {
-		for (const rawBody of [SMALL, LARGE]) {
-			const genuine = { ...proxies, ...formHeaders(spec, SECRET, ID, SIGNED, rawBody) };
-			expect(hmacsOf(genuine, rawBody, learned)).toEqual({ valid: true, hmacs: 1 });
-			const forged = hmacsOf(forgedFrom(genuine), rawBody, learned);
-			expect(forged.valid).toBe(false);
-			expect(forged.hmacs).toBeLessThanOrEqual(2);
-		}
-	});
+	test.each(SHAPES)(
+		'%s, learned: the genuine delivery with proxy headers costs 1 HMAC, a forged one of its shape at most 2',
+		(_name, spec, learned) => {
+			for (const rawBody of [SMALL, LARGE]) {
+				const genuine = { ...proxies, ...formHeaders(spec, SECRET, ID, SIGNED, rawBody) };
+				expect(hmacsOf(genuine, rawBody, learned)).toEqual({ valid: true, hmacs: 1 });
+				const forged = hmacsOf(forgedFrom(genuine), rawBody, learned);
+				expect(forged.valid).toBe(false);
+				expect(forged.hmacs).toBeLessThanOrEqual(2);
+			}
+		},
+	);
 
-	test.each(SHAPES)('%s, not learned yet, over a large body: the genuine delivery costs 1 HMAC, a forged one of its shape at most 1 more', (_name, spec) => {
-		const timestampProxies = { 'x-request-timestamp': proxies['x-request-timestamp'], 'x-edge-timestamp': proxies['x-edge-timestamp'] };
-		const idProxies: Record<string, string> = spec.idHeader ? { 'X-Event-Id': 'bus-7f3a' } : {};
-		const genuine = { ...timestampProxies, ...idProxies, ...formHeaders(spec, SECRET, ID, SIGNED, LARGE) };
-		const cost = { genuine: hmacsOf(genuine, LARGE), forged: hmacsOf(forgedFrom(genuine), LARGE) };
-		expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
-		expect(cost.forged.valid).toBe(false);
-		expect(cost.forged.hmacs).toBeLessThanOrEqual(cost.genuine.hmacs + 1);
-	});
+	test.each(SHAPES)(
+		'%s, not learned yet, over a large body: the genuine delivery costs 1 HMAC, a forged one of its shape at most 1 more',
+		(_name, spec) => {
+			const timestampProxies = {
+				'x-request-timestamp': proxies['x-request-timestamp'],
+				'x-edge-timestamp': proxies['x-edge-timestamp'],
+			};
+			const idProxies: Record<string, string> = spec.idHeader ? { 'X-Event-Id': 'bus-7f3a' } : {};
+			const genuine = {
+				...timestampProxies,
+				...idProxies,
+				...formHeaders(spec, SECRET, ID, SIGNED, LARGE),
+			};
+			const cost = {
+				genuine: hmacsOf(genuine, LARGE),
+				forged: hmacsOf(forgedFrom(genuine), LARGE),
+			};
+			expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
+			expect(cost.forged.valid).toBe(false);
+			expect(cost.forged.hmacs).toBeLessThanOrEqual(cost.genuine.hmacs + 1);
+		},
+	);
 
-	test('a request full of timestamp and id headers, in the signature header\'s family or not, buys no extra HMAC', () => {
-		const crowd: Record<string, string> = { 'x-signature': `sha256=${'ab'.repeat(32)}`, 'x-business-ops-signature': `v1=${'cd'.repeat(32)}` };
+	test("a request full of timestamp and id headers, in the signature header's family or not, buys no extra HMAC", () => {
+		const crowd: Record<string, string> = {
+			'x-signature': `sha256=${'ab'.repeat(32)}`,
+			'x-business-ops-signature': `v1=${'cd'.repeat(32)}`,
+		};
 		for (let i = 0; i < 40; i++) {
 			crowd[`x-signature-${i}-timestamp`] = String(NOW - i);
 			crowd[`x-business-ops-${i}-id`] = `id-${i}`;

@@ -22,7 +22,14 @@ import {
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { rememberedWeight } from '../../nodes/BusinessOpsTrigger/trust';
 import { TEST_API_KEY } from '../harness/engine';
-import { captureLogs, formHeaders, githubSignature, standardHeaders, stripeSignature, type LogLine } from './helpers';
+import {
+	captureLogs,
+	formHeaders,
+	githubSignature,
+	standardHeaders,
+	stripeSignature,
+	type LogLine,
+} from './helpers';
 
 const trigger = new BusinessOpsTrigger();
 const API = 'https://api.business-ops.test';
@@ -74,7 +81,8 @@ function ownWorkflow(testNode: TestNode): TestNode {
 const REFUSED = { error: 'invalid signature' };
 
 function subscriptions(testNode: TestNode): IDataObject {
-	return (testNode.workflow.getStaticData('node', testNode.node).subscriptions ?? {}) as IDataObject;
+	return (testNode.workflow.getStaticData('node', testNode.node).subscriptions ??
+		{}) as IDataObject;
 }
 
 /** A sealed secret as create stores it: opens only with the credential's API key and for that subscription. */
@@ -84,7 +92,9 @@ const SEALED = expect.stringMatching(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
 /** The secret a stored record holds, opened with the test credential's API key. */
 function secretOf(testNode: TestNode, slot = 'production'): string | undefined {
 	const record = (subscriptions(testNode)[slot] ?? {}) as IDataObject;
-	return typeof record.sealedSecret === 'string' ? openSecret(record.sealedSecret, TEST_API_KEY, String(record.id)) : undefined;
+	return typeof record.sealedSecret === 'string'
+		? openSecret(record.sealedSecret, TEST_API_KEY, String(record.id))
+		: undefined;
 }
 
 function withProduction(extra: IDataObject = {}): IDataObject {
@@ -98,7 +108,9 @@ function withProduction(extra: IDataObject = {}): IDataObject {
 					id: 'whk_1',
 					url: PROD_URL,
 					events: EVENTS,
-					...(typeof secret === 'string' && secret !== '' ? { sealedSecret: sealed(secret, String(rest.id ?? 'whk_1')) } : {}),
+					...(typeof secret === 'string' && secret !== ''
+						? { sealedSecret: sealed(secret, String(rest.id ?? 'whk_1')) }
+						: {}),
 					...rest,
 				},
 			},
@@ -107,7 +119,14 @@ function withProduction(extra: IDataObject = {}): IDataObject {
 }
 
 const remote = (overrides: IDataObject = {}) => ({
-	data: { id: 'whk_1', name: NAME, url: PROD_URL, events: [...EVENTS].reverse(), active: true, ...overrides },
+	data: {
+		id: 'whk_1',
+		name: NAME,
+		url: PROD_URL,
+		events: [...EVENTS].reverse(),
+		active: true,
+		...overrides,
+	},
 });
 
 describe('description', () => {
@@ -121,8 +140,16 @@ describe('description', () => {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
 		expect(description.credentials).toEqual([{ name: 'businessOpsApi', required: true }]);
-		expect(description.properties.map((p) => p.name)).toEqual(['pollingTriggerNotice', 'events', 'options', 'noSignatureNotice']);
-		const options = description.properties.find((p) => p.name === 'options')!.options as Array<{ name: string; default: unknown }>;
+		expect(description.properties.map((p) => p.name)).toEqual([
+			'pollingTriggerNotice',
+			'events',
+			'options',
+			'noSignatureNotice',
+		]);
+		const options = description.properties.find((p) => p.name === 'options')!.options as Array<{
+			name: string;
+			default: unknown;
+		}>;
 		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual({
 			customSignature: {},
 			eventTypeField: '',
@@ -136,7 +163,12 @@ describe('description', () => {
 		const notice = description.properties.find((p) => p.name === 'noSignatureNotice')!;
 		expect(notice.type).toBe('notice');
 		const shown = (options: IDataObject) =>
-			NodeHelpers.displayParameter({ events: EVENTS, options } as INodeParameters, notice, null, description);
+			NodeHelpers.displayParameter(
+				{ events: EVENTS, options } as INodeParameters,
+				notice,
+				null,
+				description,
+			);
 		expect(shown({ signatureScheme: 'none' })).toBe(true);
 		expect(shown({ signatureScheme: 'auto' })).toBe(false);
 		expect(shown({})).toBe(false);
@@ -146,30 +178,45 @@ describe('description', () => {
 		nock(API)
 			.get('/v1/webhooks/events')
 			.query({ page: '1', pageSize: '100' })
-			.reply(200, { data: [{ type: 'invoice.paid', description: 'Paid' }], meta: { page: 1, pageSize: 1, total: 2, hasMore: true } })
+			.reply(200, {
+				data: [{ type: 'invoice.paid', description: 'Paid' }],
+				meta: { page: 1, pageSize: 1, total: 2, hasMore: true },
+			})
 			.get('/v1/webhooks/events')
 			.query({ page: '2', pageSize: '100' })
-			.reply(200, { data: [{ type: 'agent.paused' }], meta: { page: 2, pageSize: 1, total: 2, hasMore: false } });
-		expect((await runLoadOptions(trigger, 'getEventTypes', { events: [] })).map((o) => o.value)).toEqual([
-			'invoice.paid',
-			'agent.paused',
-		]);
+			.reply(200, {
+				data: [{ type: 'agent.paused' }],
+				meta: { page: 2, pageSize: 1, total: 2, hasMore: false },
+			});
+		expect(
+			(await runLoadOptions(trigger, 'getEventTypes', { events: [] })).map((o) => o.value),
+		).toEqual(['invoice.paid', 'agent.paused']);
 	});
 
 	test('an API error reaches the dropdown instead of a silent fallback list', async () => {
 		nock(API)
 			.get('/v1/webhooks/events')
 			.query(true)
-			.reply(403, { error: { code: 'insufficient_scope', message: 'Missing scope webhooks.read' } });
+			.reply(403, {
+				error: { code: 'insufficient_scope', message: 'Missing scope webhooks.read' },
+			});
 		await expect(runLoadOptions(trigger, 'getEventTypes', { events: [] })).rejects.toThrow(
 			/Missing scope webhooks\.read \(HTTP 403 insufficient_scope/,
 		);
-		nock(API).get('/v1/webhooks/events').query(true).reply(401, { error: { code: 'unauthorized', message: 'Invalid API key' } });
-		await expect(runLoadOptions(trigger, 'getEventTypes', { events: [] })).rejects.toThrow(/HTTP 401 unauthorized/);
+		nock(API)
+			.get('/v1/webhooks/events')
+			.query(true)
+			.reply(401, { error: { code: 'unauthorized', message: 'Invalid API key' } });
+		await expect(runLoadOptions(trigger, 'getEventTypes', { events: [] })).rejects.toThrow(
+			/HTTP 401 unauthorized/,
+		);
 	});
 
 	test('the spec list stands in only for an API without the endpoint, and says so', async () => {
-		nock(API).get('/v1/webhooks/events').query(true).reply(404, { error: { code: 'not_found', message: 'Not found' } });
+		nock(API)
+			.get('/v1/webhooks/events')
+			.query(true)
+			.reply(404, { error: { code: 'not_found', message: 'Not found' } });
 		const options = await runLoadOptions(trigger, 'getEventTypes', { events: [] });
 		expect(options.map((o) => o.value)).toEqual([
 			'invoice.sent',
@@ -178,7 +225,9 @@ describe('description', () => {
 			'quote.created',
 			'request.received',
 		]);
-		expect(options[0].description).toMatch(/Named in the API documentation \(this API has no list of event types\)/);
+		expect(options[0].description).toMatch(
+			/Named in the API documentation \(this API has no list of event types\)/,
+		);
 	});
 });
 
@@ -191,16 +240,33 @@ describe('create', () => {
 				posted = body;
 				return true;
 			})
-			.reply(201, { data: { id: 'whk_1', name: NAME, url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+			.reply(201, {
+				data: {
+					id: 'whk_1',
+					name: NAME,
+					url: PROD_URL,
+					events: EVENTS,
+					active: true,
+					signingSecret: SECRET,
+				},
+			});
 		const testNode = makeNode();
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(posted).toEqual({ name: NAME, url: PROD_URL, events: EVENTS });
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_1', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+			production: {
+				id: 'whk_1',
+				url: PROD_URL,
+				events: EVENTS,
+				sealedSecret: SEALED,
+				instanceId: INSTANCE_ID,
+			},
 		});
 		// sealed with the credential's API key: the workflow's static data does not hold the secret in clear
-		expect(JSON.stringify(testNode.workflow.staticData)).not.toContain(SECRET.slice('whsec_'.length));
+		expect(JSON.stringify(testNode.workflow.staticData)).not.toContain(
+			SECRET.slice('whsec_'.length),
+		);
 		expect(secretOf(testNode)).toBe(SECRET);
 	});
 
@@ -215,7 +281,9 @@ describe('create', () => {
 		const error = await runWebhookMethod(trigger, testNode, 'create').catch((e: Error) => e);
 		expect(scope.isDone()).toBe(true);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(/^The API created the webhook subscription without returning its signing secret/);
+		expect((error as Error).message).toMatch(
+			/^The API created the webhook subscription without returning its signing secret/,
+		);
 		expect(subscriptions(testNode)).toEqual({});
 	});
 
@@ -227,25 +295,41 @@ describe('create', () => {
 			.delete('/v1/webhooks/whk_2')
 			.reply(500, { error: { code: 'internal_error', message: 'boom' } });
 		const testNode = makeNode();
-		const error = (await runWebhookMethod(trigger, testNode, 'create').catch((e: Error) => e)) as Error;
-		expect(error.message).toMatch(/^The API created webhook subscription whk_2 without a signing secret, and deleting it failed/);
-		expect(subscriptions(testNode)).toEqual({ production: { id: 'whk_2', url: PROD_URL, events: EVENTS, instanceId: INSTANCE_ID } });
+		const error = (await runWebhookMethod(trigger, testNode, 'create').catch(
+			(e: Error) => e,
+		)) as Error;
+		expect(error.message).toMatch(
+			/^The API created webhook subscription whk_2 without a signing secret, and deleting it failed/,
+		);
+		expect(subscriptions(testNode)).toEqual({
+			production: { id: 'whk_2', url: PROD_URL, events: EVENTS, instanceId: INSTANCE_ID },
+		});
 
 		const scope = nock(API)
 			.delete('/v1/webhooks/whk_2')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+			.reply(201, {
+				data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
+			});
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_3', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+			production: {
+				id: 'whk_3',
+				url: PROD_URL,
+				events: EVENTS,
+				sealedSecret: SEALED,
+				instanceId: INSTANCE_ID,
+			},
 		});
 	});
 
 	test('no events chosen is refused before any request', async () => {
 		const testNode = makeNode({ events: [] });
-		await expect(runWebhookMethod(trigger, testNode, 'create')).rejects.toThrow('Choose at least one event');
+		await expect(runWebhookMethod(trigger, testNode, 'create')).rejects.toThrow(
+			'Choose at least one event',
+		);
 	});
 
 	test('a 409 from our own orphaned subscription (exactly this URL): it is deleted, never adopted; other URLs are left alone', async () => {
@@ -257,7 +341,13 @@ describe('create', () => {
 			.query({ page: 1, pageSize: 100 })
 			.reply(200, {
 				data: [
-					{ id: 'whk_staging', name: NAME, url: PROD_URL.replace('n8n.example.test', 'staging.example.test'), events: EVENTS, active: true },
+					{
+						id: 'whk_staging',
+						name: NAME,
+						url: PROD_URL.replace('n8n.example.test', 'staging.example.test'),
+						events: EVENTS,
+						active: true,
+					},
 					{ id: 'whk_old', name: NAME, url: PROD_URL, events: EVENTS, active: true },
 				],
 				meta: { page: 1, pageSize: 100, total: 2, hasMore: false },
@@ -265,7 +355,9 @@ describe('create', () => {
 			.delete('/v1/webhooks/whk_old')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_new', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+			.reply(201, {
+				data: { id: 'whk_new', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
+			});
 		const testNode = makeNode();
 		await runWebhookMethod(trigger, testNode, 'create');
 		expect(scope.isDone()).toBe(true);
@@ -277,11 +369,15 @@ describe('create', () => {
 		noneLeftBehind();
 		nock(API)
 			.post('/v1/webhooks')
-			.reply(409, { error: { code: 'duplicate_resource', message: 'A webhook subscription named x exists' } })
+			.reply(409, {
+				error: { code: 'duplicate_resource', message: 'A webhook subscription named x exists' },
+			})
 			.get('/v1/webhooks')
 			.query(true)
 			.reply(200, { data: [], meta: { hasMore: false } });
-		const error = (await runWebhookMethod(trigger, makeNode(), 'create').catch((e: Error) => e)) as Error;
+		const error = (await runWebhookMethod(trigger, makeNode(), 'create').catch(
+			(e: Error) => e,
+		)) as Error;
 		expect(error.message).toMatch(/HTTP 409 duplicate_resource, POST \/webhooks/);
 	});
 });
@@ -312,7 +408,11 @@ describe('checkExists', () => {
 		['event drift', remote({ events: ['invoice.paid'] }), { events: EVENTS }],
 		['an extra event', remote({ events: [...EVENTS, 'invoice.sent'] }), { events: EVENTS }],
 		['a paused subscription', remote({ active: false }), { active: true }],
-		['a renamed workflow', remote({ name: 'n8n: Old name / Business Ops Trigger (workflow-1)' }), { name: NAME }],
+		[
+			'a renamed workflow',
+			remote({ name: 'n8n: Old name / Business Ops Trigger (workflow-1)' }),
+			{ name: NAME },
+		],
 	])('%s: updated in place with PATCH (same id and secret), true', async (_case, answer, patch) => {
 		let patched: IDataObject | undefined;
 		const scope = nock(API)
@@ -332,14 +432,26 @@ describe('checkExists', () => {
 	});
 
 	test('a paused subscription made active again is logged at warn level', async () => {
-		nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ active: false })).patch('/v1/webhooks/whk_1').reply(200, remote());
-		expect(await runWebhookMethod(trigger, makeNode({}, withProduction()), 'checkExists')).toBe(true);
+		nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote({ active: false }))
+			.patch('/v1/webhooks/whk_1')
+			.reply(200, remote());
+		expect(await runWebhookMethod(trigger, makeNode({}, withProduction()), 'checkExists')).toBe(
+			true,
+		);
 		const warning = logs.lines.find((line) => line.level === 'warn')?.message;
-		expect(warning).toMatch(/whk_1 was paused in Business Ops; it is active again because the workflow is published/);
+		expect(warning).toMatch(
+			/whk_1 was paused in Business Ops; it is active again because the workflow is published/,
+		);
 	});
 
 	test('a subscription gone while it is updated (404 on PATCH): cleared, false', async () => {
-		const scope = nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ active: false })).patch('/v1/webhooks/whk_1').reply(404, notFound);
+		const scope = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote({ active: false }))
+			.patch('/v1/webhooks/whk_1')
+			.reply(404, notFound);
 		const testNode = makeNode({}, withProduction());
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
 		expect(scope.isDone()).toBe(true);
@@ -348,7 +460,9 @@ describe('checkExists', () => {
 
 	test('a subscription at another URL is never deleted: forgotten, left in place with a warning, false', async () => {
 		// the URL changed in Business Ops: the subscription points elsewhere now
-		const moved = nock(API).get('/v1/webhooks/whk_1').reply(200, remote({ url: 'https://elsewhere.example/hook' }));
+		const moved = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote({ url: 'https://elsewhere.example/hook' }));
 		const testNode = makeNode({}, withProduction());
 		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
 		expect(moved.isDone()).toBe(true);
@@ -356,15 +470,24 @@ describe('checkExists', () => {
 
 		// the record is another n8n's (the workflow imported with its static data, e.g. into staging) or
 		// this n8n's under an earlier address: no request touches it (nock would refuse a DELETE)
-		const imported = makeNode({}, withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }));
+		const imported = makeNode(
+			{},
+			withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }),
+		);
 		expect(await runWebhookMethod(trigger, imported, 'checkExists')).toBe(false);
 		expect(subscriptions(imported)).toEqual({});
-		const deactivated = makeNode({}, withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }));
+		const deactivated = makeNode(
+			{},
+			withProduction({ url: 'https://production.example/webhook/webhook-uuid/webhook' }),
+		);
 		expect(await deactivateTrigger(trigger, deactivated)).toBe(true);
 		expect(subscriptions(deactivated)).toEqual({});
 		const warnings = logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
 		expect(warnings).toHaveLength(3);
-		for (const warning of warnings) expect(warning).toMatch(/it is left in place: it may belong to another n8n with this workflow/);
+		for (const warning of warnings)
+			expect(warning).toMatch(
+				/it is left in place: it may belong to another n8n with this workflow/,
+			);
 	});
 
 	test('chosen events changed in the node: PATCHed in place, the record keeps its id and secret', async () => {
@@ -388,30 +511,45 @@ describe('checkExists', () => {
 		expect(await runWebhookMethod(trigger, own, 'checkExists')).toBe(false);
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(own)).toEqual({});
-		expect(logs.lines.find((l) => l.level === 'info')?.message).toMatch(/this n8n made it at its earlier URL https:\/\/old-host/);
+		expect(logs.lines.find((l) => l.level === 'info')?.message).toMatch(
+			/this n8n made it at its earlier URL https:\/\/old-host/,
+		);
 
 		// another instance's record (imported static data): nock would refuse a DELETE
 		const other = makeNode({}, withProduction({ url: oldUrl, instanceId: 'another-instance' }));
 		expect(await runWebhookMethod(trigger, other, 'checkExists')).toBe(false);
 		expect(subscriptions(other)).toEqual({});
-		expect(logs.lines.filter((l) => l.level === 'warn').map((l) => l.message).join('\n')).toMatch(/another n8n instance made it, so it is left in place/);
+		expect(
+			logs.lines
+				.filter((l) => l.level === 'warn')
+				.map((l) => l.message)
+				.join('\n'),
+		).toMatch(/another n8n instance made it, so it is left in place/);
 	});
 
 	test('after the key or organisation changed, a 404 on delete is a warning naming the subscription to delete by hand', async () => {
 		// sealed under another key: the credential now holds a different key (another organisation)
-		const stored = withProduction({ secret: undefined, sealedSecret: sealSecret(SECRET, `svc_${'o'.repeat(32)}`, 'whk_1') });
+		const stored = withProduction({
+			secret: undefined,
+			sealedSecret: sealSecret(SECRET, `svc_${'o'.repeat(32)}`, 'whk_1'),
+		});
 		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(404, notFound);
 		const testNode = makeNode({}, stored);
 		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({});
 		const warning = logs.lines.find((line) => line.level === 'warn')?.message ?? '';
-		expect(warning).toContain(`webhook subscription whk_1 (to ${PROD_URL}) was not found with this credential's API key`);
+		expect(warning).toContain(
+			`webhook subscription whk_1 (to ${PROD_URL}) was not found with this credential's API key`,
+		);
 		expect(warning).toMatch(/delete it by hand in that organisation's Business Ops dashboard/);
 	});
 
 	test('after the key changed, a delete answered 204 without a body is done: no warning', async () => {
-		const stored = withProduction({ secret: undefined, sealedSecret: sealSecret(SECRET, `svc_${'o'.repeat(32)}`, 'whk_1') });
+		const stored = withProduction({
+			secret: undefined,
+			sealedSecret: sealSecret(SECRET, `svc_${'o'.repeat(32)}`, 'whk_1'),
+		});
 		const scope = nock(API).delete('/v1/webhooks/whk_1').reply(204);
 		const testNode = makeNode({}, stored);
 		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
@@ -432,12 +570,20 @@ describe('checkExists', () => {
 			.delete('/v1/webhooks/whk_1')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_9', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } });
+			.reply(201, {
+				data: { id: 'whk_9', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
+			});
 		const testNode = makeNode({}, withProduction({ secret: undefined }));
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_9', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+			production: {
+				id: 'whk_9',
+				url: PROD_URL,
+				events: EVENTS,
+				sealedSecret: SEALED,
+				instanceId: INSTANCE_ID,
+			},
 		});
 	});
 
@@ -453,9 +599,13 @@ describe('checkExists', () => {
 		// one failure only: a retry would find no interceptor left and fail differently
 		nock(API).get('/v1/webhooks/whk_1').times(5).replyWithError('socket hang up');
 		const testNode = makeNode({}, withProduction());
-		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: Error) => e)) as Error & { description?: string };
+		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch(
+			(e: Error) => e,
+		)) as Error & { description?: string };
 		expect(nock.pendingMocks()).toHaveLength(1); // 4 of the 5 answers left: one attempt was made
-		expect(error.message).toMatch(/^Could not complete GET \/webhooks\/whk_1: the request failed without an answer\. /);
+		expect(error.message).toMatch(
+			/^Could not complete GET \/webhooks\/whk_1: the request failed without an answer\. /,
+		);
 		expect(error.description).toMatch(/Each request waits at most 10 s/);
 		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1' } });
 	});
@@ -463,9 +613,13 @@ describe('checkExists', () => {
 	test('other API errors are reported (activation fails) and the record is kept', async () => {
 		nock(API)
 			.get('/v1/webhooks/whk_1')
-			.reply(403, { error: { code: 'insufficient_scope', message: 'Missing scope webhooks.read' } });
+			.reply(403, {
+				error: { code: 'insufficient_scope', message: 'Missing scope webhooks.read' },
+			});
 		const testNode = makeNode({}, withProduction());
-		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch((e: Error) => e)) as Error;
+		const error = (await runWebhookMethod(trigger, testNode, 'checkExists').catch(
+			(e: Error) => e,
+		)) as Error;
 		expect(error.message).toMatch(/HTTP 403 insufficient_scope/);
 		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_1' } });
 	});
@@ -488,11 +642,15 @@ describe('delete', () => {
 	});
 
 	test('a failing API: false, logged, record kept for the next activation', async () => {
-		nock(API).delete('/v1/webhooks/whk_1').reply(500, { error: { code: 'internal_error', message: 'boom' } });
+		nock(API)
+			.delete('/v1/webhooks/whk_1')
+			.reply(500, { error: { code: 'internal_error', message: 'boom' } });
 		const testNode = makeNode({}, withProduction());
 		expect(await deactivateTrigger(trigger, testNode)).toBe(false);
 		expect(secretOf(testNode)).toBe(SECRET);
-		expect(logs.lines.some((l) => l.level === 'warn' && l.message.includes('could not delete'))).toBe(true);
+		expect(
+			logs.lines.some((l) => l.level === 'warn' && l.message.includes('could not delete')),
+		).toBe(true);
 	});
 });
 
@@ -505,12 +663,28 @@ describe('test mode and production are kept apart', () => {
 				posted.push(body);
 				return true;
 			})
-			.reply(201, { data: { id: 'whk_prod', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } })
+			.reply(201, {
+				data: {
+					id: 'whk_prod',
+					url: PROD_URL,
+					events: EVENTS,
+					active: true,
+					signingSecret: SECRET,
+				},
+			})
 			.post('/v1/webhooks', (body) => {
 				posted.push(body);
 				return true;
 			})
-			.reply(201, { data: { id: 'whk_test', url: TEST_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+			.reply(201, {
+				data: {
+					id: 'whk_test',
+					url: TEST_URL,
+					events: EVENTS,
+					active: true,
+					signingSecret: TEST_SECRET,
+				},
+			});
 		const testNode = makeNode();
 		await activateTrigger(trigger, testNode);
 		await startTestListening(trigger, testNode);
@@ -519,10 +693,25 @@ describe('test mode and production are kept apart', () => {
 			{ name: `${NAME} (test)`, url: TEST_URL, events: EVENTS },
 		]);
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
-			test: { id: 'whk_test', url: TEST_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+			production: {
+				id: 'whk_prod',
+				url: PROD_URL,
+				events: EVENTS,
+				sealedSecret: SEALED,
+				instanceId: INSTANCE_ID,
+			},
+			test: {
+				id: 'whk_test',
+				url: TEST_URL,
+				events: EVENTS,
+				sealedSecret: SEALED,
+				instanceId: INSTANCE_ID,
+			},
 		});
-		expect([secretOf(testNode, 'production'), secretOf(testNode, 'test')]).toEqual([SECRET, TEST_SECRET]);
+		expect([secretOf(testNode, 'production'), secretOf(testNode, 'test')]).toEqual([
+			SECRET,
+			TEST_SECRET,
+		]);
 
 		// Listening again while the test subscription is live reuses it.
 		nock(API)
@@ -537,16 +726,26 @@ describe('test mode and production are kept apart', () => {
 			headers: standardHeaders(secret, 'evt_1', NOW, body),
 			rawBody: Buffer.from(body),
 		});
-		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'manual')).result.workflowData).toBeDefined();
+		expect(
+			(await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'manual')).result.workflowData,
+		).toBeDefined();
 		// refused while listening: answered 401 with the reason, no output, so n8n keeps listening
 		const refusedWhileListening = await runWebhook(trigger, testNode, signedWith(SECRET), 'manual');
-		expect([refusedWhileListening.status, refusedWhileListening.sent, refusedWhileListening.result]).toEqual([
+		expect([
+			refusedWhileListening.status,
+			refusedWhileListening.sent,
+			refusedWhileListening.result,
+		]).toEqual([
 			401,
 			{ ...REFUSED, reason: expect.stringMatching(/^signature does not match/) },
 			{ noWebhookResponse: true },
 		]);
-		expect((await runWebhook(trigger, testNode, signedWith(SECRET), 'webhook')).result.workflowData).toBeDefined();
-		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'webhook')).status).toBe(401);
+		expect(
+			(await runWebhook(trigger, testNode, signedWith(SECRET), 'webhook')).result.workflowData,
+		).toBeDefined();
+		expect((await runWebhook(trigger, testNode, signedWith(TEST_SECRET), 'webhook')).status).toBe(
+			401,
+		);
 
 		// The end of test listening (mode internal, activation update, test URL) deletes only the test one.
 		const testDelete = nock(API).delete('/v1/webhooks/whk_test').reply(200, {});
@@ -554,7 +753,13 @@ describe('test mode and production are kept apart', () => {
 		expect(testDelete.isDone()).toBe(true);
 		// deliveries wrote nothing: the production record is as the lifecycle wrote it
 		expect(subscriptions(testNode)).toEqual({
-			production: { id: 'whk_prod', url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+			production: {
+				id: 'whk_prod',
+				url: PROD_URL,
+				events: EVENTS,
+				sealedSecret: SEALED,
+				instanceId: INSTANCE_ID,
+			},
 		});
 
 		// Deactivation (same mode and activation, production URL) deletes only the production one.
@@ -579,7 +784,10 @@ describe('webhook()', () => {
 	});
 
 	/** A node whose production subscription is stored (`null`: nothing stored). */
-	function activeNode(options: IDataObject = {}, staticData: IDataObject | null = withProduction()) {
+	function activeNode(
+		options: IDataObject = {},
+		staticData: IDataObject | null = withProduction(),
+	) {
 		return ownWorkflow(makeNode({ options: options as INodeParameters }, staticData ?? undefined));
 	}
 
@@ -592,7 +800,10 @@ describe('webhook()', () => {
 		expect(run.status).toBe(401);
 		expect(run.sent).toEqual(REFUSED);
 		expect(run.result).toEqual({ noWebhookResponse: true });
-		expect(logs.lines.at(-1)).toMatchObject({ level: 'warn', message: expect.stringContaining(`refused a delivery with HTTP 401: ${reason}`) });
+		expect(logs.lines.at(-1)).toMatchObject({
+			level: 'warn',
+			message: expect.stringContaining(`refused a delivery with HTTP 401: ${reason}`),
+		});
 	}
 
 	function expectStarted(run: WebhookRun) {
@@ -602,65 +813,119 @@ describe('webhook()', () => {
 	}
 
 	const standard = (body = BODY, secret = SECRET, timestamp = NOW): FakeDelivery => ({
-		headers: { 'Content-Type': 'application/json', ...standardHeaders(secret, 'msg_1', timestamp, body) },
+		headers: {
+			'Content-Type': 'application/json',
+			...standardHeaders(secret, 'msg_1', timestamp, body),
+		},
 		rawBody: Buffer.from(body),
 	});
 
 	describe.each<[string, () => FakeDelivery, string]>([
 		['standardWebhooks', () => standard(), 'msg_1'],
-		['github', () => ({ headers: { 'X-Hub-Signature-256': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) }), 'evt_42'],
-		['stripe', () => ({ headers: { 'Stripe-Signature': stripeSignature(SECRET, NOW, BODY) }, rawBody: Buffer.from(BODY) }), 'evt_42'],
+		[
+			'github',
+			() => ({
+				headers: { 'X-Hub-Signature-256': githubSignature(SECRET, BODY) },
+				rawBody: Buffer.from(BODY),
+			}),
+			'evt_42',
+		],
+		[
+			'stripe',
+			() => ({
+				headers: { 'Stripe-Signature': stripeSignature(SECRET, NOW, BODY) },
+				rawBody: Buffer.from(BODY),
+			}),
+			'evt_42',
+		],
 	])('%s', (scheme, delivery, deliveryId) => {
 		test('a valid delivery starts the workflow (scheme chosen, and under Auto)', async () => {
 			for (const options of [{ signatureScheme: scheme }, {}]) {
-				expect(expectStarted(await deliver(activeNode(options), delivery()))).toEqual([{ ...event, deliveryId }]);
+				expect(expectStarted(await deliver(activeNode(options), delivery()))).toEqual([
+					{ ...event, deliveryId },
+				]);
 			}
 		});
 
 		test('a body changed by one byte is refused', async () => {
 			const tampered = delivery();
 			tampered.rawBody = Buffer.from(BODY.replace('"total":121', '"total":122'));
-			expectRefused(await deliver(activeNode({ signatureScheme: scheme }), tampered), 'signature does not match');
+			expectRefused(
+				await deliver(activeNode({ signatureScheme: scheme }), tampered),
+				'signature does not match',
+			);
 		});
 
 		test('the same JSON re-serialised (different bytes) is refused', async () => {
 			const reserialised = delivery();
 			reserialised.rawBody = Buffer.from(JSON.stringify(event, null, 1));
 			reserialised.body = event;
-			expectRefused(await deliver(activeNode({ signatureScheme: scheme }), reserialised), 'signature does not match');
+			expectRefused(
+				await deliver(activeNode({ signatureScheme: scheme }), reserialised),
+				'signature does not match',
+			);
 		});
 
 		test('a wrong secret is refused', async () => {
-			const testNode = activeNode({ signatureScheme: scheme }, withProduction({ secret: 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==' }));
+			const testNode = activeNode(
+				{ signatureScheme: scheme },
+				withProduction({ secret: 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==' }),
+			);
 			expectRefused(await deliver(testNode, delivery()), 'signature does not match');
 		});
 
 		test('no stored secret fails closed', async () => {
-			expectRefused(await deliver(activeNode({ signatureScheme: scheme }, null), delivery()), 'no signing secret is stored');
 			expectRefused(
-				await deliver(activeNode({ signatureScheme: scheme }, withProduction({ secret: '' })), delivery()),
+				await deliver(activeNode({ signatureScheme: scheme }, null), delivery()),
+				'no signing secret is stored',
+			);
+			expectRefused(
+				await deliver(
+					activeNode({ signatureScheme: scheme }, withProduction({ secret: '' })),
+					delivery(),
+				),
 				'no signing secret is stored',
 			);
 		});
 
 		test('a request without rawBody fails closed, whatever req.body holds', async () => {
 			const noRaw = { ...delivery(), rawBody: undefined, body: event };
-			expectRefused(await deliver(activeNode({ signatureScheme: scheme }), noRaw), 'the raw request body is not available');
+			expectRefused(
+				await deliver(activeNode({ signatureScheme: scheme }), noRaw),
+				'the raw request body is not available',
+			);
 		});
 	});
 
 	test('stale and future timestamps are refused; the tolerance option widens the window', async () => {
 		const named = { signatureScheme: 'standardWebhooks' };
-		expectRefused(await deliver(activeNode(named), standard(BODY, SECRET, NOW - 301)), 'timestamp too old');
-		expectRefused(await deliver(activeNode(named), standard(BODY, SECRET, NOW + 301)), 'timestamp in the future');
+		expectRefused(
+			await deliver(activeNode(named), standard(BODY, SECRET, NOW - 301)),
+			'timestamp too old',
+		);
+		expectRefused(
+			await deliver(activeNode(named), standard(BODY, SECRET, NOW + 301)),
+			'timestamp in the future',
+		);
 		// Auto does not hash a content whose timestamp is outside the window
-		expectRefused(await deliver(activeNode(), standard(BODY, SECRET, NOW - 301)), 'signature does not match (and timestamp too old');
+		expectRefused(
+			await deliver(activeNode(), standard(BODY, SECRET, NOW - 301)),
+			'signature does not match (and timestamp too old',
+		);
 		const stripeStale = {
 			headers: { 'stripe-signature': stripeSignature(SECRET, NOW - 900, BODY) },
 			rawBody: Buffer.from(BODY),
 		};
-		expectRefused(await deliver(activeNode({ signatureScheme: 'stripe' }), stripeStale), 'timestamp too old');
-		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe', timestampTolerance: 1000 }), stripeStale));
+		expectRefused(
+			await deliver(activeNode({ signatureScheme: 'stripe' }), stripeStale),
+			'timestamp too old',
+		);
+		expectStarted(
+			await deliver(
+				activeNode({ signatureScheme: 'stripe', timestampTolerance: 1000 }),
+				stripeStale,
+			),
+		);
 	});
 
 	test('missing and malformed headers are refused', async () => {
@@ -670,11 +935,20 @@ describe('webhook()', () => {
 		);
 		const noId = standard();
 		delete (noId.headers as Record<string, string>)['webhook-id'];
-		expectRefused(await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), noId), 'missing webhook-id header');
+		expectRefused(
+			await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), noId),
+			'missing webhook-id header',
+		);
 		const malformed = standard();
 		(malformed.headers as Record<string, string>)['webhook-signature'] = 'v1;abc';
-		expectRefused(await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), malformed), 'malformed webhook-signature header');
-		expectRefused(await deliver(activeNode(), malformed), 'malformed webhook-signature header: no HMAC-SHA256 value in hex or base64');
+		expectRefused(
+			await deliver(activeNode({ signatureScheme: 'standardWebhooks' }), malformed),
+			'malformed webhook-signature header',
+		);
+		expectRefused(
+			await deliver(activeNode(), malformed),
+			'malformed webhook-signature header: no HMAC-SHA256 value in hex or base64',
+		);
 		expectRefused(
 			await deliver(activeNode({ signatureScheme: 'github' }), {
 				headers: { 'x-hub-signature-256': 'md5=abc' },
@@ -687,7 +961,8 @@ describe('webhook()', () => {
 	test('several signatures (rotation) with one valid are accepted', async () => {
 		const rotated = standard();
 		const headers = rotated.headers as Record<string, string>;
-		headers['webhook-signature'] = `v1,${Buffer.alloc(32).toString('base64')} ${headers['webhook-signature']}`;
+		headers['webhook-signature'] =
+			`v1,${Buffer.alloc(32).toString('base64')} ${headers['webhook-signature']}`;
 		expectStarted(await deliver(activeNode(), rotated));
 		const stripeRotated = {
 			headers: {
@@ -707,26 +982,57 @@ describe('webhook()', () => {
 			const delivery = standard();
 			const headers = delivery.headers as Record<string, string | string[]>;
 			const genuine = String(headers['webhook-signature']);
-			for (const twice of [`${genuine}, ${old}`, `${old}, ${genuine}`, [genuine, old], [old, genuine]]) {
+			for (const twice of [
+				`${genuine}, ${old}`,
+				`${old}, ${genuine}`,
+				[genuine, old],
+				[old, genuine],
+			]) {
 				headers['webhook-signature'] = twice;
-				expect(expectStarted(await deliver(activeNode({ signatureScheme: scheme }), delivery))).toEqual([{ ...event, deliveryId: 'msg_1' }]);
+				expect(
+					expectStarted(await deliver(activeNode({ signatureScheme: scheme }), delivery)),
+				).toEqual([{ ...event, deliveryId: 'msg_1' }]);
 			}
 		}
-		const github = { headers: { 'x-hub-signature-256': `${githubSignature(SECRET, BODY)}, sha256=${'0'.repeat(64)}` }, rawBody: Buffer.from(BODY) };
+		const github = {
+			headers: {
+				'x-hub-signature-256': `${githubSignature(SECRET, BODY)}, sha256=${'0'.repeat(64)}`,
+			},
+			rawBody: Buffer.from(BODY),
+		};
 		expectStarted(await deliver(activeNode({ signatureScheme: 'github' }), github));
-		const stripe = { headers: { 'stripe-signature': [`t=${NOW},v1=${'0'.repeat(64)}`, stripeSignature(SECRET, NOW, BODY)] }, rawBody: Buffer.from(BODY) };
+		const stripe = {
+			headers: {
+				'stripe-signature': [`t=${NOW},v1=${'0'.repeat(64)}`, stripeSignature(SECRET, NOW, BODY)],
+			},
+			rawBody: Buffer.from(BODY),
+		};
 		expectStarted(await deliver(activeNode({ signatureScheme: 'stripe' }), stripe));
 	});
 
 	test('a configured signature header is used', async () => {
-		const delivery = { headers: { 'X-BO-Signature': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) };
-		expectStarted(await deliver(activeNode({ signatureScheme: 'github', signatureHeader: 'X-BO-Signature' }), delivery));
-		expectRefused(await deliver(activeNode({ signatureScheme: 'github' }), delivery), 'missing X-Hub-Signature-256 header');
+		const delivery = {
+			headers: { 'X-BO-Signature': githubSignature(SECRET, BODY) },
+			rawBody: Buffer.from(BODY),
+		};
+		expectStarted(
+			await deliver(
+				activeNode({ signatureScheme: 'github', signatureHeader: 'X-BO-Signature' }),
+				delivery,
+			),
+		);
+		expectRefused(
+			await deliver(activeNode({ signatureScheme: 'github' }), delivery),
+			'missing X-Hub-Signature-256 header',
+		);
 	});
 
 	test('None accepts unsigned deliveries, even with nothing stored', async () => {
 		const items = expectStarted(
-			await deliver(activeNode({ signatureScheme: 'none' }, null), { headers: {}, rawBody: Buffer.from(BODY) }),
+			await deliver(activeNode({ signatureScheme: 'none' }, null), {
+				headers: {},
+				rawBody: Buffer.from(BODY),
+			}),
 		);
 		expect(items).toEqual([{ ...event, deliveryId: 'evt_42' }]);
 	});
@@ -737,7 +1043,10 @@ describe('webhook()', () => {
 		expect(run.status).toBeUndefined();
 		expect(run.result.workflowData).toBeUndefined();
 		expect(run.result.noWebhookResponse).toBeUndefined();
-		expect(run.result.webhookResponse).toEqual({ received: true, ignored: 'event type not selected: invoice.sent' });
+		expect(run.result.webhookResponse).toEqual({
+			received: true,
+			ignored: 'event type not selected: invoice.sent',
+		});
 	});
 
 	test('a verified body that is not a JSON object answers 400 and starts nothing', async () => {
@@ -774,7 +1083,9 @@ describe('webhook()', () => {
 		const body = JSON.stringify({ ...event, test });
 		const [item] = expectStarted(await deliver(activeNode(), standard(body)));
 		// the API's JSON is read as JSON: only the boolean true marks a test event
-		expect(item).toEqual(marked ? { ...event, deliveryId: 'msg_1', test: true } : { ...event, deliveryId: 'msg_1' });
+		expect(item).toEqual(
+			marked ? { ...event, deliveryId: 'msg_1', test: true } : { ...event, deliveryId: 'msg_1' },
+		);
 	});
 
 	test('Include Headers adds the request headers, without Authorization and Cookie', async () => {
@@ -798,8 +1109,14 @@ describe('webhook()', () => {
 
 	test('the secret appears in no output, response, error or log line', async () => {
 		const outputs: unknown[] = [];
-		const github = { headers: { 'x-hub-signature-256': githubSignature(SECRET, BODY) }, rawBody: Buffer.from(BODY) };
-		const stripe = { headers: { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) }, rawBody: Buffer.from(BODY) };
+		const github = {
+			headers: { 'x-hub-signature-256': githubSignature(SECRET, BODY) },
+			rawBody: Buffer.from(BODY),
+		};
+		const stripe = {
+			headers: { 'stripe-signature': stripeSignature(SECRET, NOW, BODY) },
+			rawBody: Buffer.from(BODY),
+		};
 		const deliveries: Array<[IDataObject, FakeDelivery]> = [
 			[{ includeHeaders: true }, standard()],
 			[{ includeHeaders: true }, github],
@@ -823,7 +1140,9 @@ describe('webhook()', () => {
 			.delete('/v1/webhooks/whk_5')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_6', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET } })
+			.reply(201, {
+				data: { id: 'whk_6', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
+			})
 			.get('/v1/webhooks/whk_6')
 			.reply(200, { data: { id: 'whk_6', url: PROD_URL, events: ['invoice.paid'], active: true } })
 			.patch('/v1/webhooks/whk_6')
@@ -836,13 +1155,21 @@ describe('webhook()', () => {
 
 		const everything = JSON.stringify({
 			outputs,
-			errors: errors.map((e) => ({ ...(e as object), message: (e as Error).message, stack: (e as Error).stack })),
+			errors: errors.map((e) => ({
+				...(e as object),
+				message: (e as Error).message,
+				stack: (e as Error).stack,
+			})),
 			logs: logs.lines,
 		});
 		// 4 forms learned (one a workflow), 5 refusals (one a workflow), 1 type not chosen; the lifecycle's
 		// failed PATCH logs nothing (its error is the activation error)
 		expect(logs.lines).toHaveLength(10);
-		for (const secret of [SECRET, SECRET.slice('whsec_'.length), 'd3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==']) {
+		for (const secret of [
+			SECRET,
+			SECRET.slice('whsec_'.length),
+			'd3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==',
+		]) {
 			expect(everything).not.toContain(secret);
 		}
 	});
@@ -867,29 +1194,62 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000);
 	});
 
-	const node = (options: IDataObject = {}, staticData: IDataObject = withProduction(), extra: Partial<Parameters<typeof createTriggerNode>[2]> = {}) =>
-		ownWorkflow(createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData, ...extra }));
-	const signedBody = (body: IDataObject, headers: Record<string, string> = {}, secret = SECRET): FakeDelivery => {
+	const node = (
+		options: IDataObject = {},
+		staticData: IDataObject = withProduction(),
+		extra: Partial<Parameters<typeof createTriggerNode>[2]> = {},
+	) =>
+		ownWorkflow(
+			createTriggerNode(
+				trigger,
+				{ events: EVENTS, options: options as INodeParameters },
+				{ staticData, ...extra },
+			),
+		);
+	const signedBody = (
+		body: IDataObject,
+		headers: Record<string, string> = {},
+		secret = SECRET,
+	): FakeDelivery => {
 		const raw = JSON.stringify(body);
-		return { headers: { ...standardHeaders(secret, 'msg_7', NOW, raw), ...headers }, rawBody: Buffer.from(raw) };
+		return {
+			headers: { ...standardHeaders(secret, 'msg_7', NOW, raw), ...headers },
+			rawBody: Buffer.from(raw),
+		};
 	};
-	const warnings = () => logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+	const warnings = () =>
+		logs.lines.filter((line) => line.level === 'warn').map((line) => line.message);
 
 	test.each<[string, IDataObject, Record<string, string>, IDataObject]>([
 		['event', { id: 'evt_1', event: 'invoice.paid', data }, {}, {}],
 		['eventType', { id: 'evt_1', eventType: 'invoice.paid', data }, {}, {}],
 		['event_type', { id: 'evt_1', event_type: 'invoice.paid', data }, {}, {}],
-		['the X-Business-Ops-Event header', { id: 'evt_1', data }, { 'X-Business-Ops-Event': 'invoice.paid' }, {}],
+		[
+			'the X-Business-Ops-Event header',
+			{ id: 'evt_1', data },
+			{ 'X-Business-Ops-Event': 'invoice.paid' },
+			{},
+		],
 		['an X-Event-Type header', { id: 'evt_1', data }, { 'X-Event-Type': 'invoice.paid' }, {}],
-		['a custom field path', { id: 'evt_1', meta: { eventName: 'invoice.paid' }, type: 'ignored-by-path', data }, {}, { eventTypeField: 'meta.eventName' }],
+		[
+			'a custom field path',
+			{ id: 'evt_1', meta: { eventName: 'invoice.paid' }, type: 'ignored-by-path', data },
+			{},
+			{ eventTypeField: 'meta.eventName' },
+		],
 	])('the event type is read from %s', async (_where, body, headers, options) => {
-		const [item] = (await runWebhook(trigger, node(options), signedBody(body, headers))).result.workflowData![0];
+		const [item] = (await runWebhook(trigger, node(options), signedBody(body, headers))).result
+			.workflowData![0];
 		expect(item.json).toMatchObject({ id: 'evt_1', type: 'invoice.paid', data });
 		expect(item.json.typeUnknown).toBeUndefined();
 	});
 
 	test('the record is read from data, else payload, else the whole body', async () => {
-		const fromPayload = await runWebhook(trigger, node(), signedBody({ type: 'invoice.paid', payload: data }));
+		const fromPayload = await runWebhook(
+			trigger,
+			node(),
+			signedBody({ type: 'invoice.paid', payload: data }),
+		);
 		expect(fromPayload.result.workflowData![0][0].json.data).toEqual(data);
 		const flat = { type: 'invoice.paid', invoiceId: 'inv_7' };
 		const whole = await runWebhook(trigger, node(), signedBody(flat));
@@ -898,14 +1258,27 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 
 	test('a verified delivery whose type cannot be read starts the workflow, marked, with a warning', async () => {
 		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_2', data }));
-		expect(run.result.workflowData![0][0].json).toMatchObject({ id: 'evt_2', type: null, typeUnknown: true, data });
-		expect(warnings()).toEqual([expect.stringContaining('could not read the event type of a verified delivery')]);
+		expect(run.result.workflowData![0][0].json).toMatchObject({
+			id: 'evt_2',
+			type: null,
+			typeUnknown: true,
+			data,
+		});
+		expect(warnings()).toEqual([
+			expect.stringContaining('could not read the event type of a verified delivery'),
+		]);
 	});
 
 	test('a type not chosen is answered 200 and logged at warn level with its type and where it was read', async () => {
 		const testNode = node();
-		const run = await runWebhook(trigger, testNode, signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }));
-		expect(run.result).toEqual({ webhookResponse: { received: true, ignored: 'event type not selected: agent.paused' } });
+		const run = await runWebhook(
+			trigger,
+			testNode,
+			signedBody({ id: 'evt_3', data }, { 'X-Event-Type': 'agent.paused' }),
+		);
+		expect(run.result).toEqual({
+			webhookResponse: { received: true, ignored: 'event type not selected: agent.paused' },
+		});
 		expect(warnings()).toEqual([
 			`Business Ops Trigger "Business Ops Trigger" (workflow ${testNode.workflow.id}) answered 200 and ignored a delivery of event type "agent.paused" (read from header x-event-type (not signed)): it is not among the chosen events. Further such lines of this trigger are not logged for a minute.`,
 		]);
@@ -915,12 +1288,19 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const testNode = node();
 		const staticData = () => JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
 		const before = staticData();
-		const forged = signedBody({ type: 'invoice.paid' }, {}, 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==');
+		const forged = signedBody(
+			{ type: 'invoice.paid' },
+			{},
+			'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==',
+		);
 		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, forged);
-		for (let i = 0; i < 5; i++) await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
+		for (let i = 0; i < 5; i++)
+			await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
 		expect(warnings()).toEqual([
 			expect.stringContaining('refused a delivery with HTTP 401: signature does not match.'),
-			expect.stringContaining('refused a delivery with HTTP 401: missing signature header (no header name contains "signature"). Further refusals of this trigger for a missing or malformed signature header are not logged for a minute.'),
+			expect.stringContaining(
+				'refused a delivery with HTTP 401: missing signature header (no header name contains "signature"). Further refusals of this trigger for a missing or malformed signature header are not logged for a minute.',
+			),
 		]);
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 59) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
@@ -928,12 +1308,14 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 60) * 1000);
 		await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
 		expect(warnings()).toHaveLength(3);
-		expect(warnings()[2]).toContain('refused a delivery with HTTP 401: missing signature header (no header name contains "signature")');
+		expect(warnings()[2]).toContain(
+			'refused a delivery with HTTP 401: missing signature header (no header name contains "signature")',
+		);
 		expect(staticData()).toBe(before);
 		expect(testNode.workflow.getStaticData('node', testNode.node).__dataChanged).not.toBe(true);
 	});
 
-	test("junk sent once a minute never keeps the reason a genuine delivery fails out of the log; header names a request chooses add no line", async () => {
+	test('junk sent once a minute never keeps the reason a genuine delivery fails out of the log; header names a request chooses add no line', async () => {
 		const testNode = node();
 		const oldKey = 'whsec_d3Jvbmctc2VjcmV0LW9mLWVub3VnaC1ieXRlcw==';
 		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data });
@@ -942,16 +1324,24 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 			jest.spyOn(Date, 'now').mockReturnValue(at * 1000);
 			// a stranger's junk, first each minute, under header names it chooses
 			for (let i = 0; i < 20; i++) {
-				await runWebhook(trigger, testNode, { headers: { [`x-${minute}-${i}-signature`]: 'nonsense' }, rawBody: Buffer.from('{}') });
+				await runWebhook(trigger, testNode, {
+					headers: { [`x-${minute}-${i}-signature`]: 'nonsense' },
+					rawBody: Buffer.from('{}'),
+				});
 				await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('{}') });
 			}
 			// the API's delivery, signed with a key this subscription no longer has
 			jest.spyOn(Date, 'now').mockReturnValue((at + 10) * 1000);
-			const genuine = await runWebhook(trigger, testNode, { headers: standardHeaders(oldKey, `msg_${minute}`, at + 10, raw), rawBody: Buffer.from(raw) });
+			const genuine = await runWebhook(trigger, testNode, {
+				headers: standardHeaders(oldKey, `msg_${minute}`, at + 10, raw),
+				rawBody: Buffer.from(raw),
+			});
 			expect(genuine.status).toBe(401);
 		}
 		const lines = warnings();
-		expect(lines.filter((line) => line.includes('HTTP 401: signature does not match'))).toHaveLength(3);
+		expect(
+			lines.filter((line) => line.includes('HTTP 401: signature does not match')),
+		).toHaveLength(3);
 		// one line a minute for all the junk, whatever header names it chose
 		expect(lines.filter((line) => line.includes('HTTP 401: malformed x-'))).toHaveLength(3);
 		expect(lines).toHaveLength(6);
@@ -959,10 +1349,15 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 
 	test('the form a delivery verified under is logged once per workflow, with how to set it by hand', async () => {
 		const testNode = node();
-		const headers = { 'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })) };
+		const headers = {
+			'X-Api-Signature': githubSignature(SECRET, JSON.stringify({ type: 'invoice.paid' })),
+		};
 		for (let i = 0; i < 3; i++) {
 			const raw = JSON.stringify({ type: 'invoice.paid' });
-			expect((await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(raw) })).result.workflowData).toBeDefined();
+			expect(
+				(await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(raw) })).result
+					.workflowData,
+			).toBeDefined();
 		}
 		const infos = logs.lines.filter((line) => line.level === 'info').map((line) => line.message);
 		expect(infos).toEqual([
@@ -974,7 +1369,9 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const staticData = withProduction();
 		const testNode = node({ ignoreRepeatedDeliveries: true }, structuredClone(staticData));
 		const delivery = signedBody({ id: 'evt_5', type: 'invoice.paid', data });
-		expect((await runWebhook(trigger, testNode, delivery)).result.workflowData![0][0].json.deliveryId).toBe('msg_7');
+		expect(
+			(await runWebhook(trigger, testNode, delivery)).result.workflowData![0][0].json.deliveryId,
+		).toBe('msg_7');
 		expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({
 			webhookResponse: { received: true, ignored: 'repeated delivery: msg_7' },
 		});
@@ -985,7 +1382,10 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		// with a signed timestamp too, the id outlives the window: the same message signed anew 10 minutes later is still a repeat
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 601) * 1000);
 		const raw = JSON.stringify({ id: 'evt_5', type: 'invoice.paid', data });
-		const later = { headers: standardHeaders(SECRET, 'msg_7', NOW + 601, raw), rawBody: Buffer.from(raw) };
+		const later = {
+			headers: standardHeaders(SECRET, 'msg_7', NOW + 601, raw),
+			rawBody: Buffer.from(raw),
+		};
 		expect((await runWebhook(trigger, testNode, later)).result).toEqual({
 			webhookResponse: { received: true, ignored: 'repeated delivery: msg_7' },
 		});
@@ -996,20 +1396,34 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		async (signatureScheme) => {
 			const testNode = node({ ignoreRepeatedDeliveries: true, signatureScheme });
 			const raw = JSON.stringify({ id: 'evt_retried', type: 'invoice.paid', data });
-			const sentAt = (seconds: number): FakeDelivery => ({ headers: standardHeaders(SECRET, 'msg_1', seconds, raw), rawBody: Buffer.from(raw) });
-			expect((await runWebhook(trigger, testNode, sentAt(NOW))).result.workflowData![0][0].json.deliveryId).toBe('msg_1');
+			const sentAt = (seconds: number): FakeDelivery => ({
+				headers: standardHeaders(SECRET, 'msg_1', seconds, raw),
+				rawBody: Buffer.from(raw),
+			});
+			expect(
+				(await runWebhook(trigger, testNode, sentAt(NOW))).result.workflowData![0][0].json
+					.deliveryId,
+			).toBe('msg_1');
 			// Standard Webhooks' and Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the attempt before
 			let at = NOW;
 			for (const wait of [5, 300, 1800, 7200, 18_000, 36_000, 36_000]) {
 				at += wait;
 				jest.spyOn(Date, 'now').mockReturnValue(at * 1000);
 				const retry = await runWebhook(trigger, testNode, sentAt(at));
-				expect([wait, retry.result]).toEqual([wait, { webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' } }]);
+				expect([wait, retry.result]).toEqual([
+					wait,
+					{ webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' } },
+				]);
 			}
 			// another message of the same subscription still runs
 			const other = JSON.stringify({ id: 'evt_other', type: 'invoice.paid', data });
-			const next = { headers: standardHeaders(SECRET, 'msg_2', at, other), rawBody: Buffer.from(other) };
-			expect((await runWebhook(trigger, testNode, next)).result.workflowData![0][0].json.deliveryId).toBe('msg_2');
+			const next = {
+				headers: standardHeaders(SECRET, 'msg_2', at, other),
+				rawBody: Buffer.from(other),
+			};
+			expect(
+				(await runWebhook(trigger, testNode, next)).result.workflowData![0][0].json.deliveryId,
+			).toBe('msg_2');
 		},
 	);
 
@@ -1018,30 +1432,66 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const raw = JSON.stringify({ id: 'evt_gh', type: 'invoice.paid', data });
 		const signature = { 'x-hub-signature-256': githubSignature(SECRET, raw) };
 		const runs: unknown[] = [];
-		for (const extra of [{}, { 'webhook-id': 'a' }, { 'webhook-id': 'b' }, { 'x-business-ops-delivery': 'c' }, {}] as Array<Record<string, string>>) {
-			const run = await runWebhook(trigger, testNode, { headers: { ...signature, ...extra }, rawBody: Buffer.from(raw) });
+		for (const extra of [
+			{},
+			{ 'webhook-id': 'a' },
+			{ 'webhook-id': 'b' },
+			{ 'x-business-ops-delivery': 'c' },
+			{},
+		] as Array<Record<string, string>>) {
+			const run = await runWebhook(trigger, testNode, {
+				headers: { ...signature, ...extra },
+				rawBody: Buffer.from(raw),
+			});
 			runs.push(run.result.workflowData ? 'ran' : run.result.webhookResponse);
 		}
-		expect(runs).toEqual(['ran', ...Array(4).fill({ received: true, ignored: 'repeated delivery: evt_gh' })]);
+		expect(runs).toEqual([
+			'ran',
+			...Array(4).fill({ received: true, ignored: 'repeated delivery: evt_gh' }),
+		]);
 		// a signature over the body alone never expires, so neither does the id (only the bound of 10,000 per trigger drops it)
 		jest.spyOn(Date, 'now').mockReturnValue((NOW + 30 * 86_400) * 1000);
-		expect((await runWebhook(trigger, testNode, { headers: signature, rawBody: Buffer.from(raw) })).result.workflowData).toBeUndefined();
+		expect(
+			(await runWebhook(trigger, testNode, { headers: signature, rawBody: Buffer.from(raw) }))
+				.result.workflowData,
+		).toBeUndefined();
 	});
 
 	test('an event type read from a header is marked as unsigned in the output (point 5)', async () => {
-		const run = await runWebhook(trigger, node(), signedBody({ id: 'evt_h', data }, { 'X-Business-Ops-Event': 'invoice.paid' }));
-		expect(run.result.workflowData![0][0].json).toMatchObject({ type: 'invoice.paid', typeFromUnsignedHeader: 'x-business-ops-event' });
-		const fromBody = await runWebhook(trigger, node(), signedBody({ id: 'evt_b', type: 'invoice.paid', data }, { 'X-Business-Ops-Event': 'quote.approved' }));
+		const run = await runWebhook(
+			trigger,
+			node(),
+			signedBody({ id: 'evt_h', data }, { 'X-Business-Ops-Event': 'invoice.paid' }),
+		);
+		expect(run.result.workflowData![0][0].json).toMatchObject({
+			type: 'invoice.paid',
+			typeFromUnsignedHeader: 'x-business-ops-event',
+		});
+		const fromBody = await runWebhook(
+			trigger,
+			node(),
+			signedBody(
+				{ id: 'evt_b', type: 'invoice.paid', data },
+				{ 'X-Business-Ops-Event': 'quote.approved' },
+			),
+		);
 		expect(fromBody.result.workflowData![0][0].json.type).toBe('invoice.paid');
 		expect(fromBody.result.workflowData![0][0].json.typeFromUnsignedHeader).toBeUndefined();
 	});
 
 	test('a tolerance that is not a number: activation fails naming the field, deliveries are refused (point 4)', async () => {
 		const bad = node({ timestampTolerance: '5m' });
-		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow(/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/);
-		await expect(runWebhookMethod(trigger, node({ timestampTolerance: -1 }), 'create')).rejects.toThrow('Timestamp Tolerance');
+		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow(
+			/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/,
+		);
+		await expect(
+			runWebhookMethod(trigger, node({ timestampTolerance: -1 }), 'create'),
+		).rejects.toThrow('Timestamp Tolerance');
 		const raw = JSON.stringify({ type: 'invoice.paid' });
-		const yearOld = { headers: { 'stripe-signature': stripeSignature(SECRET, NOW - 365 * 86_400, raw) }, rawBody: Buffer.from(raw) };
+		const yearOld = {
+			headers: { 'stripe-signature': stripeSignature(SECRET, NOW - 365 * 86_400, raw) },
+			rawBody: Buffer.from(raw),
+		};
 		const run = await runWebhook(trigger, bad, yearOld);
 		expect(run.status).toBe(401);
 		expect(run.result.workflowData).toBeUndefined();
@@ -1049,7 +1499,11 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 
 	test('a clear secret (never released) is not used: refused as no secret stored', async () => {
 		const clear = {
-			'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET } } },
+			'node:Business Ops Trigger': {
+				subscriptions: {
+					production: { id: 'whk_1', url: PROD_URL, events: EVENTS, secret: SECRET },
+				},
+			},
 		};
 		const testNode = node({}, clear);
 		const run = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
@@ -1059,12 +1513,17 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	});
 
 	test('after the API key changed: refused with a reason that says to republish; the next activation subscribes anew', async () => {
-		const otherKey = { apiKey: 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d', baseUrl: 'https://api.business-ops.test/v1' };
+		const otherKey = {
+			apiKey: 'svc_' + 'Zz9yXw8vUt7sRq6pOn5mLk4jIh3gFe2d',
+			baseUrl: 'https://api.business-ops.test/v1',
+		};
 		const testNode = node({}, withProduction(), { credentials: otherKey });
 		const run = await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }));
 		expect(run.status).toBe(401);
 		expect(run.sent).toEqual(REFUSED);
-		expect(warnings().at(-1)).toMatch(/does not open with this credential's API key .*publish the workflow again/);
+		expect(warnings().at(-1)).toMatch(
+			/does not open with this credential's API key .*publish the workflow again/,
+		);
 		expect(run.result.workflowData).toBeUndefined();
 
 		noneLeftBehind();
@@ -1072,7 +1531,15 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 			.delete('/v1/webhooks/whk_1')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_2', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+			.reply(201, {
+				data: {
+					id: 'whk_2',
+					url: PROD_URL,
+					events: EVENTS,
+					active: true,
+					signingSecret: TEST_SECRET,
+				},
+			});
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		const record = subscriptions(testNode).production as IDataObject;
@@ -1080,21 +1547,36 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	});
 
 	test('a secret opened once is kept by this n8n process: deliveries keep verifying after the key changed, until the next activation', async () => {
-		const otherKey = { apiKey: 'svc_' + 'Qq1wEe2rTt3yUu4iOo5pAa6sDd7fGg8h', baseUrl: 'https://api.business-ops.test/v1' };
+		const otherKey = {
+			apiKey: 'svc_' + 'Qq1wEe2rTt3yUu4iOo5pAa6sDd7fGg8h',
+			baseUrl: 'https://api.business-ops.test/v1',
+		};
 		const staticData = withProduction();
 		const before = node({}, structuredClone(staticData));
-		expect((await runWebhook(trigger, before, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		expect(
+			(await runWebhook(trigger, before, signedBody({ type: 'invoice.paid' }))).result.workflowData,
+		).toBeDefined();
 		// the credential now holds another key: the secret this process opened still verifies (it is still the subscription's)
 		const after = node({}, structuredClone(staticData), { credentials: otherKey });
 		after.workflow.id = before.workflow.id;
-		expect((await runWebhook(trigger, after, signedBody({ type: 'invoice.paid' }))).result.workflowData).toBeDefined();
+		expect(
+			(await runWebhook(trigger, after, signedBody({ type: 'invoice.paid' }))).result.workflowData,
+		).toBeDefined();
 		// the lifecycle always reads the credential: the next activation subscribes anew
 		noneLeftBehind();
 		const scope = nock(API)
 			.delete('/v1/webhooks/whk_1')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, { data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: TEST_SECRET } });
+			.reply(201, {
+				data: {
+					id: 'whk_3',
+					url: PROD_URL,
+					events: EVENTS,
+					active: true,
+					signingSecret: TEST_SECRET,
+				},
+			});
 		expect(await activateTrigger(trigger, after)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 	});
@@ -1111,7 +1593,13 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const customNode = (values: IDataObject) =>
 			createTriggerNode(
 				trigger,
-				{ events: EVENTS, options: { signatureScheme: 'custom', customSignature: { settings: values } } as INodeParameters },
+				{
+					events: EVENTS,
+					options: {
+						signatureScheme: 'custom',
+						customSignature: { settings: values },
+					} as INodeParameters,
+				},
 				{ staticData: withProduction() },
 			);
 		const testNode = customNode(settings);
@@ -1121,11 +1609,16 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		const run = await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(raw) });
 		expect(run.sent).toBeUndefined();
 		expect(run.result.workflowData).toBeDefined();
-		const tampered = await runWebhook(trigger, testNode, { headers, rawBody: Buffer.from(`${raw} `) });
+		const tampered = await runWebhook(trigger, testNode, {
+			headers,
+			rawBody: Buffer.from(`${raw} `),
+		});
 		expect(tampered.status).toBe(401);
 
 		const bad = customNode({ ...settings, signedContent: '{timestamp}' });
-		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow('Custom signature: "Signed Content" must contain {body} exactly once');
+		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow(
+			'Custom signature: "Signed Content" must contain {body} exactly once',
+		);
 	});
 });
 
@@ -1135,52 +1628,151 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 	});
 
 	/** A workflow of its own: a trigger this process has not learned anything about yet. */
-	const node = (options: IDataObject = {}) => ownWorkflow(createTriggerNode(trigger, { events: EVENTS, options: options as INodeParameters }, { staticData: withProduction() }));
+	const node = (options: IDataObject = {}) =>
+		ownWorkflow(
+			createTriggerNode(
+				trigger,
+				{ events: EVENTS, options: options as INodeParameters },
+				{ staticData: withProduction() },
+			),
+		);
 	const raw = (id: string) => JSON.stringify({ id, type: 'invoice.paid', data: { id: 'inv_1' } });
-	const standardDelivery = (id: string, at = NOW): FakeDelivery => ({ headers: standardHeaders(SECRET, id, at, raw(id)), rawBody: Buffer.from(raw(id)) });
-	const githubDelivery = (id: string): FakeDelivery => ({ headers: { 'x-hub-signature-256': githubSignature(SECRET, raw(id)) }, rawBody: Buffer.from(raw(id)) });
+	const standardDelivery = (id: string, at = NOW): FakeDelivery => ({
+		headers: standardHeaders(SECRET, id, at, raw(id)),
+		rawBody: Buffer.from(raw(id)),
+	});
+	const githubDelivery = (id: string): FakeDelivery => ({
+		headers: { 'x-hub-signature-256': githubSignature(SECRET, raw(id)) },
+		rawBody: Buffer.from(raw(id)),
+	});
 	const renamed = (headers: Record<string, string | string[]>, from: string, to: string) => {
 		const { [from]: value, ...rest } = headers;
 		return { ...rest, [to]: value };
 	};
-	const ran = async (testNode: TestNode, delivery: FakeDelivery) => (await runWebhook(trigger, testNode, delivery)).result.workflowData !== undefined;
+	const ran = async (testNode: TestNode, delivery: FakeDelivery) =>
+		(await runWebhook(trigger, testNode, delivery)).result.workflowData !== undefined;
 
 	test.each<[string, (genuine: FakeDelivery) => FakeDelivery, (id: string) => FakeDelivery]>([
-		['signature header renamed', (d) => ({ ...d, headers: renamed(d.headers, 'webhook-signature', 'x-poison-signature') }), standardDelivery],
-		['id header renamed', (d) => ({ ...d, headers: renamed(d.headers, 'webhook-id', 'x-attacker-delivery-id') }), standardDelivery],
-		['GitHub-style prefix dropped', (d) => ({ ...d, headers: { 'x-hub-signature-256': String(d.headers['x-hub-signature-256']).slice('sha256='.length) } }), githubDelivery],
-		['extra proxy id headers', (d) => ({ ...d, headers: { 'x-request-id': 'r-1', 'x-vercel-id': 'fra1::x', 'x-poison-id': 'p', ...d.headers } }), standardDelivery],
-		['headers reordered', (d) => ({ ...d, headers: Object.fromEntries(Object.entries(d.headers).reverse()) }), standardDelivery],
-	])('a genuine delivery replayed first with its %s never makes a later genuine delivery fail (item 1)', async (_aspect, change, genuine) => {
-		const testNode = node();
-		const staticData = JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
-		// the replay verifies (its HMAC is genuine) and is accepted: it teaches nothing unsigned
-		expect(await ran(testNode, change(genuine('evt_replayed')))).toBe(true);
-		expect([await ran(testNode, genuine('evt_next_1')), await ran(testNode, genuine('evt_next_2'))]).toEqual([true, true]);
-		expect(JSON.stringify(testNode.workflow.getStaticData('node', testNode.node))).toBe(staticData);
-	});
+		[
+			'signature header renamed',
+			(d) => ({ ...d, headers: renamed(d.headers, 'webhook-signature', 'x-poison-signature') }),
+			standardDelivery,
+		],
+		[
+			'id header renamed',
+			(d) => ({ ...d, headers: renamed(d.headers, 'webhook-id', 'x-attacker-delivery-id') }),
+			standardDelivery,
+		],
+		[
+			'GitHub-style prefix dropped',
+			(d) => ({
+				...d,
+				headers: {
+					'x-hub-signature-256': String(d.headers['x-hub-signature-256']).slice('sha256='.length),
+				},
+			}),
+			githubDelivery,
+		],
+		[
+			'extra proxy id headers',
+			(d) => ({
+				...d,
+				headers: {
+					'x-request-id': 'r-1',
+					'x-vercel-id': 'fra1::x',
+					'x-poison-id': 'p',
+					...d.headers,
+				},
+			}),
+			standardDelivery,
+		],
+		[
+			'headers reordered',
+			(d) => ({ ...d, headers: Object.fromEntries(Object.entries(d.headers).reverse()) }),
+			standardDelivery,
+		],
+	])(
+		'a genuine delivery replayed first with its %s never makes a later genuine delivery fail (item 1)',
+		async (_aspect, change, genuine) => {
+			const testNode = node();
+			const staticData = JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
+			// the replay verifies (its HMAC is genuine) and is accepted: it teaches nothing unsigned
+			expect(await ran(testNode, change(genuine('evt_replayed')))).toBe(true);
+			expect([
+				await ran(testNode, genuine('evt_next_1')),
+				await ran(testNode, genuine('evt_next_2')),
+			]).toEqual([true, true]);
+			expect(JSON.stringify(testNode.workflow.getStaticData('node', testNode.node))).toBe(
+				staticData,
+			);
+		},
+	);
 
 	test('a Svix-style delivery with proxy id headers before svix-id and a whsec_ secret verifies, first and later (item 2)', async () => {
 		const testNode = node();
 		const svix = (id: string): FakeDelivery => {
-			const { 'webhook-id': svixId, 'webhook-timestamp': ts, 'webhook-signature': signature } = standardHeaders(SECRET, id, NOW, raw(id));
+			const {
+				'webhook-id': svixId,
+				'webhook-timestamp': ts,
+				'webhook-signature': signature,
+			} = standardHeaders(SECRET, id, NOW, raw(id));
 			return {
-				headers: { 'x-vercel-id': 'fra1::iad1::abc', 'x-arr-log-id': 'log-7', 'x-request-id': 'r', 'x-amzn-trace-id': 'Root=1', traceparent: '00-1-2-01', 'cf-ray': '8a', 'svix-id': svixId, 'svix-timestamp': ts, 'svix-signature': signature },
+				headers: {
+					'x-vercel-id': 'fra1::iad1::abc',
+					'x-arr-log-id': 'log-7',
+					'x-request-id': 'r',
+					'x-amzn-trace-id': 'Root=1',
+					traceparent: '00-1-2-01',
+					'cf-ray': '8a',
+					'svix-id': svixId,
+					'svix-timestamp': ts,
+					'svix-signature': signature,
+				},
 				rawBody: Buffer.from(raw(id)),
 			};
 		};
-		expect([await ran(testNode, svix('msg_1')), await ran(testNode, svix('msg_2'))]).toEqual([true, true]);
+		expect([await ran(testNode, svix('msg_1')), await ran(testNode, svix('msg_2'))]).toEqual([
+			true,
+			true,
+		]);
 	});
 
 	test.each<[string, (id: string, at: number) => Record<string, string>, Record<string, string>]>([
 		[
 			'(a) X-Signature over {timestamp}.{body} with X-Signature-Timestamp, behind x-request-timestamp and x-edge-timestamp',
-			(id, at) => formHeaders({ header: 'X-Signature', value: 'sha256=hex', content: 'timestamp.body', key: 'secret', timestampHeader: 'X-Signature-Timestamp' }, SECRET, id, at, raw(id)),
+			(id, at) =>
+				formHeaders(
+					{
+						header: 'X-Signature',
+						value: 'sha256=hex',
+						content: 'timestamp.body',
+						key: 'secret',
+						timestampHeader: 'X-Signature-Timestamp',
+					},
+					SECRET,
+					id,
+					at,
+					raw(id),
+				),
 			{ 'x-request-timestamp': String(NOW - 3600), 'x-edge-timestamp': String(NOW) },
 		],
 		[
 			'(b) {id}.{timestamp}.{body} with its id in X-Business-Ops-Id, behind X-Event-Id: bus-7f3a',
-			(id, at) => formHeaders({ header: 'X-Business-Ops-Signature', value: 'hex', content: 'id.timestamp.body', key: 'secret', timestampHeader: 'X-Business-Ops-Timestamp', idHeader: 'X-Business-Ops-Id' }, SECRET, id, at, raw(id)),
+			(id, at) =>
+				formHeaders(
+					{
+						header: 'X-Business-Ops-Signature',
+						value: 'hex',
+						content: 'id.timestamp.body',
+						key: 'secret',
+						timestampHeader: 'X-Business-Ops-Timestamp',
+						idHeader: 'X-Business-Ops-Id',
+					},
+					SECRET,
+					id,
+					at,
+					raw(id),
+				),
 			{ 'X-Event-Id': 'bus-7f3a' },
 		],
 	])('%s: verifies before and after Auto learned the form', async (_form, signed, proxies) => {
@@ -1190,17 +1782,27 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		});
 		// alone first (learned), then behind the proxy headers
 		const learnedFirst = node();
-		expect([await ran(learnedFirst, delivery('evt_alone', false)), await ran(learnedFirst, delivery('evt_behind', true))]).toEqual([true, true]);
+		expect([
+			await ran(learnedFirst, delivery('evt_alone', false)),
+			await ran(learnedFirst, delivery('evt_behind', true)),
+		]).toEqual([true, true]);
 		// behind the proxy headers from the first delivery on
 		const proxiedFirst = node();
-		expect([await ran(proxiedFirst, delivery('evt_behind', true)), await ran(proxiedFirst, delivery('evt_behind_2', true)), await ran(proxiedFirst, delivery('evt_alone', false))]).toEqual([true, true, true]);
+		expect([
+			await ran(proxiedFirst, delivery('evt_behind', true)),
+			await ran(proxiedFirst, delivery('evt_behind_2', true)),
+			await ran(proxiedFirst, delivery('evt_alone', false)),
+		]).toEqual([true, true, true]);
 	});
 
 	test('a body made of "<id>.<timestamp>.<body>" verifies under {body} with a genuine signature, but is refused and teaches nothing', async () => {
 		const testNode = node();
 		const id = 'msg_trick';
 		const { 'webhook-signature': signature } = standardHeaders(SECRET, id, NOW, raw(id));
-		const trick = await runWebhook(trigger, testNode, { headers: { 'webhook-signature': signature }, rawBody: Buffer.from(`${id}.${NOW}.${raw(id)}`) });
+		const trick = await runWebhook(trigger, testNode, {
+			headers: { 'webhook-signature': signature },
+			rawBody: Buffer.from(`${id}.${NOW}.${raw(id)}`),
+		});
 		expect([trick.status, trick.result.workflowData]).toEqual([400, undefined]);
 		expect(await ran(testNode, standardDelivery('evt_after_trick'))).toBe(true);
 	});
@@ -1210,28 +1812,38 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		expect(await ran(testNode, standardDelivery('evt_learn'))).toBe(true);
 		const other = await runWebhook(trigger, testNode, githubDelivery('evt_other'));
 		expect(other.status).toBe(401);
-		expect(logs.lines.at(-1)?.message).toContain('signature does not match (checked as HMAC-SHA256 of {ID}.{timestamp}.{body} with the base64 after whsec_');
+		expect(logs.lines.at(-1)?.message).toContain(
+			'signature does not match (checked as HMAC-SHA256 of {ID}.{timestamp}.{body} with the base64 after whsec_',
+		);
 		// the same subscription under another trigger (another workflow) learns on its own
 		expect(await ran(node(), githubDelivery('evt_other'))).toBe(true);
 	});
 
-	test.each([0, 1, 300])('Ignore Repeated Deliveries with tolerance %i: a repeat that still verifies runs once (item 3)', async (tolerance) => {
-		const testNode = node({ ignoreRepeatedDeliveries: true, timestampTolerance: tolerance });
-		const delivery = standardDelivery('msg_repeat');
-		expect(await ran(testNode, delivery)).toBe(true);
-		// every moment the same signed delivery still verifies, it is ignored
-		for (const later of [800, tolerance * 1000 + 999]) {
-			jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000 + later);
-			expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({ webhookResponse: { received: true, ignored: 'repeated delivery: msg_repeat' } });
-		}
-		// a second after that the window refuses it
-		jest.spyOn(Date, 'now').mockReturnValue((NOW + tolerance + 1) * 1000);
-		expect((await runWebhook(trigger, testNode, delivery)).status).toBe(401);
-	});
+	test.each([0, 1, 300])(
+		'Ignore Repeated Deliveries with tolerance %i: a repeat that still verifies runs once (item 3)',
+		async (tolerance) => {
+			const testNode = node({ ignoreRepeatedDeliveries: true, timestampTolerance: tolerance });
+			const delivery = standardDelivery('msg_repeat');
+			expect(await ran(testNode, delivery)).toBe(true);
+			// every moment the same signed delivery still verifies, it is ignored
+			for (const later of [800, tolerance * 1000 + 999]) {
+				jest.spyOn(Date, 'now').mockReturnValue(NOW * 1000 + later);
+				expect((await runWebhook(trigger, testNode, delivery)).result).toEqual({
+					webhookResponse: { received: true, ignored: 'repeated delivery: msg_repeat' },
+				});
+			}
+			// a second after that the window refuses it
+			jest.spyOn(Date, 'now').mockReturnValue((NOW + tolerance + 1) * 1000);
+			expect((await runWebhook(trigger, testNode, delivery)).status).toBe(401);
+		},
+	);
 
 	test("a stranger's POST to the test URL does not end the listening: no throw, no output, the reason in the answer (item 4)", async () => {
 		const testNode = node();
-		for (const junk of <FakeDelivery[]>[{ headers: {}, rawBody: Buffer.from('junk') }, { headers: { 'x-signature': 'sha256=' + 'ab'.repeat(32) }, rawBody: Buffer.from('{}') }]) {
+		for (const junk of <FakeDelivery[]>[
+			{ headers: {}, rawBody: Buffer.from('junk') },
+			{ headers: { 'x-signature': 'sha256=' + 'ab'.repeat(32) }, rawBody: Buffer.from('{}') },
+		]) {
 			const run = await runWebhook(trigger, testNode, junk, 'manual');
 			expect([run.status, run.result]).toEqual([401, { noWebhookResponse: true }]);
 			expect(run.sent).toEqual({ ...REFUSED, reason: expect.any(String) });
@@ -1251,10 +1863,15 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		for (let i = 0; i < 300; i++) {
 			const id = `evt_forged_${i}`;
 			const forged = standardDelivery(id);
-			const headers: Record<string, string> = { ...(forged.headers as Record<string, string>), 'webhook-signature': `v1,${Buffer.alloc(32, i).toString('base64')}` };
+			const headers: Record<string, string> = {
+				...(forged.headers as Record<string, string>),
+				'webhook-signature': `v1,${Buffer.alloc(32, i).toString('base64')}`,
+			};
 			headers[`x-${i.toString(36)}-signature`] = 'ab'.repeat(32);
 			headers[`x-${i.toString(36)}-id`] = id;
-			expect((await runWebhook(trigger, testNode, { headers, rawBody: forged.rawBody })).status).toBe(401);
+			expect(
+				(await runWebhook(trigger, testNode, { headers, rawBody: forged.rawBody })).status,
+			).toBe(401);
 		}
 		expect(JSON.stringify(staticData)).toBe(before);
 		expect(staticData.__dataChanged).toBe(false);

@@ -7,7 +7,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 const BOUND = 350;
 jest.mock('../../nodes/shared/boundedMap', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>('../../nodes/shared/boundedMap');
+	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>(
+		'../../nodes/shared/boundedMap',
+	);
 	class ScaledDown<K, V> extends actual.BoundedMap<K, V> {
 		constructor(max: number, weigh?: (value: V) => number) {
 			super(max === 1_000_000 ? BOUND : max, weigh);
@@ -19,7 +21,13 @@ jest.mock('../../nodes/shared/boundedMap', () => {
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { MEMORY_WEIGHT, rememberedWeight } from '../../nodes/BusinessOpsTrigger/trust';
-import { createTriggerNode, runWebhook, TEST_API_KEY, type FakeDelivery, type TestNode } from '../harness/engine';
+import {
+	createTriggerNode,
+	runWebhook,
+	TEST_API_KEY,
+	type FakeDelivery,
+	type TestNode,
+} from '../harness/engine';
 import { atFixedTime, standardHeaders } from './helpers';
 
 const trigger = new BusinessOpsTrigger();
@@ -38,8 +46,14 @@ const record = (id: string, secret: string): IDataObject => ({
 
 let workflows = 0;
 function node(): TestNode {
-	const staticData = { 'node:Business Ops Trigger': { subscriptions: { production: record('whk_1', SECRET) } } };
-	const testNode = createTriggerNode(trigger, { events: EVENTS, options: { ignoreRepeatedDeliveries: true } as INodeParameters }, { staticData });
+	const staticData = {
+		'node:Business Ops Trigger': { subscriptions: { production: record('whk_1', SECRET) } },
+	};
+	const testNode = createTriggerNode(
+		trigger,
+		{ events: EVENTS, options: { ignoreRepeatedDeliveries: true } as INodeParameters },
+		{ staticData },
+	);
 	testNode.workflow.id = `workflow-memory-${++workflows}`;
 	return testNode;
 }
@@ -48,7 +62,13 @@ const delivery = (id: string, secret = SECRET): FakeDelivery => {
 	const body = JSON.stringify({ id, type: 'invoice.paid', data: { id: 'inv_1' } });
 	return { headers: standardHeaders(secret, id, NOW, body), rawBody: Buffer.from(body) };
 };
-const forged = (id: string): FakeDelivery => ({ ...delivery(id), headers: { ...delivery(id).headers, 'webhook-signature': `v1,${Buffer.alloc(32, 9).toString('base64')}` } });
+const forged = (id: string): FakeDelivery => ({
+	...delivery(id),
+	headers: {
+		...delivery(id).headers,
+		'webhook-signature': `v1,${Buffer.alloc(32, 9).toString('base64')}`,
+	},
+});
 /** 'started', 'repeat' (accepted and ignored) or the refusal's HTTP status. */
 async function outcome(testNode: TestNode, one: FakeDelivery) {
 	const { result, status } = await runWebhook(trigger, testNode, one);
@@ -84,7 +104,7 @@ test('a refusal does not make its trigger the most recently used', async () => {
 	expect(await outcome(a, delivery('evt_1'))).toBe('started');
 });
 
-test('a new subscription record (published again, a new secret) starts the trigger\'s memory anew', async () => {
+test("a new subscription record (published again, a new secret) starts the trigger's memory anew", async () => {
 	const testNode = node();
 	expect(await outcome(testNode, delivery('evt_1'))).toBe('started');
 	const staticData = testNode.workflow.getStaticData('node', testNode.node);

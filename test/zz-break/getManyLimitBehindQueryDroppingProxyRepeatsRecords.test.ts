@@ -21,14 +21,22 @@ afterEach(() => nock.cleanAll());
 const node = loadNodeType(new BusinessOps());
 
 test('Get Many with Limit behind a proxy that drops the query string: no record is output twice (or the read fails saying why)', async () => {
-	const firstPage = Array.from({ length: 25 }, (_, i) => ({ id: `ctc_${i + 1}`, name: `Contact ${i + 1}` }));
+	const firstPage = Array.from({ length: 25 }, (_, i) => ({
+		id: `ctc_${i + 1}`,
+		name: `Contact ${i + 1}`,
+	}));
 	// the proxy drops ?page=…&pageSize=…: every answer is page 1 at the default page size
 	nock('https://api.business-ops.test')
 		.persist()
 		.get('/v1/contacts')
 		.query(true)
 		.reply(200, { data: firstPage, meta: { page: 1, pageSize: 25, total: 80, hasMore: true } });
-	const outcome = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', returnAll: false, limit: 60 }).catch((error: unknown) => error as Error);
+	const outcome = await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: false,
+		limit: 60,
+	}).catch((error: unknown) => error as Error);
 	if (outcome instanceof Error) {
 		expect(outcome.message).toMatch(/query string|earlier page/);
 		return;

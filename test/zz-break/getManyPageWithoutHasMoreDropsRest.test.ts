@@ -19,15 +19,29 @@ beforeEach(() => forgetRateBudgets());
 afterEach(() => nock.cleanAll());
 
 test('Return All: a middle page without hasMore does not silently end a list whose total says more', async () => {
-	const records = (n: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
+	const records = (n: number, count: number) =>
+		Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
 	nock(API)
-		.get('/v1/contacts').query({ page: 1, pageSize: 100 })
-		.reply(200, { data: records(1, 100), meta: { page: 1, pageSize: 100, total: 250, hasMore: true } })
-		.get('/v1/contacts').query({ page: 2, pageSize: 100 })
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, {
+			data: records(1, 100),
+			meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
+		})
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
 		.reply(200, { data: records(2, 100), meta: { page: 2, pageSize: 100, total: 250 } })
-		.get('/v1/contacts').query({ page: 3, pageSize: 100 })
-		.reply(200, { data: records(3, 50), meta: { page: 3, pageSize: 100, total: 250, hasMore: false } });
-	const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', returnAll: true });
+		.get('/v1/contacts')
+		.query({ page: 3, pageSize: 100 })
+		.reply(200, {
+			data: records(3, 50),
+			meta: { page: 3, pageSize: 100, total: 250, hasMore: false },
+		});
+	const { items } = await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: true,
+	});
 	// every page up to the total is read: all 250 records, once each, in order
 	expect(items.map((item) => item.json.id)).toEqual(Array.from({ length: 250 }, (_, i) => `c${i}`));
 	expect(nock.pendingMocks()).toEqual([]);

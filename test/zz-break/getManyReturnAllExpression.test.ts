@@ -31,16 +31,23 @@ async function contactsRead(parameters: INodeParameters, value?: unknown): Promi
 		.persist()
 		.get(/\/v1\/contacts/)
 		.reply((uri) => [200, page(Number(new URL(uri, API).searchParams.get('page') ?? 1))]);
-	const { items } = await runDeclarativeNode(nodeType, { resource: 'contact', operation: 'getAll', ...parameters }, {
-		items: [{ json: { value } as INodeParameters }],
-		credentials,
-	});
+	const { items } = await runDeclarativeNode(
+		nodeType,
+		{ resource: 'contact', operation: 'getAll', ...parameters },
+		{
+			items: [{ json: { value } as INodeParameters }],
+			credentials,
+		},
+	);
 	return items.length;
 }
 
-test.each([true, 'true'])('Return All from an expression giving %p returns every record', async (value) => {
-	expect(await contactsRead({ returnAll: '={{ $json.value }}' }, value)).toBe(TOTAL);
-});
+test.each([true, 'true'])(
+	'Return All from an expression giving %p returns every record',
+	async (value) => {
+		expect(await contactsRead({ returnAll: '={{ $json.value }}' }, value)).toBe(TOTAL);
+	},
+);
 
 test('Return All from an expression giving true returns every record, whatever Limit holds', async () => {
 	expect(await contactsRead({ returnAll: '={{ $json.value }}', limit: 5 }, true)).toBe(TOTAL);

@@ -22,13 +22,29 @@ beforeEach(() => forgetRateBudgets());
 afterEach(() => nock.cleanAll());
 
 test('Return All: a page whose hasMore is false while its own total says more fails the item, naming the page', async () => {
-	const records = (n: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
+	const records = (n: number, count: number) =>
+		Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
 	nock(API)
-		.get('/v1/contacts').query({ page: 1, pageSize: 100 })
-		.reply(200, { data: records(1, 100), meta: { page: 1, pageSize: 100, total: 250, hasMore: true } })
-		.get('/v1/contacts').query({ page: 2, pageSize: 100 })
-		.reply(200, { data: records(2, 100), meta: { page: 2, pageSize: 100, total: 250, hasMore: false } });
-	const error = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', returnAll: true }).then(() => undefined, (e: Error) => e);
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, {
+			data: records(1, 100),
+			meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
+		})
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, {
+			data: records(2, 100),
+			meta: { page: 2, pageSize: 100, total: 250, hasMore: false },
+		});
+	const error = await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: true,
+	}).then(
+		() => undefined,
+		(e: Error) => e,
+	);
 	expect(error?.message).toBe(
 		"The API's answer for page 2 of the list contradicts itself: hasMore is false, but its total is 250 and the pages up to it hold 200; stopped reading the list (GET /contacts) [item 0]",
 	);

@@ -13,7 +13,10 @@ import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engi
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 
-async function refusal(resource: string, value: unknown): Promise<{ message: string; sent: number }> {
+async function refusal(
+	resource: string,
+	value: unknown,
+): Promise<{ message: string; sent: number }> {
 	const requests = recordRequests();
 	const parameters: INodeParameters = {
 		resource,
@@ -22,7 +25,10 @@ async function refusal(resource: string, value: unknown): Promise<{ message: str
 		itemsInput: 'json',
 		itemsJson: '={{ $json.value }}',
 	};
-	const error = await runDeclarativeNode(nodeType, parameters, { items: [{ json: { value } as INodeParameters }], credentials }).then(
+	const error = await runDeclarativeNode(nodeType, parameters, {
+		items: [{ json: { value } as INodeParameters }],
+		credentials,
+	}).then(
 		() => new Error('not refused'),
 		(e: Error) => e,
 	);
@@ -30,12 +36,15 @@ async function refusal(resource: string, value: unknown): Promise<{ message: str
 	return { message: error.message, sent: requests.length };
 }
 
-describe.each(['quote', 'invoice'])('%s create: Items (JSON) of only spaces is "not given"', (resource) => {
-	test.each(['  ', '\n', ' \t '])('%j is refused as no items given, like ""', async (value) => {
-		const empty = await refusal(resource, '');
-		const spaces = await refusal(resource, value);
-		expect(spaces.sent).toBe(0);
-		expect(spaces.message).toBe(empty.message);
-		expect(spaces.message).not.toMatch(/not valid JSON/);
-	});
-});
+describe.each(['quote', 'invoice'])(
+	'%s create: Items (JSON) of only spaces is "not given"',
+	(resource) => {
+		test.each(['  ', '\n', ' \t '])('%j is refused as no items given, like ""', async (value) => {
+			const empty = await refusal(resource, '');
+			const spaces = await refusal(resource, value);
+			expect(spaces.sent).toBe(0);
+			expect(spaces.message).toBe(empty.message);
+			expect(spaces.message).not.toMatch(/not valid JSON/);
+		});
+	},
+);

@@ -25,7 +25,11 @@ beforeEach(() => {
 });
 afterEach(() => nock.cleanAll());
 
-const contact = (i: number): IDataObject => ({ id: `ctc_${i}`, name: `C${i}`, email: `c${i}@example.com` });
+const contact = (i: number): IDataObject => ({
+	id: `ctc_${i}`,
+	name: `C${i}`,
+	email: `c${i}@example.com`,
+});
 
 /** /contacts paged by 100 from `rows`; after the first read's page 1, ctc_5 is deleted and ctc_new appended. */
 function listThatChangesOnce(rows: IDataObject[]) {
@@ -38,7 +42,10 @@ function listThatChangesOnce(rows: IDataObject[]) {
 		.reply((uri) => {
 			const page = Number(new URL(uri, API).searchParams.get('page'));
 			if (page === 1) read++;
-			const body = { data: rows.slice((page - 1) * 100, page * 100), meta: { page, pageSize: 100, total: rows.length, hasMore: page * 100 < rows.length } };
+			const body = {
+				data: rows.slice((page - 1) * 100, page * 100),
+				meta: { page, pageSize: 100, total: rows.length, hasMore: page * 100 < rows.length },
+			};
 			if (read === 1 && page === 1) {
 				rows.splice(5, 1);
 				rows.push({ id: 'ctc_new', name: 'New', email: 'new@example.com' });
@@ -49,7 +56,9 @@ function listThatChangesOnce(rows: IDataObject[]) {
 		posts.push((body as IDataObject).email as string);
 		return [201, { data: { id: 'ctc_dup', ...(body as object) } }];
 	});
-	scope.patch(/\/v1\/contacts\/.*/).reply((uri, body) => [200, { data: { id: uri.split('/').pop(), ...(body as object) } }]);
+	scope
+		.patch(/\/v1\/contacts\/.*/)
+		.reply((uri, body) => [200, { data: { id: uri.split('/').pop(), ...(body as object) } }]);
 	return { posts };
 }
 
@@ -57,26 +66,41 @@ function listThatChangesOnce(rows: IDataObject[]) {
 test.failing('Get Many, Return All: a record there during the whole read is returned', async () => {
 	const rows = Array.from({ length: 250 }, (_, i) => contact(i));
 	listThatChangesOnce(rows);
-	const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', returnAll: true });
+	const { items } = await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: true,
+	});
 	expect(items.map((i) => i.json.id)).toContain('ctc_100');
 });
 
 // A limit of offset paging: totals, counts and ids cannot show a delete on a read page plus a create; only reading every page again could (twice the requests).
-test.failing('Create or Update: a contact there during the whole read is updated, not created a second time', async () => {
-	const rows = Array.from({ length: 250 }, (_, i) => contact(i));
-	const api = listThatChangesOnce(rows);
-	const { items } = await runDeclarativeNode(node, { resource: 'contact', operation: 'upsert', email: 'c100@example.com', name: 'Changed' });
-	expect(api.posts).toEqual([]);
-	expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_100']]);
-});
+test.failing(
+	'Create or Update: a contact there during the whole read is updated, not created a second time',
+	async () => {
+		const rows = Array.from({ length: 250 }, (_, i) => contact(i));
+		const api = listThatChangesOnce(rows);
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'upsert',
+			email: 'c100@example.com',
+			name: 'Changed',
+		});
+		expect(api.posts).toEqual([]);
+		expect(items.map((i) => [i.json.action, i.json.id])).toEqual([['updated', 'ctc_100']]);
+	},
+);
 
 // A limit of offset paging: totals, counts and ids cannot show a delete on a read page plus a create; only reading every page again could (twice the requests).
-test.failing('Polling trigger: a contact there during the whole first poll is not emitted as created by the next', async () => {
-	const rows = Array.from({ length: 250 }, (_, i) => contact(i));
-	listThatChangesOnce(rows);
-	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
-	const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
-	expect(await p.poll()).toBeNull();
-	// the next poll: only ctc_new was created since the first poll began
-	expect(emitted(await p.poll()).map(([, id]) => id)).not.toContain('ctc_100');
-});
+test.failing(
+	'Polling trigger: a contact there during the whole first poll is not emitted as created by the next',
+	async () => {
+		const rows = Array.from({ length: 250 }, (_, i) => contact(i));
+		listThatChangesOnce(rows);
+		const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
+		const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
+		expect(await p.poll()).toBeNull();
+		// the next poll: only ctc_new was created since the first poll began
+		expect(emitted(await p.poll()).map(([, id]) => id)).not.toContain('ctc_100');
+	},
+);

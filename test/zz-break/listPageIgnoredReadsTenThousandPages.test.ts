@@ -25,7 +25,10 @@ const node = loadNodeType(new BusinessOps());
 const API = 'https://api.business-ops.test';
 
 test('Get Many, Return All, every page answered with page 1: fails within a few requests', async () => {
-	const first: IDataObject[] = Array.from({ length: 100 }, (_, i) => ({ id: `ctc_${i}`, name: `C${i}` }));
+	const first: IDataObject[] = Array.from({ length: 100 }, (_, i) => ({
+		id: `ctc_${i}`,
+		name: `C${i}`,
+	}));
 	let requests = 0;
 	nock(API)
 		.persist()
@@ -33,12 +36,19 @@ test('Get Many, Return All, every page answered with page 1: fails within a few 
 		.query(true)
 		.reply(() => {
 			requests++;
-			if (requests > 60) return [400, { error: { code: 'stub_end', message: 'the test stub stopped answering' } }];
+			if (requests > 60)
+				return [400, { error: { code: 'stub_end', message: 'the test stub stopped answering' } }];
 			return [200, { data: first, meta: { page: 1, pageSize: 100, total: 250, hasMore: true } }];
 		});
-	const error = (await runDeclarativeNode(node, { resource: 'contact', operation: 'getAll', returnAll: true }).catch((e: unknown) => e)) as Error;
+	const error = (await runDeclarativeNode(node, {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: true,
+	}).catch((e: unknown) => e)) as Error;
 	expect(error).toBeInstanceOf(Error);
 	expect(error.message).not.toContain('stub stopped answering');
-	expect(error.message).toContain('The API answered page 2 of the list with records of an earlier page, the same on 2 reads');
+	expect(error.message).toContain(
+		'The API answered page 2 of the list with records of an earlier page, the same on 2 reads',
+	);
 	expect(requests).toBe(4); // two reads of pages 1 and 2
 });

@@ -52,9 +52,16 @@ function useClockAndLogs(clock: () => unknown): () => ReturnType<typeof captureL
 }
 
 /** The trigger node (`parameters`) with whk_1 to `storedEvents` stored in its static data. */
-export function nodeWithWhk1(parameters: INodeParameters = { events: EVENTS }, storedEvents: string[] = EVENTS) {
+export function nodeWithWhk1(
+	parameters: INodeParameters = { events: EVENTS },
+	storedEvents: string[] = EVENTS,
+) {
 	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
-	const staticData: IDataObject = { 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: storedEvents, sealedSecret } } } };
+	const staticData: IDataObject = {
+		'node:Business Ops Trigger': {
+			subscriptions: { production: { id: 'whk_1', url: URL, events: storedEvents, sealedSecret } },
+		},
+	};
 	return createTriggerNode(trigger, parameters, { staticData });
 }
 

@@ -14,14 +14,21 @@ import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engi
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 
-test.each(['9007199254740993', '99999999999999999999999'])('Default Payment Terms (Days) %s is not sent as another number', async (value) => {
-	const requests = recordRequests();
-	const { items } = await runDeclarativeNode(
-		nodeType,
-		{ resource: 'organization', operation: 'update', updateFields: { defaultPaymentTermsDays: '={{ $json.value }}' } },
-		{ items: [{ json: { value } as INodeParameters }], credentials, continueOnFail: true },
-	);
-	nock.cleanAll();
-	expect(items[0].error?.message).toMatch(/^Default Payment Terms \(Days\): .* \[item 0\]$/);
-	expect(requests).toEqual([]);
-});
+test.each(['9007199254740993', '99999999999999999999999'])(
+	'Default Payment Terms (Days) %s is not sent as another number',
+	async (value) => {
+		const requests = recordRequests();
+		const { items } = await runDeclarativeNode(
+			nodeType,
+			{
+				resource: 'organization',
+				operation: 'update',
+				updateFields: { defaultPaymentTermsDays: '={{ $json.value }}' },
+			},
+			{ items: [{ json: { value } as INodeParameters }], credentials, continueOnFail: true },
+		);
+		nock.cleanAll();
+		expect(items[0].error?.message).toMatch(/^Default Payment Terms \(Days\): .* \[item 0\]$/);
+		expect(requests).toEqual([]);
+	},
+);

@@ -22,12 +22,19 @@ afterEach(() => nock.cleanAll());
 const node = loadNodeType(new BusinessOps());
 
 test('From list: a page whose meta says total 250 but no hasMore offers the next page, as Get Many reads it', async () => {
-	const page1 = Array.from({ length: 100 }, (_, i) => ({ id: `ctc_${i + 1}`, name: `Contact ${i + 1}`, email: `c${i + 1}@example.com` }));
+	const page1 = Array.from({ length: 100 }, (_, i) => ({
+		id: `ctc_${i + 1}`,
+		name: `Contact ${i + 1}`,
+		email: `c${i + 1}@example.com`,
+	}));
 	nock('https://api.business-ops.test')
 		.get('/v1/contacts')
 		.query(true)
 		.reply(200, { data: page1, meta: { page: 1, pageSize: 100, total: 250 } });
-	const result = await runListSearch(node, 'searchContacts', { resource: 'contact', operation: 'get' });
+	const result = await runListSearch(node, 'searchContacts', {
+		resource: 'contact',
+		operation: 'get',
+	});
 	expect(result.results).toHaveLength(100);
 	expect(result.paginationToken).toBe('2');
 });

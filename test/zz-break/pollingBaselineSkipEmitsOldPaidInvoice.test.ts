@@ -18,14 +18,16 @@ test('an invoice paid before publishing is not emitted as invoice.paid because t
 	const victim = before.slice(1, 99).find((i) => i.status === 'draft');
 	const old = before[100];
 	expect(victim).toBeDefined();
-	if (old.status !== 'paid') await env.api('PATCH', `/invoices/${String(old.id)}`, { status: 'paid' });
+	if (old.status !== 'paid')
+		await env.api('PATCH', `/invoices/${String(old.id)}`, { status: 'paid' });
 
 	const p = poller(sandbox, { events: ['invoice.paid'] });
 	let pages = 0;
 	expect(
 		await p.poll({
 			afterAnswer: async (request) => {
-				if (request.url === '/invoices' && ++pages === 1) await env.api('DELETE', `/invoices/${String(victim!.id)}`);
+				if (request.url === '/invoices' && ++pages === 1)
+					await env.api('DELETE', `/invoices/${String(victim!.id)}`);
 			},
 		}),
 	).toBeNull();

@@ -19,7 +19,18 @@ beforeEach(() => {
 	forgetRateBudgets();
 	fastClock();
 	jest.useFakeTimers({
-		doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
 	});
 });
 afterEach(() => jest.useRealTimers());
@@ -29,7 +40,10 @@ test('the same status change seen again gives the same event id when the list sh
 	nock(TEST_BASE_URL)
 		.get('/quotes')
 		.query(true)
-		.reply(() => [200, { data: [quote], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } }])
+		.reply(() => [
+			200,
+			{ data: [quote], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
+		])
 		.persist();
 	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 	const p = poller(api, { events: ['quote.approved'] }, TEST_API_KEY);
@@ -53,11 +67,21 @@ test('the same status change seen again gives the same event id when the list sh
 });
 
 test('the same status change seen again gives the same event id after an edit that is no status change', async () => {
-	let invoice: IDataObject = { id: 'inv_1', number: 'F-1', status: 'sent', total: 10, createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-20T00:00:00.000Z' };
+	let invoice: IDataObject = {
+		id: 'inv_1',
+		number: 'F-1',
+		status: 'sent',
+		total: 10,
+		createdAt: '2026-11-01T00:00:00.000Z',
+		updatedAt: '2026-11-20T00:00:00.000Z',
+	};
 	nock(TEST_BASE_URL)
 		.get('/invoices')
 		.query(true)
-		.reply(() => [200, { data: [invoice], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } }])
+		.reply(() => [
+			200,
+			{ data: [invoice], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
+		])
 		.persist();
 	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 	const p = poller(api, { events: ['invoice.paid'] }, TEST_API_KEY);

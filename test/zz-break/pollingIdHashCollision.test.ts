@@ -29,12 +29,22 @@ test('two quotes whose ids share a 48-bit hash are two records: the second one i
 	const key48 = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 8);
 	expect(key48(A)).toBe(key48(B)); // the premise: the first 48 bits of SHA-256 (what the state keeps) collide
 
-	const quote = (id: string, at: string): IDataObject => ({ id, number: id, status: 'draft', total: 10, createdAt: at, updatedAt: at });
+	const quote = (id: string, at: string): IDataObject => ({
+		id,
+		number: id,
+		status: 'draft',
+		total: 10,
+		createdAt: at,
+		updatedAt: at,
+	});
 	let quotes: IDataObject[] = [quote(A, '2026-11-25T08:00:00.000Z')];
 	nock(TEST_BASE_URL)
 		.get('/quotes')
 		.query(true)
-		.reply(() => [200, { data: quotes, meta: { page: 1, pageSize: 100, total: quotes.length, hasMore: false } }])
+		.reply(() => [
+			200,
+			{ data: quotes, meta: { page: 1, pageSize: 100, total: quotes.length, hasMore: false } },
+		])
 		.persist();
 	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 	const p = poller(api, { events: ['quote.created', 'quote.approved'] }, TEST_API_KEY);
@@ -42,7 +52,9 @@ test('two quotes whose ids share a 48-bit hash are two records: the second one i
 
 	quotes = [...quotes, quote(B, '2026-11-25T08:05:00.000Z')];
 	const afterCreate = emitted(await p.poll());
-	quotes = quotes.map((q) => (q.id === B ? { ...q, status: 'approved', updatedAt: '2026-11-25T08:06:00.000Z' } : q));
+	quotes = quotes.map((q) =>
+		q.id === B ? { ...q, status: 'approved', updatedAt: '2026-11-25T08:06:00.000Z' } : q,
+	);
 	const afterApprove = emitted(await p.poll());
 
 	expect(afterCreate).toEqual([['quote.created', B]]);

@@ -16,7 +16,10 @@ import { TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 import { poller } from '../polling/harness';
 
 const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
-const contacts: IDataObject[] = Array.from({ length: 250 }, (_, i) => ({ id: `con_${String(i).padStart(16, '0')}`, name: `Klant ${i}` }));
+const contacts: IDataObject[] = Array.from({ length: 250 }, (_, i) => ({
+	id: `con_${String(i).padStart(16, '0')}`,
+	name: `Klant ${i}`,
+}));
 
 beforeEach(() => {
 	nock.cleanAll();

@@ -16,14 +16,17 @@ test('a record skipped by two walks in a row (deletions during each walk) is not
 	const p = poller(sandbox, { events: ['quote.created'] });
 	expect(await p.poll()).toBeNull(); // baseline: every quote remembered
 
-	const contactId = String(((await env.api('GET', '/contacts?pageSize=1')) as unknown as Array<{ id: string }>)[0].id);
+	const contactId = String(
+		((await env.api('GET', '/contacts?pageSize=1')) as unknown as Array<{ id: string }>)[0].id,
+	);
 	const walkDeletingOnPageOne = async () => {
 		const firstPage = (await collect(sandbox, '/quotes')).slice(0, 100);
 		const victim = String(firstPage.slice(1, 99).find((q) => q.status === 'draft')!.id);
 		let pages = 0;
 		return await p.poll({
 			afterAnswer: async (request) => {
-				if (request.url === '/quotes' && ++pages === 1) await env.api('DELETE', `/quotes/${victim}`);
+				if (request.url === '/quotes' && ++pages === 1)
+					await env.api('DELETE', `/quotes/${victim}`);
 			},
 		});
 	};
@@ -32,7 +35,14 @@ test('a record skipped by two walks in a row (deletions during each walk) is not
 	const skipped = String((await collect(sandbox, '/quotes'))[100].id);
 	seen.push(...emitted(await walkDeletingOnPageOne()));
 	// a new quote (newest first: at the top) pushes it back to place 101
-	const fresh = String((await env.api('POST', '/quotes', { contactId, items: [{ name: 'x', quantity: 1, unitPrice: 1, vatPercentage: 9 }] })).id);
+	const fresh = String(
+		(
+			await env.api('POST', '/quotes', {
+				contactId,
+				items: [{ name: 'x', quantity: 1, unitPrice: 1, vatPercentage: 9 }],
+			})
+		).id,
+	);
 	expect(String((await collect(sandbox, '/quotes'))[100].id)).toBe(skipped);
 	// walk 2: skipped again
 	seen.push(...emitted(await walkDeletingOnPageOne()));

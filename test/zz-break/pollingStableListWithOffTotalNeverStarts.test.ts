@@ -16,7 +16,10 @@ import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '.
 import { poller } from '../polling/harness';
 
 const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
-const contacts: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({ id: `con_${String(i).padStart(16, '0')}`, name: `Klant ${i}` }));
+const contacts: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({
+	id: `con_${String(i).padStart(16, '0')}`,
+	name: `Klant ${i}`,
+}));
 
 beforeEach(() => {
 	nock.cleanAll();
@@ -28,14 +31,24 @@ beforeEach(() => {
 		.reply((uri) => {
 			const page = Number(new URL(uri, TEST_BASE_URL).searchParams.get('page'));
 			// the total leaves out one record the pages show (the same on every read)
-			return [200, { data: contacts.slice((page - 1) * 100, page * 100), meta: { page, pageSize: 100, total: 149, hasMore: page * 100 < 150 } }];
+			return [
+				200,
+				{
+					data: contacts.slice((page - 1) * 100, page * 100),
+					meta: { page, pageSize: 100, total: 149, hasMore: page * 100 < 150 },
+				},
+			];
 		})
 		.persist();
 });
 afterEach(() => nock.cleanAll());
 
 test('Get Many takes the stable list (two identical reads stand)', async () => {
-	const { items } = await runDeclarativeNode(loadNodeType(new BusinessOps()), { resource: 'contact', operation: 'getAll', returnAll: true });
+	const { items } = await runDeclarativeNode(loadNodeType(new BusinessOps()), {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: true,
+	});
 	expect(items).toHaveLength(150);
 });
 

@@ -21,7 +21,11 @@ test('Fetch Test Event goes before a workflow run already waiting on the same ke
 	const sandbox = env.sandbox();
 	forgetRateBudgets();
 	fastClock();
-	const credentials = { apiKey: sandbox.keys.admin, baseUrl: sandbox.baseUrl, requestsPerMinute: 1 };
+	const credentials = {
+		apiKey: sandbox.keys.admin,
+		baseUrl: sandbox.baseUrl,
+		requestsPerMinute: 1,
+	};
 	const budget = budgetFor(budgetKeyOf(sandbox.keys.admin), 1);
 	const order: string[] = [];
 	// a workflow run used this minute's request; another run waits for the next minute
@@ -34,9 +38,19 @@ test('Fetch Test Event goes before a workflow run already waiting on the same ke
 	const test = createTestNode(trigger, { events: ['quote.created'] }, { credentials });
 	const ctx = new PollContext(test.workflow, test.node, test.additionalData, 'manual', 'activate');
 	const send = ctx.helpers.httpRequestWithAuthentication;
-	ctx.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, request: IHttpRequestOptions, ...rest: unknown[]) {
+	ctx.helpers.httpRequestWithAuthentication = async function (
+		this: unknown,
+		type: string,
+		request: IHttpRequestOptions,
+		...rest: unknown[]
+	) {
 		order.push(`Fetch Test Event ${request.url}`);
-		return await (send as (...args: unknown[]) => Promise<unknown>).call(this, type, request, ...rest);
+		return await (send as (...args: unknown[]) => Promise<unknown>).call(
+			this,
+			type,
+			request,
+			...rest,
+		);
 	} as typeof send;
 	await trigger.poll.call(ctx);
 	await waitingRun;

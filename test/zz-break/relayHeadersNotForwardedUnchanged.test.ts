@@ -9,7 +9,9 @@ import { connect } from 'node:net';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startRelay } = require('../../scripts/queue/relay') as {
-	startRelay(o?: { targets?: string[] }): Promise<{ baseUrl: string; port: number; stop(): Promise<void> }>;
+	startRelay(o?: {
+		targets?: string[];
+	}): Promise<{ baseUrl: string; port: number; stop(): Promise<void> }>;
 };
 
 let target: Server;
@@ -37,7 +39,15 @@ afterAll(async () => {
 function rawPost(port: number, lines: [string, string][], body: string): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const s = connect(port, '127.0.0.1', () => {
-			const head = [`POST /webhook/x HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...lines.map(([n, v]) => `${n}: ${v}`), `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', '', ''].join('\r\n');
+			const head = [
+				`POST /webhook/x HTTP/1.1`,
+				`Host: 127.0.0.1:${port}`,
+				...lines.map(([n, v]) => `${n}: ${v}`),
+				`Content-Length: ${Buffer.byteLength(body)}`,
+				'Connection: close',
+				'',
+				'',
+			].join('\r\n');
 			s.write(head + body);
 		});
 		let out = '';
@@ -69,9 +79,17 @@ test('repeated header lines and a client X-Forwarded-For reach the target as sen
 		expect(answer).toMatch(/^HTTP\/1\.1 200/);
 		const got = pairs(seen[seen.length - 1]);
 		// every line the client sent is there, in the client's form (a proxy may add to X-Forwarded-For)
-		expect(got.filter((l) => l.startsWith('webhook-signature:'))).toEqual(['webhook-signature: v1,AAAA', 'webhook-signature: v1,BBBB']);
-		expect(got.filter((l) => l.startsWith('authorization:'))).toEqual(['authorization: Bearer first', 'authorization: Bearer second']);
-		expect(got.find((l) => l.startsWith('x-forwarded-for:'))).toMatch(/^x-forwarded-for: 203\.0\.113\.7/);
+		expect(got.filter((l) => l.startsWith('webhook-signature:'))).toEqual([
+			'webhook-signature: v1,AAAA',
+			'webhook-signature: v1,BBBB',
+		]);
+		expect(got.filter((l) => l.startsWith('authorization:'))).toEqual([
+			'authorization: Bearer first',
+			'authorization: Bearer second',
+		]);
+		expect(got.find((l) => l.startsWith('x-forwarded-for:'))).toMatch(
+			/^x-forwarded-for: 203\.0\.113\.7/,
+		);
 	} finally {
 		await relay.stop();
 	}

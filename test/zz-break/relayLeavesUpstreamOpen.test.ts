@@ -14,14 +14,20 @@ import { join } from 'node:path';
  * wraps every request the relay makes, and a destroyed request it wraps does not always close the
  * real socket at once.
  */
-async function startRelay(o: { targets: string[] }): Promise<{ baseUrl: string; port: number; stop(): Promise<void> }> {
+async function startRelay(o: {
+	targets: string[];
+}): Promise<{ baseUrl: string; port: number; stop(): Promise<void> }> {
 	const relayFile = join(__dirname, '../../scripts/queue/relay.js');
 	const code = `require(${JSON.stringify(relayFile)}).startRelay(${JSON.stringify(o)}).then((r) => {
 		process.send(r.port);
 		process.on('message', async () => { await r.stop(); process.send('stopped'); process.exit(0); });
 	});`;
-	const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-	const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(Number(m))));
+	const child = spawn(process.execPath, ['-e', code], {
+		stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+	});
+	const port = await new Promise<number>((resolve) =>
+		child.once('message', (m) => resolve(Number(m))),
+	);
 	return {
 		port,
 		baseUrl: `http://127.0.0.1:${port}`,
@@ -70,7 +76,9 @@ test('a client that disconnects mid-body: the target is let go at once, not afte
 	try {
 		const got = new Promise<IncomingMessage>((resolve) => (arrived = resolve));
 		const s = connect(relay.port, '127.0.0.1', () => {
-			s.write(`POST /webhook/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":`);
+			s.write(
+				`POST /webhook/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":`,
+			);
 		});
 		s.on('error', () => {});
 		const req = await got;

@@ -7,7 +7,12 @@
  * 10,000th (item 10,000) is sent again. Driven through `sendWrite` itself (the path every write of
  * the node takes), with the transport stubbed: 20,000 requests through RoutingNode took minutes.
  */
-import type { IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IExecuteData,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 
 import { sendWrite } from '../../nodes/BusinessOps/shared/itemOrder';
 import { sendRequest } from '../../nodes/shared/api/transport';
@@ -19,18 +24,28 @@ const COUNT = 10_002;
 test('10,002 creates, the last answered 503 once: the next try sends again only the write past the 10,000th', async () => {
 	const sent = new Map<number, number>();
 	let failedOnce = false;
-	jest.mocked(sendRequest).mockImplementation(async (_ctx, options: IHttpRequestOptions, item?: number) => {
-		const index = item ?? -1;
-		if (index === COUNT - 1 && !failedOnce) {
-			failedOnce = true;
-			throw new Error('503 Try later');
-		}
-		sent.set(index, (sent.get(index) ?? 0) + 1);
-		return { statusCode: 201, headers: {}, body: { data: { id: `ctc_${index}`, name: (options.body as { name: string }).name } } } as IN8nHttpFullResponse;
-	});
+	jest
+		.mocked(sendRequest)
+		.mockImplementation(async (_ctx, options: IHttpRequestOptions, item?: number) => {
+			const index = item ?? -1;
+			if (index === COUNT - 1 && !failedOnce) {
+				failedOnce = true;
+				throw new Error('503 Try later');
+			}
+			sent.set(index, (sent.get(index) ?? 0) + 1);
+			return {
+				statusCode: 201,
+				headers: {},
+				body: { data: { id: `ctc_${index}`, name: (options.body as { name: string }).name } },
+			} as IN8nHttpFullResponse;
+		});
 	const executeData = {} as IExecuteData;
-	const ctx = { getExecuteData: () => executeData, getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }) } as unknown as IExecuteSingleFunctions;
-	const create = (i: number) => sendWrite(ctx, { method: 'POST', url: '/contacts', body: { name: `C${i}` } }, i);
+	const ctx = {
+		getExecuteData: () => executeData,
+		getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }),
+	} as unknown as IExecuteSingleFunctions;
+	const create = (i: number) =>
+		sendWrite(ctx, { method: 'POST', url: '/contacts', body: { name: `C${i}` } }, i);
 	for (const tryNumber of [1, 2]) {
 		for (let i = 0; i < COUNT; i++) {
 			await create(i).catch((error: Error) => {

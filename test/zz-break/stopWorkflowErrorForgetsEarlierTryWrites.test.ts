@@ -29,7 +29,10 @@ test('the last try fails on item 0: the error still names the contact the first 
 	scope
 		.get('/v1/contacts')
 		.query(true)
-		.reply(200, () => ({ data: contacts, meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false } }));
+		.reply(200, () => ({
+			data: contacts,
+			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
+		}));
 	scope.post('/v1/contacts').reply((_uri, body) => {
 		const b = body as Contact;
 		if (b.name === 'Bob') return [...unavailable];
@@ -40,8 +43,19 @@ test('the last try fails on item 0: the error still names the contact the first 
 	scope.patch(/\/v1\/contacts\/.*/).reply(() => [...unavailable]);
 	const tries = await runWithRetries(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
-		{ items: [{ json: { email: 'ann@example.com', name: 'Ann' } }, { json: { email: 'bob@example.com', name: 'Bob' } }], maxTries: 2 },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
+		{
+			items: [
+				{ json: { email: 'ann@example.com', name: 'Ann' } },
+				{ json: { email: 'bob@example.com', name: 'Bob' } },
+			],
+			maxTries: 2,
+		},
 	);
 	expect(contacts.map((c) => c.id)).toEqual(['ctc_1']);
 	const last = tries[tries.length - 1].error as Error & { description?: string };

@@ -23,18 +23,34 @@ const API = 'https://api.business-ops.test';
 type Described = Error & { description?: string };
 
 test('Create or Update, item 1 refused: the error does not say a new run makes a second record of item 0', async () => {
-	nock(API).persist().get('/v1/contacts').query(true).reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
+	nock(API)
+		.persist()
+		.get('/v1/contacts')
+		.query(true)
+		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
 	nock(API)
 		.persist()
 		.post('/v1/contacts')
 		.reply((_uri, body) => {
 			const b = body as { name: string };
-			return b.name === 'B' ? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }] : [201, { data: { id: 'ctc_1', ...b } }];
+			return b.name === 'B'
+				? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }]
+				: [201, { data: { id: 'ctc_1', ...b } }];
 		});
 	const error = (await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
-		{ items: [{ json: { email: 'a@example.com', name: 'A' } }, { json: { email: 'b@example.com', name: 'B' } }] },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
+		{
+			items: [
+				{ json: { email: 'a@example.com', name: 'A' } },
+				{ json: { email: 'b@example.com', name: 'B' } },
+			],
+		},
 	).catch((e: unknown) => e)) as Described;
 	expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
 	expect(error.description).not.toContain('a create makes a second record');
@@ -44,10 +60,18 @@ test('Delete, item 1 not found: the error does not say a new run makes a second 
 	nock(API)
 		.persist()
 		.delete(/\/v1\/contacts\/.*/)
-		.reply((uri) => (uri.endsWith('ctc_2') ? [404, { error: { code: 'not_found', message: 'Contact not found' } }] : [204, '']));
+		.reply((uri) =>
+			uri.endsWith('ctc_2')
+				? [404, { error: { code: 'not_found', message: 'Contact not found' } }]
+				: [204, ''],
+		);
 	const error = (await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'delete', contactId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+		{
+			resource: 'contact',
+			operation: 'delete',
+			contactId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+		},
 		{ items: [{ json: { id: 'ctc_1' } }, { json: { id: 'ctc_2' } }] },
 	).catch((e: unknown) => e)) as Described;
 	expect(error.description).toContain('Already written by this run: item 0');

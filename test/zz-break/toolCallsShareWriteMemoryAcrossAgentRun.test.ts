@@ -38,18 +38,51 @@ test('Agent calls Pause, Resume, Pause on one agent: all three are sent', async 
 			return [200, { data: { id: 'agt_1', status: state } }];
 		});
 	// the agent's run: one execute data for every tool call it makes
-	const agent: INode = { id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 2, position: [0, 0], parameters: {} };
-	const agentExecuteData: IExecuteData = { node: agent, data: { main: [[{ json: { chatInput: 'pause, resume, pause agt_1' } }]] }, source: null };
+	const agent: INode = {
+		id: 'agent',
+		name: 'AI Agent',
+		type: '@n8n/n8n-nodes-langchain.agent',
+		typeVersion: 2,
+		position: [0, 0],
+		parameters: {},
+	};
+	const agentExecuteData: IExecuteData = {
+		node: agent,
+		data: { main: [[{ json: { chatInput: 'pause, resume, pause agt_1' } }]] },
+		source: null,
+	};
 	const runExecutionData = createRunExecutionData();
 	const tools = {
-		pause: createTestNode(nodeType, { resource: 'agent', operation: 'pause', agentId: byId('agt_1') }, { asTool: true, nodeName: 'Pause agent' }),
-		resume: createTestNode(nodeType, { resource: 'agent', operation: 'resume', agentId: byId('agt_1') }, { asTool: true, nodeName: 'Resume agent' }),
+		pause: createTestNode(
+			nodeType,
+			{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
+			{ asTool: true, nodeName: 'Pause agent' },
+		),
+		resume: createTestNode(
+			nodeType,
+			{ resource: 'agent', operation: 'resume', agentId: byId('agt_1') },
+			{ asTool: true, nodeName: 'Resume agent' },
+		),
 	};
 	const runIndex = { pause: 0, resume: 0 };
 	const call = async (which: 'pause' | 'resume') => {
 		const { node, workflow, additionalData } = tools[which];
 		const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
-		const context = new SupplyDataContext(workflow, node, additionalData, 'trigger', runExecutionData, runIndex[which]++, [], inputData, NodeConnectionTypes.AiTool, agentExecuteData, [], undefined, agent);
+		const context = new SupplyDataContext(
+			workflow,
+			node,
+			additionalData,
+			'trigger',
+			runExecutionData,
+			runIndex[which]++,
+			[],
+			inputData,
+			NodeConnectionTypes.AiTool,
+			agentExecuteData,
+			[],
+			undefined,
+			agent,
+		);
 		// what n8n's execute shim of a declarative node does
 		return (await new RoutingNode(context as never, nodeType).runNode())?.[0] ?? [];
 	};

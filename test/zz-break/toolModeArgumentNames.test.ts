@@ -14,9 +14,16 @@ import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engi
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 
-async function callTool(parameters: INodeParameters, args: INodeParameters): Promise<{ error: Error & { description?: string }; sent: number }> {
+async function callTool(
+	parameters: INodeParameters,
+	args: INodeParameters,
+): Promise<{ error: Error & { description?: string }; sent: number }> {
 	const requests = recordRequests();
-	const error = await runDeclarativeNode(nodeType, parameters, { items: [{ json: args }], credentials, asTool: true }).then(
+	const error = await runDeclarativeNode(nodeType, parameters, {
+		items: [{ json: args }],
+		credentials,
+		asTool: true,
+	}).then(
 		() => {
 			throw new Error('the call was not refused');
 		},
@@ -31,7 +38,10 @@ test('a value the typing refuses names the $fromAI argument the model sent', asy
 		{
 			resource: 'organization',
 			operation: 'update',
-			updateFields: { defaultPaymentTermsDays: "={{ $fromAI('paymentTerms', 'Payment terms in days', 'string') }}" },
+			updateFields: {
+				defaultPaymentTermsDays:
+					"={{ $fromAI('paymentTerms', 'Payment terms in days', 'string') }}",
+			},
 		},
 		{ paymentTerms: 'two weeks' },
 	);

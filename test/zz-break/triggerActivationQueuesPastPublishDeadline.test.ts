@@ -42,7 +42,9 @@ async function otherTriggerRateLimited(): Promise<void> {
 				}) as IN8nHttpFullResponse,
 		},
 	} as unknown as IHookFunctions;
-	await expect(apiRequest(ctx, 'GET', '/webhooks/whk_9', { activation: true })).rejects.toThrow(/HTTP 429/);
+	await expect(apiRequest(ctx, 'GET', '/webhooks/whk_9', { activation: true })).rejects.toThrow(
+		/HTTP 429/,
+	);
 }
 
 test("publishing right after the key was told to wait 120 s sends its requests within n8n's publication deadline, or fails", async () => {
@@ -65,7 +67,11 @@ test("publishing right after the key was told to wait 120 s sends its requests w
 		});
 
 	const started = clock.elapsed();
-	await activateTrigger(trigger, createTriggerNode(trigger, { events: EVENTS })).catch(() => undefined);
+	await activateTrigger(trigger, createTriggerNode(trigger, { events: EVENTS })).catch(
+		() => undefined,
+	);
 	// fails today: [120000, 180000] (the list read sent after 120 s, the POST a minute later)
-	expect(sentAt.map((at) => at - started).filter((after) => after > PUBLISH_DEADLINE_MS)).toEqual([]);
+	expect(sentAt.map((at) => at - started).filter((after) => after > PUBLISH_DEADLINE_MS)).toEqual(
+		[],
+	);
 });

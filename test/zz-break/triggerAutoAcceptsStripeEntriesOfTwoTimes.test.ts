@@ -27,13 +27,24 @@ function node(options: INodeParameters) {
 }
 
 const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-const joined = { 'stripe-signature': `${stripeSignature(SIGNING, NOW, raw)}, ${stripeSignature(SIGNING, NOW - 5, raw)}` };
+const joined = {
+	'stripe-signature': `${stripeSignature(SIGNING, NOW, raw)}, ${stripeSignature(SIGNING, NOW - 5, raw)}`,
+};
 
 test('Stripe-Style refuses entries of two different times', async () => {
-	expect((await runWebhook(trigger, node({ signatureScheme: 'stripe' }), { headers: joined, rawBody: Buffer.from(raw) })).status).toBe(401);
+	expect(
+		(
+			await runWebhook(trigger, node({ signatureScheme: 'stripe' }), {
+				headers: joined,
+				rawBody: Buffer.from(raw),
+			})
+		).status,
+	).toBe(401);
 });
 
 test('Auto refuses them too ("under every scheme")', async () => {
 	// fails today: Auto accepts and starts the workflow
-	expect((await runWebhook(trigger, node({}), { headers: joined, rawBody: Buffer.from(raw) })).status).toBe(401);
+	expect(
+		(await runWebhook(trigger, node({}), { headers: joined, rawBody: Buffer.from(raw) })).status,
+	).toBe(401);
 });

@@ -16,12 +16,17 @@ import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/ve
 import { decideTrust as decideWith } from '../../nodes/BusinessOpsTrigger/trust';
 
 type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-const decideTrust = (req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>, subscription: TrustSubscription) => decideWith({ ...req, ...subscription });
+const decideTrust = (
+	req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
+	subscription: TrustSubscription,
+) => decideWith({ ...req, ...subscription });
 
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
-const BODY = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }));
+const BODY = Buffer.from(
+	JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
+);
 const key = Buffer.from(SECRET.replace(/^whsec_/, ''), 'base64');
 const sent = NOW - 3;
 const standard = {
@@ -31,26 +36,39 @@ const standard = {
 };
 
 test('control: the large first delivery verifies as sent by the API', () => {
-	expect(decideTrust({ headers: standard, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(true);
+	expect(decideTrust({ headers: standard, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(
+		true,
+	);
 });
 
 test("a relay's own signature header with t=<its time> does not push out webhook-timestamp", () => {
-	const headers = { ...standard, 'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}` };
-	expect(decideTrust({ headers, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({ accepted: true, timestamp: sent });
+	const headers = {
+		...standard,
+		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+	};
+	expect(decideTrust({ headers, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({
+		accepted: true,
+		timestamp: sent,
+	});
 });
 
 test.each([
 	['x-relay-id', { 'x-relay-id': 'r1' }],
 	['x-event-id', { 'x-event-id': 'r1' }],
-])('once the form is learned, a small delivery verifies behind a relay that adds its t= signature header and %s', (_name, id) => {
-	const small = Buffer.from(JSON.stringify({ id: 'evt_3', type: 'invoice.paid' }));
-	const headers = {
-		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
-		...id,
-		'webhook-id': 'msg_3',
-		'webhook-timestamp': String(sent),
-		'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_3.${sent}.`).update(small).digest('base64')}`,
-	};
-	const learned = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } as const;
-	expect(decideTrust({ headers, rawBody: small, nowSeconds: NOW }, { ...auto, learned })).toMatchObject({ accepted: true, timestamp: sent });
-});
+])(
+	'once the form is learned, a small delivery verifies behind a relay that adds its t= signature header and %s',
+	(_name, id) => {
+		const small = Buffer.from(JSON.stringify({ id: 'evt_3', type: 'invoice.paid' }));
+		const headers = {
+			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+			...id,
+			'webhook-id': 'msg_3',
+			'webhook-timestamp': String(sent),
+			'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_3.${sent}.`).update(small).digest('base64')}`,
+		};
+		const learned = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } as const;
+		expect(
+			decideTrust({ headers, rawBody: small, nowSeconds: NOW }, { ...auto, learned }),
+		).toMatchObject({ accepted: true, timestamp: sent });
+	},
+);

@@ -30,13 +30,23 @@ function node() {
 	return testNode;
 }
 
-const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { notes: 'n'.repeat(300 * 1024) } });
+const raw = JSON.stringify({
+	id: 'evt_1',
+	type: 'invoice.paid',
+	data: { notes: 'n'.repeat(300 * 1024) },
+});
 const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW, raw) };
 
 test('a platform id header in front of n8n does not make the first large Stripe-style delivery fail', async () => {
 	// without the platform's header it verifies
-	expect((await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result.workflowData).toHaveLength(1);
-	const run = await runWebhook(trigger, node(), { headers: { ...stripe, 'rndr-id': '7f3c2a91-bd1e-4c55' }, rawBody: Buffer.from(raw) });
+	expect(
+		(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
+			.workflowData,
+	).toHaveLength(1);
+	const run = await runWebhook(trigger, node(), {
+		headers: { ...stripe, 'rndr-id': '7f3c2a91-bd1e-4c55' },
+		rawBody: Buffer.from(raw),
+	});
 	// fails today: 401, "signature does not match (Auto has not yet seen ... tried only the 2 most likely forms ...)"
 	expect(run.status).toBeUndefined();
 	expect(run.result.workflowData).toHaveLength(1);

@@ -12,7 +12,10 @@ import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/ve
 import { decideTrust as decideWith } from '../../nodes/BusinessOpsTrigger/trust';
 
 type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-const decideTrust = (req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>, subscription: TrustSubscription) => decideWith({ ...req, ...subscription });
+const decideTrust = (
+	req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
+	subscription: TrustSubscription,
+) => decideWith({ ...req, ...subscription });
 
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
@@ -22,16 +25,30 @@ const body = Buffer.from(JSON.stringify({ id: 'evt_2', type: 'invoice.paid' }));
 const stripe = `t=${sent},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${sent}.`).update(body).digest('hex')}`;
 
 test('control: the Stripe-style delivery verifies as sent by the API', () => {
-	expect(decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: body, nowSeconds: NOW }, auto).accepted).toBe(true);
+	expect(
+		decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: body, nowSeconds: NOW }, auto)
+			.accepted,
+	).toBe(true);
 });
 
 test("a relay's own signature header naming its own t= does not make the API's Stripe-style delivery malformed", () => {
-	const headers = { 'stripe-signature': stripe, 'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}` };
-	expect(decideTrust({ headers, rawBody: body, nowSeconds: NOW }, auto)).toMatchObject({ accepted: true, timestamp: sent });
+	const headers = {
+		'stripe-signature': stripe,
+		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+	};
+	expect(decideTrust({ headers, rawBody: body, nowSeconds: NOW }, auto)).toMatchObject({
+		accepted: true,
+		timestamp: sent,
+	});
 });
 
 test('nor once Auto has learned the form', () => {
-	const headers = { 'stripe-signature': stripe, 'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}` };
+	const headers = {
+		'stripe-signature': stripe,
+		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+	};
 	const learned = { content: '{timestamp}.{body}', key: 'secret' } as const;
-	expect(decideTrust({ headers, rawBody: body, nowSeconds: NOW }, { ...auto, learned })).toMatchObject({ accepted: true, timestamp: sent });
+	expect(
+		decideTrust({ headers, rawBody: body, nowSeconds: NOW }, { ...auto, learned }),
+	).toMatchObject({ accepted: true, timestamp: sent });
 });

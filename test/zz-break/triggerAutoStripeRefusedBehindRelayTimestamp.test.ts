@@ -35,7 +35,10 @@ const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 
 const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW - 2, raw) };
 
 test('a relay stamping its own webhook-timestamp does not make a small Stripe-style delivery fail', async () => {
-	expect((await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result.workflowData).toHaveLength(1);
+	expect(
+		(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
+			.workflowData,
+	).toHaveLength(1);
 	const relayed = { ...stripe, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
 	const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
 	// fails today: 401 "signature does not match"

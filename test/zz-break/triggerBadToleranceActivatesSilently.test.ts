@@ -24,11 +24,27 @@ useFastClockAndLogs();
 test.each<[string, unknown]>([
 	['"5m" from an expression', '5m'],
 	['a negative number', -1],
-])('an existing subscription does not let a tolerance of %s through activation', async (_what, tolerance) => {
-	nock(API)
-		.get('/v1/webhooks/whk_1')
-		.reply(200, { data: { id: 'whk_1', name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)', url: URL, events: EVENTS, active: true } });
-	const testNode = nodeWithWhk1({ events: EVENTS, options: { timestampTolerance: tolerance } as INodeParameters }, EVENTS);
-	// fails today: checkExists answers true, create (the only place the field is checked) never runs
-	await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Timestamp Tolerance \(Seconds\)" must be a number of seconds/);
-});
+])(
+	'an existing subscription does not let a tolerance of %s through activation',
+	async (_what, tolerance) => {
+		nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, {
+				data: {
+					id: 'whk_1',
+					name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
+					url: URL,
+					events: EVENTS,
+					active: true,
+				},
+			});
+		const testNode = nodeWithWhk1(
+			{ events: EVENTS, options: { timestampTolerance: tolerance } as INodeParameters },
+			EVENTS,
+		);
+		// fails today: checkExists answers true, create (the only place the field is checked) never runs
+		await expect(activateTrigger(trigger, testNode)).rejects.toThrow(
+			/Timestamp Tolerance \(Seconds\)" must be a number of seconds/,
+		);
+	},
+);

@@ -17,7 +17,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { createTriggerNode, runWebhook, runWebhookMethod } from '../harness/engine';
 import { standardHeaders } from '../trigger/helpers';
-import { API, EVENTS, nodeWithWhk1, SIGNING, trigger, useFastClockAndLogs } from './liveSubscription';
+import {
+	API,
+	EVENTS,
+	nodeWithWhk1,
+	SIGNING,
+	trigger,
+	useFastClockAndLogs,
+} from './liveSubscription';
 
 const NOW = 1_800_000_000;
 
@@ -44,7 +51,10 @@ test('Skip Reachability Check from an expression giving "true": publishing with 
 		});
 	const node = createTriggerNode(
 		trigger,
-		{ events: EVENTS, options: { skipReachabilityCheck: '={{ "true" }}' } as unknown as INodeParameters },
+		{
+			events: EVENTS,
+			options: { skipReachabilityCheck: '={{ "true" }}' } as unknown as INodeParameters,
+		},
 		{ webhookBaseUrl: 'http://localhost:5678/' },
 	);
 	// fails today: "… turn on Options → Skip Reachability Check." although it is on
@@ -58,7 +68,14 @@ function published(options: IDataObject) {
 
 function delivery() {
 	const body = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { id: 'inv_1' } });
-	return { headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9', ...standardHeaders(SIGNING, 'msg_1', NOW, body) }, rawBody: Buffer.from(body) };
+	return {
+		headers: {
+			'content-type': 'application/json',
+			'x-forwarded-for': '203.0.113.9',
+			...standardHeaders(SIGNING, 'msg_1', NOW, body),
+		},
+		rawBody: Buffer.from(body),
+	};
 }
 
 test('Ignore Repeated Deliveries from an expression giving "false": a retried delivery runs again', async () => {

@@ -11,7 +11,12 @@
  */
 import nock from 'nock';
 
-import { budgetFor, budgetKeyOf, DEFAULT_REQUESTS_PER_MINUTE, type Slot } from '../../nodes/shared/api/rateBudget';
+import {
+	budgetFor,
+	budgetKeyOf,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	type Slot,
+} from '../../nodes/shared/api/rateBudget';
 import { manualClock } from '../harness/clock';
 import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
 import { API, EVENTS, trigger, useLogs } from './liveSubscription';
@@ -23,7 +28,11 @@ test('publishing while the key is full of requests still waiting for answers fai
 	const budget = budgetFor(budgetKeyOf(TEST_API_KEY), DEFAULT_REQUESTS_PER_MINUTE);
 	const inFlight: Slot[] = [];
 	for (let i = 0; i < DEFAULT_REQUESTS_PER_MINUTE; i++) inFlight.push(await budget.take());
-	nock(API).get('/v1/webhooks').query(true).optionally().reply(200, { data: [], meta: { hasMore: false } });
+	nock(API)
+		.get('/v1/webhooks')
+		.query(true)
+		.optionally()
+		.reply(200, { data: [], meta: { hasMore: false } });
 
 	const error = await activateTrigger(trigger, createTriggerNode(trigger, { events: EVENTS })).then(
 		() => undefined,

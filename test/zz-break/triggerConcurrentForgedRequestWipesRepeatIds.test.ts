@@ -17,7 +17,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { createTriggerNode, runWebhook, TEST_API_KEY, type FakeDelivery, type TestNode } from '../harness/engine';
+import {
+	createTriggerNode,
+	runWebhook,
+	TEST_API_KEY,
+	type FakeDelivery,
+	type TestNode,
+} from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
 import { SIGNING, trigger, URL } from './liveSubscription';
 
@@ -25,8 +31,13 @@ const NOW = 1_700_000_000;
 atFixedTime(NOW);
 
 const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-const genuine = (id: string, at: number): FakeDelivery => ({ headers: standardHeaders(SIGNING, id, at, raw), rawBody: Buffer.from(raw) });
-const ignored = (id: string) => ({ webhookResponse: { received: true, ignored: `repeated delivery: ${id}` } });
+const genuine = (id: string, at: number): FakeDelivery => ({
+	headers: standardHeaders(SIGNING, id, at, raw),
+	rawBody: Buffer.from(raw),
+});
+const ignored = (id: string) => ({
+	webhookResponse: { received: true, ignored: `repeated delivery: ${id}` },
+});
 
 let workflows = 0;
 
@@ -34,12 +45,26 @@ let workflows = 0;
 function oneTriggerTwice(scheme: string): { fast: TestNode; slow: TestNode; open: () => void } {
 	const record: IDataObject = {
 		'node:Business Ops Trigger': {
-			subscriptions: { production: { id: 'whk_1', url: URL, events: ['invoice.paid'], sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1') } },
+			subscriptions: {
+				production: {
+					id: 'whk_1',
+					url: URL,
+					events: ['invoice.paid'],
+					sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
+				},
+			},
 		},
 	};
 	const id = `workflow-race-${++workflows}`;
 	const make = () => {
-		const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: { signatureScheme: scheme, ignoreRepeatedDeliveries: true } as INodeParameters }, { staticData: structuredClone(record) });
+		const testNode = createTriggerNode(
+			trigger,
+			{
+				events: ['invoice.paid'],
+				options: { signatureScheme: scheme, ignoreRepeatedDeliveries: true } as INodeParameters,
+			},
+			{ staticData: structuredClone(record) },
+		);
 		testNode.workflow.id = id;
 		return testNode;
 	};
@@ -47,7 +72,9 @@ function oneTriggerTwice(scheme: string): { fast: TestNode; slow: TestNode; open
 	const slow = make();
 	let open = () => undefined as void;
 	const gate = new Promise<void>((resolve) => (open = resolve));
-	const helper = slow.additionalData.credentialsHelper as unknown as { getDecrypted: (...args: unknown[]) => Promise<unknown> };
+	const helper = slow.additionalData.credentialsHelper as unknown as {
+		getDecrypted: (...args: unknown[]) => Promise<unknown>;
+	};
 	const read = helper.getDecrypted.bind(helper);
 	helper.getDecrypted = async (...args: unknown[]) => {
 		await gate;
@@ -56,24 +83,41 @@ function oneTriggerTwice(scheme: string): { fast: TestNode; slow: TestNode; open
 	return { fast, slow, open };
 }
 
-test.each(['standardWebhooks', 'auto'])('%s: a forged request in flight with the genuine delivery does not make its retry run again', async (scheme) => {
-	const { fast, slow, open } = oneTriggerTwice(scheme);
-	const forged = { headers: { ...standardHeaders(SIGNING, 'msg_1', NOW, raw), 'webhook-signature': `v1,${Buffer.alloc(32, 9).toString('base64')}` }, rawBody: Buffer.from(raw) };
-	const stranger = runWebhook(trigger, slow, forged);
-	expect((await runWebhook(trigger, fast, genuine('msg_1', NOW))).result.workflowData).toHaveLength(1);
-	open();
-	expect((await stranger).status).toBe(401);
-	// the API retries msg_1 a minute later, signed anew
-	// fails today: the retry runs the workflow again
-	expect((await runWebhook(trigger, fast, genuine('msg_1', NOW + 60))).result).toEqual(ignored('msg_1'));
-});
+test.each(['standardWebhooks', 'auto'])(
+	'%s: a forged request in flight with the genuine delivery does not make its retry run again',
+	async (scheme) => {
+		const { fast, slow, open } = oneTriggerTwice(scheme);
+		const forged = {
+			headers: {
+				...standardHeaders(SIGNING, 'msg_1', NOW, raw),
+				'webhook-signature': `v1,${Buffer.alloc(32, 9).toString('base64')}`,
+			},
+			rawBody: Buffer.from(raw),
+		};
+		const stranger = runWebhook(trigger, slow, forged);
+		expect(
+			(await runWebhook(trigger, fast, genuine('msg_1', NOW))).result.workflowData,
+		).toHaveLength(1);
+		open();
+		expect((await stranger).status).toBe(401);
+		// the API retries msg_1 a minute later, signed anew
+		// fails today: the retry runs the workflow again
+		expect((await runWebhook(trigger, fast, genuine('msg_1', NOW + 60))).result).toEqual(
+			ignored('msg_1'),
+		);
+	},
+);
 
 test('two genuine deliveries arriving together: the retry of the first is still ignored', async () => {
 	const { fast, slow, open } = oneTriggerTwice('standardWebhooks');
 	const second = runWebhook(trigger, slow, genuine('msg_2', NOW));
-	expect((await runWebhook(trigger, fast, genuine('msg_1', NOW))).result.workflowData).toHaveLength(1);
+	expect((await runWebhook(trigger, fast, genuine('msg_1', NOW))).result.workflowData).toHaveLength(
+		1,
+	);
 	open();
 	expect((await second).result.workflowData).toHaveLength(1);
 	// fails today: the retry of msg_1 runs the workflow again
-	expect((await runWebhook(trigger, fast, genuine('msg_1', NOW + 60))).result).toEqual(ignored('msg_1'));
+	expect((await runWebhook(trigger, fast, genuine('msg_1', NOW + 60))).result).toEqual(
+		ignored('msg_1'),
+	);
 });

@@ -22,15 +22,46 @@ atFixedTime(NOW);
 const EVENTS = ['invoice.paid'];
 
 test('an Algorithm of "SHA512" from an expression is not read as HMAC-SHA256 without a word', async () => {
-	const settings = { header: 'X-Sig', prefix: '', encoding: 'hex', signedContent: '{body}', key: 'secret', algorithm: 'SHA512' };
-	const testNode = nodeWithWhk1({ events: EVENTS, options: { signatureScheme: 'custom', customSignature: { settings } } as unknown as INodeParameters }, EVENTS);
+	const settings = {
+		header: 'X-Sig',
+		prefix: '',
+		encoding: 'hex',
+		signedContent: '{body}',
+		key: 'secret',
+		algorithm: 'SHA512',
+	};
+	const testNode = nodeWithWhk1(
+		{
+			events: EVENTS,
+			options: {
+				signatureScheme: 'custom',
+				customSignature: { settings },
+			} as unknown as INodeParameters,
+		},
+		EVENTS,
+	);
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 	const signature = createHmac('sha512', SIGNING).update(raw).digest('hex');
 	// the API's genuine HMAC-SHA512 delivery is refused
-	expect((await runWebhook(trigger, testNode, { headers: { 'x-sig': signature }, rawBody: Buffer.from(raw) })).status).toBe(401);
+	expect(
+		(
+			await runWebhook(trigger, testNode, {
+				headers: { 'x-sig': signature },
+				rawBody: Buffer.from(raw),
+			})
+		).status,
+	).toBe(401);
 	nock(API)
 		.get('/v1/webhooks/whk_1')
-		.reply(200, { data: { id: 'whk_1', name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)', url: URL, events: EVENTS, active: true } });
+		.reply(200, {
+			data: {
+				id: 'whk_1',
+				name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
+				url: URL,
+				events: EVENTS,
+				active: true,
+			},
+		});
 	// fails today: the activation succeeds
 	await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Algorithm/);
 });

@@ -45,20 +45,30 @@ async function publishWith(expression: string): Promise<{ posted: unknown[]; err
 test.each<[string, string, string[]]>([
 	['one event as text', '={{ "invoice.paid" }}', ['invoice.paid']],
 	['"a, b" text', '={{ "invoice.paid, quote.approved" }}', ['invoice.paid', 'quote.approved']],
-	['entries with spaces around them', '={{ [" invoice.paid ", "quote.approved"] }}', ['invoice.paid', 'quote.approved']],
-])('%s subscribes to those events, as the Webhook node reads the field', async (_what, expression, events) => {
-	const { posted, error } = await publishWith(expression);
-	// fails today: text → "Choose at least one event in "Event Names or IDs"" and nothing posted; spaces are posted as they are
-	expect(error?.message).toBeUndefined();
-	expect(posted).toEqual([events]);
-});
+	[
+		'entries with spaces around them',
+		'={{ [" invoice.paid ", "quote.approved"] }}',
+		['invoice.paid', 'quote.approved'],
+	],
+])(
+	'%s subscribes to those events, as the Webhook node reads the field',
+	async (_what, expression, events) => {
+		const { posted, error } = await publishWith(expression);
+		// fails today: text → "Choose at least one event in "Event Names or IDs"" and nothing posted; spaces are posted as they are
+		expect(error?.message).toBeUndefined();
+		expect(posted).toEqual([events]);
+	},
+);
 
 test.each<[string, string]>([
 	['null', '={{ [null, "invoice.paid"] }}'],
 	['an object', '={{ [{ "name": "invoice.paid" }] }}'],
-])('an entry that is %s is refused at activation naming the field; nothing is subscribed', async (_what, expression) => {
-	const { posted, error } = await publishWith(expression);
-	// fails today: POST /webhooks with the event type "null" / "[object Object]"
-	expect(posted).toEqual([]);
-	expect(error?.message).toMatch(/Event Names or IDs/);
-});
+])(
+	'an entry that is %s is refused at activation naming the field; nothing is subscribed',
+	async (_what, expression) => {
+		const { posted, error } = await publishWith(expression);
+		// fails today: POST /webhooks with the event type "null" / "[object Object]"
+		expect(posted).toEqual([]);
+		expect(error?.message).toMatch(/Event Names or IDs/);
+	},
+);

@@ -22,15 +22,28 @@ import { API, nodeWithWhk1, trigger, useFastClockAndLogs } from './liveSubscript
 const logs = useFastClockAndLogs();
 
 test.each<[string, number, object]>([
-	['401 (the key was revoked)', 401, { error: { code: 'unauthorized', message: 'Invalid API key' } }],
-	['503 (the API is down)', 503, { error: { code: 'unavailable', message: 'Service unavailable' } }],
-])('unpublishing while DELETE answers %s: the warning names the subscription left active and says to delete it in the dashboard', async (_what, status, body) => {
-	nock(API).delete('/v1/webhooks/whk_1').reply(status, body);
-	const node = nodeWithWhk1();
-	await deactivateTrigger(trigger, node);
-	const warnings = logs().lines.filter((line) => line.level === 'warn').map((line) => line.message);
-	expect(warnings).toHaveLength(1);
-	// fails today: "… could not delete its webhook subscription: Invalid API key (HTTP 401 unauthorized, DELETE /webhooks/whk_1). Check the API key and the Base URL in the Business Ops API credential, then publish the workflow again."
-	expect(warnings[0]).toMatch(/whk_1/);
-	expect(warnings[0]).toMatch(/delete it in the Business Ops dashboard \(Webhooks\)/i);
-});
+	[
+		'401 (the key was revoked)',
+		401,
+		{ error: { code: 'unauthorized', message: 'Invalid API key' } },
+	],
+	[
+		'503 (the API is down)',
+		503,
+		{ error: { code: 'unavailable', message: 'Service unavailable' } },
+	],
+])(
+	'unpublishing while DELETE answers %s: the warning names the subscription left active and says to delete it in the dashboard',
+	async (_what, status, body) => {
+		nock(API).delete('/v1/webhooks/whk_1').reply(status, body);
+		const node = nodeWithWhk1();
+		await deactivateTrigger(trigger, node);
+		const warnings = logs()
+			.lines.filter((line) => line.level === 'warn')
+			.map((line) => line.message);
+		expect(warnings).toHaveLength(1);
+		// fails today: "… could not delete its webhook subscription: Invalid API key (HTTP 401 unauthorized, DELETE /webhooks/whk_1). Check the API key and the Base URL in the Business Ops API credential, then publish the workflow again."
+		expect(warnings[0]).toMatch(/whk_1/);
+		expect(warnings[0]).toMatch(/delete it in the Business Ops dashboard \(Webhooks\)/i);
+	},
+);

@@ -15,10 +15,30 @@ import { EVENTS, publishWithWhk1Answered, useFastClockAndLogs } from './liveSubs
 useFastClockAndLogs();
 
 test.each<[string, IDataObject]>([
-	["a proxy's JSON answer with a url", { error: 'login required', url: 'https://sso.proxy.example/login?next=%2Fv1%2Fwebhooks%2Fwhk_1' }],
-	['another subscription', { data: { id: 'whk_9', name: 'other', url: 'https://elsewhere.example/hook', events: EVENTS, active: true } }],
-])('GET /webhooks/whk_1 answered 200 with %s: the live whk_1 is not deleted', async (_what, body) => {
-	const { deletes } = await publishWithWhk1Answered((get) => get.reply(200, body));
-	// failed before the fix: ['whk_1'] (deleted as "left behind"), then whk_2 created and stored
-	expect(deletes).toEqual([]);
-});
+	[
+		"a proxy's JSON answer with a url",
+		{
+			error: 'login required',
+			url: 'https://sso.proxy.example/login?next=%2Fv1%2Fwebhooks%2Fwhk_1',
+		},
+	],
+	[
+		'another subscription',
+		{
+			data: {
+				id: 'whk_9',
+				name: 'other',
+				url: 'https://elsewhere.example/hook',
+				events: EVENTS,
+				active: true,
+			},
+		},
+	],
+])(
+	'GET /webhooks/whk_1 answered 200 with %s: the live whk_1 is not deleted',
+	async (_what, body) => {
+		const { deletes } = await publishWithWhk1Answered((get) => get.reply(200, body));
+		// failed before the fix: ['whk_1'] (deleted as "left behind"), then whk_2 created and stored
+		expect(deletes).toEqual([]);
+	},
+);

@@ -18,13 +18,26 @@ import { standardHeaders } from '../trigger/helpers';
 
 const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
-const BODY = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(256 * 1024) }));
+const BODY = Buffer.from(
+	JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(256 * 1024) }),
+);
 const JUNK = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
 
-function hmacsOf(headers: Record<string, string>, learned?: hmac.SignedForm): { valid: boolean; hmacs: number } {
+function hmacsOf(
+	headers: Record<string, string>,
+	learned?: hmac.SignedForm,
+): { valid: boolean; hmacs: number } {
 	const spy = jest.spyOn(hmac, 'hmacOf');
 	try {
-		const result = verifyDelivery({ scheme: 'auto', secret: SECRET, headers, rawBody: BODY, nowSeconds: NOW, toleranceSeconds: 300, learned });
+		const result = verifyDelivery({
+			scheme: 'auto',
+			secret: SECRET,
+			headers,
+			rawBody: BODY,
+			nowSeconds: NOW,
+			toleranceSeconds: 300,
+			learned,
+		});
 		return { valid: result.valid, hmacs: spy.mock.calls.length };
 	} finally {
 		spy.mockRestore();
@@ -46,7 +59,12 @@ test('nothing learned yet: a forged request of the genuine shape costs at most o
 test('form learned: extra known id and timestamp headers with distinct values do not multiply the cost of a forged request', () => {
 	const learned: hmac.SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
 	const genuine = standardHeaders(SECRET, 'msg_1', NOW, BODY);
-	const forged = { ...genuine, 'webhook-signature': JUNK, 'svix-id': 'msg_2', 'svix-timestamp': String(NOW - 1) };
+	const forged = {
+		...genuine,
+		'webhook-signature': JUNK,
+		'svix-id': 'msg_2',
+		'svix-timestamp': String(NOW - 1),
+	};
 	const cost = { genuine: hmacsOf(genuine, learned), forged: hmacsOf(forged, learned) };
 	expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
 	expect(cost.forged.valid).toBe(false);
@@ -58,8 +76,18 @@ test('form learned: three delivery-id headers and two timestamps in a forged req
 	const learned: hmac.SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' };
 	const { 'webhook-signature': signature } = standardHeaders(SECRET, 'msg_1', NOW, BODY);
 	// the API's own shape: its id under x-bo-delivery, its timestamp under webhook-timestamp
-	const genuine = { 'x-bo-delivery': 'msg_1', 'webhook-timestamp': String(NOW), 'webhook-signature': signature };
-	const forged = { ...genuine, 'webhook-signature': JUNK, 'x-a-delivery': 'a', 'x-b-delivery': 'b', 'svix-timestamp': String(NOW - 1) };
+	const genuine = {
+		'x-bo-delivery': 'msg_1',
+		'webhook-timestamp': String(NOW),
+		'webhook-signature': signature,
+	};
+	const forged = {
+		...genuine,
+		'webhook-signature': JUNK,
+		'x-a-delivery': 'a',
+		'x-b-delivery': 'b',
+		'svix-timestamp': String(NOW - 1),
+	};
 	const cost = { genuine: hmacsOf(genuine, learned), forged: hmacsOf(forged, learned) };
 	expect(cost.genuine).toEqual({ valid: true, hmacs: 1 });
 	expect(cost.forged.valid).toBe(false);

@@ -19,31 +19,55 @@ import { atFixedTime, standardHeaders } from '../trigger/helpers';
 import { SIGNING, trigger, URL } from './liveSubscription';
 
 const NOW = 1_700_000_000;
-const OTHER_KEY = { apiKey: 'svc_' + 'Mm1nNn2bBb3vVv4cCc5xXx6zZz7aAa8s', baseUrl: 'https://api.business-ops.test/v1' };
+const OTHER_KEY = {
+	apiKey: 'svc_' + 'Mm1nNn2bBb3vVv4cCc5xXx6zZz7aAa8s',
+	baseUrl: 'https://api.business-ops.test/v1',
+};
 
 atFixedTime(NOW);
 
 /** A stored production subscription, sealed afresh (each sealing differs: a subscription this process has never opened). */
 const record = (): IDataObject => ({
 	'node:Business Ops Trigger': {
-		subscriptions: { production: { id: 'whk_1', url: URL, events: ['invoice.paid'], sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1') } },
+		subscriptions: {
+			production: {
+				id: 'whk_1',
+				url: URL,
+				events: ['invoice.paid'],
+				sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
+			},
+		},
 	},
 });
 
 let workflows = 0;
 function node(staticData: IDataObject, credentials?: ICredentialDataDecryptedObject) {
-	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: {} as INodeParameters }, { staticData, ...(credentials ? { credentials } : {}) });
+	const testNode = createTriggerNode(
+		trigger,
+		{ events: ['invoice.paid'], options: {} as INodeParameters },
+		{ staticData, ...(credentials ? { credentials } : {}) },
+	);
 	testNode.workflow.id = `workflow-b29-${++workflows}`;
 	return testNode;
 }
 
 const body = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-const genuine: FakeDelivery = { headers: standardHeaders(SIGNING, 'msg_1', NOW, body), rawBody: Buffer.from(body) };
-const forged: FakeDelivery = { headers: { ...genuine.headers, 'webhook-signature': `v1,${Buffer.alloc(32, 1).toString('base64')}` }, rawBody: Buffer.from(body) };
+const genuine: FakeDelivery = {
+	headers: standardHeaders(SIGNING, 'msg_1', NOW, body),
+	rawBody: Buffer.from(body),
+};
+const forged: FakeDelivery = {
+	headers: {
+		...genuine.headers,
+		'webhook-signature': `v1,${Buffer.alloc(32, 1).toString('base64')}`,
+	},
+	rawBody: Buffer.from(body),
+};
 
 async function genuineAfterKeyChange(forgedFirst: boolean): Promise<number | 'ran'> {
 	const staticData = record();
-	if (forgedFirst) expect((await runWebhook(trigger, node(structuredClone(staticData)), forged)).status).toBe(401);
+	if (forgedFirst)
+		expect((await runWebhook(trigger, node(structuredClone(staticData)), forged)).status).toBe(401);
 	const run = await runWebhook(trigger, node(structuredClone(staticData), OTHER_KEY), genuine);
 	return run.result.workflowData ? 'ran' : (run.status ?? 0);
 }

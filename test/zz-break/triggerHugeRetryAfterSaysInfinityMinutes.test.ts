@@ -21,8 +21,16 @@ test('POST /webhooks answered 429 with Retry-After: 1e308 at publishing: no "Inf
 		.query(true)
 		.reply(200, { data: [], meta: { hasMore: false } })
 		.post('/v1/webhooks')
-		.reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '1e308' });
-	const error = await runWebhookMethod(trigger, createTriggerNode(trigger, { events: ['invoice.paid'] }), 'create').then(
+		.reply(
+			429,
+			{ error: { code: 'rate_limited', message: 'Too many requests' } },
+			{ 'Retry-After': '1e308' },
+		);
+	const error = await runWebhookMethod(
+		trigger,
+		createTriggerNode(trigger, { events: ['invoice.paid'] }),
+		'create',
+	).then(
 		() => undefined,
 		(e: unknown) => e as Error,
 	);

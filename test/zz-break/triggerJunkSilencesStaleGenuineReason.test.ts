@@ -32,14 +32,21 @@ function node(options: INodeParameters) {
 	return testNode;
 }
 
-const refusals = () => fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
+const refusals = () =>
+	fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
 
 test('Auto: a junk request with a fresh timestamp keeps "timestamp too old" of the genuine delivery out of the log', async () => {
 	const testNode = node({});
-	const junk = { headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-signature': JUNK }, rawBody: Buffer.from(raw) };
+	const junk = {
+		headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-signature': JUNK },
+		rawBody: Buffer.from(raw),
+	};
 	expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
 	// the API's genuine delivery, signed 10 minutes before n8n's clock says it is
-	const genuine = { headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw), rawBody: Buffer.from(raw) };
+	const genuine = {
+		headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
+		rawBody: Buffer.from(raw),
+	};
 	expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
 	// fails today: the only line says "signature does not match", the stranger's reason
 	expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
@@ -47,9 +54,15 @@ test('Auto: a junk request with a fresh timestamp keeps "timestamp too old" of t
 
 test('Standard Webhooks: a junk "malformed timestamp" keeps "timestamp too old" of the genuine delivery out of the log', async () => {
 	const testNode = node({ signatureScheme: 'standardWebhooks' });
-	const junk = { headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-timestamp': 'x' }, rawBody: Buffer.from(raw) };
+	const junk = {
+		headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-timestamp': 'x' },
+		rawBody: Buffer.from(raw),
+	};
 	expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
-	const genuine = { headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw), rawBody: Buffer.from(raw) };
+	const genuine = {
+		headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
+		rawBody: Buffer.from(raw),
+	};
 	expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
 	// fails today: the only line says "malformed timestamp"
 	expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);

@@ -17,7 +17,13 @@ import { manualClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod } from '../harness/engine';
 import { API, EVENTS, trigger, useLogs } from './liveSubscription';
 
-const OTHER = { id: 'whk_other', name: 'another tool', url: 'https://elsewhere.example.test/hook', events: EVENTS, active: true };
+const OTHER = {
+	id: 'whk_other',
+	name: 'another tool',
+	url: 'https://elsewhere.example.test/hook',
+	events: EVENTS,
+	active: true,
+};
 /** n8n 2.41 aborts publication work after 84 s (0.7 of its 120 s lease); test/e2e/trigger-lifecycle.js pins it. */
 const PUBLISH_DEADLINE_MS = 84_000;
 const PUBLISH_AGAIN = /publish the workflow again/;
@@ -26,7 +32,11 @@ useLogs();
 
 /** The error create() threw (the activation step that reads the list). */
 async function activationError(): Promise<Error> {
-	const outcome = await runWebhookMethod(trigger, createTriggerNode(trigger, { events: EVENTS }), 'create').then(
+	const outcome = await runWebhookMethod(
+		trigger,
+		createTriggerNode(trigger, { events: EVENTS }),
+		'create',
+	).then(
 		() => undefined,
 		(error: unknown) => error as Error,
 	);
@@ -50,9 +60,15 @@ test('a list whose pages keep saying hasMore: the activation fails within the de
 		.post('/v1/webhooks')
 		.reply(201, () => {
 			posts++;
-			return { data: { id: 'whk_2', signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=' } };
+			return {
+				data: { id: 'whk_2', signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=' },
+			};
 		});
-	const outcome = await runWebhookMethod(trigger, createTriggerNode(trigger, { events: EVENTS }), 'create').catch((error: Error) => error);
+	const outcome = await runWebhookMethod(
+		trigger,
+		createTriggerNode(trigger, { events: EVENTS }),
+		'create',
+	).catch((error: Error) => error);
 	// fails today: pages are read (paced at 120 per minute) until the API stops saying hasMore
 	expect(lastSentAt).toBeLessThanOrEqual(PUBLISH_DEADLINE_MS);
 	expect(posts).toBe(0);

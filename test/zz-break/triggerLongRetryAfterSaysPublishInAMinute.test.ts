@@ -22,8 +22,16 @@ test('POST /webhooks answered 429 with Retry-After: 3600 at publishing: the mess
 		.query(true)
 		.reply(200, { data: [], meta: { hasMore: false } })
 		.post('/v1/webhooks')
-		.reply(429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'Retry-After': '3600' });
-	const error = await runWebhookMethod(trigger, createTriggerNode(trigger, { events: ['invoice.paid'] }), 'create').then(
+		.reply(
+			429,
+			{ error: { code: 'rate_limited', message: 'Too many requests' } },
+			{ 'Retry-After': '3600' },
+		);
+	const error = await runWebhookMethod(
+		trigger,
+		createTriggerNode(trigger, { events: ['invoice.paid'] }),
+		'create',
+	).then(
 		() => undefined,
 		(e: unknown) => e as Error,
 	);

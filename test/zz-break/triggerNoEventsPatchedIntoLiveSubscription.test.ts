@@ -43,13 +43,18 @@ function liveSubscription(): unknown[] {
 test.each<[string, unknown]>([
 	['an empty list', '={{ [] }}'],
 	['an empty text', '={{ "" }}'],
-])('Event Names resolving to %s: the activation fails naming the field, the live subscription is not emptied', async (_what, events) => {
-	const patches = liveSubscription();
-	const node = published(events);
-	// fails today: checkExists PATCHes {"events":[]} and answers true, so n8n never runs create
-	await expect(activateTrigger(trigger, node)).rejects.toThrow(/Choose at least one event in "Event Names or IDs"/);
-	expect(patches).toEqual([]);
-});
+])(
+	'Event Names resolving to %s: the activation fails naming the field, the live subscription is not emptied',
+	async (_what, events) => {
+		const patches = liveSubscription();
+		const node = published(events);
+		// fails today: checkExists PATCHes {"events":[]} and answers true, so n8n never runs create
+		await expect(activateTrigger(trigger, node)).rejects.toThrow(
+			/Choose at least one event in "Event Names or IDs"/,
+		);
+		expect(patches).toEqual([]);
+	},
+);
 
 test('Event Names resolving to one event as text: the live subscription is never PATCHed to no events', async () => {
 	const patches = liveSubscription();

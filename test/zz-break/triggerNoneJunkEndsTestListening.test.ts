@@ -19,9 +19,18 @@ import { trigger, useFastClockAndLogs } from './liveSubscription';
 useFastClockAndLogs();
 
 test("under None, a stranger's junk POST to the test URL does not end the listening", async () => {
-	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: { signatureScheme: 'none' } as INodeParameters }, {});
+	const testNode = createTriggerNode(
+		trigger,
+		{ events: ['invoice.paid'], options: { signatureScheme: 'none' } as INodeParameters },
+		{},
+	);
 	testNode.workflow.id = 'workflow-none-listening';
 	// fails today: throws "Delivery refused (HTTP 400): body is not a JSON object" (n8n ends the listening)
-	const run = await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from('junk') }, 'manual');
+	const run = await runWebhook(
+		trigger,
+		testNode,
+		{ headers: {}, rawBody: Buffer.from('junk') },
+		'manual',
+	);
 	expect([run.status, run.result]).toEqual([400, { noWebhookResponse: true }]);
 });

@@ -32,23 +32,38 @@ function normalisingApi(): Map<string, IDataObject> {
 		.get(/\/v1\/webhooks\/whk_\d+$/)
 		.reply((uri) => {
 			const found = subscriptions.get(uri.split('/').pop() ?? '');
-			return found ? [200, { data: found }] : [404, { error: { code: 'not_found', message: 'Not found' } }];
+			return found
+				? [200, { data: found }]
+				: [404, { error: { code: 'not_found', message: 'Not found' } }];
 		})
 		.post('/v1/webhooks')
 		.reply(201, (_uri, body) => {
 			const { name, url, events } = body as IDataObject;
 			const id = `whk_${next++}`;
 			subscriptions.set(id, { id, name, url: new URL(String(url)).href, events, active: true });
-			return { data: { ...subscriptions.get(id), signingSecret: `whsec_${Buffer.from(`secret-of-${id}-0123456789`).toString('base64')}` } };
+			return {
+				data: {
+					...subscriptions.get(id),
+					signingSecret: `whsec_${Buffer.from(`secret-of-${id}-0123456789`).toString('base64')}`,
+				},
+			};
 		})
 		.delete(/\/v1\/webhooks\/whk_\d+$/)
-		.reply((uri) => (subscriptions.delete(uri.split('/').pop() ?? '') ? [204, ''] : [404, { error: { code: 'not_found', message: 'Not found' } }]));
+		.reply((uri) =>
+			subscriptions.delete(uri.split('/').pop() ?? '')
+				? [204, '']
+				: [404, { error: { code: 'not_found', message: 'Not found' } }],
+		);
 	return subscriptions;
 }
 
 test('N8N_WEBHOOK_URL written with capitals and :443, an API that normalises URLs: three activations leave one subscription', async () => {
 	const subscriptions = normalisingApi();
-	const node = createTriggerNode(trigger, { events: EVENTS }, { webhookBaseUrl: 'https://N8N.Example.test:443/' });
+	const node = createTriggerNode(
+		trigger,
+		{ events: EVENTS },
+		{ webhookBaseUrl: 'https://N8N.Example.test:443/' },
+	);
 	for (let start = 0; start < 3; start++) await activateTrigger(trigger, node);
 	// fails today: whk_1, whk_2 and whk_3, all to this trigger's URL
 	expect([...subscriptions.keys()]).toHaveLength(1);

@@ -12,7 +12,9 @@ import { publishWithWhk1Answered, useFastClockAndLogs } from './liveSubscription
 useFastClockAndLogs();
 
 test("GET /webhooks/whk_1 answered by a gateway's JSON 404 with a numeric code: the live whk_1 is not deleted", async () => {
-	const { deletes } = await publishWithWhk1Answered((get) => get.reply(404, { error: { code: 404, message: 'Not Found' } }));
+	const { deletes } = await publishWithWhk1Answered((get) =>
+		get.reply(404, { error: { code: 404, message: 'Not Found' } }),
+	);
 	// failed before the fix: ['whk_1'] (deleted as "left behind"), then whk_2 created and stored
 	expect(deletes).toEqual([]);
 });

@@ -33,12 +33,20 @@ test('an hour-old Standard Webhooks capture rebuilt as a body gets 400, starts n
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 	const captured = standardHeaders(SIGNING, 'msg_1', NOW - 3600, raw);
 	// as sent: refused, too old
-	expect((await runWebhook(trigger, testNode, { headers: captured, rawBody: Buffer.from(raw) })).status).toBe(401);
+	expect(
+		(await runWebhook(trigger, testNode, { headers: captured, rawBody: Buffer.from(raw) })).status,
+	).toBe(401);
 	const rebuilt = Buffer.from(`msg_1.${NOW - 3600}.${raw}`);
-	const run = await runWebhook(trigger, testNode, { headers: { 'x-signature': captured['webhook-signature'] }, rawBody: rebuilt });
+	const run = await runWebhook(trigger, testNode, {
+		headers: { 'x-signature': captured['webhook-signature'] },
+		rawBody: rebuilt,
+	});
 	expect(run.status).toBe(400);
 	expect(run.sent).toEqual({ error: 'body is not a JSON object' });
 	expect(run.result.workflowData).toBeUndefined();
 	const fresh = standardHeaders(SIGNING, 'msg_2', NOW, raw);
-	expect((await runWebhook(trigger, testNode, { headers: fresh, rawBody: Buffer.from(raw) })).result.workflowData).toHaveLength(1);
+	expect(
+		(await runWebhook(trigger, testNode, { headers: fresh, rawBody: Buffer.from(raw) })).result
+			.workflowData,
+	).toHaveLength(1);
 });

@@ -20,7 +20,11 @@ import { API, EVENTS, SIGNING, trigger, useLogs } from './liveSubscription';
 useLogs();
 
 test('a list whose page 1 overstates `total` and whose next page is empty and last: publishing subscribes', async () => {
-	const others = Array.from({ length: 100 }, (_, i) => ({ id: `whk_o${i}`, url: `https://other.example/hook/${i}`, events: EVENTS }));
+	const others = Array.from({ length: 100 }, (_, i) => ({
+		id: `whk_o${i}`,
+		url: `https://other.example/hook/${i}`,
+		events: EVENTS,
+	}));
 	const pagesAsked: number[] = [];
 	nock(API)
 		.persist()

@@ -15,7 +15,11 @@ useFastClockAndLogs();
 
 test("GET /webhooks/whk_1 answered by a proxy's 404 page: the live whk_1 is not deleted", async () => {
 	const { deletes } = await publishWithWhk1Answered((get) =>
-		get.reply(404, '<html><head><title>404 Not Found</title></head><body><center>nginx</center></body></html>', { 'content-type': 'text/html' }),
+		get.reply(
+			404,
+			'<html><head><title>404 Not Found</title></head><body><center>nginx</center></body></html>',
+			{ 'content-type': 'text/html' },
+		),
 	);
 	// failed before the fix: ['whk_1'] (deleted as "left behind"), then whk_2 created and stored
 	expect(deletes).toEqual([]);

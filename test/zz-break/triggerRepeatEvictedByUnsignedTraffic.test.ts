@@ -25,7 +25,11 @@ const NOW = 1_700_000_000;
 atFixedTime(NOW);
 
 function node(workflowId: string, options: IDataObject, staticData?: IDataObject) {
-	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: options as INodeParameters }, { staticData });
+	const testNode = createTriggerNode(
+		trigger,
+		{ events: ['invoice.paid'], options: options as INodeParameters },
+		{ staticData },
+	);
 	testNode.workflow.id = workflowId;
 	return testNode;
 }
@@ -34,18 +38,40 @@ test('unsigned traffic to a None trigger does not make a signed trigger run a re
 	const signed = node(
 		'workflow-signed',
 		{ signatureScheme: 'github', ignoreRepeatedDeliveries: true },
-		{ 'node:Business Ops Trigger': { subscriptions: { production: { id: 'whk_1', url: URL, events: ['invoice.paid'], sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1') } } } },
+		{
+			'node:Business Ops Trigger': {
+				subscriptions: {
+					production: {
+						id: 'whk_1',
+						url: URL,
+						events: ['invoice.paid'],
+						sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
+					},
+				},
+			},
+		},
 	);
 	const raw = JSON.stringify({ id: 'evt_paid_once', type: 'invoice.paid', data: { amount: 100 } });
-	const genuine = { headers: { 'x-hub-signature-256': githubSignature(SIGNING, raw) }, rawBody: Buffer.from(raw) };
+	const genuine = {
+		headers: { 'x-hub-signature-256': githubSignature(SIGNING, raw) },
+		rawBody: Buffer.from(raw),
+	};
 	expect((await runWebhook(trigger, signed, genuine)).result.workflowData).toHaveLength(1);
-	const ignored = { webhookResponse: { received: true, ignored: 'repeated delivery: evt_paid_once' } };
+	const ignored = {
+		webhookResponse: { received: true, ignored: 'repeated delivery: evt_paid_once' },
+	};
 	expect((await runWebhook(trigger, signed, genuine)).result).toEqual(ignored);
 
 	// a stranger posts to another workflow's trigger that checks no signature
-	const open = node('workflow-unsigned', { signatureScheme: 'none', ignoreRepeatedDeliveries: true });
+	const open = node('workflow-unsigned', {
+		signatureScheme: 'none',
+		ignoreRepeatedDeliveries: true,
+	});
 	for (let i = 0; i < MAX_REPEAT_IDS; i++) {
-		await runWebhook(trigger, open, { headers: {}, rawBody: Buffer.from(`{"id":"junk-${i}","type":"invoice.paid"}`) });
+		await runWebhook(trigger, open, {
+			headers: {},
+			rawBody: Buffer.from(`{"id":"junk-${i}","type":"invoice.paid"}`),
+		});
 	}
 
 	// fails today: the captured genuine delivery runs the signed workflow a second time

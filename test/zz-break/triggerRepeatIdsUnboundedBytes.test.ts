@@ -32,13 +32,19 @@ const heap = () => {
 };
 
 test('1 MB delivery ids posted by a stranger to a None trigger are not all kept in memory', async () => {
-	const testNode = createTriggerNode(trigger, { events: ['invoice.paid'], options: { signatureScheme: 'none', ignoreRepeatedDeliveries: true } as INodeParameters });
+	const testNode = createTriggerNode(trigger, {
+		events: ['invoice.paid'],
+		options: { signatureScheme: 'none', ignoreRepeatedDeliveries: true } as INodeParameters,
+	});
 	testNode.workflow.id = 'workflow-long-ids';
 	const before = heap();
 	const filler = 'x'.repeat(ID_BYTES);
 	for (let i = 0; i < POSTS; i++) {
 		const raw = Buffer.from(`{"id":"${i}-${filler}","type":"invoice.paid"}`);
-		expect((await runWebhook(trigger, testNode, { headers: {}, rawBody: raw, body: {} })).result.workflowData).toHaveLength(1);
+		expect(
+			(await runWebhook(trigger, testNode, { headers: {}, rawBody: raw, body: {} })).result
+				.workflowData,
+		).toHaveLength(1);
 	}
 	const kept = heap() - before;
 	// fails today: about 150 MB kept for one trigger's ids

@@ -20,7 +20,10 @@ atFixedTime(NOW);
 
 let workflows = 0;
 function node(signatureScheme: string) {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: { signatureScheme } as INodeParameters });
+	const testNode = nodeWithWhk1({
+		events: ['invoice.paid'],
+		options: { signatureScheme } as INodeParameters,
+	});
 	testNode.workflow.id = `workflow-repeated-headers-${++workflows}`;
 	return testNode;
 }
@@ -30,7 +33,10 @@ const genuine = standardHeaders(SIGNING, 'msg_1', NOW, raw);
 
 describe.each(['standardWebhooks', 'auto'])('%s', (scheme) => {
 	test('the genuine delivery verifies as sent', async () => {
-		expect((await runWebhook(trigger, node(scheme), { headers: genuine, rawBody: Buffer.from(raw) })).result.workflowData).toHaveLength(1);
+		expect(
+			(await runWebhook(trigger, node(scheme), { headers: genuine, rawBody: Buffer.from(raw) }))
+				.result.workflowData,
+		).toHaveLength(1);
 	});
 
 	test('a proxy repeated webhook-timestamp (joined by the HTTP server)', async () => {
@@ -55,7 +61,10 @@ describe.each(['standardWebhooks', 'auto'])('%s, copies that differ', (scheme) =
 		['webhook-id', 'msg_1, msg_2'],
 		['webhook-timestamp', `${NOW}, ${NOW - 1}`],
 	])('a repeated %s of different values is refused', async (name, value) => {
-		const run = await runWebhook(trigger, node(scheme), { headers: { ...genuine, [name]: value }, rawBody: Buffer.from(raw) });
+		const run = await runWebhook(trigger, node(scheme), {
+			headers: { ...genuine, [name]: value },
+			rawBody: Buffer.from(raw),
+		});
 		expect(run.status).toBe(401);
 		expect(run.result.workflowData).toBeUndefined();
 	});

@@ -33,23 +33,33 @@ function node(options: INodeParameters) {
 test('Ignore Repeated Deliveries: 1,000 replays of one accepted delivery do not write 1,000 log lines', async () => {
 	const testNode = node({ signatureScheme: 'standardWebhooks', ignoreRepeatedDeliveries: true });
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-	const captured = { headers: standardHeaders(SIGNING, 'msg_1', NOW, raw), rawBody: Buffer.from(raw) };
+	const captured = {
+		headers: standardHeaders(SIGNING, 'msg_1', NOW, raw),
+		rawBody: Buffer.from(raw),
+	};
 	expect((await runWebhook(trigger, testNode, captured)).result.workflowData).toHaveLength(1);
 	for (let i = 0; i < REPLAYS; i++) {
-		expect((await runWebhook(trigger, testNode, captured)).result).toEqual({ webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' } });
+		expect((await runWebhook(trigger, testNode, captured)).result).toEqual({
+			webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+		});
 	}
 	// fails today: one info line per replay
 	expect(fixed.logs().lines.length).toBeLessThanOrEqual(5);
 });
 
-test('replays with an unsigned event type header of the replayer\'s choosing do not write one warning each', async () => {
+test("replays with an unsigned event type header of the replayer's choosing do not write one warning each", async () => {
 	const testNode = node({ signatureScheme: 'standardWebhooks' });
 	// a genuine delivery whose body names no type (the trigger reads it from a header then)
 	const raw = JSON.stringify({ id: 'evt_2', data: {} });
 	const headers = standardHeaders(SIGNING, 'msg_2', NOW, raw);
 	for (let i = 0; i < REPLAYS; i++) {
-		const replay = { headers: { ...headers, 'x-event-type': `replayer-text-${i}-${'z'.repeat(1000)}` }, rawBody: Buffer.from(raw) };
-		expect((await runWebhook(trigger, testNode, replay)).result).toMatchObject({ webhookResponse: { received: true } });
+		const replay = {
+			headers: { ...headers, 'x-event-type': `replayer-text-${i}-${'z'.repeat(1000)}` },
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, replay)).result).toMatchObject({
+			webhookResponse: { received: true },
+		});
 	}
 	const warnings = fixed.logs().lines.filter((line) => line.level === 'warn');
 	// fails today: 1,000 warnings, each carrying 1 KB of the replayer's text

@@ -21,14 +21,35 @@ const NOW = 1_700_000_000;
 atFixedTime(NOW);
 const EVENTS = ['invoice.paid'];
 
-test.each(['Auto', 'stripe-style'])('a Signature Scheme of %j from an expression does not activate silently', async (scheme) => {
-	const testNode = nodeWithWhk1({ events: EVENTS, options: { signatureScheme: scheme } as INodeParameters }, EVENTS);
-	// every delivery, the genuine one included, is refused
-	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-	expect((await runWebhook(trigger, testNode, { headers: standardHeaders(SIGNING, 'msg_1', NOW, raw), rawBody: Buffer.from(raw) })).status).toBe(401);
-	nock(API)
-		.get('/v1/webhooks/whk_1')
-		.reply(200, { data: { id: 'whk_1', name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)', url: URL, events: EVENTS, active: true } });
-	// fails today: the activation succeeds
-	await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Signature Scheme/);
-});
+test.each(['Auto', 'stripe-style'])(
+	'a Signature Scheme of %j from an expression does not activate silently',
+	async (scheme) => {
+		const testNode = nodeWithWhk1(
+			{ events: EVENTS, options: { signatureScheme: scheme } as INodeParameters },
+			EVENTS,
+		);
+		// every delivery, the genuine one included, is refused
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		expect(
+			(
+				await runWebhook(trigger, testNode, {
+					headers: standardHeaders(SIGNING, 'msg_1', NOW, raw),
+					rawBody: Buffer.from(raw),
+				})
+			).status,
+		).toBe(401);
+		nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, {
+				data: {
+					id: 'whk_1',
+					name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
+					url: URL,
+					events: EVENTS,
+					active: true,
+				},
+			});
+		// fails today: the activation succeeds
+		await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Signature Scheme/);
+	},
+);

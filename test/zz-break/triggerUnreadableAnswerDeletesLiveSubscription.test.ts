@@ -19,13 +19,28 @@ import { publishWithWhk1Answered, useFastClockAndLogs } from './liveSubscription
 const logs = useFastClockAndLogs();
 
 test.each<[string, string, string]>([
-	['a JSON body cut off', '{"data": {"id": "whk_1", "name": "n8n: Test workflow / Business Ops Trigger (workflow-1)", "url": "https://n8n.ex', 'application/json'],
+	[
+		'a JSON body cut off',
+		'{"data": {"id": "whk_1", "name": "n8n: Test workflow / Business Ops Trigger (workflow-1)", "url": "https://n8n.ex',
+		'application/json',
+	],
 	["a proxy's HTML page", '<html><body>Please log in to the network</body></html>', 'text/html'],
-])('GET /webhooks/{id} answered 200 with %s: the live subscription is not deleted', async (_what, body, type) => {
-	const { deletes, node } = await publishWithWhk1Answered((get) => get.reply(200, body, { 'content-type': type }), []);
-	// failed before the fix: ['whk_1'], then whk_2 created and stored
-	expect(deletes).toEqual([]);
-	const stored = (node.workflow.staticData['node:Business Ops Trigger'] as IDataObject).subscriptions as IDataObject;
-	expect((stored.production as IDataObject).id).toBe('whk_1');
-	expect(logs().lines.map((line) => line.message).join('\n')).not.toMatch(/its URL was changed in Business Ops/);
-});
+])(
+	'GET /webhooks/{id} answered 200 with %s: the live subscription is not deleted',
+	async (_what, body, type) => {
+		const { deletes, node } = await publishWithWhk1Answered(
+			(get) => get.reply(200, body, { 'content-type': type }),
+			[],
+		);
+		// failed before the fix: ['whk_1'], then whk_2 created and stored
+		expect(deletes).toEqual([]);
+		const stored = (node.workflow.staticData['node:Business Ops Trigger'] as IDataObject)
+			.subscriptions as IDataObject;
+		expect((stored.production as IDataObject).id).toBe('whk_1');
+		expect(
+			logs()
+				.lines.map((line) => line.message)
+				.join('\n'),
+		).not.toMatch(/its URL was changed in Business Ops/);
+	},
+);

@@ -22,16 +22,33 @@ const NOW = 1_700_000_000;
 const fixed = atFixedTime(NOW);
 
 test('replays of one delivery with renamed signature headers write one form line, not one each', async () => {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: { ignoreRepeatedDeliveries: true } as INodeParameters });
+	const testNode = nodeWithWhk1({
+		events: ['invoice.paid'],
+		options: { ignoreRepeatedDeliveries: true } as INodeParameters,
+	});
 	testNode.workflow.id = 'workflow-b29-forms';
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 	const { 'webhook-signature': signature, ...rest } = standardHeaders(SIGNING, 'msg_1', NOW, raw);
-	expect((await runWebhook(trigger, testNode, { headers: { ...rest, 'webhook-signature': signature }, rawBody: Buffer.from(raw) })).result.workflowData).toHaveLength(1);
+	expect(
+		(
+			await runWebhook(trigger, testNode, {
+				headers: { ...rest, 'webhook-signature': signature },
+				rawBody: Buffer.from(raw),
+			})
+		).result.workflowData,
+	).toHaveLength(1);
 	for (let i = 0; i < 200; i++) {
-		const replay = { headers: { ...rest, [`x-replay-${i}-signature`]: signature }, rawBody: Buffer.from(raw) };
-		expect((await runWebhook(trigger, testNode, replay)).result).toEqual({ webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' } });
+		const replay = {
+			headers: { ...rest, [`x-replay-${i}-signature`]: signature },
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, replay)).result).toEqual({
+			webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+		});
 	}
-	const formLines = fixed.logs().lines.filter((line) => line.message.includes('deliveries verify under'));
+	const formLines = fixed
+		.logs()
+		.lines.filter((line) => line.message.includes('deliveries verify under'));
 	// fails today: 201 lines, one per header name the replayer chose
 	expect(formLines.length).toBe(1);
 });

@@ -21,7 +21,12 @@ async function updateAutonomy(parameters: INodeParameters, value?: unknown) {
 	const requests = recordRequests();
 	const { items } = await runDeclarativeNode(
 		nodeType,
-		{ resource: 'agent', operation: 'updateAutonomy', agentId: { __rl: true, mode: 'id', value: 'agt_1' }, ...parameters },
+		{
+			resource: 'agent',
+			operation: 'updateAutonomy',
+			agentId: { __rl: true, mode: 'id', value: 'agt_1' },
+			...parameters,
+		},
 		{ items: [{ json: { value } as INodeParameters }], credentials, continueOnFail: true },
 	);
 	nock.cleanAll();
@@ -31,13 +36,19 @@ async function updateAutonomy(parameters: INodeParameters, value?: unknown) {
 const ROWS = { override: [{ action: 'send_invoice', mode: 'manual' }] };
 
 test('Clear Action Overrides saved as the text "false" is false: the override rows are sent', async () => {
-	const { bodies, error } = await updateAutonomy({ clearActionOverrides: 'false', actionOverrides: ROWS });
+	const { bodies, error } = await updateAutonomy({
+		clearActionOverrides: 'false',
+		actionOverrides: ROWS,
+	});
 	expect(error).toBeUndefined();
 	expect(bodies).toEqual([{ actionOverrides: { send_invoice: { mode: 'manual' } } }]);
 });
 
 test('Default Mode " keep " is Keep Current Mode: only the overrides are sent', async () => {
-	const { bodies, error } = await updateAutonomy({ defaultMode: '={{ $json.value }}', actionOverrides: ROWS }, ' keep ');
+	const { bodies, error } = await updateAutonomy(
+		{ defaultMode: '={{ $json.value }}', actionOverrides: ROWS },
+		' keep ',
+	);
 	expect(error).toBeUndefined();
 	expect(bodies).toEqual([{ actionOverrides: { send_invoice: { mode: 'manual' } } }]);
 });

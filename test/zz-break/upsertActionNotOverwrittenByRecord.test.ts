@@ -15,7 +15,10 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 
 beforeEach(() => fastClock());
 
@@ -23,14 +26,24 @@ test('a record field named action does not replace what Create or Update did', a
 	api()
 		.get('/v1/contacts')
 		.query({ page: 1, pageSize: 100 })
-		.reply(200, { data: [{ id: 'ctc_1', name: 'A', email: 'a@example.com' }], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } });
+		.reply(200, {
+			data: [{ id: 'ctc_1', name: 'A', email: 'a@example.com' }],
+			meta: { page: 1, pageSize: 100, total: 1, hasMore: false },
+		});
 	api()
 		.patch('/v1/contacts/ctc_1')
-		.reply(200, { data: { id: 'ctc_1', name: 'Row 0', email: 'a@example.com', action: 'archived' } });
+		.reply(200, {
+			data: { id: 'ctc_1', name: 'Row 0', email: 'a@example.com', action: 'archived' },
+		});
 
 	const { items } = await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
 		{ items: [{ json: { email: 'a@example.com', name: 'Row 0' } }] },
 	);
 	expect(items[0].json.action).toBe('updated');

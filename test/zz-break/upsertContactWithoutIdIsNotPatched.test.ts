@@ -15,7 +15,10 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 
 beforeEach(() => fastClock());
 
@@ -23,7 +26,10 @@ test('a listed contact without an id is never written to as /contacts/undefined'
 	api()
 		.get('/v1/contacts')
 		.query({ page: 1, pageSize: 100 })
-		.reply(200, { data: [{ name: 'No id', email: 'noid@example.com' }], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } });
+		.reply(200, {
+			data: [{ name: 'No id', email: 'noid@example.com' }],
+			meta: { page: 1, pageSize: 100, total: 1, hasMore: false },
+		});
 	const sent: string[] = [];
 	api()
 		.patch(/.*/)
@@ -33,7 +39,12 @@ test('a listed contact without an id is never written to as /contacts/undefined'
 
 	const error = await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
 		{ items: [{ json: { email: 'noid@example.com', name: 'Row 0' } }] },
 	).then(
 		() => undefined,

@@ -15,14 +15,20 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 
 beforeEach(() => fastClock());
 
 test.each([['continueRegularOutput'], ['continueErrorOutput']] as const)(
 	'an expression that fails for one item in the middle does not hold up the later items (%s)',
 	async (onError) => {
-		api().get('/v1/contacts').query({ page: 1, pageSize: 100 }).reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
+		api()
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 100 })
+			.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
 		const written: string[] = [];
 		api()
 			.post('/v1/contacts')
@@ -40,13 +46,22 @@ test.each([['continueRegularOutput'], ['continueErrorOutput']] as const)(
 		// Before the fix this never resolved: the test failed on jest's timeout below.
 		const { items: out } = await runDeclarativeNode(
 			node,
-			{ resource: 'contact', operation: 'upsert', email: '={{ $json.raw.parseJson().email }}', name: 'N' },
+			{
+				resource: 'contact',
+				operation: 'upsert',
+				email: '={{ $json.raw.parseJson().email }}',
+				name: 'N',
+			},
 			{ items, onError },
 		);
 		expect(written).toEqual(['a@example.com', 'c@example.com']);
 		// Item 1's error item is RoutingNode's own (`{ json: {}, error }`, made before the node's code
 		// runs, as for every declarative operation): it carries the error, and n8n gives it no pairing.
-		expect(out.map((item) => [item.pairedItem, Boolean(item.error)])).toEqual([[{ item: 0 }, false], [undefined, true], [{ item: 2 }, false]]);
+		expect(out.map((item) => [item.pairedItem, Boolean(item.error)])).toEqual([
+			[{ item: 0 }, false],
+			[undefined, true],
+			[{ item: 2 }, false],
+		]);
 	},
 	15_000,
 );

@@ -18,9 +18,20 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const upsert = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' };
-const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { email: `r${i}@example.com`, name: `Row ${i}` } }));
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
+const upsert = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+};
+const rows = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({
+		json: { email: `r${i}@example.com`, name: `Row ${i}` },
+	}));
 
 /** GET /contacts answering 500 every time; returns how many were sent and the waits between them. */
 async function runAgainstFailingRead(count: number) {
@@ -31,9 +42,16 @@ async function runAgainstFailingRead(count: number) {
 		.query(true)
 		.times(1000)
 		.reply(() => (reads++, [500, { error: { code: 'internal', message: 'down' } }]));
-	const { items } = await runDeclarativeNode(node, upsert, { items: rows(count), continueOnFail: true });
+	const { items } = await runDeclarativeNode(node, upsert, {
+		items: rows(count),
+		continueOnFail: true,
+	});
 	nock.cleanAll();
-	return { reads, waited: waits.reduce((a, b) => a + b, 0), errors: items.map((item) => String(item.json.error)) };
+	return {
+		reads,
+		waited: waits.reduce((a, b) => a + b, 0),
+		errors: items.map((item) => String(item.json.error)),
+	};
 }
 
 test('Continue: a list read that keeps failing is read (and retried) once per run, not once per item', async () => {
@@ -52,9 +70,19 @@ test('Continue: after the list read was told to wait an hour (429, Retry-After: 
 		.get('/v1/contacts')
 		.query(true)
 		.times(100)
-		.reply(() => (reads++, [429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'Retry-After': '3600' }]));
-	const { items } = await runDeclarativeNode(node, upsert, { items: rows(4), continueOnFail: true });
-	expect(items.map((item) => String(item.json.error))).toEqual(Array.from({ length: 4 }, (_, i) => expect.stringContaining(`[item ${i}]`)));
+		.reply(
+			() => (
+				reads++,
+				[429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'Retry-After': '3600' }]
+			),
+		);
+	const { items } = await runDeclarativeNode(node, upsert, {
+		items: rows(4),
+		continueOnFail: true,
+	});
+	expect(items.map((item) => String(item.json.error))).toEqual(
+		Array.from({ length: 4 }, (_, i) => expect.stringContaining(`[item ${i}]`)),
+	);
 	// one read for the run, not 4 GET /contacts within the same second after the API asked for an hour
 	expect(reads).toBe(1);
 });

@@ -17,18 +17,23 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 beforeEach(() => fastClock());
 afterEach(() => nock.cleanAll());
 
-test('with a Timeout in Request Options, the list read is bound by it (the read uses the item\'s Request Options)', async () => {
+test("with a Timeout in Request Options, the list read is bound by it (the read uses the item's Request Options)", async () => {
 	api()
 		.get('/v1/contacts')
 		.query(true)
 		.times(5)
 		.delay(3_000)
 		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
-	const write = api().post('/v1/contacts').reply(201, { data: { id: 'ctc_1', name: 'N', email: 'a@example.com' } });
+	const write = api()
+		.post('/v1/contacts')
+		.reply(201, { data: { id: 'ctc_1', name: 'N', email: 'a@example.com' } });
 	const error = await runDeclarativeNode(node, {
 		resource: 'contact',
 		operation: 'upsert',

@@ -52,24 +52,45 @@ test('Retry On Fail + Continue: a try whose first arriving item is new is still 
 	const contacts: Array<{ id: string; email: string; name: string }> = [];
 	const events: string[] = [];
 	const api = nock('https://api.business-ops.test').persist();
-	api.get('/v1/contacts').query(true).reply(200, () => ({ data: contacts, meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false } }));
-	api.post('/v1/contacts').delay(100).reply((_uri, body) => {
-		const { email, name } = body as { email: string; name: string };
-		events.push(`try ${tryNo}: POST ${name}`);
-		if (tryNo === 1 && email === 'first@example.com') return [500, { error: { code: 'internal', message: 'boom' } }];
-		const contact = { id: `ctc_${contacts.length + 1}`, email, name };
-		contacts.push(contact);
-		return [201, { data: contact }];
-	});
-	api.patch(/\/v1\/contacts\/.*/, (body) => (events.push(`try ${tryNo}: PATCH ${body.name} sent`), true)).delay(100).reply((uri, body) => {
-		const contact = contacts.find((c) => c.id === uri.split('/').pop());
-		if (!contact) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
-		events.push(`try ${tryNo}: PATCH ${(body as { name: string }).name} answered`);
-		contact.name = (body as { name: string }).name;
-		return [200, { data: contact }];
-	});
+	api
+		.get('/v1/contacts')
+		.query(true)
+		.reply(200, () => ({
+			data: contacts,
+			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
+		}));
+	api
+		.post('/v1/contacts')
+		.delay(100)
+		.reply((_uri, body) => {
+			const { email, name } = body as { email: string; name: string };
+			events.push(`try ${tryNo}: POST ${name}`);
+			if (tryNo === 1 && email === 'first@example.com')
+				return [500, { error: { code: 'internal', message: 'boom' } }];
+			const contact = { id: `ctc_${contacts.length + 1}`, email, name };
+			contacts.push(contact);
+			return [201, { data: contact }];
+		});
+	api
+		.patch(
+			/\/v1\/contacts\/.*/,
+			(body) => (events.push(`try ${tryNo}: PATCH ${body.name} sent`), true),
+		)
+		.delay(100)
+		.reply((uri, body) => {
+			const contact = contacts.find((c) => c.id === uri.split('/').pop());
+			if (!contact) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
+			events.push(`try ${tryNo}: PATCH ${(body as { name: string }).name} answered`);
+			contact.name = (body as { name: string }).name;
+			return [200, { data: contact }];
+		});
 
-	const parameters = { resource: 'contact', operation: 'upsert', email: '={{ $json.raw.parseJson().email }}', name: '={{ $json.name }}' };
+	const parameters = {
+		resource: 'contact',
+		operation: 'upsert',
+		email: '={{ $json.raw.parseJson().email }}',
+		name: '={{ $json.name }}',
+	};
 	const { node: n, workflow, additionalData } = createTestNode(node, parameters);
 	n.onError = 'continueRegularOutput';
 	const inputData: ITaskDataConnections = { main: [items] };
@@ -78,7 +99,18 @@ test('Retry On Fail + Continue: a try whose first arriving item is new is still 
 	const outputs: INodeExecutionData[][] = [];
 	// n8n's WorkflowExecute: run again while the first output item is an error item (max 2 tries here)
 	for (tryNo = 1; tryNo <= 2; tryNo++) {
-		const context = new ExecuteContext(workflow, n, additionalData, 'trigger', runExecutionData, 0, items, inputData, executeData, []);
+		const context = new ExecuteContext(
+			workflow,
+			n,
+			additionalData,
+			'trigger',
+			runExecutionData,
+			0,
+			items,
+			inputData,
+			executeData,
+			[],
+		);
 		const output = (await new RoutingNode(context, node).runNode())?.[0] ?? [];
 		outputs.push(output);
 		if (!output[0]?.json?.error) break;
@@ -87,5 +119,8 @@ test('Retry On Fail + Continue: a try whose first arriving item is new is still 
 	}
 	expect(outputs).toHaveLength(2);
 	// try 2 reads the contacts afresh: none has dup@example.com, so row 1 creates it and row 2 updates it
-	expect(outputs[1].slice(1).map((i) => i.json.action ?? i.json.error)).toEqual(['created', 'updated']);
+	expect(outputs[1].slice(1).map((i) => i.json.action ?? i.json.error)).toEqual([
+		'created',
+		'updated',
+	]);
 }, 15000);

@@ -29,7 +29,10 @@ test('Stop Workflow, item 1 answered 503 once: the retry sends nothing more for 
 	scope
 		.get('/v1/contacts')
 		.query(true)
-		.reply(200, () => ({ data: contacts, meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false } }));
+		.reply(200, () => ({
+			data: contacts,
+			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
+		}));
 	scope.post('/v1/contacts').reply((_uri, body) => {
 		const b = body as Contact;
 		writes.push(`POST ${b.name}`);
@@ -49,8 +52,19 @@ test('Stop Workflow, item 1 answered 503 once: the retry sends nothing more for 
 	});
 	const tries = await runWithRetries(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
-		{ items: [{ json: { email: 'ann@example.com', name: 'Ann' } }, { json: { email: 'bob@example.com', name: 'Bob' } }], maxTries: 3 },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
+		{
+			items: [
+				{ json: { email: 'ann@example.com', name: 'Ann' } },
+				{ json: { email: 'bob@example.com', name: 'Bob' } },
+			],
+			maxTries: 3,
+		},
 	);
 	expect(tries.map((t) => (t.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
 	expect(writes).toEqual(['POST Ann', 'POST Bob', 'POST Bob']);

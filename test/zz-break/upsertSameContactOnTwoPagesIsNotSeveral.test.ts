@@ -14,37 +14,61 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 
 beforeEach(() => fastClock());
 
 test('a contact the list shows on two pages (records shifted while reading) is one match, not several', async () => {
-	const contacts = Array.from({ length: 150 }, (_, i) => ({ id: `ctc_${i}`, name: `C${i}`, email: `c${i}@example.com` }));
+	const contacts = Array.from({ length: 150 }, (_, i) => ({
+		id: `ctc_${i}`,
+		name: `C${i}`,
+		email: `c${i}@example.com`,
+	}));
 	api()
 		.get('/v1/contacts')
 		.query({ page: 1, pageSize: 100 })
-		.reply(200, { data: contacts.slice(0, 100), meta: { page: 1, pageSize: 100, total: 151, hasMore: true } });
+		.reply(200, {
+			data: contacts.slice(0, 100),
+			meta: { page: 1, pageSize: 100, total: 151, hasMore: true },
+		});
 	// A contact was added at the front between the two reads: ctc_99 is now first on page 2.
 	api()
 		.get('/v1/contacts')
 		.query({ page: 2, pageSize: 100 })
-		.reply(200, { data: contacts.slice(99, 150), meta: { page: 2, pageSize: 100, total: 151, hasMore: false } });
+		.reply(200, {
+			data: contacts.slice(99, 150),
+			meta: { page: 2, pageSize: 100, total: 151, hasMore: false },
+		});
 	// The list reader sees a contact read twice and reads the list again, as it is now.
 	const added = { id: 'ctc_new', name: 'New', email: 'new@example.com' };
 	const reread = api()
 		.get('/v1/contacts')
 		.query({ page: 1, pageSize: 100 })
-		.reply(200, { data: [added, ...contacts.slice(0, 99)], meta: { page: 1, pageSize: 100, total: 151, hasMore: true } })
+		.reply(200, {
+			data: [added, ...contacts.slice(0, 99)],
+			meta: { page: 1, pageSize: 100, total: 151, hasMore: true },
+		})
 		.get('/v1/contacts')
 		.query({ page: 2, pageSize: 100 })
-		.reply(200, { data: contacts.slice(99, 150), meta: { page: 2, pageSize: 100, total: 151, hasMore: false } });
+		.reply(200, {
+			data: contacts.slice(99, 150),
+			meta: { page: 2, pageSize: 100, total: 151, hasMore: false },
+		});
 	const write = api()
 		.patch('/v1/contacts/ctc_99', { name: 'Row 0' })
 		.reply(200, { data: { id: 'ctc_99', name: 'Row 0', email: 'c99@example.com' } });
 
 	const { items } = await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
 		{ items: [{ json: { email: 'c99@example.com', name: 'Row 0' } }] },
 	);
 	expect(items.map((item) => [item.json.action, item.json.id])).toEqual([['updated', 'ctc_99']]);

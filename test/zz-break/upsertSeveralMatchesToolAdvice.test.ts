@@ -17,7 +17,10 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
 
 beforeEach(() => fastClock());
 
@@ -34,7 +37,12 @@ test('tool mode: several contacts with the e-mail is not answered with "change t
 		});
 	const error = (await runDeclarativeNode(
 		node,
-		{ resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' },
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			name: '={{ $json.name }}',
+		},
 		{ items: [{ json: { email: 'dup@example.com', name: 'Row 0' } }], asTool: true },
 	).catch((e: unknown) => e)) as Error & { description?: string };
 	const text = `${error.message} ${error.description ?? ''}`;

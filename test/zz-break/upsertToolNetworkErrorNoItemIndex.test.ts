@@ -15,13 +15,22 @@ import { fastClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
 
 const node = loadNodeType(new BusinessOps());
-const api = () => nock('https://api.business-ops.test', { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const upsert = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: '={{ $json.name }}' };
+const api = () =>
+	nock('https://api.business-ops.test', {
+		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
+	});
+const upsert = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+};
 const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 const asTool = async () =>
-	(await runDeclarativeNode(node, upsert, { items: [{ json: { email: 'a@example.com', name: 'A' } }], asTool: true }).catch(
-		(e: unknown) => e,
-	)) as Error;
+	(await runDeclarativeNode(node, upsert, {
+		items: [{ json: { email: 'a@example.com', name: 'A' } }],
+		asTool: true,
+	}).catch((e: unknown) => e)) as Error;
 
 beforeEach(() => fastClock());
 
@@ -33,7 +42,10 @@ test('tool mode: a network failure of the list read names no item', async () => 
 });
 
 test('tool mode: a network failure of the write names no item', async () => {
-	api().get('/v1/contacts').query(true).reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
+	api()
+		.get('/v1/contacts')
+		.query(true)
+		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
 	api().post('/v1/contacts').replyWithError(connectionReset());
 	const error = await asTool();
 	expect(error.message).toContain('POST /contacts');

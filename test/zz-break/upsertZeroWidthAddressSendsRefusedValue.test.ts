@@ -25,27 +25,41 @@ beforeEach(() => {
 afterEach(() => nock.cleanAll());
 
 const node = loadNodeType(new BusinessOps());
-const upsert = { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', name: 'Jan' };
+const upsert = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: 'Jan',
+};
 
 test.each([
 	['a pasted zero-width space after a one-letter domain', 'jan@shop.x\u200b'],
 	['only zero-width characters around @ and .', '\u200b@\u200b.\u200b\u200b'],
-])('Create or Update does not POST an address its own e-mail check refuses: %s', async (_, given) => {
-	const posted: unknown[] = [];
-	const scope = nock('https://api.business-ops.test')
-		.get('/v1/contacts')
-		.query(true)
-		.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } })
-		.post('/v1/contacts', (body) => (posted.push(body), true))
-		.reply(201, { data: { id: 'ctc_1', name: 'Jan' } });
-	const outcome = await runDeclarativeNode(node, upsert, { items: [{ json: { email: given } }], continueOnFail: true });
-	scope.persist(false);
-	// the check refuses `jan@shop.x` when given plainly; the address sent must pass that same check
-	expect(posted).toEqual([]);
-	expect(String(outcome.items[0].json.error)).toMatch(/Email: .* is not an e-mail address/);
-});
+])(
+	'Create or Update does not POST an address its own e-mail check refuses: %s',
+	async (_, given) => {
+		const posted: unknown[] = [];
+		const scope = nock('https://api.business-ops.test')
+			.get('/v1/contacts')
+			.query(true)
+			.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } })
+			.post('/v1/contacts', (body) => (posted.push(body), true))
+			.reply(201, { data: { id: 'ctc_1', name: 'Jan' } });
+		const outcome = await runDeclarativeNode(node, upsert, {
+			items: [{ json: { email: given } }],
+			continueOnFail: true,
+		});
+		scope.persist(false);
+		// the check refuses `jan@shop.x` when given plainly; the address sent must pass that same check
+		expect(posted).toEqual([]);
+		expect(String(outcome.items[0].json.error)).toMatch(/Email: .* is not an e-mail address/);
+	},
+);
 
 test('control: the plain address the upsert would send is refused by the check', async () => {
-	const outcome = await runDeclarativeNode(node, upsert, { items: [{ json: { email: 'jan@shop.x' } }], continueOnFail: true });
+	const outcome = await runDeclarativeNode(node, upsert, {
+		items: [{ json: { email: 'jan@shop.x' } }],
+		continueOnFail: true,
+	});
 	expect(String(outcome.items[0].json.error)).toMatch(/is not an e-mail address/);
 });

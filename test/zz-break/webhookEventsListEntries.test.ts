@@ -26,24 +26,46 @@ async function runWith(parameters: INodeParameters, value: unknown) {
 }
 
 const operations: Array<[string, INodeParameters]> = [
-	['update', { resource: 'webhook', operation: 'update', webhookId: webhook, updateFields: { events: '={{ $json.value }}' } }],
-	['create', { resource: 'webhook', operation: 'create', name: 'n', url: 'https://example.com/h', events: '={{ $json.value }}' }],
+	[
+		'update',
+		{
+			resource: 'webhook',
+			operation: 'update',
+			webhookId: webhook,
+			updateFields: { events: '={{ $json.value }}' },
+		},
+	],
+	[
+		'create',
+		{
+			resource: 'webhook',
+			operation: 'create',
+			name: 'n',
+			url: 'https://example.com/h',
+			events: '={{ $json.value }}',
+		},
+	],
 ];
 
-describe.each(operations)('Webhook %s: Event Names or IDs from an expression', (_name, parameters) => {
-	test.each([
-		['a missing value', [undefined]],
-		['null', [null]],
-		['an object', [{ id: 'invoice.paid' }]],
-	])('a list holding %s is refused naming the field; nothing is sent', async (_what, value) => {
-		const { requests, error } = await runWith(parameters, value);
-		expect(error).toMatch(/^Event Names or IDs: .* \[item 0\]$/);
-		expect(requests).toEqual([]);
-	});
+describe.each(operations)(
+	'Webhook %s: Event Names or IDs from an expression',
+	(_name, parameters) => {
+		test.each([
+			['a missing value', [undefined]],
+			['null', [null]],
+			['an object', [{ id: 'invoice.paid' }]],
+		])('a list holding %s is refused naming the field; nothing is sent', async (_what, value) => {
+			const { requests, error } = await runWith(parameters, value);
+			expect(error).toMatch(/^Event Names or IDs: .* \[item 0\]$/);
+			expect(requests).toEqual([]);
+		});
 
-	test('no event type "null", "undefined" or "[object Object]" is ever sent', async () => {
-		const { requests } = await runWith(parameters, ['invoice.paid', null, undefined, {}]);
-		const sent = requests.flatMap((request) => (request.body.events as unknown[] | undefined) ?? []);
-		for (const text of ['null', 'undefined', '[object Object]']) expect(sent).not.toContain(text);
-	});
-});
+		test('no event type "null", "undefined" or "[object Object]" is ever sent', async () => {
+			const { requests } = await runWith(parameters, ['invoice.paid', null, undefined, {}]);
+			const sent = requests.flatMap(
+				(request) => (request.body.events as unknown[] | undefined) ?? [],
+			);
+			for (const text of ['null', 'undefined', '[object Object]']) expect(sent).not.toContain(text);
+		});
+	},
+);

@@ -5,7 +5,8 @@ import { recordsOf } from '../../shared/api/envelope';
 import { MAX_PAGE_SIZE, nextPageOf } from '../../shared/api/pages';
 import { apiRequest } from '../../shared/api/transport';
 
-const label = (...parts: unknown[]) => parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
+const label = (...parts: unknown[]) =>
+	parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
 
 /**
  * A list search over the list at `path` (or the path a function gives for the node's current
@@ -13,16 +14,28 @@ const label = (...parts: unknown[]) => parts.filter((part) => part !== undefined
  * at a time. The API has no text search, so the filter matches the label and the ID within each
  * page; the page number is the pagination token.
  */
-function searchList(path: string | ((ctx: ILoadOptionsFunctions) => string | undefined), labelOf: (record: IDataObject) => string) {
-	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+function searchList(
+	path: string | ((ctx: ILoadOptionsFunctions) => string | undefined),
+	labelOf: (record: IDataObject) => string,
+) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
 		const listPath = typeof path === 'string' ? path : path(this);
 		if (listPath === undefined) return { results: [] };
 		const page = paginationToken ? Number(paginationToken) : 1;
-		const body = await apiRequest<unknown>(this, 'GET', listPath, { qs: { page, pageSize: MAX_PAGE_SIZE }, lane: 'editor' });
+		const body = await apiRequest<unknown>(this, 'GET', listPath, {
+			qs: { page, pageSize: MAX_PAGE_SIZE },
+			lane: 'editor',
+		});
 		const needle = filter?.trim().toLowerCase();
 		const results = recordsOf(body)
 			.map((record) => ({ name: labelOf(record), value: String(record.id) }))
-			.filter((choice) => !needle || `${choice.name} ${choice.value}`.toLowerCase().includes(needle));
+			.filter(
+				(choice) => !needle || `${choice.name} ${choice.value}`.toLowerCase().includes(needle),
+			);
 		const next = nextPageOf(body, page);
 		return { results, paginationToken: next === undefined ? undefined : String(next) };
 	};
@@ -38,6 +51,10 @@ export const searchContacts = searchList('/contacts', (c) => label(c.name, c.ema
 export const searchQuotes = searchList('/quotes', (q) => label(q.number, q.status, q.total));
 export const searchInvoices = searchList('/invoices', (i) => label(i.number, i.status, i.total));
 export const searchAgents = searchList('/agents', (a) => label(a.name, a.agentType, a.status));
-export const searchAgentRuns = searchList(runsOfChosenAgent, (r) => label(r.id, r.status, r.startedAt ?? r.createdAt));
-export const searchRequests = searchList('/requests', (r) => label(r.subject, r.fromEmail, r.status));
+export const searchAgentRuns = searchList(runsOfChosenAgent, (r) =>
+	label(r.id, r.status, r.startedAt ?? r.createdAt),
+);
+export const searchRequests = searchList('/requests', (r) =>
+	label(r.subject, r.fromEmail, r.status),
+);
 export const searchWebhooks = searchList('/webhooks', (w) => label(w.name, w.url));

@@ -1,7 +1,8 @@
 /** Dates as the API takes them, from what n8n's date picker gives (a local time without a zone). */
 
 const HAS_ZONE = /^\d{4}-\d{2}-\d{2}[T ].*(?:Z|[+-]\d{2}:?\d{2})$/i;
-const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
+const WALL_CLOCK =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
 
 /** How far `timeZone` is ahead of UTC at the instant `utcMs`, in milliseconds. */
 function zoneOffsetMs(utcMs: number, timeZone: string): number {
@@ -16,7 +17,14 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 		second: '2-digit',
 	}).formatToParts(new Date(utcMs));
 	const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	const wall = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
 	return wall - (utcMs - (((utcMs % 1000) + 1000) % 1000));
 }
 
@@ -43,7 +51,10 @@ export function toUtcTimestamp(value: string, timeZone: string): string {
  * `DateTime` by `toISO()`; anything else as it is.
  */
 export function dateText(value: unknown, timeZone: string): unknown {
-	if (Object.prototype.toString.call(value) === '[object Date]' && !Number.isNaN((value as Date).getTime())) {
+	if (
+		Object.prototype.toString.call(value) === '[object Date]' &&
+		!Number.isNaN((value as Date).getTime())
+	) {
 		const offset = zoneOffsetMs((value as Date).getTime(), timeZone);
 		const wall = new Date((value as Date).getTime() + offset).toISOString().slice(0, -1);
 		const minutes = Math.round(Math.abs(offset) / 60000);
@@ -51,7 +62,13 @@ export function dateText(value: unknown, timeZone: string): unknown {
 		return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 	}
 	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
-	if (luxon && typeof luxon === 'object' && typeof luxon.toISO === 'function' && luxon.isValid !== false) return luxon.toISO() ?? value;
+	if (
+		luxon &&
+		typeof luxon === 'object' &&
+		typeof luxon.toISO === 'function' &&
+		luxon.isValid !== false
+	)
+		return luxon.toISO() ?? value;
 	return value;
 }
 

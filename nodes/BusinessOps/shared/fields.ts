@@ -8,7 +8,15 @@ import type {
 } from 'n8n-workflow';
 
 import { asBoolean, asNumber, asOption, asText, type Typed } from '../../shared/typing';
-import { invalidInput, isEmptyValue, isIsoDate, numberProblem, textProblem, type NumberCheck, type TextCheck } from './validation';
+import {
+	invalidInput,
+	isEmptyValue,
+	isIsoDate,
+	numberProblem,
+	textProblem,
+	type NumberCheck,
+	type TextCheck,
+} from './validation';
 import { dateText } from './dates';
 
 /** A field as the editor shows it; the builder adds its type and what it sends. */
@@ -23,7 +31,10 @@ export interface SendTo {
 	as?: string;
 }
 
-export type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+export type PreSend = (
+	this: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions>;
 
 /**
  * The first refusal of an item's input travels with its request to the routing seam (refusalOf): thrown
@@ -33,7 +44,8 @@ export type PreSend = (this: IExecuteSingleFunctions, options: IHttpRequestOptio
 const REFUSAL = Symbol('refusal');
 type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
 
-export const refusalOf = (options: IHttpRequestOptions): Error | undefined => (options as Refusable)[REFUSAL];
+export const refusalOf = (options: IHttpRequestOptions): Error | undefined =>
+	(options as Refusable)[REFUSAL];
 
 /** A preSend step whose refusal (a thrown error) travels with the request (see REFUSAL). */
 export function sendStep(step: PreSend): PreSend {
@@ -62,10 +74,17 @@ export function valueToSend(
 		if (!field.required) return undefined;
 		const picker = field.type === 'resourceLocator';
 		const hint = `The field is empty or its expression resolved to nothing (for example a field the input item does not have). ${picker ? 'Pick one from the list or enter an ID. ' : ''}`;
-		throw invalidInput(ctx, field.displayName, picker ? 'no ID was given' : 'a value is required', hint, field.name);
+		throw invalidInput(
+			ctx,
+			field.displayName,
+			picker ? 'no ID was given' : 'a value is required',
+			hint,
+			field.name,
+		);
 	}
 	const typed = rule(ctx, value);
-	if ('problem' in typed) throw invalidInput(ctx, field.displayName, typed.problem, typed.hint, field.name);
+	if ('problem' in typed)
+		throw invalidInput(ctx, field.displayName, typed.problem, typed.hint, field.name);
 	return typed.value;
 }
 
@@ -73,7 +92,10 @@ export function valueToSend(
 export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}): INodeProperties {
 	const type = to.in ?? 'body';
 	const property = to.as ?? field.name;
-	const send = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	const send = sendStep(async function (
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	) {
 		const target = (type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject;
 		const value = valueToSend(this, field, rule, target[property]);
 		if (value === undefined) delete target[property];
@@ -104,19 +126,26 @@ export interface TextOptions {
 
 /** Text, sent as typed by `options` (trimmed, upper-cased, checked). */
 export function textField(field: Declaration, options: TextOptions & SendTo = {}): INodeProperties {
-	return sendingField({ ...field, type: 'string' }, (_ctx, value) => {
-		const typed = asText(value);
-		if ('problem' in typed) return typed;
-		let text = typed.value as string;
-		if (options.trim) text = text.trim();
-		if (options.upperCase) text = text.toUpperCase();
-		const problem = options.check && textProblem(options.check, text);
-		return problem ? { problem } : { value: text };
-	}, options);
+	return sendingField(
+		{ ...field, type: 'string' },
+		(_ctx, value) => {
+			const typed = asText(value);
+			if ('problem' in typed) return typed;
+			let text = typed.value as string;
+			if (options.trim) text = text.trim();
+			if (options.upperCase) text = text.toUpperCase();
+			const problem = options.check && textProblem(options.check, text);
+			return problem ? { problem } : { value: text };
+		},
+		options,
+	);
 }
 
 /** A number: numeric text is sent as its number; anything else is refused. */
-export function numberField(field: Declaration, options: { check?: NumberCheck } & SendTo = {}): INodeProperties {
+export function numberField(
+	field: Declaration,
+	options: { check?: NumberCheck } & SendTo = {},
+): INodeProperties {
 	return sendingField({ ...field, type: 'number' }, numberRule(options.check), options);
 }
 
@@ -135,7 +164,11 @@ export function optionsField(
 	options: { others?: boolean } & SendTo = {},
 ): INodeProperties {
 	const values = (field.options ?? []).map((option) => option.value);
-	return sendingField({ ...field, type: 'options' }, (_ctx, value) => asOption(value, values, options.others), options);
+	return sendingField(
+		{ ...field, type: 'options' },
+		(_ctx, value) => asOption(value, values, options.others),
+		options,
+	);
 }
 
 /**
@@ -150,7 +183,9 @@ export function dateField(
 	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
 		const value = dateText(given, ctx.getTimezone());
 		if (!isIsoDate(value)) {
-			return { problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z` };
+			return {
+				problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
+			};
 		}
 		return { value: toApi(value as string, ctx.getTimezone()) };
 	});
@@ -158,16 +193,32 @@ export function dateField(
 
 /** One option per status, named by its words ("in_collection" as "In Collection"), sorted by name. */
 export function statusOptions(statuses: string[]): INodePropertyOptions[] {
-	const titleOf = (value: string) => value.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
-	return statuses.map((value) => ({ name: titleOf(value), value })).sort((a, b) => a.name.localeCompare(b.name));
+	const titleOf = (value: string) =>
+		value
+			.split('_')
+			.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+			.join(' ');
+	return statuses
+		.map((value) => ({ name: titleOf(value), value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** A status; an expression may give another (the API decides). */
-export function statusField(statuses: string[], field: Omit<Declaration, 'options' | 'displayName' | 'name'>): INodeProperties {
-	return optionsField({ displayName: 'Status', name: 'status', options: statusOptions(statuses), ...field }, { others: true });
+export function statusField(
+	statuses: string[],
+	field: Omit<Declaration, 'options' | 'displayName' | 'name'>,
+): INodeProperties {
+	return optionsField(
+		{ displayName: 'Status', name: 'status', options: statusOptions(statuses), ...field },
+		{ others: true },
+	);
 }
 
-function collectionOf(displayName: string, name: string, options: INodeProperties[]): INodeProperties {
+function collectionOf(
+	displayName: string,
+	name: string,
+	options: INodeProperties[],
+): INodeProperties {
 	return { displayName, name, type: 'collection', placeholder: 'Add Field', default: {}, options };
 }
 
@@ -178,13 +229,24 @@ export function additionalFields(options: INodeProperties[]): INodeProperties {
 
 /** The fields an update may change, sorted by name; only those the user adds are sent. */
 export function updateFields(options: INodeProperties[]): INodeProperties {
-	return collectionOf('Update Fields', 'updateFields', [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)));
+	return collectionOf(
+		'Update Fields',
+		'updateFields',
+		[...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	);
 }
 
 /** The fields of one operation, each shown only for that resource and operation (and its own conditions). */
-export function operationFields(resource: string, operation: string, fields: INodeProperties[]): INodeProperties[] {
+export function operationFields(
+	resource: string,
+	operation: string,
+	fields: INodeProperties[],
+): INodeProperties[] {
 	return fields.map((field) => ({
 		...field,
-		displayOptions: { ...field.displayOptions, show: { resource: [resource], operation: [operation], ...field.displayOptions?.show } },
+		displayOptions: {
+			...field.displayOptions,
+			show: { resource: [resource], operation: [operation], ...field.displayOptions?.show },
+		},
 	}));
 }

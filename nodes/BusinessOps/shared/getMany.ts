@@ -9,7 +9,15 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
-import { booleanRule, numberRule, optionsField, sendingField, sendStep, statusOptions, valueToSend } from './fields';
+import {
+	booleanRule,
+	numberRule,
+	optionsField,
+	sendingField,
+	sendStep,
+	statusOptions,
+	valueToSend,
+} from './fields';
 
 const RETURN_ALL: INodeProperties = {
 	displayName: 'Return All',
@@ -35,8 +43,14 @@ const LIMIT: INodeProperties = {
 const limitRule = numberRule('positiveInteger');
 
 /** Return All asks for the largest page the API allows. */
-const pageSizeOfReturnAll = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-	if (valueToSend(this, RETURN_ALL, booleanRule, this.getNodeParameter(RETURN_ALL.name, false)) === true) {
+const pageSizeOfReturnAll = sendStep(async function (
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+) {
+	if (
+		valueToSend(this, RETURN_ALL, booleanRule, this.getNodeParameter(RETURN_ALL.name, false)) ===
+		true
+	) {
 		requestOptions.qs = { ...requestOptions.qs, pageSize: MAX_PAGE_SIZE };
 	}
 	return requestOptions;
@@ -46,48 +60,93 @@ const pageSizeOfReturnAll = sendStep(async function (this: IExecuteSingleFunctio
 export function getManyFields(): INodeProperties[] {
 	return [
 		{ ...RETURN_ALL, routing: { send: { preSend: [pageSizeOfReturnAll] } } },
-		sendingField(LIMIT, (ctx, value) => {
-			const typed = limitRule(ctx, value);
-			return 'problem' in typed ? typed : { value: Math.min(typed.value as number, MAX_PAGE_SIZE) };
-		}, { in: 'query', as: 'pageSize' }),
+		sendingField(
+			LIMIT,
+			(ctx, value) => {
+				const typed = limitRule(ctx, value);
+				return 'problem' in typed
+					? typed
+					: { value: Math.min(typed.value as number, MAX_PAGE_SIZE) };
+			},
+			{ in: 'query', as: 'pageSize' },
+		),
 	];
 }
 
 /** How many records an item's list read returns: undefined for all (Return All, or no Return All), else Limit (50 when empty). */
 export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
 	if (!(RETURN_ALL.name in ctx.getNode().parameters)) return undefined;
-	if (valueToSend(ctx, RETURN_ALL, booleanRule, ctx.getNodeParameter(RETURN_ALL.name, false)) === true) return undefined;
-	return (valueToSend(ctx, LIMIT, limitRule, ctx.getNodeParameter(LIMIT.name, null)) as number | undefined) ?? (LIMIT.default as number);
+	if (
+		valueToSend(ctx, RETURN_ALL, booleanRule, ctx.getNodeParameter(RETURN_ALL.name, false)) === true
+	)
+		return undefined;
+	return (
+		(valueToSend(ctx, LIMIT, limitRule, ctx.getNodeParameter(LIMIT.name, null)) as
+			| number
+			| undefined) ?? (LIMIT.default as number)
+	);
 }
 
 /** A Filters collection; each filter adds its own query parameter. */
 export function filtersField(filters: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options: filters };
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: filters,
+	};
 }
 
 /** One filter: a choice sent as the query parameter of the same name. */
-export function queryOptionFilter(displayName: string, name: string, options: INodePropertyOptions[], description: string): INodeProperties {
-	return optionsField({ displayName, name, options, default: options[0].value, description }, { in: 'query' });
+export function queryOptionFilter(
+	displayName: string,
+	name: string,
+	options: INodePropertyOptions[],
+	description: string,
+): INodeProperties {
+	return optionsField(
+		{ displayName, name, options, default: options[0].value, description },
+		{ in: 'query' },
+	);
 }
 
 /** A Status filter sent as query `status`, one choice per status value, sorted by name. */
 export function statusFilter(statuses: string[], records: string): INodeProperties {
-	return queryOptionFilter('Status', 'status', statusOptions(statuses), `Only ${records} with this status`);
+	return queryOptionFilter(
+		'Status',
+		'status',
+		statusOptions(statuses),
+		`Only ${records} with this status`,
+	);
 }
 
-const SIMPLIFY: INodeProperties = { displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false };
+const SIMPLIFY: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+};
 
-const simplifyOn = (ctx: IExecuteSingleFunctions) => valueToSend(ctx, SIMPLIFY, booleanRule, ctx.getNodeParameter(SIMPLIFY.name, false)) === true;
+const simplifyOn = (ctx: IExecuteSingleFunctions) =>
+	valueToSend(ctx, SIMPLIFY, booleanRule, ctx.getNodeParameter(SIMPLIFY.name, false)) === true;
 
 /** Simplify is read after the answer: checked before the request is sent, so that a bad value sends nothing. */
-const checkSimplify = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+const checkSimplify = sendStep(async function (
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+) {
 	simplifyOn(this);
 	return requestOptions;
 });
 
 /** A Simplify toggle that keeps the given fields of each record. */
 export function simplifyField(keep: string[]): INodeProperties {
-	async function simplify(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	async function simplify(
+		this: IExecuteSingleFunctions,
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[]> {
 		if (!simplifyOn(this)) return items;
 		return items.map((item) => {
 			const json: IDataObject = {};

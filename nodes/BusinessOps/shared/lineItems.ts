@@ -16,7 +16,16 @@ import { invalidInput, isEmptyValue } from './validation';
  * and they are dropped rather than refused. Any other unknown key is refused (a typo such as
  * "vat" would otherwise silently fall back to the default VAT).
  */
-const READ_ONLY_LINE_KEYS = ['id', 'total', 'subtotal', 'vatTotal', 'vatAmount', 'lineTotal', 'createdAt', 'updatedAt'] as const;
+const READ_ONLY_LINE_KEYS = [
+	'id',
+	'total',
+	'subtotal',
+	'vatTotal',
+	'vatAmount',
+	'lineTotal',
+	'createdAt',
+	'updatedAt',
+] as const;
 
 /** The fields of one row of the Items form; their names are the API's keys. */
 const ITEM_FORM_FIELDS: INodeProperties[] = [
@@ -35,7 +44,8 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 		type: 'number',
 		required: true,
 		default: 1,
-		description: 'Number of units; decimals allowed. A negative quantity (a credit line) is sent as given; the API decides whether it accepts it.',
+		description:
+			'Number of units; decimals allowed. A negative quantity (a credit line) is sent as given; the API decides whether it accepts it.',
 	},
 	{
 		displayName: 'Unit Price',
@@ -43,7 +53,8 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 		type: 'number',
 		required: true,
 		default: 0,
-		description: 'Price of one unit, excluding VAT. A negative price (a discount line) is sent as given; the API decides whether it accepts it.',
+		description:
+			'Price of one unit, excluding VAT. A negative price (a discount line) is sent as given; the API decides whether it accepts it.',
 	},
 	{
 		displayName: 'VAT %',
@@ -60,9 +71,12 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 const LINE_ITEM_KEYS = ITEM_FORM_FIELDS.map((field) => field.name);
 
 /** The defaults of the form's fields, applied when a stored form row leaves a field out. */
-const FORM_DEFAULTS: IDataObject = Object.fromEntries(ITEM_FORM_FIELDS.map((field) => [field.name, field.default]));
+const FORM_DEFAULTS: IDataObject = Object.fromEntries(
+	ITEM_FORM_FIELDS.map((field) => [field.name, field.default]),
+);
 
-const JSON_EXAMPLE = '[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
+const JSON_EXAMPLE =
+	'[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -80,11 +94,15 @@ function checkLineItem(line: number, raw: unknown): IDataObject | string {
 		return `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`;
 	}
 	const where = (key: string) => `line ${line} "${key}"`;
-	const name = typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
+	const name =
+		typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
 	if (typeof name !== 'string') {
-		return name === undefined ? `${where('name')} is missing` : `${where('name')} must be text; got ${givenAs(name)}`;
+		return name === undefined
+			? `${where('name')} is missing`
+			: `${where('name')} must be text; got ${givenAs(name)}`;
 	}
-	if (name.trim() === '') return `${where('name')} is empty; give the name of the product or service`;
+	if (name.trim() === '')
+		return `${where('name')} is empty; give the name of the product or service`;
 	const item: IDataObject = { name: name.trim() };
 	for (const key of LINE_ITEM_KEYS.slice(1)) {
 		const value = raw[key];
@@ -93,12 +111,14 @@ function checkLineItem(line: number, raw: unknown): IDataObject | string {
 		if (value === undefined) return `${where(key)} is missing`;
 		const n = toStrictNumber(value);
 		if (n === undefined) {
-			const hint = typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
+			const hint =
+				typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
 			return `${where(key)} must be a number; got ${givenAs(value)}${hint}`;
 		}
 		// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
 		// (discount and credit lines go too) and the API refuses what it does not take.
-		if (key === 'vatPercentage' && (n < 0 || n > 100)) return `${where(key)} must be from 0 to 100; got ${n}`;
+		if (key === 'vatPercentage' && (n < 0 || n > 100))
+			return `${where(key)} must be from 0 to 100; got ${n}`;
 		item[key] = n;
 	}
 	return item;
@@ -112,7 +132,9 @@ function checkLineItem(line: number, raw: unknown): IDataObject | string {
  */
 export function checkLineItems(value: unknown): { items: IDataObject[] } | { problem: string } {
 	if (!Array.isArray(value)) {
-		return { problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}` };
+		return {
+			problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`,
+		};
 	}
 	if (value.length === 0) return { problem: 'no items were given; add at least one item' };
 	const items: IDataObject[] = [];
@@ -132,7 +154,10 @@ export function formRows(value: unknown): IDataObject[] {
 }
 
 /** Each source of the items: its field's label and parameter name (a path under Update Fields). */
-const SOURCES = { form: { label: 'Items', parameter: 'items' }, json: { label: 'Items (JSON)', parameter: 'itemsJson' } };
+const SOURCES = {
+	form: { label: 'Items', parameter: 'items' },
+	json: { label: 'Items (JSON)', parameter: 'itemsJson' },
+};
 type ItemsSource = keyof typeof SOURCES;
 
 /**
@@ -141,26 +166,52 @@ type ItemsSource = keyof typeof SOURCES;
  * resolves to nothing change nothing (the current lines stay), and the two sources given together are refused.
  */
 function sendItems(source: ItemsSource, update: boolean) {
-	return sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const read = (from: ItemsSource) => this.getNodeParameter(`${update ? 'updateFields.' : ''}${SOURCES[from].parameter}`, from === 'form' ? {} : '');
-		const isGiven = (from: ItemsSource) => (from === 'form' ? formRows(read(from)).length > 0 : !isEmptyValue(read(from)));
+	return sendStep(async function (
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	) {
+		const read = (from: ItemsSource) =>
+			this.getNodeParameter(
+				`${update ? 'updateFields.' : ''}${SOURCES[from].parameter}`,
+				from === 'form' ? {} : '',
+			);
+		const isGiven = (from: ItemsSource) =>
+			from === 'form' ? formRows(read(from)).length > 0 : !isEmptyValue(read(from));
 		const { label, parameter } = SOURCES[source];
 		const hint = update ? 'To keep the current items, remove the field from Update Fields. ' : '';
 		if (update && !isGiven(source)) return requestOptions;
 		if (update && isGiven(source === 'form' ? 'json' : 'form')) {
 			const { form, json } = SOURCES;
-			throw invalidInput(this, form.label, `use either "${form.label}" or "${json.label}", not both`, '', [form.parameter, json.parameter]);
+			throw invalidInput(
+				this,
+				form.label,
+				`use either "${form.label}" or "${json.label}", not both`,
+				'',
+				[form.parameter, json.parameter],
+			);
 		}
 		const given = read(source);
 		if (source === 'json' && isEmptyValue(given)) {
-			throw invalidInput(this, label, `no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`, hint, parameter);
+			throw invalidInput(
+				this,
+				label,
+				`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`,
+				hint,
+				parameter,
+			);
 		}
 		let lines: unknown = source === 'form' ? formRows(given) : given;
 		// Items (JSON) is text, or from an expression a list already
 		try {
 			if (typeof lines === 'string') lines = JSON.parse(lines);
 		} catch (error) {
-			throw invalidInput(this, label, `the text is not valid JSON (${(error as Error).message})`, '', parameter);
+			throw invalidInput(
+				this,
+				label,
+				`the text is not valid JSON (${(error as Error).message})`,
+				'',
+				parameter,
+			);
 		}
 		const result = checkLineItems(lines);
 		if ('problem' in result) throw invalidInput(this, label, result.problem, hint, parameter);
@@ -170,7 +221,11 @@ function sendItems(source: ItemsSource, update: boolean) {
 }
 
 /** The Items form (one row per line) and Items (JSON) of a create, or of Update Fields (`update`). */
-function itemsFields(update: boolean, formDescription: string, jsonPrefix: string): INodeProperties[] {
+function itemsFields(
+	update: boolean,
+	formDescription: string,
+	jsonPrefix: string,
+): INodeProperties[] {
 	return [
 		{
 			displayName: SOURCES.form.label,
@@ -209,7 +264,11 @@ export function lineItemsFields(): INodeProperties[] {
 			noDataExpression: true,
 			options: [
 				{ name: 'Form', value: 'form', description: 'Enter the items one by one' },
-				{ name: 'JSON', value: 'json', description: 'Give a JSON array of items, e.g. from an expression' },
+				{
+					name: 'JSON',
+					value: 'json',
+					description: 'Give a JSON array of items, e.g. from an expression',
+				},
 			],
 			default: 'form',
 			description: 'How to give the line items',
@@ -221,5 +280,9 @@ export function lineItemsFields(): INodeProperties[] {
 
 /** The line items under Update Fields: either source replaces all lines of the `resource`. */
 export function lineItemsUpdateFields(resource: string): INodeProperties[] {
-	return itemsFields(true, `Replaces all lines of the ${resource}, in the order given`, `Replaces all lines of the ${resource}. `);
+	return itemsFields(
+		true,
+		`Replaces all lines of the ${resource}, in the order given`,
+		`Replaces all lines of the ${resource}. `,
+	);
 }

@@ -21,12 +21,16 @@ export type RecordKind = keyof typeof PICKERS;
 /** A record ID: one plain segment of the URL (a number from an expression is its text). */
 const idRule: Rule = (_ctx, value) => {
 	const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-	if (typeof id !== 'string') return { problem: `must be an ID; the expression gave ${givenAs(value)}` };
+	if (typeof id !== 'string')
+		return { problem: `must be an ID; the expression gave ${givenAs(value)}` };
 	const problem = idProblem(id);
 	return problem ? { problem } : { value: id };
 };
 
-function picker(kind: RecordKind, own: { description?: string; required?: boolean }): INodeProperties {
+function picker(
+	kind: RecordKind,
+	own: { description?: string; required?: boolean },
+): INodeProperties {
 	const [displayName, name, searchListMethod, example] = PICKERS[kind];
 	return {
 		displayName,
@@ -52,19 +56,33 @@ function picker(kind: RecordKind, own: { description?: string; required?: boolea
 }
 
 /** The picker of a record whose ID goes into the URL (`idPath` of its parameter, in the operation's routing). */
-export function recordPicker(kind: RecordKind, own: { description?: string } = {}): INodeProperties {
+export function recordPicker(
+	kind: RecordKind,
+	own: { description?: string } = {},
+): INodeProperties {
 	const field = picker(kind, own);
-	const checkId = sendStep(async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		valueToSend(this, field, idRule, this.getNodeParameter(field.name, undefined, { extractValue: true }));
+	const checkId = sendStep(async function (
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	) {
+		valueToSend(
+			this,
+			field,
+			idRule,
+			this.getNodeParameter(field.name, undefined, { extractValue: true }),
+		);
 		return requestOptions;
 	});
 	return { ...field, routing: { send: { preSend: [checkId] } } };
 }
 
 /** The contact a quote or an invoice is for, sent as body `contactId`. */
-export function contactField(own: { description?: string; required?: boolean } = {}): INodeProperties {
+export function contactField(
+	own: { description?: string; required?: boolean } = {},
+): INodeProperties {
 	return sendingField(picker('contact', own), idRule);
 }
 
 /** A path segment of a picker's ID, as used in `routing.request.url`. */
-export const idPath = (parameterName: string): string => `{{ encodeURIComponent($parameter["${parameterName}"]) }}`;
+export const idPath = (parameterName: string): string =>
+	`{{ encodeURIComponent($parameter["${parameterName}"]) }}`;

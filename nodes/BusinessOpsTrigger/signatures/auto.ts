@@ -29,7 +29,8 @@ const MAX_TIMESTAMPS = 2;
 const MAX_SIGNATURES = 16;
 const MAX_PART_LENGTH = 200;
 /** Ids that proxies, CDNs and tracing add to requests: never a signed id. */
-const TRACING_ID = /(request|trace|correlation|span|amzn|b3|cf-|forwarded|session|vercel|arr-log|cloud|edge|log-id)/;
+const TRACING_ID =
+	/(request|trace|correlation|span|amzn|b3|cf-|forwarded|session|vercel|arr-log|cloud|edge|log-id)/;
 /** Ids that name a delivery or message: tried before any other `*-id`. */
 const DELIVERY_ID = /(webhook|delivery|message|msg|event)/;
 const TIMESTAMP_KEYS = new Set(['t', 'ts', 'timestamp']);
@@ -54,7 +55,13 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 		const consider = (text: string, prefix: string) => {
 			for (const encoding of ['hex', 'base64'] as const) {
 				const digest = decodeDigest(text, encoding, 32);
-				if (digest) addUnique(signatures, { header, prefix, encoding, digest }, (a, b) => a.digest.equals(b.digest) && a.header === b.header, MAX_SIGNATURES);
+				if (digest)
+					addUnique(
+						signatures,
+						{ header, prefix, encoding, digest },
+						(a, b) => a.digest.equals(b.digest) && a.header === b.header,
+						MAX_SIGNATURES,
+					);
 			}
 		};
 		const tokens = value.split(/[\s,]+/).filter((token) => token !== '');
@@ -80,7 +87,8 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 	return { headerNames: [...new Set(found.map(([name]) => name))], signatures, timestamps };
 }
 
-const usable = (part: Part) => part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
+const usable = (part: Part) =>
+	part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
 
 /**
  * The name prefixes of a signature header's family (`x-signature` for `x-signature-timestamp`, the
@@ -96,7 +104,8 @@ function familyOf(signatureHeader: string): string[] {
 /** The usable parts, best rank first (header order within a rank), distinct values, at most `max`. */
 function ranked(parts: Part[], max: number): Part[] {
 	const chosen: Part[] = [];
-	for (const part of parts.filter(usable).sort((a, b) => a.rank - b.rank)) addUnique(chosen, part, (a, b) => a.value === b.value, max);
+	for (const part of parts.filter(usable).sort((a, b) => a.rank - b.rank))
+		addUnique(chosen, part, (a, b) => a.value === b.value, max);
 	return chosen;
 }
 
@@ -104,23 +113,46 @@ function ranked(parts: Part[], max: number): Part[] {
  * Timestamp and id candidates, best-named first, so a proxy's header never pushes out the API's own;
  * timestamps outside the window are dropped before they take a place.
  */
-function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHeader: string, nowSeconds: number, tolerance: number) {
+function candidates(
+	headers: HeaderBag,
+	signatureTimestamps: Part[],
+	signatureHeader: string,
+	nowSeconds: number,
+	tolerance: number,
+) {
 	const family = familyOf(signatureHeader);
-	const inFamily = (name: string) => family.some((prefix) => name !== prefix && name.startsWith(prefix));
-	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(([header, value]) => {
-		const name = header.toLowerCase();
-		return { header, value: oneValue([value]), rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3 };
-	});
-	const byRank = [...signatureTimestamps, ...timestampHeaders].filter(usable).sort((a, b) => a.rank - b.rank);
+	const inFamily = (name: string) =>
+		family.some((prefix) => name !== prefix && name.startsWith(prefix));
+	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(
+		([header, value]) => {
+			const name = header.toLowerCase();
+			return {
+				header,
+				value: oneValue([value]),
+				rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3,
+			};
+		},
+	);
+	const byRank = [...signatureTimestamps, ...timestampHeaders]
+		.filter(usable)
+		.sort((a, b) => a.rank - b.rank);
 	const checked = byRank.map((timestamp) => checkTimestamp(timestamp.value, nowSeconds, tolerance));
 	// the reason names the best-named timestamp only: a proxy's stale one says nothing about the delivery
 	const stale = typeof checked[0] === 'object' && !checked[0].valid ? checked[0] : undefined;
-	const timestamps = ranked(byRank.filter((_, index) => typeof checked[index] === 'number'), MAX_TIMESTAMPS);
-	const isId = (name: string) => (name.endsWith('-id') || name.includes('delivery')) && !TRACING_ID.test(name);
+	const timestamps = ranked(
+		byRank.filter((_, index) => typeof checked[index] === 'number'),
+		MAX_TIMESTAMPS,
+	);
+	const isId = (name: string) =>
+		(name.endsWith('-id') || name.includes('delivery')) && !TRACING_ID.test(name);
 	const ids = ranked(
 		headerValues(headers, isId).map(([header, value]) => {
 			const name = header.toLowerCase();
-			return { header, value: oneValue([value]), rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3 };
+			return {
+				header,
+				value: oneValue([value]),
+				rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3,
+			};
 		}),
 		MAX_IDS,
 	);
@@ -130,46 +162,79 @@ function candidates(headers: HeaderBag, signatureTimestamps: Part[], signatureHe
 /** The signed contents of one template, for every candidate timestamp and id. */
 function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Part[]): Content[] {
 	if (template === '{body}') return [{ prefix: '' }];
-	if (template === '{timestamp}.{body}') return timestamps.map((timestamp) => ({ prefix: `${timestamp.value}.`, timestamp }));
-	return timestamps.flatMap((timestamp) => ids.map((id) => ({ prefix: `${id.value}.${timestamp.value}.`, timestamp, id })));
+	if (template === '{timestamp}.{body}')
+		return timestamps.map((timestamp) => ({ prefix: `${timestamp.value}.`, timestamp }));
+	return timestamps.flatMap((timestamp) =>
+		ids.map((id) => ({ prefix: `${id.value}.${timestamp.value}.`, timestamp, id })),
+	);
 }
 
 /** The signed contents worth an HMAC without a learned form, most likely first. */
 function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Content[] {
-	if (bodyFirst) return [{ prefix: '' }, ...searchOrder(timestamps, ids, false).filter((content) => content.prefix !== '')];
+	if (bodyFirst)
+		return [
+			{ prefix: '' },
+			...searchOrder(timestamps, ids, false).filter((content) => content.prefix !== ''),
+		];
 	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps.slice(0, 1), ids.slice(0, 1));
 	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids);
 	// a timestamp in the signature value (`t=`, Stripe's shape) is signed without an id: that first
-	const first = timestamps[0]?.rank === 0 ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
-	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter((content) => !withId.some((f) => f.prefix === content.prefix));
-	return [...first, { prefix: '' }, ...rest, ...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids)];
+	const first =
+		timestamps[0]?.rank === 0 ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
+	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter(
+		(content) => !withId.some((f) => f.prefix === content.prefix),
+	);
+	return [
+		...first,
+		{ prefix: '' },
+		...rest,
+		...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids),
+	];
 }
 
 /** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
-function asCustom(signature: Signature, content: Content, key: CustomSignature['key']): CustomSignature {
+function asCustom(
+	signature: Signature,
+	content: Content,
+	key: CustomSignature['key'],
+): CustomSignature {
 	return {
 		header: signature.header,
 		prefix: signature.prefix,
 		encoding: signature.encoding,
-		content: content.id ? '{ID}.{timestamp}.{body}' : content.timestamp ? '{timestamp}.{body}' : '{body}',
+		content: content.id
+			? '{ID}.{timestamp}.{body}'
+			: content.timestamp
+				? '{timestamp}.{body}'
+				: '{body}',
 		key,
-		timestampHeader: content.timestamp && content.timestamp.rank !== 0 ? content.timestamp.header : '',
+		timestampHeader:
+			content.timestamp && content.timestamp.rank !== 0 ? content.timestamp.header : '',
 		idHeader: content.id?.header ?? '',
 		algorithm: 'sha256',
 	};
 }
 
-const keyWords = (key: CustomSignature['key']) => (key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret');
+const keyWords = (key: CustomSignature['key']) =>
+	key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret';
 
 function describe(custom: CustomSignature): string {
-	const parts = [`header ${custom.header}`, `value ${custom.prefix}<${custom.encoding}>`, `HMAC-SHA256 of ${custom.content}`, `key ${keyWords(custom.key)}`];
-	if (custom.content.includes('{timestamp}')) parts.push(`timestamp from ${custom.timestampHeader || 't= in the signature value'}`);
+	const parts = [
+		`header ${custom.header}`,
+		`value ${custom.prefix}<${custom.encoding}>`,
+		`HMAC-SHA256 of ${custom.content}`,
+		`key ${keyWords(custom.key)}`,
+	];
+	if (custom.content.includes('{timestamp}'))
+		parts.push(`timestamp from ${custom.timestampHeader || 't= in the signature value'}`);
 	if (custom.idHeader) parts.push(`id from header ${custom.idHeader}`);
 	return parts.join(', ');
 }
 
-const NOT_LEARNED = 'Auto has not yet seen a verified delivery of this subscription in this n8n process and';
-const TEACH = 'a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options';
+const NOT_LEARNED =
+	'Auto has not yet seen a verified delivery of this subscription in this n8n process and';
+const TEACH =
+	'a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options';
 
 export function verifyAuto(
 	secret: string,
@@ -182,24 +247,49 @@ export function verifyAuto(
 	/** The signed form of an earlier accepted delivery of this subscription: only it is tried. */
 	learned?: SignedForm,
 ): VerifyResult {
-	const { headerNames, signatures, timestamps: signatureTimestamps } = readSignatureHeaders(headers, extraHeader);
-	if (headerNames.length === 0) return refusal('unsigned', 'missing signature header (no header name contains "signature")');
-	if (signatures.length === 0) return refusal('unsigned', `malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`);
+	const {
+		headerNames,
+		signatures,
+		timestamps: signatureTimestamps,
+	} = readSignatureHeaders(headers, extraHeader);
+	if (headerNames.length === 0)
+		return refusal('unsigned', 'missing signature header (no header name contains "signature")');
+	if (signatures.length === 0)
+		return refusal(
+			'unsigned',
+			`malformed ${headerNames.join(', ')} header: no HMAC-SHA256 value in hex or base64`,
+		);
 	// each header's t= elements name one time (a header sent twice counts as one); a relay's own header may name another
-	const ownTimestamps = (name: string) => signatureTimestamps.filter((timestamp) => timestamp.header.startsWith(`${name} (`));
-	if (headerNames.some((name) => new Set(ownTimestamps(name).map((timestamp) => timestamp.value)).size > 1)) {
-		return refusal('unsigned', `malformed ${headerNames.join(', ')} header: its t= elements name different times`);
+	const ownTimestamps = (name: string) =>
+		signatureTimestamps.filter((timestamp) => timestamp.header.startsWith(`${name} (`));
+	if (
+		headerNames.some(
+			(name) => new Set(ownTimestamps(name).map((timestamp) => timestamp.value)).size > 1,
+		)
+	) {
+		return refusal(
+			'unsigned',
+			`malformed ${headerNames.join(', ')} header: its t= elements name different times`,
+		);
 	}
 	if (!learned && body.length > MAX_SEARCH_BODY_BYTES) {
-		return refusal('search', `${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`);
+		return refusal(
+			'search',
+			`${NOT_LEARNED} does not search a body over ${MAX_SEARCH_BODY_BYTES} bytes; ${TEACH}`,
+		);
 	}
-	const forms: Array<CustomSignature['key']> = secret.startsWith('whsec_') ? ['secret', 'whsecBase64'] : ['secret'];
+	const forms: Array<CustomSignature['key']> = secret.startsWith('whsec_')
+		? ['secret', 'whsecBase64']
+		: ['secret'];
 	const usableKeys = forms
 		.filter((form) => !learned || form === learned.key)
 		.map((form) => [form, keyOf(secret, form)] as const)
 		.filter(([, key]) => key.length >= MIN_KEY_BYTES);
 	if (usableKeys.length === 0) return SHORT_KEY;
-	const searchBudget = Math.min(MAX_SEARCH_HMACS, Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))));
+	const searchBudget = Math.min(
+		MAX_SEARCH_HMACS,
+		Math.max(2, Math.floor(MAX_SEARCH_HASHED_BYTES / Math.max(1, body.length))),
+	);
 	const budget = learned ? MAX_LEARNED_HMACS : searchBudget;
 	let stale: (VerifyResult & { valid: false }) | undefined;
 	const perHeader = [...new Set(signatures.map((signature) => signature.header))].map((name) => {
@@ -208,32 +298,57 @@ export function verifyAuto(
 		stale ??= found.stale;
 		// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
 		// whatever timestamp headers a proxy added, Standard Webhooks' too (whose own value is `v1,<base64>`)
-		const bodyFirst = !found.timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) && own.some((signature) => signature.prefix === 'sha256=');
-		const contents = learned ? contentsOf(learned.content, found.timestamps, found.ids) : searchOrder(found.timestamps, found.ids, bodyFirst);
+		const bodyFirst =
+			!found.timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) &&
+			own.some((signature) => signature.prefix === 'sha256=');
+		const contents = learned
+			? contentsOf(learned.content, found.timestamps, found.ids)
+			: searchOrder(found.timestamps, found.ids, bodyFirst);
 		// the base64 after whsec_ first on a Standard Webhooks-shaped header (`v1,`), else the whole secret (Stripe's whsec_ too)
-		const keys = own.some((signature) => signature.prefix === 'v1,') ? [...usableKeys].reverse() : usableKeys;
+		const keys = own.some((signature) => signature.prefix === 'v1,')
+			? [...usableKeys].reverse()
+			: usableKeys;
 		const tries = contents.flatMap((content) => keys.map((key) => [content, key] as const));
 		// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
-		if (!learned && keys.length > 1 && contents.length > 1) tries.splice(1, 0, ...tries.splice(keys.length, 1));
+		if (!learned && keys.length > 1 && contents.length > 1)
+			tries.splice(1, 0, ...tries.splice(keys.length, 1));
 		return tries;
 	});
 	// each signature header's most likely tries in turn, so a relay's own header spends no more than its share
-	const tries = perHeader.flatMap((list, index) => list.map((one, rank) => ({ one, rank, index })))
+	const tries = perHeader
+		.flatMap((list, index) => list.map((one, rank) => ({ one, rank, index })))
 		.sort((a, b) => a.rank - b.rank || a.index - b.index)
 		.map(({ one }) => one)
-		.filter(([content, [keyForm]], index, all) => all.findIndex(([c, [k]]) => c.prefix === content.prefix && k === keyForm) === index);
+		.filter(
+			([content, [keyForm]], index, all) =>
+				all.findIndex(([c, [k]]) => c.prefix === content.prefix && k === keyForm) === index,
+		);
 	for (const [content, [keyForm, key]] of tries.slice(0, budget)) {
 		const expected = hmacOf('sha256', key, content.prefix, body);
 		const match = signatures.find((signature) => sameBytes(signature.digest, expected));
 		if (!match) continue;
 		const custom = asCustom(match, content, keyForm);
-		const form = { description: describe(custom), custom, ...(content.id ? { signedId: content.id.value } : {}) };
-		return content.timestamp ? { valid: true, form, timestamp: Number(content.timestamp.value) } : { valid: true, form };
+		const form = {
+			description: describe(custom),
+			custom,
+			...(content.id ? { signedId: content.id.value } : {}),
+		};
+		return content.timestamp
+			? { valid: true, form, timestamp: Number(content.timestamp.value) }
+			: { valid: true, form };
 	}
-	return noMatch(stale, learned, tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined);
+	return noMatch(
+		stale,
+		learned,
+		tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined,
+	);
 }
 
-function noMatch(stale: (VerifyResult & { valid: false }) | undefined, learned: SignedForm | undefined, triedOnly?: number): VerifyResult {
+function noMatch(
+	stale: (VerifyResult & { valid: false }) | undefined,
+	learned: SignedForm | undefined,
+	triedOnly?: number,
+): VerifyResult {
 	const checked = learned
 		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
 		: triedOnly
@@ -241,5 +356,8 @@ function noMatch(stale: (VerifyResult & { valid: false }) | undefined, learned: 
 			: '';
 	// the kind says what a genuine delivery would need: a clock in the window, a smaller first delivery
 	const kind = stale?.kind === 'window' ? 'window' : triedOnly ? 'search' : 'signature';
-	return refusal(kind, `signature does not match${checked}${stale ? ` (and ${stale.reason}: a timestamp outside the window is not tried)` : ''}`);
+	return refusal(
+		kind,
+		`signature does not match${checked}${stale ? ` (and ${stale.reason}: a timestamp outside the window is not tried)` : ''}`,
+	);
 }

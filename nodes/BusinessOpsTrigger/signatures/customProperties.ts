@@ -30,7 +30,10 @@ const fields: INodeProperties[] = [
 		name: 'encoding',
 		type: 'options',
 		default: 'hex',
-		options: [{ name: 'Hex', value: 'hex' }, { name: 'Base64', value: 'base64' }],
+		options: [
+			{ name: 'Hex', value: 'hex' },
+			{ name: 'Base64', value: 'base64' },
+		],
 	},
 	{
 		displayName: 'Signed Content',
@@ -46,8 +49,16 @@ const fields: INodeProperties[] = [
 		type: 'options',
 		default: 'secret',
 		options: [
-			{ name: 'Whole Secret', value: 'secret', description: 'The signing secret as text, prefix included' },
-			{ name: 'Standard Webhooks Key', value: 'whsecBase64', description: 'The bytes of the base64 after whsec_ (Standard Webhooks)' },
+			{
+				name: 'Whole Secret',
+				value: 'secret',
+				description: 'The signing secret as text, prefix included',
+			},
+			{
+				name: 'Standard Webhooks Key',
+				value: 'whsecBase64',
+				description: 'The bytes of the base64 after whsec_ (Standard Webhooks)',
+			},
 		],
 	},
 	{
@@ -72,7 +83,10 @@ const fields: INodeProperties[] = [
 		name: 'algorithm',
 		type: 'options',
 		default: 'sha256',
-		options: [{ name: 'HMAC-SHA256', value: 'sha256' }, { name: 'HMAC-SHA512', value: 'sha512' }],
+		options: [
+			{ name: 'HMAC-SHA256', value: 'sha256' },
+			{ name: 'HMAC-SHA512', value: 'sha512' },
+		],
 	},
 ];
 
@@ -88,11 +102,15 @@ export const customSignatureOption: INodeProperties = {
 
 /** What is wrong with a Custom options field that an expression set to none of its options; undefined when fine. */
 export function customOptionProblem(options: IDataObject): string | undefined {
-	const settings = (options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+	const settings =
+		(options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
 	for (const field of fields) {
-		const values = (field.options ?? []).map((option) => ('value' in option ? option.value : undefined));
+		const values = (field.options ?? []).map((option) =>
+			'value' in option ? option.value : undefined,
+		);
 		const given = settings[field.name];
-		if (field.type === 'options' && given !== undefined && !values.includes(given as string)) return `Custom signature: ${optionProblem(field.displayName, values, given)}`;
+		if (field.type === 'options' && given !== undefined && !values.includes(given as string))
+			return `Custom signature: ${optionProblem(field.displayName, values, given)}`;
 	}
 	return undefined;
 }
@@ -103,8 +121,10 @@ export const optionProblem = (name: string, values: readonly unknown[], given: u
 
 /** The Custom settings from the node's options (defaults for what is not set). */
 export function customSignatureOf(options: IDataObject): CustomSignature {
-	const settings = (options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
-	const text = (name: string, fallback = '') => (typeof settings[name] === 'string' ? (settings[name] as string) : fallback);
+	const settings =
+		(options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+	const text = (name: string, fallback = '') =>
+		typeof settings[name] === 'string' ? (settings[name] as string) : fallback;
 	return {
 		header: text('header'),
 		prefix: text('prefix'),

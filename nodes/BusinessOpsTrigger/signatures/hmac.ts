@@ -32,7 +32,16 @@ export interface VerifiedForm {
 }
 
 /** What a refusal is about (the log's throttle): `unsigned` is a stranger's junk; `headers` (timestamp, id) a genuine delivery's. */
-export type RefusalKind = 'window' | 'search' | 'signature' | 'unsigned' | 'headers' | 'secret' | 'settings' | 'body' | 'other';
+export type RefusalKind =
+	| 'window'
+	| 'search'
+	| 'signature'
+	| 'unsigned'
+	| 'headers'
+	| 'secret'
+	| 'settings'
+	| 'body'
+	| 'other';
 
 export type VerifyResult =
 	| { valid: true; form: VerifiedForm; timestamp?: number }
@@ -40,16 +49,30 @@ export type VerifyResult =
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export const refusal = (kind: RefusalKind, reason: string): VerifyResult => ({ valid: false, kind, reason });
+export const refusal = (kind: RefusalKind, reason: string): VerifyResult => ({
+	valid: false,
+	kind,
+	reason,
+});
 
 /** A signing key shorter than this (after decoding) is refused: an empty or tiny key is guessable. */
 export const MIN_KEY_BYTES = 16;
-export const SHORT_KEY = refusal('secret', `the signing key is shorter than ${MIN_KEY_BYTES} bytes after decoding`);
+export const SHORT_KEY = refusal(
+	'secret',
+	`the signing key is shorter than ${MIN_KEY_BYTES} bytes after decoding`,
+);
 
 /** Every value of the headers whose lower-case name passes `wanted`, repeated ones included. */
-export function headerValues(headers: HeaderBag, wanted: (lowerName: string) => boolean): Array<[string, string]> {
+export function headerValues(
+	headers: HeaderBag,
+	wanted: (lowerName: string) => boolean,
+): Array<[string, string]> {
 	const named = Object.entries(headers).filter(([name]) => wanted(name.toLowerCase()));
-	return named.flatMap(([name, value]) => [value].flat().flatMap((one) => (typeof one === 'string' ? [[name, one] as [string, string]] : [])));
+	return named.flatMap(([name, value]) =>
+		[value]
+			.flat()
+			.flatMap((one) => (typeof one === 'string' ? [[name, one] as [string, string]] : [])),
+	);
 }
 
 export const valuesOf = (headers: HeaderBag, name: string): string[] =>
@@ -57,14 +80,22 @@ export const valuesOf = (headers: HeaderBag, name: string): string[] =>
 
 /** An id or timestamp header a proxy repeated (n8n joins it: `msg_1, msg_1`): its one value, else all of it, which no check accepts. */
 export function oneValue(values: string[]): string {
-	const parts = values.join(',').split(',').map((part) => part.trim());
+	const parts = values
+		.join(',')
+		.split(',')
+		.map((part) => part.trim());
 	return parts.every((part) => part === parts[0]) ? parts[0] : values.join(', ');
 }
 
 /** Timing-safe comparison; different lengths are simply unequal. */
-export const sameBytes = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);
+export const sameBytes = (a: Buffer, b: Buffer): boolean =>
+	a.length === b.length && timingSafeEqual(a, b);
 
-export function hmacOf(algorithm: CustomSignature['algorithm'], key: Buffer, ...parts: Array<string | Buffer>): Buffer {
+export function hmacOf(
+	algorithm: CustomSignature['algorithm'],
+	key: Buffer,
+	...parts: Array<string | Buffer>
+): Buffer {
 	const mac = createHmac(algorithm, key);
 	for (const part of parts) mac.update(part);
 	return mac.digest();
@@ -72,26 +103,40 @@ export function hmacOf(algorithm: CustomSignature['algorithm'], key: Buffer, ...
 
 /** The key bytes: the whole secret as UTF-8, or the base64 after `whsec_`. */
 export const keyOf = (secret: string, form: CustomSignature['key']): Buffer =>
-	form === 'whsecBase64' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret, 'utf8');
+	form === 'whsecBase64'
+		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+		: Buffer.from(secret, 'utf8');
 
 const HEX = /^[0-9a-f]+$/i;
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /** The digest a signature value spells, or undefined when it is not `bytes` long in that encoding. */
-export function decodeDigest(value: string, encoding: 'hex' | 'base64', bytes: number): Buffer | undefined {
-	if (encoding === 'hex') return value.length === bytes * 2 && HEX.test(value) ? Buffer.from(value, 'hex') : undefined;
+export function decodeDigest(
+	value: string,
+	encoding: 'hex' | 'base64',
+	bytes: number,
+): Buffer | undefined {
+	if (encoding === 'hex')
+		return value.length === bytes * 2 && HEX.test(value) ? Buffer.from(value, 'hex') : undefined;
 	if (!BASE64.test(value)) return undefined;
 	const standard = value.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
 	if (standard.length !== Math.ceil((bytes * 4) / 3)) return undefined;
 	const decoded = Buffer.from(standard, 'base64');
 	// Only the canonical spelling: base64 decoders ignore the unused low bits of the last character
-	return decoded.toString('base64').replace(/=+$/, '') === standard && decoded.length === bytes ? decoded : undefined;
+	return decoded.toString('base64').replace(/=+$/, '') === standard && decoded.length === bytes
+		? decoded
+		: undefined;
 }
 
 /** The Timestamp Tolerance in seconds (the default when unset); `"5m"` or a negative number never turns the window off. */
 export function toleranceOf(value: unknown): number | { problem: string } {
 	if (value === undefined || value === null || value === '') return DEFAULT_TOLERANCE_SECONDS;
-	const seconds = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	const seconds =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value)
+				: NaN;
 	if (Number.isFinite(seconds) && seconds >= 0) return seconds;
 	return {
 		problem: `"Timestamp Tolerance (Seconds)" must be a number of seconds, 0 or more (it is ${JSON.stringify(value)}); set it under Options, e.g. 300`,
@@ -99,7 +144,11 @@ export function toleranceOf(value: unknown): number | { problem: string } {
 }
 
 /** A timestamp in whole Unix seconds checked against `now`: stale and future ones both fail. */
-export function checkTimestamp(value: string, now: number, tolerance: number): VerifyResult | number {
+export function checkTimestamp(
+	value: string,
+	now: number,
+	tolerance: number,
+): VerifyResult | number {
 	if (!/^\d{1,12}$/.test(value)) return refusal('headers', 'malformed timestamp');
 	const seconds = Number(value);
 	if (now - seconds > tolerance) return refusal('window', 'timestamp too old');

@@ -21,7 +21,14 @@ import {
 	type VerifyResult,
 } from './hmac';
 
-export const SIGNATURE_SCHEMES = ['auto', 'standardWebhooks', 'github', 'stripe', 'custom', 'none'] as const;
+export const SIGNATURE_SCHEMES = [
+	'auto',
+	'standardWebhooks',
+	'github',
+	'stripe',
+	'custom',
+	'none',
+] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
@@ -41,17 +48,49 @@ export interface VerifyOptions {
 }
 
 const form = (parts: Partial<CustomSignature>): CustomSignature => ({
-	header: '', prefix: '', encoding: 'hex', content: '{body}', key: 'secret', timestampHeader: '', idHeader: '', algorithm: 'sha256', ...parts,
+	header: '',
+	prefix: '',
+	encoding: 'hex',
+	content: '{body}',
+	key: 'secret',
+	timestampHeader: '',
+	idHeader: '',
+	algorithm: 'sha256',
+	...parts,
 });
 
 /** The named schemes, each a Custom form (the GitHub- and Stripe-style header may be set under Signature Header). */
-function presetOf(scheme: SignatureScheme, header: string | undefined): { name: string; form: CustomSignature } | undefined {
+function presetOf(
+	scheme: SignatureScheme,
+	header: string | undefined,
+): { name: string; form: CustomSignature } | undefined {
 	if (scheme === 'standardWebhooks') {
-		const standard = { header: 'webhook-signature', timestampHeader: 'webhook-timestamp', idHeader: 'webhook-id' };
-		return { name: 'Standard Webhooks', form: form({ ...standard, prefix: 'v1,', encoding: 'base64', content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' }) };
+		const standard = {
+			header: 'webhook-signature',
+			timestampHeader: 'webhook-timestamp',
+			idHeader: 'webhook-id',
+		};
+		return {
+			name: 'Standard Webhooks',
+			form: form({
+				...standard,
+				prefix: 'v1,',
+				encoding: 'base64',
+				content: '{ID}.{timestamp}.{body}',
+				key: 'whsecBase64',
+			}),
+		};
 	}
-	if (scheme === 'github') return { name: `GitHub-style (header ${(header ??= 'X-Hub-Signature-256')})`, form: form({ header, prefix: 'sha256=' }) };
-	if (scheme === 'stripe') return { name: `Stripe-style (header ${(header ??= 'Stripe-Signature')})`, form: form({ header, prefix: 'v1=', content: '{timestamp}.{body}' }) };
+	if (scheme === 'github')
+		return {
+			name: `GitHub-style (header ${(header ??= 'X-Hub-Signature-256')})`,
+			form: form({ header, prefix: 'sha256=' }),
+		};
+	if (scheme === 'stripe')
+		return {
+			name: `Stripe-style (header ${(header ??= 'Stripe-Signature')})`,
+			form: form({ header, prefix: 'v1=', content: '{timestamp}.{body}' }),
+		};
 	return undefined;
 }
 
@@ -65,8 +104,10 @@ export function customProblem(custom: CustomSignature): string | undefined {
 		return 'Custom signature: "Signed Content" must contain {body} exactly once, e.g. {timestamp}.{body}';
 	}
 	const unknown = custom.content.replace(PLACEHOLDERS, '').match(/\{[^}]*\}/);
-	if (unknown) return `Custom signature: "Signed Content" has ${unknown[0]}; use {body}, {timestamp} and {ID}`;
-	if (/\{id\}/i.test(custom.content) && custom.idHeader.trim() === '') return 'Custom signature: "Signed Content" uses {ID}, so set "ID Header"';
+	if (unknown)
+		return `Custom signature: "Signed Content" has ${unknown[0]}; use {body}, {timestamp} and {ID}`;
+	if (/\{id\}/i.test(custom.content) && custom.idHeader.trim() === '')
+		return 'Custom signature: "Signed Content" uses {ID}, so set "ID Header"';
 	return undefined;
 }
 
@@ -76,33 +117,63 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * Verifies a delivery signed in `custom`'s form; a preset's refusals name its header only. Every value
  * of a repeated header (a proxy, key rotation) is a candidate; its `t=` elements must name one time.
  */
-function verifyForm(custom: CustomSignature, named: string | undefined, secret: string, headers: HeaderBag, body: Buffer, now: number, tolerance: number): VerifyResult {
+function verifyForm(
+	custom: CustomSignature,
+	named: string | undefined,
+	secret: string,
+	headers: HeaderBag,
+	body: Buffer,
+	now: number,
+	tolerance: number,
+): VerifyResult {
 	const problem = customProblem(custom);
 	if (problem) return refusal('settings', problem);
 	const header = custom.header.trim();
 	const given = valuesOf(headers, header).filter((value) => value.trim() !== '');
 	if (given.length === 0) return refusal('unsigned', `missing ${header} header`);
-	const malformed = (detail: string) => refusal('unsigned', `malformed ${header} header${named ? '' : `: ${detail}`}`);
+	const malformed = (detail: string) =>
+		refusal('unsigned', `malformed ${header} header${named ? '' : `: ${detail}`}`);
 	// each value right after the prefix, where a value starts (after a space or comma)
 	const after = new RegExp(`(?:^|[\\s,])${escaped(custom.prefix)}([^\\s,]+)`, 'g');
 	const bytes = custom.algorithm === 'sha512' ? 64 : 32;
 	// a named scheme's base64 is spelled as its specification says: standard alphabet, padded
-	const spelled = (value: string) => !named || custom.encoding === 'hex' || (value.length % 4 === 0 && !/[-_]/.test(value));
+	const spelled = (value: string) =>
+		!named || custom.encoding === 'hex' || (value.length % 4 === 0 && !/[-_]/.test(value));
 	const signatures = given
-		.flatMap((value) => [...value.matchAll(after)].map((match) => (spelled(match[1]) ? decodeDigest(match[1], custom.encoding, bytes) : undefined)))
+		.flatMap((value) =>
+			[...value.matchAll(after)].map((match) =>
+				spelled(match[1]) ? decodeDigest(match[1], custom.encoding, bytes) : undefined,
+			),
+		)
 		.filter((digest): digest is Buffer => digest !== undefined);
-	if (signatures.length === 0) return malformed(`expected ${custom.prefix}<${custom.encoding} HMAC-${custom.algorithm.toUpperCase()}>`);
+	if (signatures.length === 0)
+		return malformed(
+			`expected ${custom.prefix}<${custom.encoding} HMAC-${custom.algorithm.toUpperCase()}>`,
+		);
 
-	const headerOf = (name: string) => (valuesOf(headers, name).length > 0 ? oneValue(valuesOf(headers, name)) : undefined);
+	const headerOf = (name: string) =>
+		valuesOf(headers, name).length > 0 ? oneValue(valuesOf(headers, name)) : undefined;
 	let timestamp: number | undefined;
 	const parts = { timestamp: '', id: '' };
 	if (/\{timestamp\}/i.test(custom.content)) {
 		const source = custom.timestampHeader.trim();
-		const elements = given.join(',').split(/[\s,]+/).filter((element) => /^(t|ts|timestamp)=/i.test(element));
-		const found = source ? headerOf(source) : [...new Set(elements.map((element) => element.slice(element.indexOf('=') + 1)))];
-		if (Array.isArray(found) && found.length > 1) return malformed('its t= elements name different times');
+		const elements = given
+			.join(',')
+			.split(/[\s,]+/)
+			.filter((element) => /^(t|ts|timestamp)=/i.test(element));
+		const found = source
+			? headerOf(source)
+			: [...new Set(elements.map((element) => element.slice(element.indexOf('=') + 1)))];
+		if (Array.isArray(found) && found.length > 1)
+			return malformed('its t= elements name different times');
 		const text = Array.isArray(found) ? found[0] : found;
-		if (text === undefined) return source || !named ? refusal('headers', `missing ${source ? `${source} header` : `timestamp (t= in ${header})`}`) : malformed('no t=');
+		if (text === undefined)
+			return source || !named
+				? refusal(
+						'headers',
+						`missing ${source ? `${source} header` : `timestamp (t= in ${header})`}`,
+					)
+				: malformed('no t=');
 		const checked = checkTimestamp(text, now, tolerance);
 		if (typeof checked !== 'number') return checked;
 		[timestamp, parts.timestamp] = [checked, text];
@@ -114,18 +185,27 @@ function verifyForm(custom: CustomSignature, named: string | undefined, secret: 
 	const key = keyOf(secret, custom.key);
 	if (key.length < MIN_KEY_BYTES) return SHORT_KEY;
 	const [before, rest] = custom.content.split(/\{body\}/i);
-	const fill = (text: string) => text.replace(/\{timestamp\}/gi, parts.timestamp).replace(/\{id\}/gi, parts.id);
+	const fill = (text: string) =>
+		text.replace(/\{timestamp\}/gi, parts.timestamp).replace(/\{id\}/gi, parts.id);
 	const expected = hmacOf(custom.algorithm, key, fill(before), body, fill(rest));
-	if (!signatures.some((signature) => sameBytes(signature, expected))) return refusal('signature', 'signature does not match');
-	const verified = named ? { description: named } : { description: `Custom (header ${header})`, custom };
-	return { valid: true, form: { ...verified, ...(parts.id !== '' ? { signedId: parts.id } : {}) }, ...(timestamp !== undefined ? { timestamp } : {}) };
+	if (!signatures.some((signature) => sameBytes(signature, expected)))
+		return refusal('signature', 'signature does not match');
+	const verified = named
+		? { description: named }
+		: { description: `Custom (header ${header})`, custom };
+	return {
+		valid: true,
+		form: { ...verified, ...(parts.id !== '' ? { signedId: parts.id } : {}) },
+		...(timestamp !== undefined ? { timestamp } : {}),
+	};
 }
 
 /** Svix signs Standard Webhooks under `svix-` names: each header is read under its `webhook-` name, else its `svix-` one. */
 function withSvixNames(headers: HeaderBag): HeaderBag {
 	const read = { ...headers };
 	for (const part of ['id', 'timestamp', 'signature']) {
-		if (valuesOf(headers, `webhook-${part}`).length === 0) read[`webhook-${part}`] = valuesOf(headers, `svix-${part}`);
+		if (valuesOf(headers, `webhook-${part}`).length === 0)
+			read[`webhook-${part}`] = valuesOf(headers, `svix-${part}`);
 	}
 	return read;
 }
@@ -137,14 +217,36 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 		const tolerance = toleranceOf(options.toleranceSeconds);
 		if (typeof tolerance !== 'number') return refusal('settings', tolerance.problem);
 		if (scheme === 'none') return { valid: true, form: { description: 'None (not checked)' } };
-		if (typeof secret !== 'string' || secret === '') return refusal('secret', 'no signing secret is stored');
-		if (rawBody === undefined || rawBody === null) return refusal('body', 'the raw request body is not available');
+		if (typeof secret !== 'string' || secret === '')
+			return refusal('secret', 'no signing secret is stored');
+		if (rawBody === undefined || rawBody === null)
+			return refusal('body', 'the raw request body is not available');
 		const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
 		const configured = options.signatureHeader?.trim() || undefined;
-		if (scheme === 'auto') return verifyAuto(secret, headers, body, nowSeconds, tolerance, configured?.toLowerCase(), options.learned);
-		const named = scheme === 'custom' ? { name: undefined, form: options.custom ?? form({}) } : presetOf(scheme, configured);
+		if (scheme === 'auto')
+			return verifyAuto(
+				secret,
+				headers,
+				body,
+				nowSeconds,
+				tolerance,
+				configured?.toLowerCase(),
+				options.learned,
+			);
+		const named =
+			scheme === 'custom'
+				? { name: undefined, form: options.custom ?? form({}) }
+				: presetOf(scheme, configured);
 		if (!named) return refusal('settings', 'unknown signature scheme');
-		return verifyForm(named.form, named.name, secret, scheme === 'standardWebhooks' ? withSvixNames(headers) : headers, body, nowSeconds, tolerance);
+		return verifyForm(
+			named.form,
+			named.name,
+			secret,
+			scheme === 'standardWebhooks' ? withSvixNames(headers) : headers,
+			body,
+			nowSeconds,
+			tolerance,
+		);
 	} catch {
 		return refusal('other', 'signature could not be checked');
 	}

@@ -7,7 +7,8 @@ import { worded } from './toolErrors';
 /** How many times a request is sent at most (the spec's advice for 429). */
 export const MAX_ATTEMPTS = 5;
 
-const NOT_RETRIED = 'Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.';
+const NOT_RETRIED =
+	'Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.';
 
 /** What the workflow's author can do about an API error, by status. */
 const FIX_BY_STATUS: Record<number, string> = {
@@ -35,7 +36,8 @@ const FIX_BY_STATUS: Record<number, string> = {
  * A 404 on a path of one segment (`/contacts`, `/me`) or on `/webhooks/events` holds no ID, so it
  * means that nothing answers at that address: most likely the Base URL lacks its version segment.
  */
-const NO_ID_PATHS = /^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
+const NO_ID_PATHS =
+	/^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
 
 /** What the workflow's author can do about an API error, by its status (and path, and missing scope). */
 function fixForStatus(status: number, target: string, scope: string | undefined): string {
@@ -67,7 +69,11 @@ function apiText(value: unknown): string | undefined {
 function readApiError(body: unknown): ApiErrorBody {
 	const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
 	if (!error || typeof error !== 'object') return {};
-	return { code: apiText(error.code), message: apiText(error.message), scope: apiText(error.scope) };
+	return {
+		code: apiText(error.code),
+		message: apiText(error.message),
+		scope: apiText(error.scope),
+	};
 }
 
 /** The scope an `insufficient_scope` error is about, from its field or its message. */
@@ -96,7 +102,10 @@ function notReadAsCancellation(message: string): string {
 
 /** True for the API's own 404 (its error envelope, spec 7), not a 404 page from something between n8n and the API. */
 export function isApiNotFound(error: unknown): boolean {
-	const { httpCode, errorResponse } = error as { httpCode?: string; errorResponse?: { code?: unknown } };
+	const { httpCode, errorResponse } = error as {
+		httpCode?: string;
+		errorResponse?: { code?: unknown };
+	};
 	// spec 7: the API's 404 is `not_found`; a gateway's JSON 404 (`"code": 404`) is not the API's
 	return httpCode === '404' && errorResponse?.code === 'not_found';
 }
@@ -125,19 +134,33 @@ const ACTIVATION_FIX: Record<number, string> = {
 };
 
 /** Publishing again is the one way to retry there: every fix but a server error's says so. */
-function activationFixFor(status: number, target: string, scope: string | undefined, askedWaitMs: number | undefined): string {
+function activationFixFor(
+	status: number,
+	target: string,
+	scope: string | undefined,
+	askedWaitMs: number | undefined,
+): string {
 	if (status === 429) {
-		const asked = askedWaitMs === undefined ? '' : ` (the API asked to wait ${Math.ceil(askedWaitMs / 1000)} s)`;
+		const asked =
+			askedWaitMs === undefined
+				? ''
+				: ` (the API asked to wait ${Math.ceil(askedWaitMs / 1000)} s)`;
 		return `Something else uses this API key's rate limit too${asked}: ${publishAgainAfter(askedWaitMs)}.`;
 	}
-	if (status >= 500) return "The API failed: publish the workflow again later, and check the API's status if it keeps failing.";
-	let fix = ACTIVATION_FIX[status === 422 ? 400 : status] ?? 'Check the Base URL in the Business Ops API credential';
+	if (status >= 500)
+		return "The API failed: publish the workflow again later, and check the API's status if it keeps failing.";
+	let fix =
+		ACTIVATION_FIX[status === 422 ? 400 : status] ??
+		'Check the Base URL in the Business Ops API credential';
 	if (status === 403) {
-		const scopes = scope ? `the scope "${scope}"` : 'the scopes "webhooks.read" and "webhooks.write"';
+		const scopes = scope
+			? `the scope "${scope}"`
+			: 'the scopes "webhooks.read" and "webhooks.write"';
 		fix = `Give the API key ${scopes} (or "webhooks.*") in the Business Ops dashboard and update the credential`;
 	}
 	if (status === 404 && NO_ID_PATHS.test(target)) {
-		fix = "Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1)";
+		fix =
+			"Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1)";
 	}
 	return `${fix}, ${PUBLISH_AGAIN}.`;
 }
@@ -157,17 +180,36 @@ export function apiErrorFor(
 	const status = response.statusCode;
 	const apiError = readApiError(response.body);
 	const code = apiError.code ?? `http_${status}`;
-	const apiMessage = apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
+	const apiMessage =
+		apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
 	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
 	const shownMessage = notReadAsCancellation(apiMessage);
 	const problem = `${shownMessage} (HTTP ${status} ${code}, ${target})`;
 	const details = { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject;
 	if (activation) {
 		const fix = activationFixFor(status, target, scope, askedWaitMs);
-		return new NodeApiError(ctx.getNode(), details, { message: `${problem}. ${fix}`, description: fix, httpCode: String(status) });
+		return new NodeApiError(ctx.getNode(), details, {
+			message: `${problem}. ${fix}`,
+			description: fix,
+			httpCode: String(status),
+		});
 	}
-	const said = status === 422 ? `${apiMessage}. ` : shownMessage !== apiMessage ? `The API said: ${apiMessage}. ` : '';
+	const said =
+		status === 422
+			? `${apiMessage}. `
+			: shownMessage !== apiMessage
+				? `The API said: ${apiMessage}. `
+				: '';
 	const why = { kind: 'status', status, scope, said } as const;
-	const fault = { problem, fix: said + fixForStatus(status, target, scope), target, itemIndex, why };
-	return new NodeApiError(ctx.getNode(), details, { ...worded(ctx.getNode(), fault), httpCode: String(status) });
+	const fault = {
+		problem,
+		fix: said + fixForStatus(status, target, scope),
+		target,
+		itemIndex,
+		why,
+	};
+	return new NodeApiError(ctx.getNode(), details, {
+		...worded(ctx.getNode(), fault),
+		httpCode: String(status),
+	});
 }

@@ -24,7 +24,8 @@ export async function getEventTypes(this: ILoadOptionsFunctions): Promise<INodeP
 		({ records }) => records,
 		(error: unknown) => {
 			// the endpoint is missing (an older API); any other error is shown in the dropdown
-			if (['404', '405', '501'].includes((error as { httpCode?: string }).httpCode ?? '')) return undefined;
+			if (['404', '405', '501'].includes((error as { httpCode?: string }).httpCode ?? ''))
+				return undefined;
 			throw error;
 		},
 	);

@@ -35,7 +35,9 @@ class UnreadableList extends ApplicationError {
 }
 
 /** `meta` of a list answer (spec 2, "Response envelopes"). */
-function metaOf(body: unknown): { total?: number; hasMore?: boolean; pageSize?: number } | undefined {
+function metaOf(
+	body: unknown,
+): { total?: number; hasMore?: boolean; pageSize?: number } | undefined {
 	const meta = (body as { meta?: unknown } | undefined)?.meta;
 	return meta && typeof meta === 'object' ? meta : undefined;
 }
@@ -51,7 +53,9 @@ function hasMorePages(body: unknown, readSoFar: number): boolean {
 export function nextPageOf(body: unknown, page: number): number | undefined {
 	const held = recordsOf(body).length;
 	const size = metaOf(body)?.pageSize;
-	return hasMorePages(body, (page - 1) * (typeof size === 'number' ? size : held) + held) ? page + 1 : undefined;
+	return hasMorePages(body, (page - 1) * (typeof size === 'number' ? size : held) + held)
+		? page + 1
+		: undefined;
 }
 
 /** A walk: its records, the last page's answer, whether the list was read as it was (see `isWhole`), where an id repeated. */
@@ -64,7 +68,9 @@ interface Walk<R> {
 
 /** Whole: every page told the same `meta.total`, that many records came (unless cut at `maxResults`), no `id` twice. */
 function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boolean {
-	const ids = records.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
+	const ids = records.flatMap((record) =>
+		record.id === undefined || record.id === null ? [] : [String(record.id)],
+	);
 	if (totals.size > 1 || new Set(ids).size < ids.length) return false;
 	return cut || totals.size === 0 || totals.has(records.length);
 }
@@ -77,22 +83,37 @@ function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boo
  */
 export async function walkPages<R extends { body: unknown }>(
 	fetchPage: (page: number) => Promise<R>,
-	options: { maxResults?: number; readForMs?: number; startedAt?: number; stopAtRepeat?: boolean } = {},
+	options: {
+		maxResults?: number;
+		readForMs?: number;
+		startedAt?: number;
+		stopAtRepeat?: boolean;
+	} = {},
 ): Promise<Walk<R>> {
 	const { maxResults, readForMs, startedAt = systemClock.now(), stopAtRepeat } = options;
 	const records: IDataObject[] = [];
 	const totals = new Set<number>();
 	const ids = new Set<string>();
 	for (let page = 1; ; page++) {
-		if (page > MAX_PAGES) throw new UnreadableList(`The API kept announcing more pages after ${MAX_PAGES}; stopped reading the list`, 'endless');
+		if (page > MAX_PAGES)
+			throw new UnreadableList(
+				`The API kept announcing more pages after ${MAX_PAGES}; stopped reading the list`,
+				'endless',
+			);
 		if (readForMs !== undefined && systemClock.now() - startedAt >= readForMs) {
-			throw new UnreadableList(`The API's list still had more pages after ${Math.round(readForMs / 1000)} s of reading; stopped reading it`, 'endless');
+			throw new UnreadableList(
+				`The API's list still had more pages after ${Math.round(readForMs / 1000)} s of reading; stopped reading it`,
+				'endless',
+			);
 		}
 		const last = await fetchPage(page);
 		const held = recordsOf(last.body);
 		records.push(...held);
-		const fresh = held.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
-		if (stopAtRepeat && fresh.some((id) => ids.has(id))) return { records, last, whole: false, repeated: page };
+		const fresh = held.flatMap((record) =>
+			record.id === undefined || record.id === null ? [] : [String(record.id)],
+		);
+		if (stopAtRepeat && fresh.some((id) => ids.has(id)))
+			return { records, last, whole: false, repeated: page };
 		for (const id of fresh) ids.add(id);
 		const meta = metaOf(last.body);
 		const total = typeof meta?.total === 'number' ? meta.total : undefined;
@@ -100,7 +121,10 @@ export async function walkPages<R extends { body: unknown }>(
 		const cut = maxResults !== undefined && records.length >= maxResults;
 		const more = hasMorePages(last.body, records.length);
 		if (!cut && more && held.length === 0) {
-			throw new UnreadableList(`The API answered page ${page} of the list with no records but said there were more; stopped reading the list`, 'contradiction');
+			throw new UnreadableList(
+				`The API answered page ${page} of the list with no records but said there were more; stopped reading the list`,
+				'contradiction',
+			);
 		}
 		if (!cut && meta?.hasMore === false && total !== undefined && total > records.length) {
 			throw new UnreadableList(
@@ -122,13 +146,17 @@ const ACTIVATION_FIX: Record<Unreadable, string> = {
 };
 
 /** Reads a list until it is whole: LIST_READS reads at most; two identical reads stand; a repeat seen alike twice is the API's. */
-async function readUntilWhole<R extends { body: unknown }>(fetchPage: (page: number) => Promise<R>, walk: Parameters<typeof walkPages>[1]): Promise<Walk<R>> {
+async function readUntilWhole<R extends { body: unknown }>(
+	fetchPage: (page: number) => Promise<R>,
+	walk: Parameters<typeof walkPages>[1],
+): Promise<Walk<R>> {
 	let before: string | undefined;
 	for (let reads = 1; ; reads++) {
 		const list = await walkPages(fetchPage, walk);
 		if (list.whole) return list;
 		const seen = JSON.stringify(list.records);
-		const repeats = list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
+		const repeats =
+			list.repeated && `the API answered page ${list.repeated} with records of an earlier page`;
 		if (seen === before) {
 			// the same records twice: the list did not change, so a repeat is the API's (a proxy that drops the query)
 			if (repeats) {
@@ -140,7 +168,10 @@ async function readUntilWhole<R extends { body: unknown }>(fetchPage: (page: num
 			return { ...list, whole: true };
 		}
 		if (reads === LIST_READS) {
-			throw new UnreadableList(`The list changed while it was read (records were created or deleted${repeats ? `; ${repeats}` : ''}); ${LIST_READS} reads tried`, 'changed');
+			throw new UnreadableList(
+				`The list changed while it was read (records were created or deleted${repeats ? `; ${repeats}` : ''}); ${LIST_READS} reads tried`,
+				'changed',
+			);
 		}
 		before = seen;
 	}
@@ -158,16 +189,38 @@ export async function readList(
 	read: { itemIndex?: number; maxResults?: number; untilWhole?: boolean; call?: CallOptions } = {},
 ): Promise<Walk<IN8nHttpFullResponse>> {
 	const { itemIndex, maxResults, untilWhole = maxResults === undefined, call = {} } = read;
-	const options = typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
-	const fetchPage = async (page: number) => await sendRequest(ctx, { ...options, method: 'GET', qs: { ...options.qs, page } }, itemIndex, call);
-	const walk = { maxResults, readForMs: call.activation ? ACTIVATION_LIST_MS : undefined, startedAt: systemClock.now(), stopAtRepeat: untilWhole };
+	const options =
+		typeof request === 'string' ? { url: request, qs: { pageSize: MAX_PAGE_SIZE } } : request;
+	const fetchPage = async (page: number) =>
+		await sendRequest(
+			ctx,
+			{ ...options, method: 'GET', qs: { ...options.qs, page } },
+			itemIndex,
+			call,
+		);
+	const walk = {
+		maxResults,
+		readForMs: call.activation ? ACTIVATION_LIST_MS : undefined,
+		startedAt: systemClock.now(),
+		stopAtRepeat: untilWhole,
+	};
 	const reading = untilWhole ? readUntilWhole(fetchPage, walk) : walkPages(fetchPage, walk);
 	return await reading.catch((error: unknown) => {
 		if (!(error instanceof UnreadableList)) throw error;
 		const what = `${error.message} (GET ${options.url})`;
-		if (!call.activation) throw faultError(ctx.getNode(), { problem: what, target: `GET ${options.url}`, itemIndex, why: { kind: 'tellUser' } });
-		throw new NodeOperationError(ctx.getNode(), `${what}. ${ACTIVATION_FIX[error.why]}, ${PUBLISH_AGAIN}.`, {
-			description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
-		});
+		if (!call.activation)
+			throw faultError(ctx.getNode(), {
+				problem: what,
+				target: `GET ${options.url}`,
+				itemIndex,
+				why: { kind: 'tellUser' },
+			});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${what}. ${ACTIVATION_FIX[error.why]}, ${PUBLISH_AGAIN}.`,
+			{
+				description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
+			},
+		);
 	});
 }

@@ -42,7 +42,9 @@ export class RateBudget {
 	/** Each setting and when it was last used; the map's order is the order of last use. */
 	private readonly settings = new Map<number, number>();
 	/** After a 429: `limit` per `windowMs`, growing by one per two quiet windows from `since`; `even`: spread evenly. */
-	private slowed: { limit: number; windowMs: number; since: number; cutAt: number; even: boolean } | undefined;
+	private slowed:
+		| { limit: number; windowMs: number; since: number; cutAt: number; even: boolean }
+		| undefined;
 	private pausedUntil = 0;
 	lastUsed: number;
 	private pumping = false;
@@ -62,20 +64,30 @@ export class RateBudget {
 		const now = this.clock.now();
 		this.settings.delete(limit);
 		this.settings.set(limit, now);
-		for (const [value, seen] of this.settings) if (now - seen >= MEMORY_MS && value !== limit) this.settings.delete(value);
+		for (const [value, seen] of this.settings)
+			if (now - seen >= MEMORY_MS && value !== limit) this.settings.delete(value);
 	}
 
 	/** The setting in force: the lowest in use, or, when none is, the one used last. */
 	limitAt(now = this.clock.now()): number {
-		const inUse = [...this.settings].filter(([, seen]) => now - seen < MEMORY_MS).map(([value]) => value);
+		const inUse = [...this.settings]
+			.filter(([, seen]) => now - seen < MEMORY_MS)
+			.map(([value]) => value);
 		const waiting = this.waiters.flatMap((w) => (w.limit === undefined ? [] : [w.limit]));
-		return inUse.length + waiting.length > 0 ? Math.min(...inUse, ...waiting) : [...this.settings.keys()].at(-1)!;
+		return inUse.length + waiting.length > 0
+			? Math.min(...inUse, ...waiting)
+			: [...this.settings.keys()].at(-1)!;
 	}
 
 	/** What a 429 slowed the key to at `now`, or undefined once it has grown back to the setting. */
-	slowedAt(now = this.clock.now(), setting = this.limitAt(now)): { limit: number; windowMs: number } | undefined {
+	slowedAt(
+		now = this.clock.now(),
+		setting = this.limitAt(now),
+	): { limit: number; windowMs: number } | undefined {
 		if (!this.slowed) return undefined;
-		const limit = this.slowed.limit + Math.floor(Math.max(0, now - this.slowed.since) / (2 * this.slowed.windowMs));
+		const limit =
+			this.slowed.limit +
+			Math.floor(Math.max(0, now - this.slowed.since) / (2 * this.slowed.windowMs));
 		return limit < setting ? { limit, windowMs: this.slowed.windowMs } : undefined;
 	}
 
@@ -84,13 +96,25 @@ export class RateBudget {
 		this.sent = this.sent.filter((s) => s.pending || s.at > now - this.windowMs);
 		const room = (limit: number, windowMs: number, refused = true) => {
 			const counted = this.sent.filter((s) => refused || !s.refused);
-			const times = counted.map((s) => (s.pending ? Infinity : s.at)).filter((at) => at > now - windowMs).sort((a, b) => a - b);
+			const times = counted
+				.map((s) => (s.pending ? Infinity : s.at))
+				.filter((at) => at > now - windowMs)
+				.sort((a, b) => a - b);
 			return times.length < limit ? 0 : Math.max(1, times[times.length - limit] + windowMs - now);
 		};
 		const setting = this.limitAt(now);
 		const slowed = this.slowedAt(now, setting);
-		const even = slowed && this.slowed!.even ? (this.sent.at(-1)?.sentAt ?? -Infinity) + slowed.windowMs / slowed.limit - now : 0;
-		return Math.max(0, this.pausedUntil - now, room(setting, this.windowMs, false), slowed ? room(slowed.limit, slowed.windowMs) : 0, even);
+		const even =
+			slowed && this.slowed!.even
+				? (this.sent.at(-1)?.sentAt ?? -Infinity) + slowed.windowMs / slowed.limit - now
+				: 0;
+		return Math.max(
+			0,
+			this.pausedUntil - now,
+			room(setting, this.windowMs, false),
+			slowed ? room(slowed.limit, slowed.windowMs) : 0,
+			even,
+		);
 	}
 
 	/** Something waits for its turn or for its answer. */
@@ -122,7 +146,10 @@ export class RateBudget {
 			this.waiters.push(waiter);
 			void this.pump();
 			if (maxWaitMs !== undefined) {
-				this.clock.sleep(maxWaitMs, deadline.signal).then(() => leave(new WaitEnded(this.waitMs())), () => undefined);
+				this.clock.sleep(maxWaitMs, deadline.signal).then(
+					() => leave(new WaitEnded(this.waitMs())),
+					() => undefined,
+				);
 			}
 		});
 	}
@@ -139,12 +166,17 @@ export class RateBudget {
 					await new Promise<void>((resolve) => (this.wake = resolve)); // until an answer comes
 				} else if (wait > 0) {
 					// A lower setting that stops counting first may make room sooner: look again then.
-					const expiries = [...this.settings.values()].map((seen) => seen + MEMORY_MS - now).filter((ms) => ms > 0);
+					const expiries = [...this.settings.values()]
+						.map((seen) => seen + MEMORY_MS - now)
+						.filter((ms) => ms > 0);
 					await this.clock.sleep(Math.min(wait, ...expiries));
 				}
 				if (wait > 0) continue;
 				const first = Math.min(...this.waiters.map((w) => LANES[w.lane!]));
-				const [waiter] = this.waiters.splice(this.waiters.findIndex((w) => LANES[w.lane!] === first), 1);
+				const [waiter] = this.waiters.splice(
+					this.waiters.findIndex((w) => LANES[w.lane!] === first),
+					1,
+				);
 				if (waiter.limit !== undefined) this.useLimit(waiter.limit);
 				waiter.give(this.send(now));
 			}
@@ -176,15 +208,22 @@ export class RateBudget {
 				if (!this.slowed || sentAt > this.slowed.cutAt) {
 					const setting = this.limitAt(now);
 					const before = this.slowedAt(now, setting);
-					const accepted = (windowMs: number) => this.sent.filter((s) => !s.pending && !s.refused && s.at > now - windowMs);
+					const accepted = (windowMs: number) =>
+						this.sent.filter((s) => !s.pending && !s.refused && s.at > now - windowMs);
 					// The API's window: Retry-After plus the span of what it accepted just before (never shorter than learned).
 					const span = Math.max(0, ...accepted(waitMs).map((s) => now - s.at));
 					const windowMs = Math.min(this.windowMs, Math.max(waitMs + span, before?.windowMs ?? 0));
 					// What the API accepted over it, below the limit it refused; a slowed limit at most halves.
-					const limit = Math.max(1, before ? Math.floor(before.limit / 2) : 0, Math.min((before?.limit ?? setting) - 1, accepted(windowMs).length));
+					const limit = Math.max(
+						1,
+						before ? Math.floor(before.limit / 2) : 0,
+						Math.min((before?.limit ?? setting) - 1, accepted(windowMs).length),
+					);
 					// Refused before this key sent its slowed limit in the slowed window: another client uses the key,
 					// so Retry-After (from the oldest request in the API's window) undercounts the window; spread evenly.
-					const own = before ? this.sent.filter((s) => s !== entry && s.sentAt > now - before.windowMs).length : 0;
+					const own = before
+						? this.sent.filter((s) => s !== entry && s.sentAt > now - before.windowMs).length
+						: 0;
 					const even = before !== undefined && (this.slowed!.even || own + 1 < before.limit);
 					this.slowed = { limit, windowMs, since: 0, cutAt: now, even };
 				}
@@ -206,7 +245,8 @@ const budgets = new Map<string, RateBudget>();
 export function budgetFor(key: string, limit: number, windowMs = API_WINDOW_MS): RateBudget {
 	let budget = budgets.get(key);
 	// Unused for MEMORY_MS, a budget is forgotten: it starts anew, with this window.
-	if (budget && (budget.isBusy() || systemClock.now() - budget.lastUsed < MEMORY_MS)) budget.useLimit(limit);
+	if (budget && (budget.isBusy() || systemClock.now() - budget.lastUsed < MEMORY_MS))
+		budget.useLimit(limit);
 	else budget = new RateBudget(limit, windowMs);
 	budgets.delete(key);
 	budgets.set(key, budget);

@@ -38,8 +38,11 @@ function argumentsIn(value: unknown): string[] {
 function parameterValue(parameters: unknown, name: string): unknown {
 	const path = name.split('.');
 	let value: unknown = parameters;
-	for (const step of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
-	if (value !== undefined || path.length > 1 || !parameters || typeof parameters !== 'object') return value;
+	for (const step of path)
+		value =
+			value && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
+	if (value !== undefined || path.length > 1 || !parameters || typeof parameters !== 'object')
+		return value;
 	for (const child of Object.values(parameters)) {
 		const found = parameterValue(child, name);
 		if (found !== undefined) return found;
@@ -54,14 +57,18 @@ function toolArgumentsOf(node: INode, name?: string): string[] {
 
 /** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
 function idArgumentsOf(node: INode): string[] {
-	const pickers = Object.values(node.parameters).filter((value) => (value as { __rl?: unknown } | null)?.__rl === true);
+	const pickers = Object.values(node.parameters).filter(
+		(value) => (value as { __rl?: unknown } | null)?.__rl === true,
+	);
 	return argumentsIn(pickers);
 }
 
 /** `"email"`, or `"email" or "phone"`: arguments as a model reads them. */
 function argumentNames(keys: string[], joiner = 'or'): string {
 	const quoted = keys.map((key) => `"${key}"`);
-	return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} ${joiner} ${quoted.at(-1)}` : (quoted[0] ?? '');
+	return quoted.length > 1
+		? `${quoted.slice(0, -1).join(', ')} ${joiner} ${quoted.at(-1)}`
+		: (quoted[0] ?? '');
 }
 
 /**
@@ -75,18 +82,35 @@ export function toolError(node: INode, problem: string, advice: string): NodeOpe
 /** For a model: what no argument can change (a setting of the tool, the service): tell the user. */
 export const TOOL_TELL_USER = 'Changing the arguments will not help: tell the user what failed.';
 
-const TOOL_TRY_LATER = 'The service is busy or unavailable: tell the user to try again later instead of repeating the call now.';
+const TOOL_TRY_LATER =
+	'The service is busy or unavailable: tell the user to try again later instead of repeating the call now.';
 
 /** A value a field's check refused, for the model: the argument(s) that give the field, or that none does. */
-export function toolInputProblem(node: INode, field: string, problem: string, parameter: string | string[] = []): NodeOperationError {
+export function toolInputProblem(
+	node: INode,
+	field: string,
+	problem: string,
+	parameter: string | string[] = [],
+): NodeOperationError {
 	const keys = [...new Set([parameter].flat().flatMap((name) => toolArgumentsOf(node, name)))];
 	// typing.ts words a refused value for the workflow's author: the model gave it as an argument
-	problem = problem.replace('the expression gave', keys.length > 0 ? 'the argument gave' : "the tool's setting gave");
+	problem = problem.replace(
+		'the expression gave',
+		keys.length > 0 ? 'the argument gave' : "the tool's setting gave",
+	);
 	if (keys.length === 0) {
-		return toolError(node, `${field}: ${problem}`, `"${field}" is set in this tool, not by an argument. ${TOOL_TELL_USER} Nothing was sent.`);
+		return toolError(
+			node,
+			`${field}: ${problem}`,
+			`"${field}" is set in this tool, not by an argument. ${TOOL_TELL_USER} Nothing was sent.`,
+		);
 	}
 	const which = `${keys.length > 1 ? 'Arguments' : 'Argument'} ${argumentNames(keys)}`;
-	return toolError(node, `${which}: ${problem}`, `Change the ${argumentNames(keys)} argument and call the tool again. Nothing was sent.`);
+	return toolError(
+		node,
+		`${which}: ${problem}`,
+		`Change the ${argumentNames(keys)} argument and call the tool again. Nothing was sent.`,
+	);
 }
 
 /** An update whose every field was left empty, for the model: the arguments that give a field. */
@@ -94,7 +118,11 @@ export function toolNothingToChange(node: INode): NodeOperationError {
 	const ids = idArgumentsOf(node);
 	const keys = toolArgumentsOf(node).filter((key) => !ids.includes(key));
 	if (keys.length === 0) {
-		return toolError(node, 'Nothing to change: this tool sets no field of the record', `${TOOL_TELL_USER} Nothing was sent.`);
+		return toolError(
+			node,
+			'Nothing to change: this tool sets no field of the record',
+			`${TOOL_TELL_USER} Nothing was sent.`,
+		);
 	}
 	return toolError(
 		node,
@@ -145,8 +173,10 @@ function toolFixForStatus(node: INode, status: number, scope: string | undefined
 			? `No record has this ID. Check the ${argumentNames(ids)} argument (IDs look like the ones other tools returned), or find the record first.`
 			: `The record this tool works on does not exist. ${TOOL_TELL_USER}`;
 	}
-	if (status === 403 && scope) return `This tool lacks the permission "${scope}" for this. ${TOOL_TELL_USER}`;
-	if (status === 401 || status === 403) return `This tool is not allowed to do this. ${TOOL_TELL_USER}`;
+	if (status === 403 && scope)
+		return `This tool lacks the permission "${scope}" for this. ${TOOL_TELL_USER}`;
+	if (status === 401 || status === 403)
+		return `This tool is not allowed to do this. ${TOOL_TELL_USER}`;
 	if (status === 429 || status >= 500) return TOOL_TRY_LATER;
 	return keys.length > 0
 		? `Check the arguments (${argumentNames(keys, 'and')}) against the tool description; if they are right, tell the user what failed.`
@@ -154,11 +184,16 @@ function toolFixForStatus(node: INode, status: number, scope: string | undefined
 }
 
 /** A fault as a model reads it: no item, no workflow, node or credential. */
-function forModel(node: INode, { problem, target, why }: Fault): { problem: string; advice: string; detail?: string } {
+function forModel(
+	node: INode,
+	{ problem, target, why }: Fault,
+): { problem: string; advice: string; detail?: string } {
 	switch (why.kind) {
 		case 'setup':
 			return {
-				problem: why.setting ? `This tool's connection is set up wrongly (${why.setting})` : `Could not send ${target}: this tool's connection is set up wrongly`,
+				problem: why.setting
+					? `This tool's connection is set up wrongly (${why.setting})`
+					: `Could not send ${target}: this tool's connection is set up wrongly`,
 				advice: TOOL_TELL_USER,
 			};
 		case 'tellUser':
@@ -166,7 +201,8 @@ function forModel(node: INode, { problem, target, why }: Fault): { problem: stri
 		case 'stopped':
 			return {
 				problem: `Not sent: the run was stopped while ${target} waited`,
-				advice: 'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
+				advice:
+					'The run was stopped by the user or the service: do not call the tool again unless the user asks.',
 			};
 		case 'wait': {
 			const seconds = Math.ceil(why.waitMs / 1000);
@@ -187,8 +223,16 @@ function forModel(node: INode, { problem, target, why }: Fault): { problem: stri
 }
 
 /** A fault worded for its reader: a model in tool mode, else the workflow's author (with `[item N]`). */
-export function worded(node: INode, fault: Fault): { message: string; description?: string; itemIndex?: number } {
-	if (!runsAsTool(node)) return { message: fault.problem + itemSuffix(fault.itemIndex), description: fault.fix, itemIndex: fault.itemIndex };
+export function worded(
+	node: INode,
+	fault: Fault,
+): { message: string; description?: string; itemIndex?: number } {
+	if (!runsAsTool(node))
+		return {
+			message: fault.problem + itemSuffix(fault.itemIndex),
+			description: fault.fix,
+			itemIndex: fault.itemIndex,
+		};
 	const { problem, advice, detail } = forModel(node, fault);
 	return { message: `${problem}. ${advice}`, description: detail ?? advice };
 }

@@ -1,11 +1,23 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { systemClock, WaitEnded } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
 import { apiErrorFor, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
 import { faultError, runsAsTool } from './toolErrors';
-import { budgetFor, budgetKeyOf, DEFAULT_REQUESTS_PER_MINUTE, MAX_RETRY_AFTER_MS, type Lane, type RateBudget } from './rateBudget';
+import {
+	budgetFor,
+	budgetKeyOf,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	MAX_RETRY_AFTER_MS,
+	type Lane,
+	type RateBudget,
+} from './rateBudget';
 
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
 export const EDITOR_TIMEOUT_MS = 30_000;
@@ -56,7 +68,11 @@ function requestsPerMinuteOf(ctx: BusinessOpsContext, target: string, value: unk
 	const n = Number(value);
 	if (Number.isFinite(n) && n >= 1) return Math.floor(n);
 	const problem = `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`;
-	throw faultError(ctx.getNode(), { problem, target, why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' } });
+	throw faultError(ctx.getNode(), {
+		problem,
+		target,
+		why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' },
+	});
 }
 
 /** One credential read per n8n context (a list read sends all its pages from one). */
@@ -67,7 +83,10 @@ const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit
  * Requests per Minute. budgetFor is called through this module's import, where the e2e harness's
  * preload wraps it. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
-async function budgetOf(ctx: BusinessOpsContext, target: string): Promise<{ budget: RateBudget; limit: number }> {
+async function budgetOf(
+	ctx: BusinessOpsContext,
+	target: string,
+): Promise<{ budget: RateBudget; limit: number }> {
 	const budget =
 		budgetsByContext.get(ctx) ??
 		ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
@@ -80,7 +99,9 @@ async function budgetOf(ctx: BusinessOpsContext, target: string): Promise<{ budg
 
 /** The execution's cancel signal, where the context has one (node runs; not the editor's look-ups). */
 function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
-	return (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.();
+	return (
+		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+	).getExecutionCancelSignal?.();
 }
 
 /**
@@ -88,21 +109,35 @@ function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
  * FAIL_FAST_TIMEOUT_MS (`waitMs`; Infinity: room comes only with answers still out), the editor's
  * look-up ran out of time, or the execution was cancelled.
  */
-function notSentError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex?: number, waitMs?: number) {
+function notSentError(
+	ctx: BusinessOpsContext,
+	call: CallOptions,
+	target: string,
+	itemIndex?: number,
+	waitMs?: number,
+) {
 	if (waitMs !== undefined) {
 		const known = Number.isFinite(waitMs) && waitMs > FAIL_FAST_TIMEOUT_MS;
-		const wait = known ? `${Math.ceil(waitMs / 1000)} s` : `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
+		const wait = known
+			? `${Math.ceil(waitMs / 1000)} s`
+			: `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
 		return new NodeOperationError(
 			ctx.getNode(),
 			`Not sent: ${target} would have waited ${wait} for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(known ? waitMs : 0)}.`,
-			{ description: `While the workflow is published each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s for its turn, so that publishing ends within n8n's deadline.` },
+			{
+				description: `While the workflow is published each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s for its turn, so that publishing ends within n8n's deadline.`,
+			},
 		);
 	}
 	if (call.lane === 'editor' && !cancelSignalOf(ctx)?.aborted) {
-		return new NodeOperationError(ctx.getNode(), `The look-up ${target} took more than ${EDITOR_TIMEOUT_MS / 1000} s`, {
-			description:
-				"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
-		});
+		return new NodeOperationError(
+			ctx.getNode(),
+			`The look-up ${target} took more than ${EDITOR_TIMEOUT_MS / 1000} s`,
+			{
+				description:
+					"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
+			},
+		);
 	}
 	return faultError(ctx.getNode(), {
 		problem: `Not sent: the execution was cancelled while ${target} waited`,
@@ -114,9 +149,20 @@ function notSentError(ctx: BusinessOpsContext, call: CallOptions, target: string
 }
 
 /** A Retry-After over MAX_RETRY_AFTER_MS fails the item naming the wait: the API's error for the author, for a model a wait to tell. */
-function tooLongWaitError(ctx: BusinessOpsContext, call: CallOptions, response: IN8nHttpFullResponse, target: string, itemIndex: number | undefined, waitMs: number) {
-	if (runsAsTool(ctx.getNode())) return faultError(ctx.getNode(), { problem: target, target, why: { kind: 'wait', waitMs } });
-	const [what, then] = call.lane === 'poll' ? ['this poll', 'The next poll tries again'] : ['this item', 'Run it again later'];
+function tooLongWaitError(
+	ctx: BusinessOpsContext,
+	call: CallOptions,
+	response: IN8nHttpFullResponse,
+	target: string,
+	itemIndex: number | undefined,
+	waitMs: number,
+) {
+	if (runsAsTool(ctx.getNode()))
+		return faultError(ctx.getNode(), { problem: target, target, why: { kind: 'wait', waitMs } });
+	const [what, then] =
+		call.lane === 'poll'
+			? ['this poll', 'The next poll tries again']
+			: ['this item', 'Run it again later'];
 	const error = apiErrorFor(ctx, response, target, itemIndex);
 	error.description = `The API asked to wait ${Math.ceil(waitMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
 	return error;
@@ -131,8 +177,13 @@ function describeFailure(error: unknown): { code?: string; message: string; isNe
 		message?: string;
 	};
 	// n8n 1.x's NodeApiError keeps a network failure's code only as its httpCode
-	const code = err.cause?.code ?? err.code ?? (err.httpCode && err.httpCode in NETWORK_PROBLEMS ? err.httpCode : undefined);
-	const noAnswer = Boolean(err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED');
+	const code =
+		err.cause?.code ??
+		err.code ??
+		(err.httpCode && err.httpCode in NETWORK_PROBLEMS ? err.httpCode : undefined);
+	const noAnswer = Boolean(
+		err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED',
+	);
 	const isNetwork = noAnswer || Boolean(code && code in NETWORK_PROBLEMS);
 	return { code, message: String(err.message ?? error), isNetwork };
 }
@@ -141,25 +192,44 @@ function describeFailure(error: unknown): { code?: string; message: string; isNe
 export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | undefined {
 	const deprecation = response.headers?.deprecation;
 	if (deprecation === undefined) return undefined;
-	const sunset = response.headers.sunset ? ` It stops working after ${String(response.headers.sunset)}.` : '';
+	const sunset = response.headers.sunset
+		? ` It stops working after ${String(response.headers.sunset)}.`
+		: '';
 	return `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset} Move the credential's Base URL to the newer version when it is available.`;
 }
 
 /** A request that got no answer (`failure.code`: the network code), after its retries. */
-function noAnswerError(ctx: BusinessOpsContext, call: CallOptions, target: string, itemIndex: number | undefined, failure: { code?: string; message: string }, repeated: boolean) {
+function noAnswerError(
+	ctx: BusinessOpsContext,
+	call: CallOptions,
+	target: string,
+	itemIndex: number | undefined,
+	failure: { code?: string; message: string },
+	repeated: boolean,
+) {
 	// Worded, not the raw code: n8n replaces any error message that contains a network code
 	// such as ECONNRESET with a generic text, which would lose the method, path and item.
 	const problem = `Could not complete ${target}: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer'}`;
 	const detail = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
 	if (call.activation) {
-		return new NodeOperationError(ctx.getNode(), `${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`, {
-			description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${detail}`,
-		});
+		return new NodeOperationError(
+			ctx.getNode(),
+			`${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`,
+			{
+				description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${detail}`,
+			},
+		);
 	}
 	const fix = repeated
 		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
 		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
-	return faultError(ctx.getNode(), { problem, fix: `${fix} ${detail}`, target, itemIndex, why: { kind: 'noAnswer', repeated, detail } });
+	return faultError(ctx.getNode(), {
+		problem,
+		fix: `${fix} ${detail}`,
+		target,
+		itemIndex,
+		why: { kind: 'noAnswer', repeated, detail },
+	});
 }
 
 /**
@@ -185,11 +255,17 @@ export async function sendRequest(
 	const target = `${method} ${options.url}`;
 	const { budget, limit } = await budgetOf(ctx, target);
 	// A call's waits end on the execution's cancellation and, for the editor, on its timeout.
-	const signals = [cancelSignalOf(ctx), call.lane === 'editor' ? systemClock.timeout(EDITOR_TIMEOUT_MS) : undefined];
+	const signals = [
+		cancelSignalOf(ctx),
+		call.lane === 'editor' ? systemClock.timeout(EDITOR_TIMEOUT_MS) : undefined,
+	];
 	const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
-	if (call.lane === 'editor') options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
+	if (call.lane === 'editor')
+		options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
 	const notSent = (error: unknown): never => {
-		throw error instanceof WaitEnded ? notSentError(ctx, call, target, itemIndex, error.waitMs) : error;
+		throw error instanceof WaitEnded
+			? notSentError(ctx, call, target, itemIndex, error.waitMs)
+			: error;
 	};
 
 	for (let attempt = 1; ; attempt++) {
@@ -198,13 +274,22 @@ export async function sendRequest(
 		const maxWaitMs = call.activation ? FAIL_FAST_TIMEOUT_MS : undefined;
 		const slot = await budget.take({ lane: call.lane, signal, limit, maxWaitMs }).catch(notSent);
 		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				options,
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			slot.answered();
 			const failure = describeFailure(error);
 			if (!failure.isNetwork) {
 				// Not sent: the credential's own check refused it (its message is advice for the author).
-				throw faultError(ctx.getNode(), { problem: failure.message, target, itemIndex, why: { kind: 'setup' } });
+				throw faultError(ctx.getNode(), {
+					problem: failure.message,
+					target,
+					itemIndex,
+					why: { kind: 'setup' },
+				});
 			}
 			if (mayRepeat && attemptsLeft) {
 				await systemClock.sleep(retryDelayMs(attempt), signal).catch(notSent);

@@ -3,7 +3,15 @@ import type { Route } from '../router';
 import { readingsOf } from '../readings';
 import { list, paginationQuery, single } from '../schemas';
 import type { OrgData } from '../store';
-import { AGENT_STATUSES, AGENT_TYPES, AUTONOMY_MODES, RUN_STATUSES, type AgentRecord, type Autonomy, type AutonomyMode } from '../types';
+import {
+	AGENT_STATUSES,
+	AGENT_TYPES,
+	AUTONOMY_MODES,
+	RUN_STATUSES,
+	type AgentRecord,
+	type Autonomy,
+	type AutonomyMode,
+} from '../types';
 import { agentDetailView, agentView, runSummaryView } from '../views';
 import { findOr404, now, objectBody, paginate } from './common';
 
@@ -21,7 +29,11 @@ const autonomyBody = objectBody({
 	actionOverrides: {
 		type: 'object',
 		description: 'Replaces the whole set of overrides. Keys are action names such as send_invoice.',
-		propertyNames: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', 'x-error': 'lower-case letters, digits and _ (like send_invoice)' },
+		propertyNames: {
+			type: 'string',
+			pattern: '^[a-z][a-z0-9_]{0,63}$',
+			'x-error': 'lower-case letters, digits and _ (like send_invoice)',
+		},
 		additionalProperties: objectBody({ mode: modeSchema }, ['mode']),
 	},
 });
@@ -42,10 +54,17 @@ function assertInstalled(agent: AgentRecord, action: string): void {
 	}
 }
 
-function move(agent: AgentRecord, from: 'active' | 'paused', to: 'active' | 'paused', verb: string): AgentRecord {
+function move(
+	agent: AgentRecord,
+	from: 'active' | 'paused',
+	to: 'active' | 'paused',
+	verb: string,
+): AgentRecord {
 	assertInstalled(agent, verb);
 	if (agent.status !== from) {
-		throw invalidState(`Cannot ${verb} agent ${agent.id}: its status is "${agent.status}"; only ${from === 'active' ? 'an' : 'a'} "${from}" agent can be ${verb}d`);
+		throw invalidState(
+			`Cannot ${verb} agent ${agent.id}: its status is "${agent.status}"; only ${from === 'active' ? 'an' : 'a'} "${from}" agent can be ${verb}d`,
+		);
 	}
 	agent.status = to;
 	agent.updatedAt = now();
@@ -69,7 +88,13 @@ export const agentRoutes: Route[] = [
 		errors: [400],
 		handler: ({ org, query }) =>
 			paginate(
-				org.agents.all().filter((a) => (!query.status || a.status === query.status) && (!query.agentType || a.agentType === query.agentType)),
+				org.agents
+					.all()
+					.filter(
+						(a) =>
+							(!query.status || a.status === query.status) &&
+							(!query.agentType || a.agentType === query.agentType),
+					),
 				query,
 				agentView,
 			),
@@ -81,7 +106,11 @@ export const agentRoutes: Route[] = [
 		summary: 'Get an agent with counts of runs, connectors and examples',
 		tag: 'Agents',
 		scope: 'agents.read',
-		response: { status: 200, description: 'The agent and its counts.', schema: single('AgentDetail') },
+		response: {
+			status: 200,
+			description: 'The agent and its counts.',
+			schema: single('AgentDetail'),
+		},
 		errors: [404],
 		handler: ({ org, params }) => ({ data: agentDetailView(org, findAgent(org, params.id)) }),
 	},
@@ -90,11 +119,16 @@ export const agentRoutes: Route[] = [
 		path: '/agents/{id}',
 		operationId: 'updateAgent',
 		summary: 'Rename an agent',
-		description: 'Only name can change here; use /pause and /resume for the status. An uninstalled agent cannot be renamed (422).',
+		description:
+			'Only name can change here; use /pause and /resume for the status. An uninstalled agent cannot be renamed (422).',
 		tag: 'Agents',
 		scope: 'agents.write',
 		body: objectBody({ name: { type: 'string', minLength: 1, maxLength: 100 } }),
-		response: { status: 200, description: 'The agent and its counts.', schema: single('AgentDetail') },
+		response: {
+			status: 200,
+			description: 'The agent and its counts.',
+			schema: single('AgentDetail'),
+		},
 		errors: [400, 404, 422],
 		handler: ({ org, params, body }) => {
 			const agent = findAgent(org, params.id);
@@ -114,7 +148,11 @@ export const agentRoutes: Route[] = [
 		tag: 'Agents',
 		scope: 'agents.write',
 		body: objectBody({}, [], 'No fields; the body may be empty.'),
-		response: { status: 200, description: 'The paused agent and its counts.', schema: single('AgentDetail') },
+		response: {
+			status: 200,
+			description: 'The paused agent and its counts.',
+			schema: single('AgentDetail'),
+		},
 		errors: [400, 404, 422],
 		handler: ({ app, org, params }) => {
 			const agent = move(findAgent(org, params.id), 'active', 'paused', 'pause');
@@ -130,7 +168,11 @@ export const agentRoutes: Route[] = [
 		tag: 'Agents',
 		scope: 'agents.write',
 		body: objectBody({}, [], 'No fields; the body may be empty.'),
-		response: { status: 200, description: 'The active agent and its counts.', schema: single('AgentDetail') },
+		response: {
+			status: 200,
+			description: 'The active agent and its counts.',
+			schema: single('AgentDetail'),
+		},
 		errors: [400, 404, 422],
 		handler: ({ app, org, params }) => {
 			const agent = move(findAgent(org, params.id), 'paused', 'active', 'resume');
@@ -145,7 +187,11 @@ export const agentRoutes: Route[] = [
 		summary: 'Autonomy configuration of an agent',
 		tag: 'Agents',
 		scope: 'agents.read',
-		response: { status: 200, description: 'Default mode and per-action overrides.', schema: single('Autonomy') },
+		response: {
+			status: 200,
+			description: 'Default mode and per-action overrides.',
+			schema: single('Autonomy'),
+		},
 		errors: [404],
 		handler: ({ org, params }) => ({ data: findAgent(org, params.id).autonomy }),
 	},
@@ -154,11 +200,16 @@ export const agentRoutes: Route[] = [
 		path: '/agents/{id}/autonomy',
 		operationId: 'updateAgentAutonomy',
 		summary: 'Change the autonomy configuration of an agent',
-		description: 'Any subset of defaultMode, autoAfterApprovalsCount, actionOverrides (which replaces all overrides).',
+		description:
+			'Any subset of defaultMode, autoAfterApprovalsCount, actionOverrides (which replaces all overrides).',
 		tag: 'Agents',
 		scope: 'agents.write',
 		body: autonomyBody,
-		response: { status: 200, description: 'The configuration after the change.', schema: single('Autonomy') },
+		response: {
+			status: 200,
+			description: 'The configuration after the change.',
+			schema: single('Autonomy'),
+		},
 		errors: [400, 404, 422],
 		handler: ({ app, org, params, body }) => {
 			const agent = findAgent(org, params.id);
@@ -166,10 +217,14 @@ export const agentRoutes: Route[] = [
 			const next: Autonomy = {
 				...agent.autonomy,
 				...(input.defaultMode !== undefined ? { defaultMode: input.defaultMode } : {}),
-				...(input.autoAfterApprovalsCount !== undefined ? { autoAfterApprovalsCount: input.autoAfterApprovalsCount } : {}),
+				...(input.autoAfterApprovalsCount !== undefined
+					? { autoAfterApprovalsCount: input.autoAfterApprovalsCount }
+					: {}),
 				...(input.actionOverrides !== undefined ? { actionOverrides: input.actionOverrides } : {}),
 			};
-			const usesCount = next.defaultMode === 'auto_after_approvals' || Object.values(next.actionOverrides).some((o) => o.mode === 'auto_after_approvals');
+			const usesCount =
+				next.defaultMode === 'auto_after_approvals' ||
+				Object.values(next.actionOverrides).some((o) => o.mode === 'auto_after_approvals');
 			if (usesCount && next.autoAfterApprovalsCount === null) {
 				throw invalidRequest(
 					'"autoAfterApprovalsCount" is required (an integer of at least 0) when a mode is auto_after_approvals',
@@ -177,7 +232,10 @@ export const agentRoutes: Route[] = [
 				);
 			}
 			if (readingsOf(app).strict && input.autoAfterApprovalsCount === 0) {
-				throw invalidRequest('"autoAfterApprovalsCount" must be an integer from 1 to 1000', 'autoAfterApprovalsCount');
+				throw invalidRequest(
+					'"autoAfterApprovalsCount" must be an integer from 1 to 1000',
+					'autoAfterApprovalsCount',
+				);
 			}
 			assertInstalled(agent, 'configure');
 			agent.autonomy = { ...next, actionOverrides: { ...next.actionOverrides }, updatedAt: now() };
@@ -197,7 +255,9 @@ export const agentRoutes: Route[] = [
 		errors: [400, 404],
 		handler: ({ org, params, query }) => {
 			const agent = findAgent(org, params.id);
-			const runs = org.runs.all().filter((r) => r.agentId === agent.id && (!query.status || r.status === query.status));
+			const runs = org.runs
+				.all()
+				.filter((r) => r.agentId === agent.id && (!query.status || r.status === query.status));
 			return paginate(runs, query, runSummaryView);
 		},
 	},

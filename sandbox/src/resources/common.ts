@@ -9,7 +9,11 @@ export interface ListEnvelope<T> {
 }
 
 /** Cuts one page out of `items` (already in creation order, already filtered). */
-export function paginate<T, V = T>(items: T[], query: Record<string, unknown>, view?: (item: T) => V): ListEnvelope<V> {
+export function paginate<T, V = T>(
+	items: T[],
+	query: Record<string, unknown>,
+	view?: (item: T) => V,
+): ListEnvelope<V> {
 	const page = (query.page as number | undefined) ?? 1;
 	const pageSize = (query.pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
 	const start = (page - 1) * pageSize;
@@ -20,7 +24,11 @@ export function paginate<T, V = T>(items: T[], query: Record<string, unknown>, v
 	};
 }
 
-export function findOr404<T extends { id: string }>(collection: Collection<T>, id: string, what: string): T {
+export function findOr404<T extends { id: string }>(
+	collection: Collection<T>,
+	id: string,
+	what: string,
+): T {
 	const record = collection.get(id);
 	if (!record) throw notFound(what, id);
 	return record;
@@ -49,17 +57,31 @@ export function addDays(iso: string, days: number): string {
 }
 
 export function nullable(schema: Schema): Schema {
-	const type = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+	const type =
+		schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
 	return { ...schema, type: [...type, 'null'] };
 }
 
-export function objectBody(properties: Record<string, Schema>, required: string[] = [], description?: string): Schema {
-	return { type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}) };
+export function objectBody(
+	properties: Record<string, Schema>,
+	required: string[] = [],
+	description?: string,
+): Schema {
+	return {
+		type: 'object',
+		additionalProperties: false,
+		required,
+		properties,
+		...(description ? { description } : {}),
+	};
 }
 
 /** 400 naming `contactId` when it is not a contact of this organization. */
 export function requireContact(org: OrgData, contactId: string): void {
 	if (!org.contacts.get(contactId)) {
-		throw invalidRequest(`"contactId" must be the id of a contact of this organization; "${contactId}" is not`, 'contactId');
+		throw invalidRequest(
+			`"contactId" must be the id of a contact of this organization; "${contactId}" is not`,
+			'contactId',
+		);
 	}
 }

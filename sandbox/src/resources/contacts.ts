@@ -12,14 +12,18 @@ const contactFields = {
 	name: { ...field.name(200), description: 'Name of the business or person.' },
 	email: { ...nullable(field.email), description: 'Unique per organization (case-insensitive).' },
 	phone: nullable(field.phone),
-	kvkNumber: { ...nullable(field.kvkNumber), description: 'Chamber-of-commerce number, 8 digits; unique per organization.' },
+	kvkNumber: {
+		...nullable(field.kvkNumber),
+		description: 'Chamber-of-commerce number, 8 digits; unique per organization.',
+	},
 	type: {
 		type: 'string',
 		minLength: 1,
 		maxLength: 50,
 		default: 'business',
 		examples: [...CONTACT_TYPES],
-		description: 'The spec names only "business" and does not show the full list, so any value is taken (strict mode: business or individual).',
+		description:
+			'The spec names only "business" and does not show the full list, so any value is taken (strict mode: business or individual).',
 	} as Schema,
 	billingCountry: { ...field.countryCode, default: 'NL' },
 };
@@ -35,8 +39,16 @@ interface ContactInput {
 
 /** Strict mode: the type must be one the sandbox knows. */
 function assertKnownType(app: object, type: string | undefined): void {
-	if (type === undefined || !readingsOf(app).strict || (CONTACT_TYPES as readonly string[]).includes(type)) return;
-	throw invalidRequest(`"type" must be one of ${CONTACT_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(type)}`, 'type');
+	if (
+		type === undefined ||
+		!readingsOf(app).strict ||
+		(CONTACT_TYPES as readonly string[]).includes(type)
+	)
+		return;
+	throw invalidRequest(
+		`"type" must be one of ${CONTACT_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(type)}`,
+		'type',
+	);
 }
 
 /**
@@ -46,11 +58,16 @@ function assertKnownType(app: object, type: string | undefined): void {
 function assertUnique(app: object, org: OrgData, input: ContactInput, selfId?: string): void {
 	if (input.email && !readingsOf(app).duplicateContactEmails) {
 		const other = org.contactsByEmail.get(input.email.toLowerCase());
-		if (other && other !== selfId) throw duplicate(`A contact with email "${input.email}" already exists (${other})`, 'email');
+		if (other && other !== selfId)
+			throw duplicate(`A contact with email "${input.email}" already exists (${other})`, 'email');
 	}
 	if (input.kvkNumber) {
 		const other = org.contactsByKvk.get(input.kvkNumber);
-		if (other && other !== selfId) throw duplicate(`A contact with kvkNumber "${input.kvkNumber}" already exists (${other})`, 'kvkNumber');
+		if (other && other !== selfId)
+			throw duplicate(
+				`A contact with kvkNumber "${input.kvkNumber}" already exists (${other})`,
+				'kvkNumber',
+			);
 	}
 }
 
@@ -78,7 +95,11 @@ export const contactRoutes: Route[] = [
 		tag: 'Contacts',
 		scope: 'contacts.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of contacts, oldest first (see the listOrder reading).', schema: list('Contact') },
+		response: {
+			status: 200,
+			description: 'A page of contacts, oldest first (see the listOrder reading).',
+			schema: list('Contact'),
+		},
 		errors: [400],
 		handler: ({ app, org, query }) => paginate(inListOrder(app, org.contacts.all()), query),
 	},
@@ -151,10 +172,15 @@ export const contactRoutes: Route[] = [
 		path: '/contacts/{id}',
 		operationId: 'deleteContact',
 		summary: 'Delete a contact (permanent)',
-		description: 'Hard delete; cannot be undone. Quotes and invoices that refer to the contact keep its id.',
+		description:
+			'Hard delete; cannot be undone. Quotes and invoices that refer to the contact keep its id.',
 		tag: 'Contacts',
 		scope: 'contacts.write',
-		response: { status: 200, description: 'The id of the deleted contact.', schema: single('Deleted') },
+		response: {
+			status: 200,
+			description: 'The id of the deleted contact.',
+			schema: single('Deleted'),
+		},
 		errors: [404],
 		handler: ({ org, params }) => {
 			const contact = findOr404(org.contacts, params.id, 'Contact');

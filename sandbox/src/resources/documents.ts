@@ -22,13 +22,26 @@ export function normalizeItems(org: OrgData, items: ItemInput[]): LineItem[] {
 
 const quoted = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
 
-export function refusedMove(kind: 'quote' | 'invoice', from: string, to: string, allowed: readonly string[]): ApiError {
-	const rest = allowed.length > 0 ? `allowed from "${from}": ${quoted(allowed)}` : `"${from}" is a final status`;
+export function refusedMove(
+	kind: 'quote' | 'invoice',
+	from: string,
+	to: string,
+	allowed: readonly string[],
+): ApiError {
+	const rest =
+		allowed.length > 0
+			? `allowed from "${from}": ${quoted(allowed)}`
+			: `"${from}" is a final status`;
 	return invalidState(`Cannot change ${kind} status from "${from}" to "${to}"; ${rest}`);
 }
 
 /** Content (lines, contact, dates) may only change while the document is a draft. */
-export function assertEditable(kind: 'quote' | 'invoice', number: string, status: string, changed: string[]): void {
+export function assertEditable(
+	kind: 'quote' | 'invoice',
+	number: string,
+	status: string,
+	changed: string[],
+): void {
 	if (changed.length > 0 && status !== 'draft') {
 		throw invalidState(
 			`Cannot change ${changed.join(', ')} of ${kind} ${number}: its status is "${status}"; content can only change while the ${kind} is "draft"`,
@@ -36,8 +49,15 @@ export function assertEditable(kind: 'quote' | 'invoice', number: string, status
 	}
 }
 
-export function assertDeletable(kind: 'quote' | 'invoice', number: string, status: string, deletable: readonly string[]): void {
+export function assertDeletable(
+	kind: 'quote' | 'invoice',
+	number: string,
+	status: string,
+	deletable: readonly string[],
+): void {
 	if (!deletable.includes(status)) {
-		throw invalidState(`Cannot delete ${kind} ${number}: its status is "${status}"; only ${quoted(deletable).replace(/, (?=[^,]*$)/, ' or ')} ${kind}s can be deleted`);
+		throw invalidState(
+			`Cannot delete ${kind} ${number}: its status is "${status}"; only ${quoted(deletable).replace(/, (?=[^,]*$)/, ' or ')} ${kind}s can be deleted`,
+		);
 	}
 }

@@ -6,8 +6,23 @@ import { assertStrictItems, inListOrder, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import { isIsoDate } from '../validation';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../types';
-import { deleted, findOr404, now, objectBody, paginate, requireContact, toIsoDate, addDays } from './common';
-import { assertDeletable, assertEditable, normalizeItems, refusedMove, type ItemInput } from './documents';
+import {
+	deleted,
+	findOr404,
+	now,
+	objectBody,
+	paginate,
+	requireContact,
+	toIsoDate,
+	addDays,
+} from './common';
+import {
+	assertDeletable,
+	assertEditable,
+	normalizeItems,
+	refusedMove,
+	type ItemInput,
+} from './documents';
 
 /**
  * Allowed status moves. The spec's rows "any → sent" and "any → paid" hold for every status
@@ -24,15 +39,23 @@ export const INVOICE_TRANSITIONS: Record<InvoiceStatus, readonly InvoiceStatus[]
 	written_off: [],
 };
 const DELETABLE: readonly InvoiceStatus[] = ['draft'];
-const EVENT_FOR_STATUS: Partial<Record<InvoiceStatus, 'invoice.sent' | 'invoice.paid'>> = { sent: 'invoice.sent', paid: 'invoice.paid' };
+const EVENT_FOR_STATUS: Partial<Record<InvoiceStatus, 'invoice.sent' | 'invoice.paid'>> = {
+	sent: 'invoice.sent',
+	paid: 'invoice.paid',
+};
 
 const contentFields = {
-	contactId: { type: 'string', minLength: 1, description: 'A contact of this organization.' } as const,
+	contactId: {
+		type: 'string',
+		minLength: 1,
+		description: 'A contact of this organization.',
+	} as const,
 	items: itemsSchema,
 	dueDate: {
 		type: 'string',
 		format: 'date',
-		description: "ISO 8601 date; defaults to the issue date plus the organization's defaultPaymentTermsDays.",
+		description:
+			"ISO 8601 date; defaults to the issue date plus the organization's defaultPaymentTermsDays.",
 	} as const,
 };
 
@@ -60,7 +83,11 @@ export const invoiceRoutes: Route[] = [
 		tag: 'Invoices',
 		scope: 'invoices.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of invoices, oldest first (see the listOrder reading).', schema: list('Invoice') },
+		response: {
+			status: 200,
+			description: 'A page of invoices, oldest first (see the listOrder reading).',
+			schema: list('Invoice'),
+		},
 		errors: [400],
 		handler: ({ app, org, query }) => paginate(inListOrder(app, org.invoices.all()), query),
 	},
@@ -94,12 +121,18 @@ export const invoiceRoutes: Route[] = [
 			const items = normalizeItems(org, input.items as ItemInput[]);
 			const invoice = org.invoices.add({
 				id: newId('inv'),
-				number: documentNumber(org.organization.invoiceNumberPrefix, year, org.nextSequence('invoice', year)),
+				number: documentNumber(
+					org.organization.invoiceNumberPrefix,
+					year,
+					org.nextSequence('invoice', year),
+				),
 				status: 'draft',
 				contactId: input.contactId as string,
 				items,
 				issueDate: toIsoDate(time),
-				dueDate: input.dueDate ? toIsoDate(input.dueDate) : toIsoDate(addDays(time, org.organization.defaultPaymentTermsDays)),
+				dueDate: input.dueDate
+					? toIsoDate(input.dueDate)
+					: toIsoDate(addDays(time, org.organization.defaultPaymentTermsDays)),
 				currency: org.organization.defaultCurrency,
 				...computeTotals(items),
 				createdAt: time,
@@ -128,8 +161,14 @@ export const invoiceRoutes: Route[] = [
 			const input = body as InvoiceInput;
 			if (input.contactId !== undefined) requireContact(org, input.contactId);
 			assertStrictInput(app, input);
-			assertEditable('invoice', invoice.number, invoice.status, (['contactId', 'items', 'dueDate'] as const).filter((f) => input[f] !== undefined));
-			const target = input.status !== undefined && input.status !== invoice.status ? input.status : undefined;
+			assertEditable(
+				'invoice',
+				invoice.number,
+				invoice.status,
+				(['contactId', 'items', 'dueDate'] as const).filter((f) => input[f] !== undefined),
+			);
+			const target =
+				input.status !== undefined && input.status !== invoice.status ? input.status : undefined;
 			if (target && !INVOICE_TRANSITIONS[invoice.status].includes(target)) {
 				throw refusedMove('invoice', invoice.status, target, INVOICE_TRANSITIONS[invoice.status]);
 			}
@@ -153,7 +192,11 @@ export const invoiceRoutes: Route[] = [
 		summary: 'Delete a draft invoice',
 		tag: 'Invoices',
 		scope: 'invoices.write',
-		response: { status: 200, description: 'The id of the deleted invoice.', schema: single('Deleted') },
+		response: {
+			status: 200,
+			description: 'The id of the deleted invoice.',
+			schema: single('Deleted'),
+		},
 		errors: [404, 422],
 		handler: ({ org, params }) => {
 			const invoice = findOr404(org.invoices, params.id, 'Invoice');

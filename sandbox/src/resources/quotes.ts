@@ -5,8 +5,23 @@ import { assertStrictItems, inListOrder, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import type { OrgData } from '../store';
 import { QUOTE_STATUSES, type Quote, type QuoteStatus } from '../types';
-import { addDays, deleted, findOr404, now, objectBody, paginate, requireContact, toIsoTimestamp } from './common';
-import { assertDeletable, assertEditable, normalizeItems, refusedMove, type ItemInput } from './documents';
+import {
+	addDays,
+	deleted,
+	findOr404,
+	now,
+	objectBody,
+	paginate,
+	requireContact,
+	toIsoTimestamp,
+} from './common';
+import {
+	assertDeletable,
+	assertEditable,
+	normalizeItems,
+	refusedMove,
+	type ItemInput,
+} from './documents';
 
 /**
  * Allowed status moves; approved and canceled are final. Setting the current status again is a
@@ -19,13 +34,25 @@ export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
 	canceled: [],
 };
 const DELETABLE: readonly QuoteStatus[] = ['draft', 'canceled'];
-const EVENT_FOR_STATUS = { sent: 'quote.sent', approved: 'quote.approved', canceled: 'quote.canceled' } as const;
+const EVENT_FOR_STATUS = {
+	sent: 'quote.sent',
+	approved: 'quote.approved',
+	canceled: 'quote.canceled',
+} as const;
 export const QUOTE_VALIDITY_DAYS = 30;
 
 const contentFields = {
-	contactId: { type: 'string', minLength: 1, description: 'A contact of this organization.' } as const,
+	contactId: {
+		type: 'string',
+		minLength: 1,
+		description: 'A contact of this organization.',
+	} as const,
 	items: itemsSchema,
-	validUntil: { type: 'string', format: 'date-time', description: `Defaults to ${QUOTE_VALIDITY_DAYS} days after creation.` } as const,
+	validUntil: {
+		type: 'string',
+		format: 'date-time',
+		description: `Defaults to ${QUOTE_VALIDITY_DAYS} days after creation.`,
+	} as const,
 };
 
 interface QuoteInput {
@@ -44,7 +71,11 @@ export const quoteRoutes: Route[] = [
 		tag: 'Quotes',
 		scope: 'quotes.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of quotes, oldest first (see the listOrder reading).', schema: list('Quote') },
+		response: {
+			status: 200,
+			description: 'A page of quotes, oldest first (see the listOrder reading).',
+			schema: list('Quote'),
+		},
 		errors: [400],
 		handler: ({ app, org, query }) => paginate(inListOrder(app, org.quotes.all()), query),
 	},
@@ -73,7 +104,12 @@ export const quoteRoutes: Route[] = [
 			const input = body as QuoteInput;
 			requireContact(org, input.contactId as string);
 			assertStrictItems(app, input.items);
-			const quote = createQuote(org, input.contactId as string, normalizeItems(org, input.items as ItemInput[]), input.validUntil);
+			const quote = createQuote(
+				org,
+				input.contactId as string,
+				normalizeItems(org, input.items as ItemInput[]),
+				input.validUntil,
+			);
 			app.emit(org, 'quote.created', quote);
 			return { data: quote };
 		},
@@ -95,14 +131,21 @@ export const quoteRoutes: Route[] = [
 			const quote = findOr404(org.quotes, params.id, 'Quote');
 			const input = body as QuoteInput;
 			if (input.contactId !== undefined) requireContact(org, input.contactId);
-			assertEditable('quote', quote.number, quote.status, (['contactId', 'items', 'validUntil'] as const).filter((f) => input[f] !== undefined));
+			assertEditable(
+				'quote',
+				quote.number,
+				quote.status,
+				(['contactId', 'items', 'validUntil'] as const).filter((f) => input[f] !== undefined),
+			);
 			assertStrictItems(app, input.items);
-			const target = input.status !== undefined && input.status !== quote.status ? input.status : undefined;
+			const target =
+				input.status !== undefined && input.status !== quote.status ? input.status : undefined;
 			// strict mode: the spec shows no move to canceled ("Other moves: not shown")
 			const allowed = readingsOf(app).strict
 				? QUOTE_TRANSITIONS[quote.status].filter((status) => status !== 'canceled')
 				: QUOTE_TRANSITIONS[quote.status];
-			if (target && !allowed.includes(target)) throw refusedMove('quote', quote.status, target, allowed);
+			if (target && !allowed.includes(target))
+				throw refusedMove('quote', quote.status, target, allowed);
 			if (input.contactId !== undefined) quote.contactId = input.contactId;
 			if (input.items !== undefined) {
 				quote.items = normalizeItems(org, input.items);
@@ -122,7 +165,11 @@ export const quoteRoutes: Route[] = [
 		summary: 'Delete a draft or canceled quote',
 		tag: 'Quotes',
 		scope: 'quotes.write',
-		response: { status: 200, description: 'The id of the deleted quote.', schema: single('Deleted') },
+		response: {
+			status: 200,
+			description: 'The id of the deleted quote.',
+			schema: single('Deleted'),
+		},
 		errors: [404, 422],
 		handler: ({ org, params }) => {
 			const quote = findOr404(org.quotes, params.id, 'Quote');
@@ -134,16 +181,26 @@ export const quoteRoutes: Route[] = [
 ];
 
 /** Also used by the QuoteAgent when it processes a request. */
-export function createQuote(org: OrgData, contactId: string, items: Quote['items'], validUntil?: string): Quote {
+export function createQuote(
+	org: OrgData,
+	contactId: string,
+	items: Quote['items'],
+	validUntil?: string,
+): Quote {
 	const time = now();
 	const year = Number(time.slice(0, 4));
 	return org.quotes.add({
 		id: newId('quo'),
-		number: documentNumber(org.organization.quoteNumberPrefix, year, org.nextSequence('quote', year)),
+		number: documentNumber(
+			org.organization.quoteNumberPrefix,
+			year,
+			org.nextSequence('quote', year),
+		),
 		status: 'draft',
 		contactId,
 		items,
-		validUntil: validUntil === undefined ? addDays(time, QUOTE_VALIDITY_DAYS) : toIsoTimestamp(validUntil),
+		validUntil:
+			validUntil === undefined ? addDays(time, QUOTE_VALIDITY_DAYS) : toIsoTimestamp(validUntil),
 		currency: org.organization.defaultCurrency,
 		...computeTotals(items),
 		createdAt: time,

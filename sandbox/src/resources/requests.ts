@@ -4,13 +4,21 @@ import { inListOrder } from '../readings';
 import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
 import { receivedRequest, type OrgData } from '../store';
-import { REQUEST_STATUSES, type AgentRecord, type AgentRun, type AgentType, type CustomerRequest, type JsonObject } from '../types';
+import {
+	REQUEST_STATUSES,
+	type AgentRecord,
+	type AgentRun,
+	type AgentType,
+	type CustomerRequest,
+	type JsonObject,
+} from '../types';
 import type { SandboxApp } from '../app';
 import { findOr404, now, objectBody, paginate } from './common';
 import { createQuote } from './quotes';
 
 /** Words that make a request a quote request (Dutch and English); otherwise customer care handles it. */
-export const QUOTE_WORDS = /\b(offerte|offertes|prijsopgave|prijs|prijzen|kosten|quote|quotation|price|pricing|estimate)\b/i;
+export const QUOTE_WORDS =
+	/\b(offerte|offertes|prijsopgave|prijs|prijzen|kosten|quote|quotation|price|pricing|estimate)\b/i;
 
 export function agentTypeFor(subject: string, bodyText: string): AgentType {
 	return QUOTE_WORDS.test(`${subject}\n${bodyText}`) ? 'QuoteAgent' : 'CustomerCareAgent';
@@ -22,7 +30,12 @@ const createBody = objectBody(
 		fromName: { type: ['string', 'null'], maxLength: 200 },
 		subject: { type: 'string', minLength: 1, maxLength: 500 },
 		bodyText: { type: 'string', minLength: 1, maxLength: 50_000 },
-		externalRef: { type: ['string', 'null'], minLength: 1, maxLength: 200, description: 'Unique per organization.' },
+		externalRef: {
+			type: ['string', 'null'],
+			minLength: 1,
+			maxLength: 200,
+			description: 'Unique per organization.',
+		},
 		processImmediately: { type: 'boolean', default: false },
 	},
 	['fromEmail', 'subject', 'bodyText'],
@@ -39,7 +52,9 @@ interface RequestInput {
 
 /** The active (or, failing that, paused) agent of a type; uninstalled agents never process. */
 function agentOfType(org: OrgData, type: AgentType): AgentRecord | undefined {
-	const candidates = org.agents.all().filter((a) => a.agentType === type && a.status !== 'uninstalled');
+	const candidates = org.agents
+		.all()
+		.filter((a) => a.agentType === type && a.status !== 'uninstalled');
 	return candidates.find((a) => a.status === 'active') ?? candidates[0];
 }
 
@@ -57,10 +72,16 @@ function fail(app: SandboxApp, org: OrgData, request: CustomerRequest, reason: s
 export function processRequest(app: SandboxApp, org: OrgData, request: CustomerRequest): void {
 	const type = agentTypeFor(request.subject, request.bodyText);
 	const agent = agentOfType(org, type);
-	if (!agent) return fail(app, org, request, `No ${type} is installed; the request was not processed`);
+	if (!agent)
+		return fail(app, org, request, `No ${type} is installed; the request was not processed`);
 	request.agentId = agent.id;
 	if (agent.status !== 'active') {
-		return fail(app, org, request, `Agent "${agent.name}" (${type}) is ${agent.status}; the request was not processed`);
+		return fail(
+			app,
+			org,
+			request,
+			`Agent "${agent.name}" (${type}) is ${agent.status}; the request was not processed`,
+		);
 	}
 	request.status = 'processing';
 	const startedAt = now();
@@ -93,9 +114,23 @@ export function processRequest(app: SandboxApp, org: OrgData, request: CustomerR
 			app.emit(org, 'contact.created', contact);
 		}
 		const vat = org.organization.defaultVatPercentage;
-		const quote = createQuote(org, contactId, [{ name: `Offerte: ${request.subject}`.slice(0, 200), quantity: 1, unitPrice: 0, vatPercentage: vat }]);
+		const quote = createQuote(org, contactId, [
+			{
+				name: `Offerte: ${request.subject}`.slice(0, 200),
+				quantity: 1,
+				unitPrice: 0,
+				vatPercentage: vat,
+			},
+		]);
 		const summary = `Draft quote ${quote.number} created for ${request.fromName || request.fromEmail}`;
-		output = { action: 'quote_created', quoteId: quote.id, quoteNumber: quote.number, contactId, contactCreated: !existingId, summary };
+		output = {
+			action: 'quote_created',
+			quoteId: quote.id,
+			quoteNumber: quote.number,
+			contactId,
+			contactCreated: !existingId,
+			summary,
+		};
 		request.contactId = contactId;
 		request.quoteId = quote.id;
 		app.emit(org, 'quote.created', quote);
@@ -128,7 +163,13 @@ export function processRequest(app: SandboxApp, org: OrgData, request: CustomerR
 		updatedAt: finishedAt,
 	};
 	org.runs.add(run);
-	Object.assign(request, { status: 'processed', agentRunId: run.id, output, processedAt: finishedAt, updatedAt: finishedAt });
+	Object.assign(request, {
+		status: 'processed',
+		agentRunId: run.id,
+		output,
+		processedAt: finishedAt,
+		updatedAt: finishedAt,
+	});
 	app.emit(org, 'request.processed', request);
 }
 
@@ -141,10 +182,19 @@ export const requestRoutes: Route[] = [
 		tag: 'Requests',
 		scope: 'requests.read',
 		query: { ...paginationQuery, status: { type: 'string', enum: REQUEST_STATUSES } },
-		response: { status: 200, description: 'A page of requests, oldest first (see the listOrder reading).', schema: list('Request') },
+		response: {
+			status: 200,
+			description: 'A page of requests, oldest first (see the listOrder reading).',
+			schema: list('Request'),
+		},
 		errors: [400],
 		handler: ({ app, org, query }) =>
-			paginate(inListOrder(app, org.requests.all()).filter((r) => !query.status || r.status === query.status), query),
+			paginate(
+				inListOrder(app, org.requests.all()).filter(
+					(r) => !query.status || r.status === query.status,
+				),
+				query,
+			),
 	},
 	{
 		method: 'POST',
@@ -157,14 +207,22 @@ export const requestRoutes: Route[] = [
 		tag: 'Requests',
 		scope: 'requests.write',
 		body: createBody,
-		response: { status: 201, description: 'The created request, after processing when processImmediately was true.', schema: single('Request') },
+		response: {
+			status: 201,
+			description: 'The created request, after processing when processImmediately was true.',
+			schema: single('Request'),
+		},
 		errors: [400, 409],
 		handler: ({ app, org, body }) => {
 			const input = body as unknown as RequestInput;
 			const externalRef = input.externalRef ?? null;
 			if (externalRef !== null) {
 				const other = org.requestsByExternalRef.get(externalRef);
-				if (other) throw duplicate(`A request with externalRef "${externalRef}" already exists (${other})`, 'externalRef');
+				if (other)
+					throw duplicate(
+						`A request with externalRef "${externalRef}" already exists (${other})`,
+						'externalRef',
+					);
 			}
 			const time = now();
 			const request = org.addRequest(

@@ -11,15 +11,33 @@ import { EVENT_TYPE_NAMES, EVENT_TYPES, type EventType } from '../webhooks/event
 import { deleted, findOr404, now, objectBody, paginate } from './common';
 
 const fields = {
-	name: { type: 'string', minLength: 1, maxLength: 200, description: 'Defaults to the host of url.' } as const,
-	url: { type: 'string', format: 'uri', maxLength: 2000, description: 'http or https URL that receives the deliveries.' } as const,
+	name: {
+		type: 'string',
+		minLength: 1,
+		maxLength: 200,
+		description: 'Defaults to the host of url.',
+	} as const,
+	url: {
+		type: 'string',
+		format: 'uri',
+		maxLength: 2000,
+		description: 'http or https URL that receives the deliveries.',
+	} as const,
 	events: {
 		type: 'array',
 		minItems: 1,
 		maxItems: EVENT_TYPE_NAMES.length,
-		items: { type: 'string', enum: EVENT_TYPE_NAMES, 'x-error': `a known event type (see GET /webhooks/events): ${EVENT_TYPE_NAMES.join(', ')}` },
+		items: {
+			type: 'string',
+			enum: EVENT_TYPE_NAMES,
+			'x-error': `a known event type (see GET /webhooks/events): ${EVENT_TYPE_NAMES.join(', ')}`,
+		},
 	} as const,
-	active: { type: 'boolean', default: true, description: 'false pauses deliveries, true resumes them.' } as const,
+	active: {
+		type: 'boolean',
+		default: true,
+		description: 'false pauses deliveries, true resumes them.',
+	} as const,
 };
 
 interface WebhookInput {
@@ -40,7 +58,11 @@ function listOrPage<T>(app: object, records: T[], query: Record<string, unknown>
 /** 409 when another subscription of the organization has the same url and the same name. */
 function assertUnique(org: OrgData, name: string, url: string, selfId?: string): void {
 	const other = org.webhooks.all().find((w) => w.id !== selfId && w.url === url && w.name === name);
-	if (other) throw duplicate(`A webhook subscription named "${name}" for this url already exists (${other.id})`, 'url');
+	if (other)
+		throw duplicate(
+			`A webhook subscription named "${name}" for this url already exists (${other.id})`,
+			'url',
+		);
 }
 
 export const webhookRoutes: Route[] = [
@@ -53,7 +75,11 @@ export const webhookRoutes: Route[] = [
 		tag: 'Webhooks',
 		scope: 'webhooks.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'A page of subscriptions, oldest first.', schema: list('Webhook') },
+		response: {
+			status: 200,
+			description: 'A page of subscriptions, oldest first.',
+			schema: list('Webhook'),
+		},
 		errors: [400],
 		handler: ({ app, org, query }) => listOrPage(app, org.webhooks.all().map(webhookView), query),
 	},
@@ -66,7 +92,11 @@ export const webhookRoutes: Route[] = [
 		tag: 'Webhooks',
 		scope: 'webhooks.write',
 		body: objectBody(fields, ['url', 'events']),
-		response: { status: 201, description: 'The subscription with its signing secret.', schema: single('WebhookCreated') },
+		response: {
+			status: 201,
+			description: 'The subscription with its signing secret.',
+			schema: single('WebhookCreated'),
+		},
 		errors: [400, 409],
 		handler: ({ org, body }) => {
 			const input = body as WebhookInput;
@@ -88,7 +118,18 @@ export const webhookRoutes: Route[] = [
 			org.webhooks.add(webhook);
 			const { signingSecret } = webhook;
 			const view = webhookView(webhook);
-			return { data: { id: view.id, name: view.name, url: view.url, events: view.events, active: view.active, signingSecret, createdAt: view.createdAt, updatedAt: view.updatedAt } };
+			return {
+				data: {
+					id: view.id,
+					name: view.name,
+					url: view.url,
+					events: view.events,
+					active: view.active,
+					signingSecret,
+					createdAt: view.createdAt,
+					updatedAt: view.updatedAt,
+				},
+			};
 		},
 	},
 	{
@@ -99,9 +140,18 @@ export const webhookRoutes: Route[] = [
 		tag: 'Webhooks',
 		scope: 'webhooks.read',
 		query: paginationQuery,
-		response: { status: 200, description: 'The event types with what emits each.', schema: list('EventType') },
+		response: {
+			status: 200,
+			description: 'The event types with what emits each.',
+			schema: list('EventType'),
+		},
 		errors: [400],
-		handler: ({ app, query }) => listOrPage(app, EVENT_TYPES.map(({ type, description }) => ({ type, description })), query),
+		handler: ({ app, query }) =>
+			listOrPage(
+				app,
+				EVENT_TYPES.map(({ type, description }) => ({ type, description })),
+				query,
+			),
 	},
 	{
 		method: 'GET',
@@ -110,9 +160,15 @@ export const webhookRoutes: Route[] = [
 		summary: 'Get a webhook subscription',
 		tag: 'Webhooks',
 		scope: 'webhooks.read',
-		response: { status: 200, description: 'The subscription (without secret).', schema: single('Webhook') },
+		response: {
+			status: 200,
+			description: 'The subscription (without secret).',
+			schema: single('Webhook'),
+		},
 		errors: [404],
-		handler: ({ org, params }) => ({ data: webhookView(findOr404(org.webhooks, params.id, 'Webhook')) }),
+		handler: ({ org, params }) => ({
+			data: webhookView(findOr404(org.webhooks, params.id, 'Webhook')),
+		}),
 	},
 	{
 		method: 'PATCH',
@@ -122,7 +178,11 @@ export const webhookRoutes: Route[] = [
 		tag: 'Webhooks',
 		scope: 'webhooks.write',
 		body: objectBody(fields),
-		response: { status: 200, description: 'The subscription (without secret).', schema: single('Webhook') },
+		response: {
+			status: 200,
+			description: 'The subscription (without secret).',
+			schema: single('Webhook'),
+		},
 		errors: [400, 404, 409],
 		handler: ({ org, params, body }) => {
 			const webhook = findOr404(org.webhooks, params.id, 'Webhook');
@@ -144,7 +204,11 @@ export const webhookRoutes: Route[] = [
 		description: 'Deliveries not yet made to it are dropped.',
 		tag: 'Webhooks',
 		scope: 'webhooks.write',
-		response: { status: 200, description: 'The id of the deleted subscription.', schema: single('Deleted') },
+		response: {
+			status: 200,
+			description: 'The id of the deleted subscription.',
+			schema: single('Deleted'),
+		},
 		errors: [404],
 		handler: ({ org, params }) => {
 			const webhook = findOr404(org.webhooks, params.id, 'Webhook');
@@ -163,12 +227,23 @@ export const webhookRoutes: Route[] = [
 		tag: 'Webhooks',
 		scope: 'webhooks.write',
 		body: objectBody({ eventType: { type: 'string', enum: EVENT_TYPE_NAMES } }, ['eventType']),
-		response: { status: 200, description: 'The outcome of the attempt.', schema: single('TestDelivery') },
+		response: {
+			status: 200,
+			description: 'The outcome of the attempt.',
+			schema: single('TestDelivery'),
+		},
 		errors: [400, 404],
 		handler: async ({ app, org, params, body }) => {
 			const webhook = findOr404(org.webhooks, params.id, 'Webhook');
 			const attempt = await app.sendTestEvent(org, webhook.id, body.eventType as EventType);
-			return { data: { delivered: attempt.success, statusCode: attempt.statusCode, error: attempt.error, eventId: attempt.eventId } };
+			return {
+				data: {
+					delivered: attempt.success,
+					statusCode: attempt.statusCode,
+					error: attempt.error,
+					eventId: attempt.eventId,
+				},
+			};
 		},
 	},
 ];

@@ -18,7 +18,12 @@ export interface DeliveryContract {
 }
 
 export function defaultContract(form: SigningConfig['form'] = 'standard'): DeliveryContract {
-	return { signing: { form }, typeField: 'type', typeHeader: 'X-Business-Ops-Event', dataField: 'data' };
+	return {
+		signing: { form },
+		typeField: 'type',
+		typeHeader: 'X-Business-Ops-Event',
+		dataField: 'data',
+	};
 }
 
 const HEADER_NAME = { type: 'string', pattern: '^[A-Za-z0-9-]{1,64}$' } as const;
@@ -42,7 +47,10 @@ export const contractSchema: Schema = {
 				rotate: { type: 'boolean' },
 			},
 		},
-		typeField: { type: ['string', 'null'], pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$' },
+		typeField: {
+			type: ['string', 'null'],
+			pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$',
+		},
 		typeHeader: { type: 'string', pattern: '^[A-Za-z0-9-]{0,64}$' },
 		dataField: { type: 'string', enum: ['data', 'payload'] },
 	},
@@ -57,7 +65,10 @@ export interface EventFields {
 }
 
 /** The body of a delivery under the contract: `{ id, <type field>, timestamp, test?, <data field> }`. */
-export function eventPayload(contract: DeliveryContract, event: EventFields): Record<string, unknown> {
+export function eventPayload(
+	contract: DeliveryContract,
+	event: EventFields,
+): Record<string, unknown> {
 	const payload: Record<string, unknown> = { id: event.id };
 	if (contract.typeField !== null) {
 		const path = contract.typeField.split('.');

@@ -127,7 +127,12 @@ export class DeliveryService {
 		}
 	}
 
-	private scheduleRetry(event: PreparedEvent, target: DeliveryTarget, attempt: number, generation: number): void {
+	private scheduleRetry(
+		event: PreparedEvent,
+		target: DeliveryTarget,
+		attempt: number,
+		generation: number,
+	): void {
 		if (attempt > this.options.attempts) return;
 		this.track(1);
 		const delay = this.options.baseDelayMs * 2 ** (attempt - 2);
@@ -138,7 +143,8 @@ export class DeliveryService {
 					try {
 						if (generation !== this.generation || !this.options.stillWanted(target, event)) return;
 						const result = await this.attempt(event, target, attempt, generation);
-						if (result && !result.success) this.scheduleRetry(event, target, attempt + 1, generation);
+						if (result && !result.success)
+							this.scheduleRetry(event, target, attempt + 1, generation);
 					} finally {
 						this.track(-1);
 					}

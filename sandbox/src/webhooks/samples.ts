@@ -15,32 +15,84 @@ export function sampleRecord(org: OrgData, resource: EventResource): unknown {
 	const currency = org.organization.defaultCurrency;
 	switch (resource) {
 		case 'contact':
-			return last(org.contacts.all()) ?? {
-				id: contactId, name: 'Voorbeeld B.V.', email: 'info@voorbeeld.nl', phone: '+31 30 123 4567', kvkNumber: '12345678',
-				type: 'business', billingCountry: 'NL', createdAt: SAMPLE_TIME, updatedAt: SAMPLE_TIME,
-			};
+			return (
+				last(org.contacts.all()) ?? {
+					id: contactId,
+					name: 'Voorbeeld B.V.',
+					email: 'info@voorbeeld.nl',
+					phone: '+31 30 123 4567',
+					kvkNumber: '12345678',
+					type: 'business',
+					billingCountry: 'NL',
+					createdAt: SAMPLE_TIME,
+					updatedAt: SAMPLE_TIME,
+				}
+			);
 		case 'quote':
-			return last(org.quotes.all()) ?? {
-				id: stableId('quo', 'sample'), number: `${org.organization.quoteNumberPrefix}2026-0001`, status: 'approved', contactId, items,
-				validUntil: '2026-02-01T09:00:00.000Z', currency, ...computeTotals(items), createdAt: SAMPLE_TIME, updatedAt: SAMPLE_TIME,
-			};
+			return (
+				last(org.quotes.all()) ?? {
+					id: stableId('quo', 'sample'),
+					number: `${org.organization.quoteNumberPrefix}2026-0001`,
+					status: 'approved',
+					contactId,
+					items,
+					validUntil: '2026-02-01T09:00:00.000Z',
+					currency,
+					...computeTotals(items),
+					createdAt: SAMPLE_TIME,
+					updatedAt: SAMPLE_TIME,
+				}
+			);
 		case 'invoice':
-			return last(org.invoices.all()) ?? {
-				id: stableId('inv', 'sample'), number: `${org.organization.invoiceNumberPrefix}2026-0001`, status: 'sent', contactId, items,
-				issueDate: '2026-01-01', dueDate: '2026-01-31', currency, ...computeTotals(items), createdAt: SAMPLE_TIME, updatedAt: SAMPLE_TIME,
-			};
+			return (
+				last(org.invoices.all()) ?? {
+					id: stableId('inv', 'sample'),
+					number: `${org.organization.invoiceNumberPrefix}2026-0001`,
+					status: 'sent',
+					contactId,
+					items,
+					issueDate: '2026-01-01',
+					dueDate: '2026-01-31',
+					currency,
+					...computeTotals(items),
+					createdAt: SAMPLE_TIME,
+					updatedAt: SAMPLE_TIME,
+				}
+			);
 		case 'request':
-			return last(org.requests.all()) ?? {
-				id: stableId('req', 'sample'), fromEmail: 'klant@voorbeeld.nl', fromName: 'Klant', subject: 'Offerte gevraagd', bodyText: 'Graag een offerte.',
-				externalRef: null, status: 'new', agentId: null, agentRunId: null, contactId: null, quoteId: null, output: null, failureReason: null,
-				processedAt: null, createdAt: SAMPLE_TIME, updatedAt: SAMPLE_TIME,
-			};
+			return (
+				last(org.requests.all()) ?? {
+					id: stableId('req', 'sample'),
+					fromEmail: 'klant@voorbeeld.nl',
+					fromName: 'Klant',
+					subject: 'Offerte gevraagd',
+					bodyText: 'Graag een offerte.',
+					externalRef: null,
+					status: 'new',
+					agentId: null,
+					agentRunId: null,
+					contactId: null,
+					quoteId: null,
+					output: null,
+					failureReason: null,
+					processedAt: null,
+					createdAt: SAMPLE_TIME,
+					updatedAt: SAMPLE_TIME,
+				}
+			);
 		case 'agent': {
 			const agent = org.agents.all()[0];
-			return agent ? agentView(agent) : {
-				id: stableId('agt', 'sample'), name: 'Offerte-assistent', agentType: 'QuoteAgent', status: 'paused', description: '',
-				createdAt: SAMPLE_TIME, updatedAt: SAMPLE_TIME,
-			};
+			return agent
+				? agentView(agent)
+				: {
+						id: stableId('agt', 'sample'),
+						name: 'Offerte-assistent',
+						agentType: 'QuoteAgent',
+						status: 'paused',
+						description: '',
+						createdAt: SAMPLE_TIME,
+						updatedAt: SAMPLE_TIME,
+					};
 		}
 	}
 }

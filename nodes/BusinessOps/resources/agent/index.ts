@@ -62,7 +62,8 @@ export const agentDescription: INodeProperties[] = [
 				name: 'Update Autonomy',
 				value: 'updateAutonomy',
 				action: 'Update the autonomy of an agent',
-				description: 'Change which agent actions wait for user approval and which run automatically',
+				description:
+					'Change which agent actions wait for user approval and which run automatically',
 				routing: { request: { method: 'PATCH', url: `${agentUrl}/autonomy` } },
 			},
 		],

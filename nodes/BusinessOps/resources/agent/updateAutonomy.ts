@@ -6,7 +6,13 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { booleanRule, numberRule, operationFields, sendStep, valueToSend } from '../../shared/fields';
+import {
+	booleanRule,
+	numberRule,
+	operationFields,
+	sendStep,
+	valueToSend,
+} from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 import { asOption, asText } from '../../../shared/typing';
 import { invalidInput, isEmptyValue } from '../../shared/validation';
@@ -16,7 +22,8 @@ const autonomyModeOptions: INodePropertyOptions[] = [
 	{
 		name: 'Automatic After Approvals',
 		value: 'auto_after_approvals',
-		description: 'An action runs automatically once users have approved that action type a number of times',
+		description:
+			'An action runs automatically once users have approved that action type a number of times',
 	},
 	{
 		name: 'Automatic Instantly',
@@ -50,24 +57,45 @@ const CLEAR_OVERRIDES: INodeProperties = {
 	name: 'clearActionOverrides',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to remove every action override, so that every action follows the default mode',
+	description:
+		'Whether to remove every action override, so that every action follows the default mode',
 };
 
-function checkedMode(ctx: IExecuteSingleFunctions, field: string, parameter: string, value: unknown, of = ''): string {
+function checkedMode(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	parameter: string,
+	value: unknown,
+	of = '',
+): string {
 	const typed = asOption(value, MODES);
 	if ('value' in typed) return typed.value as string;
-	throw invalidInput(ctx, field, `"${String(value)}"${of} is not a mode; use ${MODES.join(', ')}`, '', parameter);
+	throw invalidInput(
+		ctx,
+		field,
+		`"${String(value)}"${of} is not a mode; use ${MODES.join(', ')}`,
+		'',
+		parameter,
+	);
 }
 
 /** The rows of Action Overrides as `{ "<action>": { "mode": "<mode>" } }`, or undefined when there are none. */
-function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode: string }> | undefined {
+function actionOverridesOf(
+	ctx: IExecuteSingleFunctions,
+): Record<string, { mode: string }> | undefined {
 	const rows = ctx.getNodeParameter('actionOverrides.override', []) as IDataObject[];
 	if (rows.length === 0) return undefined;
 	const seen = new Set<string>();
 	const entries = rows.map((row, index): [string, { mode: string }] => {
 		const typed = isEmptyValue(row.action) ? { value: '' } : asText(row.action);
 		if (!('value' in typed)) {
-			throw invalidInput(ctx, 'Action Overrides', `the action name of override ${index + 1} ${typed.problem}`, '', 'actionOverrides');
+			throw invalidInput(
+				ctx,
+				'Action Overrides',
+				`the action name of override ${index + 1} ${typed.problem}`,
+				'',
+				'actionOverrides',
+			);
 		}
 		const action = String(typed.value).trim();
 		if (action === '') {
@@ -80,10 +108,27 @@ function actionOverridesOf(ctx: IExecuteSingleFunctions): Record<string, { mode:
 			);
 		}
 		if (seen.has(action)) {
-			throw invalidInput(ctx, 'Action Overrides', `"${action}" is listed more than once; give each action one mode`, '', 'actionOverrides');
+			throw invalidInput(
+				ctx,
+				'Action Overrides',
+				`"${action}" is listed more than once; give each action one mode`,
+				'',
+				'actionOverrides',
+			);
 		}
 		seen.add(action);
-		return [action, { mode: checkedMode(ctx, 'Action Overrides', 'actionOverrides', row.mode, ` (mode of "${action}")`) }];
+		return [
+			action,
+			{
+				mode: checkedMode(
+					ctx,
+					'Action Overrides',
+					'actionOverrides',
+					row.mode,
+					` (mode of "${action}")`,
+				),
+			},
+		];
 	});
 	// fromEntries keeps every name an own property, even one such as "__proto__"
 	return Object.fromEntries(entries);
@@ -102,10 +147,18 @@ async function buildAutonomyBody(
 	if (!isEmptyValue(defaultMode) && 'problem' in asOption(defaultMode, [KEEP_CURRENT])) {
 		body.defaultMode = checkedMode(this, 'Default Mode', 'defaultMode', defaultMode);
 	}
-	const clear = valueToSend(this, CLEAR_OVERRIDES, booleanRule, this.getNodeParameter(CLEAR_OVERRIDES.name, false));
+	const clear = valueToSend(
+		this,
+		CLEAR_OVERRIDES,
+		booleanRule,
+		this.getNodeParameter(CLEAR_OVERRIDES.name, false),
+	);
 	const actionOverrides = clear === true ? {} : actionOverridesOf(this);
 	if (actionOverrides) body.actionOverrides = actionOverrides;
-	const modes = [body.defaultMode, ...Object.values(actionOverrides ?? {}).map((override) => override.mode)];
+	const modes = [
+		body.defaultMode,
+		...Object.values(actionOverrides ?? {}).map((override) => override.mode),
+	];
 	if (modes.includes('auto_after_approvals')) {
 		const count = this.getNodeParameter(APPROVALS_COUNT.name, undefined);
 		const sent = valueToSend(this, APPROVALS_COUNT, numberRule('nonNegativeInteger'), count);
@@ -125,64 +178,68 @@ async function buildAutonomyBody(
 }
 
 /** PATCH /agents/{id}/autonomy `{ defaultMode?, autoAfterApprovalsCount?, actionOverrides? }`, built by buildAutonomyBody. */
-export const agentUpdateAutonomyFields: INodeProperties[] = operationFields('agent', 'updateAutonomy', [
-	recordPicker('agent'),
-	{
-		displayName: 'Default Mode',
-		name: 'defaultMode',
-		type: 'options',
-		options: [
-			...autonomyModeOptions,
-			{
-				name: 'Keep Current Mode',
-				value: KEEP_CURRENT,
-				description: 'Leave the default mode as it is and change only the action overrides',
-			},
-		].sort((a, b) => a.name.localeCompare(b.name)),
-		default: KEEP_CURRENT,
-		description:
-			'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
-		routing: { send: { preSend: [sendStep(buildAutonomyBody)] } },
-	},
-	APPROVALS_COUNT,
-	CLEAR_OVERRIDES,
-	{
-		displayName: 'Action Overrides',
-		name: 'actionOverrides',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Action Override',
-		default: {},
-		description:
-			'Modes for single actions that differ from the default mode. List every override the agent should have, since the list replaces the current ones; leave it empty to keep the current overrides.',
-		// Hidden only when Clear Action Overrides is the boolean true: saved as the text "false" (or
-		// given by an expression) the rows stay readable, and buildAutonomyBody reads the typed value.
-		displayOptions: { hide: { clearActionOverrides: [true] } },
-		options: [
-			{
-				displayName: 'Override',
-				name: 'override',
-				values: [
-					{
-						displayName: 'Action Name',
-						name: 'action',
-						type: 'string',
-						required: true,
-						default: '',
-						placeholder: 'e.g. send_invoice',
-						description: 'Name of the agent action this mode applies to',
-					},
-					{
-						displayName: 'Mode',
-						name: 'mode',
-						type: 'options',
-						options: autonomyModeOptions,
-						required: true,
-						default: 'manual',
-						description: 'How the agent handles this action',
-					},
-				],
-			},
-		],
-	},
-]);
+export const agentUpdateAutonomyFields: INodeProperties[] = operationFields(
+	'agent',
+	'updateAutonomy',
+	[
+		recordPicker('agent'),
+		{
+			displayName: 'Default Mode',
+			name: 'defaultMode',
+			type: 'options',
+			options: [
+				...autonomyModeOptions,
+				{
+					name: 'Keep Current Mode',
+					value: KEEP_CURRENT,
+					description: 'Leave the default mode as it is and change only the action overrides',
+				},
+			].sort((a, b) => a.name.localeCompare(b.name)),
+			default: KEEP_CURRENT,
+			description:
+				'How the agent handles actions that have no override. To change only the approvals count, choose Automatic After Approvals again.',
+			routing: { send: { preSend: [sendStep(buildAutonomyBody)] } },
+		},
+		APPROVALS_COUNT,
+		CLEAR_OVERRIDES,
+		{
+			displayName: 'Action Overrides',
+			name: 'actionOverrides',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Action Override',
+			default: {},
+			description:
+				'Modes for single actions that differ from the default mode. List every override the agent should have, since the list replaces the current ones; leave it empty to keep the current overrides.',
+			// Hidden only when Clear Action Overrides is the boolean true: saved as the text "false" (or
+			// given by an expression) the rows stay readable, and buildAutonomyBody reads the typed value.
+			displayOptions: { hide: { clearActionOverrides: [true] } },
+			options: [
+				{
+					displayName: 'Override',
+					name: 'override',
+					values: [
+						{
+							displayName: 'Action Name',
+							name: 'action',
+							type: 'string',
+							required: true,
+							default: '',
+							placeholder: 'e.g. send_invoice',
+							description: 'Name of the agent action this mode applies to',
+						},
+						{
+							displayName: 'Mode',
+							name: 'mode',
+							type: 'options',
+							options: autonomyModeOptions,
+							required: true,
+							default: 'manual',
+							description: 'How the agent handles this action',
+						},
+					],
+				},
+			],
+		},
+	],
+);

@@ -35,7 +35,9 @@ export const agentRunDescription: INodeProperties[] = [
 	// the agent, then one of its runs: the run picker lists the runs of the agent chosen here
 	...operationFields('agentRun', 'get', [
 		recordPicker('agent'),
-		recordPicker('agentRun', { description: 'Run of the chosen agent; the list shows the runs of that agent' }),
+		recordPicker('agentRun', {
+			description: 'Run of the chosen agent; the list shows the runs of that agent',
+		}),
 	]),
 	...operationFields('agentRun', 'getAll', [
 		recordPicker('agent'),

@@ -14,7 +14,10 @@ export const optionalContactFields: INodeProperties[] = [
 		},
 		{ trim: true, upperCase: true },
 	),
-	textField({ displayName: 'Email', name: 'email', default: '', placeholder: 'name@email.com' }, { trim: true, check: 'email' }),
+	textField(
+		{ displayName: 'Email', name: 'email', default: '', placeholder: 'name@email.com' },
+		{ trim: true, check: 'email' },
+	),
 	textField({
 		displayName: 'KvK Number',
 		name: 'kvkNumber',
@@ -22,7 +25,12 @@ export const optionalContactFields: INodeProperties[] = [
 		placeholder: 'e.g. 12345678',
 		description: 'Chamber of Commerce (Kamer van Koophandel) registration number',
 	}),
-	textField({ displayName: 'Phone', name: 'phone', default: '', placeholder: 'e.g. +31 20 123 4567' }),
+	textField({
+		displayName: 'Phone',
+		name: 'phone',
+		default: '',
+		placeholder: 'e.g. +31 20 123 4567',
+	}),
 	optionsField(
 		{
 			displayName: 'Type',
@@ -30,8 +38,16 @@ export const optionalContactFields: INodeProperties[] = [
 			// the spec names only `business` and does not show the full list, so these are suggestions;
 			// an expression sends any other value as given, and the API decides
 			options: [
-				{ name: 'Business', value: 'business', description: 'A business (the value the API documentation names)' },
-				{ name: 'Individual', value: 'individual', description: 'A private person (not in the API documentation)' },
+				{
+					name: 'Business',
+					value: 'business',
+					description: 'A business (the value the API documentation names)',
+				},
+				{
+					name: 'Individual',
+					value: 'individual',
+					description: 'A private person (not in the API documentation)',
+				},
 			],
 			default: 'business',
 			description:

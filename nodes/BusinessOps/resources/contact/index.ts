@@ -67,7 +67,10 @@ export const contactDescription: INodeProperties[] = [
 	// PATCH /contacts/{id}: only the fields the user adds
 	...operationFields('contact', 'update', [
 		recordPicker('contact'),
-		updateFields([textField({ displayName: 'Name', name: 'name', default: '' }), ...optionalContactFields]),
+		updateFields([
+			textField({ displayName: 'Name', name: 'name', default: '' }),
+			...optionalContactFields,
+		]),
 	]),
 	...contactUpsertFields,
 ];

@@ -10,7 +10,15 @@ import { INVOICE_STATUSES, invoiceUpdateFields } from './update';
 const invoiceUrl = `=/invoices/${idPath('invoiceId')}`;
 
 /** What Simplify keeps of an invoice (Get and Get Many). */
-const INVOICE_SIMPLE_KEYS = ['id', 'number', 'status', 'contactId', 'total', 'issueDate', 'dueDate'];
+const INVOICE_SIMPLE_KEYS = [
+	'id',
+	'number',
+	'status',
+	'contactId',
+	'total',
+	'issueDate',
+	'dueDate',
+];
 
 export const invoiceDescription: INodeProperties[] = [
 	{
@@ -81,7 +89,10 @@ export const invoiceDescription: INodeProperties[] = [
 	},
 	...invoiceCreateFields,
 	...operationFields('invoice', 'delete', [recordPicker('invoice')]),
-	...operationFields('invoice', 'get', [recordPicker('invoice'), simplifyField(INVOICE_SIMPLE_KEYS)]),
+	...operationFields('invoice', 'get', [
+		recordPicker('invoice'),
+		simplifyField(INVOICE_SIMPLE_KEYS),
+	]),
 	...operationFields('invoice', 'getAll', [...getManyFields(), simplifyField(INVOICE_SIMPLE_KEYS)]),
 	...operationFields('invoice', 'markAsPaid', [recordPicker('invoice')]),
 	...operationFields('invoice', 'send', [recordPicker('invoice')]),

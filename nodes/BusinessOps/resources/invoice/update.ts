@@ -6,7 +6,16 @@ import { lineItemsUpdateFields } from '../../shared/lineItems';
 import { contactField, recordPicker } from '../../shared/pickers';
 
 /** The spec's invoice statuses (section 3), for Update Status and Update's Status. */
-export const INVOICE_STATUSES = ['draft', 'finalized', 'sent', 'viewed', 'paid', 'overdue', 'in_collection', 'written_off'];
+export const INVOICE_STATUSES = [
+	'draft',
+	'finalized',
+	'sent',
+	'viewed',
+	'paid',
+	'overdue',
+	'in_collection',
+	'written_off',
+];
 
 /** PATCH /invoices/{id}: only the fields the user adds, content and/or a status in one request. */
 export const invoiceUpdateFields: INodeProperties[] = operationFields('invoice', 'update', [
@@ -18,7 +27,8 @@ export const invoiceUpdateFields: INodeProperties[] = operationFields('invoice',
 			{
 				displayName: 'Due Date',
 				name: 'dueDate',
-				description: 'Date by which the invoice must be paid, sent as dueDate with only the date (a field the API documentation does not list)',
+				description:
+					'Date by which the invoice must be paid, sent as dueDate with only the date (a field the API documentation does not list)',
 			},
 			toCalendarDate,
 		),

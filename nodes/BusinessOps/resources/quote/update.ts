@@ -15,7 +15,8 @@ export const quoteUpdateFields: INodeProperties[] = operationFields('quote', 'up
 			{
 				displayName: 'Valid Until',
 				name: 'validUntil',
-				description: "Until when the customer can accept the quote, sent as a UTC timestamp. A time without a zone is read in the workflow's time zone.",
+				description:
+					"Until when the customer can accept the quote, sent as a UTC timestamp. A time without a zone is read in the workflow's time zone.",
 			},
 			toUtcTimestamp,
 		),

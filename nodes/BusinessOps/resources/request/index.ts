@@ -42,7 +42,9 @@ export const requestDescription: INodeProperties[] = [
 	...operationFields('request', 'get', [recordPicker('request')]),
 	...operationFields('request', 'getAll', [
 		...getManyFields(),
-		filtersField([statusFilter(['new', 'processing', 'processed', 'failed', 'archived'], 'requests')]),
+		filtersField([
+			statusFilter(['new', 'processing', 'processed', 'failed', 'archived'], 'requests'),
+		]),
 		// a request carries the customer's text and the agent-run output
 		simplifyField(['id', 'status', 'fromEmail', 'fromName', 'subject', 'externalRef', 'createdAt']),
 	]),

@@ -20,7 +20,9 @@ export function eventsField(own: Partial<Declaration> = {}): INodeProperties {
 		(_ctx, value) => {
 			const read = eventNamesOf(value);
 			if ('problem' in read) return read;
-			return read.events.length === 0 ? { problem: 'choose at least one event type' } : { value: read.events };
+			return read.events.length === 0
+				? { problem: 'choose at least one event type' }
+				: { value: read.events };
 		},
 	);
 }

@@ -1,7 +1,13 @@
 import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../../../shared/api/pages';
-import { booleanField, operationFields, optionsField, textField, updateFields } from '../../shared/fields';
+import {
+	booleanField,
+	operationFields,
+	optionsField,
+	textField,
+	updateFields,
+} from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
 import { listRouting } from '../../shared/routingSeam';
@@ -35,7 +41,8 @@ export const webhookDescription: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				action: 'Create a webhook',
-				description: 'Subscribe a URL to events; the answer holds the signing secret, shown only this once',
+				description:
+					'Subscribe a URL to events; the answer holds the signing secret, shown only this once',
 				routing: {
 					request: { method: 'POST', url: '/webhooks' },
 					output: { postReceive: [addSigningSecretNote] },
@@ -102,7 +109,10 @@ export const webhookDescription: INodeProperties[] = [
 				displayName: 'Event Type Name or ID',
 				name: 'eventType',
 				// Loaded again once the webhook is picked: by then n8n has given a newly added node its credential.
-				typeOptions: { loadOptionsMethod: 'getEventTypes', loadOptionsDependsOn: ['webhookId.value'] },
+				typeOptions: {
+					loadOptionsMethod: 'getEventTypes',
+					loadOptionsDependsOn: ['webhookId.value'],
+				},
 				required: true,
 				default: '',
 				description:
@@ -122,7 +132,12 @@ export const webhookDescription: INodeProperties[] = [
 				description: 'Whether deliveries are sent: off pauses the subscription, on resumes it',
 			}),
 			eventsField(),
-			textField({ displayName: 'Name', name: 'name', default: '', description: 'Name of the subscription' }),
+			textField({
+				displayName: 'Name',
+				name: 'name',
+				default: '',
+				description: 'Name of the subscription',
+			}),
 			urlField(),
 		]),
 	]),
