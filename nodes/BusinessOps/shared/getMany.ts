@@ -37,7 +37,7 @@ const LIMIT: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: 50,
 	description: 'Max number of results to return',
-	hint: 'Read in one pass: a record another client creates or deletes meanwhile may leave a record out or return one twice. Return All reads the list again instead.',
+	hint: 'Reads only the pages it needs. When the list changes while it is read, it is read again, up to 3 reads in all, then fails.',
 };
 
 const limitRule = numberRule('positiveInteger');
