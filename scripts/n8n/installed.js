@@ -29,7 +29,7 @@ async function publishPackage(o = {}) {
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-pack-'));
 	const packed = packPackage({ outDir: workDir, build: o.build !== false });
 	log(
-		`packed ${path.basename(packed.file)} (${(packed.size / 1024).toFixed(1)} kB, ${packed.files.length} files)`,
+		`packed ${path.basename(packed.file)} (${(packed.size / 1000).toFixed(1)} kB, ${packed.files.length} files)`,
 	);
 	let registry;
 	try {
