@@ -139,7 +139,6 @@ module.exports = {
 	ensureRuntime: install.ensureRuntime,
 	runtimeDir: install.runtimeDir,
 	isRuntimeInstalled: install.isInstalled,
-	takeLock: install.takeLock,
 	publishPackage: installed.publishPackage,
 	startN8nWithPackage: installed.startN8nWithPackage,
 	waitForNodeTypes: installed.waitForNodeTypes,

@@ -293,7 +293,6 @@ function ensureRuntime(options = {}) {
 }
 
 module.exports = {
-	takeLock,
 	ensureRuntime,
 	runtimeDir,
 	isInstalled,
