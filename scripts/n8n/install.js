@@ -214,7 +214,12 @@ function ensureRuntime(options = {}) {
 			const done = path.join(work, STEP_DONE(name));
 			if (fs.existsSync(done)) return log(`${label}: done by an earlier try, kept`);
 			log(`${label}… [${secs()}]`);
-			fn();
+			try {
+				fn();
+			} catch (e) {
+				e.message += `\n(what finished so far is kept in ${work}: the next run resumes at this step)`;
+				throw e;
+			}
 			fs.writeFileSync(done, '');
 		};
 		log(
