@@ -71,7 +71,7 @@ async function checkMachine(ports) {
 		process.exit(1);
 	}
 	say(
-		`machine checked: Node.js ${process.version}, ${toInstall.length ? `to install: ${toInstall.map((p) => PIECES[p].what).join(', ')} (build tools and disk present)` : 'everything installed'}`,
+		`machine checked: Node.js ${process.version}, ${toInstall.length ? `to install: ${toInstall.map((p) => `${PIECES[p].what} ${(PIECES[p].bytes / 1e9).toFixed(1)} GB`).join(', ')} (build tools and disk present)` : 'everything installed'}`,
 	);
 	for (const [name, port] of Object.entries(ports))
 		if (await portTaken(port))
