@@ -8,8 +8,10 @@
 //
 // The e2e run on n8n 2.41 runs beside a lane of the e2e on n8n 1.123, the browser phase and the queue
 // e2e: each run has its own sandbox, registry, n8n and temp folders, and most of their time is spent
-// waiting for n8n (schedules, restarts, deadlines), so two cores serve both lanes. The second lane
-// prints each phase's output whole when the phase ends.
+// waiting for n8n (schedules, restarts, deadlines), so two cores serve both lanes. Each run builds
+// and packs the package in its own copy of the sources (scripts/n8n/pack.js), so no lane removes
+// or reads the dist/ of another, nor the repo's. The second lane prints each phase's output whole
+// when the phase ends.
 //
 //   node scripts/test-all.js                 everything
 //   node scripts/test-all.js lint e2e-queue  only the named phases (names as in the table)

@@ -186,7 +186,7 @@ async function publishedTrigger(ctx, name, options) {
 	return {
 		workflowId: wf.id,
 		url: sub.url,
-		secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin),
+		secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin, ctx.pkg.root),
 	};
 }
 
