@@ -502,6 +502,30 @@ describe('the budgets of the process', () => {
 	});
 });
 
+describe("a key's window on the harness's clock", () => {
+	afterEach(() => realClock());
+	const total = (clock: ManualClock) => clock.waits.reduce((a, b) => a + b, 0);
+
+	test('after a 429 with Retry-After: 0, the next request on the key waits at least 1 s', async () => {
+		const clock = manualClock();
+		const budget = budgetFor(budgetKeyOf(`svc_${'z'.repeat(32)}`), 10);
+		(await budget.take()).refused(0);
+		(await budget.take()).answered(); // another workflow on the key
+		expect(total(clock)).toBeGreaterThanOrEqual(1000);
+	});
+
+	test('requests answered 10 s after sending hold their places a window after the answers, not the sends', async () => {
+		const clock = manualClock();
+		const budget = budgetFor(budgetKeyOf(`svc_${'s'.repeat(32)}`), 2);
+		const slots = [await budget.take(), await budget.take()];
+		clock.advance(10_000);
+		for (const slot of slots) slot.answered();
+		clock.advance(50_001); // a window after the sends
+		(await budget.take()).answered();
+		expect(clock.elapsed()).toBe(70_000);
+	});
+});
+
 describe('two credentials on one key, through the node', () => {
 	const API = 'https://api.business-ops.test';
 	const node = loadNodeType(new BusinessOps());
