@@ -46,15 +46,13 @@ interface Memory {
 export const MAX_REPEAT_IDS = 10_000;
 /** What an entry weighs beside its ids; the memory holds this many ids' weight in all (about 100 MB at most). */
 const ENTRY_WEIGHT = 100;
-export const MEMORY_WEIGHT = 1_000_000;
+const MEMORY_WEIGHT = 1_000_000;
 const memory = new BoundedMap<string, Memory>(
 	MEMORY_WEIGHT,
 	(entry) => ENTRY_WEIGHT + (entry.repeats?.size ?? 0),
 );
 /** The log times of triggers without an entry: a refusal never creates, refreshes or evicts one. */
 const unknownLogs = new BoundedMap<string, Map<string, number>>(10_000);
-
-export const rememberedWeight = (): number => memory.weight;
 
 export interface TrustOptions {
 	signatureScheme?: SignatureScheme;
