@@ -1,16 +1,17 @@
 /** A delivery's trust path and the trigger's one memory in this process. See ARCHITECTURE.md, "The trigger's trust path". */
-import { createHash } from 'crypto';
+import { createHash } from 'node:crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
-import { isRecord, parseEventBody } from './delivery';
+import { isRecord } from '../shared/typing';
+import { parseEventBody } from './delivery';
 import { customSignatureOf } from './signatures/customProperties';
 import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
 import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
-export type Trust =
+type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
 	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
 
@@ -129,7 +130,7 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 	return false;
 }
 
-export const LOG_INTERVAL_MS = 60_000;
+const LOG_INTERVAL_MS = 60_000;
 
 /** Each kind is logged at most once a minute per trigger: a stranger's junk never keeps a genuine delivery's reason out of the log. */
 const KIND_WORDS: Record<RefusalKind, string> = {
