@@ -1,5 +1,5 @@
 /**
- * Jest setup for every test file (jest.config.js `setupFilesAfterEach`): no test reaches the
+ * Jest setup for every test file (jest.config.js `setupFilesAfterEnv`): no test reaches the
  * network except this machine's own servers (the sandbox, real n8n), and interceptors never
  * leak from one test into the next.
  */

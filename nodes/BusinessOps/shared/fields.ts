@@ -26,12 +26,12 @@ export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
 export type Rule = (ctx: IExecuteSingleFunctions, value: unknown) => Typed;
 
 /** Where a field's value goes: the body (default) or the query, under its name unless `as` says otherwise. */
-export interface SendTo {
+interface SendTo {
 	in?: 'body' | 'query';
 	as?: string;
 }
 
-export type PreSend = (
+type PreSend = (
 	this: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 ) => Promise<IHttpRequestOptions>;
@@ -117,7 +117,7 @@ export function numberRule(check?: NumberCheck): Rule {
 
 export const booleanRule: Rule = (_ctx, value) => asBoolean(value);
 
-export interface TextOptions {
+interface TextOptions {
 	/** Send the text without the spaces around it (the check then reads it so too). */
 	trim?: boolean;
 	upperCase?: boolean;

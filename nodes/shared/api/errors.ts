@@ -77,7 +77,7 @@ function readApiError(body: unknown): ApiErrorBody {
 }
 
 /** The scope an `insufficient_scope` error is about, from its field or its message. */
-export function missingScopeOf(error: ApiErrorBody): string | undefined {
+function missingScopeOf(error: ApiErrorBody): string | undefined {
 	if (error.scope) return error.scope;
 	return error.message?.match(/\b([a-z]+\.(?:read|write|trigger|\*))\b/)?.[1];
 }
@@ -86,7 +86,7 @@ export function missingScopeOf(error: ApiErrorBody): string | undefined {
 const SECRET_LIKE = /svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer\s+[^\s"',;)]+/g;
 
 /** A text from outside (an API answer) with anything that looks like a key or a secret taken out. */
-export function redactSecrets(text: string): string {
+function redactSecrets(text: string): string {
 	return text.replace(SECRET_LIKE, '[redacted]');
 }
 

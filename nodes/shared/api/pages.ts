@@ -12,7 +12,7 @@ import { sendRequest, type CallOptions } from './transport';
 export const MAX_PAGE_SIZE = 100;
 
 /** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
-export const ACTIVATION_LIST_MS = 30_000;
+const ACTIVATION_LIST_MS = 30_000;
 
 /** A walk never reads more pages than this, whatever the API says (a safety bound). */
 const MAX_PAGES = 10_000;

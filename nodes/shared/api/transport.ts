@@ -80,8 +80,7 @@ const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit
 
 /**
  * The budget of the credential's API key (whatever the Base URL: the API limits the key) and its
- * Requests per Minute. budgetFor is called through this module's import, where the e2e harness's
- * preload wraps it. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
+ * Requests per Minute. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
 async function budgetOf(
 	ctx: BusinessOpsContext,
