@@ -330,8 +330,11 @@ export async function inItemOrder<T>(
 	if (runsAsTool(ctx.getNode()) || !(rule?.send || (stops && isWrite(options))))
 		return await send({});
 	const run = runOf(ctx);
-	// n8n builds each item once per try: an item seen again begins the next try
-	if (run.try.items.has(item)) run.try = new Try();
+	// n8n builds each item once per try: an item seen again begins the next try, and so does one not above
+	// every item of a try with nothing in flight (n8n starts a try once the last settled)
+	const last = run.try;
+	if (last.items.has(item) || (last.inFlight === 0 && item <= Math.max(-1, ...last.items.keys())))
+		run.try = new Try();
 	const t = run.try;
 	let finish!: () => void;
 	t.items.set(item, new Promise<void>((resolve) => (finish = resolve)));
