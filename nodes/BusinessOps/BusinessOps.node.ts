@@ -12,7 +12,7 @@ import { quoteDescription } from './resources/quote';
 import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
-import { executeRoutedRequest } from './shared/routingSeam';
+import { executeRoutedRequest } from './shared/requestHook';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {

@@ -42,6 +42,7 @@ import type {
 import { ICredentialsHelper, Workflow, createRunExecutionData, isExpression } from 'n8n-workflow';
 
 import { BusinessOpsApi } from '../../credentials/BusinessOpsApi.credentials';
+import { harnessClock } from './clock';
 
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 export const TEST_BASE_URL = 'https://api.business-ops.test/v1';
@@ -292,14 +293,25 @@ export async function runDeclarativeNode(
 export async function runWithRetries(
 	nodeType: INodeType,
 	parameters: INodeParameters,
-	options: EngineOptions & { items: INodeExecutionData[]; maxTries: number },
+	options: EngineOptions & {
+		items: INodeExecutionData[];
+		maxTries: number;
+		/** Wait Between Tries (n8n's default 1000 ms), on the harness clock. */
+		waitBetweenTries?: number;
+		/** On Error; under Continue, n8n runs the node again while its first output item is an error. */
+		onError?: INode['onError'];
+	},
 ): Promise<Array<{ items?: INodeExecutionData[]; error?: Error }>> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
+	if (options.onError) node.onError = options.onError;
+	const continues = options.onError !== undefined && options.onError !== 'stopWorkflow';
 	const inputData: ITaskDataConnections = { main: [options.items] };
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
 	const executeData: IExecuteData = { node, data: inputData, source: null };
 	const tries: Array<{ items?: INodeExecutionData[]; error?: Error }> = [];
 	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
+		if (tryIndex > 0 && options.waitBetweenTries)
+			await harnessClock.sleep(options.waitBetweenTries);
 		const context = new ExecuteContext(
 			workflow,
 			node,
@@ -315,7 +327,7 @@ export async function runWithRetries(
 		try {
 			const output = await new RoutingNode(context, nodeType).runNode();
 			tries.push({ items: output?.[0] ?? [] });
-			break;
+			if (!continues || !output?.[0]?.[0]?.json?.error) break;
 		} catch (error) {
 			tries.push({ error: error as Error });
 		}

@@ -201,15 +201,20 @@ export function apiErrorFor(
 				? `The API said: ${apiMessage}. `
 				: '';
 	const why = { kind: 'status', status, scope, said } as const;
+	// a 5xx without the API's own error body (a gateway's page) may come after the API made the write
+	const written =
+		status >= 500 && !apiError.code && !target.startsWith('GET ') ? 'unknown' : undefined;
 	const fault = {
 		problem,
 		fix: said + fixForStatus(status, target, scope),
 		target,
 		itemIndex,
 		why,
-	};
-	return new NodeApiError(ctx.getNode(), details, {
+		written,
+	} as const;
+	const error = new NodeApiError(ctx.getNode(), details, {
 		...worded(ctx.getNode(), fault),
 		httpCode: String(status),
 	});
+	return Object.assign(error, { written });
 }

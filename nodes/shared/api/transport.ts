@@ -35,6 +35,9 @@ export interface CallOptions {
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Network codes of a request that never reached the server: a write that failed so was not made. */
+const NEVER_LEFT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH']);
+
 const NETWORK_PROBLEMS: Record<string, string> = {
 	ECONNRESET: 'the connection was closed by the server',
 	EPIPE: 'the connection was closed by the server',
@@ -228,6 +231,7 @@ function noAnswerError(
 		target,
 		itemIndex,
 		why: { kind: 'noAnswer', repeated, detail },
+		written: repeated || NEVER_LEFT.has(failure.code ?? '') ? undefined : 'unknown',
 	});
 }
 
