@@ -65,7 +65,7 @@ export class BusinessOps implements INodeType {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
-		// RoutingNode hands each item's request to this hook (shared/routingSeam.ts): the Resource field sets `paginate`
+		// RoutingNode hands each item's request to this hook (shared/requestHook.ts): the Resource field sets `paginate`
 		requestOperations: { pagination: executeRoutedRequest },
 		properties: [
 			{
