@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 
 const ROOT = join(__dirname, '..', '..');
@@ -37,7 +38,11 @@ interface Template {
 /** The package's own node types with their versions; the tool variant n8n makes of an AI-usable node. */
 function packageNodeTypes(): Map<string, number[]> {
 	const types = new Map<string, number[]>();
-	for (const node of [new BusinessOps(), new BusinessOpsTrigger()]) {
+	for (const node of [
+		new BusinessOps(),
+		new BusinessOpsTrigger(),
+		new BusinessOpsPollingTrigger(),
+	]) {
 		const { name, version, usableAsTool } = node.description;
 		const versions = Array.isArray(version) ? version : [version];
 		types.set(`${PACKAGE}.${name}`, versions);
