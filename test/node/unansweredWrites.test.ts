@@ -6,9 +6,9 @@
  */
 import nock from 'nock';
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import * as errors from '../../nodes/shared/api/errors';
 import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
 import { byId, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
 
@@ -362,38 +362,43 @@ test('in tool mode a gateway 502 on a create tells the model the record may exis
 	expect(error.message).not.toContain('try again later');
 });
 
-// Not observed to finish on the shared 2-core machine within 10 min (RoutingNode builds 40,000 items):
-// run it alone on a quiet machine. The description is built once, when the try ends (describeStop).
-test.skip("Stop Workflow, 40,000 items, item 0 failing: the error's description is built once, not once per item not sent", async () => {
+// The description is built once, when the try ends (describeStop): counted, not timed. 500 items
+// show it as well as 40,000 (rebuilt per item not sent, it was written once per item).
+test("Stop Workflow, 500 items, item 0 failing: the error's description is built once, not once per item not sent", async () => {
 	nock(API)
 		.post('/v1/contacts')
 		.reply(422, { error: { code: 'validation_error', message: 'name is not valid' } });
-	const writesOf = new Map<object, number>();
-	const descriptor = Object.getOwnPropertyDescriptor(NodeApiError.prototype, 'description');
-	const store = new WeakMap<object, unknown>();
-	Object.defineProperty(NodeApiError.prototype, 'description', {
-		configurable: true,
-		get(this: object) {
-			return store.get(this);
-		},
-		set(this: object, value: unknown) {
-			writesOf.set(this, (writesOf.get(this) ?? 0) + 1);
-			store.set(this, value);
-		},
+	// the API error of item 0, its description counted as it is written (an own property: n8n's
+	// errors declare it as a class field, so a setter on the prototype would never be reached)
+	let writes = 0;
+	const original = errors.apiErrorFor;
+	const spy = jest.spyOn(errors, 'apiErrorFor').mockImplementation((...args) => {
+		const error = original(...args);
+		let value = error.description;
+		Object.defineProperty(error, 'description', {
+			configurable: true,
+			enumerable: true,
+			get: () => value,
+			set: (next: typeof value) => {
+				writes++;
+				value = next;
+			},
+		});
+		return error;
 	});
 	try {
-		const items = Array.from({ length: 40_000 }, (_, i) => ({ json: { name: `C${i}` } }));
+		const items = Array.from({ length: 500 }, (_, i) => ({ json: { name: `C${i}` } }));
 		const error = (await runDeclarativeNode(
 			node,
 			{ ...contactCreate, additionalFields: {} },
 			{ items },
 		).catch((e: unknown) => e)) as Error & { description?: string };
 		expect(error.description).toContain('Items 1, 2, 3');
-		expect(error.description).toContain('and 39979 more were not sent');
-		expect(Math.max(...writesOf.values())).toBeLessThanOrEqual(3);
+		expect(error.description).toContain('and 479 more were not sent');
+		expect(writes).toBeGreaterThan(0);
+		expect(writes).toBeLessThanOrEqual(2);
 	} finally {
-		if (descriptor) Object.defineProperty(NodeApiError.prototype, 'description', descriptor);
-		else delete (NodeApiError.prototype as { description?: unknown }).description;
+		spy.mockRestore();
 	}
 }, 120_000);
 
