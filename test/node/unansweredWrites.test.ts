@@ -491,3 +491,17 @@ describe('the write path mutations an audit found surviving', () => {
 		},
 	);
 });
+
+test('a reset during the proving read: that try fails, the next one proves again and finds the contact; one POST in all', async () => {
+	// the 2nd try's read of the contacts is reset on every attempt (a GET is sent 5 times)
+	nock(API)
+		.get(/^\/v1\/contacts(\?.*)?$/)
+		.times(5)
+		.replyWithError(networkError('ECONNRESET', 'socket hang up'));
+	const api = fakeApi((_w, n) => (n === 1 ? 'lost' : 'ok'));
+	const tries = await retrying(contactCreate, named('Ann'));
+	await api.settled();
+	expect(outcomes(tries)).toEqual(['failed', 'failed', 'succeeded']);
+	expect(api.writes).toEqual(['POST /contacts Ann']);
+	expect(tries[2].items?.map((i) => i.json.id)).toEqual(['con_1']);
+});
