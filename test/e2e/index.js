@@ -26,7 +26,6 @@ module.exports = [
 	require('./instances'),
 	require('./demo'),
 	require('./templates'),
-	require('./catchup'),
 	require('./writes'),
 	require('./custom-api'),
 	require('./engine'),
