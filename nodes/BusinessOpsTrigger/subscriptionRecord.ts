@@ -83,7 +83,7 @@ export function webhookListener(ctx: IWebhookFunctions): Listener {
 }
 
 const KEY_CHANGED =
-	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
+	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); unpublish and publish the workflow (deactivate and activate it in n8n 1.x) to subscribe anew";
 
 /** The stored signing secret, opened with the credential's API key; undefined when none is stored. */
 export async function openStoredSecret(

@@ -308,7 +308,7 @@ describe("the trigger's own activation errors name the fix", () => {
 		);
 		expectSelfSufficient(
 			none,
-			/^Choose at least one event in "Event Names or IDs"/,
+			/^No event is chosen\. Choose at least one event in "Event Names or IDs"/,
 			/then publish the workflow again/,
 		);
 	});
@@ -330,7 +330,7 @@ describe("the trigger's own activation errors name the fix", () => {
 		expectSelfSufficient(
 			error,
 			/^The API did not return an id for the new webhook subscription/,
-			/delete the subscription named "n8n: Test workflow \/ Business Ops Trigger \(workflow-1\)" in the Business Ops dashboard \(Webhooks\), then publish the workflow again/,
+			/Delete the subscription named "n8n: Test workflow \/ Business Ops Trigger \(workflow-1\)" in the Business Ops dashboard \(Webhooks\), then publish the workflow again/,
 		);
 	});
 

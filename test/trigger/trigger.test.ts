@@ -1340,6 +1340,22 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		]);
 	});
 
+	test('a delivery while Event Names cannot be read: the error says to change the field, not to publish again', async () => {
+		const testNode = ownWorkflow(
+			createTriggerNode(
+				trigger,
+				{ events: [null] as unknown as string[] },
+				{ staticData: withProduction() },
+			),
+		);
+		await expect(
+			runWebhook(trigger, testNode, signedBody({ id: 'evt_4', type: 'invoice.paid', data })),
+		).rejects.toMatchObject({
+			message:
+				'Event Names or IDs: entry 1 of the list must be an event type (text); the expression gave null. Change the field.',
+		});
+	});
+
 	test('a refusal writes nothing; its reason is logged at most once a minute per trigger and kind of reason', async () => {
 		const testNode = node();
 		const staticData = () => JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
@@ -1578,7 +1594,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(run.status).toBe(401);
 		expect(run.sent).toEqual(REFUSED);
 		expect(warnings().at(-1)).toMatch(
-			/does not open with this credential's API key .*publish the workflow again/,
+			/does not open with this credential's API key .*unpublish and publish the workflow \(deactivate and activate it in n8n 1\.x\) to subscribe anew/,
 		);
 		expect(run.result.workflowData).toBeUndefined();
 
@@ -1897,6 +1913,9 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		expect(other.status).toBe(401);
 		expect(logs.lines.at(-1)?.message).toContain(
 			'signature does not match (checked as HMAC-SHA256 of {ID}.{timestamp}.{body} with the base64 after whsec_',
+		);
+		expect(logs.lines.at(-1)?.message).toContain(
+			'if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)',
 		);
 		// the same subscription under another trigger (another workflow) learns on its own
 		expect(await ran(node(), githubDelivery('evt_other'))).toBe(true);

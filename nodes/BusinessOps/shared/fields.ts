@@ -214,12 +214,14 @@ export function statusField(
 	);
 }
 
-function collectionOf(
+/** A collection of optional fields; each is sent only when the user adds it. */
+export function collectionOf(
 	displayName: string,
 	name: string,
 	options: INodeProperties[],
+	placeholder = 'Add Field',
 ): INodeProperties {
-	return { displayName, name, type: 'collection', placeholder: 'Add Field', default: {}, options };
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
 /** The optional fields of a create, each sent only when the user adds it. */

@@ -11,6 +11,7 @@ import type {
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
 import {
 	booleanRule,
+	collectionOf,
 	numberRule,
 	optionsField,
 	sendingField,
@@ -88,16 +89,8 @@ export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
 }
 
 /** A Filters collection; each filter adds its own query parameter. */
-export function filtersField(filters: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: filters,
-	};
-}
+export const filtersField = (filters: INodeProperties[]) =>
+	collectionOf('Filters', 'filters', filters, 'Add Filter');
 
 /** One filter: a choice sent as the query parameter of the same name. */
 export function queryOptionFilter(

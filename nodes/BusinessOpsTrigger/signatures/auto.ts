@@ -350,7 +350,7 @@ function noMatch(
 	triedOnly?: number,
 ): VerifyResult {
 	const checked = learned
-		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
+		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)`
 		: triedOnly
 			? ` (${NOT_LEARNED} tried only the ${triedOnly} most likely forms over a body this large; ${TEACH})`
 			: '';

@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { FAIL_FAST_TIMEOUT_MS, noRoomError, unansweredError } from './activation';
 import { systemClock, WaitEnded } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
+import { apiErrorFor, MAX_ATTEMPTS } from './errors';
 import { faultError, runsAsTool } from './toolErrors';
 import {
 	budgetFor,
@@ -21,8 +22,6 @@ import {
 
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
 export const EDITOR_TIMEOUT_MS = 30_000;
-
-export const FAIL_FAST_TIMEOUT_MS = 10_000;
 
 /**
  * How one call is sent: its `lane` (the editor's look-ups go first, EDITOR_TIMEOUT_MS at most), or the
@@ -118,19 +117,7 @@ function notSentError(
 	itemIndex?: number,
 	waitMs?: number,
 ) {
-	if (waitMs !== undefined) {
-		const known = Number.isFinite(waitMs) && waitMs > FAIL_FAST_TIMEOUT_MS;
-		const wait = known
-			? `${Math.ceil(waitMs / 1000)} s`
-			: `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Not sent: ${target} would have waited ${wait} for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(known ? waitMs : 0)}.`,
-			{
-				description: `While the workflow is published each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s for its turn, so that publishing ends within n8n's deadline.`,
-			},
-		);
-	}
+	if (waitMs !== undefined) return noRoomError(ctx.getNode(), target, waitMs);
 	if (call.lane === 'editor' && !cancelSignalOf(ctx)?.aborted) {
 		return new NodeOperationError(
 			ctx.getNode(),
@@ -213,15 +200,7 @@ function noAnswerError(
 	// such as ECONNRESET with a generic text, which would lose the method, path and item.
 	const problem = `Could not complete ${target}: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer'}`;
 	const detail = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
-	if (call.activation) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`,
-			{
-				description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${detail}`,
-			},
-		);
-	}
+	if (call.activation) return unansweredError(ctx.getNode(), problem, detail);
 	const fix = repeated
 		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
 		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
