@@ -51,7 +51,7 @@ export class BusinessOps implements INodeType {
 			},
 			{
 				message:
-					'Return All reads every page: one request per 100 records, each counted against Requests per Minute in the credential (5,000 records take 50 requests; at 60 per minute, almost a minute). Turn it off and set a Limit to read only what you need.',
+					'Return All reads every page: one request per 100 records, each counted against Requests per Minute in the credential (5,000 records take 50 requests; only the requests past that limit within a minute wait for room). Turn it off and set a Limit to read only what you need.',
 				type: 'info',
 				location: 'outputPane',
 				whenToDisplay: 'beforeExecution',

@@ -21,7 +21,7 @@ const FORMAT = 2;
 
 interface Remembered {
 	status: string | undefined;
-	/** Absent from the last walk: kept for one more poll (see docs/polling.md), then forgotten. */
+	/** Absent from the last whole walk: kept for one more whole walk (see docs/polling.md), then forgotten. */
 	missing: boolean;
 }
 

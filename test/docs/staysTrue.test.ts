@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { getManyFields } from '../../nodes/BusinessOps/shared/getMany';
 import { documents, ROOT } from './markdown';
 
@@ -14,6 +15,13 @@ test("the Limit hint says what a Limit read does: it is read again when the list
 	const hint = String(limit?.hint ?? '');
 	expect(hint).not.toMatch(/one pass/i);
 	expect(hint).toMatch(/read again/);
+});
+
+test('the Return All hint does not say a read waits when it fits in the rate limit (the budget is a sliding window)', () => {
+	const hints = new BusinessOps().description.hints ?? [];
+	const returnAll = hints.find((hint) => /Return All reads every page/.test(hint.message));
+	expect(returnAll?.message).toMatch(/only the requests past that limit within a minute wait/);
+	expect(returnAll?.message).not.toMatch(/almost a minute/);
 });
 
 /** Paragraphs, list items and table rows: a wrapped line belongs to the block above it. */
