@@ -3,6 +3,8 @@
 // Each step counts, over every execution of the workflow, what each trigger emitted and what
 // reached the action node. Polls are forced by publishing again or restarting n8n (n8n polls once
 // at activation); the template's every-minute schedule stays as users get it.
+// The area leaves the sandbox as it found it: its last step unpublishes the workflow, checks that
+// its subscription is gone and, whatever happened before, deletes what the area created.
 'use strict';
 
 const { assert, rt, node, chain, sleep, waitFor, sandboxSend } = require('./harness');
@@ -68,16 +70,17 @@ async function pollDone(ctx, since) {
 	);
 }
 
-/** Whether the sandbox holds the subscription of the template's webhook trigger. */
-const subscribed = (ctx) =>
-	ctx.sandbox.control.webhooks().some((w) => w.url.includes(ctx.state.catchup.webhookId));
+/** The sandbox's subscriptions of the template's webhook trigger. */
+const subscriptions = (ctx) =>
+	ctx.sandbox.control.webhooks().filter((w) => w.url.includes(ctx.state.catchup.webhookId));
+const subscribed = (ctx) => subscriptions(ctx).length > 0;
 
 /** Unpublishes the workflow and waits until its subscription is deleted. */
 async function unpublish(ctx) {
 	await ctx.client.unpublishWorkflow(ctx.state.catchup.id);
 	ctx.state.catchup.published = false;
 	await waitFor(() => !subscribed(ctx), {
-		timeoutMs: 30_000,
+		timeoutMs: 60_000,
 		what: 'the subscription to be deleted',
 	});
 }
@@ -86,11 +89,12 @@ async function unpublish(ctx) {
 async function pollByPublishing(ctx) {
 	if (ctx.state.catchup.published) await unpublish(ctx);
 	const since = Date.now();
-	await ctx.client.publishWorkflow(ctx.state.catchup.id);
+	// n8n 1.123 answers after its first poll: 100 pages, longer than the client's 30 s when loaded
+	await ctx.client.publishWorkflow(ctx.state.catchup.id, { timeoutMs: 120_000 });
 	ctx.state.catchup.published = true;
 	// n8n 2.41 publishes through an outbox: the subscription appears a moment after the answer
 	await waitFor(() => subscribed(ctx), {
-		timeoutMs: 30_000,
+		timeoutMs: 60_000,
 		what: 'the webhook trigger to subscribe',
 	});
 	await pollDone(ctx, since);
@@ -105,6 +109,27 @@ async function setStatus(ctx, invoice, status) {
 	await ctx.sandbox.control.waitForDeliveries();
 }
 
+/**
+ * Deletes what the area made: the workflow (unpublished first), a subscription n8n left behind
+ * (the sandbox then holds none, so later areas count only their own), the credential and the key.
+ * Throws naming what had to be deleted here, after deleting it.
+ */
+async function removeArea(ctx) {
+	const state = ctx.state.catchup;
+	if (state.published) await ctx.client.unpublishWorkflow(state.id).catch(() => {});
+	const left = subscriptions(ctx);
+	for (const w of left) await sandboxSend(ctx, 'DELETE', `/webhooks/${w.id}`);
+	await ctx.client.deleteWorkflow(state.id);
+	await ctx.client.deleteCredential(state.credentialId);
+	ctx.sandbox.control.revokeKey(state.keyId);
+	delete ctx.state.catchup;
+	assert.deepEqual(
+		left.map((w) => w.id),
+		[],
+		'subscriptions n8n left behind (deleted by the area)',
+	);
+}
+
 module.exports = {
 	area: 'catchup',
 	steps: [
@@ -113,6 +138,16 @@ module.exports = {
 			template: FILE,
 			timeoutMs: 180_000,
 			async run(ctx) {
+				const left = ctx.sandbox.control.failRules();
+				assert.deepEqual(
+					left,
+					[],
+					`an earlier area left the sandbox failing: ${JSON.stringify(left)}`,
+				);
+				// The polling area, which runs before this one, leaves 10,000 invoices: alone, the area
+				// meets the same list
+				const total = ctx.sandbox.control.seed({ resource: 'invoices', count: 1 }).total;
+				ctx.sandbox.control.seed({ resource: 'invoices', count: Math.max(0, 10_000 - total) });
 				const created = ctx.sandbox.control.createKey({
 					scopes: ['*'],
 					organization: 'primary',
@@ -121,7 +156,10 @@ module.exports = {
 				const credential = await ctx.client.createCredential({
 					name: 'Business Ops (catch-up)',
 					type: rt.CREDENTIAL_TYPE,
-					data: rt.credentialData(ctx.sandbox, created.key),
+					// Each forced poll reads all 100 invoice pages: under the default 120 a minute the polls
+					// used the budget up, the deactivation's DELETE was refused (not sent), and n8n
+					// 1.123's activation, which waits for its first poll, outlasted the client's 30 s.
+					data: { ...rt.credentialData(ctx.sandbox, created.key), requestsPerMinute: 100_000 },
 				});
 				const { wf } = prepareTemplate(FILE, credential);
 				const saved = await importWorkflow(ctx.client, wf);
@@ -129,6 +167,7 @@ module.exports = {
 				ctx.state.catchup = {
 					id: saved.id,
 					keyId: created.id,
+					credentialId: credential.id,
 					contactId: contacts[0].id,
 					webhookId: wf.nodes.find((n) => n.name === WEBHOOK).webhookId,
 					published: false,
@@ -207,14 +246,18 @@ module.exports = {
 							(d) => d.eventType === 'invoice.paid' && d.url.includes(ctx.state.catchup.webhookId),
 						);
 				const before = attempts().length;
-				await setStatus(ctx, invoice, 'paid');
+				let since;
+				try {
+					await setStatus(ctx, invoice, 'paid');
+				} finally {
+					since = Date.now();
+					await ctx.n8n.restart();
+				}
 				const failed = attempts().slice(before);
 				assert.ok(
 					failed.length > 0 && failed.every((d) => !d.success),
 					`deliveries while n8n was stopped: ${JSON.stringify(failed)}`,
 				);
-				const since = Date.now();
-				await ctx.n8n.restart();
 				await pollDone(ctx, since);
 				const seen = await until(
 					ctx,
@@ -258,10 +301,14 @@ module.exports = {
 					settings: { executionOrder: 'v1' },
 				});
 				const runs = [];
-				for (let i = 0; i < 3; i++) {
-					const ex = await ctx.client.runManually(wf.id);
-					const kept = (rt.nodeOutput(ex, dedupe) || []).length;
-					runs.push({ status: ex.status, kept, error: rt.executionError(ex)?.message });
+				try {
+					for (let i = 0; i < 3; i++) {
+						const ex = await ctx.client.runManually(wf.id);
+						const kept = (rt.nodeOutput(ex, dedupe) || []).length;
+						runs.push({ status: ex.status, kept, error: rt.executionError(ex)?.message });
+					}
+				} finally {
+					await ctx.client.deleteWorkflow(wf.id);
 				}
 				const [first, second] = runs;
 				const seen = JSON.stringify(runs);
@@ -269,7 +316,6 @@ module.exports = {
 				assert.equal(second.status, 'error', `the second run with a full history: ${seen}`);
 				assert.match(second.error || '', /exceeds the maximum history size/, seen);
 				const err = second.error;
-				await ctx.client.deleteWorkflow(wf.id);
 				return `History Size 2: first run kept 2, the next runs: ${runs
 					.slice(1)
 					.map((r) => r.status)
@@ -277,12 +323,19 @@ module.exports = {
 			},
 		},
 		{
-			name: 'catch-up-instant-events: unpublished, its subscription deleted',
+			name: 'catch-up-instant-events: unpublished, its subscription deleted; the area leaves nothing behind',
 			template: FILE,
+			timeoutMs: 120_000,
 			async run(ctx) {
-				await unpublish(ctx);
-				const seen = await observed(ctx);
-				return `over the area: webhook ${seen.webhook.length}, poll ${seen.poll.length}, action ${seen.action.length} item(s)`;
+				const state = ctx.state.catchup;
+				if (!state) throw new Error('the first step of the area did not set up its workflow');
+				try {
+					await unpublish(ctx);
+					const seen = await observed(ctx);
+					return `over the area: webhook ${seen.webhook.length}, poll ${seen.poll.length}, action ${seen.action.length} item(s)`;
+				} finally {
+					await removeArea(ctx);
+				}
 			},
 		},
 	],
