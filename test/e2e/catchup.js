@@ -92,12 +92,21 @@ async function pollByPublishing(ctx) {
 	// n8n 1.123 answers after its first poll: 100 pages, longer than the client's 30 s when loaded
 	await ctx.client.publishWorkflow(ctx.state.catchup.id, { timeoutMs: 120_000 });
 	ctx.state.catchup.published = true;
-	// n8n 2.41 publishes through an outbox: the subscription appears a moment after the answer
-	await waitFor(() => subscribed(ctx), {
-		timeoutMs: 60_000,
-		what: 'the webhook trigger to subscribe',
+	// n8n 2.41 publishes through an outbox, and saves the static data (the subscription's id and
+	// secret) only once the first poll is done: until then deliveries are refused (docs/catch-up.md)
+	await waitFor(async () => (await recordedSubscription(ctx)) !== undefined, {
+		timeoutMs: 120_000,
+		what: 'n8n to save the subscription the webhook trigger made',
 	});
 	await pollDone(ctx, since);
+}
+
+/** The id of the sandbox subscription that n8n's saved static data of the webhook trigger holds. */
+async function recordedSubscription(ctx) {
+	let data = (await ctx.client.getWorkflow(ctx.state.catchup.id)).staticData ?? {};
+	if (typeof data === 'string') data = JSON.parse(data);
+	const id = data[`node:${WEBHOOK}`]?.subscriptions?.production?.id;
+	return subscriptions(ctx).some((w) => w.id === id) ? id : undefined;
 }
 
 const newInvoice = async (ctx) =>
