@@ -206,8 +206,13 @@ class N8nClient {
 	}
 
 	/** Publishes (n8n 1.x: "activates") a workflow: its trigger subscribes. */
-	async publishWorkflow(id) {
-		return this.api('POST', `/workflows/${id}/${this.major < 2 ? 'activate' : 'publish'}`, {});
+	async publishWorkflow(id, opts = {}) {
+		return this.api(
+			'POST',
+			`/workflows/${id}/${this.major < 2 ? 'activate' : 'publish'}`,
+			{},
+			opts,
+		);
 	}
 
 	/** Unpublishes (1.x: "deactivates"): the trigger unsubscribes. */

@@ -26,6 +26,7 @@ module.exports = [
 	require('./instances'),
 	require('./demo'),
 	require('./templates'),
+	require('./catchup'),
 	require('./writes'),
 	require('./custom-api'),
 	require('./engine'),
