@@ -15,13 +15,13 @@ import { captureLogs } from '../trigger/helpers';
 
 export const trigger = new BusinessOpsTrigger();
 export const API = 'https://api.business-ops.test';
-export const URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
+export const WEBHOOK_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 export const EVENTS = ['invoice.paid'];
 export const SIGNING = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NEW_SIGNING = 'whsec_bmV3LXNpZ25pbmctc2VjcmV0LW9mLXRoZS10cmlnZ2Vy';
 
 /** whk_1 as GET /webhooks lists it. */
-const LISTED_WHK_1: IDataObject = { id: 'whk_1', url: URL, events: EVENTS, active: true };
+const LISTED_WHK_1: IDataObject = { id: 'whk_1', url: WEBHOOK_URL, events: EVENTS, active: true };
 
 /**
  * Captured log lines for every test of the file, on the clock the test turns on (the real one
@@ -59,7 +59,9 @@ export function nodeWithWhk1(
 	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
 	const staticData: IDataObject = {
 		'node:Business Ops Trigger': {
-			subscriptions: { production: { id: 'whk_1', url: URL, events: storedEvents, sealedSecret } },
+			subscriptions: {
+				production: { id: 'whk_1', url: WEBHOOK_URL, events: storedEvents, sealedSecret },
+			},
 		},
 	};
 	return createTriggerNode(trigger, parameters, { staticData });
@@ -88,7 +90,9 @@ export async function publishWithWhk1Answered(
 		.reply(200, { data: listed, meta: { hasMore: false } })
 		.post('/v1/webhooks')
 		.optionally()
-		.reply(201, { data: { id: 'whk_2', url: URL, events: EVENTS, signingSecret: NEW_SIGNING } });
+		.reply(201, {
+			data: { id: 'whk_2', url: WEBHOOK_URL, events: EVENTS, signingSecret: NEW_SIGNING },
+		});
 	const node = nodeWithWhk1();
 	await activateTrigger(trigger, node).catch(() => undefined);
 	return { deletes, node };

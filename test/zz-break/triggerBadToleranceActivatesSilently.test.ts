@@ -15,7 +15,7 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger } from '../harness/engine';
-import { API, nodeWithWhk1, trigger, URL, useFastClockAndLogs } from './liveSubscription';
+import { API, nodeWithWhk1, trigger, WEBHOOK_URL, useFastClockAndLogs } from './liveSubscription';
 
 const EVENTS = ['invoice.paid', 'quote.approved'];
 
@@ -33,7 +33,7 @@ test.each<[string, unknown]>([
 				data: {
 					id: 'whk_1',
 					name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
-					url: URL,
+					url: WEBHOOK_URL,
 					events: EVENTS,
 					active: true,
 				},

@@ -25,7 +25,7 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
-import { SIGNING, trigger, URL } from './liveSubscription';
+import { SIGNING, trigger, WEBHOOK_URL } from './liveSubscription';
 
 const NOW = 1_700_000_000;
 atFixedTime(NOW);
@@ -48,7 +48,7 @@ function oneTriggerTwice(scheme: string): { fast: TestNode; slow: TestNode; open
 			subscriptions: {
 				production: {
 					id: 'whk_1',
-					url: URL,
+					url: WEBHOOK_URL,
 					events: ['invoice.paid'],
 					sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
 				},

@@ -16,7 +16,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY, type FakeDelivery } from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
-import { SIGNING, trigger, URL } from './liveSubscription';
+import { SIGNING, trigger, WEBHOOK_URL } from './liveSubscription';
 
 const NOW = 1_700_000_000;
 const OTHER_KEY = {
@@ -32,7 +32,7 @@ const record = (): IDataObject => ({
 		subscriptions: {
 			production: {
 				id: 'whk_1',
-				url: URL,
+				url: WEBHOOK_URL,
 				events: ['invoice.paid'],
 				sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
 			},

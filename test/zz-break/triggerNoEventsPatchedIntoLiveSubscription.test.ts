@@ -15,7 +15,14 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger } from '../harness/engine';
-import { API, EVENTS, nodeWithWhk1, trigger, URL, useFastClockAndLogs } from './liveSubscription';
+import {
+	API,
+	EVENTS,
+	nodeWithWhk1,
+	trigger,
+	WEBHOOK_URL,
+	useFastClockAndLogs,
+} from './liveSubscription';
 
 const NAME = 'n8n: Test workflow / Business Ops Trigger (workflow-1)';
 
@@ -30,12 +37,16 @@ function liveSubscription(): unknown[] {
 	const patches: unknown[] = [];
 	nock(API)
 		.get('/v1/webhooks/whk_1')
-		.reply(200, { data: { id: 'whk_1', name: NAME, url: URL, events: EVENTS, active: true } })
+		.reply(200, {
+			data: { id: 'whk_1', name: NAME, url: WEBHOOK_URL, events: EVENTS, active: true },
+		})
 		.patch('/v1/webhooks/whk_1')
 		.optionally()
 		.reply(200, (_uri, body) => {
 			patches.push(body);
-			return { data: { id: 'whk_1', name: NAME, url: URL, ...(body as object), active: true } };
+			return {
+				data: { id: 'whk_1', name: NAME, url: WEBHOOK_URL, ...(body as object), active: true },
+			};
 		});
 	return patches;
 }

@@ -17,7 +17,7 @@ import { MAX_REPEAT_IDS } from '../../nodes/BusinessOpsTrigger/trust';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
 import { atFixedTime, githubSignature } from '../trigger/helpers';
-import { trigger, URL } from './liveSubscription';
+import { trigger, WEBHOOK_URL } from './liveSubscription';
 
 const SIGNING = 'a-github-style-signing-key-of-32-bytes';
 const NOW = 1_700_000_000;
@@ -43,7 +43,7 @@ test('unsigned traffic to a None trigger does not make a signed trigger run a re
 				subscriptions: {
 					production: {
 						id: 'whk_1',
-						url: URL,
+						url: WEBHOOK_URL,
 						events: ['invoice.paid'],
 						sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
 					},

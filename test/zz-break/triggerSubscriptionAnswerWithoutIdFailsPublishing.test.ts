@@ -12,18 +12,27 @@
 import nock from 'nock';
 
 import { activateTrigger } from '../harness/engine';
-import { API, EVENTS, nodeWithWhk1, trigger, URL, useFastClockAndLogs } from './liveSubscription';
+import {
+	API,
+	EVENTS,
+	nodeWithWhk1,
+	trigger,
+	WEBHOOK_URL,
+	useFastClockAndLogs,
+} from './liveSubscription';
 
 useFastClockAndLogs();
 
 test('GET /webhooks/whk_1 answered with the subscription but no id: publishing keeps whk_1', async () => {
 	nock(API)
 		.get('/v1/webhooks/whk_1')
-		.reply(200, { data: { name: 'Business Ops Trigger', url: URL, events: EVENTS, active: true } })
+		.reply(200, {
+			data: { name: 'Business Ops Trigger', url: WEBHOOK_URL, events: EVENTS, active: true },
+		})
 		// the stored name differs from this one: it is renamed in place
 		.patch('/v1/webhooks/whk_1')
 		.optionally()
-		.reply(200, { data: { id: 'whk_1', url: URL, events: EVENTS, active: true } });
+		.reply(200, { data: { id: 'whk_1', url: WEBHOOK_URL, events: EVENTS, active: true } });
 	const error = await activateTrigger(trigger, nodeWithWhk1()).then(
 		() => undefined,
 		(e: unknown) => (e as Error).message,

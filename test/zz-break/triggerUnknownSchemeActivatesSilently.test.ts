@@ -15,7 +15,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { activateTrigger, runWebhook } from '../harness/engine';
 import { atFixedTime, standardHeaders } from '../trigger/helpers';
-import { API, nodeWithWhk1, SIGNING, trigger, URL } from './liveSubscription';
+import { API, nodeWithWhk1, SIGNING, trigger, WEBHOOK_URL } from './liveSubscription';
 
 const NOW = 1_700_000_000;
 atFixedTime(NOW);
@@ -44,7 +44,7 @@ test.each(['Auto', 'stripe-style'])(
 				data: {
 					id: 'whk_1',
 					name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
-					url: URL,
+					url: WEBHOOK_URL,
 					events: EVENTS,
 					active: true,
 				},
