@@ -3,7 +3,13 @@ import nock from 'nock';
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { nodeType } from '../harness/description';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL, runListSearch } from '../harness/engine';
+import {
+	loadNodeType,
+	runDeclarativeNode,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+	runListSearch,
+} from '../harness/engine';
 
 /**
  * docs/operations.md: "When every page comes back as page 1 (a proxy or cache that drops the query
@@ -14,36 +20,36 @@ import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL, runListS
  * before is exactly what Return All fails on).
  */
 describe('get many limit behind query dropping proxy repeats records', () => {
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-const node = loadNodeType(new BusinessOps());
-test('Get Many with Limit behind a proxy that drops the query string: no record is output twice (or the read fails saying why)', async () => {
-	const firstPage = Array.from({ length: 25 }, (_, i) => ({
-		id: `ctc_${i + 1}`,
-		name: `Contact ${i + 1}`,
-	}));
-	// the proxy drops ?page=…&pageSize=…: every answer is page 1 at the default page size
-	nock('https://api.business-ops.test')
-		.persist()
-		.get('/v1/contacts')
-		.query(true)
-		.reply(200, { data: firstPage, meta: { page: 1, pageSize: 25, total: 80, hasMore: true } });
-	const outcome = await runDeclarativeNode(node, {
-		resource: 'contact',
-		operation: 'getAll',
-		returnAll: false,
-		limit: 60,
-	}).catch((error: unknown) => error as Error);
-	if (outcome instanceof Error) {
-		expect(outcome.message).toMatch(/query string|earlier page/);
-		return;
-	}
-	const ids = outcome.items.map((item) => String(item.json.id));
-	expect(ids.length - new Set(ids).size).toBe(0);
-});
+	beforeEach(() => {
+		forgetRateBudgets();
+		fastClock();
+	});
+	afterEach(() => nock.cleanAll());
+	const node = loadNodeType(new BusinessOps());
+	test('Get Many with Limit behind a proxy that drops the query string: no record is output twice (or the read fails saying why)', async () => {
+		const firstPage = Array.from({ length: 25 }, (_, i) => ({
+			id: `ctc_${i + 1}`,
+			name: `Contact ${i + 1}`,
+		}));
+		// the proxy drops ?page=…&pageSize=…: every answer is page 1 at the default page size
+		nock('https://api.business-ops.test')
+			.persist()
+			.get('/v1/contacts')
+			.query(true)
+			.reply(200, { data: firstPage, meta: { page: 1, pageSize: 25, total: 80, hasMore: true } });
+		const outcome = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 60,
+		}).catch((error: unknown) => error as Error);
+		if (outcome instanceof Error) {
+			expect(outcome.message).toMatch(/query string|earlier page/);
+			return;
+		}
+		const ids = outcome.items.map((item) => String(item.json.id));
+		expect(ids.length - new Set(ids).size).toBe(0);
+	});
 });
 
 /**
@@ -55,38 +61,40 @@ test('Get Many with Limit behind a proxy that drops the query string: no record 
  * Expected: every record up to total, or a loud error; never a silent partial list.
  */
 describe('get many page without has more drops rest', () => {
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
-beforeEach(() => forgetRateBudgets());
-afterEach(() => nock.cleanAll());
-test('Return All: a middle page without hasMore does not silently end a list whose total says more', async () => {
-	const records = (n: number, count: number) =>
-		Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
-	nock(API)
-		.get('/v1/contacts')
-		.query({ page: 1, pageSize: 100 })
-		.reply(200, {
-			data: records(1, 100),
-			meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
-		})
-		.get('/v1/contacts')
-		.query({ page: 2, pageSize: 100 })
-		.reply(200, { data: records(2, 100), meta: { page: 2, pageSize: 100, total: 250 } })
-		.get('/v1/contacts')
-		.query({ page: 3, pageSize: 100 })
-		.reply(200, {
-			data: records(3, 50),
-			meta: { page: 3, pageSize: 100, total: 250, hasMore: false },
+	const node = loadNodeType(new BusinessOps());
+	const API = 'https://api.business-ops.test';
+	beforeEach(() => forgetRateBudgets());
+	afterEach(() => nock.cleanAll());
+	test('Return All: a middle page without hasMore does not silently end a list whose total says more', async () => {
+		const records = (n: number, count: number) =>
+			Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
+		nock(API)
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 100 })
+			.reply(200, {
+				data: records(1, 100),
+				meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
+			})
+			.get('/v1/contacts')
+			.query({ page: 2, pageSize: 100 })
+			.reply(200, { data: records(2, 100), meta: { page: 2, pageSize: 100, total: 250 } })
+			.get('/v1/contacts')
+			.query({ page: 3, pageSize: 100 })
+			.reply(200, {
+				data: records(3, 50),
+				meta: { page: 3, pageSize: 100, total: 250, hasMore: false },
+			});
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
 		});
-	const { items } = await runDeclarativeNode(node, {
-		resource: 'contact',
-		operation: 'getAll',
-		returnAll: true,
+		// every page up to the total is read: all 250 records, once each, in order
+		expect(items.map((item) => item.json.id)).toEqual(
+			Array.from({ length: 250 }, (_, i) => `c${i}`),
+		);
+		expect(nock.pendingMocks()).toEqual([]);
 	});
-	// every page up to the total is read: all 250 records, once each, in order
-	expect(items.map((item) => item.json.id)).toEqual(Array.from({ length: 250 }, (_, i) => `c${i}`));
-	expect(nock.pendingMocks()).toEqual([]);
-});
 });
 
 /**
@@ -99,44 +107,44 @@ test('Return All: a middle page without hasMore does not silently end a list who
  * check accepted is what the node acts on.
  */
 describe('get many return all expression', () => {
-const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
-const API = 'https://api.business-ops.test';
-const TOTAL = 350;
-function page(n: number) {
-	const first = (n - 1) * 100;
-	const count = Math.max(0, Math.min(100, TOTAL - first));
-	return {
-		data: Array.from({ length: count }, (_, i) => ({ id: `c${first + i}` })),
-		meta: { page: n, pageSize: 100, total: TOTAL, hasMore: first + count < TOTAL },
-	};
-}
-async function contactsRead(parameters: INodeParameters, value?: unknown): Promise<number> {
-	nock(API)
-		.persist()
-		.get(/\/v1\/contacts/)
-		.reply((uri) => [200, page(Number(new URL(uri, API).searchParams.get('page') ?? 1))]);
-	const { items } = await runDeclarativeNode(
-		nodeType,
-		{ resource: 'contact', operation: 'getAll', ...parameters },
-		{
-			items: [{ json: { value } as INodeParameters }],
-			credentials,
+	const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
+	const API = 'https://api.business-ops.test';
+	const TOTAL = 350;
+	function page(n: number) {
+		const first = (n - 1) * 100;
+		const count = Math.max(0, Math.min(100, TOTAL - first));
+		return {
+			data: Array.from({ length: count }, (_, i) => ({ id: `c${first + i}` })),
+			meta: { page: n, pageSize: 100, total: TOTAL, hasMore: first + count < TOTAL },
+		};
+	}
+	async function contactsRead(parameters: INodeParameters, value?: unknown): Promise<number> {
+		nock(API)
+			.persist()
+			.get(/\/v1\/contacts/)
+			.reply((uri) => [200, page(Number(new URL(uri, API).searchParams.get('page') ?? 1))]);
+		const { items } = await runDeclarativeNode(
+			nodeType,
+			{ resource: 'contact', operation: 'getAll', ...parameters },
+			{
+				items: [{ json: { value } as INodeParameters }],
+				credentials,
+			},
+		);
+		return items.length;
+	}
+	test.each([true, 'true'])(
+		'Return All from an expression giving %p returns every record',
+		async (value) => {
+			expect(await contactsRead({ returnAll: '={{ $json.value }}' }, value)).toBe(TOTAL);
 		},
 	);
-	return items.length;
-}
-test.each([true, 'true'])(
-	'Return All from an expression giving %p returns every record',
-	async (value) => {
-		expect(await contactsRead({ returnAll: '={{ $json.value }}' }, value)).toBe(TOTAL);
-	},
-);
-test('Return All from an expression giving true returns every record, whatever Limit holds', async () => {
-	expect(await contactsRead({ returnAll: '={{ $json.value }}', limit: 5 }, true)).toBe(TOTAL);
-});
-test('Return All saved as the text "false" reads it as false: Limit 5 returns 5 records', async () => {
-	expect(await contactsRead({ returnAll: 'false', limit: 5 })).toBe(5);
-});
+	test('Return All from an expression giving true returns every record, whatever Limit holds', async () => {
+		expect(await contactsRead({ returnAll: '={{ $json.value }}', limit: 5 }, true)).toBe(TOTAL);
+	});
+	test('Return All saved as the text "false" reads it as false: Limit 5 returns 5 records', async () => {
+		expect(await contactsRead({ returnAll: 'false', limit: 5 })).toBe(5);
+	});
 });
 
 /**
@@ -146,44 +154,44 @@ test('Return All saved as the text "false" reads it as false: Limit 5 returns 5 
  * 200 records, silently. The polling trigger reads the same answer as a contradiction and fails
  * loudly ("contradicts itself"); before f29d Get Many read the pages up to total (250). f29d's
  * reason, a page-1 total that overstates, is told apart: there the last page's own total agrees with
- * what was read (test/zz-break/triggerOverstatedListTotalFailsPublishing.test.ts).
+ * what was read (test/trigger/activationWaits.test.ts, "trigger overstated list total fails publishing").
  * Expected: every record up to total, or a loud error; never a silent partial list. The sequential
  * walk gives the loud error, the same one the polling trigger gives for this answer.
  */
 describe('get many self contradicting page ends list silently', () => {
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
-beforeEach(() => forgetRateBudgets());
-afterEach(() => nock.cleanAll());
-test('Return All: a page whose hasMore is false while its own total says more fails the item, naming the page', async () => {
-	const records = (n: number, count: number) =>
-		Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
-	nock(API)
-		.get('/v1/contacts')
-		.query({ page: 1, pageSize: 100 })
-		.reply(200, {
-			data: records(1, 100),
-			meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
-		})
-		.get('/v1/contacts')
-		.query({ page: 2, pageSize: 100 })
-		.reply(200, {
-			data: records(2, 100),
-			meta: { page: 2, pageSize: 100, total: 250, hasMore: false },
-		});
-	const error = await runDeclarativeNode(node, {
-		resource: 'contact',
-		operation: 'getAll',
-		returnAll: true,
-	}).then(
-		() => undefined,
-		(e: Error) => e,
-	);
-	expect(error?.message).toBe(
-		"The API's answer for page 2 of the list contradicts itself: hasMore is false, but its total is 250 and the pages up to it hold 200; stopped reading the list (GET /contacts) [item 0]",
-	);
-	expect(nock.pendingMocks()).toEqual([]);
-});
+	const node = loadNodeType(new BusinessOps());
+	const API = 'https://api.business-ops.test';
+	beforeEach(() => forgetRateBudgets());
+	afterEach(() => nock.cleanAll());
+	test('Return All: a page whose hasMore is false while its own total says more fails the item, naming the page', async () => {
+		const records = (n: number, count: number) =>
+			Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
+		nock(API)
+			.get('/v1/contacts')
+			.query({ page: 1, pageSize: 100 })
+			.reply(200, {
+				data: records(1, 100),
+				meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
+			})
+			.get('/v1/contacts')
+			.query({ page: 2, pageSize: 100 })
+			.reply(200, {
+				data: records(2, 100),
+				meta: { page: 2, pageSize: 100, total: 250, hasMore: false },
+			});
+		const error = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+		}).then(
+			() => undefined,
+			(e: Error) => e,
+		);
+		expect(error?.message).toBe(
+			"The API's answer for page 2 of the list contradicts itself: hasMore is false, but its total is 250 and the pages up to it hold 200; stopped reading the list (GET /contacts) [item 0]",
+		);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
 });
 
 /**
@@ -196,42 +204,42 @@ test('Return All: a page whose hasMore is false while its own total says more fa
  * The stub answers 400 after 60 requests so that the test ends.
  */
 describe('list page ignored reads ten thousand pages', () => {
-beforeEach(() => {
-	nock.cleanAll();
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
-test('Get Many, Return All, every page answered with page 1: fails within a few requests', async () => {
-	const first: IDataObject[] = Array.from({ length: 100 }, (_, i) => ({
-		id: `ctc_${i}`,
-		name: `C${i}`,
-	}));
-	let requests = 0;
-	nock(API)
-		.persist()
-		.get('/v1/contacts')
-		.query(true)
-		.reply(() => {
-			requests++;
-			if (requests > 60)
-				return [400, { error: { code: 'stub_end', message: 'the test stub stopped answering' } }];
-			return [200, { data: first, meta: { page: 1, pageSize: 100, total: 250, hasMore: true } }];
-		});
-	const error = (await runDeclarativeNode(node, {
-		resource: 'contact',
-		operation: 'getAll',
-		returnAll: true,
-	}).catch((e: unknown) => e)) as Error;
-	expect(error).toBeInstanceOf(Error);
-	expect(error.message).not.toContain('stub stopped answering');
-	expect(error.message).toContain(
-		'The API answered page 2 of the list with records of an earlier page, the same on 2 reads',
-	);
-	expect(requests).toBe(4); // two reads of pages 1 and 2
-});
+	beforeEach(() => {
+		nock.cleanAll();
+		forgetRateBudgets();
+		fastClock();
+	});
+	afterEach(() => nock.cleanAll());
+	const node = loadNodeType(new BusinessOps());
+	const API = 'https://api.business-ops.test';
+	test('Get Many, Return All, every page answered with page 1: fails within a few requests', async () => {
+		const first: IDataObject[] = Array.from({ length: 100 }, (_, i) => ({
+			id: `ctc_${i}`,
+			name: `C${i}`,
+		}));
+		let requests = 0;
+		nock(API)
+			.persist()
+			.get('/v1/contacts')
+			.query(true)
+			.reply(() => {
+				requests++;
+				if (requests > 60)
+					return [400, { error: { code: 'stub_end', message: 'the test stub stopped answering' } }];
+				return [200, { data: first, meta: { page: 1, pageSize: 100, total: 250, hasMore: true } }];
+			});
+		const error = (await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: true,
+		}).catch((e: unknown) => e)) as Error;
+		expect(error).toBeInstanceOf(Error);
+		expect(error.message).not.toContain('stub stopped answering');
+		expect(error.message).toContain(
+			'The API answered page 2 of the list with records of an earlier page, the same on 2 reads',
+		);
+		expect(requests).toBe(4); // two reads of pages 1 and 2
+	});
 });
 
 /**
@@ -244,28 +252,27 @@ test('Get Many, Return All, every page answered with page 1: fails within a few 
  * page: contacts 101-250 cannot be picked from the list at all, while Get Many reads all 250.
  */
 describe('picker list without has more stops at first page', () => {
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-const node = loadNodeType(new BusinessOps());
-test('From list: a page whose meta says total 250 but no hasMore offers the next page, as Get Many reads it', async () => {
-	const page1 = Array.from({ length: 100 }, (_, i) => ({
-		id: `ctc_${i + 1}`,
-		name: `Contact ${i + 1}`,
-		email: `c${i + 1}@example.com`,
-	}));
-	nock('https://api.business-ops.test')
-		.get('/v1/contacts')
-		.query(true)
-		.reply(200, { data: page1, meta: { page: 1, pageSize: 100, total: 250 } });
-	const result = await runListSearch(node, 'searchContacts', {
-		resource: 'contact',
-		operation: 'get',
+	beforeEach(() => {
+		forgetRateBudgets();
+		fastClock();
 	});
-	expect(result.results).toHaveLength(100);
-	expect(result.paginationToken).toBe('2');
+	afterEach(() => nock.cleanAll());
+	const node = loadNodeType(new BusinessOps());
+	test('From list: a page whose meta says total 250 but no hasMore offers the next page, as Get Many reads it', async () => {
+		const page1 = Array.from({ length: 100 }, (_, i) => ({
+			id: `ctc_${i + 1}`,
+			name: `Contact ${i + 1}`,
+			email: `c${i + 1}@example.com`,
+		}));
+		nock('https://api.business-ops.test')
+			.get('/v1/contacts')
+			.query(true)
+			.reply(200, { data: page1, meta: { page: 1, pageSize: 100, total: 250 } });
+		const result = await runListSearch(node, 'searchContacts', {
+			resource: 'contact',
+			operation: 'get',
+		});
+		expect(result.results).toHaveLength(100);
+		expect(result.paginationToken).toBe('2');
+	});
 });
-});
-

@@ -14,32 +14,32 @@ import { emitted, poller, collect, useSandbox, trigger } from './harness';
  * poll remembers what exists and emits nothing.
  */
 describe('polling baseline skip emits old paid invoice', () => {
-const env = useSandbox();
-test('an invoice paid before publishing is not emitted as invoice.paid because the baseline walk skipped it', async () => {
-	const sandbox = env.sandbox();
-	sandbox.control.setReadings({ listOrder: 'oldest' });
-	sandbox.control.seed({ resource: 'invoices', count: 320 });
-	const before = await collect(sandbox, '/invoices');
-	const victim = before.slice(1, 99).find((i) => i.status === 'draft');
-	const old = before[100];
-	expect(victim).toBeDefined();
-	if (old.status !== 'paid')
-		await env.api('PATCH', `/invoices/${String(old.id)}`, { status: 'paid' });
+	const env = useSandbox();
+	test('an invoice paid before publishing is not emitted as invoice.paid because the baseline walk skipped it', async () => {
+		const sandbox = env.sandbox();
+		sandbox.control.setReadings({ listOrder: 'oldest' });
+		sandbox.control.seed({ resource: 'invoices', count: 320 });
+		const before = await collect(sandbox, '/invoices');
+		const victim = before.slice(1, 99).find((i) => i.status === 'draft');
+		const old = before[100];
+		expect(victim).toBeDefined();
+		if (old.status !== 'paid')
+			await env.api('PATCH', `/invoices/${String(old.id)}`, { status: 'paid' });
 
-	const p = poller(sandbox, { events: ['invoice.paid'] });
-	let pages = 0;
-	expect(
-		await p.poll({
-			afterAnswer: async (request) => {
-				if (request.url === '/invoices' && ++pages === 1)
-					await env.api('DELETE', `/invoices/${String(victim!.id)}`);
-			},
-		}),
-	).toBeNull();
+		const p = poller(sandbox, { events: ['invoice.paid'] });
+		let pages = 0;
+		expect(
+			await p.poll({
+				afterAnswer: async (request) => {
+					if (request.url === '/invoices' && ++pages === 1)
+						await env.api('DELETE', `/invoices/${String(victim!.id)}`);
+				},
+			}),
+		).toBeNull();
 
-	// nothing was paid after publishing
-	expect([...emitted(await p.poll()), ...emitted(await p.poll())]).toEqual([]);
-});
+		// nothing was paid after publishing
+		expect([...emitted(await p.poll()), ...emitted(await p.poll())]).toEqual([]);
+	});
 });
 
 /**
@@ -50,34 +50,34 @@ test('an invoice paid before publishing is not emitted as invoice.paid because t
  * exists and emits nothing"; a deletion during a walk must not turn an old record into a new one.
  */
 describe('polling baseline skip emits old record as created', () => {
-const env = useSandbox();
-test.each(LIST_ORDERS)(
-	'list order %s: a record the baseline walk skipped is not emitted as created later',
-	async (listOrder) => {
-		const sandbox = env.sandbox();
-		sandbox.control.setReadings({ listOrder });
-		sandbox.control.seed({ resource: 'quotes', count: 320 });
-		const before = await collect(sandbox, '/quotes');
-		const victim = String(before.slice(1, 99).find((q) => q.status === 'draft')!.id);
-		const existed = new Set(before.map((q) => String(q.id)));
+	const env = useSandbox();
+	test.each(LIST_ORDERS)(
+		'list order %s: a record the baseline walk skipped is not emitted as created later',
+		async (listOrder) => {
+			const sandbox = env.sandbox();
+			sandbox.control.setReadings({ listOrder });
+			sandbox.control.seed({ resource: 'quotes', count: 320 });
+			const before = await collect(sandbox, '/quotes');
+			const victim = String(before.slice(1, 99).find((q) => q.status === 'draft')!.id);
+			const existed = new Set(before.map((q) => String(q.id)));
 
-		const p = poller(sandbox, { events: ['quote.created'] });
-		let pages = 0;
-		expect(
-			await p.poll({
-				afterAnswer: async (request) => {
-					if (request.url === '/quotes' && ++pages === 1)
-						await env.api('DELETE', `/quotes/${victim}`);
-				},
-			}),
-		).toBeNull();
+			const p = poller(sandbox, { events: ['quote.created'] });
+			let pages = 0;
+			expect(
+				await p.poll({
+					afterAnswer: async (request) => {
+						if (request.url === '/quotes' && ++pages === 1)
+							await env.api('DELETE', `/quotes/${victim}`);
+					},
+				}),
+			).toBeNull();
 
-		const later = [...emitted(await p.poll()), ...emitted(await p.poll())];
-		// no quote was created after publishing: nothing may be emitted, least of all a quote that existed before
-		expect(later.filter(([, id]) => existed.has(id))).toEqual([]);
-		expect(later).toEqual([]);
-	},
-);
+			const later = [...emitted(await p.poll()), ...emitted(await p.poll())];
+			// no quote was created after publishing: nothing may be emitted, least of all a quote that existed before
+			expect(later.filter(([, id]) => existed.has(id))).toEqual([]);
+			expect(later).toEqual([]);
+		},
+	);
 });
 
 /**
@@ -87,52 +87,52 @@ test.each(LIST_ORDERS)(
  * walk is emitted "never twice" and a record is "never emitted as new" unless it is new.
  */
 describe('polling skipped twice reemitted as created', () => {
-const env = useSandbox();
-test('a record skipped by two walks in a row (deletions during each walk) is not emitted as created', async () => {
-	const sandbox = env.sandbox();
-	sandbox.control.setReadings({ listOrder: 'newest' });
-	sandbox.control.seed({ resource: 'quotes', count: 320 });
-	const p = poller(sandbox, { events: ['quote.created'] });
-	expect(await p.poll()).toBeNull(); // baseline: every quote remembered
+	const env = useSandbox();
+	test('a record skipped by two walks in a row (deletions during each walk) is not emitted as created', async () => {
+		const sandbox = env.sandbox();
+		sandbox.control.setReadings({ listOrder: 'newest' });
+		sandbox.control.seed({ resource: 'quotes', count: 320 });
+		const p = poller(sandbox, { events: ['quote.created'] });
+		expect(await p.poll()).toBeNull(); // baseline: every quote remembered
 
-	const contactId = String(
-		((await env.api('GET', '/contacts?pageSize=1')) as unknown as Array<{ id: string }>)[0].id,
-	);
-	const walkDeletingOnPageOne = async () => {
-		const firstPage = (await collect(sandbox, '/quotes')).slice(0, 100);
-		const victim = String(firstPage.slice(1, 99).find((q) => q.status === 'draft')!.id);
-		let pages = 0;
-		return await p.poll({
-			afterAnswer: async (request) => {
-				if (request.url === '/quotes' && ++pages === 1)
-					await env.api('DELETE', `/quotes/${victim}`);
-			},
-		});
-	};
-	const seen: Array<[string, string]> = [];
-	// walk 1: the record at place 101 moves to place 100 after page 1 was read: skipped
-	const skipped = String((await collect(sandbox, '/quotes'))[100].id);
-	seen.push(...emitted(await walkDeletingOnPageOne()));
-	// a new quote (newest first: at the top) pushes it back to place 101
-	const fresh = String(
-		(
-			await env.api('POST', '/quotes', {
-				contactId,
-				items: [{ name: 'x', quantity: 1, unitPrice: 1, vatPercentage: 9 }],
-			})
-		).id,
-	);
-	expect(String((await collect(sandbox, '/quotes'))[100].id)).toBe(skipped);
-	// walk 2: skipped again
-	seen.push(...emitted(await walkDeletingOnPageOne()));
-	// walk 3 and 4: nothing changes
-	seen.push(...emitted(await p.poll()));
-	seen.push(...emitted(await p.poll()));
+		const contactId = String(
+			((await env.api('GET', '/contacts?pageSize=1')) as unknown as Array<{ id: string }>)[0].id,
+		);
+		const walkDeletingOnPageOne = async () => {
+			const firstPage = (await collect(sandbox, '/quotes')).slice(0, 100);
+			const victim = String(firstPage.slice(1, 99).find((q) => q.status === 'draft')!.id);
+			let pages = 0;
+			return await p.poll({
+				afterAnswer: async (request) => {
+					if (request.url === '/quotes' && ++pages === 1)
+						await env.api('DELETE', `/quotes/${victim}`);
+				},
+			});
+		};
+		const seen: Array<[string, string]> = [];
+		// walk 1: the record at place 101 moves to place 100 after page 1 was read: skipped
+		const skipped = String((await collect(sandbox, '/quotes'))[100].id);
+		seen.push(...emitted(await walkDeletingOnPageOne()));
+		// a new quote (newest first: at the top) pushes it back to place 101
+		const fresh = String(
+			(
+				await env.api('POST', '/quotes', {
+					contactId,
+					items: [{ name: 'x', quantity: 1, unitPrice: 1, vatPercentage: 9 }],
+				})
+			).id,
+		);
+		expect(String((await collect(sandbox, '/quotes'))[100].id)).toBe(skipped);
+		// walk 2: skipped again
+		seen.push(...emitted(await walkDeletingOnPageOne()));
+		// walk 3 and 4: nothing changes
+		seen.push(...emitted(await p.poll()));
+		seen.push(...emitted(await p.poll()));
 
-	expect(seen).not.toContainEqual(['quote.created', skipped]);
-	// expected: only the quote really created; the skipped one existed all along
-	expect(seen).toEqual([['quote.created', fresh]]);
-});
+		expect(seen).not.toContainEqual(['quote.created', skipped]);
+		// expected: only the quote really created; the skipped one existed all along
+		expect(seen).toEqual([['quote.created', fresh]]);
+	});
 });
 
 /**
@@ -143,21 +143,21 @@ test('a record skipped by two walks in a row (deletions during each walk) is not
  * baseline), which emits nothing.
  */
 describe('polling damaged state floods status events', () => {
-const env = useSandbox();
-test('a state whose status codes are not in its status table is a new baseline, not a flood of status events', async () => {
-	const sandbox = env.sandbox();
-	sandbox.control.seed({ resource: 'quotes', count: 120 });
-	const p = poller(sandbox, { events: ['quote.sent', 'quote.approved'] });
-	expect(await p.poll()).toBeNull();
-	const quote = (p.staticData().lists as IDataObject).quote as IDataObject;
-	expect((quote.statuses as string[]).length).toBeGreaterThan(1);
-	// damaged: the status table lost its entries, the 9-character entries are intact
-	quote.statuses = [];
+	const env = useSandbox();
+	test('a state whose status codes are not in its status table is a new baseline, not a flood of status events', async () => {
+		const sandbox = env.sandbox();
+		sandbox.control.seed({ resource: 'quotes', count: 120 });
+		const p = poller(sandbox, { events: ['quote.sent', 'quote.approved'] });
+		expect(await p.poll()).toBeNull();
+		const quote = (p.staticData().lists as IDataObject).quote as IDataObject;
+		expect((quote.statuses as string[]).length).toBeGreaterThan(1);
+		// damaged: the status table lost its entries, the 9-character entries are intact
+		quote.statuses = [];
 
-	const events = emitted(await p.poll());
-	// expected: nothing readable to compare with, so a new baseline and no event
-	expect(events).toEqual([]);
-});
+		const events = emitted(await p.poll());
+		// expected: nothing readable to compare with, so a new baseline and no event
+		expect(events).toEqual([]);
+	});
 });
 
 /**
@@ -169,46 +169,51 @@ test('a state whose status codes are not in its status table is a new baseline, 
  * was already waiting (as the editor's look-ups are).
  */
 describe('polling test event waits behind runs', () => {
-const env = useSandbox();
-test('Fetch Test Event goes before a workflow run already waiting on the same key', async () => {
-	const sandbox = env.sandbox();
-	forgetRateBudgets();
-	fastClock();
-	const credentials = {
-		apiKey: sandbox.keys.admin,
-		baseUrl: sandbox.baseUrl,
-		requestsPerMinute: 1,
-	};
-	const budget = budgetFor(budgetKeyOf(sandbox.keys.admin), 1);
-	const order: string[] = [];
-	// a workflow run used this minute's request; another run waits for the next minute
-	(await budget.take({ lane: 'run' })).answered();
-	const waitingRun = budget.take({ lane: 'run' }).then((slot) => {
-		order.push('workflow run');
-		slot.answered();
-	});
+	const env = useSandbox();
+	test('Fetch Test Event goes before a workflow run already waiting on the same key', async () => {
+		const sandbox = env.sandbox();
+		forgetRateBudgets();
+		fastClock();
+		const credentials = {
+			apiKey: sandbox.keys.admin,
+			baseUrl: sandbox.baseUrl,
+			requestsPerMinute: 1,
+		};
+		const budget = budgetFor(budgetKeyOf(sandbox.keys.admin), 1);
+		const order: string[] = [];
+		// a workflow run used this minute's request; another run waits for the next minute
+		(await budget.take({ lane: 'run' })).answered();
+		const waitingRun = budget.take({ lane: 'run' }).then((slot) => {
+			order.push('workflow run');
+			slot.answered();
+		});
 
-	const test = createTestNode(trigger, { events: ['quote.created'] }, { credentials });
-	const ctx = new PollContext(test.workflow, test.node, test.additionalData, 'manual', 'activate');
-	const send = ctx.helpers.httpRequestWithAuthentication;
-	ctx.helpers.httpRequestWithAuthentication = async function (
-		this: unknown,
-		type: string,
-		request: IHttpRequestOptions,
-		...rest: unknown[]
-	) {
-		order.push(`Fetch Test Event ${request.url}`);
-		return await (send as (...args: unknown[]) => Promise<unknown>).call(
-			this,
-			type,
-			request,
-			...rest,
+		const test = createTestNode(trigger, { events: ['quote.created'] }, { credentials });
+		const ctx = new PollContext(
+			test.workflow,
+			test.node,
+			test.additionalData,
+			'manual',
+			'activate',
 		);
-	} as typeof send;
-	await trigger.poll.call(ctx);
-	await waitingRun;
+		const send = ctx.helpers.httpRequestWithAuthentication;
+		ctx.helpers.httpRequestWithAuthentication = async function (
+			this: unknown,
+			type: string,
+			request: IHttpRequestOptions,
+			...rest: unknown[]
+		) {
+			order.push(`Fetch Test Event ${request.url}`);
+			return await (send as (...args: unknown[]) => Promise<unknown>).call(
+				this,
+				type,
+				request,
+				...rest,
+			);
+		} as typeof send;
+		await trigger.poll.call(ctx);
+		await waitingRun;
 
-	expect(order[0]).toBe('Fetch Test Event /quotes');
+		expect(order[0]).toBe('Fetch Test Event /quotes');
+	});
 });
-});
-

@@ -19,34 +19,34 @@ import { atFixedTime, stripeSignature, githubSignature, standardHeaders } from '
  * Stripe-Style scheme does.
  */
 describe('trigger auto accepts stripe entries of two times', () => {
-const NOW = 1_700_000_000;
-atFixedTime(NOW);
-let workflows = 0;
-function node(options: INodeParameters) {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
-	testNode.workflow.id = `workflow-two-times-${++workflows}`;
-	return testNode;
-}
-const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-const joined = {
-	'stripe-signature': `${stripeSignature(SIGNING, NOW, raw)}, ${stripeSignature(SIGNING, NOW - 5, raw)}`,
-};
-test('Stripe-Style refuses entries of two different times', async () => {
-	expect(
-		(
-			await runWebhook(trigger, node({ signatureScheme: 'stripe' }), {
-				headers: joined,
-				rawBody: Buffer.from(raw),
-			})
-		).status,
-	).toBe(401);
-});
-test('Auto refuses them too ("under every scheme")', async () => {
-	// fails today: Auto accepts and starts the workflow
-	expect(
-		(await runWebhook(trigger, node({}), { headers: joined, rawBody: Buffer.from(raw) })).status,
-	).toBe(401);
-});
+	const NOW = 1_700_000_000;
+	atFixedTime(NOW);
+	let workflows = 0;
+	function node(options: INodeParameters) {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
+		testNode.workflow.id = `workflow-two-times-${++workflows}`;
+		return testNode;
+	}
+	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+	const joined = {
+		'stripe-signature': `${stripeSignature(SIGNING, NOW, raw)}, ${stripeSignature(SIGNING, NOW - 5, raw)}`,
+	};
+	test('Stripe-Style refuses entries of two different times', async () => {
+		expect(
+			(
+				await runWebhook(trigger, node({ signatureScheme: 'stripe' }), {
+					headers: joined,
+					rawBody: Buffer.from(raw),
+				})
+			).status,
+		).toBe(401);
+	});
+	test('Auto refuses them too ("under every scheme")', async () => {
+		// fails today: Auto accepts and starts the workflow
+		expect(
+			(await runWebhook(trigger, node({}), { headers: joined, rawBody: Buffer.from(raw) })).status,
+		).toBe(401);
+	});
 });
 
 /**
@@ -58,56 +58,56 @@ test('Auto refuses them too ("under every scheme")', async () => {
  * delivery of 300 KiB is refused. (auto.ts is unchanged by the shrink: 1bdf489 does the same.)
  */
 describe('trigger auto github large first delivery refused behind Svix relay', () => {
-type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-const decideTrust = (
-	req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
-	subscription: TrustSubscription,
-) => decideWith({ ...req, ...subscription });
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const NOW = 1_700_000_000;
-const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
-const BODY = Buffer.from(
-	JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
-);
-const github = `sha256=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(BODY).digest('hex')}`;
-test('a large GitHub-style first delivery verifies without the relay headers (control)', () => {
-	expect(
-		decideTrust(
-			{ headers: { 'x-hub-signature-256': github }, rawBody: BODY, nowSeconds: NOW },
-			auto,
-		).accepted,
-	).toBe(true);
-});
-test('a large GitHub-style first delivery verifies although a relay added its own Svix-style signature headers', () => {
-	const relay = {
-		'svix-id': 'msg_relay_1',
-		'svix-timestamp': String(NOW),
-		'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
-	};
-	const trust = decideTrust(
-		{ headers: { 'x-hub-signature-256': github, ...relay }, rawBody: BODY, nowSeconds: NOW },
-		auto,
+	type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
+	const decideTrust = (
+		req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
+		subscription: TrustSubscription,
+	) => decideWith({ ...req, ...subscription });
+	const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+	const NOW = 1_700_000_000;
+	const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
+	const BODY = Buffer.from(
+		JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
 	);
-	expect(trust).toMatchObject({ accepted: true });
-});
-test('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole secret) behind that relay', () => {
-	const stripe = `t=${NOW},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${NOW}.`).update(BODY).digest('hex')}`;
-	const relay = {
-		'svix-id': 'msg_relay_1',
-		'svix-timestamp': String(NOW),
-		'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
-	};
-	expect(
-		decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: BODY, nowSeconds: NOW }, auto)
-			.accepted,
-	).toBe(true);
-	expect(
-		decideTrust(
-			{ headers: { 'stripe-signature': stripe, ...relay }, rawBody: BODY, nowSeconds: NOW },
+	const github = `sha256=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(BODY).digest('hex')}`;
+	test('a large GitHub-style first delivery verifies without the relay headers (control)', () => {
+		expect(
+			decideTrust(
+				{ headers: { 'x-hub-signature-256': github }, rawBody: BODY, nowSeconds: NOW },
+				auto,
+			).accepted,
+		).toBe(true);
+	});
+	test('a large GitHub-style first delivery verifies although a relay added its own Svix-style signature headers', () => {
+		const relay = {
+			'svix-id': 'msg_relay_1',
+			'svix-timestamp': String(NOW),
+			'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
+		};
+		const trust = decideTrust(
+			{ headers: { 'x-hub-signature-256': github, ...relay }, rawBody: BODY, nowSeconds: NOW },
 			auto,
-		),
-	).toMatchObject({ accepted: true });
-});
+		);
+		expect(trust).toMatchObject({ accepted: true });
+	});
+	test('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole secret) behind that relay', () => {
+		const stripe = `t=${NOW},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${NOW}.`).update(BODY).digest('hex')}`;
+		const relay = {
+			'svix-id': 'msg_relay_1',
+			'svix-timestamp': String(NOW),
+			'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
+		};
+		expect(
+			decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: BODY, nowSeconds: NOW }, auto)
+				.accepted,
+		).toBe(true);
+		expect(
+			decideTrust(
+				{ headers: { 'stripe-signature': stripe, ...relay }, rawBody: BODY, nowSeconds: NOW },
+				auto,
+			),
+		).toMatchObject({ accepted: true });
+	});
 });
 
 /**
@@ -124,44 +124,44 @@ test('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole 
  * Expected: the genuine GitHub-style delivery verifies, whatever headers the proxy added.
  */
 describe('trigger auto github large first delivery refused by relay timestamp', () => {
-const NOW = 1_700_000_000;
-atFixedTime(NOW);
-let workflows = 0;
-function node() {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-	testNode.workflow.id = `workflow-auto-github-relay-${++workflows}`;
-	return testNode;
-}
-const raw = JSON.stringify({
-	id: 'evt_1',
-	type: 'invoice.paid',
-	data: { notes: 'n'.repeat(600 * 1024) },
-});
-const github = {
-	'x-hub-signature-256': githubSignature(SIGNING, raw),
-	'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
-	'x-github-event': 'invoice.paid',
-};
-test('a first large GitHub-style delivery verifies although a relay added its own Standard Webhooks headers', async () => {
-	expect(
-		(await runWebhook(trigger, node(), { headers: github, rawBody: Buffer.from(raw) })).result
-			.workflowData,
-	).toHaveLength(1);
-	const relayed = { ...github, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
-	const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
-	// fails today: 401, "... tried only the 2 most likely forms over a body this large ..."
-	expect(run.status).toBeUndefined();
-	expect(run.result.workflowData).toHaveLength(1);
-});
-test('a first large GitHub-style delivery verifies beside a proxy svix-timestamp header', async () => {
-	const run = await runWebhook(trigger, node(), {
-		headers: { ...github, 'svix-timestamp': String(NOW) },
-		rawBody: Buffer.from(raw),
+	const NOW = 1_700_000_000;
+	atFixedTime(NOW);
+	let workflows = 0;
+	function node() {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
+		testNode.workflow.id = `workflow-auto-github-relay-${++workflows}`;
+		return testNode;
+	}
+	const raw = JSON.stringify({
+		id: 'evt_1',
+		type: 'invoice.paid',
+		data: { notes: 'n'.repeat(600 * 1024) },
 	});
-	// fails today: 401, "... tried only the 2 most likely forms over a body this large ..."
-	expect(run.status).toBeUndefined();
-	expect(run.result.workflowData).toHaveLength(1);
-});
+	const github = {
+		'x-hub-signature-256': githubSignature(SIGNING, raw),
+		'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+		'x-github-event': 'invoice.paid',
+	};
+	test('a first large GitHub-style delivery verifies although a relay added its own Standard Webhooks headers', async () => {
+		expect(
+			(await runWebhook(trigger, node(), { headers: github, rawBody: Buffer.from(raw) })).result
+				.workflowData,
+		).toHaveLength(1);
+		const relayed = { ...github, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
+		const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
+		// fails today: 401, "... tried only the 2 most likely forms over a body this large ..."
+		expect(run.status).toBeUndefined();
+		expect(run.result.workflowData).toHaveLength(1);
+	});
+	test('a first large GitHub-style delivery verifies beside a proxy svix-timestamp header', async () => {
+		const run = await runWebhook(trigger, node(), {
+			headers: { ...github, 'svix-timestamp': String(NOW) },
+			rawBody: Buffer.from(raw),
+		});
+		// fails today: 401, "... tried only the 2 most likely forms over a body this large ..."
+		expect(run.status).toBeUndefined();
+		expect(run.result.workflowData).toHaveLength(1);
+	});
 });
 
 /**
@@ -177,59 +177,59 @@ test('a first large GitHub-style delivery verifies beside a proxy svix-timestamp
  * (auto.ts is unchanged by the shrink: 1bdf489 does the same.)
  */
 describe('trigger auto standard refused behind relay t=', () => {
-type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-const decideTrust = (
-	req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
-	subscription: TrustSubscription,
-) => decideWith({ ...req, ...subscription });
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const NOW = 1_700_000_000;
-const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
-const BODY = Buffer.from(
-	JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
-);
-const key = Buffer.from(SECRET.replace(/^whsec_/, ''), 'base64');
-const sent = NOW - 3;
-const standard = {
-	'webhook-id': 'msg_1',
-	'webhook-timestamp': String(sent),
-	'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_1.${sent}.`).update(BODY).digest('base64')}`,
-};
-test('control: the large first delivery verifies as sent by the API', () => {
-	expect(decideTrust({ headers: standard, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(
-		true,
+	type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
+	const decideTrust = (
+		req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
+		subscription: TrustSubscription,
+	) => decideWith({ ...req, ...subscription });
+	const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+	const NOW = 1_700_000_000;
+	const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
+	const BODY = Buffer.from(
+		JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
 	);
-});
-test("a relay's own signature header with t=<its time> does not push out webhook-timestamp", () => {
-	const headers = {
-		...standard,
-		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+	const key = Buffer.from(SECRET.replace(/^whsec_/, ''), 'base64');
+	const sent = NOW - 3;
+	const standard = {
+		'webhook-id': 'msg_1',
+		'webhook-timestamp': String(sent),
+		'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_1.${sent}.`).update(BODY).digest('base64')}`,
 	};
-	expect(decideTrust({ headers, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({
-		accepted: true,
-		timestamp: sent,
+	test('control: the large first delivery verifies as sent by the API', () => {
+		expect(decideTrust({ headers: standard, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(
+			true,
+		);
 	});
-});
-test.each([
-	['x-relay-id', { 'x-relay-id': 'r1' }],
-	['x-event-id', { 'x-event-id': 'r1' }],
-])(
-	'once the form is learned, a small delivery verifies behind a relay that adds its t= signature header and %s',
-	(_name, id) => {
-		const small = Buffer.from(JSON.stringify({ id: 'evt_3', type: 'invoice.paid' }));
+	test("a relay's own signature header with t=<its time> does not push out webhook-timestamp", () => {
 		const headers = {
+			...standard,
 			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
-			...id,
-			'webhook-id': 'msg_3',
-			'webhook-timestamp': String(sent),
-			'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_3.${sent}.`).update(small).digest('base64')}`,
 		};
-		const learned = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } as const;
-		expect(
-			decideTrust({ headers, rawBody: small, nowSeconds: NOW }, { ...auto, learned }),
-		).toMatchObject({ accepted: true, timestamp: sent });
-	},
-);
+		expect(decideTrust({ headers, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({
+			accepted: true,
+			timestamp: sent,
+		});
+	});
+	test.each([
+		['x-relay-id', { 'x-relay-id': 'r1' }],
+		['x-event-id', { 'x-event-id': 'r1' }],
+	])(
+		'once the form is learned, a small delivery verifies behind a relay that adds its t= signature header and %s',
+		(_name, id) => {
+			const small = Buffer.from(JSON.stringify({ id: 'evt_3', type: 'invoice.paid' }));
+			const headers = {
+				'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+				...id,
+				'webhook-id': 'msg_3',
+				'webhook-timestamp': String(sent),
+				'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_3.${sent}.`).update(small).digest('base64')}`,
+			};
+			const learned = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } as const;
+			expect(
+				decideTrust({ headers, rawBody: small, nowSeconds: NOW }, { ...auto, learned }),
+			).toMatchObject({ accepted: true, timestamp: sent });
+		},
+	);
 });
 
 /**
@@ -249,34 +249,34 @@ test.each([
  * value, with `t=` and no id named after the signature header, is tried as `{timestamp}.{body}` first).
  */
 describe('trigger auto stripe large first delivery refused by platform id', () => {
-const NOW = 1_700_000_000;
-atFixedTime(NOW);
-let workflows = 0;
-function node() {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-	testNode.workflow.id = `workflow-auto-stripe-platform-id-${++workflows}`;
-	return testNode;
-}
-const raw = JSON.stringify({
-	id: 'evt_1',
-	type: 'invoice.paid',
-	data: { notes: 'n'.repeat(300 * 1024) },
-});
-const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW, raw) };
-test('a platform id header in front of n8n does not make the first large Stripe-style delivery fail', async () => {
-	// without the platform's header it verifies
-	expect(
-		(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
-			.workflowData,
-	).toHaveLength(1);
-	const run = await runWebhook(trigger, node(), {
-		headers: { ...stripe, 'rndr-id': '7f3c2a91-bd1e-4c55' },
-		rawBody: Buffer.from(raw),
+	const NOW = 1_700_000_000;
+	atFixedTime(NOW);
+	let workflows = 0;
+	function node() {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
+		testNode.workflow.id = `workflow-auto-stripe-platform-id-${++workflows}`;
+		return testNode;
+	}
+	const raw = JSON.stringify({
+		id: 'evt_1',
+		type: 'invoice.paid',
+		data: { notes: 'n'.repeat(300 * 1024) },
 	});
-	// fails today: 401, "signature does not match (Auto has not yet seen ... tried only the 2 most likely forms ...)"
-	expect(run.status).toBeUndefined();
-	expect(run.result.workflowData).toHaveLength(1);
-});
+	const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW, raw) };
+	test('a platform id header in front of n8n does not make the first large Stripe-style delivery fail', async () => {
+		// without the platform's header it verifies
+		expect(
+			(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
+				.workflowData,
+		).toHaveLength(1);
+		const run = await runWebhook(trigger, node(), {
+			headers: { ...stripe, 'rndr-id': '7f3c2a91-bd1e-4c55' },
+			rawBody: Buffer.from(raw),
+		});
+		// fails today: 401, "signature does not match (Auto has not yet seen ... tried only the 2 most likely forms ...)"
+		expect(run.status).toBeUndefined();
+		expect(run.result.workflowData).toHaveLength(1);
+	});
 });
 
 /**
@@ -288,43 +288,43 @@ test('a platform id header in front of n8n does not make the first large Stripe-
  * as long as the relay is there. (auto.ts is unchanged by the shrink: 1bdf489 does the same.)
  */
 describe('trigger auto stripe refused behind relay own t=', () => {
-type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-const decideTrust = (
-	req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
-	subscription: TrustSubscription,
-) => decideWith({ ...req, ...subscription });
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-const NOW = 1_700_000_000;
-const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
-const sent = NOW - 3;
-const body = Buffer.from(JSON.stringify({ id: 'evt_2', type: 'invoice.paid' }));
-const stripe = `t=${sent},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${sent}.`).update(body).digest('hex')}`;
-test('control: the Stripe-style delivery verifies as sent by the API', () => {
-	expect(
-		decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: body, nowSeconds: NOW }, auto)
-			.accepted,
-	).toBe(true);
-});
-test("a relay's own signature header naming its own t= does not make the API's Stripe-style delivery malformed", () => {
-	const headers = {
-		'stripe-signature': stripe,
-		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
-	};
-	expect(decideTrust({ headers, rawBody: body, nowSeconds: NOW }, auto)).toMatchObject({
-		accepted: true,
-		timestamp: sent,
+	type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
+	const decideTrust = (
+		req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
+		subscription: TrustSubscription,
+	) => decideWith({ ...req, ...subscription });
+	const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
+	const NOW = 1_700_000_000;
+	const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
+	const sent = NOW - 3;
+	const body = Buffer.from(JSON.stringify({ id: 'evt_2', type: 'invoice.paid' }));
+	const stripe = `t=${sent},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${sent}.`).update(body).digest('hex')}`;
+	test('control: the Stripe-style delivery verifies as sent by the API', () => {
+		expect(
+			decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: body, nowSeconds: NOW }, auto)
+				.accepted,
+		).toBe(true);
 	});
-});
-test('nor once Auto has learned the form', () => {
-	const headers = {
-		'stripe-signature': stripe,
-		'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
-	};
-	const learned = { content: '{timestamp}.{body}', key: 'secret' } as const;
-	expect(
-		decideTrust({ headers, rawBody: body, nowSeconds: NOW }, { ...auto, learned }),
-	).toMatchObject({ accepted: true, timestamp: sent });
-});
+	test("a relay's own signature header naming its own t= does not make the API's Stripe-style delivery malformed", () => {
+		const headers = {
+			'stripe-signature': stripe,
+			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+		};
+		expect(decideTrust({ headers, rawBody: body, nowSeconds: NOW }, auto)).toMatchObject({
+			accepted: true,
+			timestamp: sent,
+		});
+	});
+	test('nor once Auto has learned the form', () => {
+		const headers = {
+			'stripe-signature': stripe,
+			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+		};
+		const learned = { content: '{timestamp}.{body}', key: 'secret' } as const;
+		expect(
+			decideTrust({ headers, rawBody: body, nowSeconds: NOW }, { ...auto, learned }),
+		).toMatchObject({ accepted: true, timestamp: sent });
+	});
 });
 
 /**
@@ -344,28 +344,28 @@ test('nor once Auto has learned the form', () => {
  * Expected: the genuine Stripe-style delivery verifies.
  */
 describe('trigger auto stripe refused behind relay timestamp', () => {
-const NOW = 1_700_000_000;
-atFixedTime(NOW);
-let workflows = 0;
-function node() {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-	testNode.workflow.id = `workflow-auto-stripe-relay-${++workflows}`;
-	return testNode;
-}
-const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 100 } });
-// signed by the API 2 s before the relay forwarded it
-const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW - 2, raw) };
-test('a relay stamping its own webhook-timestamp does not make a small Stripe-style delivery fail', async () => {
-	expect(
-		(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
-			.workflowData,
-	).toHaveLength(1);
-	const relayed = { ...stripe, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
-	const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
-	// fails today: 401 "signature does not match"
-	expect(run.status).toBeUndefined();
-	expect(run.result.workflowData).toHaveLength(1);
-});
+	const NOW = 1_700_000_000;
+	atFixedTime(NOW);
+	let workflows = 0;
+	function node() {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
+		testNode.workflow.id = `workflow-auto-stripe-relay-${++workflows}`;
+		return testNode;
+	}
+	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 100 } });
+	// signed by the API 2 s before the relay forwarded it
+	const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW - 2, raw) };
+	test('a relay stamping its own webhook-timestamp does not make a small Stripe-style delivery fail', async () => {
+		expect(
+			(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
+				.workflowData,
+		).toHaveLength(1);
+		const relayed = { ...stripe, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
+		const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
+		// fails today: 401 "signature does not match"
+		expect(run.status).toBeUndefined();
+		expect(run.result.workflowData).toHaveLength(1);
+	});
 });
 
 /**
@@ -389,31 +389,32 @@ test('a relay stamping its own webhook-timestamp does not make a small Stripe-st
  * nothing and teaches nothing: a later genuine delivery still verifies.
  */
 describe('trigger old captured delivery verifies as body', () => {
-const NOW = 1_700_000_000;
-atFixedTime(NOW);
-test('an hour-old Standard Webhooks capture rebuilt as a body gets 400, starts nothing and teaches nothing', async () => {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-	testNode.workflow.id = 'workflow-old-capture-as-body';
-	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-	const captured = standardHeaders(SIGNING, 'msg_1', NOW - 3600, raw);
-	// as sent: refused, too old
-	expect(
-		(await runWebhook(trigger, testNode, { headers: captured, rawBody: Buffer.from(raw) })).status,
-	).toBe(401);
-	const rebuilt = Buffer.from(`msg_1.${NOW - 3600}.${raw}`);
-	const run = await runWebhook(trigger, testNode, {
-		headers: { 'x-signature': captured['webhook-signature'] },
-		rawBody: rebuilt,
+	const NOW = 1_700_000_000;
+	atFixedTime(NOW);
+	test('an hour-old Standard Webhooks capture rebuilt as a body gets 400, starts nothing and teaches nothing', async () => {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
+		testNode.workflow.id = 'workflow-old-capture-as-body';
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		const captured = standardHeaders(SIGNING, 'msg_1', NOW - 3600, raw);
+		// as sent: refused, too old
+		expect(
+			(await runWebhook(trigger, testNode, { headers: captured, rawBody: Buffer.from(raw) }))
+				.status,
+		).toBe(401);
+		const rebuilt = Buffer.from(`msg_1.${NOW - 3600}.${raw}`);
+		const run = await runWebhook(trigger, testNode, {
+			headers: { 'x-signature': captured['webhook-signature'] },
+			rawBody: rebuilt,
+		});
+		expect(run.status).toBe(400);
+		expect(run.sent).toEqual({ error: 'body is not a JSON object' });
+		expect(run.result.workflowData).toBeUndefined();
+		const fresh = standardHeaders(SIGNING, 'msg_2', NOW, raw);
+		expect(
+			(await runWebhook(trigger, testNode, { headers: fresh, rawBody: Buffer.from(raw) })).result
+				.workflowData,
+		).toHaveLength(1);
 	});
-	expect(run.status).toBe(400);
-	expect(run.sent).toEqual({ error: 'body is not a JSON object' });
-	expect(run.result.workflowData).toBeUndefined();
-	const fresh = standardHeaders(SIGNING, 'msg_2', NOW, raw);
-	expect(
-		(await runWebhook(trigger, testNode, { headers: fresh, rawBody: Buffer.from(raw) })).result
-			.workflowData,
-	).toHaveLength(1);
-});
 });
 
 /**
@@ -428,55 +429,54 @@ test('an hour-old Standard Webhooks capture rebuilt as a body gets 400, starts n
  * read whole); the genuine delivery verifies. Two different values may well be refused.
  */
 describe('trigger repeated id or timestamp header refuses genuine', () => {
-const NOW = 1_700_000_000;
-atFixedTime(NOW);
-let workflows = 0;
-function node(signatureScheme: string) {
-	const testNode = nodeWithWhk1({
-		events: ['invoice.paid'],
-		options: { signatureScheme } as INodeParameters,
-	});
-	testNode.workflow.id = `workflow-repeated-headers-${++workflows}`;
-	return testNode;
-}
-const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 1 } });
-const genuine = standardHeaders(SIGNING, 'msg_1', NOW, raw);
-describe.each(['standardWebhooks', 'auto'])('%s', (scheme) => {
-	test('the genuine delivery verifies as sent', async () => {
-		expect(
-			(await runWebhook(trigger, node(scheme), { headers: genuine, rawBody: Buffer.from(raw) }))
-				.result.workflowData,
-		).toHaveLength(1);
-	});
-
-	test('a proxy repeated webhook-timestamp (joined by the HTTP server)', async () => {
-		const headers = { ...genuine, 'webhook-timestamp': `${NOW}, ${NOW}` };
-		const run = await runWebhook(trigger, node(scheme), { headers, rawBody: Buffer.from(raw) });
-		// fails today: 401 ("malformed timestamp" / "signature does not match")
-		expect(run.status).toBeUndefined();
-		expect(run.result.workflowData).toHaveLength(1);
-	});
-
-	test('a proxy repeated webhook-id (joined by the HTTP server)', async () => {
-		const headers = { ...genuine, 'webhook-id': 'msg_1, msg_1' };
-		const run = await runWebhook(trigger, node(scheme), { headers, rawBody: Buffer.from(raw) });
-		// fails today: 401 "signature does not match"
-		expect(run.status).toBeUndefined();
-		expect(run.result.workflowData).toHaveLength(1);
-	});
-});
-describe.each(['standardWebhooks', 'auto'])('%s, copies that differ', (scheme) => {
-	test.each([
-		['webhook-id', 'msg_1, msg_2'],
-		['webhook-timestamp', `${NOW}, ${NOW - 1}`],
-	])('a repeated %s of different values is refused', async (name, value) => {
-		const run = await runWebhook(trigger, node(scheme), {
-			headers: { ...genuine, [name]: value },
-			rawBody: Buffer.from(raw),
+	const NOW = 1_700_000_000;
+	atFixedTime(NOW);
+	let workflows = 0;
+	function node(signatureScheme: string) {
+		const testNode = nodeWithWhk1({
+			events: ['invoice.paid'],
+			options: { signatureScheme } as INodeParameters,
 		});
-		expect(run.status).toBe(401);
-		expect(run.result.workflowData).toBeUndefined();
+		testNode.workflow.id = `workflow-repeated-headers-${++workflows}`;
+		return testNode;
+	}
+	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 1 } });
+	const genuine = standardHeaders(SIGNING, 'msg_1', NOW, raw);
+	describe.each(['standardWebhooks', 'auto'])('%s', (scheme) => {
+		test('the genuine delivery verifies as sent', async () => {
+			expect(
+				(await runWebhook(trigger, node(scheme), { headers: genuine, rawBody: Buffer.from(raw) }))
+					.result.workflowData,
+			).toHaveLength(1);
+		});
+
+		test('a proxy repeated webhook-timestamp (joined by the HTTP server)', async () => {
+			const headers = { ...genuine, 'webhook-timestamp': `${NOW}, ${NOW}` };
+			const run = await runWebhook(trigger, node(scheme), { headers, rawBody: Buffer.from(raw) });
+			// fails today: 401 ("malformed timestamp" / "signature does not match")
+			expect(run.status).toBeUndefined();
+			expect(run.result.workflowData).toHaveLength(1);
+		});
+
+		test('a proxy repeated webhook-id (joined by the HTTP server)', async () => {
+			const headers = { ...genuine, 'webhook-id': 'msg_1, msg_1' };
+			const run = await runWebhook(trigger, node(scheme), { headers, rawBody: Buffer.from(raw) });
+			// fails today: 401 "signature does not match"
+			expect(run.status).toBeUndefined();
+			expect(run.result.workflowData).toHaveLength(1);
+		});
+	});
+	describe.each(['standardWebhooks', 'auto'])('%s, copies that differ', (scheme) => {
+		test.each([
+			['webhook-id', 'msg_1, msg_2'],
+			['webhook-timestamp', `${NOW}, ${NOW - 1}`],
+		])('a repeated %s of different values is refused', async (name, value) => {
+			const run = await runWebhook(trigger, node(scheme), {
+				headers: { ...genuine, [name]: value },
+				rawBody: Buffer.from(raw),
+			});
+			expect(run.status).toBe(401);
+			expect(run.result.workflowData).toBeUndefined();
+		});
 	});
 });
-});
-

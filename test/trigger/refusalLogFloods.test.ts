@@ -17,33 +17,33 @@ import { atFixedTime, standardHeaders } from './helpers';
  * Expected: the genuine delivery's reason ("malformed timestamp") reaches the log.
  */
 describe('trigger junk silences genuine header reason', () => {
-const NOW = 1_700_000_000;
-const fixed = atFixedTime(NOW);
-const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-const refusals = () =>
-	fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
-test('a request without any signature keeps "malformed timestamp" of the genuine delivery out of the log', async () => {
-	const testNode = nodeWithWhk1({
-		events: ['invoice.paid'],
-		options: { signatureScheme: 'standardWebhooks' } as INodeParameters,
+	const NOW = 1_700_000_000;
+	const fixed = atFixedTime(NOW);
+	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+	const refusals = () =>
+		fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
+	test('a request without any signature keeps "malformed timestamp" of the genuine delivery out of the log', async () => {
+		const testNode = nodeWithWhk1({
+			events: ['invoice.paid'],
+			options: { signatureScheme: 'standardWebhooks' } as INodeParameters,
+		});
+		testNode.workflow.id = 'workflow-junk-silences-headers';
+		// a stranger's request with no signature header at all
+		expect(
+			(await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from(raw) })).status,
+		).toBe(401);
+		// the API's genuine delivery, its timestamp in milliseconds
+		const genuine = {
+			headers: {
+				...standardHeaders(SIGNING, 'msg_1', NOW, raw),
+				'webhook-timestamp': String(NOW * 1000),
+			},
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
+		// fails today: the only line says "missing webhook-signature header", the stranger's reason
+		expect(refusals().some((line) => line.message.includes('malformed timestamp'))).toBe(true);
 	});
-	testNode.workflow.id = 'workflow-junk-silences-headers';
-	// a stranger's request with no signature header at all
-	expect(
-		(await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from(raw) })).status,
-	).toBe(401);
-	// the API's genuine delivery, its timestamp in milliseconds
-	const genuine = {
-		headers: {
-			...standardHeaders(SIGNING, 'msg_1', NOW, raw),
-			'webhook-timestamp': String(NOW * 1000),
-		},
-		rawBody: Buffer.from(raw),
-	};
-	expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
-	// fails today: the only line says "missing webhook-signature header", the stranger's reason
-	expect(refusals().some((line) => line.message.includes('malformed timestamp'))).toBe(true);
-});
 });
 
 /**
@@ -63,49 +63,49 @@ test('a request without any signature keeps "malformed timestamp" of the genuine
  * Expected: the genuine delivery's reason (timestamp too old) appears in n8n's log.
  */
 describe('trigger junk silences stale genuine reason', () => {
-const NOW = 1_700_000_000;
-const fixed = atFixedTime(NOW);
-const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-const JUNK = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
-let workflows = 0;
-function node(options: INodeParameters) {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
-	testNode.workflow.id = `workflow-junk-silences-${++workflows}`;
-	return testNode;
-}
-const refusals = () =>
-	fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
-test('Auto: a junk request with a fresh timestamp keeps "timestamp too old" of the genuine delivery out of the log', async () => {
-	const testNode = node({});
-	const junk = {
-		headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-signature': JUNK },
-		rawBody: Buffer.from(raw),
-	};
-	expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
-	// the API's genuine delivery, signed 10 minutes before n8n's clock says it is
-	const genuine = {
-		headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
-		rawBody: Buffer.from(raw),
-	};
-	expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
-	// fails today: the only line says "signature does not match", the stranger's reason
-	expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
-});
-test('Standard Webhooks: a junk "malformed timestamp" keeps "timestamp too old" of the genuine delivery out of the log', async () => {
-	const testNode = node({ signatureScheme: 'standardWebhooks' });
-	const junk = {
-		headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-timestamp': 'x' },
-		rawBody: Buffer.from(raw),
-	};
-	expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
-	const genuine = {
-		headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
-		rawBody: Buffer.from(raw),
-	};
-	expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
-	// fails today: the only line says "malformed timestamp"
-	expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
-});
+	const NOW = 1_700_000_000;
+	const fixed = atFixedTime(NOW);
+	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+	const JUNK = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
+	let workflows = 0;
+	function node(options: INodeParameters) {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
+		testNode.workflow.id = `workflow-junk-silences-${++workflows}`;
+		return testNode;
+	}
+	const refusals = () =>
+		fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
+	test('Auto: a junk request with a fresh timestamp keeps "timestamp too old" of the genuine delivery out of the log', async () => {
+		const testNode = node({});
+		const junk = {
+			headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-signature': JUNK },
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
+		// the API's genuine delivery, signed 10 minutes before n8n's clock says it is
+		const genuine = {
+			headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
+		// fails today: the only line says "signature does not match", the stranger's reason
+		expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
+	});
+	test('Standard Webhooks: a junk "malformed timestamp" keeps "timestamp too old" of the genuine delivery out of the log', async () => {
+		const testNode = node({ signatureScheme: 'standardWebhooks' });
+		const junk = {
+			headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-timestamp': 'x' },
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
+		const genuine = {
+			headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
+			rawBody: Buffer.from(raw),
+		};
+		expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
+		// fails today: the only line says "malformed timestamp"
+		expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
+	});
 });
 
 /**
@@ -122,23 +122,23 @@ test('Standard Webhooks: a junk "malformed timestamp" keeps "timestamp too old" 
  * unverified request; the listening goes on.
  */
 describe('trigger none junk ends test listening', () => {
-useFastClockAndLogs();
-test("under None, a stranger's junk POST to the test URL does not end the listening", async () => {
-	const testNode = createTriggerNode(
-		trigger,
-		{ events: ['invoice.paid'], options: { signatureScheme: 'none' } as INodeParameters },
-		{},
-	);
-	testNode.workflow.id = 'workflow-none-listening';
-	// fails today: throws "Delivery refused (HTTP 400): body is not a JSON object" (n8n ends the listening)
-	const run = await runWebhook(
-		trigger,
-		testNode,
-		{ headers: {}, rawBody: Buffer.from('junk') },
-		'manual',
-	);
-	expect([run.status, run.result]).toEqual([400, { noWebhookResponse: true }]);
-});
+	useFastClockAndLogs();
+	test("under None, a stranger's junk POST to the test URL does not end the listening", async () => {
+		const testNode = createTriggerNode(
+			trigger,
+			{ events: ['invoice.paid'], options: { signatureScheme: 'none' } as INodeParameters },
+			{},
+		);
+		testNode.workflow.id = 'workflow-none-listening';
+		// fails today: throws "Delivery refused (HTTP 400): body is not a JSON object" (n8n ends the listening)
+		const run = await runWebhook(
+			trigger,
+			testNode,
+			{ headers: {}, rawBody: Buffer.from('junk') },
+			'manual',
+		);
+		expect([run.status, run.result]).toEqual([400, { noWebhookResponse: true }]);
+	});
 });
 
 /**
@@ -157,49 +157,49 @@ test("under None, a stranger's junk POST to the test URL does not end the listen
  * Expected: replays of one delivery write a bounded number of lines (here: at most a handful).
  */
 describe('trigger replays flood the log', () => {
-const NOW = 1_700_000_000;
-const fixed = atFixedTime(NOW);
-const REPLAYS = 1_000;
-let workflows = 0;
-function node(options: INodeParameters) {
-	const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
-	testNode.workflow.id = `workflow-replay-flood-${++workflows}`;
-	return testNode;
-}
-test('Ignore Repeated Deliveries: 1,000 replays of one accepted delivery do not write 1,000 log lines', async () => {
-	const testNode = node({ signatureScheme: 'standardWebhooks', ignoreRepeatedDeliveries: true });
-	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-	const captured = {
-		headers: standardHeaders(SIGNING, 'msg_1', NOW, raw),
-		rawBody: Buffer.from(raw),
-	};
-	expect((await runWebhook(trigger, testNode, captured)).result.workflowData).toHaveLength(1);
-	for (let i = 0; i < REPLAYS; i++) {
-		expect((await runWebhook(trigger, testNode, captured)).result).toEqual({
-			webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
-		});
+	const NOW = 1_700_000_000;
+	const fixed = atFixedTime(NOW);
+	const REPLAYS = 1_000;
+	let workflows = 0;
+	function node(options: INodeParameters) {
+		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
+		testNode.workflow.id = `workflow-replay-flood-${++workflows}`;
+		return testNode;
 	}
-	// fails today: one info line per replay
-	expect(fixed.logs().lines.length).toBeLessThanOrEqual(5);
-});
-test("replays with an unsigned event type header of the replayer's choosing do not write one warning each", async () => {
-	const testNode = node({ signatureScheme: 'standardWebhooks' });
-	// a genuine delivery whose body names no type (the trigger reads it from a header then)
-	const raw = JSON.stringify({ id: 'evt_2', data: {} });
-	const headers = standardHeaders(SIGNING, 'msg_2', NOW, raw);
-	for (let i = 0; i < REPLAYS; i++) {
-		const replay = {
-			headers: { ...headers, 'x-event-type': `replayer-text-${i}-${'z'.repeat(1000)}` },
+	test('Ignore Repeated Deliveries: 1,000 replays of one accepted delivery do not write 1,000 log lines', async () => {
+		const testNode = node({ signatureScheme: 'standardWebhooks', ignoreRepeatedDeliveries: true });
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		const captured = {
+			headers: standardHeaders(SIGNING, 'msg_1', NOW, raw),
 			rawBody: Buffer.from(raw),
 		};
-		expect((await runWebhook(trigger, testNode, replay)).result).toMatchObject({
-			webhookResponse: { received: true },
-		});
-	}
-	const warnings = fixed.logs().lines.filter((line) => line.level === 'warn');
-	// fails today: 1,000 warnings, each carrying 1 KB of the replayer's text
-	expect(warnings.length).toBeLessThanOrEqual(5);
-});
+		expect((await runWebhook(trigger, testNode, captured)).result.workflowData).toHaveLength(1);
+		for (let i = 0; i < REPLAYS; i++) {
+			expect((await runWebhook(trigger, testNode, captured)).result).toEqual({
+				webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+			});
+		}
+		// fails today: one info line per replay
+		expect(fixed.logs().lines.length).toBeLessThanOrEqual(5);
+	});
+	test("replays with an unsigned event type header of the replayer's choosing do not write one warning each", async () => {
+		const testNode = node({ signatureScheme: 'standardWebhooks' });
+		// a genuine delivery whose body names no type (the trigger reads it from a header then)
+		const raw = JSON.stringify({ id: 'evt_2', data: {} });
+		const headers = standardHeaders(SIGNING, 'msg_2', NOW, raw);
+		for (let i = 0; i < REPLAYS; i++) {
+			const replay = {
+				headers: { ...headers, 'x-event-type': `replayer-text-${i}-${'z'.repeat(1000)}` },
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, replay)).result).toMatchObject({
+				webhookResponse: { received: true },
+			});
+		}
+		const warnings = fixed.logs().lines.filter((line) => line.level === 'warn');
+		// fails today: 1,000 warnings, each carrying 1 KB of the replayer's text
+		expect(warnings.length).toBeLessThanOrEqual(5);
+	});
 });
 
 /**
@@ -216,38 +216,37 @@ test("replays with an unsigned event type header of the replayer's choosing do n
  * "deliveries verify under" line (unsigned header names decide nothing).
  */
 describe('trigger unsigned header names flood the log', () => {
-const NOW = 1_700_000_000;
-const fixed = atFixedTime(NOW);
-test('replays of one delivery with renamed signature headers write one form line, not one each', async () => {
-	const testNode = nodeWithWhk1({
-		events: ['invoice.paid'],
-		options: { ignoreRepeatedDeliveries: true } as INodeParameters,
-	});
-	testNode.workflow.id = 'workflow-b29-forms';
-	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
-	const { 'webhook-signature': signature, ...rest } = standardHeaders(SIGNING, 'msg_1', NOW, raw);
-	expect(
-		(
-			await runWebhook(trigger, testNode, {
-				headers: { ...rest, 'webhook-signature': signature },
-				rawBody: Buffer.from(raw),
-			})
-		).result.workflowData,
-	).toHaveLength(1);
-	for (let i = 0; i < 200; i++) {
-		const replay = {
-			headers: { ...rest, [`x-replay-${i}-signature`]: signature },
-			rawBody: Buffer.from(raw),
-		};
-		expect((await runWebhook(trigger, testNode, replay)).result).toEqual({
-			webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+	const NOW = 1_700_000_000;
+	const fixed = atFixedTime(NOW);
+	test('replays of one delivery with renamed signature headers write one form line, not one each', async () => {
+		const testNode = nodeWithWhk1({
+			events: ['invoice.paid'],
+			options: { ignoreRepeatedDeliveries: true } as INodeParameters,
 		});
-	}
-	const formLines = fixed
-		.logs()
-		.lines.filter((line) => line.message.includes('deliveries verify under'));
-	// fails today: 201 lines, one per header name the replayer chose
-	expect(formLines.length).toBe(1);
+		testNode.workflow.id = 'workflow-b29-forms';
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		const { 'webhook-signature': signature, ...rest } = standardHeaders(SIGNING, 'msg_1', NOW, raw);
+		expect(
+			(
+				await runWebhook(trigger, testNode, {
+					headers: { ...rest, 'webhook-signature': signature },
+					rawBody: Buffer.from(raw),
+				})
+			).result.workflowData,
+		).toHaveLength(1);
+		for (let i = 0; i < 200; i++) {
+			const replay = {
+				headers: { ...rest, [`x-replay-${i}-signature`]: signature },
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, replay)).result).toEqual({
+				webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+			});
+		}
+		const formLines = fixed
+			.logs()
+			.lines.filter((line) => line.message.includes('deliveries verify under'));
+		// fails today: 201 lines, one per header name the replayer chose
+		expect(formLines.length).toBe(1);
+	});
 });
-});
-
