@@ -42,6 +42,7 @@ import type {
 import { ICredentialsHelper, Workflow, createRunExecutionData, isExpression } from 'n8n-workflow';
 
 import { BusinessOpsApi } from '../../credentials/BusinessOpsApi.credentials';
+import { settleRequests, track } from './inFlight';
 
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 export const TEST_BASE_URL = 'https://api.business-ops.test/v1';
@@ -234,6 +235,24 @@ export interface RunResult {
 	context: ExecuteContext;
 }
 
+/** RoutingNode's run of one try, returning (or throwing) only once every request it started settled. */
+export async function runRoutingNode(
+	context: ExecuteContext,
+	nodeType: INodeType,
+	credentialsDecrypted?: ICredentialsDecrypted,
+) {
+	const routingNode = new RoutingNode(context, nodeType, credentialsDecrypted);
+	// makeRequest is what RoutingNode's build loop starts for each item (private in n8n-core's types)
+	const requests = routingNode as unknown as { makeRequest(...args: unknown[]): Promise<unknown> };
+	const makeRequest = requests.makeRequest.bind(routingNode);
+	requests.makeRequest = async (...args) => await track(makeRequest(...args));
+	try {
+		return await routingNode.runNode();
+	} finally {
+		await settleRequests();
+	}
+}
+
 /** Runs a declarative node over the given input items, as n8n's WorkflowExecute does. */
 export async function runDeclarativeNode(
 	nodeType: INodeType,
@@ -279,8 +298,7 @@ export async function runDeclarativeNode(
 		[],
 		options.abortSignal,
 	);
-	const routingNode = new RoutingNode(context, nodeType, options.credentialsDecrypted);
-	const output = await routingNode.runNode();
+	const output = await runRoutingNode(context, nodeType, options.credentialsDecrypted);
 	return { items: output?.[0] ?? [], context };
 }
 
@@ -313,7 +331,7 @@ export async function runWithRetries(
 			[],
 		);
 		try {
-			const output = await new RoutingNode(context, nodeType).runNode();
+			const output = await runRoutingNode(context, nodeType);
 			tries.push({ items: output?.[0] ?? [] });
 			break;
 		} catch (error) {

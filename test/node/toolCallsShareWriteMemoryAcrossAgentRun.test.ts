@@ -8,13 +8,13 @@
  * the API already accepted in an earlier try of the same node run").
  */
 import nock from 'nock';
-import { RoutingNode, SupplyDataContext } from 'n8n-core';
+import { SupplyDataContext } from 'n8n-core';
 import type { IExecuteData, INode, ITaskDataConnections } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, createTestNode, loadNodeType } from '../harness/engine';
+import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
 
 beforeEach(() => {
 	forgetRateBudgets();
@@ -84,7 +84,7 @@ test('Agent calls Pause, Resume, Pause on one agent: all three are sent', async 
 			agent,
 		);
 		// what n8n's execute shim of a declarative node does
-		return (await new RoutingNode(context as never, nodeType).runNode())?.[0] ?? [];
+		return (await runRoutingNode(context as never, nodeType))?.[0] ?? [];
 	};
 	await call('pause');
 	await call('resume');

@@ -17,13 +17,13 @@
  * memory"), ordered: row 1 reads afresh and creates the contact, row 2 updates it.
  */
 import nock from 'nock';
-import { ExecuteContext, RoutingNode } from 'n8n-core';
+import { ExecuteContext } from 'n8n-core';
 import type { IExecuteData, INodeExecutionData, ITaskDataConnections } from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { createTestNode, loadNodeType } from '../harness/engine';
+import { createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
 
 beforeEach(() => {
 	forgetRateBudgets();
@@ -111,7 +111,7 @@ test('Retry On Fail + Continue: a try whose first arriving item is new is still 
 			executeData,
 			[],
 		);
-		const output = (await new RoutingNode(context, node).runNode())?.[0] ?? [];
+		const output = (await runRoutingNode(context, node))?.[0] ?? [];
 		outputs.push(output);
 		if (!output[0]?.json?.error) break;
 		// between the tries the contact try 1 created is deleted in the dashboard

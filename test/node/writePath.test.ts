@@ -3,7 +3,7 @@
  * how many records each address ends with, and which writes were sent.
  */
 import nock from 'nock';
-import { ExecuteContext, RoutingNode } from 'n8n-core';
+import { ExecuteContext } from 'n8n-core';
 import type {
 	IExecuteData,
 	INode,
@@ -22,6 +22,7 @@ import {
 	runDeclarativeNode,
 	runWithRetries,
 	TEST_BASE_URL,
+	runRoutingNode,
 } from '../harness/engine';
 
 beforeEach(() => {
@@ -126,7 +127,7 @@ async function retryWhileFirstIsError(
 			executeData,
 			[],
 		);
-		const output = (await new RoutingNode(context, node).runNode())?.[0] ?? [];
+		const output = (await runRoutingNode(context, node))?.[0] ?? [];
 		outputs.push(output);
 		if (!output[0]?.json?.error) break;
 	}
