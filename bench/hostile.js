@@ -67,7 +67,7 @@ async function setUp(ctx) {
 	return {
 		workflowId: wf.id,
 		url: sub.url,
-		secret: hostile.openRecordSecret(record, sandbox.keys.admin),
+		secret: hostile.openRecordSecret(record, sandbox.keys.admin, nw.rt.REPO_ROOT),
 	};
 }
 

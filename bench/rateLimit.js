@@ -310,7 +310,7 @@ async function run(ctx) {
 			const httpText = (h, label) =>
 				h
 					? `${label}: ${h.status}, ${h.distinct} of ${scenario.items} created, ${h.extra} extra copies, ${h.refused} refused, ${fmtMs(h.ms)}`
-					: `${label}: not run (--quick)`;
+					: `${label}: not run (${scenario.http ? '--quick' : 'no HTTP Request baseline for this scenario'})`;
 			ctx.row({
 				section,
 				name: 'Items created once / refusals, Business Ops node',

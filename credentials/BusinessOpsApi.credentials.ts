@@ -11,12 +11,12 @@ const API_KEY_FORMAT = /^svc_[A-Za-z0-9_-]{32}$/;
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Removes trailing slashes so `/v1/` and `/api/v1/` join paths like `/v1` and `/api/v1`. */
-export function normalizeBaseUrl(baseUrl: string): string {
+function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '');
 }
 
 /** Checks the credential before anything is sent; the messages never repeat the key (they reach logs). */
-export function validateBusinessOpsCredentials(credentials: ICredentialDataDecryptedObject): void {
+function validateBusinessOpsCredentials(credentials: ICredentialDataDecryptedObject): void {
 	const apiKey = String(credentials.apiKey ?? '').trim();
 	if (!API_KEY_FORMAT.test(apiKey)) {
 		throw new Error(

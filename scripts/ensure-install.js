@@ -10,12 +10,23 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const stampFile = join(root, 'node_modules', '.install-stamp');
-const lockHash = createHash('sha256')
-	.update(readFileSync(join(root, 'package-lock.json')))
-	.digest('hex');
+const lockHash = () =>
+	createHash('sha256')
+		.update(readFileSync(join(root, 'package-lock.json')))
+		.digest('hex');
 
-if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === lockHash) process.exit(0);
+/** Whether node_modules matches package-lock.json (as its stamp says). */
+function devDependenciesInstalled() {
+	return existsSync(stampFile) && readFileSync(stampFile, 'utf8') === lockHash();
+}
 
-console.log('Installing dependencies (npm ci)…');
-execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
-writeFileSync(stampFile, lockHash);
+function ensureDevDependencies() {
+	if (devDependenciesInstalled()) return;
+	console.log('Installing dependencies (npm ci)…');
+	execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+	writeFileSync(stampFile, lockHash());
+}
+
+module.exports = { ensureDevDependencies, devDependenciesInstalled };
+
+if (require.main === module) ensureDevDependencies();

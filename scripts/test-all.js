@@ -6,10 +6,13 @@
 // A failed phase's last lines are printed again under the table: a CI log is often read from its
 // end, and the reason would otherwise sit thousands of lines above it.
 //
-// The e2e run on n8n 2.41 runs beside a lane of the e2e on n8n 1.123, the browser phase and the queue
-// e2e: each run has its own sandbox, registry, n8n and temp folders, and most of their time is spent
-// waiting for n8n (schedules, restarts, deadlines), so two cores serve both lanes. The second lane
-// prints each phase's output whole when the phase ends.
+// The e2e run on n8n 2.41 and the browser phase run beside a lane of the e2e on n8n 1.123 and the
+// queue e2e (the two lanes take about as long): each run has its own sandbox, registry, n8n and
+// temp folders, and most of their time is spent waiting for n8n (schedules, restarts, deadlines),
+// so two cores serve both lanes. Each run builds
+// and packs the package in its own copy of the sources (scripts/n8n/pack.js), so no lane removes
+// or reads the dist/ of another, nor the repo's. The second lane prints each phase's output whole
+// when the phase ends.
 //
 //   node scripts/test-all.js                 everything
 //   node scripts/test-all.js lint e2e-queue  only the named phases (names as in the table)
@@ -53,15 +56,15 @@ const PLAN = [
 					node,
 					['scripts/e2e.js'],
 				),
-			],
-			[
-				phase('e2e-n8n1', 'the same on n8n 1.123 LTS', node, ['scripts/e2e.js', '--n8n=1']),
 				phase(
 					'browser',
 					"the README's first workflow in n8n 2.41's editor, headless Chromium; refreshes docs/*.png",
 					node,
 					['scripts/browser.js'],
 				),
+			],
+			[
+				phase('e2e-n8n1', 'the same on n8n 1.123 LTS', node, ['scripts/e2e.js', '--n8n=1']),
 				phase(
 					'e2e-queue',
 					'queue mode: main, 2 workers, 2 webhook processes behind a relay, PostgreSQL, Redis; a worker and the main killed',

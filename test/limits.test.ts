@@ -230,30 +230,34 @@ describe('upsert store uses contact deleted since', () => {
 				email: '={{ $json.email }}',
 				name: '={{ $json.name }}',
 			};
-			// run B: its list is read now; item 0 takes long, item 1 is a new address
-			const runB = runDeclarativeNode(node, upsert, {
-				executionId: 'run-b',
-				items: [
-					{ json: { email: 'slow@example.com', name: 'Slow 2' } },
-					{ json: { email: 'x@example.com', name: 'X from B' } },
-				],
-			});
-			await new Promise((resolve) => setTimeout(resolve, 100));
-			// meanwhile run A creates x@example.com, and a third run deletes it
-			const a = await runDeclarativeNode(node, upsert, {
-				executionId: 'run-a',
-				items: [{ json: { email: 'x@example.com', name: 'X from A' } }],
-			});
-			expect(a.items[0].json.action).toBe('created');
-			await runDeclarativeNode(
-				node,
-				{ resource: 'contact', operation: 'delete', contactId: byId(String(a.items[0].json.id)) },
-				{ executionId: 'run-c' },
-			);
-			releaseSlow();
-			const { items } = await runB;
-			expect(items.map((i) => i.json.action)).toEqual(['updated', 'created']);
-			expect(contacts.map((c) => c.email).sort()).toEqual(['slow@example.com', 'x@example.com']);
+			try {
+				// run B: its list is read now; item 0 takes long, item 1 is a new address
+				const runB = runDeclarativeNode(node, upsert, {
+					executionId: 'run-b',
+					items: [
+						{ json: { email: 'slow@example.com', name: 'Slow 2' } },
+						{ json: { email: 'x@example.com', name: 'X from B' } },
+					],
+				});
+				await new Promise((resolve) => setTimeout(resolve, 100));
+				// meanwhile run A creates x@example.com, and a third run deletes it
+				const a = await runDeclarativeNode(node, upsert, {
+					executionId: 'run-a',
+					items: [{ json: { email: 'x@example.com', name: 'X from A' } }],
+				});
+				expect(a.items[0].json.action).toBe('created');
+				await runDeclarativeNode(
+					node,
+					{ resource: 'contact', operation: 'delete', contactId: byId(String(a.items[0].json.id)) },
+					{ executionId: 'run-c' },
+				);
+				releaseSlow();
+				const { items } = await runB;
+				expect(items.map((i) => i.json.action)).toEqual(['updated', 'created']);
+				expect(contacts.map((c) => c.email).sort()).toEqual(['slow@example.com', 'x@example.com']);
+			} finally {
+				releaseSlow();
+			}
 		},
 	);
 });

@@ -12,8 +12,6 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
 
-const rt = require('../../scripts/n8n');
-
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
@@ -129,10 +127,13 @@ async function storedRecord(client, workflowId, nodeName) {
 	return staticData?.[`node:${nodeName}`]?.subscriptions?.production;
 }
 
-/** The subscription's signing secret, opened with the credential's API key (dist's secretBox). */
-function openRecordSecret(record, apiKey) {
+/**
+ * The subscription's signing secret, opened with the credential's API key by the secretBox built
+ * in `root`/dist (the e2e: the packed build's copy, `ctx.pkg.root`; the benchmarks: this repo).
+ */
+function openRecordSecret(record, apiKey, root) {
 	const { openSecret } = require(
-		path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
+		path.join(root, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
 	);
 	const secret = openSecret(record.sealedSecret, apiKey, record.id);
 	if (!secret)

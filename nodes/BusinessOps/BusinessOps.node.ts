@@ -12,7 +12,7 @@ import { quoteDescription } from './resources/quote';
 import { requestDescription } from './resources/request';
 import { webhookDescription } from './resources/webhook';
 import { getEventTypes } from '../shared/api/eventTypes';
-import { executeRoutedRequest } from './shared/routingSeam';
+import { executeRoutedRequest } from './shared/requestHook';
 
 export class BusinessOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,7 +51,7 @@ export class BusinessOps implements INodeType {
 			},
 			{
 				message:
-					'Return All reads every page: one request per 100 records, each counted against Requests per Minute in the credential (5,000 records take 50 requests; at 60 per minute, almost a minute). Turn it off and set a Limit to read only what you need.',
+					'Return All reads every page: one request per 100 records, each counted against Requests per Minute in the credential (5,000 records take 50 requests; only the requests past that limit within a minute wait for room). Turn it off and set a Limit to read only what you need.',
 				type: 'info',
 				location: 'outputPane',
 				whenToDisplay: 'beforeExecution',
@@ -65,7 +65,7 @@ export class BusinessOps implements INodeType {
 			baseURL: '={{$credentials.baseUrl}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 		},
-		// RoutingNode hands each item's request to this hook (shared/routingSeam.ts): the Resource field sets `paginate`
+		// RoutingNode hands each item's request to this hook (shared/requestHook.ts): the Resource field sets `paginate`
 		requestOperations: { pagination: executeRoutedRequest },
 		properties: [
 			{

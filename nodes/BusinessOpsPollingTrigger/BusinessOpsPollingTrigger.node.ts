@@ -18,7 +18,7 @@ import {
 	uniqueRecords,
 	type WatchedList,
 } from './events';
-import { MAX_RECORDS_PER_LIST, readMemory, writeMemory, type ListMemory } from './pollState';
+import { MAX_RECORDS_PER_LIST, readPollState, writePollState, type ListState } from './pollState';
 
 /** The event options, sorted by name as the editor lists them. */
 const EVENT_OPTIONS = pollableEvents()
@@ -105,17 +105,17 @@ async function pollOnce(
 	now: string,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = ctx.getWorkflowStaticData('node');
-	const memory = readMemory(staticData);
-	const next = new Map<string, ListMemory>();
+	const state = readPollState(staticData);
+	const next = new Map<string, ListState>();
 	const emitted: BusinessOpsEvent[] = [];
 	for (const list of lists) {
-		const previous = memory.get(list.resource);
+		const previous = state.get(list.resource);
 		const { walk, whole } = await readWatched(ctx, list, !previous);
 		const { events, next: remembered } = changesOf(list, walk, whole, previous, chosen, now);
 		emitted.push(...events);
 		next.set(list.resource, remembered);
 	}
-	writeMemory(staticData, next);
+	writePollState(staticData, next);
 	return emitted.length > 0 ? [ctx.helpers.returnJsonArray(emitted.sort(byTime))] : null;
 }
 

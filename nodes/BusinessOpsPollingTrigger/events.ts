@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
 import { eventItem, textOf, type BusinessOpsEvent } from '../shared/event';
-import { recordKey, type ListMemory } from './pollState';
+import { recordKey, type ListState } from './pollState';
 
 export interface WatchedList {
 	resource: 'quote' | 'invoice' | 'request' | 'contact';
@@ -125,20 +125,20 @@ export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<st
 
 /**
  * One walk of a list against what the last polls remembered (the rules: ARCHITECTURE.md, "Polling
- * trigger"). Without a memory (the first poll) everything is remembered and nothing is an event. A
- * walk that is not whole forgets nothing, so the memory stays a superset of the list and a record it
+ * trigger"). Without a state (the first poll) everything is remembered and nothing is an event. A
+ * walk that is not whole forgets nothing, so the state stays a superset of the list and a record it
  * does not hold is new.
  */
 export function changesOf(
 	list: WatchedList,
 	walk: Map<string, IDataObject>,
 	whole: boolean,
-	previous: ListMemory | undefined,
+	previous: ListState | undefined,
 	chosen: ReadonlySet<string>,
 	now: string,
-): { events: BusinessOpsEvent[]; next: ListMemory } {
+): { events: BusinessOpsEvent[]; next: ListState } {
 	const events: BusinessOpsEvent[] = [];
-	const next: ListMemory = new Map();
+	const next: ListState = new Map();
 	for (const [key, record] of walk) {
 		const status = statusOf(list, record);
 		next.set(key, { status, missing: false });

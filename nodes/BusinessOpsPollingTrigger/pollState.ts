@@ -19,14 +19,14 @@ const STATUS_CODES = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 /** 2: 72-bit keys (format 1 kept 48 bits, which two ids of the API's shape can share). */
 const FORMAT = 2;
 
-export interface Remembered {
+interface Remembered {
 	status: string | undefined;
-	/** Absent from the last walk: kept for one more poll (see docs/polling.md), then forgotten. */
+	/** Absent from the last whole walk: kept for one more whole walk (see docs/polling.md), then forgotten. */
 	missing: boolean;
 }
 
 /** One list's records by `recordKey`. */
-export type ListMemory = Map<string, Remembered>;
+export type ListState = Map<string, Remembered>;
 
 /** A list as it is stored: the statuses its codes stand for, then the entries of present and missing records. */
 interface StoredList extends IDataObject {
@@ -40,7 +40,7 @@ export function recordKey(id: string): string {
 	return createHash('sha256').update(id).digest('base64url').slice(0, KEY_LENGTH);
 }
 
-function entriesOf(text: unknown, statuses: string[], missing: boolean, into: ListMemory): boolean {
+function entriesOf(text: unknown, statuses: string[], missing: boolean, into: ListState): boolean {
 	if (typeof text !== 'string' || text.length % ENTRY_LENGTH !== 0) return false;
 	for (let at = 0; at < text.length; at += ENTRY_LENGTH) {
 		const key = text.slice(at, at + KEY_LENGTH);
@@ -57,11 +57,11 @@ function entriesOf(text: unknown, statuses: string[], missing: boolean, into: Li
 	return true;
 }
 
-function writeList(memory: ListMemory): StoredList {
+function writeList(list: ListState): StoredList {
 	const statuses: string[] = [];
 	const seen: string[] = [];
 	const missing: string[] = [];
-	for (const [key, { status, missing: absent }] of memory) {
+	for (const [key, { status, missing: absent }] of list) {
 		let code = NO_STATUS;
 		if (status !== undefined) {
 			let index = statuses.indexOf(status);
@@ -82,28 +82,28 @@ function writeList(memory: ListMemory): StoredList {
  * Each watched list's records by resource; a list not read before is absent (its first poll is its
  * baseline), and so is anything unreadable.
  */
-export function readMemory(staticData: IDataObject): Map<string, ListMemory> {
-	const lists = new Map<string, ListMemory>();
+export function readPollState(staticData: IDataObject): Map<string, ListState> {
+	const lists = new Map<string, ListState>();
 	const stored = staticData.lists as Record<string, Partial<StoredList> | undefined> | undefined;
 	if (staticData.format === FORMAT && stored && typeof stored === 'object') {
 		for (const [resource, list] of Object.entries(stored)) {
 			if (!list || !Array.isArray(list.statuses)) continue;
-			const memory: ListMemory = new Map();
+			const state: ListState = new Map();
 			const statuses = list.statuses.map(String);
 			if (
-				entriesOf(list.seen, statuses, false, memory) &&
-				entriesOf(list.missing, statuses, true, memory)
+				entriesOf(list.seen, statuses, false, state) &&
+				entriesOf(list.missing, statuses, true, state)
 			)
-				lists.set(resource, memory);
+				lists.set(resource, state);
 		}
 	}
 	return lists;
 }
 
 /** Replaces the node's static data whole: called only after a poll succeeded, so a failed poll changes nothing. */
-export function writeMemory(staticData: IDataObject, memory: Map<string, ListMemory>): void {
+export function writePollState(staticData: IDataObject, state: Map<string, ListState>): void {
 	const lists: IDataObject = {};
-	for (const [resource, list] of memory) lists[resource] = writeList(list);
+	for (const [resource, list] of state) lists[resource] = writeList(list);
 	staticData.format = FORMAT;
 	staticData.lists = lists;
 }

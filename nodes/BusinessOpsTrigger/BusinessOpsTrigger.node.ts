@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { activationError } from '../shared/api/activation';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { textOf } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
@@ -62,9 +63,10 @@ function checkSettings(ctx: IHookFunctions): void {
 		(SIGNATURE_SCHEMES.includes(scheme)
 			? undefined
 			: optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
-		(typeof tolerance === 'number' ? custom : tolerance.problem) ??
-		switchProblem(options);
+		(typeof tolerance === 'number' ? custom : tolerance.problem);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
+	const switched = switchProblem(options);
+	if (switched) throw activationError(ctx.getNode(), switched, 'Change it under Options');
 }
 
 export class BusinessOpsTrigger implements INodeType {

@@ -1,7 +1,8 @@
 /** Turns a verified delivery into the trigger's output item. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { textOf as text, type BusinessOpsEvent } from '../shared/event';
+import { textOf, type BusinessOpsEvent } from '../shared/event';
+import { isRecord } from '../shared/typing';
 import { headerValues, type HeaderBag } from './signatures/hmac';
 
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
@@ -11,14 +12,11 @@ const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cooki
 const TYPE_FIELDS = ['type', 'event', 'eventType', 'event_type'];
 
 /** Where the event type was read; `unsignedHeader`: no signing form covers a header that names the type. */
-export interface EventTypeReading {
+interface EventTypeReading {
 	type: string | null;
 	from: string;
 	unsignedHeader?: string;
 }
-
-export const isRecord = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
 export function parseEventBody(rawBody: Buffer | string | undefined): IDataObject | undefined {
@@ -50,15 +48,15 @@ const isEventTypeHeader = (name: string) => /(^|-)event(-?type)?$/.test(name);
 export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): EventTypeReading {
 	const path = field.trim();
 	if (path !== '') {
-		const value = text(atPath(body, path));
+		const value = textOf(atPath(body, path));
 		if (value !== null) return { type: value, from: `field ${path}` };
 	}
 	for (const name of TYPE_FIELDS) {
-		const value = text(body[name]);
+		const value = textOf(body[name]);
 		if (value !== null) return { type: value, from: `field ${name}` };
 	}
 	for (const [name, value] of headerValues(headers, isEventTypeHeader)) {
-		if (text(value.trim()) !== null) {
+		if (textOf(value.trim()) !== null) {
 			return {
 				type: value.trim(),
 				from: `header ${name} (not signed)`,
@@ -81,11 +79,11 @@ export function toEvent(
 ): BusinessOpsEvent {
 	const type = reading.type;
 	const timestamp =
-		text(body.timestamp) ??
+		textOf(body.timestamp) ??
 		(signedTimestamp !== undefined ? new Date(signedTimestamp * 1000).toISOString() : null);
 	const data = isRecord(body.data) ? body.data : isRecord(body.payload) ? body.payload : body;
 	const event: BusinessOpsEvent = {
-		id: text(body.id) ?? deliveryId,
+		id: textOf(body.id) ?? deliveryId,
 		deliveryId,
 		type,
 		timestamp,

@@ -2,7 +2,7 @@
  * The signing secret at rest: AES-256-GCM under a key derived (HKDF) from the credential's API key,
  * bound to the subscription id. See docs/signatures.md, "Where the secret is kept". Pure; never throws.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const FORMAT = 'v1';
 const SALT = 'n8n-nodes-business-ops';

@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { recordOf } from '../shared/api/envelope';
-import { isApiNotFound, isConflict, PUBLISH_AGAIN } from '../shared/api/errors';
+import { activationError, noSecretError } from '../shared/api/activation';
+import { isApiNotFound, isConflict } from '../shared/api/errors';
 import { readList } from '../shared/api/pages';
 import { apiRequest } from '../shared/api/transport';
 import { chosenEvents } from '../shared/eventNames';
@@ -193,7 +194,7 @@ function subscriptionOf(body: unknown, id: string): IDataObject | undefined {
 /** True only when the stored subscription exists with this URL, these events, active, and its secret is held; else cleaned up, so that n8n calls create. */
 export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
-	const events = chosenEvents(ctx);
+	const events = chosenEvents(ctx, true);
 	const stored = storedSubscription(ctx, listener);
 	if (!stored) return false;
 	if (!stored.id) {
@@ -224,12 +225,11 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const remote = subscriptionOf(fetched, stored.id);
 	if (!remote) {
-		throw new NodeOperationError(
+		throw activationError(
 			ctx.getNode(),
-			`The API answered GET /webhooks/${stored.id} with something that is not that webhook subscription (cut off, another subscription, or a page from a proxy between n8n and the API), so nothing was changed: check that the Base URL in the Business Ops API credential reaches the API directly, ${PUBLISH_AGAIN}`,
-			{
-				description: `Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.`,
-			},
+			`The API answered GET /webhooks/${stored.id} with something that is not that webhook subscription (cut off, another subscription, or a page from a proxy between n8n and the API), so nothing was changed`,
+			'Check that the Base URL in the Business Ops API credential reaches the API directly',
+			`Webhook subscription ${stored.id} is kept as it is; it is only replaced when its answer shows that it no longer fits.`,
 		);
 	}
 
@@ -245,12 +245,13 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	const listener = hookListener(ctx);
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(
+		throw activationError(
 			ctx.getNode(),
-			`n8n did not give this trigger a webhook URL: save the workflow in the editor, ${PUBLISH_AGAIN}`,
+			'n8n did not give this trigger a webhook URL',
+			'Save the workflow in the editor',
 		);
 	}
-	const events = chosenEvents(ctx);
+	const events = chosenEvents(ctx, true);
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
 	const unreachable = skip
@@ -280,10 +281,11 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	);
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {
-		throw new NodeOperationError(
+		throw activationError(
 			ctx.getNode(),
-			`The API did not return an id for the new webhook subscription: delete the subscription named "${name}" in the Business Ops dashboard (Webhooks), ${PUBLISH_AGAIN}`,
-			{ description: 'Without its id the trigger cannot update or delete the subscription.' },
+			'The API did not return an id for the new webhook subscription',
+			`Delete the subscription named "${name}" in the Business Ops dashboard (Webhooks)`,
+			'Without its id the trigger cannot update or delete the subscription.',
 		);
 	}
 	const secret = typeof created.signingSecret === 'string' ? created.signingSecret : '';
@@ -301,20 +303,10 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	try {
 		await deleteRemote(ctx, id, url);
 	} catch (error) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The API created webhook subscription ${id} without a signing secret, and deleting it failed: publish the workflow again to retry, or delete ${id} in the Business Ops dashboard (Webhooks)`,
-			{
-				description: `Deliveries cannot be verified without the secret. Cause: ${(error as Error).message}`,
-			},
-		);
+		throw noSecretError(ctx.getNode(), id, error as Error);
 	}
 	writeRecord(ctx, listener, undefined);
-	throw new NodeOperationError(
-		ctx.getNode(),
-		'The API created the webhook subscription without returning its signing secret, so it was deleted again: publish the workflow again, and contact Business Ops support if this repeats',
-		{ description: 'Deliveries cannot be verified without the secret.' },
-	);
+	throw noSecretError(ctx.getNode(), id);
 }
 
 /**

@@ -23,7 +23,7 @@ export interface StoredSubscription {
 type Subscriptions = Partial<Record<Listener, StoredSubscription>>;
 type AnyContext = IHookFunctions | IWebhookFunctions;
 
-function readAll(ctx: AnyContext): Subscriptions {
+function subscriptionsOf(ctx: AnyContext): Subscriptions {
 	const stored = ctx.getWorkflowStaticData('node').subscriptions;
 	return stored && typeof stored === 'object' ? (stored as Subscriptions) : {};
 }
@@ -31,7 +31,7 @@ function readAll(ctx: AnyContext): Subscriptions {
 export const storedSubscription = (
 	ctx: AnyContext,
 	listener: Listener,
-): StoredSubscription | undefined => readAll(ctx)[listener];
+): StoredSubscription | undefined => subscriptionsOf(ctx)[listener];
 
 /** Replaces the whole `subscriptions` object so that n8n sees the static data change and saves it. */
 export function writeRecord(
@@ -39,7 +39,7 @@ export function writeRecord(
 	listener: Listener,
 	entry: StoredSubscription | undefined,
 ) {
-	const next: Subscriptions = { ...readAll(ctx) };
+	const next: Subscriptions = { ...subscriptionsOf(ctx) };
 	if (entry) next[listener] = entry;
 	else delete next[listener];
 	ctx.getWorkflowStaticData('node').subscriptions = next as IDataObject;
@@ -56,7 +56,7 @@ export function sameUrl(a: unknown, b: unknown): boolean {
 
 function listenerOfUrl(ctx: AnyContext, url: string | undefined): Listener | undefined {
 	if (!url) return undefined;
-	const stored = readAll(ctx);
+	const stored = subscriptionsOf(ctx);
 	return (['production', 'test'] as const).find((listener) => sameUrl(stored[listener]?.url, url));
 }
 
@@ -83,7 +83,7 @@ export function webhookListener(ctx: IWebhookFunctions): Listener {
 }
 
 const KEY_CHANGED =
-	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); publish the workflow again (deactivate and activate it) to subscribe anew";
+	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); unpublish and publish the workflow (deactivate and activate it in n8n 1.x) to subscribe anew";
 
 /** The stored signing secret, opened with the credential's API key; undefined when none is stored. */
 export async function openStoredSecret(

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PUBLISH_AGAIN } from '../shared/api/errors';
 import { asBoolean } from '../shared/typing';
 
 /** The trigger's yes/no options (all off by default), with their labels. */
@@ -16,13 +15,12 @@ export function isOn(options: IDataObject, name: keyof typeof SWITCHES): boolean
 	return 'value' in typed && typed.value === true;
 }
 
-/** The first yes/no option that cannot be read as true or false, as an activation error message. */
+/** The first yes/no option that cannot be read as true or false, and why. */
 export function switchProblem(options: IDataObject): string | undefined {
 	for (const [name, label] of Object.entries(SWITCHES)) {
 		if (options[name] === undefined) continue;
 		const typed = asBoolean(options[name]);
-		if ('problem' in typed)
-			return `${label}: ${typed.problem}. Change it under Options, ${PUBLISH_AGAIN}`;
+		if ('problem' in typed) return `${label}: ${typed.problem}`;
 	}
 	return undefined;
 }

@@ -1,16 +1,17 @@
 /** A delivery's trust path and the trigger's one memory in this process. See ARCHITECTURE.md, "The trigger's trust path". */
-import { createHash } from 'crypto';
+import { createHash } from 'node:crypto';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { BoundedMap } from '../shared/boundedMap';
-import { isRecord, parseEventBody } from './delivery';
+import { isRecord } from '../shared/typing';
+import { parseEventBody } from './delivery';
 import { customSignatureOf } from './signatures/customProperties';
 import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
 import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
-export type Trust =
+type Trust =
 	| { accepted: true; body: IDataObject; form: VerifiedForm; timestamp?: number }
 	| { accepted: false; status: 400 | 401; kind: RefusalKind; reason: string };
 
@@ -46,15 +47,13 @@ interface Memory {
 export const MAX_REPEAT_IDS = 10_000;
 /** What an entry weighs beside its ids; the memory holds this many ids' weight in all (about 100 MB at most). */
 const ENTRY_WEIGHT = 100;
-export const MEMORY_WEIGHT = 1_000_000;
+const MEMORY_WEIGHT = 1_000_000;
 const memory = new BoundedMap<string, Memory>(
 	MEMORY_WEIGHT,
 	(entry) => ENTRY_WEIGHT + (entry.repeats?.size ?? 0),
 );
 /** The log times of triggers without an entry: a refusal never creates, refreshes or evicts one. */
 const unknownLogs = new BoundedMap<string, Map<string, number>>(10_000);
-
-export const rememberedWeight = (): number => memory.weight;
 
 export interface TrustOptions {
 	signatureScheme?: SignatureScheme;
@@ -131,7 +130,7 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 	return false;
 }
 
-export const LOG_INTERVAL_MS = 60_000;
+const LOG_INTERVAL_MS = 60_000;
 
 /** Each kind is logged at most once a minute per trigger: a stranger's junk never keeps a genuine delivery's reason out of the log. */
 const KIND_WORDS: Record<RefusalKind, string> = {

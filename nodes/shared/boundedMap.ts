@@ -15,11 +15,6 @@ export class BoundedMap<K, V> {
 		return this.entries.size;
 	}
 
-	/** The entries' weight in all. */
-	get weight(): number {
-		return this.total;
-	}
-
 	get(key: K): V | undefined {
 		return this.entries.get(key)?.value;
 	}

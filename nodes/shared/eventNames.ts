@@ -1,7 +1,7 @@
 import type { IHookFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PUBLISH_AGAIN } from './api/errors';
+import { activationError } from './api/activation';
 import { asText, givenAs } from './typing';
 
 /**
@@ -25,25 +25,24 @@ export function eventNamesOf(value: unknown): { events: string[] } | { problem: 
 	return { events };
 }
 
-/** A trigger's chosen events (its "Event Names or IDs"): at least one, or an error that says what to change. */
-export function chosenEvents(ctx: IHookFunctions | IWebhookFunctions | IPollFunctions): string[] {
+/**
+ * A trigger's chosen events (its "Event Names or IDs"): at least one, or an error that says what to
+ * change; at activation (`activation`) it also says to publish again.
+ */
+export function chosenEvents(
+	ctx: IHookFunctions | IWebhookFunctions | IPollFunctions,
+	activation = false,
+): string[] {
 	const read = eventNamesOf(ctx.getNodeParameter('events', []));
+	if ('events' in read && read.events.length > 0) return read.events;
+	const [problem, fix] =
+		'problem' in read
+			? [`Event Names or IDs: ${read.problem}`, 'Change the field']
+			: ['No event is chosen', 'Choose at least one event in "Event Names or IDs"'];
 	const description = 'The trigger receives only the chosen events.';
-	if ('problem' in read) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Event Names or IDs: ${read.problem}. Change the field, ${PUBLISH_AGAIN}`,
-			{ description },
-		);
-	}
-	if (read.events.length === 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Choose at least one event in "Event Names or IDs", ${PUBLISH_AGAIN}`,
-			{ description },
-		);
-	}
-	return read.events;
+	throw activation
+		? activationError(ctx.getNode(), problem, fix, description)
+		: new NodeOperationError(ctx.getNode(), `${problem}. ${fix}.`, { description });
 }
 
 /** A trigger's subtitle: its Event Names, given as a list or as text ("a, b") from an expression. */

@@ -2,6 +2,8 @@
  * The one typing rule of every sending field: the value to send in the type the API takes, or the
  * problem worded to follow the field's name. See ARCHITECTURE.md, "What a field sends".
  */
+import type { IDataObject } from 'n8n-workflow';
+
 export type Typed = { value: unknown } | { problem: string; hint?: string };
 
 /** How a refused value is quoted in a message. */
@@ -13,6 +15,10 @@ export function givenAs(value: unknown): string {
 	if (typeof value === 'object') return 'an object';
 	return String(value);
 }
+
+/** A JSON object: not null, not a list. */
+export const isRecord = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 
@@ -29,16 +35,17 @@ export function toStrictNumber(value: unknown): number | undefined {
 		: undefined;
 }
 
+/** What to fix in a text that is not a number: a decimal comma, or more digits than can be sent exactly. */
+export function numberHint(value: unknown): string {
+	if (typeof value !== 'string') return '';
+	if (/\d,\d/.test(value)) return ' (use a dot for decimals)';
+	return PLAIN_NUMBER.test(value.trim()) ? ' (too many digits to send exactly)' : '';
+}
+
 export function asNumber(value: unknown): Typed {
 	const n = toStrictNumber(value);
 	if (n !== undefined) return { value: n };
-	const hint =
-		typeof value === 'string' && /\d,\d/.test(value)
-			? ' (use a dot for decimals)'
-			: typeof value === 'string' && PLAIN_NUMBER.test(value.trim())
-				? ' (too many digits to send exactly)'
-				: '';
-	return { problem: `must be a number; the expression gave ${givenAs(value)}${hint}` };
+	return { problem: `must be a number; the expression gave ${givenAs(value)}${numberHint(value)}` };
 }
 
 export function asBoolean(value: unknown): Typed {

@@ -25,12 +25,15 @@ export interface ResolvedOptions {
 	log: (line: string) => void;
 }
 
+/** How a fail-next rule answers: instead of the API (status, reset, hang), or after it (…-after-write). */
+export type FailMode = 'status' | 'reset' | 'hang' | 'drop-after-write' | 'gateway-after-write';
+
 /** A rule of the fail-next control. */
 export interface FailRule {
 	/** Matching requests still let through before this rule fails any (fail-next `skip`). */
 	skip: number;
 	remaining: number;
-	mode: 'status' | 'reset' | 'hang';
+	mode: FailMode;
 	status: number | null;
 	code: string | null;
 	message: string | null;
@@ -40,6 +43,8 @@ export interface FailRule {
 	method: string | null;
 	/** Only requests whose raw body contains this text match. */
 	bodyContains: string | null;
+	/** gateway-after-write: the gateway's page is HTML or `{ "message": … }`. */
+	gatewayBody: 'html' | 'json';
 }
 
 /** A rule of the list-change control. */
@@ -68,7 +73,7 @@ export interface RequestLogEntry {
 	keyId: string | null;
 	organizationId: string | null;
 	durationMs: number;
-	/** Set when a fail-next rule answered instead of the API: "status", "reset" or "hang". */
+	/** Set when a fail-next rule answered instead of the API, or after it: its mode. */
 	injected: string | null;
 }
 

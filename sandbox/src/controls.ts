@@ -4,7 +4,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { EmittedEvent, FailRule, ListChangeRule, RequestLogEntry, SandboxApp } from './app';
+import type {
+	EmittedEvent,
+	FailMode,
+	FailRule,
+	ListChangeRule,
+	RequestLogEntry,
+	SandboxApp,
+} from './app';
 import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
 import { ApiError, invalidRequest } from './errors';
 import { newId } from './ids';
@@ -40,8 +47,14 @@ export interface FailNextInput {
 	count?: number;
 	/** How many matching requests go through first, untouched (default 0): `skip: n - 1` fails the n-th. */
 	skip?: number;
-	/** "status" (default): answer `status` with an error envelope; "reset": destroy the socket; "hang": wait `ms`, then answer `status` if given, else normally. */
-	mode?: 'status' | 'reset' | 'hang';
+	/**
+	 * Instead of the API: "status" (default) answers `status` with an error envelope; "reset"
+	 * destroys the socket; "hang" waits `ms`, then answers `status` if given, else normally.
+	 * After the API handled the request (its write is stored), `ms` later: "drop-after-write"
+	 * destroys the socket without any answer; "gateway-after-write" answers `status` (default 502)
+	 * with a gateway's page, not the API's error body.
+	 */
+	mode?: FailMode;
 	status?: number;
 	code?: string;
 	message?: string;
@@ -53,6 +66,8 @@ export interface FailNextInput {
 	method?: string;
 	/** Only requests whose raw body contains this text match (e.g. one item's e-mail among concurrent POSTs). */
 	bodyContains?: string;
+	/** gateway-after-write: an HTML page (default) or `{ "message": message ?? status text }`. */
+	gatewayBody?: 'html' | 'json';
 }
 
 export interface ListChangeInput {
@@ -147,6 +162,14 @@ export interface SandboxControl {
 	clearListChanges(): void;
 }
 
+const FAIL_MODES: FailMode[] = [
+	'status',
+	'reset',
+	'hang',
+	'drop-after-write',
+	'gateway-after-write',
+];
+
 const schemas: Record<string, Schema> = {
 	seed: {
 		type: 'object',
@@ -192,7 +215,7 @@ const schemas: Record<string, Schema> = {
 		properties: {
 			count: { type: 'integer', minimum: 1, maximum: 100_000 },
 			skip: { type: 'integer', minimum: 0, maximum: 100_000 },
-			mode: { type: 'string', enum: ['status', 'reset', 'hang'] },
+			mode: { type: 'string', enum: [...FAIL_MODES] },
 			status: { type: 'integer', minimum: 400, maximum: 599 },
 			code: { type: 'string', minLength: 1 },
 			message: { type: 'string', minLength: 1 },
@@ -204,6 +227,7 @@ const schemas: Record<string, Schema> = {
 				enum: ['GET', 'POST', 'PATCH', 'DELETE', 'get', 'post', 'patch', 'delete'],
 			},
 			bodyContains: { type: 'string', minLength: 1 },
+			gatewayBody: { type: 'string', enum: ['html', 'json'] },
 		},
 	},
 	latency: {
@@ -308,11 +332,17 @@ export function createControl(
 		failNext(input = {}) {
 			const i = checked<FailNextInput>(input, schemas.failNext);
 			const mode = i.mode ?? 'status';
+			if (mode === 'gateway-after-write' && i.status !== undefined && i.status < 500)
+				throw invalidRequest('A gateway-after-write answers a 5xx status', 'status');
+			if (mode === 'drop-after-write' && i.status !== undefined)
+				throw invalidRequest('A drop-after-write sends no answer, so no status', 'status');
+			if (i.gatewayBody !== undefined && mode !== 'gateway-after-write')
+				throw invalidRequest('"gatewayBody" is for mode "gateway-after-write"', 'gatewayBody');
 			const rule: FailRule = {
 				skip: i.skip ?? 0,
 				remaining: i.count ?? 1,
 				mode,
-				status: i.status ?? (mode === 'status' ? 500 : null),
+				status: i.status ?? (mode === 'status' ? 500 : mode === 'gateway-after-write' ? 502 : null),
 				code: i.code ?? null,
 				message: i.message ?? null,
 				retryAfter: i.retryAfter ?? null,
@@ -320,6 +350,7 @@ export function createControl(
 				path: i.path ?? null,
 				method: i.method ? i.method.toUpperCase() : null,
 				bodyContains: i.bodyContains ?? null,
+				gatewayBody: i.gatewayBody ?? 'html',
 			};
 			app.failRules.push(rule);
 			return { ...rule };

@@ -2,7 +2,7 @@
  * The HTTP side: base paths, fail-next and latency switches, authentication, rate limiting,
  * scopes, body parsing and validation, then the route's handler; every answer is logged.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import type { FailRule, RequestLogEntry, SandboxApp } from './app';
 import { requireScope } from './auth';
@@ -110,6 +110,41 @@ function takeFailRule(
 	return rule;
 }
 
+/**
+ * An after-write fail-next rule: the API handled the request (its write is stored) and its answer
+ * is lost on the way back, `ms` later: no answer at all, or a gateway's page instead of it.
+ */
+async function loseAnswer(
+	app: SandboxApp,
+	rule: FailRule,
+	req: IncomingMessage,
+	res: ServerResponse,
+	entry: RequestLogEntry,
+	apiStatus: number,
+): Promise<void> {
+	if (rule.ms > 0 && !(await app.timers.delay(rule.ms))) return void req.socket.destroy();
+	const dropped = rule.mode === 'drop-after-write';
+	entry.status = dropped ? null : rule.status;
+	entry.durationMs = Date.now() - Date.parse(entry.time);
+	app.logRequest(entry);
+	app.options.log(
+		`${entry.method} ${entry.path} ${apiStatus} lost: ${dropped ? 'connection closed' : entry.status}`,
+	);
+	if (dropped || res.destroyed) return void req.socket.destroy();
+	const status = rule.status ?? 502;
+	const text = STATUS_CODES[status] ?? 'Bad Gateway';
+	const json = rule.gatewayBody === 'json';
+	res.writeHead(status, {
+		'Content-Type': json ? 'application/json' : 'text/html',
+		Connection: 'close',
+	});
+	res.end(
+		json
+			? JSON.stringify({ message: rule.message ?? text })
+			: `<html><head><title>${status} ${text}</title></head><body><center><h1>${status} ${text}</h1></center><hr><center>nginx</center></body></html>\n`,
+	);
+}
+
 export function createRequestListener(app: SandboxApp, origin: () => string) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
 		handle(app, origin(), req, res).catch((err: unknown) => {
@@ -157,7 +192,10 @@ async function handle(
 		headers.Deprecation = 'true';
 		headers.Sunset = new Date(started + SUNSET_DAYS * 86_400_000).toUTCString();
 	}
+	let lost: FailRule | undefined;
 	const send = (status: number, body: unknown, extra: Record<string, string> = {}): void => {
+		if (lost)
+			return void loseAnswer(app, lost, req, res, entry, status).catch(() => req.socket.destroy());
 		entry.status = status;
 		entry.durationMs = Date.now() - started;
 		app.logRequest(entry);
@@ -188,8 +226,9 @@ async function handle(
 			)
 		: '';
 	const rule = takeFailRule(app, method, url.pathname, apiPath, bodyText);
-	if (rule) {
-		entry.injected = rule.mode;
+	if (rule) entry.injected = rule.mode;
+	if (rule?.mode === 'drop-after-write' || rule?.mode === 'gateway-after-write') lost = rule;
+	else if (rule) {
 		if (rule.mode === 'reset') {
 			entry.durationMs = Date.now() - started;
 			app.logRequest(entry);

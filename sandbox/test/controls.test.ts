@@ -175,6 +175,101 @@ describe('fail-next', () => {
 	});
 });
 
+describe('fail-next after the write: the API stores it, its answer is lost', () => {
+	const contactsNamed = async (name: string) =>
+		((await t.admin('GET', '/contacts?pageSize=100')).body.data as Loose[]).filter(
+			(c) => c.name === name,
+		);
+
+	test('drop-after-write stores the contact, then closes the connection without any answer', async () => {
+		await control('POST', '/fail-next', {
+			mode: 'drop-after-write',
+			method: 'POST',
+			path: '/contacts',
+		});
+		await expect(t.admin('POST', '/contacts', { name: 'Verloren' })).rejects.toThrow();
+		expect(await contactsNamed('Verloren')).toHaveLength(1);
+		expect(t.control.events().map((e) => e.type)).toEqual(['contact.created']);
+		expect(t.control.requestLog()).toMatchObject([
+			{ method: 'POST', path: '/v1/contacts', status: null, injected: 'drop-after-write' },
+			{ method: 'GET', status: 200, injected: null },
+		]);
+		expect((await t.admin('POST', '/contacts', { name: 'Daarna' })).status).toBe(201);
+	});
+
+	test('skip, count and bodyContains select the writes, as for the other modes; the API answer is lost whatever it was', async () => {
+		t.control.failNext({ mode: 'drop-after-write', skip: 1, count: 2, method: 'POST' });
+		expect((await t.admin('POST', '/contacts', { name: 'Een' })).status).toBe(201);
+		await expect(t.admin('POST', '/contacts', { name: 'Twee' })).rejects.toThrow();
+		await expect(t.admin('POST', '/contacts', {})).rejects.toThrow(); // a 400 lost too
+		expect((await t.admin('POST', '/contacts', { name: 'Vier' })).status).toBe(201);
+		for (const name of ['Een', 'Twee', 'Vier']) expect(await contactsNamed(name)).toHaveLength(1);
+		t.control.failNext({ mode: 'drop-after-write', bodyContains: 'b@example.com' });
+		const [a, b] = await Promise.allSettled(
+			['a', 'b'].map((x) => t.admin('POST', '/contacts', { name: x, email: `${x}@example.com` })),
+		);
+		expect(a.status).toBe('fulfilled');
+		expect(b.status).toBe('rejected');
+		expect(await contactsNamed('b')).toHaveLength(1);
+	});
+
+	test('gateway-after-write applies the update, then answers 502 with an HTML page, not the API body', async () => {
+		const id = (await t.admin('GET', '/contacts?pageSize=1')).body.data[0].id;
+		t.control.failNext({ mode: 'gateway-after-write', method: 'PATCH' });
+		const res = await t.admin('PATCH', `/contacts/${id}`, { name: 'Via de poort' });
+		expect(res.status).toBe(502);
+		expect(res.headers.get('content-type')).toBe('text/html');
+		expect(res.body).toMatch(/^<html>.*502 Bad Gateway/);
+		expect((await t.admin('GET', `/contacts/${id}`)).body.data.name).toBe('Via de poort');
+		expect(t.control.requestLog().find((e) => e.method === 'PATCH')).toMatchObject({
+			status: 502,
+			injected: 'gateway-after-write',
+		});
+	});
+
+	test('gateway-after-write: 504 with a JSON message (given or the status text), after ms', async () => {
+		const waits = waitsOfTimers();
+		await control('POST', '/fail-next', {
+			mode: 'gateway-after-write',
+			status: 504,
+			gatewayBody: 'json',
+			ms: 40,
+		});
+		const res = await t.admin('POST', '/contacts', { name: 'Te laat' });
+		expect(res.status).toBe(504);
+		expect(res.body).toEqual({ message: 'Gateway Timeout' });
+		expect(waits).toEqual([40]);
+		t.control.failNext({ mode: 'gateway-after-write', gatewayBody: 'json', message: 'upstream' });
+		expect((await t.admin('POST', '/contacts', { name: 'Ook' })).body).toEqual({
+			message: 'upstream',
+		});
+		expect(await contactsNamed('Te laat')).toHaveLength(1);
+		expect(await contactsNamed('Ook')).toHaveLength(1);
+	});
+
+	test('after-write rules count against the rate limit (the API handled them)', async () => {
+		t.control.setRateLimit({ limit: 1, windowMs: 60_000 });
+		t.control.failNext({ mode: 'gateway-after-write' });
+		expect((await t.admin('GET', '/me')).status).toBe(502);
+		expect((await t.admin('GET', '/me')).status).toBe(429);
+	});
+
+	test('input is validated: a gateway answers 5xx, a drop has no status, gatewayBody only for a gateway', async () => {
+		for (const [body, field] of [
+			[{ mode: 'gateway-after-write', status: 404 }, 'status'],
+			[{ mode: 'drop-after-write', status: 502 }, 'status'],
+			[{ mode: 'status', gatewayBody: 'json' }, 'gatewayBody'],
+			[{ mode: 'gateway-after-write', gatewayBody: 'xml' }, 'gatewayBody'],
+			[{ mode: 'drop-before-write' }, 'mode'],
+		] as const) {
+			const res = await control('POST', '/fail-next', body);
+			expect(res.status).toBe(400);
+			expect(res.body.error.field).toBe(field);
+		}
+		expect(t.control.failRules()).toEqual([]);
+	});
+});
+
 describe('latency', () => {
 	test('is added to every API response, not to controls', async () => {
 		await control('POST', '/latency', { ms: 250 });

@@ -1,8 +1,9 @@
 // Preloaded into every n8n the harness starts (NODE_OPTIONS=--require, see budgetWindows.js). The
-// package reads no window setting (its budget runs on the API's minute); this lets e2e steps and
-// benchmarks run a new key's budget on a shorter window, the same limit scaled in time. It wraps the
-// package's `budgetFor` when n8n loads the module, and looks the key up in the file the harness
-// writes (API key → window in ms). Keys not in the file keep the API's minute.
+// package reads no window setting (its budget runs on the API's minute, and n8n's community lint
+// forbids `process`, so no environment variable can give one); this lets e2e steps and benchmarks
+// run a new key's budget on a shorter window, the same limit scaled in time. When n8n loads the
+// package's budget module, it makes the budget of each key in the file the harness writes (API key →
+// window in ms) itself, on that window. Keys not in the file keep the API's minute.
 'use strict';
 
 const fs = require('node:fs');
@@ -35,11 +36,16 @@ Module._load = function loadWithBudgetWindows(...args) {
 	) {
 		wrapped.add(exports);
 		const budgetFor = exports.budgetFor;
-		exports.budgetFor = (key, limit, windowMs) => {
+		const scaled = new Map();
+		exports.budgetFor = (key, limit) => {
 			const match = Object.entries(windowsNow()).find(
 				([apiKey]) => exports.budgetKeyOf(apiKey) === key,
 			);
-			return budgetFor(key, limit, match ? match[1] : windowMs);
+			if (!match) return budgetFor(key, limit);
+			const budget = scaled.get(key);
+			if (budget) budget.useLimit(limit);
+			else scaled.set(key, new exports.RateBudget(limit, match[1]));
+			return scaled.get(key);
 		};
 	}
 	return exports;

@@ -4,9 +4,10 @@
 //   const rt = require('./n8n');
 //   const runtime = rt.ensureRuntime();                 // pinned n8n 2.41.x + Node 24, cached
 //                                                       // ({ which: 'n8n1' }: n8n 1.123 LTS)
-//   rt.buildSandbox();                                  // build/sandbox/
-//   const pkg = await rt.publishPackage();              // clean build, npm pack, local registry, publish
-//   const sandbox = await rt.startSandbox({ port: 4010 });
+//   const pkg = await rt.publishPackage();              // clean build in a private copy of the repo,
+//                                                       // npm pack, local registry, publish
+//   rt.buildSandbox(pkg.root);                          // <that copy>/build/sandbox/
+//   const sandbox = await rt.startSandbox({ root: pkg.root, port: 4010 });
 //   const { n8n, client } = await rt.startN8nWithPackage({ runtime, pkg, owner: rt.DEMO_OWNER,
 //     expectNodeTypes: Object.values(rt.NODE_TYPES), port: 5678 });   // installed by n8n's installer
 //   ... client.createCredential / createWorkflow / publishWorkflow / runManually / executions
@@ -72,23 +73,29 @@ function buildPackage() {
 }
 
 /**
- * Compiles the sandbox into a fresh build/sandbox/ (no output of a removed or renamed source file
- * stays behind, nor the .d.ts files of earlier builds, which `npm run lint` would check).
+ * Compiles the sandbox into a fresh `<root>/build/sandbox/` (no output of a removed or renamed
+ * source file stays behind, nor the .d.ts files of earlier builds, which `npm run lint` would check).
+ * root: this repo, or the private copy a run built its package in (`pkg.root`), so that a run
+ * beside it never removes the code its sandbox loads.
  */
-function buildSandbox() {
-	fs.rmSync(path.join(REPO_ROOT, 'build', 'sandbox'), { recursive: true, force: true });
+function buildSandbox(root = REPO_ROOT) {
+	fs.rmSync(path.join(root, 'build', 'sandbox'), { recursive: true, force: true });
 	const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 	runChecked(
 		process.execPath,
-		[tsc, '-p', path.join('sandbox', 'tsconfig.json')],
+		[tsc, '-p', path.join(root, 'sandbox', 'tsconfig.json')],
 		'tsc -p sandbox/tsconfig.json',
 	);
 }
 
-/** Starts the sandbox in this process (build/sandbox/index.js must exist). */
-async function startSandbox(options = {}) {
-	const mod = require(path.join(REPO_ROOT, 'build', 'sandbox', 'index.js'));
-	return mod.startSandbox({ host: '127.0.0.1', ...options });
+/** The compiled sandbox module of `root` (buildSandbox(root) first). */
+function sandboxModule(root = REPO_ROOT) {
+	return require(path.join(root, 'build', 'sandbox', 'index.js'));
+}
+
+/** Starts the sandbox compiled in `root` (default: this repo) in this process. */
+async function startSandbox({ root, ...options } = {}) {
+	return sandboxModule(root).startSandbox({ host: '127.0.0.1', ...options });
 }
 
 /** Calls one of the sandbox's HTTP controls (`<controlUrl>/<what>`). */
@@ -132,12 +139,12 @@ module.exports = {
 	ensureRuntime: install.ensureRuntime,
 	runtimeDir: install.runtimeDir,
 	isRuntimeInstalled: install.isInstalled,
-	takeLock: install.takeLock,
 	publishPackage: installed.publishPackage,
 	startN8nWithPackage: installed.startN8nWithPackage,
 	waitForNodeTypes: installed.waitForNodeTypes,
 	buildPackage,
 	buildSandbox,
+	sandboxModule,
 	startSandbox,
 	sandboxControl,
 	credentialData,

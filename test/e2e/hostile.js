@@ -206,7 +206,7 @@ module.exports = {
 						{ timeoutMs: 30_000, what: 'the new record' },
 					);
 					const genuine = hostile.genuineDelivery({
-						secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin),
+						secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin, ctx.pkg.root),
 						size: hostile.KiB,
 					});
 					const replay = await waitFor(

@@ -169,7 +169,7 @@ module.exports = {
 /** Publishes or unpublishes one instance at random, CYCLES times, checking the subscriptions after each. */
 async function cycles(ctx) {
 	const { production, staging } = ctx.state.instances;
-	const { seededRandom } = require(path.join(rt.REPO_ROOT, 'build', 'sandbox', 'prng.js'));
+	const { seededRandom } = require(path.join(ctx.pkg.root, 'build', 'sandbox', 'prng.js'));
 	const random = seededRandom(11);
 	const t = Date.now();
 	let bothPublished = 0;

@@ -1,8 +1,10 @@
 // Data integrity in real n8n: no copies made by n8n's Retry On Fail and On Error settings, a
 // Stop Workflow error that says what was written, a paged read that is whole or fails while
 // another client changes the list, Create or Update across a changing list, overlapping
-// executions and invisible characters, and deliveries Auto or Standard Webhooks must accept
-// (a large GitHub-style body behind a proxy; Svix header names). Counts come from the sandbox.
+// executions and invisible characters, writes whose answer never came (still in flight, lost after
+// the API stored them, a gateway's 5xx page) sent once, and deliveries Auto or Standard Webhooks
+// must accept (a large GitHub-style body behind a proxy; Svix header names). Counts come from the
+// sandbox.
 'use strict';
 
 const crypto = require('node:crypto');
@@ -14,9 +16,14 @@ const {
 	credentialRef,
 	runOperation,
 	runOnItems,
+	itemsWorkflow,
+	nodeItems,
+	nodeError,
+	byId,
 	expectSuccess,
 	expectFailure,
 	waitFor,
+	sandboxGet,
 	sandboxSend,
 	sandboxAll,
 	rt,
@@ -59,6 +66,24 @@ function contactPosts(ctx) {
 		.requestLog()
 		.filter((e) => e.method === 'POST' && /\/contacts$/.test(e.path))
 		.map((e) => e.status);
+}
+
+/** The requests of the sandbox's log (since it was cleared) with this method on paths matching `re`. */
+const logged = (ctx, method, re) =>
+	ctx.sandbox.control.requestLog().filter((e) => e.method === method && re.test(e.path));
+
+/** Resolves once the sandbox's request log stops growing (writes of a failed try may still be on their way). */
+async function quiet(control) {
+	let seen = -1;
+	await waitFor(
+		() => {
+			const now = control.requestLog().length;
+			const still = now === seen;
+			seen = now;
+			return still;
+		},
+		{ intervalMs: 1000, timeoutMs: 30_000, what: 'the sandbox to receive no more requests' },
+	);
 }
 
 /**
@@ -117,6 +142,103 @@ async function retryCase(ctx, { onError, failedItem }) {
 			`POST /contacts answers: ${posts.join(', ')}`,
 		);
 		return `3 contacts, one per address; POSTs answered ${posts.join(', ')}`;
+	});
+}
+
+/**
+ * Retry On Fail (3 tries), `onError`: 3 creates, the 2nd POST stored by the API and its answer lost
+ * (`lose`: a fail-next after-write rule). One contact per address; the execution succeeds.
+ */
+async function lostCreateCase(ctx, lose, onError) {
+	ctx.requireOperation('contact', 'create');
+	const prefix = `e2e-lost-${lose.mode}-${Date.now()}`;
+	const items = rows(prefix, 3);
+	// n8n re-runs a node under Continue only when its first output item is an error
+	const lost = onError ? 0 : 1;
+	return withPermissiveApi(ctx, async (control) => {
+		// by its e-mail: under Continue the items' POSTs leave at once, in no set order
+		control.failNext({
+			...lose,
+			bodyContains: items[lost].email,
+			method: 'POST',
+			path: '/contacts',
+		});
+		const r = await runOnItems(ctx, items, CREATE, {
+			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
+		});
+		await quiet(control);
+		const posts = contactPosts(ctx);
+		const reads = logged(ctx, 'GET', /\/contacts$/).length;
+		const made = await perAddress(
+			ctx,
+			items.map((i) => i.email),
+		);
+		const outputs = r.items.map((i) => i.id || i.error).join(', ');
+		assert.deepEqual(
+			made,
+			[1, 1, 1],
+			`contacts per address (POSTs answered ${posts.join(', ')}; output ${outputs})`,
+		);
+		assert.equal(r.status, 'success', `execution ended "${r.status}": ${r.error && r.error.text}`);
+		assert.equal(posts.length, 3, `POST /contacts sent ${posts.length} times: ${posts.join(', ')}`);
+		const stored = (await sandboxAll(ctx, 'contacts')).find((c) => c.email === items[lost].email);
+		assert.deepEqual(
+			r.items.map((i) => i.email),
+			items.map((i) => i.email),
+			`one output item per input, in order (output ${outputs})`,
+		);
+		assert.equal(
+			r.items[lost].id,
+			stored.id,
+			`item ${lost}'s output is not the contact the API stored`,
+		);
+		return `3 contacts; POSTs answered ${posts.map(String).join(', ')}; ${reads} list read(s) of /contacts`;
+	});
+}
+
+/**
+ * Retry On Fail (3 tries), `onError`: one Quote → Create, the API stores it and the connection
+ * closes without an answer. One quote; the item fails saying the quote may have been created.
+ */
+async function lostQuoteCase(ctx, onError) {
+	ctx.requireOperation('quote', 'create');
+	const line = `e2e lost quote ${onError || 'stop'} ${Date.now()}`;
+	const contactId = (await sandboxGet(ctx, '/contacts?pageSize=1'))[0].id;
+	return withPermissiveApi(ctx, async (control) => {
+		control.failNext({ mode: 'drop-after-write', method: 'POST', path: '/quotes' });
+		const r = await runOnItems(
+			ctx,
+			[{ line }],
+			{
+				resource: 'quote',
+				operation: 'create',
+				contactId: byId(contactId),
+				itemsInput: 'form',
+				items: {
+					item: [{ name: '={{ $json.line }}', quantity: 1, unitPrice: 100, vatPercentage: 21 }],
+				},
+			},
+			{ nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) } },
+		);
+		await quiet(control);
+		const posts = logged(ctx, 'POST', /\/quotes$/).map((e) => e.status);
+		const quotes = (await sandboxAll(ctx, 'quotes')).filter((q) =>
+			(q.items || []).some((i) => i.name === line),
+		);
+		assert.equal(quotes.length, 1, `${quotes.length} quotes with the line "${line}"`);
+		assert.deepEqual(posts, [null], `POST /quotes answers: ${posts.join(', ')}`);
+		let words;
+		if (onError) {
+			const items = expectSuccess(r);
+			assert.equal(items.length, 1, `${items.length} output items`);
+			words = String(items[0].error || '');
+			assert.equal(items[0].id, undefined, 'the item answers a quote it cannot have read');
+		} else {
+			words = expectFailure(r).text;
+		}
+		assert.match(words, /may have been created/i);
+		assert.match(words, /quote/i);
+		return `1 quote (${quotes[0].id}), 1 POST; "${words}"`;
 	});
 }
 
@@ -186,7 +308,7 @@ async function publishedTrigger(ctx, name, options) {
 	return {
 		workflowId: wf.id,
 		url: sub.url,
-		secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin),
+		secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin, ctx.pkg.root),
 	};
 }
 
@@ -257,6 +379,115 @@ module.exports = {
 						/again/i,
 					);
 					return `"${e.message}" | "${e.description}"`;
+				});
+			},
+		},
+		{
+			name: "Retry On Fail, Stop Workflow, 10 creates answered 150 ms late, item 7's Name reading a node that did not run: items 0 to 6 created once each, 7 to 9 not at all; the execution fails",
+			timeoutMs: 180_000,
+			async run(ctx) {
+				ctx.requireOperation('contact', 'create');
+				const prefix = `e2e-inflight-${Date.now()}`;
+				const items = rows(prefix, 10).map((row, i) => (i === 7 ? { ...row, fail: true } : row));
+				const parameters = {
+					...CREATE,
+					name: "={{ $json.fail ? $('Later').item.json.name : $json.name }}",
+				};
+				const later = node('Later', 'n8n-nodes-base.noOp', {}, { position: [660, 0] });
+				const wf = await ctx.client.createWorkflow(
+					itemsWorkflow(
+						`e2e in flight ${prefix}`,
+						items,
+						parameters,
+						ctx.credentials.admin,
+						RETRY,
+						[later],
+					),
+				);
+				return withPermissiveApi(ctx, async (control) => {
+					control.setLatency(150);
+					const execution = await ctx.client.runManually(wf.id, { timeoutMs: 120_000 });
+					await quiet(control);
+					const r = {
+						execution,
+						status: execution.status,
+						items: nodeItems(execution, parameters),
+						error: nodeError(execution, 'Business Ops'),
+					};
+					const posts = contactPosts(ctx);
+					const made = await perAddress(
+						ctx,
+						items.map((i) => i.email),
+					);
+					assert.deepEqual(
+						made,
+						[1, 1, 1, 1, 1, 1, 1, 0, 0, 0],
+						`contacts per address, items 0 to 9 (${posts.length} POSTs)`,
+					);
+					const e = expectFailure(r, /expression|Later/i);
+					return `${posts.length} POSTs, one contact for each of items 0 to 6; "${e.message}"`;
+				});
+			},
+		},
+		{
+			name: "Retry On Fail, Stop Workflow, 3 creates, the 2nd POST stored and its connection closed without an answer: 3 POSTs, one contact per address, item 1's output the stored contact; the execution succeeds",
+			timeoutMs: 180_000,
+			run: (ctx) => lostCreateCase(ctx, { mode: 'drop-after-write' }),
+		},
+		{
+			name: "Retry On Fail, Continue (regular output), 3 creates, the 1st POST stored and a gateway's 504 page answered instead (n8n re-runs when the first item is an error): 3 POSTs, one contact per address; the execution succeeds",
+			timeoutMs: 180_000,
+			run: (ctx) =>
+				lostCreateCase(
+					ctx,
+					{ mode: 'gateway-after-write', status: 504, gatewayBody: 'html' },
+					'continueRegularOutput',
+				),
+		},
+		{
+			name: 'Retry On Fail, Stop Workflow, Quote → Create stored and its connection closed without an answer: 1 POST, 1 quote; the execution fails saying the quote may have been created',
+			timeoutMs: 180_000,
+			run: (ctx) => lostQuoteCase(ctx),
+		},
+		{
+			name: "Retry On Fail, Continue (regular output), Quote → Create stored and its connection closed: 1 POST, 1 quote; the item's error says the quote may have been created",
+			timeoutMs: 180_000,
+			run: (ctx) => lostQuoteCase(ctx, 'continueRegularOutput'),
+		},
+		{
+			name: 'Retry On Fail, Stop Workflow, Contact → Update stored and its connection closed without an answer: 1 PATCH, the change answered from a read of the contact; the execution succeeds',
+			timeoutMs: 180_000,
+			async run(ctx) {
+				ctx.requireOperation('contact', 'update');
+				const phone = `+31 20 ${String(Date.now()).slice(-7)}`;
+				const contact = await sandboxSend(ctx, 'POST', '/contacts', {
+					name: 'Bijwerken',
+					email: `e2e-lost-update-${Date.now()}@example.com`,
+				});
+				return withPermissiveApi(ctx, async (control) => {
+					control.failNext({ mode: 'drop-after-write', method: 'PATCH', path: '/contacts/*' });
+					const r = await runOnItems(
+						ctx,
+						[{ phone }],
+						{
+							resource: 'contact',
+							operation: 'update',
+							contactId: byId(contact.id),
+							updateFields: { phone: '={{ $json.phone }}' },
+						},
+						{ nodeOptions: RETRY },
+					);
+					await quiet(control);
+					const patches = logged(ctx, 'PATCH', /\/contacts\//).map((e) => e.status);
+					const reads = logged(ctx, 'GET', new RegExp(`/contacts/${contact.id}$`)).length;
+					const items = expectSuccess(r);
+					assert.deepEqual(patches, [null], `PATCH /contacts/{id} answers: ${patches.join(', ')}`);
+					assert.equal((await sandboxGet(ctx, `/contacts/${contact.id}`)).phone, phone);
+					assert.deepEqual(
+						items.map((i) => [i.id, i.phone]),
+						[[contact.id, phone]],
+					);
+					return `1 PATCH (no answer), ${reads} read(s) of the contact; output ${items[0].id} with the new phone`;
 				});
 			},
 		},

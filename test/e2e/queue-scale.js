@@ -309,7 +309,7 @@ async function publishedSubscription(ctx, workflowId) {
 		{ timeoutMs: 15_000, what: 'the static data in PostgreSQL' },
 	);
 	const { openSecret } = require(
-		path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
+		path.join(ctx.pkg.root, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
 	);
 	return { sub, secret: openSecret(entry.sealedSecret, ctx.sandbox.keys.admin, entry.id) };
 }

@@ -354,7 +354,7 @@ module.exports = {
 				);
 				// sealed under the credential's API key (the admin key of the sandbox)
 				const { openSecret } = require(
-					path.join(rt.DIST_DIR, 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
+					path.join(ctx.pkg.root, 'dist', 'nodes', 'BusinessOpsTrigger', 'secretBox.js'),
 				);
 				const secret = openSecret(
 					stored.entry.sealedSecret,

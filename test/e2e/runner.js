@@ -107,25 +107,16 @@ async function preparePackageAndSandbox({ phase, sub, which, sandboxOptions, res
 		`n8n runtime (${which === 'n8n1' ? 'n8n 1.123 LTS' : 'n8n 2.x'} + Node 24)`,
 		async () => rt.ensureRuntime({ which, log: sub }),
 	);
-	// dist/ and build/sandbox/ are rebuilt from scratch here: a run beside this one (npm test runs
-	// two) waits until this one has packed and loaded the sandbox; after that neither reads them.
-	fs.mkdirSync(path.join(rt.REPO_ROOT, 'build'), { recursive: true });
-	const release = rt.takeLock(path.join(rt.REPO_ROOT, 'build', '.setup.lock'), sub, {
-		pollMs: 1000,
-		what: "run's build and pack",
-	});
-	try {
-		await phase('build the sandbox', async () => rt.buildSandbox());
-		resources.pkg = await phase(
-			'build, pack and publish the package to a local registry (verdaccio)',
-			async () => rt.publishPackage({ log: sub }),
-		);
-		resources.sandbox = await phase('start the sandbox', async () =>
-			rt.startSandbox({ port: 0, ...sandboxOptions }),
-		);
-	} finally {
-		release();
-	}
+	// The package and the sandbox are built in a private copy of the repo (pkg.root): a run beside
+	// this one (npm test runs two) rebuilds its own, and the repo's dist/ and build/ are never touched.
+	resources.pkg = await phase(
+		'build, pack and publish the package to a local registry (verdaccio)',
+		async () => rt.publishPackage({ log: sub }),
+	);
+	await phase('build the sandbox', async () => rt.buildSandbox(resources.pkg.root));
+	resources.sandbox = await phase('start the sandbox', async () =>
+		rt.startSandbox({ root: resources.pkg.root, port: 0, ...sandboxOptions }),
+	);
 	return { runtime, pkg: resources.pkg, sandbox: resources.sandbox };
 }
 

@@ -108,9 +108,7 @@ module.exports = {
 						() => (receiver.received.length ? receiver.received : null),
 						{ what: 'the test delivery' },
 					);
-					const { verifyDelivery } = require(
-						path.join(rt.REPO_ROOT, 'build', 'sandbox', 'index.js'),
-					);
+					const { verifyDelivery } = rt.sandboxModule(ctx.pkg.root);
 					assert.ok(
 						verifyDelivery('standard', created.signingSecret, delivery.headers, delivery.body),
 						'the delivery signature does not verify',

@@ -7,6 +7,7 @@
  *   while the order of events stays real (a wait still yields to the event loop, so servers in the
  *   test process answer);
  * - `manualClock()`: time moves only by the waits, which are recorded (exact pacing assertions);
+ * - `scaledClock(factor)`: real time, `factor` times faster (a minute's window against a sandbox's second);
  * - `forgetRateBudgets()`: moves every clock past the time after which an unused budget is
  *   forgotten, so the next test starts with fresh budgets (as a long-idle n8n would).
  *
@@ -69,6 +70,20 @@ export function fastClock(): number[] {
 		timeout: real.timeout,
 	};
 	return waits;
+}
+
+/**
+ * Turns on a clock that runs `factor` times faster than real time, waits included: with 60, the
+ * API's minute (a budget's window) passes in a real second, as a sandbox limit per second does.
+ */
+export function scaledClock(factor: number): void {
+	const start = real.now();
+	const base = start + offset;
+	current = {
+		now: () => base + (real.now() - start) * factor,
+		sleep: async (ms, signal) => await real.sleep(Math.ceil(ms / factor), signal),
+		timeout: (ms) => real.timeout(Math.ceil(ms / factor)),
+	};
 }
 
 export interface ManualClock {

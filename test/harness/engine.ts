@@ -42,6 +42,7 @@ import type {
 import { ICredentialsHelper, Workflow, createRunExecutionData, isExpression } from 'n8n-workflow';
 
 import { BusinessOpsApi } from '../../credentials/BusinessOpsApi.credentials';
+import { harnessClock } from './clock';
 import { settleRequests, track } from './inFlight';
 
 export const CREDENTIAL_TYPE = 'businessOpsApi';
@@ -245,11 +246,13 @@ export async function runRoutingNode(
 	// makeRequest is what RoutingNode's build loop starts for each item (private in n8n-core's types)
 	const requests = routingNode as unknown as { makeRequest(...args: unknown[]): Promise<unknown> };
 	const makeRequest = requests.makeRequest.bind(routingNode);
-	requests.makeRequest = async (...args) => await track(makeRequest(...args));
+	// this run's own: another run of the same test may wait on an answer this test holds back
+	const mine = new Set<Promise<unknown>>();
+	requests.makeRequest = async (...args) => await track(makeRequest(...args), mine);
 	try {
 		return await routingNode.runNode();
 	} finally {
-		await settleRequests();
+		await settleRequests(mine);
 	}
 }
 
@@ -310,14 +313,25 @@ export async function runDeclarativeNode(
 export async function runWithRetries(
 	nodeType: INodeType,
 	parameters: INodeParameters,
-	options: EngineOptions & { items: INodeExecutionData[]; maxTries: number },
+	options: EngineOptions & {
+		items: INodeExecutionData[];
+		maxTries: number;
+		/** Wait Between Tries (n8n's default 1000 ms), on the harness clock. */
+		waitBetweenTries?: number;
+		/** On Error; under Continue, n8n runs the node again while its first output item is an error. */
+		onError?: INode['onError'];
+	},
 ): Promise<Array<{ items?: INodeExecutionData[]; error?: Error }>> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
+	if (options.onError) node.onError = options.onError;
+	const continues = options.onError !== undefined && options.onError !== 'stopWorkflow';
 	const inputData: ITaskDataConnections = { main: [options.items] };
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
 	const executeData: IExecuteData = { node, data: inputData, source: null };
 	const tries: Array<{ items?: INodeExecutionData[]; error?: Error }> = [];
 	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
+		if (tryIndex > 0 && options.waitBetweenTries)
+			await harnessClock.sleep(options.waitBetweenTries);
 		const context = new ExecuteContext(
 			workflow,
 			node,
@@ -333,7 +347,7 @@ export async function runWithRetries(
 		try {
 			const output = await runRoutingNode(context, nodeType);
 			tries.push({ items: output?.[0] ?? [] });
-			break;
+			if (!continues || !output?.[0]?.[0]?.json?.error) break;
 		} catch (error) {
 			tries.push({ error: error as Error });
 		}

@@ -253,6 +253,38 @@ describe('Contact → Create or Update', () => {
 		},
 	);
 
+	test('two overlapping runs with one API key and two Base URLs, one new address: each creates it at its own API', async () => {
+		const bases = ['https://api.business-ops.test', 'https://eu.business-ops.test'];
+		let arrive!: () => void;
+		const bothRead = new Promise<void>((resolve) => {
+			let reads = 0;
+			arrive = () => ++reads === 2 && resolve();
+		});
+		const writes = bases.map((base, i) => {
+			nock(base)
+				.get('/v1/contacts')
+				.query(true)
+				.reply(async () => {
+					arrive();
+					await bothRead; // both runs have read before either creates
+					return [200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } }];
+				});
+			return nock(base)
+				.post('/v1/contacts')
+				.reply(201, { data: { id: `ctc_${i}`, name: 'Row 0', email: 'new@example.com' } });
+		});
+		const runs = await Promise.all(
+			bases.map((base) =>
+				runDeclarativeNode(node, upsert, {
+					items: rows('new@example.com'),
+					credentials: { apiKey: TEST_API_KEY, baseUrl: `${base}/v1` },
+				}),
+			),
+		);
+		expect(runs.map(({ items }) => items[0].json.action)).toEqual(['created', 'created']);
+		expect(writes.every((write) => write.isDone())).toBe(true);
+	});
+
 	test('a 409 on create (created meanwhile by someone else) reads the contacts again and updates', async () => {
 		listing([]);
 		api()

@@ -12,6 +12,12 @@ import type {
 
 import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
 
+/** A rule with its own sender: in item order under every On Error (as Create or Update). */
+const ALWAYS = {
+	again: 'the same change is made again',
+	send: async () => await Promise.reject(new Error('unused')),
+};
+
 const POST: IHttpRequestOptions = { method: 'POST', url: '/contacts' };
 const GET: IHttpRequestOptions = { method: 'GET', url: '/contacts' };
 
@@ -146,18 +152,18 @@ test('reads, and writes under Continue, are sent together; `always` orders them 
 	const ordered = nodeRun('continueRegularOutput');
 	const always = wire();
 	const outcomes = await settle(
-		[2, 1, 0].map((i) => inItemOrder(ordered.item(i), POST, always.send(i, i === 0), true)),
+		[2, 1, 0].map((i) => inItemOrder(ordered.item(i), POST, always.send(i, i === 0), ALWAYS)),
 	);
 	expect(always.seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
 	expect(outcomes).toEqual([2, 1, 'item 0 failed']);
 });
 
-test('what an ordered operation keeps lasts one try: shared by its items, new at the next try', async () => {
+test('the try an ordered operation is given is shared by its items, new at the next try', async () => {
 	const run = nodeRun('continueRegularOutput');
-	const memos: Array<Record<string, unknown>> = [];
-	const keep = async (kept: Record<string, unknown>) => memos.push(kept);
-	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, keep, true)));
-	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, true)));
+	const memos: object[] = [];
+	const keep = async (thisTry: object) => memos.push(thisTry);
+	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, keep, ALWAYS)));
+	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, ALWAYS)));
 	expect(memos[0]).toBe(memos[1]);
 	expect(memos[2]).not.toBe(memos[0]);
 });

@@ -67,6 +67,10 @@ describe('checkLineItems', () => {
 			[{ ...design, unitPrice: '1.234,50' }],
 			'line 1 "unitPrice" must be a number; got "1.234,50" (use a dot for decimals)',
 		],
+		[
+			[{ ...design, unitPrice: '12345678901234567890' }],
+			'line 1 "unitPrice" must be a number; got "12345678901234567890" (too many digits to send exactly)',
+		],
 		[[{ name: 'A', quantity: 1 }], 'line 1 "unitPrice" is missing'],
 		[[{ ...design, vatPercentage: 121 }], 'line 1 "vatPercentage" must be from 0 to 100; got 121'],
 		[[{ ...design, vatPercentage: -1 }], 'line 1 "vatPercentage" must be from 0 to 100; got -1'],

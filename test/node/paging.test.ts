@@ -105,6 +105,47 @@ test('Limit reads only the pages it needs', async () => {
 	expect(scope.isDone()).toBe(true);
 });
 
+test('pages with a total but no hasMore: the page that reaches the total is the last asked for', async () => {
+	const noHasMore = (n: number) => {
+		const { data, meta } = page(n, 100, 200);
+		return { data, meta: { page: meta.page, pageSize: meta.pageSize, total: meta.total } };
+	};
+	const scope = nock(API)
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, noHasMore(1))
+		.get('/v1/contacts')
+		.query({ page: 2, pageSize: 100 })
+		.reply(200, noHasMore(2));
+	const { items } = await runDeclarativeNode(node, getAll);
+	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 200 }, (_, i) => `c${i}`));
+	expect(scope.isDone()).toBe(true);
+});
+
+test("Limit empty (or an expression giving nothing): 50 records, the Limit's default", async () => {
+	const sent: string[] = [];
+	nock(API)
+		.persist()
+		.get('/v1/contacts')
+		.query(true)
+		.reply((uri) => {
+			const query = new URL(uri, API).searchParams;
+			sent.push(query.toString());
+			return [200, page(Number(query.get('page')), 100, 1000)];
+		});
+	for (const limit of ['', '={{ undefined }}']) {
+		sent.length = 0;
+		const { items } = await runDeclarativeNode(node, {
+			resource: 'contact',
+			operation: 'getAll',
+			returnAll: false,
+			limit,
+		});
+		expect(items).toHaveLength(50);
+		expect(sent).toHaveLength(1);
+	}
+});
+
 describe("the walker's verdict and its contradictions", () => {
 	const answer = (ids: number[], meta: object) => ({
 		body: { data: ids.map((id) => ({ id })), meta },
@@ -129,6 +170,17 @@ describe("the walker's verdict and its contradictions", () => {
 		);
 		expect(records).toHaveLength(3);
 		expect(whole).toBe(false);
+	});
+
+	test('a list that keeps announcing more pages is read up to exactly 10,000 pages, then fails', async () => {
+		let fetched = 0;
+		await expect(
+			walkPages(async (n) => {
+				fetched = n;
+				return answer([n], { pageSize: 1, hasMore: true });
+			}),
+		).rejects.toThrow('The API kept announcing more pages after 10000; stopped reading the list');
+		expect(fetched).toBe(10_000);
 	});
 
 	test('an empty page without hasMore whose total says more ends with an error, not a walk to the page bound', async () => {

@@ -394,7 +394,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 
 	test('a refusal slows the key to what the API accepted just before; a second one at most halves it (manual clock)', async () => {
 		const clock = manualClock();
-		const budget = budgetFor(budgetKeyOf(`svc_${'h'.repeat(32)}`), 20, 60_000);
+		const budget = budgetFor(budgetKeyOf(`svc_${'h'.repeat(32)}`), 20);
 		for (let i = 0; i < 10; i++) (await budget.take()).answered();
 		(await budget.take()).refused(5000);
 		expect(budget.slowedAt()).toEqual({ limit: 10, windowMs: 5000 });
@@ -473,19 +473,17 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 describe('the budgets of the process', () => {
 	afterEach(() => realClock());
 
-	test('a budget idle for longer than the idle time starts anew, with the window asked for', async () => {
+	test('a budget idle for longer than the idle time starts anew, its window empty', async () => {
 		const key = budgetKeyOf(`svc_${'i'.repeat(32)}`);
-		manualClock();
-		const first = budgetFor(key, 5, 60_000);
-		(await first.take()).answered();
-		expect(budgetFor(key, 5, 1_000)).toBe(first); // in use: kept, with its window
-		forgetRateBudgets();
-		const fresh = budgetFor(key, 5, 1_000);
-		expect(fresh).not.toBe(first);
-		// five at once, the sixth waits for the fresh budget's one-second window, not the old minute
 		const clock = manualClock();
-		for (let i = 0; i < 6; i++) (await fresh.take()).answered();
-		expect(clock.waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1_000);
+		const first = budgetFor(key, 5);
+		for (let i = 0; i < 5; i++) (await first.take()).answered();
+		expect(budgetFor(key, 5)).toBe(first); // in use: kept, its window full
+		expect(first.waitMs()).toBe(60_000);
+		clock.advance(10 * 60_000);
+		const fresh = budgetFor(key, 5);
+		expect(fresh).not.toBe(first);
+		expect(fresh.waitMs()).toBe(0);
 	});
 
 	test('at most 1,000 keys are kept, but never one whose requests wait', async () => {
@@ -499,6 +497,30 @@ describe('the budgets of the process', () => {
 		expect(budgetFor(busyKey, 1)).toBe(busy);
 		expect(budgetFor(idleKey, 1)).not.toBe(idle);
 		slot.answered();
+	});
+});
+
+describe("a key's window on the harness's clock", () => {
+	afterEach(() => realClock());
+	const total = (clock: ManualClock) => clock.waits.reduce((a, b) => a + b, 0);
+
+	test('after a 429 with Retry-After: 0, the next request on the key waits at least 1 s', async () => {
+		const clock = manualClock();
+		const budget = budgetFor(budgetKeyOf(`svc_${'z'.repeat(32)}`), 10);
+		(await budget.take()).refused(0);
+		(await budget.take()).answered(); // another workflow on the key
+		expect(total(clock)).toBeGreaterThanOrEqual(1000);
+	});
+
+	test('requests answered 10 s after sending hold their places a window after the answers, not the sends', async () => {
+		const clock = manualClock();
+		const budget = budgetFor(budgetKeyOf(`svc_${'s'.repeat(32)}`), 2);
+		const slots = [await budget.take(), await budget.take()];
+		clock.advance(10_000);
+		for (const slot of slots) slot.answered();
+		clock.advance(50_001); // a window after the sends
+		(await budget.take()).answered();
+		expect(clock.elapsed()).toBe(70_000);
 	});
 });
 

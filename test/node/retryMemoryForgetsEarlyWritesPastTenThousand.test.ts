@@ -14,7 +14,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import { sendWrite } from '../../nodes/BusinessOps/shared/itemOrder';
+import { creates, sendWrite } from '../../nodes/BusinessOps/shared/itemOrder';
 import { sendRequest } from '../../nodes/shared/api/transport';
 
 jest.mock('../../nodes/shared/api/transport', () => ({ sendRequest: jest.fn() }));
@@ -45,7 +45,7 @@ test('10,002 creates, the last answered 503 once: the next try sends again only 
 		getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }),
 	} as unknown as IExecuteSingleFunctions;
 	const create = (i: number) =>
-		sendWrite(ctx, { method: 'POST', url: '/contacts', body: { name: `C${i}` } }, i);
+		sendWrite(ctx, { method: 'POST', url: '/contacts', body: { name: `C${i}` } }, i, creates());
 	for (const tryNumber of [1, 2]) {
 		for (let i = 0; i < COUNT; i++) {
 			await create(i).catch((error: Error) => {

@@ -56,13 +56,30 @@ test('every Get Many reads its list through the page walker, and nothing else do
 	for (const property of operations) {
 		const resource = property.displayOptions?.show?.resource?.[0];
 		for (const option of (property.options ?? []) as INodePropertyOptions[]) {
-			if (option.routing?.operations?.pagination && option.value !== 'upsert')
+			const method = option.routing?.request?.method ?? 'GET';
+			if (option.routing?.operations?.pagination && method === 'GET')
 				lists.push(`${String(resource)}.${String(option.value)}`);
 			if (option.value === 'getAll') getMany.push(`${String(resource)}.getAll`);
 		}
 	}
 	expect(getMany.length).toBe(7);
 	expect(lists.sort()).toEqual([...getMany, 'webhook.getEventTypes'].sort());
+});
+
+test('every write operation declares what a repeat of it does (writeRouting and its rule)', () => {
+	const writes: string[] = [];
+	const withoutRule: string[] = [];
+	for (const property of description.properties.filter((p) => p.name === 'operation')) {
+		const resource = String(property.displayOptions?.show?.resource?.[0]);
+		for (const option of (property.options ?? []) as INodePropertyOptions[]) {
+			if ((option.routing?.request?.method ?? 'GET') === 'GET') continue;
+			writes.push(`${resource}.${String(option.value)}`);
+			if (!option.routing?.operations?.pagination)
+				withoutRule.push(`${resource}.${String(option.value)}`);
+		}
+	}
+	expect(writes.length).toBeGreaterThanOrEqual(25);
+	expect(withoutRule).toEqual([]);
 });
 
 describe('the page walker', () => {

@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+
 import type * as ClockModule from '../../nodes/shared/api/clock';
 
 const { WaitEnded, systemClock } = jest.requireActual<typeof ClockModule>(
@@ -24,6 +26,12 @@ describe('systemClock.sleep', () => {
 		cancel.abort();
 		await expect(systemClock.sleep(10_000, cancel.signal)).rejects.toBeInstanceOf(WaitEnded);
 		expect(jest.getTimerCount()).toBe(0);
+	});
+
+	test('waits on one signal leave no abort listener behind', async () => {
+		const signal = new AbortController().signal;
+		for (let i = 0; i < 20; i++) await systemClock.sleep(0, signal);
+		expect(getEventListeners(signal, 'abort')).toEqual([]);
 	});
 
 	test('a wait not cancelled resolves when its time has passed', async () => {

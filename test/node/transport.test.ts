@@ -1,7 +1,7 @@
 import nock from 'nock';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/routingSeam';
+import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/requestHook';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import {

@@ -171,21 +171,18 @@ test('the boolean rule reads true and false in any case, spaces around ignored, 
  * the completeness check until it is listed (and tested).
  */
 const READ_BY_OPERATION: Record<string, string> = {
-	'Return All':
-		'getManyFields preSend + Limit maxResults (test/node/typedInput.test.ts)',
+	'Return All': 'getManyFields preSend + Limit maxResults (test/node/typedInput.test.ts)',
 	Simplify: 'simplifyField checkSimplify/simplify (test/node/emptyValues.test.ts)',
 	'Default Mode': 'buildAutonomyBody (test/node/typedInput.test.ts)',
 	'Approvals Count': 'buildAutonomyBody (test/node/agent.test.ts)',
 	'Clear Action Overrides': 'buildAutonomyBody (test/node/typedInput.test.ts)',
-	'Action Overrides > Action Name':
-		'actionOverridesOf (test/node/typedInput.test.ts)',
+	'Action Overrides > Action Name': 'actionOverridesOf (test/node/typedInput.test.ts)',
 	'Action Overrides > Mode': 'actionOverridesOf (test/node/agent.test.ts)',
 	'Items > Name': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > Quantity': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > Unit Price': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > VAT %': 'checkLineItems (test/node/lineItems.test.ts)',
-	'Items (JSON)':
-		'itemsFrom (test/node/lineItems.test.ts, test/node/typedInput.test.ts)',
+	'Items (JSON)': 'itemsFrom (test/node/lineItems.test.ts, test/node/typedInput.test.ts)',
 };
 
 test('every typed field read by an operation step is listed with the step that types it', () => {

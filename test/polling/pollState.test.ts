@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	readMemory,
+	readPollState,
 	recordKey,
-	writeMemory,
-	type ListMemory,
+	writePollState,
+	type ListState,
 } from '../../nodes/BusinessOpsPollingTrigger/pollState';
 
 const STATUSES = [
@@ -18,8 +18,8 @@ const STATUSES = [
 	'written_off',
 ];
 
-function invoices(count: number): ListMemory {
-	const list: ListMemory = new Map();
+function invoices(count: number): ListState {
+	const list: ListState = new Map();
 	for (let i = 0; i < count; i++)
 		list.set(recordKey(`inv_${i.toString(36).padStart(16, '0')}`), {
 			status: STATUSES[i % STATUSES.length],
@@ -31,20 +31,20 @@ function invoices(count: number): ListMemory {
 test('10,000 records of one list take under 200 kB of static data, and read back the same', () => {
 	const staticData: IDataObject = {};
 	const list = invoices(10_000);
-	writeMemory(staticData, new Map([['invoice', list]]));
+	writePollState(staticData, new Map([['invoice', list]]));
 	const bytes = Buffer.byteLength(JSON.stringify(staticData));
 	expect(bytes).toBeLessThan(200_000);
 	expect(bytes).toBeGreaterThan(130_000); // 13 characters per record: the bound is real
 	const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-	expect(readMemory(saved).get('invoice')).toEqual(list);
+	expect(readPollState(saved).get('invoice')).toEqual(list);
 });
 
 test('no ids are stored, only 12 characters of their hash', () => {
 	const staticData: IDataObject = {};
-	const list: ListMemory = new Map([
+	const list: ListState = new Map([
 		[recordKey('quo_secretlookingid123'), { status: 'approved', missing: false }],
 	]);
-	writeMemory(staticData, new Map([['quote', list]]));
+	writePollState(staticData, new Map([['quote', list]]));
 	expect(JSON.stringify(staticData)).not.toContain('quo_');
 	expect(staticData).toEqual({
 		format: 2,
@@ -59,11 +59,11 @@ test('no ids are stored, only 12 characters of their hash', () => {
 });
 
 test('static data that is not this format (empty, another version, damaged) counts as never read: a new baseline', () => {
-	expect(readMemory({}).size).toBe(0);
+	expect(readPollState({}).size).toBe(0);
 	expect(
-		readMemory({ format: 1, lists: { quote: { statuses: [], seen: '', missing: '' } } }).size,
+		readPollState({ format: 1, lists: { quote: { statuses: [], seen: '', missing: '' } } }).size,
 	).toBe(0);
-	const damaged = readMemory({
+	const damaged = readPollState({
 		format: 2,
 		lists: {
 			quote: { statuses: [], seen: 'abc', missing: '' },
@@ -75,7 +75,7 @@ test('static data that is not this format (empty, another version, damaged) coun
 
 test('a list whose status codes point past its status table, or whose keys no hash gives, is unreadable', () => {
 	const key = recordKey('quo_1');
-	const read = (quote: IDataObject) => readMemory({ format: 2, lists: { quote } }).has('quote');
+	const read = (quote: IDataObject) => readPollState({ format: 2, lists: { quote } }).has('quote');
 	expect(read({ statuses: ['sent'], seen: `${key}a${key.replace(/./, 'A')}-`, missing: '' })).toBe(
 		true,
 	);

@@ -278,9 +278,16 @@ describe('errors', () => {
 
 	test('no events, or an event the poller cannot emit: a clear error before any request', async () => {
 		env.sandbox().control.clearRequestLog();
-		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toThrow(
-			'Choose at least one event in "Event Names or IDs", then publish the workflow again',
-		);
+		// the author reads a poll's error in the executions list: what to change, not "publish again"
+		await expect(poller(env.sandbox(), { events: [] }).poll()).rejects.toMatchObject({
+			message: 'No event is chosen. Choose at least one event in "Event Names or IDs".',
+		});
+		await expect(
+			poller(env.sandbox(), { events: [null] as unknown as string[] }).poll(),
+		).rejects.toMatchObject({
+			message:
+				'Event Names or IDs: entry 1 of the list must be an event type (text); the expression gave null. Change the field.',
+		});
 		await expect(
 			poller(env.sandbox(), { events: ['quote.created', 'agent.paused'] }).poll(),
 		).rejects.toThrow('Event Names or IDs: the polling trigger cannot emit "agent.paused"');

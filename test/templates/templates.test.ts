@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 
 const ROOT = join(__dirname, '..', '..');
@@ -37,7 +38,11 @@ interface Template {
 /** The package's own node types with their versions; the tool variant n8n makes of an AI-usable node. */
 function packageNodeTypes(): Map<string, number[]> {
 	const types = new Map<string, number[]>();
-	for (const node of [new BusinessOps(), new BusinessOpsTrigger()]) {
+	for (const node of [
+		new BusinessOps(),
+		new BusinessOpsTrigger(),
+		new BusinessOpsPollingTrigger(),
+	]) {
 		const { name, version, usableAsTool } = node.description;
 		const versions = Array.isArray(version) ? version : [version];
 		types.set(`${PACKAGE}.${name}`, versions);
@@ -92,6 +97,14 @@ function covers(sticky: TemplateNode, node: TemplateNode): boolean {
 	const [nx, ny] = node.position;
 	return nx >= x && nx <= x + width && ny >= y && ny <= y + height;
 }
+
+test('the template check knows every node type the package ships (package.json n8n.nodes)', () => {
+	const shipped = (
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }
+	).n8n.nodes;
+	const known = [...ownTypes.keys()].filter((type) => !type.endsWith('Tool'));
+	expect(known).toHaveLength(shipped.length);
+});
 
 test('templates/ holds the templates of the main jobs', () => {
 	expect(files).toEqual(

@@ -17,7 +17,7 @@ import {
 	MAX_SEARCH_HMACS,
 } from '../../nodes/BusinessOpsTrigger/signatures/auto';
 import {
-	keyOf,
+	hmacKeyOf,
 	toleranceOf,
 	type CustomSignature,
 	type SignedForm,
@@ -41,7 +41,7 @@ import {
 
 const NOW = VECTOR.timestamp;
 const SECRET = 'whsec_c2VjcmV0LWZvci10aGUtdHJpZ2dlci10ZXN0cy0xMjM0NQ==';
-const standardWebhooksKey = (secret: string) => keyOf(secret, 'whsecBase64');
+const standardWebhooksKey = (secret: string) => hmacKeyOf(secret, 'whsecBase64');
 const BODY =
 	'{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
 

@@ -20,7 +20,7 @@ import {
 	type WebhookRun,
 } from '../harness/engine';
 import { openSecret, sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { rememberedWeight } from '../../nodes/BusinessOpsTrigger/trust';
+import { BoundedMap } from '../../nodes/shared/boundedMap';
 import { TEST_API_KEY } from '../harness/engine';
 import {
 	captureLogs,
@@ -365,6 +365,30 @@ describe('create', () => {
 		expect(secretOf(testNode)).toBe(SECRET);
 	});
 
+	test('a left-behind subscription at this URL written another way (host case, default port) is deleted before the POST', async () => {
+		const scope = nock(API)
+			.get('/v1/webhooks')
+			.query(true)
+			.reply(200, {
+				data: [{ id: 'whk_old', name: NAME, url: PROD_URL, events: EVENTS, active: true }],
+				meta: { page: 1, pageSize: 100, total: 1, hasMore: false },
+			})
+			.delete('/v1/webhooks/whk_old')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, {
+				data: { id: 'whk_new', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
+			});
+		const testNode = createTriggerNode(
+			trigger,
+			{ events: EVENTS },
+			{ webhookBaseUrl: 'https://N8N.Example.test:443/' },
+		);
+		await runWebhookMethod(trigger, testNode, 'create');
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toMatchObject({ production: { id: 'whk_new' } });
+	});
+
 	test('a 409 that is not ours is reported', async () => {
 		noneLeftBehind();
 		nock(API)
@@ -525,6 +549,38 @@ describe('checkExists', () => {
 				.map((l) => l.message)
 				.join('\n'),
 		).toMatch(/another n8n instance made it, so it is left in place/);
+	});
+
+	test("this instance's own subscription, re-pointed in Business Ops to another URL, is forgotten and left in place", async () => {
+		// nock refuses a DELETE
+		const scope = nock(API)
+			.get('/v1/webhooks/whk_1')
+			.reply(200, remote({ url: 'https://elsewhere.example/hook' }));
+		const testNode = makeNode({}, withProduction({ instanceId: INSTANCE_ID }));
+		expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+		expect(scope.isDone()).toBe(true);
+		expect(subscriptions(testNode)).toEqual({});
+		expect(logs.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+			expect.stringMatching(/points at https:\/\/elsewhere\.example\/hook.*left in place/),
+		]);
+	});
+
+	test('without an n8n instance id, a record without one at an earlier URL is not taken for this instance: left in place', async () => {
+		const settings = Container.get(InstanceSettings) as unknown as { instanceId: string };
+		const own = settings.instanceId;
+		settings.instanceId = '';
+		try {
+			const oldUrl = 'https://old-host.example/webhook/webhook-uuid/webhook';
+			const testNode = makeNode({}, withProduction({ url: oldUrl }));
+			// nock refuses a DELETE
+			expect(await runWebhookMethod(trigger, testNode, 'checkExists')).toBe(false);
+			expect(subscriptions(testNode)).toEqual({});
+			expect(logs.lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+				expect.stringMatching(/another n8n instance made it, so it is left in place/),
+			]);
+		} finally {
+			settings.instanceId = own;
+		}
 	});
 
 	test('after the key or organisation changed, a 404 on delete is a warning naming the subscription to delete by hand', async () => {
@@ -1284,6 +1340,22 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		]);
 	});
 
+	test('a delivery while Event Names cannot be read: the error says to change the field, not to publish again', async () => {
+		const testNode = ownWorkflow(
+			createTriggerNode(
+				trigger,
+				{ events: [null] as unknown as string[] },
+				{ staticData: withProduction() },
+			),
+		);
+		await expect(
+			runWebhook(trigger, testNode, signedBody({ id: 'evt_4', type: 'invoice.paid', data })),
+		).rejects.toMatchObject({
+			message:
+				'Event Names or IDs: entry 1 of the list must be an event type (text); the expression gave null. Change the field.',
+		});
+	});
+
 	test('a refusal writes nothing; its reason is logged at most once a minute per trigger and kind of reason', async () => {
 		const testNode = node();
 		const staticData = () => JSON.stringify(testNode.workflow.getStaticData('node', testNode.node));
@@ -1522,7 +1594,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(run.status).toBe(401);
 		expect(run.sent).toEqual(REFUSED);
 		expect(warnings().at(-1)).toMatch(
-			/does not open with this credential's API key .*publish the workflow again/,
+			/does not open with this credential's API key .*unpublish and publish the workflow \(deactivate and activate it in n8n 1\.x\) to subscribe anew/,
 		);
 		expect(run.result.workflowData).toBeUndefined();
 
@@ -1579,6 +1651,33 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 			});
 		expect(await activateTrigger(trigger, after)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
+	});
+
+	test('published again, the API gives the new subscription the old id with a new secret: deliveries signed with the new secret run', async () => {
+		const testNode = node({}, withProduction());
+		expect(
+			(await runWebhook(trigger, testNode, signedBody({ type: 'invoice.paid' }))).result
+				.workflowData,
+		).toBeDefined();
+		noneLeftBehind();
+		const scope = nock(API)
+			.delete('/v1/webhooks/whk_1')
+			.reply(200, {})
+			.post('/v1/webhooks')
+			.reply(201, {
+				data: {
+					id: 'whk_1',
+					url: PROD_URL,
+					events: EVENTS,
+					active: true,
+					signingSecret: TEST_SECRET,
+				},
+			});
+		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
+		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
+		expect(scope.isDone()).toBe(true);
+		const delivery = signedBody({ type: 'invoice.paid' }, {}, TEST_SECRET);
+		expect((await runWebhook(trigger, testNode, delivery)).result.workflowData).toBeDefined();
 	});
 
 	test('Custom: a delivery signed the configured way runs; bad settings stop the activation with what to fix', async () => {
@@ -1815,6 +1914,9 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		expect(logs.lines.at(-1)?.message).toContain(
 			'signature does not match (checked as HMAC-SHA256 of {ID}.{timestamp}.{body} with the base64 after whsec_',
 		);
+		expect(logs.lines.at(-1)?.message).toContain(
+			'if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)',
+		);
 		// the same subscription under another trigger (another workflow) learns on its own
 		expect(await ran(node(), githubDelivery('evt_other'))).toBe(true);
 	});
@@ -1857,8 +1959,7 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		const staticData = testNode.workflow.getStaticData('node', testNode.node);
 		const before = JSON.stringify(staticData);
 		staticData.__dataChanged = false;
-		const stores = () => rememberedWeight();
-		const storesBefore = stores();
+		const stored = jest.spyOn(BoundedMap.prototype, 'set');
 		const warningsBefore = logs.lines.filter((line) => line.level === 'warn').length;
 		for (let i = 0; i < 300; i++) {
 			const id = `evt_forged_${i}`;
@@ -1875,7 +1976,7 @@ describe('webhook(): a request whose signature has not verified changes nothing 
 		}
 		expect(JSON.stringify(staticData)).toBe(before);
 		expect(staticData.__dataChanged).toBe(false);
-		expect(stores()).toEqual(storesBefore);
+		expect(stored).not.toHaveBeenCalled();
 		expect(logs.lines.filter((line) => line.level === 'warn').length - warningsBefore).toBe(1);
 	});
 });

@@ -1,11 +1,13 @@
 /**
  * The trust memory (trust.ts): bounded by weight (an entry, plus one per repeat id), a refusal
  * does not make an entry the most recently used, and a new subscription record starts anew.
- * The memory's bound is scaled down here (MEMORY_WEIGHT to BOUND) so that filling it is quick.
+ * The memory's bound is scaled down here (1,000,000 to BOUND) so that filling it is quick.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 const BOUND = 350;
+/** The trust memory, scaled down, with the weight BoundedMap keeps to itself. */
+const mockMemory: Array<{ weight: number }> = [];
 jest.mock('../../nodes/shared/boundedMap', () => {
 	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>(
 		'../../nodes/shared/boundedMap',
@@ -13,6 +15,11 @@ jest.mock('../../nodes/shared/boundedMap', () => {
 	class ScaledDown<K, V> extends actual.BoundedMap<K, V> {
 		constructor(max: number, weigh?: (value: V) => number) {
 			super(max === 1_000_000 ? BOUND : max, weigh);
+			if (max === 1_000_000) mockMemory.push(this);
+		}
+
+		get weight(): number {
+			return (this as unknown as { total: number }).total;
 		}
 	}
 	return { BoundedMap: ScaledDown };
@@ -20,7 +27,6 @@ jest.mock('../../nodes/shared/boundedMap', () => {
 
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import { MEMORY_WEIGHT, rememberedWeight } from '../../nodes/BusinessOpsTrigger/trust';
 import {
 	createTriggerNode,
 	runWebhook,
@@ -76,8 +82,10 @@ async function outcome(testNode: TestNode, one: FakeDelivery) {
 	return (result.webhookResponse as IDataObject | undefined)?.ignored ? 'repeat' : status;
 }
 
-test('the memory starts empty', () => {
-	expect(MEMORY_WEIGHT).toBe(1_000_000);
+const rememberedWeight = () => mockMemory[0].weight;
+
+test('the memory (one, of weight 1,000,000) starts empty', () => {
+	expect(mockMemory).toHaveLength(1);
 	expect(rememberedWeight()).toBe(0);
 });
 

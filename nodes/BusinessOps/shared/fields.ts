@@ -26,12 +26,12 @@ export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
 export type Rule = (ctx: IExecuteSingleFunctions, value: unknown) => Typed;
 
 /** Where a field's value goes: the body (default) or the query, under its name unless `as` says otherwise. */
-export interface SendTo {
+interface SendTo {
 	in?: 'body' | 'query';
 	as?: string;
 }
 
-export type PreSend = (
+type PreSend = (
 	this: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 ) => Promise<IHttpRequestOptions>;
@@ -117,7 +117,7 @@ export function numberRule(check?: NumberCheck): Rule {
 
 export const booleanRule: Rule = (_ctx, value) => asBoolean(value);
 
-export interface TextOptions {
+interface TextOptions {
 	/** Send the text without the spaces around it (the check then reads it so too). */
 	trim?: boolean;
 	upperCase?: boolean;
@@ -214,12 +214,14 @@ export function statusField(
 	);
 }
 
-function collectionOf(
+/** A collection of optional fields; each is sent only when the user adds it. */
+export function collectionOf(
 	displayName: string,
 	name: string,
 	options: INodeProperties[],
+	placeholder = 'Add Field',
 ): INodeProperties {
-	return { displayName, name, type: 'collection', placeholder: 'Add Field', default: {}, options };
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
 /** The optional fields of a create, each sent only when the user adds it. */

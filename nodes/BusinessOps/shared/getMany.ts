@@ -11,6 +11,7 @@ import type {
 import { MAX_PAGE_SIZE } from '../../shared/api/pages';
 import {
 	booleanRule,
+	collectionOf,
 	numberRule,
 	optionsField,
 	sendingField,
@@ -37,7 +38,7 @@ const LIMIT: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: 50,
 	description: 'Max number of results to return',
-	hint: 'Read in one pass: a record another client creates or deletes meanwhile may leave a record out or return one twice. Return All reads the list again instead.',
+	hint: 'Reads only the pages it needs. When the list changes while it is read, it is read again, up to 3 reads in all, then fails.',
 };
 
 const limitRule = numberRule('positiveInteger');
@@ -88,16 +89,8 @@ export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
 }
 
 /** A Filters collection; each filter adds its own query parameter. */
-export function filtersField(filters: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: filters,
-	};
-}
+export const filtersField = (filters: INodeProperties[]) =>
+	collectionOf('Filters', 'filters', filters, 'Add Filter');
 
 /** One filter: a choice sent as the query parameter of the same name. */
 export function queryOptionFilter(

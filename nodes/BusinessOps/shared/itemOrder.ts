@@ -1,5 +1,6 @@
 /** Item order and the write memory of a node run. See ARCHITECTURE.md, "Item order and the write memory". */
 import type {
+	IDataObject,
 	IExecuteData,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
@@ -8,130 +9,338 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import { runsAsTool } from '../../shared/api/toolErrors';
+import { isApiNotFound } from '../../shared/api/errors';
+import { mayHaveWritten, runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
 
-const isWrite = (options: IHttpRequestOptions) =>
-	['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
+/** One item's records and the answer they came from. */
+export interface Sent {
+	records: IDataObject[];
+	response: IN8nHttpFullResponse;
+}
 
-/** One try of Retry On Fail: each item's promise (settled when it finished); `kept` is what an ordered operation keeps for the try. */
+/** Create or Update's sender; `thisTry` is the same object for every item of one try (what it keeps for the try is its own). */
+export type ItemSender = (
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	item: number,
+	thisTry: object,
+) => Promise<Sent>;
+
+/** After an unknown outcome: the record that shows the write was made, `absent` (send it), or `unfindable`. */
+type Proof = IDataObject | 'absent' | 'unfindable';
+
+/** What a repeat of a write does, declared with its operation (`writeRouting` in the resource's index.ts). */
+export interface WriteRule {
+	/** What running the workflow again does to this write, for the Stop Workflow error. */
+	again: string;
+	/** The other way to send it, for that error. */
+	instead?: string;
+	/** Run before a write whose earlier outcome is unknown is sent again (`others`: ids this run wrote for other items). */
+	prove: (
+		ctx: IExecuteSingleFunctions,
+		options: IHttpRequestOptions,
+		item: number,
+		others: Set<string>,
+	) => Promise<Proof>;
+	/** Its own sender, in item order under every On Error (Create or Update). */
+	send?: ItemSender;
+}
+
+/** A create: `find` lists the records that may be it (undefined: what was sent cannot find it); without one, it is not sent again. */
+export function creates(
+	find?: (
+		ctx: IExecuteSingleFunctions,
+		options: IHttpRequestOptions,
+		item: number,
+	) => Promise<IDataObject[] | undefined>,
+	instead?: string,
+): WriteRule {
+	return {
+		again: 'a create makes a second record',
+		instead,
+		prove: async (ctx, options, item, others) => {
+			const found = await find?.(ctx, options, item);
+			if (!found) return 'unfindable';
+			const ids = found.map((record) => String(record.id ?? '')).filter((id) => !others.has(id));
+			if (ids.length <= 1)
+				return ids.length === 1 ? found.find((r) => String(r.id ?? '') === ids[0])! : 'absent';
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${ids.length} records match what this item sent (${ids.slice(0, 10).join(', ')}) [item ${item}]`,
+				{
+					itemIndex: item,
+					description: `An earlier try sent ${options.method} ${options.url} and got no answer, so one of them may be its record. Nothing was sent again. Check them in the Business Ops dashboard, then remove this item from the input or delete the extra records.`,
+				},
+			);
+		},
+	};
+}
+
+/** Whether the record shows every field sent: objects as a subset, lists element by element. */
+function shows(record: unknown, sent: unknown): boolean {
+	if (Array.isArray(sent))
+		return (
+			Array.isArray(record) &&
+			record.length === sent.length &&
+			sent.every((v, i) => shows(record[i], v))
+		);
+	if (sent && typeof sent === 'object')
+		return (
+			!!record &&
+			typeof record === 'object' &&
+			Object.entries(sent).every(([k, v]) => shows((record as IDataObject)[k], v))
+		);
+	return record === sent;
+}
+
+const read = async (
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	url: string,
+	item: number,
+) => await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined, qs: {} }, item);
+
+/** The URL one segment up: the record an action on it (`/agents/{id}/pause`) changes. */
+export const parentUrl = (url: string) => url.slice(0, url.lastIndexOf('/'));
+
+/** A change to a record: read (`read` gives the record's URL from the write's), answered from it where it `shows` the change, else sent. */
+export function changes({
+	read: urlOf = (url: string) => url,
+	shows: showsChange = (record: IDataObject, sent: unknown) => shows(record, sent ?? {}),
+} = {}): WriteRule {
+	return {
+		again: 'the same change is made again',
+		prove: async (ctx, options, item) => {
+			const record = recordsOf((await read(ctx, options, urlOf(options.url), item)).body)[0];
+			return record && showsChange(record, options.body) ? record : 'absent';
+		},
+	};
+}
+
+/**
+ * A delete: the API's own 404 answers it, else it is sent. A record that never existed reads the same
+ * after a lost answer: the item then says `deleted`, which is what it asked for (ARCHITECTURE.md).
+ */
+export function deletes(): WriteRule {
+	return {
+		again: 'a delete fails with 404 (not found): the record is already deleted',
+		prove: async (ctx, options, item) =>
+			await read(ctx, options, options.url, item).then(
+				() => 'absent' as const,
+				(error: unknown) => {
+					if (isApiNotFound(error)) return { id: idOf(options) };
+					throw error;
+				},
+			),
+	};
+}
+
+/** The last segment of a write's URL: the record's id. */
+const idOf = (options: IHttpRequestOptions) =>
+	decodeURIComponent(options.url.split('?')[0].split('/').filter(Boolean).pop() ?? '');
+
+/** One pass of Retry On Fail (or Continue's re-run) over the run's items: each item's promise, settled when it finished. */
 class Try {
 	readonly items = new Map<number, Promise<void>>();
 	readonly notSent: number[] = [];
-	readonly kept: Record<string, unknown> = {};
 	inFlight = 0;
-	highest = -1;
-	failed?: { item: number; error: Error & { description?: string | null }; said: string[] };
+	failed?: { item: number; error: Error & { description?: string | null }; said: [string, string] };
 }
 
-/** n8n's node run, by its execute data (the same object for every try, new for a new run index); `written`: each item's written id, across tries. */
+/** A write sent by some try; `unknown` once it failed in a way that may have written it. */
+interface Written {
+	answer: Promise<IN8nHttpFullResponse>;
+	unknown?: boolean;
+}
+
+/** n8n's node run, by its execute data (the same object for every try, new for a new run index); `ids`: each item's written id, across tries. */
 const runs = new WeakMap<
 	IExecuteData,
-	{ try: Try; answered: Map<string, IN8nHttpFullResponse>; written: Map<number, string> }
+	{ try: Try; memory: Map<string, Written>; ids: Map<number, string> }
 >();
-/** The write memory keeps a run's first answers only: evicting the oldest would make a retry resend them all. */
+/** The write memory keeps a run's first writes only: evicting the oldest would make a retry resend them all. */
 const REMEMBERED = 10_000;
 
 function runOf(ctx: IExecuteSingleFunctions) {
 	let run = runs.get(ctx.getExecuteData());
 	if (!run)
-		runs.set(
-			ctx.getExecuteData(),
-			(run = { try: new Try(), answered: new Map(), written: new Map() }),
-		);
+		runs.set(ctx.getExecuteData(), (run = { try: new Try(), memory: new Map(), ids: new Map() }));
 	return run;
 }
 
-const keyOf = (options: IHttpRequestOptions, item: number) =>
+const requestKey = (options: IHttpRequestOptions, item: number) =>
 	JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
 
-/** The 2xx answer an earlier try of this node run got for this write of this item, if remembered. */
-export function answeredBefore(
+const answerFrom = (record: IDataObject): IN8nHttpFullResponse => ({
+	body: { data: record },
+	headers: {},
+	statusCode: 200,
+	statusMessage: 'OK',
+});
+
+/** What was sent, as the item's error names it: each field, a list by its length. */
+const sentFields = (body: unknown) =>
+	Object.entries((body as IDataObject | undefined) ?? {})
+		.map(
+			([name, value]) =>
+				`${name}: ${Array.isArray(value) ? value.length : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+		)
+		.join(', ');
+
+/** The 2xx answer an earlier try of this node run got for this write of this item, if it got one. */
+export async function answeredBefore(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	item: number,
-): IN8nHttpFullResponse | undefined {
-	return runsAsTool(ctx.getNode())
-		? undefined
-		: runs.get(ctx.getExecuteData())?.answered.get(keyOf(options, item));
+): Promise<IN8nHttpFullResponse | undefined> {
+	if (runsAsTool(ctx.getNode())) return undefined;
+	return await runs
+		.get(ctx.getExecuteData())
+		?.memory.get(requestKey(options, item))
+		?.answer.catch(() => undefined);
 }
 
-/** A write's 2xx answer from an earlier try of this node run, else the write sent and its answer kept. */
+/**
+ * A write, sent at most once per node run: an earlier try's answer (awaited while on its way) is its
+ * answer; one that failed unwritten is sent again; one whose outcome is unknown is proven first.
+ */
 export async function sendWrite(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	item: number,
+	rule: WriteRule,
 ): Promise<IN8nHttpFullResponse> {
-	if (!isWrite(options) || runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
+	if (runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
 	const run = runOf(ctx);
-	const key = keyOf(options, item);
-	const response = run.answered.get(key) ?? (await sendRequest(ctx, options, item));
-	if (run.answered.size < REMEMBERED) run.answered.set(key, response);
-	run.written.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
-	return response;
+	const key = requestKey(options, item);
+	const written = (response: IN8nHttpFullResponse) => {
+		run.ids.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
+		return response;
+	};
+	const earlier = run.memory.get(key);
+	if (earlier) {
+		const response = await earlier.answer.catch(() => undefined);
+		if (response) return written(response);
+		if (earlier.unknown) {
+			const others = new Set([...run.ids].filter(([other]) => other !== item).map(([, id]) => id));
+			const proof = await rule.prove(ctx, options, item, others);
+			if (proof === 'unfindable') throw mayExist(ctx, options, item);
+			if (proof !== 'absent') {
+				run.memory.set(key, { answer: Promise.resolve(answerFrom(proof)) });
+				return written(answerFrom(proof));
+			}
+		}
+	}
+	const entry: Written = { answer: sendRequest(ctx, options, item) };
+	if (run.memory.size < REMEMBERED || earlier) run.memory.set(key, entry);
+	return written(
+		await entry.answer.catch((error: Error) => {
+			if (mayHaveWritten(error)) entry.unknown = true;
+			else if (run.memory.get(key) === entry) run.memory.delete(key);
+			throw error;
+		}),
+	);
 }
 
-const listed = (items: string[]) =>
+/** A create whose earlier answer never came, and which nothing the API offers can find: not sent again. */
+function mayExist(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number) {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Not sent again: ${options.method} ${options.url} may have been created by an earlier try, whose answer never came [item ${item}]`,
+		{
+			itemIndex: item,
+			description: `The API may have stored it, and offers no way to find it by what was sent (${sentFields(options.body)}). Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again, so that it is never created twice.`,
+		},
+	);
+}
+
+const listed = (items: number[] | string[]) =>
 	items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** What this run wrote in any of its tries, and what running the workflow again does to it, by the operation's kind of write. */
-function writtenBefore(
-	ctx: IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	done: Map<number, string>,
-) {
-	const written = [...done].sort(([a], [b]) => a - b);
+/** What this run wrote in any of its tries, and what running the workflow again does to it, by the operation's rule. */
+function writtenBefore(rule: Pick<WriteRule, 'again' | 'instead'>, ids: Map<number, string>) {
+	const written = [...ids].sort(([a], [b]) => a - b);
 	if (written.length === 0)
 		return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
-	const operation = ctx.getNodeParameter('operation', '');
-	const contacts = operation === 'create' && ctx.getNodeParameter('resource', '') === 'contact';
-	const again =
-		operation === 'upsert'
-			? 'Create or Update updates the same contacts again'
-			: options.method === 'DELETE'
-				? 'a delete fails with 404 (not found): the record is already deleted'
-				: operation === 'create'
-					? 'a create makes a second record'
-					: 'the same change is made again';
 	const [one, it] =
 		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
-	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${again}), unless you remove ${it} from the input${contacts ? ' or send contacts through Contact → Create or Update' : ''}.`;
+	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${rule.again}), unless you remove ${it} from the input${rule.instead ?? ''}.`;
 }
 
-/** The first failure's description: why, what was not sent after it, what was written before it. */
-function describe({ failed, notSent }: Try) {
+/**
+ * The first failure's description, once its try has no item in flight: RoutingNode throws it only after
+ * every item settled ("RoutingNode … awaits all items together", ARCHITECTURE.md, What the package relies on).
+ */
+function describeStop({ failed, notSent }: Try) {
+	if (!failed) return;
 	const count = notSent.length;
 	const stopped =
 		count === 0
 			? ''
-			: `${count === 1 ? 'Item' : 'Items'} ${listed(notSent.map(String))} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
-	if (failed)
-		failed.error.description = [failed.said[0], stopped, failed.said[1]].filter(Boolean).join(' ');
+			: `${count === 1 ? 'Item' : 'Items'} ${listed(notSent)} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
+	failed.error.description = [failed.said[0], stopped, failed.said[1]].filter(Boolean).join(' ');
 }
 
-/** Sends the item by `send`: under Stop Workflow a write (with `always` anything, under any On Error) once the try's earlier items finished, none after a failure. */
+/**
+ * Every item RoutingNode built has reached the hook once the event loop turns ("RoutingNode builds the
+ * items' requests in item order … with no I/O in between", ARCHITECTURE.md, What the package relies on).
+ */
+const everyItemArrived = async () => await sleep(0);
+
+const isWrite = (options: IHttpRequestOptions) =>
+	['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
+
+/** One item's write by its rule, in item order; `refused`: the item's input was refused. */
+export async function writeInOrder(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	rule: WriteRule,
+	refused?: Error,
+): Promise<Sent> {
+	const item = ctx.getItemIndex();
+	return await inItemOrder(
+		ctx,
+		options,
+		async (thisTry) => {
+			if (refused) throw refused;
+			if (rule.send) return await rule.send(ctx, options, item, thisTry);
+			const response = await sendWrite(ctx, options, item, rule);
+			if (options.method !== 'DELETE') return { records: recordsOf(response.body), response };
+			const id = (response.body as { data?: IDataObject } | undefined)?.data?.id ?? idOf(options);
+			return { records: [{ deleted: true, id }], response };
+		},
+		rule,
+	);
+}
+
+/**
+ * Sends the item by `send`: under Stop Workflow a write (with a rule's own sender anything, under any
+ * On Error) once the try's earlier items finished, none after a failure.
+ */
 export async function inItemOrder<T>(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
-	send: (kept: Record<string, unknown>) => Promise<T>,
-	always = false,
+	send: (thisTry: object) => Promise<T>,
+	rule?: Pick<WriteRule, 'again' | 'instead' | 'send'>,
 ): Promise<T> {
+	const item = ctx.getItemIndex();
 	const stops = !ctx.continueOnFail();
 	// a tool call is one item, and every call of an agent's run shares the agent's execute data
-	if (runsAsTool(ctx.getNode()) || !(always || (stops && isWrite(options)))) return await send({});
-	const item = ctx.getItemIndex();
+	if (runsAsTool(ctx.getNode()) || !(rule?.send || (stops && isWrite(options))))
+		return await send({});
 	const run = runOf(ctx);
-	// an item that arrives while nothing is in flight, not above every item that arrived, begins a new try
-	// (n8n starts a try only once the last one settled; within a try, item i finishes after every earlier one)
-	if (run.try.inFlight === 0 && item <= run.try.highest) run.try = new Try();
+	// n8n builds each item once per try: an item seen again begins the next try, and so does one not above
+	// every item of a try with nothing in flight (n8n starts a try once the last settled)
+	const last = run.try;
+	if (last.items.has(item) || (last.inFlight === 0 && item <= Math.max(-1, ...last.items.keys())))
+		run.try = new Try();
 	const t = run.try;
 	let finish!: () => void;
 	t.items.set(item, new Promise<void>((resolve) => (finish = resolve)));
 	t.inFlight++;
-	t.highest = Math.max(t.highest, item);
 	try {
-		// once the event loop turns, every item n8n built has arrived: an earlier one missing is absent
-		await sleep(0);
+		await everyItemArrived();
 		for (let before = item - 1; before >= 0; before--) {
 			if (t.items.has(before)) {
 				await t.items.get(before);
@@ -140,7 +349,6 @@ export async function inItemOrder<T>(
 		}
 		if (stops && t.failed && t.failed.item < item) {
 			t.notSent.push(item);
-			describe(t);
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Not sent because item ${t.failed.item} failed before it [item ${item}]`,
@@ -150,19 +358,17 @@ export async function inItemOrder<T>(
 				},
 			);
 		}
-		return await send(t.kept).catch((error: NonNullable<Try['failed']>['error']) => {
-			if (stops && !t.failed) {
+		return await send(t).catch((error: NonNullable<Try['failed']>['error']) => {
+			if (stops && !t.failed)
 				t.failed = {
 					item,
 					error,
-					said: [error.description ?? '', writtenBefore(ctx, options, run.written)],
+					said: [error.description ?? '', writtenBefore(rule ?? changes(), run.ids)],
 				};
-				describe(t);
-			}
 			throw error;
 		});
 	} finally {
-		t.inFlight--;
+		if (--t.inFlight === 0) describeStop(t);
 		finish();
 	}
 }

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { givenAs, toStrictNumber } from '../../shared/typing';
+import { givenAs, isRecord, numberHint, toStrictNumber } from '../../shared/typing';
 import { sendStep } from './fields';
 import { invalidInput, isEmptyValue } from './validation';
 
@@ -78,13 +78,9 @@ const FORM_DEFAULTS: IDataObject = Object.fromEntries(
 const JSON_EXAMPLE =
 	'[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
 
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** One line as the API takes it, or its problem. */
 function checkLineItem(line: number, raw: unknown): IDataObject | string {
-	if (!isPlainObject(raw)) {
+	if (!isRecord(raw)) {
 		return `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}`;
 	}
 	const known = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
@@ -110,11 +106,8 @@ function checkLineItem(line: number, raw: unknown): IDataObject | string {
 		if (key === 'vatPercentage' && isEmptyValue(value)) continue;
 		if (value === undefined) return `${where(key)} is missing`;
 		const n = toStrictNumber(value);
-		if (n === undefined) {
-			const hint =
-				typeof value === 'string' && /\d,\d/.test(value) ? ' (use a dot for decimals)' : '';
-			return `${where(key)} must be a number; got ${givenAs(value)}${hint}`;
-		}
+		if (n === undefined)
+			return `${where(key)} must be a number; got ${givenAs(value)}${numberHint(value)}`;
 		// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
 		// (discount and credit lines go too) and the API refuses what it does not take.
 		if (key === 'vatPercentage' && (n < 0 || n > 100))
@@ -148,7 +141,7 @@ export function checkLineItems(value: unknown): { items: IDataObject[] } | { pro
 
 /** Rows of the Items form, with the form's defaults for fields a stored row leaves out. */
 export function formRows(value: unknown): IDataObject[] {
-	const rows = isPlainObject(value) ? value.item : undefined;
+	const rows = isRecord(value) ? value.item : undefined;
 	if (!Array.isArray(rows)) return [];
 	return rows.map((row) => ({ ...FORM_DEFAULTS, ...(row as IDataObject) }));
 }
@@ -215,7 +208,7 @@ function sendItems(source: ItemsSource, update: boolean) {
 		}
 		const result = checkLineItems(lines);
 		if ('problem' in result) throw invalidInput(this, label, result.problem, hint, parameter);
-		const body = isPlainObject(requestOptions.body) ? requestOptions.body : {};
+		const body = isRecord(requestOptions.body) ? requestOptions.body : {};
 		return { ...requestOptions, body: { ...body, items: result.items } };
 	});
 }

@@ -16,7 +16,7 @@ const PICKERS = {
 	webhook: ['Webhook', 'webhookId', 'searchWebhooks', 'whk_9pR4d'],
 } as const;
 
-export type RecordKind = keyof typeof PICKERS;
+type RecordKind = keyof typeof PICKERS;
 
 /** A record ID: one plain segment of the URL (a number from an expression is its text). */
 const idRule: Rule = (_ctx, value) => {

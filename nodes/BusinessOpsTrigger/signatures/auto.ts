@@ -7,7 +7,7 @@ import {
 	decodeDigest,
 	headerValues,
 	hmacOf,
-	keyOf,
+	hmacKeyOf,
 	MIN_KEY_BYTES,
 	oneValue,
 	refusal,
@@ -218,7 +218,7 @@ function asCustom(
 const keyWords = (key: CustomSignature['key']) =>
 	key === 'whsecBase64' ? 'the base64 after whsec_' : 'the whole secret';
 
-function describe(custom: CustomSignature): string {
+function formText(custom: CustomSignature): string {
 	const parts = [
 		`header ${custom.header}`,
 		`value ${custom.prefix}<${custom.encoding}>`,
@@ -283,7 +283,7 @@ export function verifyAuto(
 		: ['secret'];
 	const usableKeys = forms
 		.filter((form) => !learned || form === learned.key)
-		.map((form) => [form, keyOf(secret, form)] as const)
+		.map((form) => [form, hmacKeyOf(secret, form)] as const)
 		.filter(([, key]) => key.length >= MIN_KEY_BYTES);
 	if (usableKeys.length === 0) return SHORT_KEY;
 	const searchBudget = Math.min(
@@ -329,7 +329,7 @@ export function verifyAuto(
 		if (!match) continue;
 		const custom = asCustom(match, content, keyForm);
 		const form = {
-			description: describe(custom),
+			description: formText(custom),
 			custom,
 			...(content.id ? { signedId: content.id.value } : {}),
 		};
@@ -350,7 +350,7 @@ function noMatch(
 	triedOnly?: number,
 ): VerifyResult {
 	const checked = learned
-		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, publish the workflow again)`
+		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)`
 		: triedOnly
 			? ` (${NOT_LEARNED} tried only the ${triedOnly} most likely forms over a body this large; ${TEACH})`
 			: '';

@@ -1,5 +1,5 @@
 /** What every signing form is checked with: header lookup, digest spelling, HMAC, timing-safe comparison, the window. Pure. */
-import { createHmac, timingSafeEqual } from 'crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
@@ -102,7 +102,7 @@ export function hmacOf(
 }
 
 /** The key bytes: the whole secret as UTF-8, or the base64 after `whsec_`. */
-export const keyOf = (secret: string, form: CustomSignature['key']): Buffer =>
+export const hmacKeyOf = (secret: string, form: CustomSignature['key']): Buffer =>
 	form === 'whsecBase64'
 		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
 		: Buffer.from(secret, 'utf8');

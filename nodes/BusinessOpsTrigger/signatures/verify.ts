@@ -7,7 +7,7 @@ import {
 	checkTimestamp,
 	decodeDigest,
 	hmacOf,
-	keyOf,
+	hmacKeyOf,
 	MIN_KEY_BYTES,
 	oneValue,
 	refusal,
@@ -182,7 +182,7 @@ function verifyForm(
 		parts.id = headerOf(custom.idHeader) ?? '';
 		if (parts.id === '') return refusal('headers', `missing ${custom.idHeader.trim()} header`);
 	}
-	const key = keyOf(secret, custom.key);
+	const key = hmacKeyOf(secret, custom.key);
 	if (key.length < MIN_KEY_BYTES) return SHORT_KEY;
 	const [before, rest] = custom.content.split(/\{body\}/i);
 	const fill = (text: string) =>

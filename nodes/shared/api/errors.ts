@@ -1,6 +1,7 @@
 import type { IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { activationFixFor } from './activation';
 import type { BusinessOpsContext } from './context';
 import { worded } from './toolErrors';
 
@@ -77,7 +78,7 @@ function readApiError(body: unknown): ApiErrorBody {
 }
 
 /** The scope an `insufficient_scope` error is about, from its field or its message. */
-export function missingScopeOf(error: ApiErrorBody): string | undefined {
+function missingScopeOf(error: ApiErrorBody): string | undefined {
 	if (error.scope) return error.scope;
 	return error.message?.match(/\b([a-z]+\.(?:read|write|trigger|\*))\b/)?.[1];
 }
@@ -86,7 +87,7 @@ export function missingScopeOf(error: ApiErrorBody): string | undefined {
 const SECRET_LIKE = /svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer\s+[^\s"',;)]+/g;
 
 /** A text from outside (an API answer) with anything that looks like a key or a secret taken out. */
-export function redactSecrets(text: string): string {
+function redactSecrets(text: string): string {
 	return text.replace(SECRET_LIKE, '[redacted]');
 }
 
@@ -115,56 +116,6 @@ export function isConflict(error: unknown): boolean {
 	return (error as { httpCode?: string }).httpCode === '409';
 }
 
-export const PUBLISH_AGAIN = 'then publish the workflow again';
-
-/** When to publish again after the API key's rate limit asked to wait `waitMs` (a minute at least). */
-export function publishAgainAfter(waitMs = 0): string {
-	const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-	return `publish the workflow again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}`;
-}
-
-/**
- * What to do about an API error while the trigger subscribes or unsubscribes: n8n shows only the
- * error's message there (2.41's publication status, 1.x's activation error), so the message says it.
- */
-const ACTIVATION_FIX: Record<number, string> = {
-	400: "Change what the API's message names (the chosen events, or n8n's webhook URL: N8N_WEBHOOK_URL or WEBHOOK_URL)",
-	401: 'Check the API key and the Base URL in the Business Ops API credential',
-	409: 'Delete the conflicting subscription in the Business Ops dashboard (Webhooks)',
-};
-
-/** Publishing again is the one way to retry there: every fix but a server error's says so. */
-function activationFixFor(
-	status: number,
-	target: string,
-	scope: string | undefined,
-	askedWaitMs: number | undefined,
-): string {
-	if (status === 429) {
-		const asked =
-			askedWaitMs === undefined
-				? ''
-				: ` (the API asked to wait ${Math.ceil(askedWaitMs / 1000)} s)`;
-		return `Something else uses this API key's rate limit too${asked}: ${publishAgainAfter(askedWaitMs)}.`;
-	}
-	if (status >= 500)
-		return "The API failed: publish the workflow again later, and check the API's status if it keeps failing.";
-	let fix =
-		ACTIVATION_FIX[status === 422 ? 400 : status] ??
-		'Check the Base URL in the Business Ops API credential';
-	if (status === 403) {
-		const scopes = scope
-			? `the scope "${scope}"`
-			: 'the scopes "webhooks.read" and "webhooks.write"';
-		fix = `Give the API key ${scopes} (or "webhooks.*") in the Business Ops dashboard and update the credential`;
-	}
-	if (status === 404 && NO_ID_PATHS.test(target)) {
-		fix =
-			"Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1)";
-	}
-	return `${fix}, ${PUBLISH_AGAIN}.`;
-}
-
 /** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
@@ -187,7 +138,7 @@ export function apiErrorFor(
 	const problem = `${shownMessage} (HTTP ${status} ${code}, ${target})`;
 	const details = { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject;
 	if (activation) {
-		const fix = activationFixFor(status, target, scope, askedWaitMs);
+		const fix = activationFixFor(status, NO_ID_PATHS.test(target), scope, askedWaitMs);
 		return new NodeApiError(ctx.getNode(), details, {
 			message: `${problem}. ${fix}`,
 			description: fix,
@@ -201,15 +152,20 @@ export function apiErrorFor(
 				? `The API said: ${apiMessage}. `
 				: '';
 	const why = { kind: 'status', status, scope, said } as const;
+	// a 5xx without the API's own error body (a gateway's page) may come after the API made the write
+	const written =
+		status >= 500 && !apiError.code && !target.startsWith('GET ') ? 'unknown' : undefined;
 	const fault = {
 		problem,
 		fix: said + fixForStatus(status, target, scope),
 		target,
 		itemIndex,
 		why,
-	};
-	return new NodeApiError(ctx.getNode(), details, {
+		written,
+	} as const;
+	const error = new NodeApiError(ctx.getNode(), details, {
 		...worded(ctx.getNode(), fault),
 		httpCode: String(status),
 	});
+	return Object.assign(error, { written });
 }

@@ -3,7 +3,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { readList } from './pages';
 
 /** Event types named in the spec, offered when the API has no event-type list endpoint. */
-export const KNOWN_EVENT_TYPES = [
+const KNOWN_EVENT_TYPES = [
 	'invoice.sent',
 	'invoice.paid',
 	'quote.approved',

@@ -1,18 +1,15 @@
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { ApplicationError, NodeOperationError } from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
 
+import { ACTIVATION_LIST_MS, unreadableListError } from './activation';
 import { systemClock } from './clock';
 import type { BusinessOpsContext } from './context';
 import { recordsOf } from './envelope';
-import { PUBLISH_AGAIN } from './errors';
 import { faultError } from './toolErrors';
 import { sendRequest, type CallOptions } from './transport';
 
 /** The largest page size the API allows (spec 8). */
 export const MAX_PAGE_SIZE = 100;
-
-/** How long the trigger's activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
-export const ACTIVATION_LIST_MS = 30_000;
 
 /** A walk never reads more pages than this, whatever the API says (a safety bound). */
 const MAX_PAGES = 10_000;
@@ -21,7 +18,7 @@ const MAX_PAGES = 10_000;
 const LIST_READS = 3;
 
 /** Why a list could not be read: it did not end (in time), an answer contradicted itself, or the list kept changing. */
-type Unreadable = 'endless' | 'contradiction' | 'changed';
+export type Unreadable = 'endless' | 'contradiction' | 'changed';
 
 /** A list the reader stopped reading (see Unreadable). */
 class UnreadableList extends ApplicationError {
@@ -136,15 +133,6 @@ export async function walkPages<R extends { body: unknown }>(
 	}
 }
 
-/** What to do when a list read while the trigger is published fails, by why it failed. */
-const ACTIVATION_FIX: Record<Unreadable, string> = {
-	endless:
-		'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API',
-	contradiction:
-		'Check that the Base URL in the Business Ops API credential points at the Business Ops API (not a proxy or another service), and contact Business Ops support if it repeats',
-	changed: 'Wait until no other client creates or deletes these records',
-};
-
 /** Reads a list until it is whole: LIST_READS reads at most; two identical reads stand; a repeat seen alike twice is the API's. */
 async function readUntilWhole<R extends { body: unknown }>(
 	fetchPage: (page: number) => Promise<R>,
@@ -215,12 +203,6 @@ export async function readList(
 				itemIndex,
 				why: { kind: 'tellUser' },
 			});
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`${what}. ${ACTIVATION_FIX[error.why]}, ${PUBLISH_AGAIN}.`,
-			{
-				description: `While the workflow is published a list is read for ${ACTIVATION_LIST_MS / 1000} s at most, so that publishing ends within n8n's deadline.`,
-			},
-		);
+		throw unreadableListError(ctx.getNode(), what, error.why);
 	});
 }

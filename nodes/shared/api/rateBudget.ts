@@ -241,13 +241,13 @@ export function budgetKeyOf(apiKey: string): string {
 /** Every key's budget in this process, by `budgetKeyOf`; the order is the order of last use. */
 const budgets = new Map<string, RateBudget>();
 
-/** The budget of one key, with this Requests per Minute in use; a harness may pass a window other than the minute. */
-export function budgetFor(key: string, limit: number, windowMs = API_WINDOW_MS): RateBudget {
+/** The budget of one key, with this Requests per Minute in use. */
+export function budgetFor(key: string, limit: number): RateBudget {
 	let budget = budgets.get(key);
-	// Unused for MEMORY_MS, a budget is forgotten: it starts anew, with this window.
+	// Unused for MEMORY_MS, a budget is forgotten: it starts anew.
 	if (budget && (budget.isBusy() || systemClock.now() - budget.lastUsed < MEMORY_MS))
 		budget.useLimit(limit);
-	else budget = new RateBudget(limit, windowMs);
+	else budget = new RateBudget(limit);
 	budgets.delete(key);
 	budgets.set(key, budget);
 	for (const [k, b] of budgets) if (budgets.size > MAX_BUDGETS && !b.isBusy()) budgets.delete(k);

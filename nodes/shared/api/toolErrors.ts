@@ -85,6 +85,13 @@ export const TOOL_TELL_USER = 'Changing the arguments will not help: tell the us
 const TOOL_TRY_LATER =
 	'The service is busy or unavailable: tell the user to try again later instead of repeating the call now.';
 
+const TOOL_MAY_EXIST =
+	'The service may have made the change although the call failed: read the record (or list the records) to check before calling again, or tell the user.';
+
+/** Whether a failed request may have made its write (transport.ts says so on the error). */
+export const mayHaveWritten = (error: unknown): boolean =>
+	(error as Pick<Fault, 'written'>).written === 'unknown';
+
 /** A value a field's check refused, for the model: the argument(s) that give the field, or that none does. */
 export function toolInputProblem(
 	node: INode,
@@ -139,6 +146,8 @@ export function toolNothingToChange(node: INode): NodeOperationError {
  */
 export interface Fault {
 	problem: string;
+	/** `unknown`: a write that may have been made although it failed (no answer, or a 5xx without the API's error body). */
+	written?: 'unknown';
 	fix?: string;
 	target: string;
 	itemIndex?: number;
@@ -186,7 +195,7 @@ function toolFixForStatus(node: INode, status: number, scope: string | undefined
 /** A fault as a model reads it: no item, no workflow, node or credential. */
 function forModel(
 	node: INode,
-	{ problem, target, why }: Fault,
+	{ problem, target, why, written }: Fault,
 ): { problem: string; advice: string; detail?: string } {
 	switch (why.kind) {
 		case 'setup':
@@ -212,13 +221,17 @@ function forModel(
 			};
 		}
 		case 'noAnswer': {
-			const advice = why.repeated
-				? TOOL_TRY_LATER
-				: 'The service did not answer, so the change may or may not have been made: read the record before calling again, or tell the user.';
+			const advice = written === 'unknown' ? TOOL_MAY_EXIST : TOOL_TRY_LATER;
 			return { problem, advice, detail: `${advice} ${why.detail}` };
 		}
 		case 'status':
-			return { problem, advice: why.said + toolFixForStatus(node, why.status, why.scope) };
+			return {
+				problem,
+				advice:
+					written === 'unknown'
+						? TOOL_MAY_EXIST
+						: why.said + toolFixForStatus(node, why.status, why.scope),
+			};
 	}
 }
 
@@ -239,5 +252,5 @@ export function worded(
 
 export function faultError(node: INode, fault: Fault): NodeOperationError {
 	const { message, ...options } = worded(node, fault);
-	return new NodeOperationError(node, message, options);
+	return Object.assign(new NodeOperationError(node, message, options), { written: fault.written });
 }

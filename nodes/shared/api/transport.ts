@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { FAIL_FAST_TIMEOUT_MS, noRoomError, unansweredError } from './activation';
 import { systemClock, WaitEnded } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, MAX_ATTEMPTS, PUBLISH_AGAIN, publishAgainAfter } from './errors';
+import { apiErrorFor, MAX_ATTEMPTS } from './errors';
 import { faultError, runsAsTool } from './toolErrors';
 import {
 	budgetFor,
@@ -22,8 +23,6 @@ import {
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
 export const EDITOR_TIMEOUT_MS = 30_000;
 
-export const FAIL_FAST_TIMEOUT_MS = 10_000;
-
 /**
  * How one call is sent: its `lane` (the editor's look-ups go first, EDITOR_TIMEOUT_MS at most), or the
  * trigger's `activation`, which n8n gives a deadline: FAIL_FAST_TIMEOUT_MS per request, none repeated.
@@ -34,6 +33,9 @@ export interface CallOptions {
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Network codes of a request that never reached the server: a write that failed so was not made. */
+const NEVER_LEFT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH']);
 
 const NETWORK_PROBLEMS: Record<string, string> = {
 	ECONNRESET: 'the connection was closed by the server',
@@ -80,8 +82,7 @@ const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit
 
 /**
  * The budget of the credential's API key (whatever the Base URL: the API limits the key) and its
- * Requests per Minute. budgetFor is called through this module's import, where the e2e harness's
- * preload wraps it. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
+ * Requests per Minute. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
 async function budgetOf(
 	ctx: BusinessOpsContext,
@@ -116,19 +117,7 @@ function notSentError(
 	itemIndex?: number,
 	waitMs?: number,
 ) {
-	if (waitMs !== undefined) {
-		const known = Number.isFinite(waitMs) && waitMs > FAIL_FAST_TIMEOUT_MS;
-		const wait = known
-			? `${Math.ceil(waitMs / 1000)} s`
-			: `more than ${FAIL_FAST_TIMEOUT_MS / 1000} s`;
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Not sent: ${target} would have waited ${wait} for room in this API key's rate limit (other workflows with this key, or a 429 the API answered them, use it up): ${publishAgainAfter(known ? waitMs : 0)}.`,
-			{
-				description: `While the workflow is published each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s for its turn, so that publishing ends within n8n's deadline.`,
-			},
-		);
-	}
+	if (waitMs !== undefined) return noRoomError(ctx.getNode(), target, waitMs);
 	if (call.lane === 'editor' && !cancelSignalOf(ctx)?.aborted) {
 		return new NodeOperationError(
 			ctx.getNode(),
@@ -211,15 +200,7 @@ function noAnswerError(
 	// such as ECONNRESET with a generic text, which would lose the method, path and item.
 	const problem = `Could not complete ${target}: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer'}`;
 	const detail = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
-	if (call.activation) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`${problem}. Check that n8n reaches the Base URL in the Business Ops API credential, ${PUBLISH_AGAIN}.`,
-			{
-				description: `Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${detail}`,
-			},
-		);
-	}
+	if (call.activation) return unansweredError(ctx.getNode(), problem, detail);
 	const fix = repeated
 		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
 		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
@@ -229,6 +210,7 @@ function noAnswerError(
 		target,
 		itemIndex,
 		why: { kind: 'noAnswer', repeated, detail },
+		written: repeated || NEVER_LEFT.has(failure.code ?? '') ? undefined : 'unknown',
 	});
 }
 

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationFields, textField } from '../../shared/fields';
 import { filtersField, getManyFields, queryOptionFilter, statusFilter } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting } from '../../shared/routingSeam';
+import { changes, parentUrl } from '../../shared/itemOrder';
+import { listRouting, writeRouting } from '../../shared/requestHook';
 import { agentUpdateAutonomyFields } from './updateAutonomy';
 
 const agentUrl = `=/agents/${idPath('agentId')}`;
@@ -42,21 +43,27 @@ export const agentDescription: INodeProperties[] = [
 				value: 'pause',
 				action: 'Pause an agent',
 				description: 'Pause an active agent',
-				routing: { request: { method: 'POST', url: `${agentUrl}/pause` } },
+				routing: writeRouting(
+					{ method: 'POST', url: `${agentUrl}/pause` },
+					changes({ read: parentUrl, shows: (agent) => agent.status === 'paused' }),
+				),
 			},
 			{
 				name: 'Resume',
 				value: 'resume',
 				action: 'Resume an agent',
 				description: 'Resume a paused agent',
-				routing: { request: { method: 'POST', url: `${agentUrl}/resume` } },
+				routing: writeRouting(
+					{ method: 'POST', url: `${agentUrl}/resume` },
+					changes({ read: parentUrl, shows: (agent) => agent.status === 'active' }),
+				),
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update an agent',
 				description: 'Rename an agent',
-				routing: { request: { method: 'PATCH', url: agentUrl } },
+				routing: writeRouting({ method: 'PATCH', url: agentUrl }, changes()),
 			},
 			{
 				name: 'Update Autonomy',
@@ -64,7 +71,7 @@ export const agentDescription: INodeProperties[] = [
 				action: 'Update the autonomy of an agent',
 				description:
 					'Change which agent actions wait for user approval and which run automatically',
-				routing: { request: { method: 'PATCH', url: `${agentUrl}/autonomy` } },
+				routing: writeRouting({ method: 'PATCH', url: `${agentUrl}/autonomy` }, changes()),
 			},
 		],
 		default: 'getAll',

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationFields } from '../../shared/fields';
 import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting } from '../../shared/routingSeam';
+import { listRouting } from '../../shared/requestHook';
 
 const runsUrl = `=/agents/${idPath('agentId')}/runs`;
 

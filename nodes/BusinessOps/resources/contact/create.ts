@@ -1,6 +1,60 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, operationFields, optionsField, textField } from '../../shared/fields';
+import { creates } from '../../shared/itemOrder';
+
+/** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create or Update sends this. */
+export const addressOf = (value: string) =>
+	value
+		.replace(/\p{Cf}/gu, '')
+		.trim()
+		.normalize('NFC');
+
+/** What two addresses are compared by: the one form, in lower case (macOS and copy-paste give é decomposed). */
+export const emailKey = (value: unknown) =>
+	typeof value === 'string' ? addressOf(value).toLowerCase().normalize('NFC') : '';
+
+/** Every contact by compared address, read whole with the item's own request options (proxy, timeout, SSL). */
+export async function contactsByAddress(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	itemIndex: number,
+): Promise<Map<string, IDataObject[]>> {
+	const { records } = await readList(
+		ctx,
+		{
+			...options,
+			method: 'GET',
+			url: '/contacts',
+			body: undefined,
+			qs: { pageSize: MAX_PAGE_SIZE },
+		},
+		{ itemIndex },
+	);
+	const byAddress = new Map<string, IDataObject[]>();
+	for (const record of records) {
+		const key = emailKey(record.email);
+		const same = byAddress.get(key) ?? [];
+		// A contact shown on two pages (the list moved during the read) is one contact.
+		if (key !== '' && !same.some((other) => other.id === record.id))
+			byAddress.set(key, [...same, record]);
+	}
+	return byAddress;
+}
+
+/** Contact → Create: found again by its address and name (none without an address). */
+export const contactCreated = creates(async (ctx, options, itemIndex) => {
+	const { email, name } = options.body as IDataObject;
+	if (emailKey(email) === '') return undefined;
+	const byAddress = await contactsByAddress(ctx, options, itemIndex);
+	return (byAddress.get(emailKey(email)) ?? []).filter((contact) => contact.name === name);
+}, ' or send contacts through Contact → Create or Update');
 
 /** The optional fields of a contact (Create, Update, Create or Update), each sent only when the user adds it. */
 export const optionalContactFields: INodeProperties[] = [

@@ -3,9 +3,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationFields, textField, updateFields } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting, senderRouting } from '../../shared/routingSeam';
-import { contactCreateFields, optionalContactFields } from './create';
-import { contactUpsertFields, upsertContact } from './upsert';
+import { changes, deletes } from '../../shared/itemOrder';
+import { listRouting, writeRouting } from '../../shared/requestHook';
+import { contactCreated, contactCreateFields, optionalContactFields } from './create';
+import { contactUpsertFields, upserts } from './upsert';
 
 export const contactDescription: INodeProperties[] = [
 	{
@@ -20,21 +21,24 @@ export const contactDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a contact',
 				description: 'Create a new contact',
-				routing: { request: { method: 'POST', url: '/contacts' } },
+				routing: writeRouting({ method: 'POST', url: '/contacts' }, contactCreated),
 			},
 			{
 				name: 'Create or Update',
 				value: 'upsert',
 				action: 'Create or update a contact',
 				description: 'Create a new record, or update the current one if it already exists (upsert)',
-				routing: senderRouting({ method: 'POST', url: '/contacts' }, upsertContact),
+				routing: writeRouting({ method: 'POST', url: '/contacts' }, upserts),
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a contact',
 				description: 'Delete a contact permanently; this cannot be undone',
-				routing: { request: { method: 'DELETE', url: `=/contacts/${idPath('contactId')}` } },
+				routing: writeRouting(
+					{ method: 'DELETE', url: `=/contacts/${idPath('contactId')}` },
+					deletes(),
+				),
 			},
 			{
 				name: 'Get',
@@ -55,7 +59,10 @@ export const contactDescription: INodeProperties[] = [
 				value: 'update',
 				action: 'Update a contact',
 				description: 'Change fields of a contact',
-				routing: { request: { method: 'PATCH', url: `=/contacts/${idPath('contactId')}` } },
+				routing: writeRouting(
+					{ method: 'PATCH', url: `=/contacts/${idPath('contactId')}` },
+					changes(),
+				),
 			},
 		],
 		default: 'getAll',

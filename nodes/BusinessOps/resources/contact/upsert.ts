@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type {
 	IDataObject,
-	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeProperties,
@@ -12,15 +12,27 @@ import type {
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
-import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
 import { BoundedMap } from '../../../shared/boundedMap';
-import { answeredBefore, sendWrite } from '../../shared/itemOrder';
-import type { ItemSender } from '../../shared/routingSeam';
+import {
+	answeredBefore,
+	changes,
+	type ItemSender,
+	sendWrite,
+	type WriteRule,
+} from '../../shared/itemOrder';
 import { invalidInput, textProblem } from '../../shared/validation';
-import { optionalContactFields } from './create';
+import {
+	addressOf,
+	contactCreated,
+	contactsByAddress,
+	emailKey,
+	optionalContactFields,
+} from './create';
+
+const changed = changes();
 
 export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
 	// checked as it is sent: in one form (addressOf), which is also how contacts are matched
@@ -54,65 +66,40 @@ export const contactUpsertFields: INodeProperties[] = operationFields('contact',
 	additionalFields(optionalContactFields.filter((field) => field.name !== 'email')),
 ]);
 
-/** The contacts' ids by e-mail ('' for a contact the API listed without an id). */
-type Index = Map<string, Set<string>>;
-
-/** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create sends this. */
-const addressOf = (value: string) =>
-	value
-		.replace(/\p{Cf}/gu, '')
-		.trim()
-		.normalize('NFC');
-
-/** What two addresses are compared by: the one form, in lower case (macOS and copy-paste give é decomposed). */
-const emailKey = (value: unknown) =>
-	typeof value === 'string' ? addressOf(value).toLowerCase().normalize('NFC') : '';
-
-/** Every contact, read with the item's own request options (proxy, timeout, SSL: what n8n built for the item). */
-async function readIndex(
-	ctx: IExecutePaginationFunctions,
-	options: IHttpRequestOptions,
-	itemIndex: number,
-): Promise<Index> {
-	const { records } = await readList(
-		ctx,
-		{ ...options, url: '/contacts', body: undefined, qs: { pageSize: MAX_PAGE_SIZE } },
-		{ itemIndex },
-	);
-	const index: Index = new Map();
-	for (const record of records) {
-		const key = emailKey(record.email);
-		if (key === '') continue;
-		const ids = index.get(key) ?? new Set<string>();
-		// A contact shown on two pages (the list moved during the read) is one contact.
-		ids.add(String(record.id ?? ''));
-		index.set(key, ids);
-	}
-	return index;
-}
-
-/** This process's creates, by a hash of base URL, key and address; `at` orders them with the reads' start (a counter, not a clock). */
+/** This process's creates, by a hash of base URL, key and address; `at` orders them with the tries' reads (a counter, not a clock). */
 const created = new BoundedMap<string, { id: Promise<string | undefined>; at?: number }>(10_000);
 let sequence = 0;
 
+/** What Create or Update keeps for one try: the contacts read by its first item that needs them. */
+interface UpsertTry {
+	readBy: number;
+	/** Where this process's creates were (`sequence`) when the read began. */
+	readAt: number;
+	contacts: Promise<Map<string, IDataObject[]>>;
+}
+const tries = new WeakMap<object, UpsertTry>();
+
 /**
- * The try's index, read by the first item that needs it. A read that failed stays failed for the
+ * The try's contacts, read by the first item that needs them. A read that failed stays failed for the
  * try: each later item gets its error, naming that item (a read already retried is not repeated per item).
  */
-async function indexOf(
-	ctx: IExecutePaginationFunctions,
-	kept: Record<string, unknown>,
+async function contactsOf(
+	ctx: IExecuteSingleFunctions,
+	thisTry: object,
 	options: IHttpRequestOptions,
 	itemIndex: number,
-): Promise<Index> {
-	if (!kept.index)
-		Object.assign(kept, {
+): Promise<Map<string, IDataObject[]>> {
+	let kept = tries.get(thisTry);
+	if (!kept) {
+		kept = {
 			readBy: itemIndex,
 			readAt: ++sequence,
-			index: readIndex(ctx, options, itemIndex),
-		});
-	const readBy = kept.readBy as number;
-	return await (kept.index as Promise<Index>).catch((error: Error & { context?: IDataObject }) => {
+			contacts: contactsByAddress(ctx, options, itemIndex),
+		};
+		tries.set(thisTry, kept);
+	}
+	const { readBy } = kept;
+	return await kept.contacts.catch((error: Error & { context?: IDataObject }) => {
 		if (readBy === itemIndex) throw error;
 		const copy = Object.assign(
 			Object.create(Object.getPrototypeOf(error) as object) as typeof error,
@@ -126,11 +113,11 @@ async function indexOf(
 
 /** The one contact with this e-mail, undefined for none; several is refused, naming them. */
 function matchOf(
-	ctx: IExecutePaginationFunctions,
-	index: Index,
+	ctx: IExecuteSingleFunctions,
+	contacts: Map<string, IDataObject[]>,
 	email: string,
 ): string | undefined {
-	const ids = [...(index.get(emailKey(email)) ?? [])];
+	const ids = (contacts.get(emailKey(email)) ?? []).map((contact) => String(contact.id ?? ''));
 	if (ids.includes('')) {
 		throw invalidInput(
 			ctx,
@@ -164,7 +151,7 @@ const outcome = (action: string, response: IN8nHttpFullResponse) => ({
 	response,
 });
 
-export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) => {
+export const upsertContact: ItemSender = async (ctx, options, itemIndex, thisTry) => {
 	const body = options.body as IDataObject;
 	const email = String(body.email);
 	const { apiKey } = await ctx.getCredentials<{ apiKey: string }>('businessOpsApi');
@@ -184,20 +171,20 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) =
 		}
 		return outcome(
 			'updated',
-			await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex),
+			await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex, changed),
 		);
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
-	let match = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
+	let match = matchOf(ctx, await contactsOf(ctx, thisTry, options, itemIndex), email);
 	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
-	const mine = answeredBefore(ctx, create, itemIndex);
+	const mine = await answeredBefore(ctx, create, itemIndex);
 	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id))
 		return outcome('created', mine);
 	// a create this process made for the address, answered after this try's read began (or in flight)
 	for (
 		let earlier = created.get(key);
-		match === undefined && earlier && (earlier.at ?? Infinity) > (kept.readAt as number);
+		match === undefined && earlier && (earlier.at ?? Infinity) > (tries.get(thisTry)?.readAt ?? 0);
 		earlier = created.get(key)
 	) {
 		match = await earlier.id;
@@ -209,15 +196,17 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) =
 		id: new Promise((resolve) => (answer = resolve)),
 	};
 	created.set(key, entry);
-	const sent = await sendWrite(ctx, create, itemIndex).catch((error: NodeApiError) => {
-		answer(undefined);
-		if (isConflict(error)) return { conflict: error };
-		throw error;
-	});
+	const sent = await sendWrite(ctx, create, itemIndex, contactCreated).catch(
+		(error: NodeApiError) => {
+			answer(undefined);
+			if (isConflict(error)) return { conflict: error };
+			throw error;
+		},
+	);
 	if ('conflict' in sent) {
 		// the contact may have been created meanwhile by someone else: read again and update it; with none, the 409 stands
-		kept.index = undefined;
-		const theirs = matchOf(ctx, await indexOf(ctx, kept, options, itemIndex), email);
+		tries.delete(thisTry);
+		const theirs = matchOf(ctx, await contactsOf(ctx, thisTry, options, itemIndex), email);
 		if (theirs === undefined) throw sent.conflict;
 		return await update(theirs);
 	}
@@ -225,4 +214,11 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, kept) =
 	const id = recordsOf(sent.body)[0]?.id;
 	answer(id === undefined || id === null ? undefined : String(id));
 	return outcome('created', sent);
+};
+
+/** Contact → Create or Update: its own sender, in item order under every On Error; its create and update carry their rules. */
+export const upserts: WriteRule = {
+	again: 'Create or Update updates the same contacts again',
+	send: upsertContact,
+	prove: async () => 'absent',
 };

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationFields, statusField } from '../../shared/fields';
 import { getManyFields, simplifyField } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting } from '../../shared/routingSeam';
+import { changes, creates, deletes } from '../../shared/itemOrder';
+import { listRouting, writeRouting } from '../../shared/requestHook';
 import { invoiceCreateFields } from './create';
 import { INVOICE_STATUSES, invoiceUpdateFields } from './update';
 
@@ -33,14 +34,14 @@ export const invoiceDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Create an invoice',
 				description: 'Create a draft invoice for a contact',
-				routing: { request: { method: 'POST', url: '/invoices' } },
+				routing: writeRouting({ method: 'POST', url: '/invoices' }, creates()),
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete an invoice',
 				description: 'Delete a draft invoice',
-				routing: { request: { method: 'DELETE', url: invoiceUrl } },
+				routing: writeRouting({ method: 'DELETE', url: invoiceUrl }, deletes()),
 			},
 			{
 				name: 'Get',
@@ -61,28 +62,34 @@ export const invoiceDescription: INodeProperties[] = [
 				value: 'markAsPaid',
 				action: 'Mark an invoice as paid',
 				description: 'Set the status of an invoice to paid',
-				routing: { request: { method: 'PATCH', url: invoiceUrl, body: { status: 'paid' } } },
+				routing: writeRouting(
+					{ method: 'PATCH', url: invoiceUrl, body: { status: 'paid' } },
+					changes(),
+				),
 			},
 			{
 				name: 'Send',
 				value: 'send',
 				action: 'Send an invoice',
 				description: 'Set the status of an invoice to sent',
-				routing: { request: { method: 'PATCH', url: invoiceUrl, body: { status: 'sent' } } },
+				routing: writeRouting(
+					{ method: 'PATCH', url: invoiceUrl, body: { status: 'sent' } },
+					changes(),
+				),
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update an invoice',
 				description: 'Change the contact, items or due date of an invoice',
-				routing: { request: { method: 'PATCH', url: invoiceUrl } },
+				routing: writeRouting({ method: 'PATCH', url: invoiceUrl }, changes()),
 			},
 			{
 				name: 'Update Status',
 				value: 'updateStatus',
 				action: 'Update the status of an invoice',
 				description: 'Set the status of an invoice to any status',
-				routing: { request: { method: 'PATCH', url: invoiceUrl } },
+				routing: writeRouting({ method: 'PATCH', url: invoiceUrl }, changes()),
 			},
 		],
 		default: 'getAll',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { changes } from '../../shared/itemOrder';
+import { writeRouting } from '../../shared/requestHook';
 import { organizationUpdateFields } from './update';
 
 export const organizationDescription: INodeProperties[] = [
@@ -22,7 +24,7 @@ export const organizationDescription: INodeProperties[] = [
 				value: 'update',
 				action: 'Update the organization settings',
 				description: 'Change settings such as VAT, payment terms and number prefixes',
-				routing: { request: { method: 'PATCH', url: '/organization' } },
+				routing: writeRouting({ method: 'PATCH', url: '/organization' }, changes()),
 			},
 		],
 		default: 'get',

@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationFields } from '../../shared/fields';
 import { getManyFields, simplifyField } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting } from '../../shared/routingSeam';
+import { changes, creates, deletes } from '../../shared/itemOrder';
+import { listRouting, writeRouting } from '../../shared/requestHook';
 import { quoteCreateFields } from './create';
 import { quoteUpdateFields } from './update';
 
@@ -33,28 +34,34 @@ export const quoteDescription: INodeProperties[] = [
 				value: 'approve',
 				action: 'Approve a quote',
 				description: 'Set the status of a sent quote to approved',
-				routing: { request: { method: 'PATCH', url: quoteUrl, body: { status: 'approved' } } },
+				routing: writeRouting(
+					{ method: 'PATCH', url: quoteUrl, body: { status: 'approved' } },
+					changes(),
+				),
 			},
 			{
 				name: 'Cancel',
 				value: 'cancel',
 				action: 'Cancel a quote',
 				description: 'Set the status of a quote to canceled',
-				routing: { request: { method: 'PATCH', url: quoteUrl, body: { status: 'canceled' } } },
+				routing: writeRouting(
+					{ method: 'PATCH', url: quoteUrl, body: { status: 'canceled' } },
+					changes(),
+				),
 			},
 			{
 				name: 'Create',
 				value: 'create',
 				action: 'Create a quote',
 				description: 'Create a draft quote for a contact',
-				routing: { request: { method: 'POST', url: '/quotes' } },
+				routing: writeRouting({ method: 'POST', url: '/quotes' }, creates()),
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a quote',
 				description: 'Delete a draft or canceled quote',
-				routing: { request: { method: 'DELETE', url: quoteUrl } },
+				routing: writeRouting({ method: 'DELETE', url: quoteUrl }, deletes()),
 			},
 			{
 				name: 'Get',
@@ -75,14 +82,17 @@ export const quoteDescription: INodeProperties[] = [
 				value: 'send',
 				action: 'Send a quote',
 				description: 'Set the status of a draft quote to sent',
-				routing: { request: { method: 'PATCH', url: quoteUrl, body: { status: 'sent' } } },
+				routing: writeRouting(
+					{ method: 'PATCH', url: quoteUrl, body: { status: 'sent' } },
+					changes(),
+				),
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a quote',
 				description: 'Change the contact, items or validity of a quote',
-				routing: { request: { method: 'PATCH', url: quoteUrl } },
+				routing: writeRouting({ method: 'PATCH', url: quoteUrl }, changes()),
 			},
 		],
 		default: 'getAll',

@@ -1,6 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, booleanField, operationFields, textField } from '../../shared/fields';
+import { creates } from '../../shared/itemOrder';
+
+/** Request → Create: found again by its External Reference, read from the whole list (none without one). */
+export const requestCreated = creates(async (ctx, options, itemIndex) => {
+	const { externalRef } = options.body as IDataObject;
+	if (typeof externalRef !== 'string' || externalRef === '') return undefined;
+	const read = {
+		...options,
+		method: 'GET' as const,
+		body: undefined,
+		qs: { pageSize: MAX_PAGE_SIZE },
+	};
+	const { records } = await readList(ctx, read, { itemIndex });
+	return records.filter((request) => request.externalRef === externalRef);
+});
 
 /** POST /requests. */
 export const requestCreateFields: INodeProperties[] = operationFields('request', 'create', [

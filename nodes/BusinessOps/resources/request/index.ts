@@ -3,8 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { operationFields } from '../../shared/fields';
 import { filtersField, getManyFields, simplifyField, statusFilter } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting } from '../../shared/routingSeam';
-import { requestCreateFields } from './create';
+import { listRouting, writeRouting } from '../../shared/requestHook';
+import { requestCreated, requestCreateFields } from './create';
 
 export const requestDescription: INodeProperties[] = [
 	{
@@ -19,7 +19,7 @@ export const requestDescription: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a customer request',
 				description: 'Submit a customer request for processing by the matching agent',
-				routing: { request: { method: 'POST', url: '/requests' } },
+				routing: writeRouting({ method: 'POST', url: '/requests' }, requestCreated),
 			},
 			{
 				name: 'Get',

@@ -10,7 +10,8 @@ import {
 } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { listRouting } from '../../shared/routingSeam';
+import { changes, creates, deletes, parentUrl } from '../../shared/itemOrder';
+import { listRouting, writeRouting } from '../../shared/requestHook';
 import { addSigningSecretNote, eventsField, urlField, webhookCreateFields } from './create';
 
 const webhookUrl = `=/webhooks/${idPath('webhookId')}`;
@@ -44,7 +45,7 @@ export const webhookDescription: INodeProperties[] = [
 				description:
 					'Subscribe a URL to events; the answer holds the signing secret, shown only this once',
 				routing: {
-					request: { method: 'POST', url: '/webhooks' },
+					...writeRouting({ method: 'POST', url: '/webhooks' }, creates()),
 					output: { postReceive: [addSigningSecretNote] },
 				},
 			},
@@ -53,7 +54,7 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'delete',
 				action: 'Delete a webhook',
 				description: 'Remove a webhook subscription',
-				routing: { request: { method: 'DELETE', url: webhookUrl } },
+				routing: writeRouting({ method: 'DELETE', url: webhookUrl }, deletes()),
 			},
 			{
 				name: 'Get',
@@ -84,14 +85,18 @@ export const webhookDescription: INodeProperties[] = [
 				value: 'sendTestEvent',
 				action: 'Send a test event to a webhook',
 				description: 'Send a test event of a chosen type to the subscription URL',
-				routing: { request: { method: 'POST', url: `${webhookUrl}/test` } },
+				routing: writeRouting(
+					{ method: 'POST', url: `${webhookUrl}/test` },
+					// a test event shows nowhere: after an unknown outcome it is sent again
+					changes({ read: parentUrl, shows: () => false }),
+				),
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a webhook',
 				description: 'Change the name, URL or events of a subscription, or pause or resume it',
-				routing: { request: { method: 'PATCH', url: webhookUrl } },
+				routing: writeRouting({ method: 'PATCH', url: webhookUrl }, changes()),
 			},
 		],
 		default: 'getAll',

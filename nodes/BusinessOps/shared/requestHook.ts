@@ -1,4 +1,4 @@
-/** Where RoutingNode hands every item's request: sent in item order, unwrapped. See ARCHITECTURE.md, "The path of one request". */
+/** The node's request hook: where RoutingNode hands every item's request. See ARCHITECTURE.md, "The path of one request". */
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
@@ -22,10 +22,10 @@ import {
 } from '../../shared/api/toolErrors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { readList } from '../../shared/api/pages';
-import { deprecationNoticeOf } from '../../shared/api/transport';
+import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
 import { refusalOf } from './fields';
 import { listLimit } from './getMany';
-import { inItemOrder, sendWrite } from './itemOrder';
+import { creates, type Sent, writeInOrder, type WriteRule } from './itemOrder';
 import { invalidInput } from './validation';
 
 /** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
@@ -54,26 +54,12 @@ function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFul
 	}
 }
 
-/** How an item is sent: its records and the answer they came from; `kept` is what its try keeps (see inItemOrder). */
-export type ItemSender = (
+/** A list, read in full or up to the item's Limit. */
+async function readWholeList(
 	ctx: IExecutePaginationFunctions,
 	options: IHttpRequestOptions,
 	itemIndex: number,
-	kept: Record<string, unknown>,
-) => Promise<{ records: IDataObject[]; response: IN8nHttpFullResponse }>;
-
-/** One request; a DELETE answers with what was deleted. */
-const sendOne: ItemSender = async (ctx, options, itemIndex) => {
-	const response = await sendWrite(ctx, options, itemIndex);
-	if (options.method !== 'DELETE') return { records: recordsOf(response.body), response };
-	const id =
-		(response.body as { data?: IDataObject } | undefined)?.data?.id ??
-		decodeURIComponent(options.url.split('?')[0].split('/').filter(Boolean).pop() ?? '');
-	return { records: [{ deleted: true, id }], response };
-};
-
-/** A list, read in full or up to the item's Limit. */
-const readAll: ItemSender = async (ctx, options, itemIndex) => {
+): Promise<Sent> {
 	const maxResults = listLimit(ctx);
 	const { records, last } = await readList(ctx, options, {
 		itemIndex,
@@ -81,17 +67,17 @@ const readAll: ItemSender = async (ctx, options, itemIndex) => {
 		untilWhole: true,
 	});
 	return { records: records.slice(0, maxResults), response: last };
-};
+}
 
 /**
  * "Custom API Call" (the entry n8n adds to the Resource and Operation lists) has no request of its
  * own in a declarative node: say where it lives. A PATCH with nothing in it would change nothing.
  */
-function refuseUnsendable(
+function unsendable(
 	ctx: IExecutePaginationFunctions,
 	options: IHttpRequestOptions,
 	itemIndex: number,
-) {
+): Error | undefined {
 	const tool = runsAsTool(ctx.getNode());
 	if (
 		['resource', 'operation'].some(
@@ -99,12 +85,12 @@ function refuseUnsendable(
 		)
 	) {
 		if (tool)
-			throw toolError(
+			return toolError(
 				ctx.getNode(),
 				'This tool is set up with "Custom API Call", which it cannot run',
 				`${TOOL_TELL_USER} Nothing was sent.`,
 			);
-		throw new NodeOperationError(
+		return new NodeOperationError(
 			ctx.getNode(),
 			`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
 			{
@@ -118,14 +104,18 @@ function refuseUnsendable(
 		options.method !== 'PATCH' ||
 		Object.keys((options.body as IDataObject | undefined) ?? {}).length > 0
 	)
-		return;
-	if (tool) throw toolNothingToChange(ctx.getNode());
-	throw invalidInput(
-		ctx,
-		'Update Fields',
-		'no field to change was added; add at least one',
-		'Fields whose value is empty or resolves to nothing are not sent. ',
-	);
+		return undefined;
+	if (tool) return toolNothingToChange(ctx.getNode());
+	try {
+		throw invalidInput(
+			ctx,
+			'Update Fields',
+			'no field to change was added; add at least one',
+			'Fields whose value is empty or resolves to nothing are not sent. ',
+		);
+	} catch (error) {
+		return error as Error;
+	}
 }
 
 /**
@@ -145,56 +135,61 @@ function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecuti
 		: { ...item, error: error as NodeApiError };
 }
 
-/** The seam's hook for `send`: one item, sent in item order (with `always`, under every On Error); under "Continue" a failure is its error item. */
-function routed(send: ItemSender, always = false) {
+/**
+ * The node's hook for every item's request (`requestOperations.pagination`): a write goes by its rule
+ * through the item order, a list is read whole, a record read once; the records become its items.
+ */
+function routed(rule?: WriteRule, list = false) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const options = requestData.options as IHttpRequestOptions;
 		const itemIndex = this.getItemIndex();
-		const sent = inItemOrder(
-			this,
-			options,
-			async (kept) => {
-				const refused = refusalOf(options);
-				if (refused) throw refused;
-				refuseUnsendable(this, options, itemIndex);
-				const { records, response } = await send(this, options, itemIndex, kept);
-				const pairedItem = { item: itemIndex };
-				let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
-				// every postReceive step is a function (pinned in routingSeam.test.ts): the envelope is unwrapped here
-				for (const action of requestData.postReceive.flatMap(({ actions }) => actions) as Array<
-					Extract<PostReceiveAction, (...args: never[]) => unknown>
-				>) {
-					items = await action.call(this, items, response);
-				}
-				noteDeprecation(this, response);
-				// Every record of input item i is paired with i, whatever a postReceive step returned.
-				return items.map((item) =>
-					item.pairedItem === undefined ? { ...item, pairedItem } : item,
-				);
-			},
-			always,
-		);
+		const refused = refusalOf(options) ?? unsendable(this, options, itemIndex);
+		const send = async (): Promise<Sent> => {
+			// a write declared without a rule is never sent again blind (as a create)
+			if (rule ?? options.method !== 'GET')
+				return await writeInOrder(this, options, rule ?? creates(), refused);
+			if (refused) throw refused;
+			if (list) return await readWholeList(this, options, itemIndex);
+			const response = await sendRequest(this, options, itemIndex);
+			return { records: recordsOf(response.body), response };
+		};
+		const sent = send().then(async ({ records, response }) => {
+			const pairedItem = { item: itemIndex };
+			let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
+			// every postReceive step is a function (pinned in requestHook.test.ts): the envelope is unwrapped here
+			for (const action of requestData.postReceive.flatMap(({ actions }) => actions) as Array<
+				Extract<PostReceiveAction, (...args: never[]) => unknown>
+			>) {
+				items = await action.call(this, items, response);
+			}
+			noteDeprecation(this, response);
+			// Every record of input item i is paired with i, whatever a postReceive step returned.
+			return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
+		});
 		return this.continueOnFail()
 			? await sent.catch((error: Error) => [errorItem(this, error)])
 			: await sent;
 	};
 }
 
-/** `requestOperations.pagination` of the node: sends one item's request and unwraps its record. */
-export const executeRoutedRequest = routed(sendOne);
+/** `requestOperations.pagination` of the node: reads one record. */
+export const executeRoutedRequest = routed();
 
-/** The routing of an operation that reads a list (GET `url`): the seam reads its pages. */
+/** The routing of an operation that reads a list (GET `url`): the hook reads its pages. */
 export function listRouting(url: string, extra: { qs?: IDataObject } = {}): INodePropertyRouting {
-	return { request: { method: 'GET', url, ...extra }, operations: { pagination: routed(readAll) } };
+	return {
+		request: { method: 'GET', url, ...extra },
+		operations: { pagination: routed(undefined, true) },
+	};
 }
 
-/** The routing of an operation of more than one request (Create or Update): `sender` sends each item, in item order under every On Error. */
-export function senderRouting(
-	request: { method: IHttpRequestMethods; url: string },
-	sender: ItemSender,
+/** The routing of a write: its request, and what a repeat of it does (`creates`, `changes`, `deletes` in itemOrder.ts). */
+export function writeRouting(
+	request: { method: IHttpRequestMethods; url: string; body?: IDataObject },
+	rule: WriteRule,
 ): INodePropertyRouting {
-	return { request, operations: { pagination: routed(sender, true) } };
+	return { request, operations: { pagination: routed(rule) } };
 }
