@@ -5,17 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
-import { BusinessOps } from '../nodes/BusinessOps/BusinessOps.node';
 import type { Sandbox } from '../sandbox/src';
-import { fastClock, forgetRateBudgets } from './harness/clock';
-import {
-	loadNodeType,
-	runDeclarativeNode,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-	byId,
-} from './harness/engine';
+import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL, byId } from './harness/engine';
 import { emitted, poller, useSandbox } from './polling/harness';
+import { API, node } from './harness/actionNode';
 
 /**
  * "A paged read is whole, or it fails" (ARCHITECTURE; README, Get Many). Another client deletes a
@@ -29,14 +22,6 @@ import { emitted, poller, useSandbox } from './polling/harness';
  * All); ARCHITECTURE.md, "A paged read is whole, or it fails".
  */
 describe('list delete and create between pages misses record', () => {
-	const node = loadNodeType(new BusinessOps());
-	const API = 'https://api.business-ops.test';
-	beforeEach(() => {
-		nock.cleanAll();
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
 	const contact = (i: number): IDataObject => ({
 		id: `ctc_${i}`,
 		name: `C${i}`,
@@ -127,13 +112,6 @@ describe('list delete and create between pages misses record', () => {
  * items; ARCHITECTURE.md, the paragraph on the Stop Workflow error.
  */
 describe('stop workflow later expression error writes after failure', () => {
-	beforeEach(() => {
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
-	const node = loadNodeType(new BusinessOps());
-	const API = 'https://api.business-ops.test';
 	// Documented limit: n8n's RoutingNode throws out of its build loop under Stop Workflow while earlier items are in flight; the package cannot stop those.
 	test.failing(
 		'Stop Workflow: a write the node sends is done (or not sent) when the node reports its failure, and named in the error',
@@ -178,13 +156,6 @@ describe('stop workflow later expression error writes after failure', () => {
  * overlapping runs".
  */
 describe('upsert store uses contact deleted since', () => {
-	beforeEach(() => {
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
-	const node = loadNodeType(new BusinessOps());
-	const API = 'https://api.business-ops.test';
 	type Contact = { id: string; name: string; email: string };
 	// Documented limit: the store of creates does not learn of a contact deleted since; the item fails with 404 instead of creating it.
 	test.failing(

@@ -1,15 +1,8 @@
 import type { INodeParameters, IDataObject } from 'n8n-workflow';
 import nock from 'nock';
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { nodeType } from '../harness/description';
-import {
-	loadNodeType,
-	runDeclarativeNode,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-	runListSearch,
-} from '../harness/engine';
+import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL, runListSearch } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
 /**
  * docs/operations.md: "When every page comes back as page 1 (a proxy or cache that drops the query
@@ -20,12 +13,6 @@ import {
  * before is exactly what Return All fails on).
  */
 describe('get many limit behind query dropping proxy repeats records', () => {
-	beforeEach(() => {
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
-	const node = loadNodeType(new BusinessOps());
 	test('Get Many with Limit behind a proxy that drops the query string: no record is output twice (or the read fails saying why)', async () => {
 		const firstPage = Array.from({ length: 25 }, (_, i) => ({
 			id: `ctc_${i + 1}`,
@@ -61,10 +48,6 @@ describe('get many limit behind query dropping proxy repeats records', () => {
  * Expected: every record up to total, or a loud error; never a silent partial list.
  */
 describe('get many page without has more drops rest', () => {
-	const node = loadNodeType(new BusinessOps());
-	const API = 'https://api.business-ops.test';
-	beforeEach(() => forgetRateBudgets());
-	afterEach(() => nock.cleanAll());
 	test('Return All: a middle page without hasMore does not silently end a list whose total says more', async () => {
 		const records = (n: number, count: number) =>
 			Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
@@ -108,7 +91,6 @@ describe('get many page without has more drops rest', () => {
  */
 describe('get many return all expression', () => {
 	const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
-	const API = 'https://api.business-ops.test';
 	const TOTAL = 350;
 	function page(n: number) {
 		const first = (n - 1) * 100;
@@ -159,10 +141,6 @@ describe('get many return all expression', () => {
  * walk gives the loud error, the same one the polling trigger gives for this answer.
  */
 describe('get many self contradicting page ends list silently', () => {
-	const node = loadNodeType(new BusinessOps());
-	const API = 'https://api.business-ops.test';
-	beforeEach(() => forgetRateBudgets());
-	afterEach(() => nock.cleanAll());
 	test('Return All: a page whose hasMore is false while its own total says more fails the item, naming the page', async () => {
 		const records = (n: number, count: number) =>
 			Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
@@ -204,14 +182,6 @@ describe('get many self contradicting page ends list silently', () => {
  * The stub answers 400 after 60 requests so that the test ends.
  */
 describe('list page ignored reads ten thousand pages', () => {
-	beforeEach(() => {
-		nock.cleanAll();
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
-	const node = loadNodeType(new BusinessOps());
-	const API = 'https://api.business-ops.test';
 	test('Get Many, Return All, every page answered with page 1: fails within a few requests', async () => {
 		const first: IDataObject[] = Array.from({ length: 100 }, (_, i) => ({
 			id: `ctc_${i}`,
@@ -252,12 +222,6 @@ describe('list page ignored reads ten thousand pages', () => {
  * page: contacts 101-250 cannot be picked from the list at all, while Get Many reads all 250.
  */
 describe('picker list without has more stops at first page', () => {
-	beforeEach(() => {
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
-	const node = loadNodeType(new BusinessOps());
 	test('From list: a page whose meta says total 250 but no hasMore offers the next page, as Get Many reads it', async () => {
 		const page1 = Array.from({ length: 100 }, (_, i) => ({
 			id: `ctc_${i + 1}`,

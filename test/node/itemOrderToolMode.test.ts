@@ -8,14 +8,7 @@ import type { IExecuteData, INode, ITaskDataConnections } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
 
 const nodeType = loadNodeType(new BusinessOps());
 

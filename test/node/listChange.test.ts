@@ -5,20 +5,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
-
-beforeEach(() => {
-	nock.cleanAll();
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
 
 const contact = (i: number): IDataObject => ({
 	id: `ctc_${i}`,

@@ -8,18 +8,9 @@
  */
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 type Described = Error & { description?: string };
 
 test('Create or Update, item 1 refused: the error does not say a new run makes a second record of item 0', async () => {

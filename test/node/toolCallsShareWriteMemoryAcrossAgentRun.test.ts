@@ -13,17 +13,10 @@ import type { IExecuteData, INode, ITaskDataConnections } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
+import { API } from '../harness/actionNode';
 
 const nodeType = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 
 test('Agent calls Pause, Resume, Pause on one agent: all three are sent', async () => {
 	const sent: string[] = [];

@@ -8,7 +8,6 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { asBoolean } from '../../nodes/shared/typing';
 import {
 	casesOf,
@@ -20,12 +19,6 @@ import {
 	type FieldCase,
 } from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 

@@ -8,19 +8,9 @@
  * Expected: `action` is "updated" (the node's word wins; the record's own field is not lost
  * silently either, but that is for the fix to choose).
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
-
-beforeEach(() => fastClock());
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
 test('a record field named action does not replace what Create or Update did', async () => {
 	api()

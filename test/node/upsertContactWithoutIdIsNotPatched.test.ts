@@ -8,19 +8,9 @@
  * Expected: no write is sent for that item, and its error says the API listed a contact with this
  * e-mail without an id (fail loudly, say what happened).
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
-
-beforeEach(() => fastClock());
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
 test('a listed contact without an id is never written to as /contacts/undefined', async () => {
 	api()

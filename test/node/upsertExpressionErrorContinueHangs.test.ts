@@ -8,19 +8,9 @@
  *
  * Expected: item 1 is an error item, items 0 and 2 are written, the node run ends.
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
-
-beforeEach(() => fastClock());
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
 test.each([['continueRegularOutput'], ['continueErrorOutput']] as const)(
 	'an expression that fails for one item in the middle does not hold up the later items (%s)',

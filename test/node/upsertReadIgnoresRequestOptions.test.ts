@@ -10,19 +10,9 @@
  * network failure (retried, as every GET), and nothing is written. (A real proxy cannot be used
  * here: the HTTP interception of the test harness hands a proxy agent no socket.)
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
-beforeEach(() => fastClock());
-afterEach(() => nock.cleanAll());
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
 test("with a Timeout in Request Options, the list read is bound by it (the read uses the item's Request Options)", async () => {
 	api()

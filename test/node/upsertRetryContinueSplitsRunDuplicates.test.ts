@@ -21,17 +21,8 @@ import { ExecuteContext } from 'n8n-core';
 import type { IExecuteData, INodeExecutionData, ITaskDataConnections } from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
+import { createTestNode, runRoutingNode } from '../harness/engine';
+import { node } from '../harness/actionNode';
 
 test('Retry On Fail + Continue: a try whose first arriving item is new is still a new run; with no memory of the previous try', async () => {
 	let tryNo = 1;

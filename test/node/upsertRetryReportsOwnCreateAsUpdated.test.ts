@@ -7,18 +7,9 @@
  */
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runWithRetries } from '../harness/engine';
+import { runWithRetries } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 type Contact = { id: string; name: string; email: string };
 
 test('Stop Workflow, item 1 answered 503 once: the retry sends nothing more for item 0, which stays "created"', async () => {

@@ -7,19 +7,9 @@
  *
  * Expected: the one contact ctc_99 is updated.
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
-
-beforeEach(() => fastClock());
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
 test('a contact the list shows on two pages (records shifted while reading) is one match, not several', async () => {
 	const contacts = Array.from({ length: 150 }, (_, i) => ({

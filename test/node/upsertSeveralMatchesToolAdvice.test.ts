@@ -10,19 +10,9 @@
  * Expected: in tool mode the error does not ask the model to change the Email argument, and says
  * what can be done (the contacts named must be merged or one updated by its ID), without [item N].
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
-
-beforeEach(() => fastClock());
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
 test('tool mode: several contacts with the e-mail is not answered with "change the Email argument"', async () => {
 	api()

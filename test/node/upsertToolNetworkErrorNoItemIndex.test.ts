@@ -8,17 +8,10 @@
  *
  * Expected: in tool mode neither error names an item.
  */
-import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
 const upsert = {
 	resource: 'contact',
 	operation: 'upsert',
@@ -31,8 +24,6 @@ const asTool = async () =>
 		items: [{ json: { email: 'a@example.com', name: 'A' } }],
 		asTool: true,
 	}).catch((e: unknown) => e)) as Error;
-
-beforeEach(() => fastClock());
 
 test('tool mode: a network failure of the list read names no item', async () => {
 	api().get('/v1/contacts').query(true).times(10).replyWithError(connectionReset());

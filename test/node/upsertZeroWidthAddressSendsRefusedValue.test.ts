@@ -14,17 +14,9 @@
  */
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
+import { node } from '../harness/actionNode';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
 const upsert = {
 	resource: 'contact',
 	operation: 'upsert',

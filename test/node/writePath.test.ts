@@ -13,26 +13,16 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import {
 	byId,
 	createTestNode,
-	loadNodeType,
 	runDeclarativeNode,
 	runWithRetries,
 	TEST_BASE_URL,
 	runRoutingNode,
 } from '../harness/engine';
+import { API, contactsApi, node } from '../harness/actionNode';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const createContact = {
 	resource: 'contact',
 	operation: 'create',
@@ -48,55 +38,6 @@ const upsert = {
 const rows = (...names: string[]): INodeExecutionData[] =>
 	names.map((name, i) => ({ json: { name, email: `c${i}@example.com` } }));
 const serverError = { error: { code: 'unavailable', message: 'Try later' } };
-
-type Contact = { id: string; name: string; email?: string };
-
-/**
- * A stateful contacts API: POST creates (unless `refuse` answers first), PATCH changes, GET lists;
- * every write is logged. `delayMs` makes each answer take that long (real time).
- */
-function contactsApi(
-	refuse: (method: string, body: Contact, sent: number) => [number, object] | undefined = () =>
-		undefined,
-	delayMs = 0,
-) {
-	const contacts: Contact[] = [];
-	const writes: string[] = [];
-	const scope = nock(API).persist();
-	scope
-		.get('/v1/contacts')
-		.query(true)
-		.delay(delayMs)
-		.reply(200, () => ({
-			data: contacts,
-			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
-		}));
-	scope
-		.post('/v1/contacts')
-		.delay(delayMs)
-		.reply((_uri, body) => {
-			const contact = body as Contact;
-			writes.push(`POST ${contact.name}`);
-			const refused = refuse('POST', contact, writes.length);
-			if (refused) return refused;
-			const created = { ...contact, id: `ctc_${contacts.length + 1}` };
-			contacts.push(created);
-			return [201, { data: created }];
-		});
-	scope
-		.patch(/\/v1\/contacts\/.*/)
-		.delay(delayMs)
-		.reply((uri, body) => {
-			writes.push(`PATCH ${(body as Contact).name}`);
-			const refused = refuse('PATCH', body as Contact, writes.length);
-			if (refused) return refused;
-			const contact = contacts.find((c) => c.id === uri.split('/').pop());
-			if (!contact) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
-			Object.assign(contact, body);
-			return [200, { data: contact }];
-		});
-	return { contacts, writes };
-}
 
 /**
  * n8n's WorkflowExecute with Retry On Fail under "Continue": the node runs again, over the same

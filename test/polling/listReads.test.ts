@@ -15,10 +15,6 @@ import { emitted, poller } from './harness';
  * poll loudly, naming the page, and changes nothing remembered; no old record is ever emitted as new.
  */
 describe('polling has more lie forgets and floods', () => {
-	beforeEach(() => {
-		forgetRateBudgets();
-		fastClock();
-	});
 	test('records a self-contradicting page did not show are not emitted as created once the API answers right', async () => {
 		const contacts: IDataObject[] = Array.from({ length: 250 }, (_, i) => ({
 			id: `con_${String(i).padStart(16, '0')}`,
@@ -69,12 +65,6 @@ describe('polling page without has more never starts', () => {
 		id: `con_${String(i).padStart(16, '0')}`,
 		name: `Klant ${i}`,
 	}));
-	beforeEach(() => {
-		nock.cleanAll();
-		forgetRateBudgets();
-		fastClock();
-	});
-	afterEach(() => nock.cleanAll());
 	test('a middle page without hasMore: the first poll does not report a list that changed', async () => {
 		nock(TEST_BASE_URL)
 			.get('/contacts')
@@ -128,7 +118,6 @@ describe('polling stable list with off total never starts', () => {
 			})
 			.persist();
 	});
-	afterEach(() => nock.cleanAll());
 	test('Get Many takes the stable list (two identical reads stand)', async () => {
 		const { items } = await runDeclarativeNode(loadNodeType(new BusinessOps()), {
 			resource: 'contact',
@@ -249,10 +238,6 @@ describe('polling event id unstable without timestamps', () => {
 describe('polling id hash collision', () => {
 	const A = 'quo_000000000000kiv5';
 	const B = 'quo_000000000002KNeb';
-	beforeEach(() => {
-		forgetRateBudgets();
-		fastClock();
-	});
 	test('two quotes whose ids share a 48-bit hash are two records: the second one is emitted as created', async () => {
 		expect(A).not.toBe(B);
 		const key48 = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 8);

@@ -20,8 +20,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets, realClock, realSleep } from '../harness/clock';
+import { fastClock, realClock, realSleep } from '../harness/clock';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { openSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
@@ -29,7 +28,6 @@ import {
 	activateTrigger,
 	createTriggerNode,
 	deactivateTrigger,
-	loadNodeType,
 	runDeclarativeNode,
 	runListSearch,
 	runLoadOptions,
@@ -41,8 +39,8 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { captureLogs, type LogLine } from '../trigger/helpers';
+import { node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
 const trigger = new BusinessOpsTrigger();
 const UNKNOWN_KEY = 'svc_' + 'UnknownKeyOfTheSecretsSuite00000'.slice(0, 32);
 const MALFORMED_KEY = 'svc_Malformed Key With Spaces And !?';
@@ -168,9 +166,6 @@ afterAll(async () => {
 	logs.restore();
 	jest.restoreAllMocks();
 	await sandbox.stop();
-});
-beforeEach(() => {
-	forgetRateBudgets();
 });
 afterEach(() => {
 	realClock();

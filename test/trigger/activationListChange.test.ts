@@ -5,9 +5,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod } from '../harness/engine';
+import { API } from '../harness/actionNode';
 
 const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
 const EVENTS = ['invoice.paid'];
 
 afterEach(() => {

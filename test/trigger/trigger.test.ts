@@ -30,9 +30,9 @@ import {
 	stripeSignature,
 	type LogLine,
 } from './helpers';
+import { API } from '../harness/actionNode';
 
 const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
 const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 const TEST_URL = 'https://n8n.example.test/webhook-test/webhook-uuid/webhook';
 const NAME = 'n8n: Test workflow / Business Ops Trigger (workflow-1)';
