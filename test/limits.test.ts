@@ -8,7 +8,7 @@ import nock from 'nock';
 import type { Sandbox } from '../sandbox/src';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL, byId } from './harness/engine';
 import { emitted, poller, useSandbox } from './polling/harness';
-import { API, node } from './harness/actionNode';
+import { API, node, UPSERT } from './harness/actionNode';
 
 /**
  * "A paged read is whole, or it fails" (ARCHITECTURE; README, Get Many). Another client deletes a
@@ -195,12 +195,7 @@ describe('upsert store uses contact deleted since', () => {
 				if (at >= 0) contacts.splice(at, 1);
 				return [204, ''];
 			});
-			const upsert = {
-				resource: 'contact',
-				operation: 'upsert',
-				email: '={{ $json.email }}',
-				name: '={{ $json.name }}',
-			};
+			const upsert = UPSERT;
 			try {
 				// run B: its list is read now; item 0 takes long, item 1 is a new address
 				const runB = runDeclarativeNode(node, upsert, {

@@ -6,7 +6,7 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from './engine';
+import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from './engine';
 
 export const node = loadNodeType(new BusinessOps());
 
@@ -22,6 +22,23 @@ export const run = async (
 	parameters: INodeParameters,
 	options: Parameters<typeof runDeclarativeNode>[2] = {},
 ) => await runDeclarativeNode(node, parameters, options);
+
+/** Create or Update with each item's own `email` and `name`. */
+export const UPSERT: INodeParameters = {
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+};
+
+/** An interceptor on the credential's Base URL: paths as the API document writes them (no `/v1`). */
+export const baseApi = () => api(TEST_BASE_URL);
+
+/** `run` with the resource set: the tests of one resource name only the operation and its fields. */
+export const runOn =
+	(resource: string) =>
+	async (parameters: INodeParameters, options: Parameters<typeof run>[1] = {}) =>
+		await run({ resource, ...parameters }, options);
 
 export type Contact = { id: string; name: string; email?: string };
 

@@ -320,6 +320,8 @@ export async function runWithRetries(
 		waitBetweenTries?: number;
 		/** On Error; under Continue, n8n runs the node again while its first output item is an error. */
 		onError?: INode['onError'];
+		/** What happens in the world before each try after the first (another client's change). */
+		betweenTries?: () => void;
 	},
 ): Promise<Array<{ items?: INodeExecutionData[]; error?: Error }>> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
@@ -332,6 +334,7 @@ export async function runWithRetries(
 	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
 		if (tryIndex > 0 && options.waitBetweenTries)
 			await harnessClock.sleep(options.waitBetweenTries);
+		if (tryIndex > 0) options.betweenTries?.();
 		const context = new ExecuteContext(
 			workflow,
 			node,

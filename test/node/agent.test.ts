@@ -1,21 +1,10 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import {
-	byId,
-	jsonOf,
-	runDeclarativeNode,
-	runListSearch,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-} from '../harness/engine';
-import { node } from '../harness/actionNode';
+import { byId, jsonOf, runListSearch } from '../harness/engine';
+import { baseApi as api, node, runOn } from '../harness/actionNode';
 
-const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (
-	params: INodeParameters,
-	options: Parameters<typeof runDeclarativeNode>[2] = {},
-) => await runDeclarativeNode(node, { resource: 'agent', ...params }, options);
+const run = runOn('agent');
 /** n8n leaves the body out of a POST that has no fields. */
 const noBody = (body: unknown) => body === '';
 

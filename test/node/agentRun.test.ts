@@ -1,21 +1,9 @@
 import nock from 'nock';
-import type { INodeParameters } from 'n8n-workflow';
 
-import {
-	byId,
-	jsonOf,
-	runDeclarativeNode,
-	runListSearch,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-} from '../harness/engine';
-import { node } from '../harness/actionNode';
+import { byId, jsonOf, runListSearch } from '../harness/engine';
+import { baseApi as api, node, runOn } from '../harness/actionNode';
 
-const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (
-	params: INodeParameters,
-	options: Parameters<typeof runDeclarativeNode>[2] = {},
-) => await runDeclarativeNode(node, { resource: 'agentRun', ...params }, options);
+const run = runOn('agentRun');
 
 const runRecord = (id: string, status = 'success') => ({
 	id,

@@ -1,7 +1,7 @@
 import nock from 'nock';
 
 import { runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
 type Contact = { id: string; name: string; email?: string };
 
@@ -23,12 +23,7 @@ function listing(contacts: Contact[]) {
 
 const rows = (...emails: string[]) =>
 	emails.map((email, i) => ({ json: { email, name: `Row ${i}` } }));
-const upsert = {
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	name: '={{ $json.name }}',
-};
+const upsert = UPSERT;
 
 describe('Contact → Create or Update', () => {
 	test('creates a contact when none has the e-mail, and says so beside the record', async () => {

@@ -6,48 +6,22 @@
  * says "Fix this item and run the workflow again": nothing about the contact this run created, so
  * the user re-runs believing nothing was written.
  */
-import nock from 'nock';
-
 import { runWithRetries } from '../harness/engine';
-import { API, node } from '../harness/actionNode';
+import { contactsApi, node, UPSERT } from '../harness/actionNode';
 
-type Contact = { id: string; name: string; email: string };
 const unavailable = [503, { error: { code: 'unavailable', message: 'Try later' } }] as const;
 
 test('the last try fails on item 0: the error still names the contact the first try created', async () => {
-	const contacts: Contact[] = [];
-	const scope = nock(API).persist();
-	scope
-		.get('/v1/contacts')
-		.query(true)
-		.reply(200, () => ({
-			data: contacts,
-			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
-		}));
-	scope.post('/v1/contacts').reply((_uri, body) => {
-		const b = body as Contact;
-		if (b.name === 'Bob') return [...unavailable];
-		const created = { ...b, id: `ctc_${contacts.length + 1}` };
-		contacts.push(created);
-		return [201, { data: created }];
-	});
-	scope.patch(/\/v1\/contacts\/.*/).reply(() => [...unavailable]);
-	const tries = await runWithRetries(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{
-			items: [
-				{ json: { email: 'ann@example.com', name: 'Ann' } },
-				{ json: { email: 'bob@example.com', name: 'Bob' } },
-			],
-			maxTries: 2,
-		},
+	const { contacts } = contactsApi((method, body) =>
+		method === 'PATCH' || body.name === 'Bob' ? [...unavailable] : undefined,
 	);
+	const tries = await runWithRetries(node, UPSERT, {
+		items: [
+			{ json: { email: 'ann@example.com', name: 'Ann' } },
+			{ json: { email: 'bob@example.com', name: 'Bob' } },
+		],
+		maxTries: 2,
+	});
 	expect(contacts.map((c) => c.id)).toEqual(['ctc_1']);
 	const last = tries[tries.length - 1].error as Error & { description?: string };
 	expect(last).toBeDefined();

@@ -9,7 +9,7 @@
 import nock from 'nock';
 
 import { runDeclarativeNode } from '../harness/engine';
-import { API, node } from '../harness/actionNode';
+import { API, node, UPSERT } from '../harness/actionNode';
 
 type Described = Error & { description?: string };
 
@@ -28,21 +28,12 @@ test('Create or Update, item 1 refused: the error does not say a new run makes a
 				? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }]
 				: [201, { data: { id: 'ctc_1', ...b } }];
 		});
-	const error = (await runDeclarativeNode(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{
-			items: [
-				{ json: { email: 'a@example.com', name: 'A' } },
-				{ json: { email: 'b@example.com', name: 'B' } },
-			],
-		},
-	).catch((e: unknown) => e)) as Described;
+	const error = (await runDeclarativeNode(node, UPSERT, {
+		items: [
+			{ json: { email: 'a@example.com', name: 'A' } },
+			{ json: { email: 'b@example.com', name: 'B' } },
+		],
+	}).catch((e: unknown) => e)) as Described;
 	expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
 	expect(error.description).not.toContain('a create makes a second record');
 });

@@ -10,7 +10,7 @@
  */
 
 import { runDeclarativeNode } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
 test('a record field named action does not replace what Create or Update did', async () => {
 	api()
@@ -26,16 +26,9 @@ test('a record field named action does not replace what Create or Update did', a
 			data: { id: 'ctc_1', name: 'Row 0', email: 'a@example.com', action: 'archived' },
 		});
 
-	const { items } = await runDeclarativeNode(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{ items: [{ json: { email: 'a@example.com', name: 'Row 0' } }] },
-	);
+	const { items } = await runDeclarativeNode(node, UPSERT, {
+		items: [{ json: { email: 'a@example.com', name: 'Row 0' } }],
+	});
 	expect(items[0].json.action).toBe('updated');
 	expect(items[0].json.id).toBe('ctc_1');
 });

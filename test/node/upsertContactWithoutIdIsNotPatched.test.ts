@@ -10,7 +10,7 @@
  */
 
 import { runDeclarativeNode } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
 test('a listed contact without an id is never written to as /contacts/undefined', async () => {
 	api()
@@ -27,16 +27,9 @@ test('a listed contact without an id is never written to as /contacts/undefined'
 		.post(/.*/)
 		.reply(201, (uri) => (sent.push(`POST ${uri}`), { data: { id: 'x' } }));
 
-	const error = await runDeclarativeNode(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{ items: [{ json: { email: 'noid@example.com', name: 'Row 0' } }] },
-	).then(
+	const error = await runDeclarativeNode(node, UPSERT, {
+		items: [{ json: { email: 'noid@example.com', name: 'Row 0' } }],
+	}).then(
 		() => undefined,
 		(e: Error) => e,
 	);

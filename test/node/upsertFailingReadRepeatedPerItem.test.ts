@@ -15,14 +15,9 @@ import nock from 'nock';
 
 import { fastClock } from '../harness/clock';
 import { runDeclarativeNode } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
-const upsert = {
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	name: '={{ $json.name }}',
-};
+const upsert = UPSERT;
 const rows = (count: number) =>
 	Array.from({ length: count }, (_, i) => ({
 		json: { email: `r${i}@example.com`, name: `Row ${i}` },

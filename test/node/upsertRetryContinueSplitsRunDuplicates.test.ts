@@ -17,11 +17,9 @@
  * memory"), ordered: row 1 reads afresh and creates the contact, row 2 updates it.
  */
 import nock from 'nock';
-import { ExecuteContext } from 'n8n-core';
-import type { IExecuteData, INodeExecutionData, ITaskDataConnections } from 'n8n-workflow';
-import { createRunExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-import { createTestNode, runRoutingNode } from '../harness/engine';
+import { runWithRetries } from '../harness/engine';
 import { node } from '../harness/actionNode';
 
 test('Retry On Fail + Continue: a try whose first arriving item is new is still a new run; with no memory of the previous try', async () => {
@@ -82,32 +80,17 @@ test('Retry On Fail + Continue: a try whose first arriving item is new is still 
 		email: '={{ $json.raw.parseJson().email }}',
 		name: '={{ $json.name }}',
 	};
-	const { node: n, workflow, additionalData } = createTestNode(node, parameters);
-	n.onError = 'continueRegularOutput';
-	const inputData: ITaskDataConnections = { main: [items] };
-	const runExecutionData = createRunExecutionData();
-	const executeData: IExecuteData = { node: n, data: inputData, source: null };
-	const outputs: INodeExecutionData[][] = [];
-	// n8n's WorkflowExecute: run again while the first output item is an error item (max 2 tries here)
-	for (tryNo = 1; tryNo <= 2; tryNo++) {
-		const context = new ExecuteContext(
-			workflow,
-			n,
-			additionalData,
-			'trigger',
-			runExecutionData,
-			0,
-			items,
-			inputData,
-			executeData,
-			[],
-		);
-		const output = (await runRoutingNode(context, node))?.[0] ?? [];
-		outputs.push(output);
-		if (!output[0]?.json?.error) break;
-		// between the tries the contact try 1 created is deleted in the dashboard
-		contacts.splice(0);
-	}
+	const tries = await runWithRetries(node, parameters, {
+		items,
+		maxTries: 2,
+		onError: 'continueRegularOutput',
+		betweenTries: () => {
+			tryNo++;
+			// between the tries the contact try 1 created is deleted in the dashboard
+			contacts.splice(0);
+		},
+	});
+	const outputs = tries.map((t) => t.items ?? []);
 	expect(outputs).toHaveLength(2);
 	// try 2 reads the contacts afresh: none has dup@example.com, so row 1 creates it and row 2 updates it
 	expect(outputs[1].slice(1).map((i) => i.json.action ?? i.json.error)).toEqual([

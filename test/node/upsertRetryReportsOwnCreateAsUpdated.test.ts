@@ -5,58 +5,23 @@
  * that the API already accepted"), and item 0's output now says `action: "updated"` for the contact
  * this run created, so a workflow that branches on "created" (a welcome e-mail) misses it.
  */
-import nock from 'nock';
-
 import { runWithRetries } from '../harness/engine';
-import { API, node } from '../harness/actionNode';
-
-type Contact = { id: string; name: string; email: string };
+import { contactsApi, node, UPSERT } from '../harness/actionNode';
 
 test('Stop Workflow, item 1 answered 503 once: the retry sends nothing more for item 0, which stays "created"', async () => {
-	const contacts: Contact[] = [];
-	const writes: string[] = [];
 	let refused = false;
-	const scope = nock(API).persist();
-	scope
-		.get('/v1/contacts')
-		.query(true)
-		.reply(200, () => ({
-			data: contacts,
-			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
-		}));
-	scope.post('/v1/contacts').reply((_uri, body) => {
-		const b = body as Contact;
-		writes.push(`POST ${b.name}`);
-		if (b.name === 'Bob' && !refused) {
-			refused = true;
-			return [503, { error: { code: 'unavailable', message: 'Try later' } }];
-		}
-		const created = { ...b, id: `ctc_${contacts.length + 1}` };
-		contacts.push(created);
-		return [201, { data: created }];
+	const { writes } = contactsApi((method, body) => {
+		if (method !== 'POST' || body.name !== 'Bob' || refused) return undefined;
+		refused = true;
+		return [503, { error: { code: 'unavailable', message: 'Try later' } }];
 	});
-	scope.patch(/\/v1\/contacts\/.*/).reply((uri, body) => {
-		writes.push(`PATCH ${(body as Contact).name}`);
-		const contact = contacts.find((c) => c.id === uri.split('/').pop())!;
-		Object.assign(contact, body);
-		return [200, { data: contact }];
+	const tries = await runWithRetries(node, UPSERT, {
+		items: [
+			{ json: { email: 'ann@example.com', name: 'Ann' } },
+			{ json: { email: 'bob@example.com', name: 'Bob' } },
+		],
+		maxTries: 3,
 	});
-	const tries = await runWithRetries(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{
-			items: [
-				{ json: { email: 'ann@example.com', name: 'Ann' } },
-				{ json: { email: 'bob@example.com', name: 'Bob' } },
-			],
-			maxTries: 3,
-		},
-	);
 	expect(tries.map((t) => (t.error ? 'failed' : 'succeeded'))).toEqual(['failed', 'succeeded']);
 	expect(writes).toEqual(['POST Ann', 'POST Bob', 'POST Bob']);
 	expect(tries[1].items?.map((i) => [i.json.action, i.json.id])).toEqual([

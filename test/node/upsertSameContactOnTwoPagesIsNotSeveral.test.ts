@@ -9,7 +9,7 @@
  */
 
 import { runDeclarativeNode } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
 test('a contact the list shows on two pages (records shifted while reading) is one match, not several', async () => {
 	const contacts = Array.from({ length: 150 }, (_, i) => ({
@@ -51,16 +51,9 @@ test('a contact the list shows on two pages (records shifted while reading) is o
 		.patch('/v1/contacts/ctc_99', { name: 'Row 0' })
 		.reply(200, { data: { id: 'ctc_99', name: 'Row 0', email: 'c99@example.com' } });
 
-	const { items } = await runDeclarativeNode(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{ items: [{ json: { email: 'c99@example.com', name: 'Row 0' } }] },
-	);
+	const { items } = await runDeclarativeNode(node, UPSERT, {
+		items: [{ json: { email: 'c99@example.com', name: 'Row 0' } }],
+	});
 	expect(items.map((item) => [item.json.action, item.json.id])).toEqual([['updated', 'ctc_99']]);
 	expect(write.isDone()).toBe(true);
 	expect(reread.isDone()).toBe(true);

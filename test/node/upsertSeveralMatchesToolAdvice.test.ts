@@ -12,7 +12,7 @@
  */
 
 import { runDeclarativeNode } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
 test('tool mode: several contacts with the e-mail is not answered with "change the Email argument"', async () => {
 	api()
@@ -25,16 +25,10 @@ test('tool mode: several contacts with the e-mail is not answered with "change t
 			],
 			meta: { page: 1, pageSize: 100, total: 2, hasMore: false },
 		});
-	const error = (await runDeclarativeNode(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{ items: [{ json: { email: 'dup@example.com', name: 'Row 0' } }], asTool: true },
-	).catch((e: unknown) => e)) as Error & { description?: string };
+	const error = (await runDeclarativeNode(node, UPSERT, {
+		items: [{ json: { email: 'dup@example.com', name: 'Row 0' } }],
+		asTool: true,
+	}).catch((e: unknown) => e)) as Error & { description?: string };
 	const text = `${error.message} ${error.description ?? ''}`;
 	expect(text).toContain('ctc_1');
 	expect(text).not.toContain('[item');

@@ -10,14 +10,9 @@
  */
 
 import { runDeclarativeNode } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { api, node, UPSERT } from '../harness/actionNode';
 
-const upsert = {
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	name: '={{ $json.name }}',
-};
+const upsert = UPSERT;
 const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 const asTool = async () =>
 	(await runDeclarativeNode(node, upsert, {

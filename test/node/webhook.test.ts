@@ -1,22 +1,10 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import {
-	byId,
-	jsonOf,
-	runDeclarativeNode,
-	runListSearch,
-	runLoadOptions,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-} from '../harness/engine';
-import { node } from '../harness/actionNode';
+import { byId, jsonOf, runListSearch, runLoadOptions } from '../harness/engine';
+import { baseApi as api, node, runOn } from '../harness/actionNode';
 
-const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (
-	params: INodeParameters,
-	options: Parameters<typeof runDeclarativeNode>[2] = {},
-) => await runDeclarativeNode(node, { resource: 'webhook', ...params }, options);
+const run = runOn('webhook');
 
 const webhook = (id: string) => ({
 	id,

@@ -3,25 +3,10 @@
  * how many records each address ends with, and which writes were sent.
  */
 import nock from 'nock';
-import { ExecuteContext } from 'n8n-core';
-import type {
-	IExecuteData,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	ITaskDataConnections,
-} from 'n8n-workflow';
-import { createRunExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-import {
-	byId,
-	createTestNode,
-	runDeclarativeNode,
-	runWithRetries,
-	TEST_BASE_URL,
-	runRoutingNode,
-} from '../harness/engine';
-import { API, contactsApi, node } from '../harness/actionNode';
+import { byId, runDeclarativeNode, runWithRetries, TEST_BASE_URL } from '../harness/engine';
+import { API, contactsApi, node, UPSERT } from '../harness/actionNode';
 
 const createContact = {
 	resource: 'contact',
@@ -29,51 +14,10 @@ const createContact = {
 	name: '={{ $json.name }}',
 	additionalFields: { email: '={{ $json.email }}' },
 };
-const upsert = {
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	name: '={{ $json.name }}',
-};
+const upsert = UPSERT;
 const rows = (...names: string[]): INodeExecutionData[] =>
 	names.map((name, i) => ({ json: { name, email: `c${i}@example.com` } }));
 const serverError = { error: { code: 'unavailable', message: 'Try later' } };
-
-/**
- * n8n's WorkflowExecute with Retry On Fail under "Continue": the node runs again, over the same
- * execute data, while its first output item is an error item (at most `maxTries` times).
- */
-async function retryWhileFirstIsError(
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	onError: INode['onError'],
-	maxTries = 3,
-) {
-	const { node: n, workflow, additionalData } = createTestNode(node, parameters);
-	n.onError = onError;
-	const inputData: ITaskDataConnections = { main: [items] };
-	const runExecutionData = createRunExecutionData();
-	const executeData: IExecuteData = { node: n, data: inputData, source: null };
-	const outputs: INodeExecutionData[][] = [];
-	for (let tryIndex = 0; tryIndex < maxTries; tryIndex++) {
-		const context = new ExecuteContext(
-			workflow,
-			n,
-			additionalData,
-			'trigger',
-			runExecutionData,
-			0,
-			items,
-			inputData,
-			executeData,
-			[],
-		);
-		const output = (await runRoutingNode(context, node))?.[0] ?? [];
-		outputs.push(output);
-		if (!output[0]?.json?.error) break;
-	}
-	return outputs;
-}
 
 describe('Retry On Fail sends no write that was already answered', () => {
 	test('Stop Workflow: the 2nd create answered 503 once; the next try does not create the 1st again', async () => {
@@ -101,11 +45,12 @@ describe('Retry On Fail sends no write that was already answered', () => {
 			const api = contactsApi((_method, _body, sent) =>
 				sent === 1 ? [503, serverError] : undefined,
 			);
-			const outputs = await retryWhileFirstIsError(
-				createContact,
-				rows('Ann', 'Bob', 'Cas'),
+			const tries = await runWithRetries(node, createContact, {
+				items: rows('Ann', 'Bob', 'Cas'),
+				maxTries: 3,
 				onError,
-			);
+			});
+			const outputs = tries.map((t) => t.items ?? []);
 			expect(outputs).toHaveLength(2);
 			expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Cas', 'POST Ann']);
 			expect(api.contacts.map((c) => c.name).sort()).toEqual(['Ann', 'Bob', 'Cas']);
