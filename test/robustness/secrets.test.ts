@@ -21,7 +21,6 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { LoggerProxy } from 'n8n-workflow';
 
 import { fastClock, realClock, realSleep } from '../harness/clock';
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { openSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
 import {
@@ -40,8 +39,8 @@ import {
 } from '../harness/engine';
 import { captureLogs, type LogLine } from '../trigger/helpers';
 import { node } from '../harness/actionNode';
+import { trigger, WEBHOOK_URL as PROD_URL } from '../trigger/liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
 const UNKNOWN_KEY = 'svc_' + 'UnknownKeyOfTheSecretsSuite00000'.slice(0, 32);
 const MALFORMED_KEY = 'svc_Malformed Key With Spaces And !?';
 const EVENTS = ['invoice.paid', 'quote.created', 'contact.created'];
@@ -525,7 +524,6 @@ describe('operations', () => {
 
 describe('trigger', () => {
 	let testNode: TestNode;
-	const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
 	/** The stored record, with its sealed secret opened with the admin key it was sealed under. */
 	function stored(slot: 'production' | 'test', from = testNode): IDataObject | undefined {

@@ -2,13 +2,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod } from '../harness/engine';
 import { API } from '../harness/actionNode';
-
-const trigger = new BusinessOpsTrigger();
-const EVENTS = ['invoice.paid'];
+import { trigger, EVENTS } from './liveSubscription';
 
 afterEach(() => {
 	realClock();

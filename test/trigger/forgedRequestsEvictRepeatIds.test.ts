@@ -29,7 +29,6 @@ jest.mock('../../nodes/shared/boundedMap', () => {
 	return { BoundedMap: ScaledDown };
 });
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import {
 	createTriggerNode,
@@ -39,11 +38,10 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { atFixedTime, githubSignature, standardHeaders } from './helpers';
+import { trigger, EVENTS } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
 const SECRET = 'a-github-style-signing-key-of-32-bytes';
 const NOW = 1_700_000_000;
-const EVENTS = ['invoice.paid'];
 atFixedTime(NOW);
 
 let workflows = 0;
