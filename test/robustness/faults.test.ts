@@ -29,6 +29,8 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
 	forgetRateBudgets();
+	// real time (setup.ts starts each test on the fast clock): Request Options → Timeout must elapse
+	realClock();
 	waits = [];
 });
 afterEach(() => {

@@ -7,6 +7,8 @@ import { createTriggerNode, runWebhookMethod } from '../harness/engine';
 import { API } from '../harness/actionNode';
 import { trigger, EVENTS } from './liveSubscription';
 
+// the real clock: the fast one counts each request's armed 10 s deadline as time passed
+beforeEach(() => realClock());
 afterEach(() => {
 	realClock();
 	forgetRateBudgets();

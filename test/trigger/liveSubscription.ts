@@ -24,11 +24,12 @@ const NEW_SIGNING = 'whsec_bmV3LXNpZ25pbmctc2VjcmV0LW9mLXRoZS10cmlnZ2Vy';
 const LISTED_WHK_1: IDataObject = { id: 'whk_1', url: WEBHOOK_URL, events: EVENTS, active: true };
 
 /**
- * Captured log lines for every test of the file, on the clock the test turns on (the real one
- * unless it does); after each: the real clock, no rate budgets, no logs captured, no API answers.
+ * Captured log lines for every test of the file, on the real clock unless the test turns on
+ * another (setup.ts starts each test on the fast one); after each: the real clock, no rate
+ * budgets, no logs captured, no API answers.
  */
 export function useLogs(): () => ReturnType<typeof captureLogs> {
-	return useClockAndLogs(() => undefined);
+	return useClockAndLogs(realClock);
 }
 
 /** A fast clock and captured log lines for every test of the file; all reset after each. */
