@@ -149,7 +149,7 @@ async function retryCase(ctx, { onError, failedItem }) {
  * Retry On Fail (3 tries), `onError`: 3 creates, the 2nd POST stored by the API and its answer lost
  * (`lose`: a fail-next after-write rule). One contact per address; the execution succeeds.
  */
-async function lostCreateCase(ctx, lose, onError) {
+async function lostCreateCase(ctx, lose, onError, parameters = CREATE) {
 	ctx.requireOperation('contact', 'create');
 	const prefix = `e2e-lost-${lose.mode}-${Date.now()}`;
 	const items = rows(prefix, 3);
@@ -163,7 +163,7 @@ async function lostCreateCase(ctx, lose, onError) {
 			method: 'POST',
 			path: '/contacts',
 		});
-		const r = await runOnItems(ctx, items, CREATE, {
+		const r = await runOnItems(ctx, items, parameters, {
 			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
 		});
 		await quiet(control);
@@ -192,6 +192,16 @@ async function lostCreateCase(ctx, lose, onError) {
 			stored.id,
 			`item ${lost}'s output is not the contact the API stored`,
 		);
+		const batchInterval = parameters.requestOptions?.batching?.batch?.batchInterval;
+		if (batchInterval) {
+			// n8n sleeps between items under Batching, so its POSTs cannot come closer than that
+			const times = logged(ctx, 'POST', /\/contacts$/).map((e) => Date.parse(e.time));
+			const gaps = times.slice(1).map((t, i) => t - times[i]);
+			assert.ok(
+				gaps.every((gap) => gap >= batchInterval - 50),
+				`Batching not applied: POSTs ${gaps.join(', ')} ms apart`,
+			);
+		}
 		return `3 contacts; POSTs answered ${posts.map(String).join(', ')}; ${reads} list read(s) of /contacts`;
 	});
 }
@@ -443,6 +453,15 @@ module.exports = {
 					{ mode: 'gateway-after-write', status: 504, gatewayBody: 'html' },
 					'continueRegularOutput',
 				),
+		},
+		{
+			name: 'Batching (1 item per batch, 300 ms apart), Retry On Fail, Stop Workflow, 3 creates, the 2nd POST stored and its connection closed: 3 POSTs, one contact per address; the execution succeeds',
+			timeoutMs: 180_000,
+			run: (ctx) =>
+				lostCreateCase(ctx, { mode: 'drop-after-write' }, undefined, {
+					...CREATE,
+					requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 300 } } },
+				}),
 		},
 		{
 			name: 'Retry On Fail, Stop Workflow, Quote → Create stored and its connection closed without an answer: 1 POST, 1 quote; the execution fails saying the quote may have been created',
