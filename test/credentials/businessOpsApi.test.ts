@@ -1,9 +1,8 @@
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode, testCredential, TEST_API_KEY } from '../harness/engine';
+import { runDeclarativeNode, testCredential, TEST_API_KEY } from '../harness/engine';
+import { node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
 const me = { apiKeyId: 'key_1', organizationId: 'org_1', scopes: ['*'], prefix: 'svc_Ab3d…' };
 
 function expectBearer(host: string) {

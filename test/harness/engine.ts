@@ -43,6 +43,7 @@ import { ICredentialsHelper, Workflow, createRunExecutionData, isExpression } fr
 
 import { BusinessOpsApi } from '../../credentials/BusinessOpsApi.credentials';
 import { harnessClock } from './clock';
+import { settleRequests, track } from './inFlight';
 
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 export const TEST_BASE_URL = 'https://api.business-ops.test/v1';
@@ -235,6 +236,26 @@ export interface RunResult {
 	context: ExecuteContext;
 }
 
+/** RoutingNode's run of one try, returning (or throwing) only once every request it started settled. */
+export async function runRoutingNode(
+	context: ExecuteContext,
+	nodeType: INodeType,
+	credentialsDecrypted?: ICredentialsDecrypted,
+) {
+	const routingNode = new RoutingNode(context, nodeType, credentialsDecrypted);
+	// makeRequest is what RoutingNode's build loop starts for each item (private in n8n-core's types)
+	const requests = routingNode as unknown as { makeRequest(...args: unknown[]): Promise<unknown> };
+	const makeRequest = requests.makeRequest.bind(routingNode);
+	// this run's own: another run of the same test may wait on an answer this test holds back
+	const mine = new Set<Promise<unknown>>();
+	requests.makeRequest = async (...args) => await track(makeRequest(...args), mine);
+	try {
+		return await routingNode.runNode();
+	} finally {
+		await settleRequests(mine);
+	}
+}
+
 /** Runs a declarative node over the given input items, as n8n's WorkflowExecute does. */
 export async function runDeclarativeNode(
 	nodeType: INodeType,
@@ -280,8 +301,7 @@ export async function runDeclarativeNode(
 		[],
 		options.abortSignal,
 	);
-	const routingNode = new RoutingNode(context, nodeType, options.credentialsDecrypted);
-	const output = await routingNode.runNode();
+	const output = await runRoutingNode(context, nodeType, options.credentialsDecrypted);
 	return { items: output?.[0] ?? [], context };
 }
 
@@ -300,6 +320,8 @@ export async function runWithRetries(
 		waitBetweenTries?: number;
 		/** On Error; under Continue, n8n runs the node again while its first output item is an error. */
 		onError?: INode['onError'];
+		/** What happens in the world before each try after the first (another client's change). */
+		betweenTries?: () => void;
 	},
 ): Promise<Array<{ items?: INodeExecutionData[]; error?: Error }>> {
 	const { node, workflow, additionalData } = createTestNode(nodeType, parameters, options);
@@ -312,6 +334,7 @@ export async function runWithRetries(
 	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
 		if (tryIndex > 0 && options.waitBetweenTries)
 			await harnessClock.sleep(options.waitBetweenTries);
+		if (tryIndex > 0) options.betweenTries?.();
 		const context = new ExecuteContext(
 			workflow,
 			node,
@@ -325,7 +348,7 @@ export async function runWithRetries(
 			[],
 		);
 		try {
-			const output = await new RoutingNode(context, nodeType).runNode();
+			const output = await runRoutingNode(context, nodeType);
 			tries.push({ items: output?.[0] ?? [] });
 			if (!continues || !output?.[0]?.[0]?.json?.error) break;
 		} catch (error) {

@@ -2,12 +2,11 @@
  * The node against the sandbox API over real HTTP (no nock): paging, the credential's rate
  * budget under a burst of items, and errors as the sandbox answers them.
  */
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
 import { forgetRateBudgets, realClock, scaledClock } from '../harness/clock';
+import { node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
 let sandbox: Sandbox;
 
 beforeAll(async () => {

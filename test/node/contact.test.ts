@@ -1,26 +1,8 @@
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import {
-	byId,
-	loadNodeType,
-	runDeclarativeNode,
-	runListSearch,
-	TEST_API_KEY,
-} from '../harness/engine';
+import { byId, runDeclarativeNode, runListSearch } from '../harness/engine';
+import { api, node } from '../harness/actionNode';
 
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 const contact = {
 	id: 'ctc_1',

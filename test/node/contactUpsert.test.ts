@@ -1,20 +1,7 @@
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const api = () =>
-	nock('https://api.business-ops.test', {
-		reqheaders: { authorization: `Bearer ${TEST_API_KEY}` },
-	});
+import { runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
+import { api, node, UPSERT } from '../harness/actionNode';
 
 type Contact = { id: string; name: string; email?: string };
 
@@ -36,14 +23,7 @@ function listing(contacts: Contact[]) {
 
 const rows = (...emails: string[]) =>
 	emails.map((email, i) => ({ json: { email, name: `Row ${i}` } }));
-const upsert = {
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	name: '={{ $json.name }}',
-};
-
-afterEach(() => nock.cleanAll());
+const upsert = UPSERT;
 
 describe('Contact → Create or Update', () => {
 	test('creates a contact when none has the e-mail, and says so beside the record', async () => {

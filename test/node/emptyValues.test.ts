@@ -7,7 +7,6 @@
  */
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import {
 	baseParameters,
 	casesOf,
@@ -18,12 +17,6 @@ import {
 	type Sent,
 } from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 

@@ -5,24 +5,9 @@
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import {
-	loadNodeType,
-	runDeclarativeNode,
-	runWithRetries,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-} from '../harness/engine';
+import { runDeclarativeNode, runWithRetries, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 const inputs = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, index) => ({ json: { row: index, name: `Contact ${index}` } }));

@@ -2,18 +2,9 @@
 // a Base URL without its version segment, through n8n-core's engine.
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { byId, runDeclarativeNode } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const getContact = { resource: 'contact', operation: 'get', contactId: byId('ctc_1') };
 const createContact = { resource: 'contact', operation: 'create', name: 'Bakkerij' };
 const getManyContacts = { resource: 'contact', operation: 'getAll', returnAll: true };

@@ -8,14 +8,7 @@ import type { IDataObject, INodeProperties, INodeType } from 'n8n-workflow';
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { booleanField, numberField, textField } from '../../nodes/BusinessOps/shared/fields';
 import { executeRoutedRequest } from '../../nodes/BusinessOps/shared/requestHook';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
 
 interface Routed {
 	where: string;

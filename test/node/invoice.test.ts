@@ -1,18 +1,8 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, jsonOf, loadNodeType, runDeclarativeNode } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
+import { byId, jsonOf } from '../harness/engine';
+import { API, node, run } from '../harness/actionNode';
 
 const item = { name: 'Speculaas (kilo)', quantity: 25, unitPrice: 14.5, vatPercentage: 9 };
 const invoice = {
@@ -46,10 +36,6 @@ const onInvoice = (operation: string, extra: INodeParameters = {}): INodeParamet
 	invoiceId: byId('inv_1'),
 	...extra,
 });
-const run = async (
-	params: INodeParameters,
-	options: Parameters<typeof runDeclarativeNode>[2] = {},
-) => await runDeclarativeNode(node, params, options);
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
 

@@ -3,19 +3,12 @@
  * alone, never with Stop Workflow's account of the run (what it wrote, what a new run does).
  */
 import nock from 'nock';
-import { RoutingNode, SupplyDataContext } from 'n8n-core';
+import { SupplyDataContext } from 'n8n-core';
 import type { IExecuteData, INode, ITaskDataConnections } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, createTestNode, loadNodeType } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
+import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
 
 const nodeType = loadNodeType(new BusinessOps());
 
@@ -62,7 +55,7 @@ test('a tool call whose write the API refuses gets no Stop Workflow wording, aft
 			undefined,
 			agent,
 		);
-		return await new RoutingNode(context as never, nodeType).runNode();
+		return await runRoutingNode(context as never, nodeType);
 	};
 	await call();
 	const error = (await call().catch((e: unknown) => e)) as Error & { description?: string };

@@ -1,19 +1,9 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { checkLineItems, formRows } from '../../nodes/BusinessOps/shared/lineItems';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, loadNodeType, runDeclarativeNode } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
+import { byId, runDeclarativeNode } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
 const design = { name: 'Website design', quantity: 2, unitPrice: 95, vatPercentage: 21 };
 const hosting = { name: 'Hosting', quantity: 12, unitPrice: 9.5, vatPercentage: 21 };

@@ -5,20 +5,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
+import { API, node, UPSERT } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
-
-beforeEach(() => {
-	nock.cleanAll();
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
 
 const contact = (i: number): IDataObject => ({
 	id: `ctc_${i}`,
@@ -112,16 +102,9 @@ test('Create or Update: a contact of page 1 deleted during the read updates the 
 	const patch = nock(API)
 		.patch('/v1/contacts/ctc_100', { name: 'Row 0' })
 		.reply(200, { data: { ...contact(100), name: 'Row 0' } });
-	const { items } = await runDeclarativeNode(
-		node,
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-		},
-		{ items: [{ json: { email: 'c100@example.com', name: 'Row 0' } }] },
-	);
+	const { items } = await runDeclarativeNode(node, UPSERT, {
+		items: [{ json: { email: 'c100@example.com', name: 'Row 0' } }],
+	});
 	expect(items.map((item) => [item.json.action, item.json.id])).toEqual([['updated', 'ctc_100']]);
 	expect(patch.isDone()).toBe(true);
 	expect(posted).toBe(0);

@@ -7,16 +7,9 @@ import { join } from 'node:path';
 import nock from 'nock';
 import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { byId, runDeclarativeNode } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
 const RESOURCES = join(__dirname, '../../nodes/BusinessOps/resources');
 
 interface Header {
@@ -123,7 +116,7 @@ test.each(withBody.map((h) => [h.where, h]))(
 	'%s: a run with every field set sends exactly the listed keys',
 	async (_, h) => {
 		let sent: IDataObject | undefined;
-		const scope = nock('https://api.business-ops.test')
+		const scope = nock(API)
 			.intercept(/.*/, h.method)
 			.reply(200, (_uri, body) => {
 				sent = body as IDataObject;

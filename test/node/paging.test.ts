@@ -1,18 +1,10 @@
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
 import { walkPages } from '../../nodes/shared/api/pages';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
+import { API, node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
 
 function page(n: number, size: number, total: number) {
 	const first = (n - 1) * 100;

@@ -1,19 +1,9 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { toUtcTimestamp } from '../../nodes/BusinessOps/shared/dates';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import { byId, jsonOf, loadNodeType, runDeclarativeNode, TEST_API_KEY } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
+import { byId, jsonOf, TEST_API_KEY } from '../harness/engine';
+import { API, run } from '../harness/actionNode';
 
 const item = { name: 'Bruidstaart drie lagen', quantity: 1, unitPrice: 485, vatPercentage: 9 };
 const quote = {
@@ -54,10 +44,6 @@ const createParams = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-const run = async (
-	params: INodeParameters,
-	options: Parameters<typeof runDeclarativeNode>[2] = {},
-) => await runDeclarativeNode(node, params, options);
 /** nock body matcher for GET and DELETE: no body at all. */
 const noBody = (body: unknown) => body === '';
 

@@ -1,6 +1,5 @@
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { WaitEnded, type Clock } from '../../nodes/shared/api/clock';
 import {
 	budgetFor,
@@ -9,7 +8,8 @@ import {
 	RateBudget,
 } from '../../nodes/shared/api/rateBudget';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
 /** A clock on which each wait moves time on at once. */
 function instantClock() {
@@ -525,8 +525,6 @@ describe("a key's window on the harness's clock", () => {
 });
 
 describe('two credentials on one key, through the node', () => {
-	const API = 'https://api.business-ops.test';
-	const node = loadNodeType(new BusinessOps());
 	const credential = (requestsPerMinute: number) => ({
 		credentials: { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute },
 	});

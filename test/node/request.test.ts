@@ -1,30 +1,9 @@
 import nock from 'nock';
-import type { INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import {
-	byId,
-	jsonOf,
-	loadNodeType,
-	runDeclarativeNode,
-	runListSearch,
-	TEST_API_KEY,
-	TEST_BASE_URL,
-} from '../harness/engine';
+import { byId, jsonOf, runListSearch } from '../harness/engine';
+import { baseApi as api, node, runOn } from '../harness/actionNode';
 
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-
-const node = loadNodeType(new BusinessOps());
-const api = () => nock(TEST_BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
-const run = async (
-	params: INodeParameters,
-	options: Parameters<typeof runDeclarativeNode>[2] = {},
-) => await runDeclarativeNode(node, { resource: 'request', ...params }, options);
+const run = runOn('request');
 
 const request = (id: string, status = 'new') => ({
 	id,

@@ -3,17 +3,10 @@ import type { INodeProperties, INodePropertyOptions, INodePropertyRouting } from
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { walkPages } from '../../nodes/shared/api/pages';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
+import { runDeclarativeNode } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
 const description = new BusinessOps().description;
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
 
 /** Every `routing` of the node, with where it sits: properties, options, collection entries. */
 function routings(

@@ -24,18 +24,12 @@ import type {
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { MAX_RETRY_AFTER_MS } from '../../nodes/shared/api/rateBudget';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
+import { realClock } from '../harness/clock';
 import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
+import { API } from '../harness/actionNode';
 
 const nodeType = loadNodeType(new BusinessOps());
 const properties = nodeType.description.properties;
-const API = 'https://api.business-ops.test';
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 
 /** A valid value for a field, by what its checks accept (shared with the e2e area engine). */

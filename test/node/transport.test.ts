@@ -1,19 +1,16 @@
 import nock from 'nock';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/requestHook';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import {
 	captureLogWarnings,
-	loadNodeType,
 	runDeclarativeNode,
 	TEST_API_KEY,
 	TEST_BASE_URL,
 } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const contact = { id: 'ctc_1', name: 'Bakkerij de Vries' };
 const getContact = {
 	resource: 'contact',

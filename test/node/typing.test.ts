@@ -8,7 +8,6 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { asBoolean } from '../../nodes/shared/typing';
 import {
 	casesOf,
@@ -20,12 +19,6 @@ import {
 	type FieldCase,
 } from '../harness/description';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
-
-/** Outcomes, not timing: every wait (retries, Retry-After, the rate budget) is recorded and skipped. */
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
 
 const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100000 };
 
@@ -171,21 +164,18 @@ test('the boolean rule reads true and false in any case, spaces around ignored, 
  * the completeness check until it is listed (and tested).
  */
 const READ_BY_OPERATION: Record<string, string> = {
-	'Return All':
-		'getManyFields preSend + Limit maxResults (test/zz-break/getManyReturnAllExpression.test.ts)',
+	'Return All': 'getManyFields preSend + Limit maxResults (test/node/typedInput.test.ts)',
 	Simplify: 'simplifyField checkSimplify/simplify (test/node/emptyValues.test.ts)',
-	'Default Mode': 'buildAutonomyBody (test/zz-break/updateAutonomyTyping.test.ts)',
+	'Default Mode': 'buildAutonomyBody (test/node/typedInput.test.ts)',
 	'Approvals Count': 'buildAutonomyBody (test/node/agent.test.ts)',
-	'Clear Action Overrides': 'buildAutonomyBody (test/zz-break/updateAutonomyTyping.test.ts)',
-	'Action Overrides > Action Name':
-		'actionOverridesOf (test/zz-break/updateAutonomyTyping.test.ts)',
+	'Clear Action Overrides': 'buildAutonomyBody (test/node/typedInput.test.ts)',
+	'Action Overrides > Action Name': 'actionOverridesOf (test/node/typedInput.test.ts)',
 	'Action Overrides > Mode': 'actionOverridesOf (test/node/agent.test.ts)',
 	'Items > Name': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > Quantity': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > Unit Price': 'checkLineItems (test/node/lineItems.test.ts)',
 	'Items > VAT %': 'checkLineItems (test/node/lineItems.test.ts)',
-	'Items (JSON)':
-		'itemsFrom (test/node/lineItems.test.ts, test/zz-break/itemsJsonWhitespaceOnly.test.ts)',
+	'Items (JSON)': 'itemsFrom (test/node/lineItems.test.ts, test/node/typedInput.test.ts)',
 };
 
 test('every typed field read by an operation step is listed with the step that types it', () => {

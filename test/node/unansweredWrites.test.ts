@@ -246,45 +246,42 @@ describe.each(['lost', 'gateway'] as const)(
 			expect(String(tries.at(-1)?.items?.[0].json.error)).toContain('may have been created');
 		});
 
-		test('Contact → Update: the record shows the change: answered from it, not sent again', async () => {
-			const api = fakeApi((_w, n) => (n === 1 ? lost : 'ok'));
-			api.records.contacts.push({ id: 'ctc_9', name: 'Old' });
-			const update = {
-				resource: 'contact',
-				operation: 'update',
-				contactId: byId('ctc_9'),
-				updateFields: { name: 'New' },
-			};
-			const tries = await retrying(update, [{ json: {} }]);
-			await api.settled();
-			expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-			expect(api.writes).toEqual(['PATCH /contacts/ctc_9 New']);
-			expect(tries[1].items?.[0].json).toMatchObject({ id: 'ctc_9', name: 'New' });
-		});
-
-		test('Quote → Send (a status move): the quote shows it sent: answered from it, not sent again', async () => {
-			const api = fakeApi((_w, n) => (n === 1 ? lost : 'ok'));
-			api.records.quotes.push({ id: 'quo_1', status: 'draft' });
-			const tries = await retrying(
+		test.each([
+			[
+				'Contact → Update: the record shows the change',
+				{ contacts: [{ id: 'ctc_9', name: 'Old' }] },
+				{
+					resource: 'contact',
+					operation: 'update',
+					contactId: byId('ctc_9'),
+					updateFields: { name: 'New' },
+				},
+				'PATCH /contacts/ctc_9 New',
+				{ id: 'ctc_9', name: 'New' },
+			],
+			[
+				'Quote → Send (a status move): the quote shows it sent',
+				{ quotes: [{ id: 'quo_1', status: 'draft' }] },
 				{ resource: 'quote', operation: 'send', quoteId: byId('quo_1') },
-				[{ json: {} }],
-			);
-			await api.settled();
-			expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-			expect(api.writes).toEqual(['PATCH /quotes/quo_1 sent']);
-			expect(tries[1].items?.[0].json).toMatchObject({ id: 'quo_1', status: 'sent' });
-		});
-
-		test('Agent → Pause: the agent shows paused: answered from it, not sent again', async () => {
-			const api = fakeApi((_w, n) => (n === 1 ? lost : 'ok'));
-			const tries = await retrying(
+				'PATCH /quotes/quo_1 sent',
+				{ id: 'quo_1', status: 'sent' },
+			],
+			[
+				'Agent → Pause: the agent shows paused',
+				{},
 				{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
-				[{ json: {} }],
-			);
+				'POST /agents/agt_1/pause',
+				{ id: 'agt_1', status: 'paused' },
+			],
+		])('%s: answered from it, not sent again', async (_, seed, parameters, write, json) => {
+			const api = fakeApi((_w, n) => (n === 1 ? lost : 'ok'));
+			for (const [kind, rows] of Object.entries(seed))
+				api.records[kind as keyof typeof api.records].push(...rows);
+			const tries = await retrying(parameters as INodeParameters, [{ json: {} }]);
 			await api.settled();
 			expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-			expect(api.writes).toEqual(['POST /agents/agt_1/pause']);
-			expect(tries[1].items?.[0].json).toMatchObject({ id: 'agt_1', status: 'paused' });
+			expect(api.writes).toEqual([write]);
+			expect(tries[1].items?.[0].json).toMatchObject(json);
 		});
 
 		test("Contact → Delete: the API's 404 shows it deleted: answered, not sent again", async () => {

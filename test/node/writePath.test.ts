@@ -3,135 +3,21 @@
  * how many records each address ends with, and which writes were sent.
  */
 import nock from 'nock';
-import { ExecuteContext, RoutingNode } from 'n8n-core';
-import type {
-	IExecuteData,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	ITaskDataConnections,
-} from 'n8n-workflow';
-import { createRunExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
-import {
-	byId,
-	createTestNode,
-	loadNodeType,
-	runDeclarativeNode,
-	runWithRetries,
-	TEST_BASE_URL,
-} from '../harness/engine';
+import { byId, runDeclarativeNode, runWithRetries, TEST_BASE_URL } from '../harness/engine';
+import { API, contactsApi, node, UPSERT } from '../harness/actionNode';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
 const createContact = {
 	resource: 'contact',
 	operation: 'create',
 	name: '={{ $json.name }}',
 	additionalFields: { email: '={{ $json.email }}' },
 };
-const upsert = {
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	name: '={{ $json.name }}',
-};
+const upsert = UPSERT;
 const rows = (...names: string[]): INodeExecutionData[] =>
 	names.map((name, i) => ({ json: { name, email: `c${i}@example.com` } }));
 const serverError = { error: { code: 'unavailable', message: 'Try later' } };
-
-type Contact = { id: string; name: string; email?: string };
-
-/**
- * A stateful contacts API: POST creates (unless `refuse` answers first), PATCH changes, GET lists;
- * every write is logged. `delayMs` makes each answer take that long (real time).
- */
-function contactsApi(
-	refuse: (method: string, body: Contact, sent: number) => [number, object] | undefined = () =>
-		undefined,
-	delayMs = 0,
-) {
-	const contacts: Contact[] = [];
-	const writes: string[] = [];
-	const scope = nock(API).persist();
-	scope
-		.get('/v1/contacts')
-		.query(true)
-		.delay(delayMs)
-		.reply(200, () => ({
-			data: contacts,
-			meta: { page: 1, pageSize: 100, total: contacts.length, hasMore: false },
-		}));
-	scope
-		.post('/v1/contacts')
-		.delay(delayMs)
-		.reply((_uri, body) => {
-			const contact = body as Contact;
-			writes.push(`POST ${contact.name}`);
-			const refused = refuse('POST', contact, writes.length);
-			if (refused) return refused;
-			const created = { ...contact, id: `ctc_${contacts.length + 1}` };
-			contacts.push(created);
-			return [201, { data: created }];
-		});
-	scope
-		.patch(/\/v1\/contacts\/.*/)
-		.delay(delayMs)
-		.reply((uri, body) => {
-			writes.push(`PATCH ${(body as Contact).name}`);
-			const refused = refuse('PATCH', body as Contact, writes.length);
-			if (refused) return refused;
-			const contact = contacts.find((c) => c.id === uri.split('/').pop());
-			if (!contact) return [404, { error: { code: 'not_found', message: 'Contact not found' } }];
-			Object.assign(contact, body);
-			return [200, { data: contact }];
-		});
-	return { contacts, writes };
-}
-
-/**
- * n8n's WorkflowExecute with Retry On Fail under "Continue": the node runs again, over the same
- * execute data, while its first output item is an error item (at most `maxTries` times).
- */
-async function retryWhileFirstIsError(
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	onError: INode['onError'],
-	maxTries = 3,
-) {
-	const { node: n, workflow, additionalData } = createTestNode(node, parameters);
-	n.onError = onError;
-	const inputData: ITaskDataConnections = { main: [items] };
-	const runExecutionData = createRunExecutionData();
-	const executeData: IExecuteData = { node: n, data: inputData, source: null };
-	const outputs: INodeExecutionData[][] = [];
-	for (let tryIndex = 0; tryIndex < maxTries; tryIndex++) {
-		const context = new ExecuteContext(
-			workflow,
-			n,
-			additionalData,
-			'trigger',
-			runExecutionData,
-			0,
-			items,
-			inputData,
-			executeData,
-			[],
-		);
-		const output = (await new RoutingNode(context, node).runNode())?.[0] ?? [];
-		outputs.push(output);
-		if (!output[0]?.json?.error) break;
-	}
-	return outputs;
-}
 
 describe('Retry On Fail sends no write that was already answered', () => {
 	test('Stop Workflow: the 2nd create answered 503 once; the next try does not create the 1st again', async () => {
@@ -159,11 +45,12 @@ describe('Retry On Fail sends no write that was already answered', () => {
 			const api = contactsApi((_method, _body, sent) =>
 				sent === 1 ? [503, serverError] : undefined,
 			);
-			const outputs = await retryWhileFirstIsError(
-				createContact,
-				rows('Ann', 'Bob', 'Cas'),
+			const tries = await runWithRetries(node, createContact, {
+				items: rows('Ann', 'Bob', 'Cas'),
+				maxTries: 3,
 				onError,
-			);
+			});
+			const outputs = tries.map((t) => t.items ?? []);
 			expect(outputs).toHaveLength(2);
 			expect(api.writes).toEqual(['POST Ann', 'POST Bob', 'POST Cas', 'POST Ann']);
 			expect(api.contacts.map((c) => c.name).sort()).toEqual(['Ann', 'Bob', 'Cas']);

@@ -3,18 +3,10 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/src';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 import { poller } from './harness';
 
 const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
-
-beforeEach(() => {
-	nock.cleanAll();
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
 
 test('an invoice listed without a status that is then paid gives invoice.paid with the id …:from:none', async () => {
 	const invoice: IDataObject = { id: 'inv_0000000000000001', number: 'F-1' };

@@ -3,7 +3,6 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox/src';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 import { emitted, poller } from './harness';
 
@@ -42,12 +41,6 @@ function answer(
 		.persist();
 	return () => requests;
 }
-
-beforeEach(() => {
-	nock.cleanAll();
-	forgetRateBudgets();
-	fastClock();
-});
 
 test('a page whose hasMore says it is the last while its total says there are more fails the poll loudly, state unchanged', async () => {
 	answer();

@@ -22,11 +22,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode, TEST_BASE_URL } from '../harness/engine';
+import { runDeclarativeNode, TEST_BASE_URL } from '../harness/engine';
 import { forgetRateBudgets } from '../harness/clock';
+import { node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
 const ORIGIN = new URL(TEST_BASE_URL).origin;
 
 type Kind = 'id' | 'number' | 'date' | 'json' | 'email' | 'url';

@@ -21,7 +21,6 @@ import { createHmac } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import {
 	captureLogWarnings,
@@ -31,9 +30,8 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { seededRandom } from '../../sandbox/src/prng';
+import { trigger, WEBHOOK_URL as PROD_URL } from '../trigger/liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
 const SECRET = `whsec_${Buffer.from('robustness-secret-of-24b!').toString('base64')}`;
 const WRONG_SECRET = `whsec_${Buffer.from('another-secret-of-24-byt').toString('base64')}`;

@@ -11,12 +11,11 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets, realClock, realSleep } from '../harness/clock';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox/src';
-import { loadNodeType, runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode } from '../harness/engine';
+import { node } from '../harness/actionNode';
 
-const node = loadNodeType(new BusinessOps());
 /** Request Options → Timeout, and how long a slow answer takes: far enough apart for a busy machine. */
 const TIMEOUT_MS = 500;
 const SLOW_MS = 900;
@@ -30,6 +29,8 @@ afterAll(async () => await sandbox.stop());
 beforeEach(() => {
 	sandbox.control.reset();
 	forgetRateBudgets();
+	// real time (setup.ts starts each test on the fast clock): Request Options → Timeout must elapse
+	realClock();
 	waits = [];
 });
 afterEach(() => {

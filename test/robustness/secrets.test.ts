@@ -20,16 +20,13 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { LoggerProxy } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets, realClock, realSleep } from '../harness/clock';
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
+import { fastClock, realClock, realSleep } from '../harness/clock';
 import { openSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { signatureHeaders, startSandbox, type Sandbox } from '../../sandbox/src';
 import {
 	activateTrigger,
 	createTriggerNode,
 	deactivateTrigger,
-	loadNodeType,
 	runDeclarativeNode,
 	runListSearch,
 	runLoadOptions,
@@ -41,9 +38,9 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { captureLogs, type LogLine } from '../trigger/helpers';
+import { node } from '../harness/actionNode';
+import { trigger, WEBHOOK_URL as PROD_URL } from '../trigger/liveSubscription';
 
-const node = loadNodeType(new BusinessOps());
-const trigger = new BusinessOpsTrigger();
 const UNKNOWN_KEY = 'svc_' + 'UnknownKeyOfTheSecretsSuite00000'.slice(0, 32);
 const MALFORMED_KEY = 'svc_Malformed Key With Spaces And !?';
 const EVENTS = ['invoice.paid', 'quote.created', 'contact.created'];
@@ -168,9 +165,6 @@ afterAll(async () => {
 	logs.restore();
 	jest.restoreAllMocks();
 	await sandbox.stop();
-});
-beforeEach(() => {
-	forgetRateBudgets();
 });
 afterEach(() => {
 	realClock();
@@ -530,7 +524,6 @@ describe('operations', () => {
 
 describe('trigger', () => {
 	let testNode: TestNode;
-	const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 
 	/** The stored record, with its sealed secret opened with the admin key it was sealed under. */
 	function stored(slot: 'production' | 'test', from = testNode): IDataObject | undefined {

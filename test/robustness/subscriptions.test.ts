@@ -20,7 +20,6 @@ import { InstanceSettings } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import {
 	activateTrigger,
@@ -32,8 +31,8 @@ import {
 } from '../harness/engine';
 import { captureLogs } from '../trigger/helpers';
 import { seededRandom } from '../../sandbox/src/prng';
+import { trigger } from '../trigger/liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
 const NODE_KEY = 'node:Business Ops Trigger';
 const PRODUCTION = 'https://n8n.example.test/';
 const STAGING = 'https://staging.example.test/';

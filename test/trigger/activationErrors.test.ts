@@ -8,10 +8,9 @@ import nock from 'nock';
 import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { apiRequest } from '../../nodes/shared/api/transport';
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
+import { forgetRateBudgets, realClock } from '../harness/clock';
 import {
 	createTriggerNode,
 	runWebhookMethod,
@@ -19,16 +18,12 @@ import {
 	TEST_BASE_URL,
 	type EngineOptions,
 } from '../harness/engine';
+import { API } from '../harness/actionNode';
+import { trigger, WEBHOOK_URL as PROD_URL, SIGNING as SECRET, EVENTS } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
-const EVENTS = ['invoice.paid'];
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 /** Long enough for the longest fix after the API's message, short enough to read in a toast. */
 const MAX_MESSAGE_LENGTH = 420;
 
-beforeEach(() => fastClock());
 afterEach(() => {
 	realClock();
 	forgetRateBudgets();

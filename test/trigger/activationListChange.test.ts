@@ -2,14 +2,13 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { forgetRateBudgets, manualClock, realClock } from '../harness/clock';
 import { createTriggerNode, runWebhookMethod } from '../harness/engine';
+import { API } from '../harness/actionNode';
+import { trigger, EVENTS } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const EVENTS = ['invoice.paid'];
-
+// the real clock: the fast one counts each request's armed 10 s deadline as time passed
+beforeEach(() => realClock());
 afterEach(() => {
 	realClock();
 	forgetRateBudgets();

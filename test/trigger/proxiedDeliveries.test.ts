@@ -4,7 +4,6 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import {
 	createTriggerNode,
@@ -20,11 +19,9 @@ import {
 	standardHeaders,
 	stripeSignature,
 } from './helpers';
+import { trigger, SIGNING as SECRET, EVENTS } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
-const EVENTS = ['invoice.paid'];
 atFixedTime(NOW);
 
 let workflows = 0;

@@ -6,8 +6,8 @@
 import { decideTrust } from '../../nodes/BusinessOpsTrigger/trust';
 import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { githubSignature, standardHeaders } from './helpers';
+import { SIGNING as SECRET } from './liveSubscription';
 
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
 const LARGE = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) });

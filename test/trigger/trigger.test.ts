@@ -5,7 +5,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import {
 	activateTrigger,
 	createTriggerNode,
@@ -30,13 +29,11 @@ import {
 	stripeSignature,
 	type LogLine,
 } from './helpers';
+import { API } from '../harness/actionNode';
+import { trigger, WEBHOOK_URL as PROD_URL, SIGNING as SECRET } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const API = 'https://api.business-ops.test';
-const PROD_URL = 'https://n8n.example.test/webhook/webhook-uuid/webhook';
 const TEST_URL = 'https://n8n.example.test/webhook-test/webhook-uuid/webhook';
 const NAME = 'n8n: Test workflow / Business Ops Trigger (workflow-1)';
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const TEST_SECRET = 'whsec_dGVzdC1tb2RlLXNlY3JldC1vZi10aGUtdHJpZ2dlcg==';
 const NOW = 1_700_000_000;
 const EVENTS = ['invoice.paid', 'quote.approved'];

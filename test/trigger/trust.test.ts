@@ -1,8 +1,8 @@
 import { decideTrust } from '../../nodes/BusinessOpsTrigger/trust';
 import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { standardHeaders } from './helpers';
+import { SIGNING as SECRET } from './liveSubscription';
 
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NOW = 1_700_000_000;
 const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
 type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;

@@ -25,7 +25,6 @@ jest.mock('../../nodes/shared/boundedMap', () => {
 	return { BoundedMap: ScaledDown };
 });
 
-import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import {
 	createTriggerNode,
@@ -35,12 +34,10 @@ import {
 	type TestNode,
 } from '../harness/engine';
 import { atFixedTime, standardHeaders } from './helpers';
+import { trigger, SIGNING as SECRET, EVENTS } from './liveSubscription';
 
-const trigger = new BusinessOpsTrigger();
-const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
 const NEW_SECRET = 'whsec_bmV3LXNlY3JldC1vZi10aGUtcmVwdWJsaXNoZWQtb25l';
 const NOW = 1_700_000_000;
-const EVENTS = ['invoice.paid'];
 atFixedTime(NOW);
 
 const record = (id: string, secret: string): IDataObject => ({
