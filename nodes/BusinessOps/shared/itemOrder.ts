@@ -80,19 +80,14 @@ export function creates(
 
 /** Whether the record shows every field sent: objects as a subset, lists element by element. */
 function shows(record: unknown, sent: unknown): boolean {
-	if (Array.isArray(sent))
-		return (
-			Array.isArray(record) &&
-			record.length === sent.length &&
-			sent.every((v, i) => shows(record[i], v))
-		);
-	if (sent && typeof sent === 'object')
-		return (
-			!!record &&
-			typeof record === 'object' &&
-			Object.entries(sent).every(([k, v]) => shows((record as IDataObject)[k], v))
-		);
-	return record === sent;
+	if (Array.isArray(sent) && !(Array.isArray(record) && record.length === sent.length))
+		return false;
+	if (!sent || typeof sent !== 'object') return record === sent;
+	return (
+		!!record &&
+		typeof record === 'object' &&
+		Object.entries(sent).every(([k, v]) => shows((record as IDataObject)[k], v))
+	);
 }
 
 const read = async (
@@ -143,7 +138,12 @@ class Try {
 	readonly items = new Map<number, Promise<void>>();
 	readonly notSent: number[] = [];
 	inFlight = 0;
-	failed?: { item: number; error: Error & { description?: string | null }; said: string[] };
+	failed?: {
+		item: number;
+		error: Error & { description?: string | null };
+		said: string;
+		rule: Pick<WriteRule, 'again' | 'instead'>;
+	};
 }
 
 /** n8n's node run, by its execute data: its current try, its write memory (`unknown`: the write may have been made) and each item's written id. */
@@ -235,28 +235,27 @@ function mayExist(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, it
 const listed = (items: Array<number | string>) =>
 	items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** What this run wrote in any of its tries, and what running the workflow again does to it, by the operation's rule. */
-function writtenBefore(rule: Pick<WriteRule, 'again' | 'instead'>, ids: Map<number, string>) {
-	const written = [...ids].sort(([a], [b]) => a - b);
-	if (written.length === 0)
-		return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
-	const [one, it] =
-		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
-	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${rule.again}), unless you remove ${it} from the input${rule.instead ?? ''}.`;
-}
-
 /**
- * The first failure's description, once its try has no item in flight: RoutingNode throws it only after
- * every item settled ("RoutingNode … awaits all items together", ARCHITECTURE.md, What the package relies on).
+ * The first failure's description, once its try has no item in flight (RoutingNode throws it only after
+ * every item settled: ARCHITECTURE.md, What the package relies on): its own, the items not sent, what
+ * this run wrote in any of its tries and what running the workflow again does to it, by the rule.
  */
-function describeStop({ failed, notSent }: Try) {
+function describeStop({ failed, notSent }: Try, ids: Map<number, string>) {
 	if (!failed) return;
+	const { error, said, rule } = failed;
 	const count = notSent.length;
 	const stopped =
 		count === 0
 			? ''
 			: `${count === 1 ? 'Item' : 'Items'} ${listed(notSent)} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
-	failed.error.description = [failed.said[0], stopped, failed.said[1]].filter(Boolean).join(' ');
+	const written = [...ids].sort(([a], [b]) => a - b);
+	const [one, it] =
+		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
+	const again =
+		written.length === 0
+			? 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.'
+			: `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${rule.again}), unless you remove ${it} from the input${rule.instead ?? ''}.`;
+	error.description = [said, stopped, again].filter(Boolean).join(' ');
 }
 
 /**
@@ -296,13 +295,13 @@ export async function inItemOrder<T>(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	send: (thisTry: object) => Promise<T>,
-	rule?: Pick<WriteRule, 'again' | 'instead' | 'send'>,
+	rule: Pick<WriteRule, 'again' | 'instead' | 'send'> = changes(),
 ): Promise<T> {
 	const item = ctx.getItemIndex();
 	const stops = !ctx.continueOnFail();
 	const write = ['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
 	// a tool call is one item, and every call of an agent's run shares the agent's execute data
-	if (runsAsTool(ctx.getNode()) || !(rule?.send || (stops && write))) return await send({});
+	if (runsAsTool(ctx.getNode()) || !(rule.send || (stops && write))) return await send({});
 	const run = runOf(ctx);
 	// n8n builds each item once per try: an item seen again begins the next try, and so does one not above
 	// every item of a try with nothing in flight (n8n starts a try once the last settled)
@@ -330,16 +329,11 @@ export async function inItemOrder<T>(
 			);
 		}
 		return await send(t).catch((error: NonNullable<Try['failed']>['error']) => {
-			if (stops && !t.failed)
-				t.failed = {
-					item,
-					error,
-					said: [error.description ?? '', writtenBefore(rule ?? changes(), run.ids)],
-				};
+			if (stops && !t.failed) t.failed = { item, error, said: error.description ?? '', rule };
 			throw error;
 		});
 	} finally {
-		if (--t.inFlight === 0) describeStop(t);
+		if (--t.inFlight === 0) describeStop(t, run.ids);
 		finish();
 	}
 }

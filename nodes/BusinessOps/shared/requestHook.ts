@@ -63,32 +63,24 @@ function unsendable(
 	itemIndex: number,
 ): Error | undefined {
 	const tool = runsAsTool(ctx.getNode());
-	if (
-		['resource', 'operation'].some(
-			(name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__',
-		)
-	) {
-		if (tool)
-			return toolError(
-				ctx.getNode(),
-				'This tool is set up with "Custom API Call", which it cannot run',
-				`${TOOL_TELL_USER} Nothing was sent.`,
-			);
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description:
-					'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
-			},
-		);
-	}
-	if (
-		options.method !== 'PATCH' ||
-		Object.keys((options.body as IDataObject | undefined) ?? {}).length > 0
-	)
-		return undefined;
+	const names = ['resource', 'operation'];
+	if (names.some((name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__'))
+		return tool
+			? toolError(
+					ctx.getNode(),
+					'This tool is set up with "Custom API Call", which it cannot run',
+					`${TOOL_TELL_USER} Nothing was sent.`,
+				)
+			: new NodeOperationError(
+					ctx.getNode(),
+					`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
+					{
+						itemIndex,
+						description:
+							'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
+					},
+				);
+	if (options.method !== 'PATCH' || Object.keys(options.body ?? {}).length > 0) return undefined;
 	if (tool) return toolNothingToChange(ctx.getNode());
 	return invalidInput(
 		ctx,

@@ -10,28 +10,16 @@ export function runsAsTool(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
 
-function itemSuffix(itemIndex: number | undefined) {
-	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-}
-
-/** Every string in a parameter value, at any depth (collections, resource locators, form rows). */
-function stringsIn(value: unknown): string[] {
-	if (typeof value === 'string') return [value];
-	if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
-	return [];
-}
-
-/** The `$fromAI` keys in a parameter value; a call n8n could not read either names nothing. */
+/** The `$fromAI` keys in a parameter value, at any depth; a call n8n could not read names nothing. */
 function argumentsIn(value: unknown): string[] {
-	const keys = stringsIn(value).flatMap((text) => {
-		if (!text.includes('$fromAI')) return [];
-		try {
-			return extractFromAICalls(text).map((call) => call.key);
-		} catch {
-			return [];
-		}
-	});
-	return [...new Set(keys)];
+	if (value && typeof value === 'object')
+		return [...new Set(Object.values(value).flatMap(argumentsIn))];
+	if (typeof value !== 'string' || !value.includes('$fromAI')) return [];
+	try {
+		return [...new Set(extractFromAICalls(value).map((call) => call.key))];
+	} catch {
+		return [];
+	}
 }
 
 /** The value of parameter `name` (a dot path, or a name found at any depth), or undefined. */
@@ -43,25 +31,22 @@ function parameterValue(parameters: unknown, name: string): unknown {
 			value && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
 	if (value !== undefined || path.length > 1 || !parameters || typeof parameters !== 'object')
 		return value;
-	for (const child of Object.values(parameters)) {
-		const found = parameterValue(child, name);
-		if (found !== undefined) return found;
-	}
-	return undefined;
+	return Object.values(parameters)
+		.map((child) => parameterValue(child, name))
+		.find((found) => found !== undefined);
 }
 
 /** The `$fromAI` keys in the node's parameter `name` (e.g. `updateFields.email`), or in all of them. */
-function toolArgumentsOf(node: INode, name?: string): string[] {
-	return argumentsIn(name === undefined ? node.parameters : parameterValue(node.parameters, name));
-}
+const toolArgumentsOf = (node: INode, name?: string) =>
+	argumentsIn(name === undefined ? node.parameters : parameterValue(node.parameters, name));
 
 /** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
-function idArgumentsOf(node: INode): string[] {
-	const pickers = Object.values(node.parameters).filter(
-		(value) => (value as { __rl?: unknown } | null)?.__rl === true,
+const idArgumentsOf = (node: INode) =>
+	argumentsIn(
+		Object.values(node.parameters).filter(
+			(value) => (value as { __rl?: unknown } | null)?.__rl === true,
+		),
 	);
-	return argumentsIn(pickers);
-}
 
 /** `"email"`, or `"email" or "phone"`: arguments as a model reads them. */
 function argumentNames(keys: string[], joiner = 'or'): string {
@@ -242,7 +227,7 @@ export function worded(
 ): { message: string; description?: string; itemIndex?: number } {
 	if (!runsAsTool(node))
 		return {
-			message: fault.problem + itemSuffix(fault.itemIndex),
+			message: fault.problem + (fault.itemIndex === undefined ? '' : ` [item ${fault.itemIndex}]`),
 			description: fault.fix,
 			itemIndex: fault.itemIndex,
 		};

@@ -62,25 +62,13 @@ export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
 }
 
-/** A credential number that is absent (saved before the field existed) takes its default; a wrong one fails. */
-function requestsPerMinuteOf(ctx: BusinessOpsContext, target: string, value: unknown): number {
-	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_PER_MINUTE;
-	const n = Number(value);
-	if (Number.isFinite(n) && n >= 1) return Math.floor(n);
-	const problem = `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`;
-	throw faultError(ctx.getNode(), {
-		problem,
-		target,
-		why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' },
-	});
-}
-
 /** One credential read per n8n context (a list read sends all its pages from one). */
 const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit: number }>>();
 
 /**
  * The budget of the credential's API key (whatever the Base URL: the API limits the key) and its
- * Requests per Minute. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
+ * Requests per Minute: absent (saved before the field existed) its default, a wrong one fails. A saved
+ * `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
 async function budgetOf(
 	ctx: BusinessOpsContext,
@@ -88,9 +76,19 @@ async function budgetOf(
 ): Promise<{ budget: RateBudget; limit: number }> {
 	const budget =
 		budgetsByContext.get(ctx) ??
-		ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
-			const limit = requestsPerMinuteOf(ctx, target, credentials.requestsPerMinute);
-			return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
+		ctx.getCredentials(CREDENTIAL_TYPE).then(({ apiKey, requestsPerMinute: value }) => {
+			const n =
+				value === undefined || value === null || value === ''
+					? DEFAULT_REQUESTS_PER_MINUTE
+					: Number(value);
+			if (!Number.isFinite(n) || n < 1)
+				throw faultError(ctx.getNode(), {
+					problem: `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`,
+					target,
+					why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' },
+				});
+			const limit = Math.floor(n);
+			return { budget: budgetFor(budgetKeyOf(String(apiKey ?? '')), limit), limit };
 		});
 	budgetsByContext.set(ctx, budget);
 	return await budget;
