@@ -23,10 +23,7 @@ import {
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
 const EDITOR_TIMEOUT_MS = 30_000;
 
-/**
- * How one call is sent: its `lane` (the editor's look-ups go first, EDITOR_TIMEOUT_MS at most), or the
- * trigger's `activation`, which n8n gives a deadline: FAIL_FAST_TIMEOUT_MS per request, none repeated.
- */
+/** How one call is sent: its `lane` (the editor's look-ups go first), or the trigger's `activation` (a deadline, none repeated). */
 export interface CallOptions {
 	lane?: Lane;
 	activation?: boolean;
@@ -94,8 +91,8 @@ async function budgetOf(
 	return await budget;
 }
 
-/** Reads what went wrong without keeping the request (its headers carry the key). */
-function describeFailure(error: unknown): { code?: string; message: string; isNetwork: boolean } {
+/** What went wrong, read without keeping the request (its headers carry the key); `network`: no answer came. */
+function describeFailure(error: unknown) {
 	const err = error as {
 		cause?: { code?: string; isAxiosError?: boolean; response?: unknown };
 		code?: string;
@@ -107,11 +104,12 @@ function describeFailure(error: unknown): { code?: string; message: string; isNe
 		err.cause?.code ??
 		err.code ??
 		(err.httpCode && err.httpCode in NETWORK_PROBLEMS ? err.httpCode : undefined);
-	const noAnswer = Boolean(
-		err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED',
-	);
-	const isNetwork = noAnswer || Boolean(code && code in NETWORK_PROBLEMS);
-	return { code, message: String(err.message ?? error), isNetwork };
+	const noAnswer = err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED';
+	return {
+		code,
+		message: String(err.message ?? error),
+		network: noAnswer || (code ?? '') in NETWORK_PROBLEMS,
+	};
 }
 
 /**
@@ -180,7 +178,7 @@ export async function sendRequest(
 		} catch (error) {
 			slot.answered();
 			const failure = describeFailure(error);
-			if (!failure.isNetwork) {
+			if (!failure.network) {
 				// Not sent: the credential's own check refused it (its message is advice for the author).
 				throw faultError(ctx.getNode(), {
 					problem: failure.message,
