@@ -32,10 +32,7 @@ export interface WriteRule {
 	/** What running the workflow again does to this write, and the other way to send it (Stop Workflow's error). */
 	again: string;
 	instead?: string;
-	/**
-	 * Run before a write whose earlier outcome is unknown is sent again (`others`: ids this run wrote for
-	 * other items): the record that shows it was made, `absent` (send it) or `unfindable` (do not).
-	 */
+	/** Before a write whose outcome was unknown is sent again: the record that shows it was made, `absent` or `unfindable`. */
 	prove: (
 		ctx: IExecuteSingleFunctions,
 		options: IHttpRequestOptions,
@@ -240,9 +237,11 @@ const listed = (items: Array<number | string>) =>
  * every item settled: ARCHITECTURE.md, What the package relies on): its own, the items not sent, what
  * this run wrote in any of its tries and what running the workflow again does to it, by the rule.
  */
-function describeStop({ failed, notSent }: Try, ids: Map<number, string>) {
-	if (!failed) return;
-	const { error, said, rule } = failed;
+function describeStop(
+	{ error, said, rule }: NonNullable<Try['failed']>,
+	notSent: number[],
+	ids: Map<number, string>,
+) {
 	const count = notSent.length;
 	const stopped =
 		count === 0
@@ -333,7 +332,7 @@ export async function inItemOrder<T>(
 			throw error;
 		});
 	} finally {
-		if (--t.inFlight === 0) describeStop(t, run.ids);
+		if (--t.inFlight === 0 && t.failed) describeStop(t.failed, t.notSent, run.ids);
 		finish();
 	}
 }

@@ -33,10 +33,7 @@ const FIX_BY_STATUS: Record<number, string> = {
 	504: `A gateway in front of the API got no answer in time.${NOT_RETRIED}`,
 };
 
-/**
- * A 404 on a path of one segment (`/contacts`, `/me`) or on `/webhooks/events` holds no ID, so it
- * means that nothing answers at that address: most likely the Base URL lacks its version segment.
- */
+/** Paths with no ID (`/contacts`, `/me`, `/webhooks/events`): a 404 there means the Base URL lacks its version segment. */
 const NO_ID_PATHS =
 	/^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
 

@@ -158,16 +158,11 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, thisTry
 		.digest('hex');
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
-		if (Object.keys(changes).length === 0) {
-			return outcome(
-				'unchanged',
-				await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex),
-			);
-		}
-		return outcome(
-			'updated',
-			await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex, changed),
-		);
+		const read = { ...options, method: 'GET' as const, url, body: undefined };
+		if (Object.keys(changes).length === 0)
+			return outcome('unchanged', await sendRequest(ctx, read, itemIndex));
+		const patch = { ...options, method: 'PATCH' as const, url, body: changes };
+		return outcome('updated', await sendWrite(ctx, patch, itemIndex, changed));
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
