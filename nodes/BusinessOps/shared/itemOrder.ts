@@ -19,14 +19,6 @@ export interface Sent {
 	response: IN8nHttpFullResponse;
 }
 
-/** Create or Update's sender; `thisTry` is the same object for every item of one try. */
-export type ItemSender = (
-	ctx: IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	item: number,
-	thisTry: object,
-) => Promise<Sent>;
-
 /** What a repeat of a write does, declared with its operation (`writeRouting` in the resource's index.ts). */
 export interface WriteRule {
 	/** What running the workflow again does to this write, and the other way to send it (Stop Workflow's error). */
@@ -39,8 +31,13 @@ export interface WriteRule {
 		item: number,
 		others: Set<string>,
 	) => Promise<IDataObject | 'absent' | 'unfindable'>;
-	/** Its own sender, in item order under every On Error (Create or Update). */
-	send?: ItemSender;
+	/** Its own sender, in item order under every On Error (Create or Update); `thisTry`: one object per try. */
+	send?: (
+		ctx: IExecuteSingleFunctions,
+		options: IHttpRequestOptions,
+		item: number,
+		thisTry: object,
+	) => Promise<Sent>;
 }
 
 /** A create: `find` lists the records that may be it (undefined: what was sent cannot find it). */

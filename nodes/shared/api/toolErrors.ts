@@ -36,10 +36,6 @@ function parameterValue(parameters: unknown, name: string): unknown {
 		.find((found) => found !== undefined);
 }
 
-/** The `$fromAI` keys in the node's parameter `name` (e.g. `updateFields.email`), or in all of them. */
-const toolArgumentsOf = (node: INode, name?: string) =>
-	argumentsIn(name === undefined ? node.parameters : parameterValue(node.parameters, name));
-
 /** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
 const idArgumentsOf = (node: INode) =>
 	argumentsIn(
@@ -84,7 +80,8 @@ export function toolInputProblem(
 	problem: string,
 	parameter: string | string[] = [],
 ): NodeOperationError {
-	const keys = [...new Set([parameter].flat().flatMap((name) => toolArgumentsOf(node, name)))];
+	// the `$fromAI` keys in the parameters that give the field (e.g. `updateFields.email`)
+	const keys = argumentsIn([parameter].flat().map((name) => parameterValue(node.parameters, name)));
 	// typing.ts words a refused value for the workflow's author: the model gave it as an argument
 	problem = problem.replace(
 		'the expression gave',
@@ -108,7 +105,7 @@ export function toolInputProblem(
 /** An update whose every field was left empty, for the model: the arguments that give a field. */
 export function toolNothingToChange(node: INode): NodeOperationError {
 	const ids = idArgumentsOf(node);
-	const keys = toolArgumentsOf(node).filter((key) => !ids.includes(key));
+	const keys = argumentsIn(node.parameters).filter((key) => !ids.includes(key));
 	if (keys.length === 0) {
 		return toolError(
 			node,
@@ -155,7 +152,7 @@ const TOOL_FIX_BY_STATUS: Record<number, string> = {
 
 function toolFixForStatus(node: INode, status: number, scope: string | undefined): string {
 	if (TOOL_FIX_BY_STATUS[status]) return TOOL_FIX_BY_STATUS[status];
-	const keys = toolArgumentsOf(node);
+	const keys = argumentsIn(node.parameters);
 	if (status === 400) {
 		return keys.length > 0
 			? `The API refused a value: change the argument that gives it (${argumentNames(keys)}) and call the tool again.`

@@ -16,13 +16,7 @@ import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
 import { BoundedMap } from '../../../shared/boundedMap';
-import {
-	answeredBefore,
-	changes,
-	type ItemSender,
-	sendWrite,
-	type WriteRule,
-} from '../../shared/itemOrder';
+import { answeredBefore, changes, sendWrite, type WriteRule } from '../../shared/itemOrder';
 import { invalidInput, textProblem } from '../../shared/validation';
 import {
 	addressOf,
@@ -31,8 +25,6 @@ import {
 	emailKey,
 	optionalContactFields,
 } from './create';
-
-const changed = changes();
 
 export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
 	// checked as it is sent: in one form (addressOf), which is also how contacts are matched
@@ -147,11 +139,11 @@ const outcome = (action: string, response: IN8nHttpFullResponse) => ({
 	response,
 });
 
-export const upsertContact: ItemSender = async (ctx, options, itemIndex, thisTry) => {
+const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry) => {
 	const body = options.body as IDataObject;
 	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
 	// stored keeps its case and form. With nothing else to change, nothing is written.
-	const { email, ...changes } = body;
+	const { email, ...changed } = body;
 	const { apiKey } = await ctx.getCredentials<{ apiKey: string }>(CREDENTIAL_TYPE);
 	const key = createHash('sha256')
 		.update(`${options.baseURL}\n${apiKey}\n${emailKey(email)}`)
@@ -159,10 +151,10 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, thisTry
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
 		const read = { ...options, method: 'GET' as const, url, body: undefined };
-		if (Object.keys(changes).length === 0)
+		if (Object.keys(changed).length === 0)
 			return outcome('unchanged', await sendRequest(ctx, read, itemIndex));
-		const patch = { ...options, method: 'PATCH' as const, url, body: changes };
-		return outcome('updated', await sendWrite(ctx, patch, itemIndex, changed));
+		const patch = { ...options, method: 'PATCH' as const, url, body: changed };
+		return outcome('updated', await sendWrite(ctx, patch, itemIndex, changes()));
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
