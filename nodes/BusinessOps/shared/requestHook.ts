@@ -103,7 +103,7 @@ function routed(rule?: WriteRule, list = false) {
 		const itemIndex = this.getItemIndex();
 		const pairedItem = { item: itemIndex };
 		const refused = refusalOf(options) ?? unsendable(this, options, itemIndex);
-		try {
+		const itemsOf = async (): Promise<INodeExecutionData[]> => {
 			let sent: Sent;
 			// a write declared without a rule is never sent again blind (as a create)
 			if (rule ?? options.method !== 'GET')
@@ -127,13 +127,14 @@ function routed(rule?: WriteRule, list = false) {
 			noteDeprecation(this, sent.response);
 			// Every record of input item i is paired with i, whatever a postReceive step returned.
 			return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
-		} catch (error) {
-			if (!this.continueOnFail()) throw error;
+		};
+		if (!this.continueOnFail()) return await itemsOf();
+		return await itemsOf().catch((error: Error) => {
 			// on the error output without the error object, or n8n would not merge the input item's fields into it
 			const kept =
 				this.getNode().onError === 'continueErrorOutput' ? {} : { error: error as NodeApiError };
-			return [{ json: { error: (error as Error).message }, pairedItem, ...kept }];
-		}
+			return [{ json: { error: error.message }, pairedItem, ...kept }];
+		});
 	};
 }
 

@@ -176,16 +176,16 @@ const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry
 	let answer!: (id: string | undefined) => void;
 	const entry: Created = { id: new Promise((resolve) => (answer = resolve)) };
 	created.set(key, entry);
-	let sent: IN8nHttpFullResponse;
-	try {
-		sent = await sendWrite(ctx, create, itemIndex, contactCreated);
-	} catch (error) {
+	const sent = await sendWrite(ctx, create, itemIndex, contactCreated).catch((error: Error) => {
 		answer(undefined);
-		if (!isConflict(error)) throw error;
+		if (isConflict(error)) return { conflict: error };
+		throw error;
+	});
+	if ('conflict' in sent) {
 		// created meanwhile by someone else: read again and update it; with none, the 409 stands
 		tries.delete(thisTry);
 		const theirs = await matchOf(ctx, thisTry, options, itemIndex);
-		if (theirs === undefined) throw error;
+		if (theirs === undefined) throw sent.conflict;
 		return await update(theirs);
 	}
 	entry.at = ++sequence;
