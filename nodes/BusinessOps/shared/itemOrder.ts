@@ -168,7 +168,7 @@ export async function answeredBefore(
 	options: IHttpRequestOptions,
 	item: number,
 ): Promise<IN8nHttpFullResponse | undefined> {
-	if (runsAsTool(ctx.getNode())) return undefined;
+	// a tool call's writes are never remembered (sendWrite)
 	const earlier = runs.get(ctx.getExecuteData())?.memory.get(requestKey(options, item));
 	return await earlier?.answer.catch(() => undefined);
 }
