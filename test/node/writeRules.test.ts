@@ -3,6 +3,7 @@
  * shows every field sent; a list shows it only element by element, with the same length.
  */
 import type {
+	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -17,14 +18,12 @@ const ctx = {
 	getNode: () => ({ type: 'n8n-nodes-business-ops.businessOps' }),
 } as unknown as IExecuteSingleFunctions;
 
-const proofWhenRecordHas = async (stored: unknown, sent: unknown) => {
-	jest
-		.mocked(sendRequest)
-		.mockResolvedValue({
-			statusCode: 200,
-			headers: {},
-			body: { data: stored },
-		} as IN8nHttpFullResponse);
+const proofWhenRecordHas = async (stored: IDataObject, sent: IDataObject) => {
+	jest.mocked(sendRequest).mockResolvedValue({
+		statusCode: 200,
+		headers: {},
+		body: { data: stored },
+	} as IN8nHttpFullResponse);
 	const options: IHttpRequestOptions = { method: 'PATCH', url: '/quotes/quo_1', body: sent };
 	return await changes().prove(ctx, options, 0, new Set());
 };
