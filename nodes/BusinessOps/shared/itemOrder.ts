@@ -19,35 +19,28 @@ export interface Sent {
 	response: IN8nHttpFullResponse;
 }
 
-/** Create or Update's sender; `thisTry` is the same object for every item of one try (what it keeps for the try is its own). */
-export type ItemSender = (
-	ctx: IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	item: number,
-	thisTry: object,
-) => Promise<Sent>;
-
-/** After an unknown outcome: the record that shows the write was made, `absent` (send it), or `unfindable`. */
-type Proof = IDataObject | 'absent' | 'unfindable';
-
 /** What a repeat of a write does, declared with its operation (`writeRouting` in the resource's index.ts). */
 export interface WriteRule {
-	/** What running the workflow again does to this write, for the Stop Workflow error. */
+	/** What running the workflow again does to this write, and the other way to send it (Stop Workflow's error). */
 	again: string;
-	/** The other way to send it, for that error. */
 	instead?: string;
-	/** Run before a write whose earlier outcome is unknown is sent again (`others`: ids this run wrote for other items). */
+	/** Before a write whose outcome was unknown is sent again: the record that shows it was made, `absent` or `unfindable`. */
 	prove: (
 		ctx: IExecuteSingleFunctions,
 		options: IHttpRequestOptions,
 		item: number,
 		others: Set<string>,
-	) => Promise<Proof>;
-	/** Its own sender, in item order under every On Error (Create or Update). */
-	send?: ItemSender;
+	) => Promise<IDataObject | 'absent' | 'unfindable'>;
+	/** Its own sender, in item order under every On Error (Create or Update); `thisTry`: one object per try. */
+	send?: (
+		ctx: IExecuteSingleFunctions,
+		options: IHttpRequestOptions,
+		item: number,
+		thisTry: object,
+	) => Promise<Sent>;
 }
 
-/** A create: `find` lists the records that may be it (undefined: what was sent cannot find it); without one, it is not sent again. */
+/** A create: `find` lists the records that may be it (undefined: what was sent cannot find it). */
 export function creates(
 	find?: (
 		ctx: IExecuteSingleFunctions,
@@ -62,12 +55,14 @@ export function creates(
 		prove: async (ctx, options, item, others) => {
 			const found = await find?.(ctx, options, item);
 			if (!found) return 'unfindable';
-			const ids = found.map((record) => String(record.id ?? '')).filter((id) => !others.has(id));
-			if (ids.length <= 1)
-				return ids.length === 1 ? found.find((r) => String(r.id ?? '') === ids[0])! : 'absent';
+			const mine = found.filter((record) => !others.has(String(record.id ?? '')));
+			if (mine.length <= 1) return mine[0] ?? 'absent';
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`${ids.length} records match what this item sent (${ids.slice(0, 10).join(', ')}) [item ${item}]`,
+				`${mine.length} records match what this item sent (${mine
+					.slice(0, 10)
+					.map((record) => String(record.id ?? ''))
+					.join(', ')}) [item ${item}]`,
 				{
 					itemIndex: item,
 					description: `An earlier try sent ${options.method} ${options.url} and got no answer, so one of them may be its record. Nothing was sent again. Check them in the Business Ops dashboard, then remove this item from the input or delete the extra records.`,
@@ -79,19 +74,14 @@ export function creates(
 
 /** Whether the record shows every field sent: objects as a subset, lists element by element. */
 function shows(record: unknown, sent: unknown): boolean {
-	if (Array.isArray(sent))
-		return (
-			Array.isArray(record) &&
-			record.length === sent.length &&
-			sent.every((v, i) => shows(record[i], v))
-		);
-	if (sent && typeof sent === 'object')
-		return (
-			!!record &&
-			typeof record === 'object' &&
-			Object.entries(sent).every(([k, v]) => shows((record as IDataObject)[k], v))
-		);
-	return record === sent;
+	if (Array.isArray(sent) && !(Array.isArray(record) && record.length === sent.length))
+		return false;
+	if (!sent || typeof sent !== 'object') return record === sent;
+	return (
+		!!record &&
+		typeof record === 'object' &&
+		Object.entries(sent).every(([k, v]) => shows((record as IDataObject)[k], v))
+	);
 }
 
 const read = async (
@@ -118,10 +108,7 @@ export function changes({
 	};
 }
 
-/**
- * A delete: the API's own 404 answers it, else it is sent. A record that never existed reads the same
- * after a lost answer: the item then says `deleted`, which is what it asked for (ARCHITECTURE.md).
- */
+/** A delete: the API's own 404 answers it (a record that never existed reads the same), else it is sent. */
 export function deletes(): WriteRule {
 	return {
 		again: 'a delete fails with 404 (not found): the record is already deleted',
@@ -145,19 +132,22 @@ class Try {
 	readonly items = new Map<number, Promise<void>>();
 	readonly notSent: number[] = [];
 	inFlight = 0;
-	failed?: { item: number; error: Error & { description?: string | null }; said: [string, string] };
+	failed?: {
+		item: number;
+		error: Error & { description?: string | null };
+		said: string;
+		rule: Pick<WriteRule, 'again' | 'instead'>;
+	};
 }
 
-/** A write sent by some try; `unknown` once it failed in a way that may have written it. */
-interface Written {
-	answer: Promise<IN8nHttpFullResponse>;
-	unknown?: boolean;
-}
-
-/** n8n's node run, by its execute data (the same object for every try, new for a new run index); `ids`: each item's written id, across tries. */
+/** n8n's node run, by its execute data: its current try, its write memory (`unknown`: the write may have been made) and each item's written id. */
 const runs = new WeakMap<
 	IExecuteData,
-	{ try: Try; memory: Map<string, Written>; ids: Map<number, string> }
+	{
+		try: Try;
+		memory: Map<string, { answer: Promise<IN8nHttpFullResponse>; unknown?: boolean }>;
+		ids: Map<number, string>;
+	}
 >();
 /** The write memory keeps a run's first writes only: evicting the oldest would make a retry resend them all. */
 const REMEMBERED = 10_000;
@@ -172,33 +162,15 @@ function runOf(ctx: IExecuteSingleFunctions) {
 const requestKey = (options: IHttpRequestOptions, item: number) =>
 	JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
 
-const answerFrom = (record: IDataObject): IN8nHttpFullResponse => ({
-	body: { data: record },
-	headers: {},
-	statusCode: 200,
-	statusMessage: 'OK',
-});
-
-/** What was sent, as the item's error names it: each field, a list by its length. */
-const sentFields = (body: unknown) =>
-	Object.entries((body as IDataObject | undefined) ?? {})
-		.map(
-			([name, value]) =>
-				`${name}: ${Array.isArray(value) ? value.length : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
-		)
-		.join(', ');
-
 /** The 2xx answer an earlier try of this node run got for this write of this item, if it got one. */
 export async function answeredBefore(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	item: number,
 ): Promise<IN8nHttpFullResponse | undefined> {
-	if (runsAsTool(ctx.getNode())) return undefined;
-	return await runs
-		.get(ctx.getExecuteData())
-		?.memory.get(requestKey(options, item))
-		?.answer.catch(() => undefined);
+	// a tool call's writes are never remembered (sendWrite)
+	const earlier = runs.get(ctx.getExecuteData())?.memory.get(requestKey(options, item));
+	return await earlier?.answer.catch(() => undefined);
 }
 
 /**
@@ -214,72 +186,72 @@ export async function sendWrite(
 	if (runsAsTool(ctx.getNode())) return await sendRequest(ctx, options, item);
 	const run = runOf(ctx);
 	const key = requestKey(options, item);
-	const written = (response: IN8nHttpFullResponse) => {
-		run.ids.set(item, String(recordsOf(response.body)[0]?.id ?? ''));
-		return response;
-	};
 	const earlier = run.memory.get(key);
-	if (earlier) {
-		const response = await earlier.answer.catch(() => undefined);
-		if (response) return written(response);
-		if (earlier.unknown) {
-			const others = new Set([...run.ids].filter(([other]) => other !== item).map(([, id]) => id));
-			const proof = await rule.prove(ctx, options, item, others);
-			if (proof === 'unfindable') throw mayExist(ctx, options, item);
-			if (proof !== 'absent') {
-				run.memory.set(key, { answer: Promise.resolve(answerFrom(proof)) });
-				return written(answerFrom(proof));
-			}
+	let answer = earlier && (await earlier.answer.catch(() => undefined));
+	if (!answer && earlier?.unknown) {
+		const others = new Set([...run.ids].filter(([other]) => other !== item).map(([, id]) => id));
+		const proof = await rule.prove(ctx, options, item, others);
+		if (proof === 'unfindable') throw mayExist(ctx, options, item);
+		if (proof !== 'absent') {
+			answer = { body: { data: proof }, headers: {}, statusCode: 200, statusMessage: 'OK' };
+			run.memory.set(key, { answer: Promise.resolve(answer) });
 		}
 	}
-	const entry: Written = { answer: sendRequest(ctx, options, item) };
-	if (run.memory.size < REMEMBERED || earlier) run.memory.set(key, entry);
-	return written(
-		await entry.answer.catch((error: Error) => {
+	if (!answer) {
+		const entry = { answer: sendRequest(ctx, options, item), unknown: false };
+		if (run.memory.size < REMEMBERED || earlier) run.memory.set(key, entry);
+		answer = await entry.answer.catch((error: Error) => {
 			if (mayHaveWritten(error)) entry.unknown = true;
 			else if (run.memory.get(key) === entry) run.memory.delete(key);
 			throw error;
-		}),
-	);
+		});
+	}
+	run.ids.set(item, String(recordsOf(answer.body)[0]?.id ?? ''));
+	return answer;
 }
 
 /** A create whose earlier answer never came, and which nothing the API offers can find: not sent again. */
 function mayExist(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number) {
+	const sent = Object.entries((options.body as IDataObject | undefined) ?? {}).map(
+		([name, value]) =>
+			`${name}: ${Array.isArray(value) ? value.length : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+	);
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Not sent again: ${options.method} ${options.url} may have been created by an earlier try, whose answer never came [item ${item}]`,
 		{
 			itemIndex: item,
-			description: `The API may have stored it, and offers no way to find it by what was sent (${sentFields(options.body)}). Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again, so that it is never created twice.`,
+			description: `The API may have stored it, and offers no way to find it by what was sent (${sent.join(', ')}). Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again, so that it is never created twice.`,
 		},
 	);
 }
 
-const listed = (items: number[] | string[]) =>
+const listed = (items: Array<number | string>) =>
 	items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/** What this run wrote in any of its tries, and what running the workflow again does to it, by the operation's rule. */
-function writtenBefore(rule: Pick<WriteRule, 'again' | 'instead'>, ids: Map<number, string>) {
-	const written = [...ids].sort(([a], [b]) => a - b);
-	if (written.length === 0)
-		return 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.';
-	const [one, it] =
-		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
-	return `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${rule.again}), unless you remove ${it} from the input${rule.instead ?? ''}.`;
-}
-
 /**
- * The first failure's description, once its try has no item in flight: RoutingNode throws it only after
- * every item settled ("RoutingNode … awaits all items together", ARCHITECTURE.md, What the package relies on).
+ * The first failure's description, once its try has no item in flight (RoutingNode throws it only after
+ * every item settled: ARCHITECTURE.md, What the package relies on): its own, the items not sent, what
+ * this run wrote in any of its tries and what running the workflow again does to it, by the rule.
  */
-function describeStop({ failed, notSent }: Try) {
-	if (!failed) return;
+function describeStop(
+	{ error, said, rule }: NonNullable<Try['failed']>,
+	notSent: number[],
+	ids: Map<number, string>,
+) {
 	const count = notSent.length;
 	const stopped =
 		count === 0
 			? ''
 			: `${count === 1 ? 'Item' : 'Items'} ${listed(notSent)} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
-	failed.error.description = [failed.said[0], stopped, failed.said[1]].filter(Boolean).join(' ');
+	const written = [...ids].sort(([a], [b]) => a - b);
+	const [one, it] =
+		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
+	const again =
+		written.length === 0
+			? 'Fix this item and run the workflow again, or set On Error to "Continue" to try every item.'
+			: `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${rule.again}), unless you remove ${it} from the input${rule.instead ?? ''}.`;
+	error.description = [said, stopped, again].filter(Boolean).join(' ');
 }
 
 /**
@@ -287,9 +259,6 @@ function describeStop({ failed, notSent }: Try) {
  * items' requests in item order … with no I/O in between", ARCHITECTURE.md, What the package relies on).
  */
 const everyItemArrived = async () => await sleep(0);
-
-const isWrite = (options: IHttpRequestOptions) =>
-	['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
 
 /** One item's write by its rule, in item order; `refused`: the item's input was refused. */
 export async function writeInOrder(
@@ -322,13 +291,13 @@ export async function inItemOrder<T>(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	send: (thisTry: object) => Promise<T>,
-	rule?: Pick<WriteRule, 'again' | 'instead' | 'send'>,
+	rule: Pick<WriteRule, 'again' | 'instead' | 'send'> = changes(),
 ): Promise<T> {
 	const item = ctx.getItemIndex();
 	const stops = !ctx.continueOnFail();
+	const write = ['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
 	// a tool call is one item, and every call of an agent's run shares the agent's execute data
-	if (runsAsTool(ctx.getNode()) || !(rule?.send || (stops && isWrite(options))))
-		return await send({});
+	if (runsAsTool(ctx.getNode()) || !(rule.send || (stops && write))) return await send({});
 	const run = runOf(ctx);
 	// n8n builds each item once per try: an item seen again begins the next try, and so does one not above
 	// every item of a try with nothing in flight (n8n starts a try once the last settled)
@@ -341,12 +310,9 @@ export async function inItemOrder<T>(
 	t.inFlight++;
 	try {
 		await everyItemArrived();
-		for (let before = item - 1; before >= 0; before--) {
-			if (t.items.has(before)) {
-				await t.items.get(before);
-				break;
-			}
-		}
+		let before = item - 1;
+		while (before >= 0 && !t.items.has(before)) before--;
+		await t.items.get(before);
 		if (stops && t.failed && t.failed.item < item) {
 			t.notSent.push(item);
 			throw new NodeOperationError(
@@ -359,16 +325,11 @@ export async function inItemOrder<T>(
 			);
 		}
 		return await send(t).catch((error: NonNullable<Try['failed']>['error']) => {
-			if (stops && !t.failed)
-				t.failed = {
-					item,
-					error,
-					said: [error.description ?? '', writtenBefore(rule ?? changes(), run.ids)],
-				};
+			if (stops && !t.failed) t.failed = { item, error, said: error.description ?? '', rule };
 			throw error;
 		});
 	} finally {
-		if (--t.inFlight === 0) describeStop(t);
+		if (--t.inFlight === 0 && t.failed) describeStop(t.failed, t.notSent, run.ids);
 		finish();
 	}
 }

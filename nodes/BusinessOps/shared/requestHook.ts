@@ -22,7 +22,7 @@ import {
 } from '../../shared/api/toolErrors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { readList } from '../../shared/api/pages';
-import { deprecationNoticeOf, sendRequest } from '../../shared/api/transport';
+import { sendRequest } from '../../shared/api/transport';
 import { refusalOf } from './fields';
 import { listLimit } from './getMany';
 import { creates, type Sent, writeInOrder, type WriteRule } from './itemOrder';
@@ -35,16 +35,15 @@ const toldExecutions = new BoundedMap<string, true>(1000);
 export const DEPRECATION_DATA_KEY = 'businessOpsDeprecation';
 
 /**
- * n8n 2.41 and 1.123 drop execution hints of declarative nodes (RoutingNode's context never
- * reaches the task data), so the notice goes where the user can find it, once per execution:
- * the server log and the execution's custom data (n8n 2.x: Executions list, `$execution.customData`).
- * The records are never changed: editor and production runs give the same output.
+ * A `Deprecation` (and `Sunset`) answer header, told once per execution, to the server log and the execution's custom data: n8n drops execution hints of
+ * declarative nodes (ARCHITECTURE.md, What the package relies on). The records are never changed.
  */
 function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFullResponse) {
-	const notice = deprecationNoticeOf(response);
+	const { deprecation, sunset } = response.headers ?? {};
 	const executionId = String(ctx.getExecutionId() ?? '');
-	if (!notice || toldExecutions.has(executionId)) return;
+	if (deprecation === undefined || toldExecutions.has(executionId)) return;
 	toldExecutions.set(executionId, true);
+	const notice = `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset ? ` It stops working after ${String(sunset)}.` : ''} Move the credential's Base URL to the newer version when it is available.`;
 	ctx.logger.warn(`Business Ops: ${notice}`);
 	try {
 		ctx.customData.set(DEPRECATION_DATA_KEY, notice);
@@ -52,21 +51,6 @@ function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFul
 		// Custom data is full (n8n keeps 10 keys) or missing (n8n 1.123 gives this context none):
 		// the log still says it.
 	}
-}
-
-/** A list, read in full or up to the item's Limit. */
-async function readWholeList(
-	ctx: IExecutePaginationFunctions,
-	options: IHttpRequestOptions,
-	itemIndex: number,
-): Promise<Sent> {
-	const maxResults = listLimit(ctx);
-	const { records, last } = await readList(ctx, options, {
-		itemIndex,
-		maxResults,
-		untilWhole: true,
-	});
-	return { records: records.slice(0, maxResults), response: last };
 }
 
 /**
@@ -79,60 +63,31 @@ function unsendable(
 	itemIndex: number,
 ): Error | undefined {
 	const tool = runsAsTool(ctx.getNode());
-	if (
-		['resource', 'operation'].some(
-			(name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__',
-		)
-	) {
-		if (tool)
-			return toolError(
-				ctx.getNode(),
-				'This tool is set up with "Custom API Call", which it cannot run',
-				`${TOOL_TELL_USER} Nothing was sent.`,
-			);
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description:
-					'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
-			},
-		);
-	}
-	if (
-		options.method !== 'PATCH' ||
-		Object.keys((options.body as IDataObject | undefined) ?? {}).length > 0
-	)
-		return undefined;
+	const names = ['resource', 'operation'];
+	if (names.some((name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__'))
+		return tool
+			? toolError(
+					ctx.getNode(),
+					'This tool is set up with "Custom API Call", which it cannot run',
+					`${TOOL_TELL_USER} Nothing was sent.`,
+				)
+			: new NodeOperationError(
+					ctx.getNode(),
+					`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
+					{
+						itemIndex,
+						description:
+							'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
+					},
+				);
+	if (options.method !== 'PATCH' || Object.keys(options.body ?? {}).length > 0) return undefined;
 	if (tool) return toolNothingToChange(ctx.getNode());
-	try {
-		throw invalidInput(
-			ctx,
-			'Update Fields',
-			'no field to change was added; add at least one',
-			'Fields whose value is empty or resolves to nothing are not sent. ',
-		);
-	} catch (error) {
-		return error as Error;
-	}
-}
-
-/**
- * With "Continue" a failed item becomes `{ error: message }` paired with its input item. Under
- * "Continue (using error output)" it carries no error object: n8n (1.123 and 2.x) merges the paired
- * input item's fields into such an item, but replaces the fields of an item that has an error object
- * with `{ error }` alone. On the regular output n8n gives `{ error }` either way, so the error object
- * (description, HTTP code) is kept there.
- */
-function errorItem(ctx: IExecutePaginationFunctions, error: Error): INodeExecutionData {
-	const item: INodeExecutionData = {
-		json: { error: error.message },
-		pairedItem: { item: ctx.getItemIndex() },
-	};
-	return ctx.getNode().onError === 'continueErrorOutput'
-		? item
-		: { ...item, error: error as NodeApiError };
+	return invalidInput(
+		ctx,
+		'Update Fields',
+		'no field to change was added; add at least one',
+		'Fields whose value is empty or resolves to nothing are not sent. ',
+	);
 }
 
 /**
@@ -146,32 +101,40 @@ function routed(rule?: WriteRule, list = false) {
 	): Promise<INodeExecutionData[]> {
 		const options = requestData.options as IHttpRequestOptions;
 		const itemIndex = this.getItemIndex();
+		const pairedItem = { item: itemIndex };
 		const refused = refusalOf(options) ?? unsendable(this, options, itemIndex);
-		const send = async (): Promise<Sent> => {
+		const itemsOf = async (): Promise<INodeExecutionData[]> => {
+			let sent: Sent;
 			// a write declared without a rule is never sent again blind (as a create)
 			if (rule ?? options.method !== 'GET')
-				return await writeInOrder(this, options, rule ?? creates(), refused);
-			if (refused) throw refused;
-			if (list) return await readWholeList(this, options, itemIndex);
-			const response = await sendRequest(this, options, itemIndex);
-			return { records: recordsOf(response.body), response };
-		};
-		const sent = send().then(async ({ records, response }) => {
-			const pairedItem = { item: itemIndex };
-			let items: INodeExecutionData[] = records.map((json) => ({ json, pairedItem }));
+				sent = await writeInOrder(this, options, rule ?? creates(), refused);
+			else if (refused) throw refused;
+			else if (list) {
+				const maxResults = listLimit(this);
+				const read = await readList(this, options, { itemIndex, maxResults, untilWhole: true });
+				sent = { records: read.records.slice(0, maxResults), response: read.last };
+			} else {
+				const response = await sendRequest(this, options, itemIndex);
+				sent = { records: recordsOf(response.body), response };
+			}
+			let items: INodeExecutionData[] = sent.records.map((json) => ({ json, pairedItem }));
 			// every postReceive step is a function (pinned in requestHook.test.ts): the envelope is unwrapped here
 			for (const action of requestData.postReceive.flatMap(({ actions }) => actions) as Array<
 				Extract<PostReceiveAction, (...args: never[]) => unknown>
 			>) {
-				items = await action.call(this, items, response);
+				items = await action.call(this, items, sent.response);
 			}
-			noteDeprecation(this, response);
+			noteDeprecation(this, sent.response);
 			// Every record of input item i is paired with i, whatever a postReceive step returned.
 			return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
+		};
+		if (!this.continueOnFail()) return await itemsOf();
+		return await itemsOf().catch((error: Error) => {
+			// on the error output without the error object, or n8n would not merge the input item's fields into it
+			const kept =
+				this.getNode().onError === 'continueErrorOutput' ? {} : { error: error as NodeApiError };
+			return [{ json: { error: error.message }, pairedItem, ...kept }];
 		});
-		return this.continueOnFail()
-			? await sent.catch((error: Error) => [errorItem(this, error)])
-			: await sent;
 	};
 }
 

@@ -33,10 +33,7 @@ const FIX_BY_STATUS: Record<number, string> = {
 	504: `A gateway in front of the API got no answer in time.${NOT_RETRIED}`,
 };
 
-/**
- * A 404 on a path of one segment (`/contacts`, `/me`) or on `/webhooks/events` holds no ID, so it
- * means that nothing answers at that address: most likely the Base URL lacks its version segment.
- */
+/** Paths with no ID (`/contacts`, `/me`, `/webhooks/events`): a 404 there means the Base URL lacks its version segment. */
 const NO_ID_PATHS =
 	/^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
 
@@ -58,47 +55,22 @@ function fixForStatus(status: number, target: string, scope: string | undefined)
 	return `The API refused the request with HTTP ${status}. Check the message above, the operation's fields and the credential's Base URL.`;
 }
 
-type ApiErrorBody = Partial<Record<'code' | 'message' | 'scope', string>>;
+/** A text from outside (an API answer) with anything that looks like a key, a signing secret or an Authorization value taken out. */
+const redactSecrets = (text: string) =>
+	text.replace(
+		/svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer\s+[^\s"',;)]+/g,
+		'[redacted]',
+	);
 
-/** One field of the API's error as text without secrets, whatever type the API sent (a list, a number). */
-function apiText(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	return redactSecrets(typeof value === 'string' ? value : JSON.stringify(value));
-}
-
-/** The API's `error` object, each field as text with secrets taken out. */
-function readApiError(body: unknown): ApiErrorBody {
+/** The API's `error` object, each field as text without secrets, whatever type the API sent (a list, a number). */
+function readApiError(body: unknown): Partial<Record<'code' | 'message' | 'scope', string>> {
 	const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
 	if (!error || typeof error !== 'object') return {};
-	return {
-		code: apiText(error.code),
-		message: apiText(error.message),
-		scope: apiText(error.scope),
-	};
-}
-
-/** The scope an `insufficient_scope` error is about, from its field or its message. */
-function missingScopeOf(error: ApiErrorBody): string | undefined {
-	if (error.scope) return error.scope;
-	return error.message?.match(/\b([a-z]+\.(?:read|write|trigger|\*))\b/)?.[1];
-}
-
-/** API keys, signing secrets and Authorization values an API message may repeat. */
-const SECRET_LIKE = /svc_[A-Za-z0-9_-]{32}|whsec_[A-Za-z0-9+/]{16,}={0,2}|Bearer\s+[^\s"',;)]+/g;
-
-/** A text from outside (an API answer) with anything that looks like a key or a secret taken out. */
-function redactSecrets(text: string): string {
-	return text.replace(SECRET_LIKE, '[redacted]');
-}
-
-/**
- * n8n records an execution as "canceled" instead of failed (so no error workflow runs, and queue
- * mode logs the job as errored) when the error's message contains the word "canceled", which an API
- * message can hold as a status value (`canceled` quotes). The message spells it "cancelled"; the
- * API's own words stay in the description and in the error's details.
- */
-function notReadAsCancellation(message: string): string {
-	return message.replace(/canceled/g, 'cancelled');
+	const text = (value: unknown) =>
+		value === undefined || value === null || value === ''
+			? undefined
+			: redactSecrets(typeof value === 'string' ? value : JSON.stringify(value));
+	return { code: text(error.code), message: text(error.message), scope: text(error.scope) };
 }
 
 /** True for the API's own 404 (its error envelope, spec 7), not a 404 page from something between n8n and the API. */
@@ -133,8 +105,14 @@ export function apiErrorFor(
 	const code = apiError.code ?? `http_${status}`;
 	const apiMessage =
 		apiError.message ?? redactSecrets(response.statusMessage || 'The API answered with an error');
-	const scope = status === 403 ? missingScopeOf(apiError) : undefined;
-	const shownMessage = notReadAsCancellation(apiMessage);
+	// an `insufficient_scope` error names its scope in its field or its message
+	const scope =
+		status === 403
+			? (apiError.scope ?? apiError.message?.match(/\b([a-z]+\.(?:read|write|trigger|\*))\b/)?.[1])
+			: undefined;
+	// n8n records an execution whose error message holds "canceled" as cancelled (no error workflow runs),
+	// and an API message can hold it as a status value: the message spells it "cancelled"
+	const shownMessage = apiMessage.replace(/canceled/g, 'cancelled');
 	const problem = `${shownMessage} (HTTP ${status} ${code}, ${target})`;
 	const details = { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject;
 	if (activation) {
@@ -152,19 +130,12 @@ export function apiErrorFor(
 				? `The API said: ${apiMessage}. `
 				: '';
 	const why = { kind: 'status', status, scope, said } as const;
+	const fix = said + fixForStatus(status, target, scope);
 	// a 5xx without the API's own error body (a gateway's page) may come after the API made the write
 	const written =
 		status >= 500 && !apiError.code && !target.startsWith('GET ') ? 'unknown' : undefined;
-	const fault = {
-		problem,
-		fix: said + fixForStatus(status, target, scope),
-		target,
-		itemIndex,
-		why,
-		written,
-	} as const;
 	const error = new NodeApiError(ctx.getNode(), details, {
-		...worded(ctx.getNode(), fault),
+		...worded(ctx.getNode(), { problem, fix, target, itemIndex, why, written }),
 		httpCode: String(status),
 	});
 	return Object.assign(error, { written });

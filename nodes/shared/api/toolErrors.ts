@@ -10,28 +10,16 @@ export function runsAsTool(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
 
-function itemSuffix(itemIndex: number | undefined) {
-	return itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
-}
-
-/** Every string in a parameter value, at any depth (collections, resource locators, form rows). */
-function stringsIn(value: unknown): string[] {
-	if (typeof value === 'string') return [value];
-	if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
-	return [];
-}
-
-/** The `$fromAI` keys in a parameter value; a call n8n could not read either names nothing. */
+/** The `$fromAI` keys in a parameter value, at any depth; a call n8n could not read names nothing. */
 function argumentsIn(value: unknown): string[] {
-	const keys = stringsIn(value).flatMap((text) => {
-		if (!text.includes('$fromAI')) return [];
-		try {
-			return extractFromAICalls(text).map((call) => call.key);
-		} catch {
-			return [];
-		}
-	});
-	return [...new Set(keys)];
+	if (value && typeof value === 'object')
+		return [...new Set(Object.values(value).flatMap(argumentsIn))];
+	if (typeof value !== 'string' || !value.includes('$fromAI')) return [];
+	try {
+		return [...new Set(extractFromAICalls(value).map((call) => call.key))];
+	} catch {
+		return [];
+	}
 }
 
 /** The value of parameter `name` (a dot path, or a name found at any depth), or undefined. */
@@ -43,25 +31,18 @@ function parameterValue(parameters: unknown, name: string): unknown {
 			value && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
 	if (value !== undefined || path.length > 1 || !parameters || typeof parameters !== 'object')
 		return value;
-	for (const child of Object.values(parameters)) {
-		const found = parameterValue(child, name);
-		if (found !== undefined) return found;
-	}
-	return undefined;
-}
-
-/** The `$fromAI` keys in the node's parameter `name` (e.g. `updateFields.email`), or in all of them. */
-function toolArgumentsOf(node: INode, name?: string): string[] {
-	return argumentsIn(name === undefined ? node.parameters : parameterValue(node.parameters, name));
+	return Object.values(parameters)
+		.map((child) => parameterValue(child, name))
+		.find((found) => found !== undefined);
 }
 
 /** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
-function idArgumentsOf(node: INode): string[] {
-	const pickers = Object.values(node.parameters).filter(
-		(value) => (value as { __rl?: unknown } | null)?.__rl === true,
+const idArgumentsOf = (node: INode) =>
+	argumentsIn(
+		Object.values(node.parameters).filter(
+			(value) => (value as { __rl?: unknown } | null)?.__rl === true,
+		),
 	);
-	return argumentsIn(pickers);
-}
 
 /** `"email"`, or `"email" or "phone"`: arguments as a model reads them. */
 function argumentNames(keys: string[], joiner = 'or'): string {
@@ -99,7 +80,8 @@ export function toolInputProblem(
 	problem: string,
 	parameter: string | string[] = [],
 ): NodeOperationError {
-	const keys = [...new Set([parameter].flat().flatMap((name) => toolArgumentsOf(node, name)))];
+	// the `$fromAI` keys in the parameters that give the field (e.g. `updateFields.email`)
+	const keys = argumentsIn([parameter].flat().map((name) => parameterValue(node.parameters, name)));
 	// typing.ts words a refused value for the workflow's author: the model gave it as an argument
 	problem = problem.replace(
 		'the expression gave',
@@ -123,7 +105,7 @@ export function toolInputProblem(
 /** An update whose every field was left empty, for the model: the arguments that give a field. */
 export function toolNothingToChange(node: INode): NodeOperationError {
 	const ids = idArgumentsOf(node);
-	const keys = toolArgumentsOf(node).filter((key) => !ids.includes(key));
+	const keys = argumentsIn(node.parameters).filter((key) => !ids.includes(key));
 	if (keys.length === 0) {
 		return toolError(
 			node,
@@ -170,7 +152,7 @@ const TOOL_FIX_BY_STATUS: Record<number, string> = {
 
 function toolFixForStatus(node: INode, status: number, scope: string | undefined): string {
 	if (TOOL_FIX_BY_STATUS[status]) return TOOL_FIX_BY_STATUS[status];
-	const keys = toolArgumentsOf(node);
+	const keys = argumentsIn(node.parameters);
 	if (status === 400) {
 		return keys.length > 0
 			? `The API refused a value: change the argument that gives it (${argumentNames(keys)}) and call the tool again.`
@@ -242,7 +224,7 @@ export function worded(
 ): { message: string; description?: string; itemIndex?: number } {
 	if (!runsAsTool(node))
 		return {
-			message: fault.problem + itemSuffix(fault.itemIndex),
+			message: fault.problem + (fault.itemIndex === undefined ? '' : ` [item ${fault.itemIndex}]`),
 			description: fault.fix,
 			itemIndex: fault.itemIndex,
 		};

@@ -21,18 +21,13 @@ import {
 } from './rateBudget';
 
 /** How long an editor look-up (list search, load options) may take in all: waits, retries, answer. */
-export const EDITOR_TIMEOUT_MS = 30_000;
+const EDITOR_TIMEOUT_MS = 30_000;
 
-/**
- * How one call is sent: its `lane` (the editor's look-ups go first, EDITOR_TIMEOUT_MS at most), or the
- * trigger's `activation`, which n8n gives a deadline: FAIL_FAST_TIMEOUT_MS per request, none repeated.
- */
+/** How one call is sent: its `lane` (the editor's look-ups go first), or the trigger's `activation` (a deadline, none repeated). */
 export interface CallOptions {
 	lane?: Lane;
 	activation?: boolean;
 }
-
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Network codes of a request that never reached the server: a write that failed so was not made. */
 const NEVER_LEFT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH']);
@@ -64,25 +59,13 @@ export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
 }
 
-/** A credential number that is absent (saved before the field existed) takes its default; a wrong one fails. */
-function requestsPerMinuteOf(ctx: BusinessOpsContext, target: string, value: unknown): number {
-	if (value === undefined || value === null || value === '') return DEFAULT_REQUESTS_PER_MINUTE;
-	const n = Number(value);
-	if (Number.isFinite(n) && n >= 1) return Math.floor(n);
-	const problem = `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`;
-	throw faultError(ctx.getNode(), {
-		problem,
-		target,
-		why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' },
-	});
-}
-
 /** One credential read per n8n context (a list read sends all its pages from one). */
 const budgetsByContext = new WeakMap<object, Promise<{ budget: RateBudget; limit: number }>>();
 
 /**
  * The budget of the credential's API key (whatever the Base URL: the API limits the key) and its
- * Requests per Minute. A saved `rateWindowSeconds` (an earlier hidden field) is ignored.
+ * Requests per Minute: absent (saved before the field existed) its default, a wrong one fails. A saved
+ * `rateWindowSeconds` (an earlier hidden field) is ignored.
  */
 async function budgetOf(
 	ctx: BusinessOpsContext,
@@ -90,75 +73,26 @@ async function budgetOf(
 ): Promise<{ budget: RateBudget; limit: number }> {
 	const budget =
 		budgetsByContext.get(ctx) ??
-		ctx.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
-			const limit = requestsPerMinuteOf(ctx, target, credentials.requestsPerMinute);
-			return { budget: budgetFor(budgetKeyOf(String(credentials.apiKey ?? '')), limit), limit };
+		ctx.getCredentials(CREDENTIAL_TYPE).then(({ apiKey, requestsPerMinute: value }) => {
+			const n =
+				value === undefined || value === null || value === ''
+					? DEFAULT_REQUESTS_PER_MINUTE
+					: Number(value);
+			if (!Number.isFinite(n) || n < 1)
+				throw faultError(ctx.getNode(), {
+					problem: `Requests per Minute in the Business Ops API credential must be a number of 1 or more, not "${String(value)}"`,
+					target,
+					why: { kind: 'setup', setting: 'Requests per Minute must be a number of 1 or more' },
+				});
+			const limit = Math.floor(n);
+			return { budget: budgetFor(budgetKeyOf(String(apiKey ?? '')), limit), limit };
 		});
 	budgetsByContext.set(ctx, budget);
 	return await budget;
 }
 
-/** The execution's cancel signal, where the context has one (node runs; not the editor's look-ups). */
-function cancelSignalOf(ctx: BusinessOpsContext): AbortSignal | undefined {
-	return (
-		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
-	).getExecutionCancelSignal?.();
-}
-
-/**
- * A request that stopped waiting, not sent: the key had no room for an activation request within
- * FAIL_FAST_TIMEOUT_MS (`waitMs`; Infinity: room comes only with answers still out), the editor's
- * look-up ran out of time, or the execution was cancelled.
- */
-function notSentError(
-	ctx: BusinessOpsContext,
-	call: CallOptions,
-	target: string,
-	itemIndex?: number,
-	waitMs?: number,
-) {
-	if (waitMs !== undefined) return noRoomError(ctx.getNode(), target, waitMs);
-	if (call.lane === 'editor' && !cancelSignalOf(ctx)?.aborted) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`The look-up ${target} took more than ${EDITOR_TIMEOUT_MS / 1000} s`,
-			{
-				description:
-					"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
-			},
-		);
-	}
-	return faultError(ctx.getNode(), {
-		problem: `Not sent: the execution was cancelled while ${target} waited`,
-		fix: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
-		target,
-		itemIndex,
-		why: { kind: 'stopped' },
-	});
-}
-
-/** A Retry-After over MAX_RETRY_AFTER_MS fails the item naming the wait: the API's error for the author, for a model a wait to tell. */
-function tooLongWaitError(
-	ctx: BusinessOpsContext,
-	call: CallOptions,
-	response: IN8nHttpFullResponse,
-	target: string,
-	itemIndex: number | undefined,
-	waitMs: number,
-) {
-	if (runsAsTool(ctx.getNode()))
-		return faultError(ctx.getNode(), { problem: target, target, why: { kind: 'wait', waitMs } });
-	const [what, then] =
-		call.lane === 'poll'
-			? ['this poll', 'The next poll tries again']
-			: ['this item', 'Run it again later'];
-	const error = apiErrorFor(ctx, response, target, itemIndex);
-	error.description = `The API asked to wait ${Math.ceil(waitMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
-	return error;
-}
-
-/** Reads what went wrong without keeping the request (its headers carry the key). */
-function describeFailure(error: unknown): { code?: string; message: string; isNetwork: boolean } {
+/** What went wrong, read without keeping the request (its headers carry the key); `network`: no answer came. */
+function describeFailure(error: unknown) {
 	const err = error as {
 		cause?: { code?: string; isAxiosError?: boolean; response?: unknown };
 		code?: string;
@@ -170,48 +104,12 @@ function describeFailure(error: unknown): { code?: string; message: string; isNe
 		err.cause?.code ??
 		err.code ??
 		(err.httpCode && err.httpCode in NETWORK_PROBLEMS ? err.httpCode : undefined);
-	const noAnswer = Boolean(
-		err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED',
-	);
-	const isNetwork = noAnswer || Boolean(code && code in NETWORK_PROBLEMS);
-	return { code, message: String(err.message ?? error), isNetwork };
-}
-
-/** What a `Deprecation` (and `Sunset`) header of an answer tells the user, or undefined. */
-export function deprecationNoticeOf(response: IN8nHttpFullResponse): string | undefined {
-	const deprecation = response.headers?.deprecation;
-	if (deprecation === undefined) return undefined;
-	const sunset = response.headers.sunset
-		? ` It stops working after ${String(response.headers.sunset)}.`
-		: '';
-	return `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset} Move the credential's Base URL to the newer version when it is available.`;
-}
-
-/** A request that got no answer (`failure.code`: the network code), after its retries. */
-function noAnswerError(
-	ctx: BusinessOpsContext,
-	call: CallOptions,
-	target: string,
-	itemIndex: number | undefined,
-	failure: { code?: string; message: string },
-	repeated: boolean,
-) {
-	// Worded, not the raw code: n8n replaces any error message that contains a network code
-	// such as ECONNRESET with a generic text, which would lose the method, path and item.
-	const problem = `Could not complete ${target}: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer'}`;
-	const detail = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
-	if (call.activation) return unansweredError(ctx.getNode(), problem, detail);
-	const fix = repeated
-		? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-		: 'It was not repeated because it changes data; check whether the change was made before running it again.';
-	return faultError(ctx.getNode(), {
-		problem,
-		fix: `${fix} ${detail}`,
-		target,
-		itemIndex,
-		why: { kind: 'noAnswer', repeated, detail },
-		written: repeated || NEVER_LEFT.has(failure.code ?? '') ? undefined : 'unknown',
-	});
+	const noAnswer = err.cause?.isAxiosError && !err.cause.response && code !== 'ERR_CANCELED';
+	return {
+		code,
+		message: String(err.message ?? error),
+		network: noAnswer || (code ?? '') in NETWORK_PROBLEMS,
+	};
 }
 
 /**
@@ -233,21 +131,37 @@ export async function sendRequest(
 		...(call.activation ? { timeout: FAIL_FAST_TIMEOUT_MS } : {}),
 	};
 	const method = (options.method ?? 'GET').toUpperCase();
-	const mayRepeat = IDEMPOTENT_METHODS.has(method) && !call.activation;
+	const mayRepeat = ['GET', 'HEAD', 'OPTIONS'].includes(method) && !call.activation;
 	const target = `${method} ${options.url}`;
 	const { budget, limit } = await budgetOf(ctx, target);
 	// A call's waits end on the execution's cancellation and, for the editor, on its timeout.
-	const signals = [
-		cancelSignalOf(ctx),
-		call.lane === 'editor' ? systemClock.timeout(EDITOR_TIMEOUT_MS) : undefined,
-	];
+	const cancel = (
+		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+	).getExecutionCancelSignal?.();
+	const editor = call.lane === 'editor';
+	const signals = [cancel, editor ? systemClock.timeout(EDITOR_TIMEOUT_MS) : undefined];
 	const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
-	if (call.lane === 'editor')
-		options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
+	if (editor) options.timeout = Math.min(options.timeout ?? EDITOR_TIMEOUT_MS, EDITOR_TIMEOUT_MS);
+	/** A wait that ended, not sent: no room for an activation request in time, the editor's time ran out, or the execution was cancelled. */
 	const notSent = (error: unknown): never => {
-		throw error instanceof WaitEnded
-			? notSentError(ctx, call, target, itemIndex, error.waitMs)
-			: error;
+		if (!(error instanceof WaitEnded)) throw error;
+		if (error.waitMs !== undefined) throw noRoomError(ctx.getNode(), target, error.waitMs);
+		if (editor && !cancel?.aborted)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The look-up ${target} took more than ${EDITOR_TIMEOUT_MS / 1000} s`,
+				{
+					description:
+						"It waited for room in the API key's rate budget or for the API's answer. Workflows using the same key may be using the budget: try again in a minute, or enter the ID directly.",
+				},
+			);
+		throw faultError(ctx.getNode(), {
+			problem: `Not sent: the execution was cancelled while ${target} waited`,
+			fix: 'A cancelled execution sends nothing more and leaves the rate budget to other workflows.',
+			target,
+			itemIndex,
+			why: { kind: 'stopped' },
+		});
 	};
 
 	for (let attempt = 1; ; attempt++) {
@@ -264,7 +178,7 @@ export async function sendRequest(
 		} catch (error) {
 			slot.answered();
 			const failure = describeFailure(error);
-			if (!failure.isNetwork) {
+			if (!failure.network) {
 				// Not sent: the credential's own check refused it (its message is advice for the author).
 				throw faultError(ctx.getNode(), {
 					problem: failure.message,
@@ -277,7 +191,22 @@ export async function sendRequest(
 				await systemClock.sleep(retryDelayMs(attempt), signal).catch(notSent);
 				continue;
 			}
-			throw noAnswerError(ctx, call, target, itemIndex, failure, mayRepeat);
+			// Worded, not the raw code: n8n replaces any error message that contains a network code
+			// such as ECONNRESET with a generic text, which would lose the method, path and item.
+			const problem = `Could not complete ${target}: ${NETWORK_PROBLEMS[failure.code ?? ''] ?? 'the request failed without an answer'}`;
+			const detail = `(network error: ${(failure.code ?? failure.message).toLowerCase()})`;
+			if (call.activation) throw unansweredError(ctx.getNode(), problem, detail);
+			const fix = mayRepeat
+				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
+				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+			throw faultError(ctx.getNode(), {
+				problem,
+				fix: `${fix} ${detail}`,
+				target,
+				itemIndex,
+				why: { kind: 'noAnswer', repeated: mayRepeat, detail },
+				written: mayRepeat || NEVER_LEFT.has(failure.code ?? '') ? undefined : 'unknown',
+			});
 		}
 		const status = response.statusCode;
 		const asked = status === 429 ? retryAfterMs(response.headers) : undefined;
@@ -285,8 +214,18 @@ export async function sendRequest(
 		if (status !== 429 || (asked ?? 0) > MAX_RETRY_AFTER_MS) slot.answered();
 		else slot.refused(asked ?? 1000);
 		if (status < 400) return response;
+		// A Retry-After over the cap fails the item naming the wait: the API's error, for a model a wait to tell.
 		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
-			throw tooLongWaitError(ctx, call, response, target, itemIndex, asked);
+			const why = { kind: 'wait', waitMs: asked } as const;
+			if (runsAsTool(ctx.getNode()))
+				throw faultError(ctx.getNode(), { problem: target, target, why });
+			const [what, then] =
+				call.lane === 'poll'
+					? ['this poll', 'The next poll tries again']
+					: ['this item', 'Run it again later'];
+			const error = apiErrorFor(ctx, response, target, itemIndex);
+			error.description = `The API asked to wait ${Math.ceil(asked / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
+			throw error;
 		}
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {

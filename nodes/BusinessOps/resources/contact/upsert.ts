@@ -6,9 +6,9 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeProperties,
-	NodeApiError,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../../../shared/api/context';
 import { isConflict } from '../../../shared/api/errors';
 import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
@@ -16,13 +16,7 @@ import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
 import { BoundedMap } from '../../../shared/boundedMap';
-import {
-	answeredBefore,
-	changes,
-	type ItemSender,
-	sendWrite,
-	type WriteRule,
-} from '../../shared/itemOrder';
+import { answeredBefore, changes, sendWrite, type WriteRule } from '../../shared/itemOrder';
 import { invalidInput, textProblem } from '../../shared/validation';
 import {
 	addressOf,
@@ -31,8 +25,6 @@ import {
 	emailKey,
 	optionalContactFields,
 } from './create';
-
-const changed = changes();
 
 export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
 	// checked as it is sent: in one form (addressOf), which is also how contacts are matched
@@ -67,7 +59,8 @@ export const contactUpsertFields: INodeProperties[] = operationFields('contact',
 ]);
 
 /** This process's creates, by a hash of base URL, key and address; `at` orders them with the tries' reads (a counter, not a clock). */
-const created = new BoundedMap<string, { id: Promise<string | undefined>; at?: number }>(10_000);
+type Created = { id: Promise<string | undefined>; at?: number };
+const created = new BoundedMap<string, Created>(10_000);
 let sequence = 0;
 
 /** What Create or Update keeps for one try: the contacts read by its first item that needs them. */
@@ -80,15 +73,17 @@ interface UpsertTry {
 const tries = new WeakMap<object, UpsertTry>();
 
 /**
- * The try's contacts, read by the first item that needs them. A read that failed stays failed for the
- * try: each later item gets its error, naming that item (a read already retried is not repeated per item).
+ * The one contact with the item's e-mail in the try's contacts, undefined for none; several is refused,
+ * naming them. The contacts are read by the try's first item that needs them; a read that failed stays
+ * failed for the try: each later item gets its error, naming that item (a read already retried is not
+ * repeated per item).
  */
-async function contactsOf(
+async function matchOf(
 	ctx: IExecuteSingleFunctions,
 	thisTry: object,
 	options: IHttpRequestOptions,
 	itemIndex: number,
-): Promise<Map<string, IDataObject[]>> {
+): Promise<string | undefined> {
 	let kept = tries.get(thisTry);
 	if (!kept) {
 		kept = {
@@ -99,7 +94,7 @@ async function contactsOf(
 		tries.set(thisTry, kept);
 	}
 	const { readBy } = kept;
-	return await kept.contacts.catch((error: Error & { context?: IDataObject }) => {
+	const contacts = await kept.contacts.catch((error: Error & { context?: IDataObject }) => {
 		if (readBy === itemIndex) throw error;
 		const copy = Object.assign(
 			Object.create(Object.getPrototypeOf(error) as object) as typeof error,
@@ -109,14 +104,7 @@ async function contactsOf(
 		copy.context = { ...copy.context, itemIndex };
 		throw copy;
 	});
-}
-
-/** The one contact with this e-mail, undefined for none; several is refused, naming them. */
-function matchOf(
-	ctx: IExecuteSingleFunctions,
-	contacts: Map<string, IDataObject[]>,
-	email: string,
-): string | undefined {
+	const email = String((options.body as IDataObject).email);
 	const ids = (contacts.get(emailKey(email)) ?? []).map((contact) => String(contact.id ?? ''));
 	if (ids.includes('')) {
 		throw invalidInput(
@@ -151,32 +139,26 @@ const outcome = (action: string, response: IN8nHttpFullResponse) => ({
 	response,
 });
 
-export const upsertContact: ItemSender = async (ctx, options, itemIndex, thisTry) => {
+const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry) => {
 	const body = options.body as IDataObject;
-	const email = String(body.email);
-	const { apiKey } = await ctx.getCredentials<{ apiKey: string }>('businessOpsApi');
+	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
+	// stored keeps its case and form. With nothing else to change, nothing is written.
+	const { email, ...changed } = body;
+	const { apiKey } = await ctx.getCredentials<{ apiKey: string }>(CREDENTIAL_TYPE);
 	const key = createHash('sha256')
 		.update(`${options.baseURL}\n${apiKey}\n${emailKey(email)}`)
 		.digest('hex');
-	// A match means the same address (emailKey): the e-mail is never sent on update, so the one
-	// stored keeps its case and form. With nothing else to change, nothing is written.
-	const changes = Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'email'));
 	const update = async (id: string) => {
 		const url = `/contacts/${encodeURIComponent(id)}`;
-		if (Object.keys(changes).length === 0) {
-			return outcome(
-				'unchanged',
-				await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined }, itemIndex),
-			);
-		}
-		return outcome(
-			'updated',
-			await sendWrite(ctx, { ...options, method: 'PATCH', url, body: changes }, itemIndex, changed),
-		);
+		const read = { ...options, method: 'GET' as const, url, body: undefined };
+		if (Object.keys(changed).length === 0)
+			return outcome('unchanged', await sendRequest(ctx, read, itemIndex));
+		const patch = { ...options, method: 'PATCH' as const, url, body: changed };
+		return outcome('updated', await sendWrite(ctx, patch, itemIndex, changes()));
 	};
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
-	let match = matchOf(ctx, await contactsOf(ctx, thisTry, options, itemIndex), email);
+	let match = await matchOf(ctx, thisTry, options, itemIndex);
 	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
 	const mine = await answeredBefore(ctx, create, itemIndex);
 	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id))
@@ -192,21 +174,17 @@ export const upsertContact: ItemSender = async (ctx, options, itemIndex, thisTry
 	}
 	if (match !== undefined) return await update(match);
 	let answer!: (id: string | undefined) => void;
-	const entry: { id: Promise<string | undefined>; at?: number } = {
-		id: new Promise((resolve) => (answer = resolve)),
-	};
+	const entry: Created = { id: new Promise((resolve) => (answer = resolve)) };
 	created.set(key, entry);
-	const sent = await sendWrite(ctx, create, itemIndex, contactCreated).catch(
-		(error: NodeApiError) => {
-			answer(undefined);
-			if (isConflict(error)) return { conflict: error };
-			throw error;
-		},
-	);
+	const sent = await sendWrite(ctx, create, itemIndex, contactCreated).catch((error: Error) => {
+		answer(undefined);
+		if (isConflict(error)) return { conflict: error };
+		throw error;
+	});
 	if ('conflict' in sent) {
-		// the contact may have been created meanwhile by someone else: read again and update it; with none, the 409 stands
+		// created meanwhile by someone else: read again and update it; with none, the 409 stands
 		tries.delete(thisTry);
-		const theirs = matchOf(ctx, await contactsOf(ctx, thisTry, options, itemIndex), email);
+		const theirs = await matchOf(ctx, thisTry, options, itemIndex);
 		if (theirs === undefined) throw sent.conflict;
 		return await update(theirs);
 	}
