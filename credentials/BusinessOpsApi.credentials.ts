@@ -10,6 +10,18 @@ import type {
 const API_KEY_FORMAT = /^svc_[A-Za-z0-9_-]{32}$/;
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
+/** The credential test's answer to each error code of GET /me. */
+const ERROR_CODE_MESSAGES = {
+	unauthorized:
+		'The API key was not accepted (401): it is mistyped, revoked or expired. Create a new key in the dashboard.',
+	insufficient_scope:
+		'The API key works but lacks the scope "organization.read", which the test (GET /me) needs. The key may still work for the operations its scopes allow.',
+	not_found:
+		'Nothing answers at this Base URL: check that it ends in the API version, e.g. https://api.example.com/v1',
+	rate_limited:
+		'The API key works, but its rate limit is used up right now (429): test again in a minute.',
+};
+
 /** Removes trailing slashes so `/v1/` and `/api/v1/` join paths like `/v1` and `/api/v1`. */
 function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '');
@@ -127,42 +139,10 @@ export class BusinessOpsApi implements ICredentialType {
 			timeout: 15_000,
 		},
 		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'unauthorized',
-					message:
-						'The API key was not accepted (401): it is mistyped, revoked or expired. Create a new key in the dashboard.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'insufficient_scope',
-					message:
-						'The API key works but lacks the scope "organization.read", which the test (GET /me) needs. The key may still work for the operations its scopes allow.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'not_found',
-					message:
-						'Nothing answers at this Base URL: check that it ends in the API version, e.g. https://api.example.com/v1',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'rate_limited',
-					message:
-						'The API key works, but its rate limit is used up right now (429): test again in a minute.',
-				},
-			},
+			...Object.entries(ERROR_CODE_MESSAGES).map(([value, message]) => ({
+				type: 'responseSuccessBody' as const,
+				properties: { key: 'error.code', value, message },
+			})),
 			{
 				// Anything without the `data` envelope of GET /me: another error, or not this API at all.
 				type: 'responseSuccessBody',

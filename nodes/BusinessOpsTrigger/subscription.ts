@@ -23,16 +23,17 @@ import {
 import { isOn } from './switches';
 
 /**
- * A lifecycle call: fails fast and says what to do in its message (`activation`). The API's 404
- * answers `undefined`, an empty answer `{}`; the transport already throws every other failure as a
- * NodeApiError or NodeOperationError, so it goes on unchanged.
+ * A lifecycle call on `/webhooks/{id}`: fails fast and says what to do in its message (`activation`).
+ * The API's 404 answers `undefined`, an empty answer `{}`; the transport already throws every other
+ * failure as a NodeApiError or NodeOperationError, so it goes on unchanged.
  */
 async function call(
 	ctx: IHookFunctions,
 	method: IHttpRequestMethods,
-	path: string,
+	id: string,
 	body?: IDataObject,
 ): Promise<IDataObject | undefined> {
+	const path = `/webhooks/${encodeURIComponent(id)}`;
 	return await apiRequest<IDataObject | undefined>(ctx, method, path, {
 		body,
 		activation: true,
@@ -78,11 +79,7 @@ async function deleteRemote(
 	url?: string,
 	keyChanged = false,
 ): Promise<void> {
-	if (
-		(await call(ctx, 'DELETE', `/webhooks/${encodeURIComponent(id)}`)) !== undefined ||
-		!keyChanged
-	)
-		return;
+	if ((await call(ctx, 'DELETE', id)) !== undefined || !keyChanged) return;
 	ctx.logger.warn(
 		`Business Ops Trigger "${ctx.getNode().name}": webhook subscription ${id}${url ? ` (to ${url})` : ''} was not found with this credential's API key, which changed since the subscription was made. If the credential now belongs to another organisation or key, the subscription may still exist under the old one and keep sending deliveries that are refused: delete it by hand in that organisation's Business Ops dashboard (Webhooks).`,
 	);
@@ -158,9 +155,7 @@ async function updateInPlace(
 	if (remote.name !== undefined && remote.name !== name) changes.name = name;
 	if (remote.active === false) changes.active = true;
 	if (Object.keys(changes).length === 0) return true;
-	if (
-		(await call(ctx, 'PATCH', `/webhooks/${encodeURIComponent(stored.id)}`, changes)) === undefined
-	) {
+	if ((await call(ctx, 'PATCH', stored.id, changes)) === undefined) {
 		writeRecord(ctx, listener, undefined);
 		return false;
 	}
@@ -218,7 +213,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		return false;
 	}
 
-	const fetched = await call(ctx, 'GET', `/webhooks/${encodeURIComponent(stored.id)}`);
+	const fetched = await call(ctx, 'GET', stored.id);
 	if (fetched === undefined) {
 		writeRecord(ctx, listener, undefined);
 		return false;
@@ -269,15 +264,14 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	// Nothing stored: the static data may have been lost after an earlier create.
 	if (!hadRecord) await deleteLeftBehind(ctx, url);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const body = { name, url, events };
+	const post = async () =>
+		await apiRequest(ctx, 'POST', '/webhooks', { body: { name, url, events }, activation: true });
 	const created = recordOf(
-		await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true }).catch(
-			async (error: unknown) => {
-				// A 409 for the same name and URL: one at exactly this URL is ours, left behind; delete it and post again
-				if (!isConflict(error) || (await deleteLeftBehind(ctx, url)) === 0) throw error;
-				return await apiRequest(ctx, 'POST', '/webhooks', { body, activation: true });
-			},
-		),
+		await post().catch(async (error: unknown) => {
+			// A 409 for the same name and URL: one at exactly this URL is ours, left behind; delete it and post again
+			if (!isConflict(error) || (await deleteLeftBehind(ctx, url)) === 0) throw error;
+			return await post();
+		}),
 	);
 	const id = created.id === undefined || created.id === null ? '' : String(created.id);
 	if (id === '') {

@@ -364,6 +364,16 @@ describe.each([
 			expect(message).toBe('Items (JSON): no items were given; add at least one item [item 0]');
 		});
 
+		test('a refused list under Update Fields says how to keep the current items; text that is not JSON does not', async () => {
+			const described = async (itemsJson: string) => {
+				nock.cleanAll();
+				const error = await runDeclarativeNode(node, update({ itemsJson })).catch((e) => e);
+				return error.description as string;
+			};
+			expect(await described('[]')).toMatch(/^To keep the current items, remove the field/);
+			expect(await described('[{')).toMatch(/^Fix "Items \(JSON\)"/);
+		});
+
 		test('Items and Items (JSON) together are refused', async () => {
 			const message = await refused(
 				update({ items: { item: [design] }, itemsJson: JSON.stringify([hosting]) }),

@@ -16,15 +16,8 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 		minute: '2-digit',
 		second: '2-digit',
 	}).formatToParts(new Date(utcMs));
-	const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-	const wall = Date.UTC(
-		part('year'),
-		part('month') - 1,
-		part('day'),
-		part('hour'),
-		part('minute'),
-		part('second'),
-	);
+	const p = Object.fromEntries(parts.map(({ type, value }) => [type, Number(value)]));
+	const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
 	return wall - (utcMs - (((utcMs % 1000) + 1000) % 1000));
 }
 

@@ -61,7 +61,7 @@ export function sendStep(step: PreSend): PreSend {
 
 /**
  * A field's value as it is sent: undefined when an optional field is not given, else typed and
- * checked by `rule`. Also for values the node reads itself (Update Autonomy's count, Return All).
+ * checked by `rule`.
  */
 export function valueToSend(
 	ctx: IExecuteSingleFunctions,
@@ -87,6 +87,10 @@ export function valueToSend(
 		throw invalidInput(ctx, field.displayName, typed.problem, typed.hint, field.name);
 	return typed.value;
 }
+
+/** The node's parameter of `field`, as valueToSend types it: for values the node reads itself. */
+export const parameterToSend = (ctx: IExecuteSingleFunctions, field: INodeProperties, rule: Rule) =>
+	valueToSend(ctx, field, rule, ctx.getNodeParameter(field.name, null));
 
 /** The builder the others stand on: `field` sends its value through `rule` (see above). */
 export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}): INodeProperties {

@@ -14,10 +14,10 @@ import {
 	collectionOf,
 	numberRule,
 	optionsField,
+	parameterToSend,
 	sendingField,
 	sendStep,
 	statusOptions,
-	valueToSend,
 } from './fields';
 
 const RETURN_ALL: INodeProperties = {
@@ -48,12 +48,8 @@ const pageSizeOfReturnAll = sendStep(async function (
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ) {
-	if (
-		valueToSend(this, RETURN_ALL, booleanRule, this.getNodeParameter(RETURN_ALL.name, false)) ===
-		true
-	) {
+	if (parameterToSend(this, RETURN_ALL, booleanRule) === true)
 		requestOptions.qs = { ...requestOptions.qs, pageSize: MAX_PAGE_SIZE };
-	}
 	return requestOptions;
 });
 
@@ -77,14 +73,9 @@ export function getManyFields(): INodeProperties[] {
 /** How many records an item's list read returns: undefined for all (Return All, or no Return All), else Limit (50 when empty). */
 export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
 	if (!(RETURN_ALL.name in ctx.getNode().parameters)) return undefined;
-	if (
-		valueToSend(ctx, RETURN_ALL, booleanRule, ctx.getNodeParameter(RETURN_ALL.name, false)) === true
-	)
-		return undefined;
+	if (parameterToSend(ctx, RETURN_ALL, booleanRule) === true) return undefined;
 	return (
-		(valueToSend(ctx, LIMIT, limitRule, ctx.getNodeParameter(LIMIT.name, null)) as
-			| number
-			| undefined) ?? (LIMIT.default as number)
+		(parameterToSend(ctx, LIMIT, limitRule) as number | undefined) ?? (LIMIT.default as number)
 	);
 }
 
@@ -123,7 +114,7 @@ const SIMPLIFY: INodeProperties = {
 };
 
 const simplifyOn = (ctx: IExecuteSingleFunctions) =>
-	valueToSend(ctx, SIMPLIFY, booleanRule, ctx.getNodeParameter(SIMPLIFY.name, false)) === true;
+	parameterToSend(ctx, SIMPLIFY, booleanRule) === true;
 
 /** Simplify is read after the answer: checked before the request is sent, so that a bad value sends nothing. */
 const checkSimplify = sendStep(async function (

@@ -183,31 +183,20 @@ function sendItems(source: ItemsSource, update: boolean) {
 				[form.parameter, json.parameter],
 			);
 		}
+		const refuse = (problem: string, fix = hint) =>
+			invalidInput(this, label, problem, fix, parameter);
 		const given = read(source);
-		if (source === 'json' && isEmptyValue(given)) {
-			throw invalidInput(
-				this,
-				label,
-				`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`,
-				hint,
-				parameter,
-			);
-		}
+		if (source === 'json' && isEmptyValue(given))
+			throw refuse(`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`);
 		let lines: unknown = source === 'form' ? formRows(given) : given;
 		// Items (JSON) is text, or from an expression a list already
 		try {
 			if (typeof lines === 'string') lines = JSON.parse(lines);
 		} catch (error) {
-			throw invalidInput(
-				this,
-				label,
-				`the text is not valid JSON (${(error as Error).message})`,
-				'',
-				parameter,
-			);
+			throw refuse(`the text is not valid JSON (${(error as Error).message})`, '');
 		}
 		const result = checkLineItems(lines);
-		if ('problem' in result) throw invalidInput(this, label, result.problem, hint, parameter);
+		if ('problem' in result) throw refuse(result.problem);
 		const body = isRecord(requestOptions.body) ? requestOptions.body : {};
 		return { ...requestOptions, body: { ...body, items: result.items } };
 	});

@@ -123,15 +123,15 @@ function candidates(
 	const family = familyOf(signatureHeader);
 	const inFamily = (name: string) =>
 		family.some((prefix) => name !== prefix && name.startsWith(prefix));
-	const timestampHeaders = headerValues(headers, (name) => name.includes('timestamp')).map(
-		([header, value]) => {
-			const name = header.toLowerCase();
-			return {
-				header,
-				value: oneValue([value]),
-				rank: KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3,
-			};
-		},
+	const partsOf = (wanted: (name: string) => boolean, rankOf: (name: string) => number) =>
+		headerValues(headers, wanted).map(([header, value]) => ({
+			header,
+			value: oneValue([value]),
+			rank: rankOf(header.toLowerCase()),
+		}));
+	const timestampHeaders = partsOf(
+		(name) => name.includes('timestamp'),
+		(name) => (KNOWN_TIMESTAMPS.includes(name) ? 1 : inFamily(name) ? 2 : 3),
 	);
 	const byRank = [...signatureTimestamps, ...timestampHeaders]
 		.filter(usable)
@@ -146,14 +146,9 @@ function candidates(
 	const isId = (name: string) =>
 		(name.endsWith('-id') || name.includes('delivery')) && !TRACING_ID.test(name);
 	const ids = ranked(
-		headerValues(headers, isId).map(([header, value]) => {
-			const name = header.toLowerCase();
-			return {
-				header,
-				value: oneValue([value]),
-				rank: KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3,
-			};
-		}),
+		partsOf(isId, (name) =>
+			KNOWN_IDS.includes(name) ? 0 : inFamily(name) ? 1 : DELIVERY_ID.test(name) ? 2 : 3,
+		),
 		MAX_IDS,
 	);
 	return { timestamps, ids, stale };

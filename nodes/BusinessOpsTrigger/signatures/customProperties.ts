@@ -100,10 +100,12 @@ export const customSignatureOption: INodeProperties = {
 	options: [{ displayName: 'Settings', name: 'settings', values: fields }],
 };
 
+const settingsOf = (options: IDataObject): IDataObject =>
+	(options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+
 /** What is wrong with a Custom options field that an expression set to none of its options; undefined when fine. */
 export function customOptionProblem(options: IDataObject): string | undefined {
-	const settings =
-		(options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+	const settings = settingsOf(options);
 	for (const field of fields) {
 		const values = (field.options ?? []).map((option) =>
 			'value' in option ? option.value : undefined,
@@ -121,8 +123,7 @@ export const optionProblem = (name: string, values: readonly unknown[], given: u
 
 /** The Custom settings from the node's options (defaults for what is not set). */
 export function customSignatureOf(options: IDataObject): CustomSignature {
-	const settings =
-		(options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
+	const settings = settingsOf(options);
 	const text = (name: string, fallback = '') =>
 		typeof settings[name] === 'string' ? (settings[name] as string) : fallback;
 	return {

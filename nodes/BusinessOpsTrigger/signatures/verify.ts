@@ -65,15 +65,12 @@ function presetOf(
 	header: string | undefined,
 ): { name: string; form: CustomSignature } | undefined {
 	if (scheme === 'standardWebhooks') {
-		const standard = {
-			header: 'webhook-signature',
-			timestampHeader: 'webhook-timestamp',
-			idHeader: 'webhook-id',
-		};
 		return {
 			name: 'Standard Webhooks',
 			form: form({
-				...standard,
+				header: 'webhook-signature',
+				timestampHeader: 'webhook-timestamp',
+				idHeader: 'webhook-id',
 				prefix: 'v1,',
 				encoding: 'base64',
 				content: '{ID}.{timestamp}.{body}',

@@ -63,11 +63,14 @@ interface Walk<R> {
 	repeated?: number;
 }
 
-/** Whole: every page told the same `meta.total`, that many records came (unless cut at `maxResults`), no `id` twice. */
-function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boolean {
-	const ids = records.flatMap((record) =>
+const idsOf = (records: IDataObject[]) =>
+	records.flatMap((record) =>
 		record.id === undefined || record.id === null ? [] : [String(record.id)],
 	);
+
+/** Whole: every page told the same `meta.total`, that many records came (unless cut at `maxResults`), no `id` twice. */
+function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boolean {
+	const ids = idsOf(records);
 	if (totals.size > 1 || new Set(ids).size < ids.length) return false;
 	return cut || totals.size === 0 || totals.has(records.length);
 }
@@ -106,9 +109,7 @@ export async function walkPages<R extends { body: unknown }>(
 		const last = await fetchPage(page);
 		const held = recordsOf(last.body);
 		records.push(...held);
-		const fresh = held.flatMap((record) =>
-			record.id === undefined || record.id === null ? [] : [String(record.id)],
-		);
+		const fresh = idsOf(held);
 		if (stopAtRepeat && fresh.some((id) => ids.has(id)))
 			return { records, last, whole: false, repeated: page };
 		for (const id of fresh) ids.add(id);

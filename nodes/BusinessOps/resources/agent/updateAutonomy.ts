@@ -10,8 +10,8 @@ import {
 	booleanRule,
 	numberRule,
 	operationFields,
+	parameterToSend,
 	sendStep,
-	valueToSend,
 } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
 import { asOption, asText } from '../../../shared/typing';
@@ -85,49 +85,27 @@ function actionOverridesOf(
 ): Record<string, { mode: string }> | undefined {
 	const rows = ctx.getNodeParameter('actionOverrides.override', []) as IDataObject[];
 	if (rows.length === 0) return undefined;
+	const refuse = (problem: string, fix = '') =>
+		invalidInput(ctx, 'Action Overrides', problem, fix, 'actionOverrides');
 	const seen = new Set<string>();
 	const entries = rows.map((row, index): [string, { mode: string }] => {
 		const typed = isEmptyValue(row.action) ? { value: '' } : asText(row.action);
-		if (!('value' in typed)) {
-			throw invalidInput(
-				ctx,
-				'Action Overrides',
-				`the action name of override ${index + 1} ${typed.problem}`,
-				'',
-				'actionOverrides',
-			);
-		}
+		if (!('value' in typed))
+			throw refuse(`the action name of override ${index + 1} ${typed.problem}`);
 		const action = String(typed.value).trim();
 		if (action === '') {
-			throw invalidInput(
-				ctx,
-				'Action Overrides',
+			throw refuse(
 				`override ${index + 1} has no action name (such as send_invoice)`,
 				'Enter one, or remove the override. ',
-				'actionOverrides',
 			);
 		}
-		if (seen.has(action)) {
-			throw invalidInput(
-				ctx,
-				'Action Overrides',
-				`"${action}" is listed more than once; give each action one mode`,
-				'',
-				'actionOverrides',
-			);
-		}
+		if (seen.has(action))
+			throw refuse(`"${action}" is listed more than once; give each action one mode`);
 		seen.add(action);
+		const of = ` (mode of "${action}")`;
 		return [
 			action,
-			{
-				mode: checkedMode(
-					ctx,
-					'Action Overrides',
-					'actionOverrides',
-					row.mode,
-					` (mode of "${action}")`,
-				),
-			},
+			{ mode: checkedMode(ctx, 'Action Overrides', 'actionOverrides', row.mode, of) },
 		];
 	});
 	// fromEntries keeps every name an own property, even one such as "__proto__"
@@ -147,21 +125,15 @@ async function buildAutonomyBody(
 	if (!isEmptyValue(defaultMode) && 'problem' in asOption(defaultMode, [KEEP_CURRENT])) {
 		body.defaultMode = checkedMode(this, 'Default Mode', 'defaultMode', defaultMode);
 	}
-	const clear = valueToSend(
-		this,
-		CLEAR_OVERRIDES,
-		booleanRule,
-		this.getNodeParameter(CLEAR_OVERRIDES.name, false),
-	);
-	const actionOverrides = clear === true ? {} : actionOverridesOf(this);
+	const clear = parameterToSend(this, CLEAR_OVERRIDES, booleanRule) === true;
+	const actionOverrides = clear ? {} : actionOverridesOf(this);
 	if (actionOverrides) body.actionOverrides = actionOverrides;
 	const modes = [
 		body.defaultMode,
 		...Object.values(actionOverrides ?? {}).map((override) => override.mode),
 	];
 	if (modes.includes('auto_after_approvals')) {
-		const count = this.getNodeParameter(APPROVALS_COUNT.name, undefined);
-		const sent = valueToSend(this, APPROVALS_COUNT, numberRule('nonNegativeInteger'), count);
+		const sent = parameterToSend(this, APPROVALS_COUNT, numberRule('nonNegativeInteger'));
 		if (sent !== undefined) body.autoAfterApprovalsCount = sent;
 	}
 	if (Object.keys(body).length === 0) {
