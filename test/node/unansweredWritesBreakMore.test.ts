@@ -1,0 +1,239 @@
+/**
+ * A break run on the unanswered-writes rules (itemOrder.ts, errors.ts), through n8n-core's engine with
+ * Retry On Fail (3 tries, Wait Between Tries 1000 ms on the harness clock). `test.failing` pins a write
+ * that is sent twice, or answered from a record it did not make; plain tests are controls that hold.
+ * (unansweredWritesBreak.test.ts holds an earlier run's findings: a gateway's JSON 5xx, a contact
+ * that existed before, a Contact → Create body with $now; these are others.)
+ */
+import nock from 'nock';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
+import { byId, loadNodeType, runWithRetries } from '../harness/engine';
+
+beforeEach(() => {
+	forgetRateBudgets();
+	fastClock();
+});
+afterEach(() => nock.cleanAll());
+
+const node = loadNodeType(new BusinessOps());
+const API = 'https://api.business-ops.test';
+
+/**
+ * `lost`: stored, then the connection reset; `dropped`: reset before the API stored it; `gateway`: stored,
+ * then a gateway's 502 page; `gatewayJson`: stored, then a gateway's 504 in JSON whose `error.code` is
+ * not one of the API's (spec 7 names `internal_error` as the only 5xx code); `internal`: the API's 500.
+ */
+type Fate = 'ok' | 'lost' | 'dropped' | 'gateway' | 'gatewayJson' | 'internal' | 'refused';
+
+const networkError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+/**
+ * A stateful API for contacts, quotes and requests. `fate` decides each write (1-based); `store`
+ * turns a created body into the stored record (what the API keeps of it); `beforeList` runs before
+ * each list read (the world moving).
+ */
+function fakeApi(
+	fate: (n: number) => Fate = () => 'ok',
+	{
+		delayMs = 0,
+		store = (body: IDataObject) => body,
+		beforeList = () => {},
+	}: { delayMs?: number; store?: (b: IDataObject) => IDataObject; beforeList?: () => void } = {},
+) {
+	const records: Record<string, IDataObject[]> = { contacts: [], quotes: [], requests: [] };
+	const writes: string[] = [];
+	let inFlight = 0;
+	const scope = nock(API).persist();
+	scope.get(/^\/v1\/(contacts|quotes|requests)(\?.*)?$/).reply((uri) => {
+		beforeList();
+		const list = records[uri.split('/')[2].split('?')[0]];
+		return [
+			200,
+			{ data: list, meta: { page: 1, pageSize: 100, total: list.length, hasMore: false } },
+		];
+	});
+	scope.post(/^\/v1\/(contacts|quotes|requests)$/).reply(async (uri, body) => {
+		const kind = uri.split('/')[2];
+		const sent = body as IDataObject;
+		writes.push(`POST /${kind} ${String(sent.name ?? sent.subject ?? '')}`.trim());
+		const chosen = fate(writes.length);
+		inFlight++;
+		await realSleep(delayMs).finally(() => inFlight--);
+		if (chosen === 'refused') throw networkError('ECONNREFUSED', 'connect ECONNREFUSED');
+		if (chosen === 'dropped') throw networkError('ECONNRESET', 'socket hang up');
+		if (chosen === 'internal')
+			return [500, { error: { code: 'internal_error', message: 'Something went wrong' } }];
+		const record = { ...store(sent), id: `${kind.slice(0, 3)}_${records[kind].length + 1}` };
+		records[kind].push(record);
+		if (chosen === 'lost') throw networkError('ECONNRESET', 'socket hang up');
+		if (chosen === 'gateway') return [502, '<html><body>502 Bad Gateway</body></html>'];
+		if (chosen === 'gatewayJson')
+			return [504, { error: { code: 504, message: 'upstream request timeout' } }];
+		return [201, { data: record }];
+	});
+	const settled = async () => {
+		for (let quiet = 0; quiet < 5; quiet = inFlight === 0 ? quiet + 1 : 0) await realSleep(50);
+	};
+	return { records, writes, settled };
+}
+
+const retrying = (
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	onError?: INode['onError'],
+) => runWithRetries(node, parameters, { items, maxTries: 3, waitBetweenTries: 1000, onError });
+const outcomes = (tries: Array<{ error?: Error }>) =>
+	tries.map((t) => (t.error ? 'failed' : 'succeeded'));
+
+const contactCreate = {
+	resource: 'contact',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	additionalFields: { email: '={{ $json.email }}' },
+};
+const quoteCreate = (validUntil?: string) => ({
+	resource: 'quote',
+	operation: 'create',
+	contactId: byId('ctc_1'),
+	items: { item: [{ name: '={{ $json.name }}', quantity: 2, unitPrice: 100, vatPercentage: 21 }] },
+	additionalFields: validUntil ? { validUntil } : {},
+});
+const requestCreate = (externalRef: string, bodyText = 'Graag een prijs.') => ({
+	resource: 'request',
+	operation: 'create',
+	fromEmail: 'anna@example.nl',
+	subject: '={{ $json.name }}',
+	bodyText,
+	additionalFields: { externalRef },
+});
+
+describe('an expression whose value moves with the clock ($now): the write memory is keyed by the body', () => {
+	// spec 2: validUntil is a UTC timestamp; "30 days from now" is the natural expression for it
+	const in30Days = '={{ $now.plus({ days: 30 }) }}';
+
+	test.failing(
+		'Quote → Create, Valid Until from $now, the answer lost after the API stored it: the next try sends it again (2 quotes, execution green) instead of failing "may have been created"',
+		async () => {
+			const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+			const tries = await retrying(quoteCreate(in30Days), [{ json: { name: 'Ann' } }]);
+			await api.settled();
+			expect(api.records.quotes).toHaveLength(1);
+			expect(String(tries.at(-1)?.error?.message)).toContain('may have been created');
+		},
+	);
+
+	test.failing(
+		'Request → Create with an External Reference, Body Text naming $now, the answer lost: sent again (2 requests) although its External Reference finds it',
+		async () => {
+			const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+			const tries = await retrying(
+				requestCreate('T-1', '=Sent {{ $now.toISO() }}: graag een prijs.'),
+				[{ json: { name: 'Ann' } }],
+			);
+			await api.settled();
+			expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+			expect(api.records.requests).toHaveLength(1);
+		},
+	);
+
+	test.failing(
+		'a write still in flight when the next try starts (Stop Workflow, item 2 failing to build, answers after 150 ms), Valid Until from $now: the next try sends items 0 and 1 again',
+		async () => {
+			const api = fakeApi(undefined, { delayMs: 150 });
+			const parameters = {
+				...quoteCreate(in30Days),
+				items: {
+					item: [
+						{
+							name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
+							quantity: 2,
+							unitPrice: 100,
+							vatPercentage: 21,
+						},
+					],
+				},
+			};
+			const unhandled: unknown[] = [];
+			const onUnhandled = (reason: unknown) => unhandled.push(reason);
+			process.on('unhandledRejection', onUnhandled);
+			try {
+				await retrying(parameters, [
+					{ json: { name: 'Q0' } },
+					{ json: { name: 'Q1' } },
+					{ json: { name: 'Q2', fail: true } },
+				]);
+				await api.settled();
+			} finally {
+				process.off('unhandledRejection', onUnhandled);
+			}
+			expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
+		},
+	);
+
+	test('control: the same Quote → Create with a fixed Valid Until is not sent again', async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+		const tries = await retrying(quoteCreate('2026-12-31T00:00:00Z'), [{ json: { name: 'Ann' } }]);
+		await api.settled();
+		expect(api.records.quotes).toHaveLength(1);
+		expect(String(tries.at(-1)?.error?.message)).toContain('may have been created');
+	});
+});
+
+test.failing(
+	'Continue + Retry On Fail, two identical Contact → Create items, the 1st answer lost after it was stored, the 2nd reset before: both proofs run at once and both items are answered with the 1st contact; the 2nd contact is never made',
+	async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : n === 2 ? 'dropped' : 'ok'));
+		const same = { name: 'Ann', email: 'ann@example.com' };
+		const tries = await retrying(
+			contactCreate,
+			[{ json: { ...same } }, { json: { ...same } }],
+			'continueRegularOutput',
+		);
+		await api.settled();
+		const ids = tries.at(-1)?.items?.map((i) => i.json.id);
+		expect(api.records.contacts).toHaveLength(2);
+		expect(new Set(ids).size).toBe(2);
+	},
+);
+
+test.failing(
+	'Contact → Create, the name with a trailing space (as a spreadsheet gives it), an API that stores names trimmed (the spec is silent), the answer lost: the proof compares names exactly and creates it again',
+	async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+			store: (body) => ({ ...body, name: String(body.name).trim() }),
+		});
+		const tries = await retrying(contactCreate, [
+			{ json: { name: 'Ann de Vries ', email: 'ann@example.com' } },
+		]);
+		await api.settled();
+		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+		expect(api.records.contacts).toHaveLength(1);
+	},
+);
+
+test.failing(
+	"Request → Create, a ticket's 2nd message (same External Reference, another Body Text), its POST reset before the API stored it: answered from the ticket's 1st request; the 2nd is never created and the execution is green",
+	async () => {
+		const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'));
+		// the ticket's first message, created by an earlier execution
+		api.records.requests.push({
+			id: 'req_0',
+			externalRef: 'T-1',
+			fromEmail: 'anna@example.nl',
+			subject: 'Ann',
+			bodyText: 'Graag een prijs.',
+		});
+		const tries = await retrying(requestCreate('T-1', 'And the back of the shop too, please.'), [
+			{ json: { name: 'Ann' } },
+		]);
+		await api.settled();
+		expect(api.records.requests.map((r) => r.bodyText)).toEqual([
+			'Graag een prijs.',
+			'And the back of the shop too, please.',
+		]);
+		expect(tries.at(-1)?.items?.[0]?.json.id).not.toBe('req_0');
+	},
+);
