@@ -207,3 +207,41 @@ test.failing(
 		expect(api.records.requests).toHaveLength(2);
 	},
 );
+
+test.failing(
+	'FINDING: On Error Continue (regular output), two items with one address and name, the 1st stored with its answer lost, the 2nd reset before it was stored: the re-run proves both at once and answers both with the 1st contact; the 2nd is never created',
+	async () => {
+		const api = fakeApi((n) =>
+			n === 1 ? { stored: true, reset: true } : n === 2 ? { stored: false, reset: true } : 'ok',
+		);
+		const twins = [
+			{ json: { name: 'Ann', email: 'ann@example.com' } },
+			{ json: { name: 'Ann', email: 'ann@example.com' } },
+		];
+		const tries = await runWithRetries(node, contactCreate, {
+			items: twins,
+			maxTries: 3,
+			waitBetweenTries: 1000,
+			onError: 'continueRegularOutput',
+		});
+		expect(tries).toHaveLength(2);
+		const ids = tries[1].items?.map((item) => item.json.id);
+		expect(new Set(ids).size).toBe(2);
+		expect(api.records.contacts).toHaveLength(2);
+	},
+);
+
+test('control: the same two items under Stop Workflow: proved in item order, the 2nd is sent once proved absent; two contacts', async () => {
+	const api = fakeApi((n) =>
+		n === 1 ? { stored: true, reset: true } : n === 2 ? { stored: false, reset: true } : 'ok',
+	);
+	const twins = [
+		{ json: { name: 'Ann', email: 'ann@example.com' } },
+		{ json: { name: 'Ann', email: 'ann@example.com' } },
+	];
+	const tries = await retrying(contactCreate, twins);
+	// try 1: item 1 not sent after item 0 failed; try 2: item 0 proved, item 1 reset; try 3: item 1 proved absent, sent
+	expect(outcomes(tries)).toEqual(['failed', 'failed', 'succeeded']);
+	expect(tries[2].items?.map((item) => item.json.id)).toEqual(['con_1', 'con_3']);
+	expect(api.records.contacts).toHaveLength(2);
+});
