@@ -237,3 +237,57 @@ test.failing(
 		expect(tries.at(-1)?.items?.[0]?.json.id).not.toBe('req_0');
 	},
 );
+
+test.failing(
+	'Invoice → Send, the answer lost after the API applied it, the customer opening the invoice (sent → viewed) before the proving read: the proof sees no "sent" and PATCHes again (status back to sent, a 2nd invoice.sent)',
+	async () => {
+		const invoice: IDataObject = { id: 'inv_1', status: 'finalized' };
+		const events: string[] = [];
+		let patches = 0;
+		nock(API)
+			.persist()
+			.get('/v1/invoices/inv_1')
+			.reply(() => [200, { data: invoice }]);
+		nock(API)
+			.persist()
+			.patch('/v1/invoices/inv_1')
+			.reply(async (_uri, body) => {
+				patches++;
+				Object.assign(invoice, body);
+				events.push('invoice.sent');
+				// the customer opens the e-mail the API just sent
+				setImmediate(() => (invoice.status = 'viewed'));
+				if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
+				return [200, { data: invoice }];
+			});
+		const tries = await retrying(
+			{ resource: 'invoice', operation: 'send', invoiceId: byId('inv_1') },
+			[{ json: {} }],
+		);
+		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+		expect(events).toEqual(['invoice.sent']);
+		expect(patches).toBe(1);
+	},
+);
+
+test.failing(
+	'Contact → Create, the answer lost, then every proving read reset: the last error is only about GET /contacts ("check the Base URL") and does not say the contact may already exist, so running again makes a 2nd',
+	async () => {
+		// every read of the contacts is reset (registered before the fake API's own list)
+		nock(API)
+			.persist()
+			.get(/^\/v1\/contacts(\?.*)?$/)
+			.replyWithError(networkError('ECONNRESET', 'socket hang up'));
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+		const tries = await retrying(contactCreate, [
+			{ json: { name: 'Ann', email: 'a@example.com' } },
+		]);
+		await api.settled();
+		expect(outcomes(tries)).toEqual(['failed', 'failed', 'failed']);
+		expect(api.writes).toEqual(['POST /contacts Ann']);
+		const last = tries[2].error as Error & { description?: string };
+		expect(`${last.message} ${last.description}`).toMatch(
+			/may (already )?(exist|have been created)/,
+		);
+	},
+);
