@@ -26,7 +26,15 @@ const API = 'https://api.business-ops.test';
  * then a gateway's 502 page; `gatewayJson`: stored, then a gateway's 504 in JSON whose `error.code` is
  * not one of the API's (spec 7 names `internal_error` as the only 5xx code); `internal`: the API's 500.
  */
-type Fate = 'ok' | 'lost' | 'dropped' | 'gateway' | 'gatewayJson' | 'internal' | 'refused';
+type Fate =
+	| 'ok'
+	| 'lost'
+	| 'dropped'
+	| 'gateway'
+	| 'gatewayJson'
+	| 'internal'
+	| 'refused'
+	| 'unreachable';
 
 const networkError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
@@ -63,6 +71,7 @@ function fakeApi(
 		inFlight++;
 		await realSleep(delayMs).finally(() => inFlight--);
 		if (chosen === 'refused') throw networkError('ECONNREFUSED', 'connect ECONNREFUSED');
+		if (chosen === 'unreachable') throw networkError('EHOSTUNREACH', 'connect EHOSTUNREACH');
 		if (chosen === 'dropped') throw networkError('ECONNRESET', 'socket hang up');
 		if (chosen === 'internal')
 			return [500, { error: { code: 'internal_error', message: 'Something went wrong' } }];
@@ -291,3 +300,22 @@ test.failing(
 		);
 	},
 );
+
+test.failing(
+	'Quote → Create whose connection failed EHOSTUNREACH (never left, like ECONNREFUSED): Retry On Fail does not send it again; every try fails "may have been created" for a quote that cannot exist',
+	async () => {
+		const api = fakeApi((n) => (n === 1 ? 'unreachable' : 'ok'));
+		const tries = await retrying(quoteCreate(), [{ json: { name: 'Ann' } }]);
+		await api.settled();
+		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+		expect(api.records.quotes).toHaveLength(1);
+	},
+);
+
+test('control: Quote → Create refused (ECONNREFUSED, never left) is sent again and succeeds', async () => {
+	const api = fakeApi((n) => (n === 1 ? 'refused' : 'ok'));
+	const tries = await retrying(quoteCreate(), [{ json: { name: 'Ann' } }]);
+	await api.settled();
+	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+	expect(api.records.quotes).toHaveLength(1);
+});
