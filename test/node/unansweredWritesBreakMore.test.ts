@@ -5,6 +5,7 @@
  * (unansweredWritesBreak.test.ts holds an earlier run's findings: a gateway's JSON 5xx, a contact
  * that existed before, a Contact → Create body with $now; these are others.)
  */
+import { RoutingNode } from 'n8n-core';
 import nock from 'nock';
 import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -89,6 +90,30 @@ function fakeApi(
 	return { records, writes, settled };
 }
 
+/**
+ * Runs `body` with RoutingNode's item promises marked handled: when an item's expression fails, RoutingNode
+ * throws out of its build loop and never awaits the items already on their way (n8n logs them); jest would
+ * fail the test on those rejections. The promises RoutingNode keeps are the same.
+ */
+async function withItemsLeftBehind<T>(body: () => Promise<T>): Promise<T> {
+	type MakeRequest = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+	const proto = RoutingNode.prototype as unknown as { makeRequest: MakeRequest };
+	const original = proto.makeRequest;
+	const spy = jest.spyOn(proto, 'makeRequest').mockImplementation(function (
+		this: unknown,
+		...args
+	) {
+		const promise = original.apply(this, args);
+		promise.catch(() => {});
+		return promise;
+	});
+	try {
+		return await body();
+	} finally {
+		spy.mockRestore();
+	}
+}
+
 const retrying = (
 	parameters: INodeParameters,
 	items: INodeExecutionData[],
@@ -165,19 +190,14 @@ describe('an expression whose value moves with the clock ($now): the write memor
 					],
 				},
 			};
-			const unhandled: unknown[] = [];
-			const onUnhandled = (reason: unknown) => unhandled.push(reason);
-			process.on('unhandledRejection', onUnhandled);
-			try {
+			await withItemsLeftBehind(async () => {
 				await retrying(parameters, [
 					{ json: { name: 'Q0' } },
 					{ json: { name: 'Q1' } },
 					{ json: { name: 'Q2', fail: true } },
 				]);
 				await api.settled();
-			} finally {
-				process.off('unhandledRejection', onUnhandled);
-			}
+			});
 			expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
 		},
 	);
@@ -318,4 +338,63 @@ test('control: Quote → Create refused (ECONNREFUSED, never left) is sent again
 	await api.settled();
 	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
 	expect(api.records.quotes).toHaveLength(1);
+});
+
+describe('a write answered after the next try began (Stop Workflow, item 1 failing to build in every try, answers after 150 ms: tries 2 and 3 both start while item 0 of try 1 is on its way)', () => {
+	const failingSecond = {
+		...quoteCreate(),
+		items: {
+			item: [
+				{
+					name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
+					quantity: 2,
+					unitPrice: 100,
+					vatPercentage: 21,
+				},
+			],
+		},
+	};
+	const run = async (late: Fate) => {
+		const api = fakeApi((n) => (n === 1 ? late : 'ok'), { delayMs: 150 });
+		await withItemsLeftBehind(async () => {
+			await retrying(failingSecond, [
+				{ json: { name: 'Q0' } },
+				{ json: { name: 'Q1', fail: true } },
+			]);
+			await api.settled();
+		});
+		return { api };
+	};
+
+	test("control: the late answer is a gateway's 502 page: the later tries prove, nothing is sent again", async () => {
+		const { api } = await run('gateway');
+		expect(api.writes).toEqual(['POST /quotes']);
+	});
+
+	test.failing(
+		"the late answer is the API's own 500 (not written): tries 2 and 3 were both waiting on it and each sends the quote again (2 quotes)",
+		async () => {
+			const { api } = await run('internal');
+			expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
+			expect(api.records.quotes).toHaveLength(1);
+		},
+	);
+
+	test.failing(
+		'Contact → Create reset before the API stored it (unknown): tries 2 and 3 both prove at once, both find nothing and both send (2 contacts)',
+		async () => {
+			const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'), { delayMs: 150 });
+			await withItemsLeftBehind(async () => {
+				await retrying(
+					{ ...contactCreate, name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}' },
+					[
+						{ json: { name: 'Ann', email: 'ann@example.com' } },
+						{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
+					],
+				);
+				await api.settled();
+			});
+			expect(api.records.contacts).toHaveLength(1);
+		},
+	);
 });
