@@ -421,3 +421,52 @@ test.failing(
 		expect(api.writes).toEqual(['POST /contacts Ann']);
 	},
 );
+
+describe('controls: the demanding user', () => {
+	const three = ['Ann', 'Bob', 'Cas'].map((name) => ({
+		json: { name, email: `${name.toLowerCase()}@example.com` },
+	}));
+
+	test('Batching on (1 item per batch, 50 ms apart), Stop Workflow, the 2nd answer lost: one contact per address, the execution succeeds, each paired with its item', async () => {
+		const api = fakeApi((n) => (n === 2 ? 'lost' : 'ok'));
+		const parameters = {
+			...contactCreate,
+			requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 50 } } },
+		};
+		const tries = await retrying(parameters, three);
+		await api.settled();
+		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+		expect(api.writes).toEqual(['POST /contacts Ann', 'POST /contacts Bob', 'POST /contacts Cas']);
+		expect(tries[1].items?.map((i) => [i.json.id, i.pairedItem])).toEqual([
+			['con_1', { item: 0 }],
+			['con_2', { item: 1 }],
+			['con_3', { item: 2 }],
+		]);
+	});
+
+	test('Continue (using error output) + Retry On Fail, a Quote → Create answer lost: an error item paired with its input, saying it may have been created; nothing sent again', async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+		const tries = await retrying(
+			quoteCreate(),
+			[{ json: { name: 'Ann' } }, { json: { name: 'Bob' } }],
+			'continueErrorOutput',
+		);
+		await api.settled();
+		expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
+		const first = tries.at(-1)?.items?.[0];
+		expect(String(first?.json.error)).toContain('may have been created');
+		expect(first?.pairedItem).toEqual({ item: 0 });
+		expect(tries.at(-1)?.items?.[1].json.id).toBe('quo_2');
+	});
+
+	test('Continue (regular output), Contact → Create, the 1st of two answers lost: the re-run answers it from the contact found, paired with item 0', async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+		const tries = await retrying(contactCreate, three.slice(0, 2), 'continueRegularOutput');
+		await api.settled();
+		expect(api.writes).toEqual(['POST /contacts Ann', 'POST /contacts Bob']);
+		expect(tries.at(-1)?.items?.map((i) => [i.json.id, i.pairedItem])).toEqual([
+			['con_1', { item: 0 }],
+			['con_2', { item: 1 }],
+		]);
+	});
+});
