@@ -11,7 +11,7 @@ import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
-import { byId, loadNodeType, runWithRetries } from '../harness/engine';
+import { byId, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
 
 beforeEach(() => {
 	forgetRateBudgets();
@@ -469,4 +469,17 @@ describe('controls: the demanding user', () => {
 			['con_2', { item: 1 }],
 		]);
 	});
+});
+
+test('control: in tool mode (no memory), a Quote → Create whose connection reset after the API stored it tells the model the record may exist and to read it before calling again', async () => {
+	const api = fakeApi(() => 'lost');
+	const error = (await runDeclarativeNode(node, quoteCreate(), {
+		items: [{ json: { name: 'Ann' } }],
+		asTool: true,
+	}).catch((e: unknown) => e)) as Error;
+	await api.settled();
+	expect(api.writes).toEqual(['POST /quotes']);
+	expect(error.message).toMatch(
+		/may have made the change although the call failed: read the record/,
+	);
 });
