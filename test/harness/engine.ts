@@ -236,23 +236,33 @@ export interface RunResult {
 	context: ExecuteContext;
 }
 
-/** RoutingNode's run of one try, returning (or throwing) only once every request it started settled. */
+/**
+ * RoutingNode's run of one try. Alone, it returns (or throws) only once every request it started
+ * settled; given `requests`, it adds them there for its caller to await (Retry On Fail's next try
+ * starts while the last try's requests may be on their way, as in n8n).
+ */
 export async function runRoutingNode(
 	context: ExecuteContext,
 	nodeType: INodeType,
 	credentialsDecrypted?: ICredentialsDecrypted,
+	requests?: Set<Promise<unknown>>,
 ) {
 	const routingNode = new RoutingNode(context, nodeType, credentialsDecrypted);
 	// makeRequest is what RoutingNode's build loop starts for each item (private in n8n-core's types)
-	const requests = routingNode as unknown as { makeRequest(...args: unknown[]): Promise<unknown> };
-	const makeRequest = requests.makeRequest.bind(routingNode);
+	const node = routingNode as unknown as { makeRequest(...args: unknown[]): Promise<unknown> };
+	const makeRequest = node.makeRequest.bind(routingNode);
 	// this run's own: another run of the same test may wait on an answer this test holds back
-	const mine = new Set<Promise<unknown>>();
-	requests.makeRequest = async (...args) => await track(makeRequest(...args), mine);
+	const mine = requests ?? new Set<Promise<unknown>>();
+	node.makeRequest = (...args) => {
+		const request = track(makeRequest(...args), mine);
+		// an item RoutingNode left behind (a later item failed to build) rejects unawaited, as n8n logs it
+		request.catch(() => {});
+		return request;
+	};
 	try {
 		return await routingNode.runNode();
 	} finally {
-		await settleRequests(mine);
+		if (!requests) await settleRequests(mine);
 	}
 }
 
@@ -331,6 +341,7 @@ export async function runWithRetries(
 	const runExecutionData: IRunExecutionData = createRunExecutionData();
 	const executeData: IExecuteData = { node, data: inputData, source: null };
 	const tries: Array<{ items?: INodeExecutionData[]; error?: Error }> = [];
+	const requests = new Set<Promise<unknown>>();
 	for (let tryIndex = 0; tryIndex < options.maxTries; tryIndex++) {
 		if (tryIndex > 0 && options.waitBetweenTries)
 			await harnessClock.sleep(options.waitBetweenTries);
@@ -348,13 +359,14 @@ export async function runWithRetries(
 			[],
 		);
 		try {
-			const output = await runRoutingNode(context, nodeType);
+			const output = await runRoutingNode(context, nodeType, undefined, requests);
 			tries.push({ items: output?.[0] ?? [] });
 			if (!continues || !output?.[0]?.[0]?.json?.error) break;
 		} catch (error) {
 			tries.push({ error: error as Error });
 		}
 	}
+	await settleRequests(requests);
 	return tries;
 }
 
