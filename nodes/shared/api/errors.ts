@@ -131,9 +131,12 @@ export function apiErrorFor(
 				: '';
 	const why = { kind: 'status', status, scope, said } as const;
 	const fix = said + fixForStatus(status, target, scope);
-	// a 5xx without the API's own error body (a gateway's page) may come after the API made the write
+	// spec 7: the API's 5xx is `internal_error`; any other 5xx (a gateway's page, HTML or JSON) may
+	// come after the API made the write
 	const written =
-		status >= 500 && !apiError.code && !target.startsWith('GET ') ? 'unknown' : undefined;
+		status >= 500 && apiError.code !== 'internal_error' && !target.startsWith('GET ')
+			? 'unknown'
+			: undefined;
 	const error = new NodeApiError(ctx.getNode(), details, {
 		...worded(ctx.getNode(), { problem, fix, target, itemIndex, why, written }),
 		httpCode: String(status),

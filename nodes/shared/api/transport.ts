@@ -30,7 +30,13 @@ export interface CallOptions {
 }
 
 /** Network codes of a request that never reached the server: a write that failed so was not made. */
-const NEVER_LEFT = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH']);
+const NEVER_LEFT = new Set([
+	'ECONNREFUSED',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+]);
 
 const NETWORK_PROBLEMS: Record<string, string> = {
 	ECONNRESET: 'the connection was closed by the server',

@@ -9,7 +9,7 @@ import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, operationFields, optionsField, textField } from '../../shared/fields';
 import { creates } from '../../shared/itemOrder';
 
-/** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create or Update sends this. */
+/** An address (or a contact's name) in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create or Update sends this. */
 export const addressOf = (value: string) =>
 	value
 		.replace(/\p{Cf}/gu, '')
@@ -53,7 +53,10 @@ export const contactCreated = creates(async (ctx, options, itemIndex) => {
 	const { email, name } = options.body as IDataObject;
 	if (emailKey(email) === '') return undefined;
 	const byAddress = await contactsByAddress(ctx, options, itemIndex);
-	return (byAddress.get(emailKey(email)) ?? []).filter((contact) => contact.name === name);
+	// in one form: an API may store a name trimmed or composed (the spec is silent)
+	const sameName = (contact: IDataObject) =>
+		addressOf(String(contact.name ?? '')) === addressOf(String(name ?? ''));
+	return (byAddress.get(emailKey(email)) ?? []).filter(sameName);
 }, ' or send contacts through Contact → Create or Update');
 
 /** The optional fields of a contact (Create, Update, Create or Update), each sent only when the user adds it. */
