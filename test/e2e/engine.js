@@ -156,12 +156,18 @@ module.exports = {
 	area: 'engine',
 	steps: [
 		{
-			name: 'Retry On Fail under Stop Workflow: the first POST answered 503 once, 3 tries: all 3 items created exactly once',
+			name: "Retry On Fail under Stop Workflow: the first POST answered 503 once with the API's own body (`internal_error`: not written), 3 tries: all 3 items created exactly once",
 			timeoutMs: 240_000,
 			async run(ctx) {
 				const prefix = `retry-${Date.now()}`;
 				const rows = [0, 1, 2].map((i) => ({ name: `${prefix} ${i}` }));
-				ctx.sandbox.control.failNext({ path: '/contacts', method: 'POST', status: 503, count: 1 });
+				ctx.sandbox.control.failNext({
+					path: '/contacts',
+					method: 'POST',
+					status: 503,
+					code: 'internal_error',
+					count: 1,
+				});
 				const result = await run(
 					ctx,
 					itemsWorkflow(
