@@ -151,63 +151,54 @@ const requestCreate = (externalRef: string, bodyText = 'Graag een prijs.') => ({
 	additionalFields: { externalRef },
 });
 
-describe('an expression whose value moves with the clock ($now): the write memory is keyed by the body', () => {
+describe('an expression whose value moves with the clock ($now): the write memory was keyed by the body; now by item, method, URL and query', () => {
 	// spec 2: validUntil is a UTC timestamp; "30 days from now" is the natural expression for it
 	const in30Days = '={{ $now.plus({ days: 30 }) }}';
 
-	test.failing(
-		'Quote → Create, Valid Until from $now, the answer lost after the API stored it: the next try sends it again (2 quotes, execution green) instead of failing "may have been created"',
-		async () => {
-			const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
-			const tries = await retrying(quoteCreate(in30Days), [{ json: { name: 'Ann' } }]);
-			await api.settled();
-			expect(api.records.quotes).toHaveLength(1);
-			expect(String(tries.at(-1)?.error?.message)).toContain('may have been created');
-		},
-	);
+	test('found: Quote → Create, Valid Until from $now, the answer lost after the API stored it: the next try sends it again (2 quotes, execution green) instead of failing "may have been created"', async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+		const tries = await retrying(quoteCreate(in30Days), [{ json: { name: 'Ann' } }]);
+		await api.settled();
+		expect(api.records.quotes).toHaveLength(1);
+		expect(String(tries.at(-1)?.error?.message)).toContain('may have been created');
+	});
 
-	test.failing(
-		'Request → Create with an External Reference, Body Text naming $now, the answer lost: sent again (2 requests) although its External Reference finds it',
-		async () => {
-			const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
-			const tries = await retrying(
-				requestCreate('T-1', '=Sent {{ $now.toISO() }}: graag een prijs.'),
-				[{ json: { name: 'Ann' } }],
-			);
-			await api.settled();
-			expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-			expect(api.records.requests).toHaveLength(1);
-		},
-	);
+	test('found: Request → Create with an External Reference, Body Text naming $now, the answer lost: sent again (2 requests) although its External Reference finds it', async () => {
+		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+		const tries = await retrying(
+			requestCreate('T-1', '=Sent {{ $now.toISO() }}: graag een prijs.'),
+			[{ json: { name: 'Ann' } }],
+		);
+		await api.settled();
+		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+		expect(api.records.requests).toHaveLength(1);
+	});
 
-	test.failing(
-		'a write still in flight when the next try starts (Stop Workflow, item 2 failing to build, answers after 150 ms), Valid Until from $now: the next try sends items 0 and 1 again',
-		async () => {
-			const api = fakeApi(undefined, { delayMs: 150 });
-			const parameters = {
-				...quoteCreate(in30Days),
-				items: {
-					item: [
-						{
-							name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
-							quantity: 2,
-							unitPrice: 100,
-							vatPercentage: 21,
-						},
-					],
-				},
-			};
-			await withItemsLeftBehind(async () => {
-				await retrying(parameters, [
-					{ json: { name: 'Q0' } },
-					{ json: { name: 'Q1' } },
-					{ json: { name: 'Q2', fail: true } },
-				]);
-				await api.settled();
-			});
-			expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
-		},
-	);
+	test('found: a write still in flight when the next try starts (Stop Workflow, item 2 failing to build, answers after 150 ms), Valid Until from $now: the next try sends items 0 and 1 again', async () => {
+		const api = fakeApi(undefined, { delayMs: 150 });
+		const parameters = {
+			...quoteCreate(in30Days),
+			items: {
+				item: [
+					{
+						name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
+						quantity: 2,
+						unitPrice: 100,
+						vatPercentage: 21,
+					},
+				],
+			},
+		};
+		await withItemsLeftBehind(async () => {
+			await retrying(parameters, [
+				{ json: { name: 'Q0' } },
+				{ json: { name: 'Q1' } },
+				{ json: { name: 'Q2', fail: true } },
+			]);
+			await api.settled();
+		});
+		expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
+	});
 
 	test('control: the same Quote → Create with a fixed Valid Until is not sent again', async () => {
 		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
@@ -303,27 +294,22 @@ test.failing(
 	},
 );
 
-test.failing(
-	'Contact → Create, the answer lost, then every proving read reset: the last error is only about GET /contacts ("check the Base URL") and does not say the contact may already exist, so running again makes a 2nd',
-	async () => {
-		// every read of the contacts is reset (registered before the fake API's own list)
-		nock(API)
-			.persist()
-			.get(/^\/v1\/contacts(\?.*)?$/)
-			.replyWithError(networkError('ECONNRESET', 'socket hang up'));
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
-		const tries = await retrying(contactCreate, [
-			{ json: { name: 'Ann', email: 'a@example.com' } },
-		]);
-		await api.settled();
-		expect(outcomes(tries)).toEqual(['failed', 'failed', 'failed']);
-		expect(api.writes).toEqual(['POST /contacts Ann']);
-		const last = tries[2].error as Error & { description?: string };
-		expect(`${last.message} ${last.description}`).toMatch(
-			/may (already )?(exist|have been created)/,
-		);
-	},
-);
+test('found: Contact → Create, the answer lost, then every proving read reset: the last error is only about GET /contacts ("check the Base URL") and does not say the contact may already exist, so running again makes a 2nd', async () => {
+	// every read of the contacts is reset (registered before the fake API's own list)
+	nock(API)
+		.persist()
+		.get(/^\/v1\/contacts(\?.*)?$/)
+		.replyWithError(networkError('ECONNRESET', 'socket hang up'));
+	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+	const tries = await retrying(contactCreate, [{ json: { name: 'Ann', email: 'a@example.com' } }]);
+	await api.settled();
+	expect(outcomes(tries)).toEqual(['failed', 'failed', 'failed']);
+	expect(api.writes).toEqual(['POST /contacts Ann']);
+	const last = tries[2].error as Error & { description?: string };
+	expect(`${last.message} ${last.description}`).toMatch(
+		/may (already )?(exist|have been (created|made))/,
+	);
+});
 
 test('found: Quote → Create whose connection failed EHOSTUNREACH (never left, like ECONNREFUSED): Retry On Fail does not send it again; every try fails "may have been created" for a quote that cannot exist', async () => {
 	const api = fakeApi((n) => (n === 1 ? 'unreachable' : 'ok'));

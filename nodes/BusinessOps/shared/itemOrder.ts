@@ -160,7 +160,7 @@ function runOf(ctx: IExecuteSingleFunctions) {
 }
 
 const requestKey = (options: IHttpRequestOptions, item: number) =>
-	JSON.stringify([item, options.method, options.baseURL, options.url, options.qs, options.body]);
+	JSON.stringify([item, options.method, options.baseURL, options.url, options.qs]);
 
 /** The 2xx answer an earlier try of this node run got for this write of this item, if it got one. */
 export async function answeredBefore(
@@ -190,7 +190,10 @@ export async function sendWrite(
 	let answer = earlier && (await earlier.answer.catch(() => undefined));
 	if (!answer && earlier?.unknown) {
 		const others = new Set([...run.ids].filter(([other]) => other !== item).map(([, id]) => id));
-		const proof = await rule.prove(ctx, options, item, others);
+		const proof = await rule.prove(ctx, options, item, others).catch((error: Error) => {
+			// the next try proves again; until then the item says the write may have been made
+			throw mayExist(ctx, options, item, error);
+		});
 		if (proof === 'unfindable') throw mayExist(ctx, options, item);
 		if (proof !== 'absent') {
 			answer = { body: { data: proof }, headers: {}, statusCode: 200, statusMessage: 'OK' };
@@ -210,18 +213,26 @@ export async function sendWrite(
 	return answer;
 }
 
-/** A create whose earlier answer never came, and which nothing the API offers can find: not sent again. */
-function mayExist(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, item: number) {
+/** A write whose earlier answer never came, and which the API offers no way to find (or `checking` failed): not sent again. */
+function mayExist(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	item: number,
+	checking?: Error,
+) {
 	const sent = Object.entries((options.body as IDataObject | undefined) ?? {}).map(
 		([name, value]) =>
 			`${name}: ${Array.isArray(value) ? value.length : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
 	);
+	const why = checking
+		? `checking for it failed: ${checking.message.replace(/ \[item \d+\]$/, '')}`
+		: 'the API offers no way to find it by what was sent';
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Not sent again: ${options.method} ${options.url} may have been created by an earlier try, whose answer never came [item ${item}]`,
+		`Not sent again: ${options.method} ${options.url} may have been ${checking ? 'made' : 'created'} by an earlier try, whose answer never came; ${why} [item ${item}]`,
 		{
 			itemIndex: item,
-			description: `The API may have stored it, and offers no way to find it by what was sent (${sent.join(', ')}). Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again, so that it is never created twice.`,
+			description: `The API may have stored it (${sent.join(', ')}). Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again blind, so that it is never made twice.`,
 		},
 	);
 }
