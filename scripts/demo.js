@@ -86,7 +86,7 @@ function whatItDoes(wf) {
 	const steps = wf.nodes
 		.filter((n) => n.type.startsWith(PACKAGE_PREFIX) && n.parameters?.operation)
 		.map((n) => `"${n.name}"${/^get/.test(n.parameters.operation) ? '' : ' (writes)'}`);
-	return `${start} runs ${steps.join(', ')}`;
+	return `${start} runs ${steps.length ? steps.join(', ') : 'its steps (none of them a Business Ops action: it changes nothing)'}`;
 }
 
 async function main() {
