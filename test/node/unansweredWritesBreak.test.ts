@@ -162,6 +162,10 @@ describe("Contact → Create proof: a contact that is not this write's", () => {
 		expect(outcomes(tries)).toEqual(['failed', 'failed', 'failed']);
 		expect(api.writes).toEqual(['POST /contacts']);
 		expect(String(tries[1].error?.message)).toMatch(/2 records match/);
+		// the several-match advice survives the proof's wrapping
+		expect(String((tries[1].error as Error & { description?: string })?.description)).toMatch(
+			/delete the extra records/,
+		);
 	});
 });
 

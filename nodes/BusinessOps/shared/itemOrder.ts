@@ -218,7 +218,7 @@ function mayExist(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	item: number,
-	checking?: Error,
+	checking?: Error & { description?: string | null },
 ) {
 	const sent = Object.entries((options.body as IDataObject | undefined) ?? {}).map(
 		([name, value]) =>
@@ -232,7 +232,7 @@ function mayExist(
 		`Not sent again: ${options.method} ${options.url} may have been ${checking ? 'made' : 'created'} by an earlier try, whose answer never came; ${why} [item ${item}]`,
 		{
 			itemIndex: item,
-			description: `The API may have stored it (${sent.join(', ')}). Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again blind, so that it is never made twice.`,
+			description: `The API may have stored it (${sent.join(', ')}). ${checking?.description ? `${checking.description} ` : ''}Look for it in the Business Ops dashboard or with Get Many: if it is there, remove this item from the input; if not, run the workflow again. Retry On Fail does not send it again blind, so that it is never made twice.`,
 		},
 	);
 }
