@@ -1,7 +1,7 @@
 /**
  * A break run on the unanswered-writes rules (itemOrder.ts, errors.ts), through n8n-core's engine with
- * Retry On Fail (3 tries, Wait Between Tries 1000 ms on the harness clock). `test.failing` pins a write
- * that is sent twice, or answered from a record it did not make; plain tests are controls that hold.
+ * Retry On Fail (3 tries, Wait Between Tries 1000 ms on the harness clock). A test titled "found:" was a
+ * write sent twice, or answered from a record it did not make, now fixed; the others are controls.
  * (unansweredWritesBreak.test.ts holds an earlier run's findings: a gateway's JSON 5xx, a contact
  * that existed before, a Contact → Create body with $now; these are others.)
  */
@@ -209,22 +209,19 @@ describe('an expression whose value moves with the clock ($now): the write memor
 	});
 });
 
-test.failing(
-	'Continue + Retry On Fail, two identical Contact → Create items, the 1st answer lost after it was stored, the 2nd reset before: both proofs run at once and both items are answered with the 1st contact; the 2nd contact is never made',
-	async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : n === 2 ? 'dropped' : 'ok'));
-		const same = { name: 'Ann', email: 'ann@example.com' };
-		const tries = await retrying(
-			contactCreate,
-			[{ json: { ...same } }, { json: { ...same } }],
-			'continueRegularOutput',
-		);
-		await api.settled();
-		const ids = tries.at(-1)?.items?.map((i) => i.json.id);
-		expect(api.records.contacts).toHaveLength(2);
-		expect(new Set(ids).size).toBe(2);
-	},
-);
+test('found: Continue + Retry On Fail, two identical Contact → Create items, the 1st answer lost after it was stored, the 2nd reset before: both proofs run at once and both items are answered with the 1st contact; the 2nd contact is never made', async () => {
+	const api = fakeApi((n) => (n === 1 ? 'lost' : n === 2 ? 'dropped' : 'ok'));
+	const same = { name: 'Ann', email: 'ann@example.com' };
+	const tries = await retrying(
+		contactCreate,
+		[{ json: { ...same } }, { json: { ...same } }],
+		'continueRegularOutput',
+	);
+	await api.settled();
+	const ids = tries.at(-1)?.items?.map((i) => i.json.id);
+	expect(api.records.contacts).toHaveLength(2);
+	expect(new Set(ids).size).toBe(2);
+});
 
 test('found: Contact → Create, the name with a trailing space (as a spreadsheet gives it), an API that stores names trimmed (the spec is silent), the answer lost: the proof compares names exactly and creates it again', async () => {
 	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
@@ -238,61 +235,55 @@ test('found: Contact → Create, the name with a trailing space (as a spreadshee
 	expect(api.records.contacts).toHaveLength(1);
 });
 
-test.failing(
-	"Request → Create, a ticket's 2nd message (same External Reference, another Body Text), its POST reset before the API stored it: answered from the ticket's 1st request; the 2nd is never created and the execution is green",
-	async () => {
-		const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'));
-		// the ticket's first message, created by an earlier execution
-		api.records.requests.push({
-			id: 'req_0',
-			externalRef: 'T-1',
-			fromEmail: 'anna@example.nl',
-			subject: 'Ann',
-			bodyText: 'Graag een prijs.',
-		});
-		const tries = await retrying(requestCreate('T-1', 'And the back of the shop too, please.'), [
-			{ json: { name: 'Ann' } },
-		]);
-		await api.settled();
-		expect(api.records.requests.map((r) => r.bodyText)).toEqual([
-			'Graag een prijs.',
-			'And the back of the shop too, please.',
-		]);
-		expect(tries.at(-1)?.items?.[0]?.json.id).not.toBe('req_0');
-	},
-);
+test("found: Request → Create, a ticket's 2nd message (same External Reference, another Body Text), its POST reset before the API stored it: answered from the ticket's 1st request; the 2nd is never created and the execution is green", async () => {
+	const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'));
+	// the ticket's first message, created by an earlier execution
+	api.records.requests.push({
+		id: 'req_0',
+		externalRef: 'T-1',
+		fromEmail: 'anna@example.nl',
+		subject: 'Ann',
+		bodyText: 'Graag een prijs.',
+	});
+	const tries = await retrying(requestCreate('T-1', 'And the back of the shop too, please.'), [
+		{ json: { name: 'Ann' } },
+	]);
+	await api.settled();
+	expect(api.records.requests.map((r) => r.bodyText)).toEqual([
+		'Graag een prijs.',
+		'And the back of the shop too, please.',
+	]);
+	expect(tries.at(-1)?.items?.[0]?.json.id).not.toBe('req_0');
+});
 
-test.failing(
-	'Invoice → Send, the answer lost after the API applied it, the customer opening the invoice (sent → viewed) before the proving read: the proof sees no "sent" and PATCHes again (status back to sent, a 2nd invoice.sent)',
-	async () => {
-		const invoice: IDataObject = { id: 'inv_1', status: 'finalized' };
-		const events: string[] = [];
-		let patches = 0;
-		nock(API)
-			.persist()
-			.get('/v1/invoices/inv_1')
-			.reply(() => [200, { data: invoice }]);
-		nock(API)
-			.persist()
-			.patch('/v1/invoices/inv_1')
-			.reply(async (_uri, body) => {
-				patches++;
-				Object.assign(invoice, body);
-				events.push('invoice.sent');
-				// the customer opens the e-mail the API just sent
-				setImmediate(() => (invoice.status = 'viewed'));
-				if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
-				return [200, { data: invoice }];
-			});
-		const tries = await retrying(
-			{ resource: 'invoice', operation: 'send', invoiceId: byId('inv_1') },
-			[{ json: {} }],
-		);
-		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-		expect(events).toEqual(['invoice.sent']);
-		expect(patches).toBe(1);
-	},
-);
+test('found: Invoice → Send, the answer lost after the API applied it, the customer opening the invoice (sent → viewed) before the proving read: the proof sees no "sent" and PATCHes again (status back to sent, a 2nd invoice.sent)', async () => {
+	const invoice: IDataObject = { id: 'inv_1', status: 'finalized' };
+	const events: string[] = [];
+	let patches = 0;
+	nock(API)
+		.persist()
+		.get('/v1/invoices/inv_1')
+		.reply(() => [200, { data: invoice }]);
+	nock(API)
+		.persist()
+		.patch('/v1/invoices/inv_1')
+		.reply(async (_uri, body) => {
+			patches++;
+			Object.assign(invoice, body);
+			events.push('invoice.sent');
+			// the customer opens the e-mail the API just sent
+			setImmediate(() => (invoice.status = 'viewed'));
+			if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
+			return [200, { data: invoice }];
+		});
+	const tries = await retrying(
+		{ resource: 'invoice', operation: 'send', invoiceId: byId('inv_1') },
+		[{ json: {} }],
+	);
+	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+	expect(events).toEqual(['invoice.sent']);
+	expect(patches).toBe(1);
+});
 
 test('found: Contact → Create, the answer lost, then every proving read reset: the last error is only about GET /contacts ("check the Base URL") and does not say the contact may already exist, so running again makes a 2nd', async () => {
 	// every read of the contacts is reset (registered before the fake API's own list)
@@ -358,49 +349,40 @@ describe('a write answered after the next try began (Stop Workflow, item 1 faili
 		expect(api.writes).toEqual(['POST /quotes']);
 	});
 
-	test.failing(
-		"the late answer is the API's own 500 (not written): tries 2 and 3 were both waiting on it and each sends the quote again (2 quotes)",
-		async () => {
-			const { api } = await run('internal');
-			expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
-			expect(api.records.quotes).toHaveLength(1);
-		},
-	);
+	test("found: the late answer is the API's own 500 (not written): tries 2 and 3 were both waiting on it and each sends the quote again (2 quotes)", async () => {
+		const { api } = await run('internal');
+		expect(api.writes).toEqual(['POST /quotes', 'POST /quotes']);
+		expect(api.records.quotes).toHaveLength(1);
+	});
 
-	test.failing(
-		'Contact → Create reset before the API stored it (unknown): tries 2 and 3 both prove at once, both find nothing and both send (2 contacts)',
-		async () => {
-			const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'), { delayMs: 150 });
-			await withItemsLeftBehind(async () => {
-				await retrying(
-					{ ...contactCreate, name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}' },
-					[
-						{ json: { name: 'Ann', email: 'ann@example.com' } },
-						{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
-					],
-				);
-				await api.settled();
-			});
-			expect(api.records.contacts).toHaveLength(1);
-		},
-	);
+	test('found: Contact → Create reset before the API stored it (unknown): tries 2 and 3 both prove at once, both find nothing and both send (2 contacts)', async () => {
+		const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'), { delayMs: 150 });
+		await withItemsLeftBehind(async () => {
+			await retrying(
+				{ ...contactCreate, name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}' },
+				[
+					{ json: { name: 'Ann', email: 'ann@example.com' } },
+					{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
+				],
+			);
+			await api.settled();
+		});
+		expect(api.records.contacts).toHaveLength(1);
+	});
 });
 
-test.failing(
-	'Contact → Create or Update, its create stored but the answer lost: the next try finds the contact, PATCHes it and says "updated"; a workflow branching on action = created (a welcome e-mail) skips a contact this run created',
-	async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
-		const tries = await retrying(
-			{ resource: 'contact', operation: 'upsert', email: 'ann@example.com', name: 'Ann' },
-			[{ json: {} }],
-		);
-		await api.settled();
-		expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-		expect(api.records.contacts).toHaveLength(1);
-		expect(tries[1].items?.[0].json).toMatchObject({ id: 'con_1', action: 'created' });
-		expect(api.writes).toEqual(['POST /contacts Ann']);
-	},
-);
+test('found: Contact → Create or Update, its create stored but the answer lost: the next try finds the contact, PATCHes it and says "updated"; a workflow branching on action = created (a welcome e-mail) skips a contact this run created', async () => {
+	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+	const tries = await retrying(
+		{ resource: 'contact', operation: 'upsert', email: 'ann@example.com', name: 'Ann' },
+		[{ json: {} }],
+	);
+	await api.settled();
+	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
+	expect(api.records.contacts).toHaveLength(1);
+	expect(tries[1].items?.[0].json).toMatchObject({ id: 'con_1', action: 'created' });
+	expect(api.writes).toEqual(['POST /contacts Ann']);
+});
 
 describe('controls: the demanding user', () => {
 	const three = ['Ann', 'Bob', 'Cas'].map((name) => ({

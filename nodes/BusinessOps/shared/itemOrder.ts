@@ -24,12 +24,12 @@ export interface WriteRule {
 	/** What running the workflow again does to this write, and the other way to send it (Stop Workflow's error). */
 	again: string;
 	instead?: string;
-	/** Before a write whose outcome was unknown is sent again: the record that shows it was made, `absent` or `unfindable`. */
+	/** Before a write whose outcome was unknown is sent again: the record that shows it was made, `absent` or `unfindable`; `ids`: each item's written id. */
 	prove: (
 		ctx: IExecuteSingleFunctions,
 		options: IHttpRequestOptions,
 		item: number,
-		others: Set<string>,
+		ids: Map<number, string>,
 	) => Promise<IDataObject | 'absent' | 'unfindable'>;
 	/** Its own sender, in item order under every On Error (Create or Update); `thisTry`: one object per try. */
 	send?: (
@@ -40,7 +40,7 @@ export interface WriteRule {
 	) => Promise<Sent>;
 }
 
-/** A create: `find` lists the records that may be it (undefined: what was sent cannot find it). */
+/** A create: `find` lists the records that may be it (undefined: what was sent cannot find it); one that `agrees` with what was sent and no other item holds is it. */
 export function creates(
 	find?: (
 		ctx: IExecuteSingleFunctions,
@@ -52,10 +52,16 @@ export function creates(
 	return {
 		again: 'a create makes a second record',
 		instead,
-		prove: async (ctx, options, item, others) => {
+		prove: async (ctx, options, item, ids) => {
 			const found = await find?.(ctx, options, item);
 			if (!found) return 'unfindable';
-			const mine = found.filter((record) => !others.has(String(record.id ?? '')));
+			const held = new Set([...ids].filter(([other]) => other !== item).map(([, id]) => id));
+			const mine = found.filter(
+				(record) =>
+					!held.has(String(record.id ?? '')) && agrees(record, options.body as IDataObject),
+			);
+			// held at once, with no await between: a proof of another item beside it takes another record
+			if (mine.length === 1) ids.set(item, String(mine[0].id ?? ''));
 			if (mine.length <= 1) return mine[0] ?? 'absent';
 			throw new NodeOperationError(
 				ctx.getNode(),
@@ -71,6 +77,21 @@ export function creates(
 		},
 	};
 }
+
+/** A value as a proof compares it: a string without spaces or format characters (Cf), in lower case, composed (NFC); an API may store it so (the spec is silent). */
+const comparable = (value: unknown) =>
+	typeof value === 'string'
+		? value
+				.replace(/[\s\p{Cf}]/gu, '')
+				.toLowerCase()
+				.normalize('NFC')
+		: JSON.stringify(value);
+
+/** Whether every field sent that the record shows is the one sent: a record that differs in one is another's (another client's, an earlier message of the same ticket). */
+const agrees = (record: IDataObject, sent: IDataObject = {}) =>
+	Object.entries(sent).every(
+		([name, value]) => record[name] === undefined || comparable(record[name]) === comparable(value),
+	);
 
 /** Whether the record shows every field sent: objects as a subset, lists element by element. */
 function shows(record: unknown, sent: unknown): boolean {
@@ -140,12 +161,18 @@ class Try {
 	};
 }
 
+/** A write of this run: its answer (on its way, or failed); `unknown`: what it sent, when it failed in a way that may have written it. */
+interface Remembered {
+	answer: Promise<IN8nHttpFullResponse>;
+	unknown?: IHttpRequestOptions;
+}
+
 /** n8n's node run, by its execute data: its current try, its write memory (`unknown`: the write may have been made) and each item's written id. */
 const runs = new WeakMap<
 	IExecuteData,
 	{
 		try: Try;
-		memory: Map<string, { answer: Promise<IN8nHttpFullResponse>; unknown?: boolean }>;
+		memory: Map<string, Remembered>;
 		ids: Map<number, string>;
 	}
 >();
@@ -162,20 +189,32 @@ function runOf(ctx: IExecuteSingleFunctions) {
 const requestKey = (options: IHttpRequestOptions, item: number) =>
 	JSON.stringify([item, options.method, options.baseURL, options.url, options.qs]);
 
-/** The 2xx answer an earlier try of this node run got for this write of this item, if it got one. */
+/** The 2xx answer an earlier try of this node run got for this write of this item; for one whose outcome was unknown, the record `rule` proves it made. */
 export async function answeredBefore(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
 	item: number,
+	rule: WriteRule,
 ): Promise<IN8nHttpFullResponse | undefined> {
 	// a tool call's writes are never remembered (sendWrite)
 	const earlier = runs.get(ctx.getExecuteData())?.memory.get(requestKey(options, item));
-	return await earlier?.answer.catch(() => undefined);
+	const answer = await earlier?.answer.catch(() => undefined);
+	if (answer || !earlier?.unknown) return answer;
+	const proof = await rule.prove(ctx, earlier.unknown, item, runOf(ctx).ids);
+	return typeof proof === 'object' ? answerOf(proof) : undefined;
 }
+
+const answerOf = (record: IDataObject): IN8nHttpFullResponse => ({
+	body: { data: record },
+	headers: {},
+	statusCode: 200,
+	statusMessage: 'OK',
+});
 
 /**
  * A write, sent at most once per node run: an earlier try's answer (awaited while on its way) is its
- * answer; one that failed unwritten is sent again; one whose outcome is unknown is proven first.
+ * answer; one that failed unwritten is sent again; one whose outcome is unknown is proven first. Tries
+ * waiting on one write act on it once: the first installs the next attempt, the others await that.
  */
 export async function sendWrite(
 	ctx: IExecuteSingleFunctions,
@@ -188,29 +227,40 @@ export async function sendWrite(
 	const key = requestKey(options, item);
 	const earlier = run.memory.get(key);
 	let answer = earlier && (await earlier.answer.catch(() => undefined));
-	if (!answer && earlier?.unknown) {
-		const others = new Set([...run.ids].filter(([other]) => other !== item).map(([, id]) => id));
-		const proof = await rule.prove(ctx, options, item, others).catch((error: Error) => {
-			// the next try proves again; until then the item says the write may have been made
-			throw mayExist(ctx, options, item, error);
-		});
-		if (proof === 'unfindable') throw mayExist(ctx, options, item);
-		if (proof !== 'absent') {
-			answer = { body: { data: proof }, headers: {}, statusCode: 200, statusMessage: 'OK' };
-			run.memory.set(key, { answer: Promise.resolve(answer) });
-		}
-	}
+	if (!answer && earlier && run.memory.get(key) !== earlier)
+		return await sendWrite(ctx, options, item, rule);
 	if (!answer) {
-		const entry = { answer: sendRequest(ctx, options, item), unknown: false };
+		const entry = { unknown: earlier?.unknown } as Remembered;
+		entry.answer = proveOrSend(ctx, options, item, rule, entry);
 		if (run.memory.size < REMEMBERED || earlier) run.memory.set(key, entry);
-		answer = await entry.answer.catch((error: Error) => {
-			if (mayHaveWritten(error)) entry.unknown = true;
-			else if (run.memory.get(key) === entry) run.memory.delete(key);
-			throw error;
-		});
+		answer = await entry.answer;
 	}
 	run.ids.set(item, String(recordsOf(answer.body)[0]?.id ?? ''));
 	return answer;
+}
+
+/** One attempt of a write: proven first when an earlier one's outcome was unknown, sent unless proven made. */
+async function proveOrSend(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	item: number,
+	rule: WriteRule,
+	entry: Remembered,
+): Promise<IN8nHttpFullResponse> {
+	// by what that write sent: an expression ($now) may give this try another body
+	const sent = entry.unknown;
+	if (sent) {
+		const proof = await rule.prove(ctx, sent, item, runOf(ctx).ids).catch((error: Error) => {
+			// the next try proves again; until then the item says the write may have been made
+			throw mayExist(ctx, sent, item, error);
+		});
+		if (proof === 'unfindable') throw mayExist(ctx, sent, item);
+		if (proof !== 'absent') return answerOf(proof);
+	}
+	return await sendRequest(ctx, options, item).catch((error: Error) => {
+		entry.unknown = mayHaveWritten(error) ? options : undefined;
+		throw error;
+	});
 }
 
 /** A write whose earlier answer never came, and which the API offers no way to find (or `checking` failed): not sent again. */

@@ -9,7 +9,7 @@ import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, operationFields, optionsField, textField } from '../../shared/fields';
 import { creates } from '../../shared/itemOrder';
 
-/** An address (or a contact's name) in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create or Update sends this. */
+/** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create or Update sends this. */
 export const addressOf = (value: string) =>
 	value
 		.replace(/\p{Cf}/gu, '')
@@ -48,15 +48,11 @@ export async function contactsByAddress(
 	return byAddress;
 }
 
-/** Contact → Create: found again by its address and name (none without an address). */
+/** Contact → Create: found again by its address (none without one). */
 export const contactCreated = creates(async (ctx, options, itemIndex) => {
-	const { email, name } = options.body as IDataObject;
+	const { email } = options.body as IDataObject;
 	if (emailKey(email) === '') return undefined;
-	const byAddress = await contactsByAddress(ctx, options, itemIndex);
-	// in one form: an API may store a name trimmed or composed (the spec is silent)
-	const sameName = (contact: IDataObject) =>
-		addressOf(String(contact.name ?? '')) === addressOf(String(name ?? ''));
-	return (byAddress.get(emailKey(email)) ?? []).filter(sameName);
+	return (await contactsByAddress(ctx, options, itemIndex)).get(emailKey(email)) ?? [];
 }, ' or send contacts through Contact → Create or Update');
 
 /** The optional fields of a contact (Create, Update, Create or Update), each sent only when the user adds it. */

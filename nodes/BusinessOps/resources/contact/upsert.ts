@@ -159,8 +159,9 @@ const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry
 
 	const create: IHttpRequestOptions = { ...options, method: 'POST', url: '/contacts', body };
 	let match = await matchOf(ctx, thisTry, options, itemIndex);
-	// the list shows the contact this item created in an earlier try of this run (Retry On Fail): that answer, nothing sent
-	const mine = await answeredBefore(ctx, create, itemIndex);
+	// the list shows the contact this item created in an earlier try of this run (Retry On Fail), its answer
+	// received or lost: that contact, nothing sent
+	const mine = await answeredBefore(ctx, create, itemIndex, contactCreated);
 	if (mine && match !== undefined && match === String(recordsOf(mine.body)[0]?.id))
 		return outcome('created', mine);
 	// a create this process made for the address, answered after this try's read began (or in flight)

@@ -74,7 +74,8 @@ export const invoiceDescription: INodeProperties[] = [
 				description: 'Set the status of an invoice to sent',
 				routing: writeRouting(
 					{ method: 'PATCH', url: invoiceUrl, body: { status: 'sent' } },
-					changes(),
+					// a customer who opens it moves it on to viewed
+					changes({ shows: (invoice) => ['sent', 'viewed'].includes(String(invoice.status)) }),
 				),
 			},
 			{
