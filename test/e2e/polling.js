@@ -209,6 +209,7 @@ module.exports = {
 		pollingCredential,
 		newPollingWorkflow,
 		pollDone,
+		listReads,
 		expectEmitted,
 		createQuote,
 		api,
