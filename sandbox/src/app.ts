@@ -9,7 +9,7 @@ import type { BulkResource, OrgData, Store } from './store';
 import { TimerSet } from './timers';
 import { defaultContract, eventPayload, type DeliveryContract } from './webhooks/contract';
 import { DeliveryService, type DeliveryTarget, type PreparedEvent } from './webhooks/delivery';
-import { resourceOf, type EventType } from './webhooks/events';
+import type { EventType } from './webhooks/events';
 import { sampleRecord } from './webhooks/samples';
 
 export interface ResolvedOptions {
@@ -191,7 +191,7 @@ export class SandboxApp {
 	/** The test endpoint's event: `test: true`, a sample record, one awaited attempt. */
 	async sendTestEvent(org: OrgData, subscriptionId: string, type: EventType) {
 		const subscription = org.webhooks.get(subscriptionId)!;
-		const { prepared } = this.prepare(org, type, sampleRecord(org, resourceOf(type)), true, [
+		const { prepared } = this.prepare(org, type, sampleRecord(org, type), true, [
 			subscription.id,
 		]);
 		return this.deliveries.deliverOnce(

@@ -32,7 +32,7 @@ import type { Contact, CustomerRequest, Webhook } from './types';
 import { validate, type Schema } from './validation';
 import { webhookView } from './views';
 import type { DeliveryAttempt } from './webhooks/delivery';
-import { EVENT_TYPE_NAMES, resourceOf, type EventType } from './webhooks/events';
+import { EVENT_TYPE_NAMES, type EventType } from './webhooks/events';
 import { sampleRecord } from './webhooks/samples';
 
 export interface SeedInput {
@@ -374,7 +374,7 @@ export function createControl(
 				data?: unknown;
 			}>(input, schemas.emit);
 			const org = orgOf(organization);
-			return app.emit(org, type, data === undefined ? sampleRecord(org, resourceOf(type)) : data);
+			return app.emit(org, type, data === undefined ? sampleRecord(org, type) : data);
 		},
 		setSigningScheme(scheme) {
 			const form = checked<{ scheme: SigningScheme }>({ scheme }, schemas.signing).scheme;

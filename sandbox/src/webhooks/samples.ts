@@ -3,12 +3,34 @@ import { stableId } from '../ids';
 import { computeTotals } from '../money';
 import type { OrgData } from '../store';
 import { agentView } from '../views';
-import type { EventResource } from './events';
+import { resourceOf, type EventResource, type EventType } from './events';
 
 const SAMPLE_TIME = '2026-01-01T09:00:00.000Z';
 
-/** The organization's most recent record of that kind, or a made-up one when it has none. */
-export function sampleRecord(org: OrgData, resource: EventResource): unknown {
+/** The status a record has right after the event: a sample of `invoice.paid` is a paid invoice. */
+const STATUS_AFTER: Partial<Record<EventType, string>> = {
+	'quote.created': 'draft',
+	'quote.sent': 'sent',
+	'quote.approved': 'approved',
+	'quote.canceled': 'canceled',
+	'invoice.created': 'draft',
+	'invoice.sent': 'sent',
+	'invoice.paid': 'paid',
+	'request.received': 'new',
+	'request.processed': 'processed',
+	'request.failed': 'failed',
+	'agent.paused': 'paused',
+	'agent.resumed': 'active',
+};
+
+/** The event's record: the organization's most recent of that kind (or a made-up one), in the status the event leaves it. */
+export function sampleRecord(org: OrgData, type: EventType): unknown {
+	const record = latestOrMadeUp(org, resourceOf(type)) as Record<string, unknown>;
+	const status = STATUS_AFTER[type];
+	return status ? { ...record, status } : record;
+}
+
+function latestOrMadeUp(org: OrgData, resource: EventResource): unknown {
 	const last = <T>(records: T[]): T | undefined => records[records.length - 1];
 	const contactId = last(org.contacts.all())?.id ?? stableId('ctc', 'sample');
 	const items = [{ name: 'Desembrood heel', quantity: 10, unitPrice: 5.25, vatPercentage: 9 }];
