@@ -191,9 +191,7 @@ export class SandboxApp {
 	/** The test endpoint's event: `test: true`, a sample record, one awaited attempt. */
 	async sendTestEvent(org: OrgData, subscriptionId: string, type: EventType) {
 		const subscription = org.webhooks.get(subscriptionId)!;
-		const { prepared } = this.prepare(org, type, sampleRecord(org, type), true, [
-			subscription.id,
-		]);
+		const { prepared } = this.prepare(org, type, sampleRecord(org, type), true, [subscription.id]);
 		return this.deliveries.deliverOnce(
 			prepared,
 			this.target(subscription.id, org.id, subscription.url, subscription.signingSecret),

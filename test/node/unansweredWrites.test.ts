@@ -454,6 +454,7 @@ describe('the write path mutations an audit found surviving', () => {
 			'Agent → Pause',
 			{ resource: 'agent', operation: 'pause', agentId: byId('={{ $json.id }}') },
 			/\/v1\/agents\/.*\/pause/,
+			'the same change is made again',
 		],
 		[
 			'Webhook → Send Test Event',
@@ -464,10 +465,11 @@ describe('the write path mutations an audit found surviving', () => {
 				eventType: 'quote.sent',
 			},
 			/\/v1\/webhooks\/.*\/test/,
+			'a second test event is delivered',
 		],
 	] as const)(
-		'%s, the 2nd item failing: running again "makes the same change again", not a second record',
-		async (_, parameters, path) => {
+		'%s, the 2nd item failing: running again says what it does ("%s"), not "a second record"',
+		async (_, parameters, path, again) => {
 			nock(API)
 				.post(path)
 				.reply(200, { data: { id: 'x_1', status: 'paused' } });
@@ -478,7 +480,7 @@ describe('the write path mutations an audit found surviving', () => {
 				items: [{ json: { id: 'x_1' } }, { json: { id: 'x_2' } }],
 			}).catch((e: unknown) => e)) as Error & { description?: string };
 			expect(error.description).toContain('Already written by this run: item 0');
-			expect(error.description).toContain('the same change is made again');
+			expect(error.description).toContain(again);
 			expect(error.description).not.toContain('second record');
 		},
 	);

@@ -78,11 +78,18 @@ export function creates(
 	};
 }
 
-/** A value as a proof compares it: a string without spaces or format characters (Cf), in lower case, composed (NFC); an API may store it so (the spec is silent). */
+/** Text as an API may store it (the spec is silent): without format characters (Cf), trimmed, composed (NFC). */
+const tidy = (text: string) =>
+	text
+		.replace(/\p{Cf}/gu, '')
+		.trim()
+		.normalize('NFC');
+
+/** A value as a create's proof compares it: text tidy, without spaces or punctuation, in lower case ("+31 20-123" and "+3120123" agree). */
 const comparable = (value: unknown) =>
 	typeof value === 'string'
-		? value
-				.replace(/[\s\p{Cf}]/gu, '')
+		? tidy(value)
+				.replace(/[\s\p{P}]/gu, '')
 				.toLowerCase()
 				.normalize('NFC')
 		: JSON.stringify(value);
@@ -93,10 +100,11 @@ const agrees = (record: IDataObject, sent: IDataObject = {}) =>
 		([name, value]) => record[name] === undefined || comparable(record[name]) === comparable(value),
 	);
 
-/** Whether the record shows every field sent: objects as a subset, lists element by element. */
+/** Whether the record shows every field sent: objects as a subset, lists element by element, text tidy. */
 function shows(record: unknown, sent: unknown): boolean {
 	if (Array.isArray(sent) && !(Array.isArray(record) && record.length === sent.length))
 		return false;
+	if (typeof sent === 'string') return typeof record === 'string' && tidy(record) === tidy(sent);
 	if (!sent || typeof sent !== 'object') return record === sent;
 	return (
 		!!record &&
@@ -199,8 +207,11 @@ export async function answeredBefore(
 	// a tool call's writes are never remembered (sendWrite)
 	const earlier = runs.get(ctx.getExecuteData())?.memory.get(requestKey(options, item));
 	const answer = await earlier?.answer.catch(() => undefined);
-	if (answer || !earlier?.unknown) return answer;
-	const proof = await rule.prove(ctx, earlier.unknown, item, runOf(ctx).ids);
+	const sent = earlier?.unknown;
+	if (answer || !sent) return answer;
+	const proof = await rule.prove(ctx, sent, item, runOf(ctx).ids).catch((error: Error) => {
+		throw mayExist(ctx, sent, item, error);
+	});
 	return typeof proof === 'object' ? answerOf(proof) : undefined;
 }
 

@@ -171,6 +171,12 @@ const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry
 		earlier = created.get(key)
 	) {
 		match = await earlier.id;
+		if (match === undefined) {
+			// that create failed, and may have been made (its answer lost): read the contacts again
+			tries.delete(thisTry);
+			match = await matchOf(ctx, thisTry, options, itemIndex);
+			break;
+		}
 		if (created.get(key) === earlier) break;
 	}
 	if (match !== undefined) return await update(match);
@@ -178,6 +184,8 @@ const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry
 	const entry: Created = { id: new Promise((resolve) => (answer = resolve)) };
 	created.set(key, entry);
 	const sent = await sendWrite(ctx, create, itemIndex, contactCreated).catch((error: Error) => {
+		// it may have been made: a try whose read began before reads the contacts again
+		entry.at = ++sequence;
 		answer(undefined);
 		if (isConflict(error)) return { conflict: error };
 		throw error;

@@ -74,8 +74,8 @@ export const invoiceDescription: INodeProperties[] = [
 				description: 'Set the status of an invoice to sent',
 				routing: writeRouting(
 					{ method: 'PATCH', url: invoiceUrl, body: { status: 'sent' } },
-					// a customer who opens it moves it on to viewed
-					changes({ shows: (invoice) => ['sent', 'viewed'].includes(String(invoice.status)) }),
+					// the customer may open or pay it before the proving read: sent back, it would leave paid
+					changes({ shows: (invoice) => !['draft', 'finalized'].includes(String(invoice.status)) }),
 				),
 			},
 			{

@@ -84,7 +84,8 @@ export const quoteDescription: INodeProperties[] = [
 				description: 'Set the status of a draft quote to sent',
 				routing: writeRouting(
 					{ method: 'PATCH', url: quoteUrl, body: { status: 'sent' } },
-					changes(),
+					// the customer may approve it before the proving read: sent back, it would leave approved
+					changes({ shows: (quote) => quote.status !== 'draft' }),
 				),
 			},
 			{

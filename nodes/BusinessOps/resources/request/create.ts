@@ -4,7 +4,7 @@ import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, booleanField, operationFields, textField } from '../../shared/fields';
 import { creates } from '../../shared/itemOrder';
 
-/** Request → Create: found again by its External Reference, read from the whole list (none without one). */
+/** Request → Create: found again by its External Reference (compared as the proof compares every field sent), read from the whole list; none without one. */
 export const requestCreated = creates(async (ctx, options, itemIndex) => {
 	const { externalRef } = options.body as IDataObject;
 	if (typeof externalRef !== 'string' || externalRef === '') return undefined;
@@ -15,7 +15,7 @@ export const requestCreated = creates(async (ctx, options, itemIndex) => {
 		qs: { pageSize: MAX_PAGE_SIZE },
 	};
 	const { records } = await readList(ctx, read, { itemIndex });
-	return records.filter((request) => request.externalRef === externalRef);
+	return records.filter((request) => typeof request.externalRef === 'string');
 });
 
 /** POST /requests. */

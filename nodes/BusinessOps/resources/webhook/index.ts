@@ -10,7 +10,7 @@ import {
 } from '../../shared/fields';
 import { getManyFields } from '../../shared/getMany';
 import { idPath, recordPicker } from '../../shared/pickers';
-import { changes, creates, deletes, parentUrl } from '../../shared/itemOrder';
+import { changes, creates, deletes } from '../../shared/itemOrder';
 import { listRouting, writeRouting } from '../../shared/requestHook';
 import { addSigningSecretNote, eventsField, urlField, webhookCreateFields } from './create';
 
@@ -87,8 +87,8 @@ export const webhookDescription: INodeProperties[] = [
 				description: 'Send a test event of a chosen type to the subscription URL',
 				routing: writeRouting(
 					{ method: 'POST', url: `${webhookUrl}/test` },
-					// a test event shows nowhere: after an unknown outcome it is sent again
-					changes({ read: parentUrl, shows: () => false }),
+					// a delivery shows nowhere the API can be asked: after an unknown outcome, not sent again
+					{ again: 'a second test event is delivered', prove: async () => 'unfindable' },
 				),
 			},
 			{
