@@ -6,9 +6,8 @@ import { eventItem, textOf, type BusinessOpsEvent } from '../shared/event';
 import { recordKey, type ListState } from './pollState';
 
 export interface WatchedList {
+	/** Its list endpoint is `/<resource>s` (spec 4). */
 	resource: 'quote' | 'invoice' | 'request' | 'contact';
-	/** The list endpoint (spec 4). */
-	path: string;
 	/** The plural the docs and errors use. */
 	plural: string;
 	createdEvent: string;
@@ -19,14 +18,12 @@ export interface WatchedList {
 const WATCHED_LISTS: readonly WatchedList[] = [
 	{
 		resource: 'quote',
-		path: '/quotes',
 		plural: 'quotes',
 		createdEvent: 'quote.created',
 		statusEvents: ['sent', 'approved', 'canceled'],
 	},
 	{
 		resource: 'invoice',
-		path: '/invoices',
 		plural: 'invoices',
 		createdEvent: 'invoice.created',
 		statusEvents: [
@@ -41,18 +38,11 @@ const WATCHED_LISTS: readonly WatchedList[] = [
 	},
 	{
 		resource: 'request',
-		path: '/requests',
 		plural: 'customer requests',
 		createdEvent: 'request.received',
 		statusEvents: [],
 	},
-	{
-		resource: 'contact',
-		path: '/contacts',
-		plural: 'contacts',
-		createdEvent: 'contact.created',
-		statusEvents: [],
-	},
+	{ resource: 'contact', plural: 'contacts', createdEvent: 'contact.created', statusEvents: [] },
 ];
 
 function statusEvent(list: WatchedList, status: string): string {
