@@ -56,7 +56,7 @@ function steppedClock() {
 }
 
 test('a turn never waits for another request to be answered', async () => {
-	const { state, clock } = instantClock();
+	const { state } = instantClock();
 	const budget = new RateBudget(3, 1000);
 	await budget.take(); // never answered: its exchange is still going on
 	await budget.take();
@@ -64,7 +64,7 @@ test('a turn never waits for another request to be answered', async () => {
 });
 
 test('a slot counts from its answer: a slow answer delays the next window, never shortens it', async () => {
-	const { state, clock } = instantClock();
+	const { state } = instantClock();
 	const budget = new RateBudget(1, 1000);
 	const slot = await budget.take();
 	state.now = 300;
@@ -74,7 +74,7 @@ test('a slot counts from its answer: a slow answer delays the next window, never
 });
 
 test('turns are taken in the order they were asked', async () => {
-	const { clock, tick, settle } = steppedClock();
+	const { tick, settle } = steppedClock();
 	const budget = new RateBudget(1, 1000);
 	const order: number[] = [];
 	const all = Promise.all(
@@ -90,7 +90,7 @@ test('turns are taken in the order they were asked', async () => {
 });
 
 test('a refusal pauses everyone for Retry-After, capped', async () => {
-	const { state, clock } = instantClock();
+	const { state } = instantClock();
 	const budget = new RateBudget(4, 1000);
 	(await budget.take()).refused(2000);
 	expect(budget.waitMs()).toBe(2000);
@@ -100,7 +100,7 @@ test('a refusal pauses everyone for Retry-After, capped', async () => {
 });
 
 test('two credentials with the same key and different settings: the lowest wins', async () => {
-	const { clock } = instantClock();
+	instantClock();
 	const budget = new RateBudget(10, 1000);
 	budget.useLimit(3);
 	budget.useLimit(10);
@@ -113,7 +113,7 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 	const MINUTES = 60_000;
 
 	test('a request waiting under a lower setting is looked at again when that setting expires', async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		// A window longer than the memory, so the only way to go before it ends is the setting expiring.
 		const budget = new RateBudget(1, 20 * MINUTES);
 		(await budget.take({ limit: 1 })).answered();
@@ -123,7 +123,7 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 	});
 
 	test('a setting counts while a request of its credential waits, however long', async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		const budget = new RateBudget(1, 20 * MINUTES);
 		budget.useLimit(5);
 		(await budget.take({ limit: 1 })).answered();
@@ -132,7 +132,7 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 	});
 
 	test("while both are in use the lowest wins; the other credential's next request counts its own", async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		const budget = new RateBudget(2, MINUTES);
 		for (let i = 0; i < 2; i++) (await budget.take({ limit: 2 })).answered();
 		state.now = 9 * MINUTES;
@@ -147,7 +147,7 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 
 describe('cancellation', () => {
 	test('a cancelled request stops waiting at once, takes nothing, and the next in line moves up', async () => {
-		const { clock, tick, settle } = steppedClock();
+		const { tick, settle } = steppedClock();
 		const budget = new RateBudget(1, 1000);
 		(await budget.take()).answered();
 		const cancel = new AbortController();
@@ -166,7 +166,7 @@ describe('cancellation', () => {
 	});
 
 	test('an execution already cancelled does not wait at all', async () => {
-		const { clock } = steppedClock();
+		steppedClock();
 		const budget = new RateBudget(1, 1000);
 		const cancel = new AbortController();
 		cancel.abort();
@@ -177,7 +177,7 @@ describe('cancellation', () => {
 
 describe("a request with a longest wait (the trigger's activation)", () => {
 	test('room further off than its longest wait: refused at once, naming the wait, nothing taken', async () => {
-		const { clock, state } = steppedClock();
+		const { state } = steppedClock();
 		const budget = new RateBudget(5, 60_000);
 		(await budget.take()).refused(120_000);
 		const refused = await budget.take({ maxWaitMs: 10_000 }).catch((e: unknown) => e);
@@ -188,7 +188,7 @@ describe("a request with a longest wait (the trigger's activation)", () => {
 	});
 
 	test('behind a queue that does not reach it in time: it leaves the queue at its longest wait', async () => {
-		const { clock, tick } = steppedClock();
+		const { tick } = steppedClock();
 		const budget = new RateBudget(1, 5_000);
 		(await budget.take()).answered();
 		const first = budget.take(); // room in 5 s
@@ -210,7 +210,7 @@ describe("a request with a longest wait (the trigger's activation)", () => {
 });
 
 test('editor look-ups go before waiting production requests, within the same window', async () => {
-	const { clock, tick, settle } = steppedClock();
+	const { tick, settle } = steppedClock();
 	const budget = new RateBudget(2, 1000);
 	for (let i = 0; i < 2; i++) (await budget.take()).answered();
 	const order: string[] = [];
@@ -231,7 +231,7 @@ test('editor look-ups go before waiting production requests, within the same win
 });
 
 test("the polling trigger's requests go after every waiting run and editor request", async () => {
-	const { clock, tick, settle } = steppedClock();
+	const { tick, settle } = steppedClock();
 	const budget = new RateBudget(1, 1000);
 	(await budget.take()).answered();
 	const order: string[] = [];
@@ -421,7 +421,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test("the slowed window is the API's: Retry-After plus the span of what it accepted just before", async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		const budget = new RateBudget(20, 60_000);
 		for (const at of [0, 1000, 2000, 3000]) {
 			state.now = at;
@@ -433,7 +433,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('requests refused together slow the key down once', async () => {
-		const { clock } = instantClock();
+		instantClock();
 		const budget = new RateBudget(10, 60_000);
 		const slots = [];
 		for (let i = 0; i < 4; i++) slots.push(await budget.take());
@@ -445,7 +445,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('a refused request holds no place in the window: after the pause the key goes on at once', async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		const budget = new RateBudget(1, 60_000);
 		(await budget.take()).refused(2000);
 		await budget.take();
@@ -453,7 +453,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('in the slowed window a refused request holds its place: the API may have counted it', async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		const budget = new RateBudget(10, 60_000);
 		(await budget.take()).answered();
 		state.now = 1000;
@@ -465,7 +465,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		const budget = new RateBudget(10, 60_000);
 		for (let i = 0; i < 4; i++) (await budget.take()).answered();
 		(await budget.take()).refused(4000);
