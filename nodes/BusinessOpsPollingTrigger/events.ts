@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
-import { eventItem, textOf, type BusinessOpsEvent } from '../shared/event';
+import { textOf, type BusinessOpsEvent } from '../shared/event';
 import { recordKey, type ListState } from './pollState';
 
 export interface WatchedList {
@@ -84,7 +84,7 @@ function polledEvent(
 	from?: string,
 ): BusinessOpsEvent {
 	const id = `${type}:${String(record.id)}${from === undefined ? '' : `:from:${from}`}`;
-	return eventItem({ id, deliveryId: id, type, timestamp, data: record, source: 'polling' });
+	return { id, deliveryId: id, type, timestamp, data: record, source: 'polling' };
 }
 
 /**

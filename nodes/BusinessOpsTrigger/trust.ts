@@ -162,23 +162,17 @@ function note(
 	);
 }
 
-/** A line about an accepted delivery (its event type, a repeat), throttled as refusals are. */
+/** A line about an accepted delivery (a warning about its event type, a repeat), throttled as refusals are. */
 export function noteDelivery(
 	ctx: IWebhookFunctions,
 	delivery: Delivery & { accepted: true },
 	kind: 'type' | 'repeat',
-	level: 'info' | 'warn',
 	line: string,
 ): void {
 	const entry = memory.get(delivery.memory);
-	if (entry)
-		note(
-			ctx,
-			entry,
-			kind,
-			level,
-			`${line}. Further such lines of this trigger are not logged for a minute.`,
-		);
+	const level = kind === 'type' ? 'warn' : 'info';
+	const further = '. Further such lines of this trigger are not logged for a minute.';
+	if (entry) note(ctx, entry, kind, level, line + further);
 }
 
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */

@@ -303,11 +303,11 @@ export function verifyAuto(
 		const keys = own.some((signature) => signature.prefix === 'v1,')
 			? [...usableKeys].reverse()
 			: usableKeys;
-		const tries = contents.flatMap((content) => keys.map((key) => [content, key] as const));
 		// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
-		if (!learned && keys.length > 1 && contents.length > 1)
-			tries.splice(1, 0, ...tries.splice(keys.length, 1));
-		return tries;
+		return [
+			...keys.flatMap((key) => contents.slice(0, 2).map((content) => [content, key] as const)),
+			...contents.slice(2).flatMap((content) => keys.map((key) => [content, key] as const)),
+		];
 	});
 	// each signature header's most likely tries in turn, so a relay's own header spends no more than its share
 	const tries = perHeader
