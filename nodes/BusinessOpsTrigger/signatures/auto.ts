@@ -166,25 +166,15 @@ function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Pa
 
 /** The signed contents worth an HMAC without a learned form, most likely first. */
 function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Content[] {
-	if (bodyFirst)
-		return [
-			{ prefix: '' },
-			...searchOrder(timestamps, ids, false).filter((content) => content.prefix !== ''),
-		];
-	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps.slice(0, 1), ids.slice(0, 1));
-	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids);
+	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids);
+	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps, ids);
 	// a timestamp in the signature value (`t=`, Stripe's shape) is signed without an id: that first
 	const first =
-		timestamps[0]?.rank === 0 ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
-	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter(
-		(content) => !withId.some((f) => f.prefix === content.prefix),
-	);
-	return [
-		...first,
-		{ prefix: '' },
-		...rest,
-		...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids),
-	];
+		timestamps[0]?.rank === 0
+			? [...withTimestamp.slice(0, 1), ...withId.slice(0, 1)]
+			: [...withId.slice(0, 1), ...withTimestamp.slice(0, 1)];
+	const rest = [...withId.slice(1), ...withTimestamp.slice(1)];
+	return bodyFirst ? [{ prefix: '' }, ...first, ...rest] : [...first, { prefix: '' }, ...rest];
 }
 
 /** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
