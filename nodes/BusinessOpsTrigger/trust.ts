@@ -112,7 +112,7 @@ export async function trustDelivery(
 	const entry = entryFor(key, record);
 	if (!trust.accepted) {
 		const line = `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${REFUSAL_KINDS[trust.kind]} are not logged for a minute.`;
-		note(ctx, entry, trust.kind, 'warn', line);
+		note(ctx, entry, trust.kind, line);
 		if (!memory.has(key) && !unknownLogs.has(key)) unknownLogs.set(key, entry.logged);
 		return trust;
 	}
@@ -138,24 +138,21 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 
 const LOG_INTERVAL_MS = 60_000;
 
-/** A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the request's): junk never keeps a genuine delivery's reason out. */
-function note(
-	ctx: IWebhookFunctions,
-	entry: Memory,
-	kind: string,
-	level: 'info' | 'warn',
-	line: string,
-): void {
+/**
+ * A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the
+ * request's): junk never keeps a genuine delivery's reason out. A repeat is news; the rest, warnings.
+ */
+function note(ctx: IWebhookFunctions, entry: Memory, kind: string, line: string): void {
 	const now = Date.now();
 	const last = entry.logged.get(kind);
 	if (last !== undefined && now - last < LOG_INTERVAL_MS) return;
 	entry.logged.set(kind, now);
-	ctx.logger[level](
+	ctx.logger[kind === 'repeat' ? 'info' : 'warn'](
 		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) ${line}`,
 	);
 }
 
-/** A line about an accepted delivery (a warning about its event type, a repeat), throttled as refusals are. */
+/** A line about an accepted delivery (its event type, a repeat), throttled as refusals are. */
 export function noteDelivery(
 	ctx: IWebhookFunctions,
 	delivery: Delivery & { accepted: true },
@@ -163,9 +160,8 @@ export function noteDelivery(
 	line: string,
 ): void {
 	const entry = memory.get(delivery.memory);
-	const level = kind === 'type' ? 'warn' : 'info';
 	const further = '. Further such lines of this trigger are not logged for a minute.';
-	if (entry) note(ctx, entry, kind, level, line + further);
+	if (entry) note(ctx, entry, kind, line + further);
 }
 
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */
