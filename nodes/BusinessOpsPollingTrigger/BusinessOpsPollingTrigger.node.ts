@@ -56,7 +56,7 @@ function pollableChosen(ctx: IPollFunctions): string[] {
 async function readWatched(ctx: IPollFunctions, list: WatchedList, baseline = false) {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';
-	const { records, whole } = await readList(ctx, list.path, {
+	const { records, whole } = await readList(ctx, `/${list.resource}s`, {
 		call: { lane },
 		maxResults: MAX_RECORDS_PER_LIST + 1,
 		untilWhole: baseline,

@@ -2,13 +2,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
-import { eventItem, textOf, type BusinessOpsEvent } from '../shared/event';
+import { textOf, type BusinessOpsEvent } from '../shared/event';
 import { recordKey, type ListState } from './pollState';
 
 export interface WatchedList {
+	/** Its list endpoint is `/<resource>s` (spec 4). */
 	resource: 'quote' | 'invoice' | 'request' | 'contact';
-	/** The list endpoint (spec 4). */
-	path: string;
 	/** The plural the docs and errors use. */
 	plural: string;
 	createdEvent: string;
@@ -19,14 +18,12 @@ export interface WatchedList {
 const WATCHED_LISTS: readonly WatchedList[] = [
 	{
 		resource: 'quote',
-		path: '/quotes',
 		plural: 'quotes',
 		createdEvent: 'quote.created',
 		statusEvents: ['sent', 'approved', 'canceled'],
 	},
 	{
 		resource: 'invoice',
-		path: '/invoices',
 		plural: 'invoices',
 		createdEvent: 'invoice.created',
 		statusEvents: [
@@ -41,18 +38,11 @@ const WATCHED_LISTS: readonly WatchedList[] = [
 	},
 	{
 		resource: 'request',
-		path: '/requests',
 		plural: 'customer requests',
 		createdEvent: 'request.received',
 		statusEvents: [],
 	},
-	{
-		resource: 'contact',
-		path: '/contacts',
-		plural: 'contacts',
-		createdEvent: 'contact.created',
-		statusEvents: [],
-	},
+	{ resource: 'contact', plural: 'contacts', createdEvent: 'contact.created', statusEvents: [] },
 ];
 
 function statusEvent(list: WatchedList, status: string): string {
@@ -94,7 +84,7 @@ function polledEvent(
 	from?: string,
 ): BusinessOpsEvent {
 	const id = `${type}:${String(record.id)}${from === undefined ? '' : `:from:${from}`}`;
-	return eventItem({ id, deliveryId: id, type, timestamp, data: record, source: 'polling' });
+	return { id, deliveryId: id, type, timestamp, data: record, source: 'polling' };
 }
 
 /**

@@ -262,7 +262,6 @@ export class BusinessOpsTrigger implements INodeType {
 				this,
 				delivery,
 				'type',
-				'warn',
 				`could not read the event type of a verified delivery (no type, event, eventType or event_type field, no event type header${at}); starting the workflow with type null and typeUnknown true. Set "Event Type Field" under Options if the API puts it elsewhere`,
 			);
 		} else if (!chosenEvents(this).includes(type)) {
@@ -271,7 +270,6 @@ export class BusinessOpsTrigger implements INodeType {
 				this,
 				delivery,
 				'type',
-				'warn',
 				`answered 200 and ignored a delivery of event type ${JSON.stringify(type.slice(0, 100))} (read from ${from}): it is not among the chosen events`,
 			);
 			return { webhookResponse: { received: true, ignored: `event type not selected: ${type}` } };
@@ -288,7 +286,6 @@ export class BusinessOpsTrigger implements INodeType {
 				this,
 				delivery,
 				'repeat',
-				'info',
 				`ignored delivery ${JSON.stringify(deliveryId.slice(0, 100))}: already accepted`,
 			);
 			return { webhookResponse: { received: true, ignored: `repeated delivery: ${deliveryId}` } };

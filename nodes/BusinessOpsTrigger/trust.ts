@@ -7,7 +7,13 @@ import { BoundedMap } from '../shared/boundedMap';
 import { isRecord } from '../shared/typing';
 import { parseEventBody } from './delivery';
 import { customSignatureOf } from './signatures/customProperties';
-import type { HeaderBag, RefusalKind, SignedForm, VerifiedForm } from './signatures/hmac';
+import {
+	REFUSAL_KINDS,
+	type HeaderBag,
+	type RefusalKind,
+	type SignedForm,
+	type VerifiedForm,
+} from './signatures/hmac';
 import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
@@ -105,8 +111,8 @@ export async function trustDelivery(
 	// read again: other deliveries may have written it while the secret was opened
 	const entry = entryFor(key, record);
 	if (!trust.accepted) {
-		const line = `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${KIND_WORDS[trust.kind]} are not logged for a minute.`;
-		note(ctx, entry, trust.kind, 'warn', line);
+		const line = `refused a delivery with HTTP ${trust.status}: ${trust.reason}. Further refusals of this trigger for ${REFUSAL_KINDS[trust.kind]} are not logged for a minute.`;
+		note(ctx, entry, trust.kind, line);
 		if (!memory.has(key) && !unknownLogs.has(key)) unknownLogs.set(key, entry.logged);
 		return trust;
 	}
@@ -132,32 +138,16 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 
 const LOG_INTERVAL_MS = 60_000;
 
-/** Each kind is logged at most once a minute per trigger: a stranger's junk never keeps a genuine delivery's reason out of the log. */
-const KIND_WORDS: Record<RefusalKind, string> = {
-	window: 'a timestamp outside the window',
-	search: "Auto's search of a first delivery",
-	signature: 'a signature that does not match',
-	unsigned: 'a missing or malformed signature header',
-	headers: 'a timestamp or id header that is missing or malformed',
-	secret: 'the signing secret or key',
-	settings: "the trigger's settings",
-	body: 'the body',
-	other: 'other reasons',
-};
-
-/** A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the request's). */
-function note(
-	ctx: IWebhookFunctions,
-	entry: Memory,
-	kind: string,
-	level: 'info' | 'warn',
-	line: string,
-): void {
+/**
+ * A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the
+ * request's): junk never keeps a genuine delivery's reason out. A repeat is news; the rest, warnings.
+ */
+function note(ctx: IWebhookFunctions, entry: Memory, kind: string, line: string): void {
 	const now = Date.now();
 	const last = entry.logged.get(kind);
 	if (last !== undefined && now - last < LOG_INTERVAL_MS) return;
 	entry.logged.set(kind, now);
-	ctx.logger[level](
+	ctx.logger[kind === 'repeat' ? 'info' : 'warn'](
 		`Business Ops Trigger "${ctx.getNode().name}" (workflow ${ctx.getWorkflow().id ?? 'unsaved'}) ${line}`,
 	);
 }
@@ -167,18 +157,11 @@ export function noteDelivery(
 	ctx: IWebhookFunctions,
 	delivery: Delivery & { accepted: true },
 	kind: 'type' | 'repeat',
-	level: 'info' | 'warn',
 	line: string,
 ): void {
 	const entry = memory.get(delivery.memory);
-	if (entry)
-		note(
-			ctx,
-			entry,
-			kind,
-			level,
-			`${line}. Further such lines of this trigger are not logged for a minute.`,
-		);
+	const further = '. Further such lines of this trigger are not logged for a minute.';
+	if (entry) note(ctx, entry, kind, line + further);
 }
 
 /** Names the form deliveries verify under in n8n's log, once per subscription and form, with how to set it by hand. */

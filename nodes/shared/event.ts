@@ -13,11 +13,6 @@ export interface BusinessOpsEvent extends IDataObject {
 	data: IDataObject | null;
 }
 
-export function eventItem(event: BusinessOpsEvent): BusinessOpsEvent {
-	const { id, deliveryId, type, timestamp, data, ...extra } = event;
-	return { id, deliveryId, type, timestamp, data, ...extra };
-}
-
 /** A value of an event as text: non-empty text, or a number as its text; else null. */
 export function textOf(value: unknown): string | null {
 	return typeof value === 'string' && value !== ''

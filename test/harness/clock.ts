@@ -127,6 +127,11 @@ export function manualClock(): ManualClock {
 	};
 }
 
+/** Turns on a clock of the test's own (a rate budget's unit tests step it by hand). */
+export function useClock(clock: Clock): void {
+	current = clock;
+}
+
 /** Back to real time (still past every forgotten budget). */
 export function realClock(): void {
 	const base = current.now();

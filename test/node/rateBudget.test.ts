@@ -7,7 +7,13 @@ import {
 	MAX_RETRY_AFTER_MS,
 	RateBudget,
 } from '../../nodes/shared/api/rateBudget';
-import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
+import {
+	forgetRateBudgets,
+	manualClock,
+	realClock,
+	useClock,
+	type ManualClock,
+} from '../harness/clock';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 import { API, node } from '../harness/actionNode';
 
@@ -21,6 +27,7 @@ function instantClock() {
 		},
 		timeout: () => new AbortController().signal,
 	};
+	useClock(clock);
 	return { state, clock };
 }
 
@@ -44,20 +51,21 @@ function steppedClock() {
 		due.forEach((s) => s.wake());
 		await settle();
 	};
+	useClock(clock);
 	return { state, clock, tick, settle };
 }
 
 test('a turn never waits for another request to be answered', async () => {
-	const { state, clock } = instantClock();
-	const budget = new RateBudget(3, 1000, clock);
+	const { state } = instantClock();
+	const budget = new RateBudget(3, 1000);
 	await budget.take(); // never answered: its exchange is still going on
 	await budget.take();
 	expect(state.now).toBe(0);
 });
 
 test('a slot counts from its answer: a slow answer delays the next window, never shortens it', async () => {
-	const { state, clock } = instantClock();
-	const budget = new RateBudget(1, 1000, clock);
+	const { state } = instantClock();
+	const budget = new RateBudget(1, 1000);
 	const slot = await budget.take();
 	state.now = 300;
 	slot.answered();
@@ -66,8 +74,8 @@ test('a slot counts from its answer: a slow answer delays the next window, never
 });
 
 test('turns are taken in the order they were asked', async () => {
-	const { clock, tick, settle } = steppedClock();
-	const budget = new RateBudget(1, 1000, clock);
+	const { tick, settle } = steppedClock();
+	const budget = new RateBudget(1, 1000);
 	const order: number[] = [];
 	const all = Promise.all(
 		[1, 2, 3].map(async (n) => budget.take().then((slot) => (order.push(n), slot.answered()))),
@@ -82,8 +90,8 @@ test('turns are taken in the order they were asked', async () => {
 });
 
 test('a refusal pauses everyone for Retry-After, capped', async () => {
-	const { state, clock } = instantClock();
-	const budget = new RateBudget(4, 1000, clock);
+	const { state } = instantClock();
+	const budget = new RateBudget(4, 1000);
 	(await budget.take()).refused(2000);
 	expect(budget.waitMs()).toBe(2000);
 	state.now = 2000;
@@ -92,8 +100,8 @@ test('a refusal pauses everyone for Retry-After, capped', async () => {
 });
 
 test('two credentials with the same key and different settings: the lowest wins', async () => {
-	const { clock } = instantClock();
-	const budget = new RateBudget(10, 1000, clock);
+	instantClock();
+	const budget = new RateBudget(10, 1000);
 	budget.useLimit(3);
 	budget.useLimit(10);
 	expect(budget.limitAt()).toBe(3);
@@ -105,9 +113,9 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 	const MINUTES = 60_000;
 
 	test('a request waiting under a lower setting is looked at again when that setting expires', async () => {
-		const { state, clock } = instantClock();
+		const { state } = instantClock();
 		// A window longer than the memory, so the only way to go before it ends is the setting expiring.
-		const budget = new RateBudget(1, 20 * MINUTES, clock);
+		const budget = new RateBudget(1, 20 * MINUTES);
 		(await budget.take({ limit: 1 })).answered();
 		(await budget.take({ limit: 2 })).answered();
 		expect(state.now).toBe(10 * MINUTES);
@@ -115,8 +123,8 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 	});
 
 	test('a setting counts while a request of its credential waits, however long', async () => {
-		const { state, clock } = instantClock();
-		const budget = new RateBudget(1, 20 * MINUTES, clock);
+		const { state } = instantClock();
+		const budget = new RateBudget(1, 20 * MINUTES);
 		budget.useLimit(5);
 		(await budget.take({ limit: 1 })).answered();
 		(await budget.take({ limit: 1 })).answered();
@@ -124,8 +132,8 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 	});
 
 	test("while both are in use the lowest wins; the other credential's next request counts its own", async () => {
-		const { state, clock } = instantClock();
-		const budget = new RateBudget(2, MINUTES, clock);
+		const { state } = instantClock();
+		const budget = new RateBudget(2, MINUTES);
 		for (let i = 0; i < 2; i++) (await budget.take({ limit: 2 })).answered();
 		state.now = 9 * MINUTES;
 		expect(budget.limitAt()).toBe(2);
@@ -139,8 +147,8 @@ describe('a setting stops counting 10 minutes after its last use', () => {
 
 describe('cancellation', () => {
 	test('a cancelled request stops waiting at once, takes nothing, and the next in line moves up', async () => {
-		const { clock, tick, settle } = steppedClock();
-		const budget = new RateBudget(1, 1000, clock);
+		const { tick, settle } = steppedClock();
+		const budget = new RateBudget(1, 1000);
 		(await budget.take()).answered();
 		const cancel = new AbortController();
 		const cancelled = budget.take({ signal: cancel.signal });
@@ -158,8 +166,8 @@ describe('cancellation', () => {
 	});
 
 	test('an execution already cancelled does not wait at all', async () => {
-		const { clock } = steppedClock();
-		const budget = new RateBudget(1, 1000, clock);
+		steppedClock();
+		const budget = new RateBudget(1, 1000);
 		const cancel = new AbortController();
 		cancel.abort();
 		await expect(budget.take({ signal: cancel.signal })).rejects.toEqual(new WaitEnded());
@@ -169,8 +177,8 @@ describe('cancellation', () => {
 
 describe("a request with a longest wait (the trigger's activation)", () => {
 	test('room further off than its longest wait: refused at once, naming the wait, nothing taken', async () => {
-		const { clock, state } = steppedClock();
-		const budget = new RateBudget(5, 60_000, clock);
+		const { state } = steppedClock();
+		const budget = new RateBudget(5, 60_000);
 		(await budget.take()).refused(120_000);
 		const refused = await budget.take({ maxWaitMs: 10_000 }).catch((e: unknown) => e);
 		expect(refused).toBeInstanceOf(WaitEnded);
@@ -180,8 +188,8 @@ describe("a request with a longest wait (the trigger's activation)", () => {
 	});
 
 	test('behind a queue that does not reach it in time: it leaves the queue at its longest wait', async () => {
-		const { clock, tick } = steppedClock();
-		const budget = new RateBudget(1, 5_000, clock);
+		const { tick } = steppedClock();
+		const budget = new RateBudget(1, 5_000);
 		(await budget.take()).answered();
 		const first = budget.take(); // room in 5 s
 		const bounded = budget.take({ maxWaitMs: 8_000 }).catch((e: unknown) => e); // room in 5 s, but its turn in 10 s
@@ -202,8 +210,8 @@ describe("a request with a longest wait (the trigger's activation)", () => {
 });
 
 test('editor look-ups go before waiting production requests, within the same window', async () => {
-	const { clock, tick, settle } = steppedClock();
-	const budget = new RateBudget(2, 1000, clock);
+	const { tick, settle } = steppedClock();
+	const budget = new RateBudget(2, 1000);
 	for (let i = 0; i < 2; i++) (await budget.take()).answered();
 	const order: string[] = [];
 	const runs = [1, 2, 3].map(async (n) =>
@@ -223,8 +231,8 @@ test('editor look-ups go before waiting production requests, within the same win
 });
 
 test("the polling trigger's requests go after every waiting run and editor request", async () => {
-	const { clock, tick, settle } = steppedClock();
-	const budget = new RateBudget(1, 1000, clock);
+	const { tick, settle } = steppedClock();
+	const budget = new RateBudget(1, 1000);
 	(await budget.take()).answered();
 	const order: string[] = [];
 	const take = (name: string, lane?: 'poll' | 'editor') =>
@@ -281,7 +289,7 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 		const { state, clock } = instantClock();
 		state.now += startMs;
 		const started = state.now;
-		const budget = new RateBudget(120, 60_000, clock);
+		const budget = new RateBudget(120, 60_000);
 		let refusals = 0;
 		for (let i = 0; i < n; i++) {
 			for (let attempt = 1; ; attempt++) {
@@ -351,7 +359,8 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 				await new Promise<void>((wake) => timers.push({ at: state.now + ms, wake })),
 			timeout: () => new AbortController().signal,
 		};
-		const budget = new RateBudget(120, 60_000, clock);
+		useClock(clock);
+		const budget = new RateBudget(120, 60_000);
 		let refusals = 0;
 		const write = async () => {
 			for (let attempt = 1; ; attempt++) {
@@ -412,8 +421,8 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test("the slowed window is the API's: Retry-After plus the span of what it accepted just before", async () => {
-		const { state, clock } = instantClock();
-		const budget = new RateBudget(20, 60_000, clock);
+		const { state } = instantClock();
+		const budget = new RateBudget(20, 60_000);
 		for (const at of [0, 1000, 2000, 3000]) {
 			state.now = at;
 			(await budget.take()).answered();
@@ -424,8 +433,8 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('requests refused together slow the key down once', async () => {
-		const { clock } = instantClock();
-		const budget = new RateBudget(10, 60_000, clock);
+		instantClock();
+		const budget = new RateBudget(10, 60_000);
 		const slots = [];
 		for (let i = 0; i < 4; i++) slots.push(await budget.take());
 		slots[0].answered();
@@ -436,16 +445,16 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('a refused request holds no place in the window: after the pause the key goes on at once', async () => {
-		const { state, clock } = instantClock();
-		const budget = new RateBudget(1, 60_000, clock);
+		const { state } = instantClock();
+		const budget = new RateBudget(1, 60_000);
 		(await budget.take()).refused(2000);
 		await budget.take();
 		expect(state.now).toBe(2000);
 	});
 
 	test('in the slowed window a refused request holds its place: the API may have counted it', async () => {
-		const { state, clock } = instantClock();
-		const budget = new RateBudget(10, 60_000, clock);
+		const { state } = instantClock();
+		const budget = new RateBudget(10, 60_000);
 		(await budget.take()).answered();
 		state.now = 1000;
 		(await budget.take()).answered();
@@ -456,8 +465,8 @@ describe('pacing that learns (the API allows less than the setting)', () => {
 	});
 
 	test('after quiet windows the slowed limit grows back by one per two windows, up to the setting', async () => {
-		const { state, clock } = instantClock();
-		const budget = new RateBudget(10, 60_000, clock);
+		const { state } = instantClock();
+		const budget = new RateBudget(10, 60_000);
 		for (let i = 0; i < 4; i++) (await budget.take()).answered();
 		(await budget.take()).refused(4000);
 		expect(budget.slowedAt()).toEqual({ limit: 4, windowMs: 4000 });

@@ -10,8 +10,11 @@
  */
 import type * as ClockModule from '../../nodes/shared/api/clock';
 import { RateBudget } from '../../nodes/shared/api/rateBudget';
+import { useClock } from '../harness/clock';
 
 const { systemClock } = jest.requireActual<typeof ClockModule>('../../nodes/shared/api/clock');
+
+beforeEach(() => useClock(systemClock));
 
 afterEach(() => {
 	jest.useRealTimers();
@@ -19,7 +22,7 @@ afterEach(() => {
 
 test('a slot given at once leaves no deadline timer behind', async () => {
 	jest.useFakeTimers();
-	const budget = new RateBudget(5, 60_000, systemClock);
+	const budget = new RateBudget(5, 60_000);
 	const slot = await budget.take({ maxWaitMs: 10_000 });
 	slot.answered();
 	// not the 10 s deadline's setTimeout, aborted but still armed
@@ -28,7 +31,7 @@ test('a slot given at once leaves no deadline timer behind', async () => {
 
 test('without maxWaitMs no timer is left either (the control)', async () => {
 	jest.useFakeTimers();
-	const budget = new RateBudget(5, 60_000, systemClock);
+	const budget = new RateBudget(5, 60_000);
 	(await budget.take()).answered();
 	expect(jest.getTimerCount()).toBe(0);
 });

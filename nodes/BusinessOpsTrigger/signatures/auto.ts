@@ -166,25 +166,15 @@ function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Pa
 
 /** The signed contents worth an HMAC without a learned form, most likely first. */
 function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Content[] {
-	if (bodyFirst)
-		return [
-			{ prefix: '' },
-			...searchOrder(timestamps, ids, false).filter((content) => content.prefix !== ''),
-		];
-	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps.slice(0, 1), ids.slice(0, 1));
-	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps.slice(0, 1), ids);
+	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids);
+	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps, ids);
 	// a timestamp in the signature value (`t=`, Stripe's shape) is signed without an id: that first
 	const first =
-		timestamps[0]?.rank === 0 ? [...withTimestamp, ...withId] : [...withId, ...withTimestamp];
-	const rest = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids).filter(
-		(content) => !withId.some((f) => f.prefix === content.prefix),
-	);
-	return [
-		...first,
-		{ prefix: '' },
-		...rest,
-		...contentsOf('{timestamp}.{body}', timestamps.slice(1), ids),
-	];
+		timestamps[0]?.rank === 0
+			? [...withTimestamp.slice(0, 1), ...withId.slice(0, 1)]
+			: [...withId.slice(0, 1), ...withTimestamp.slice(0, 1)];
+	const rest = [...withId.slice(1), ...withTimestamp.slice(1)];
+	return bodyFirst ? [{ prefix: '' }, ...first, ...rest] : [...first, { prefix: '' }, ...rest];
 }
 
 /** The Custom settings that accept exactly this delivery's form (for the log: set it by hand). */
@@ -303,11 +293,11 @@ export function verifyAuto(
 		const keys = own.some((signature) => signature.prefix === 'v1,')
 			? [...usableKeys].reverse()
 			: usableKeys;
-		const tries = contents.flatMap((content) => keys.map((key) => [content, key] as const));
 		// the two most likely signed contents with the most likely key first: a large first delivery gets two tries
-		if (!learned && keys.length > 1 && contents.length > 1)
-			tries.splice(1, 0, ...tries.splice(keys.length, 1));
-		return tries;
+		return [
+			...keys.flatMap((key) => contents.slice(0, 2).map((content) => [content, key] as const)),
+			...contents.slice(2).flatMap((content) => keys.map((key) => [content, key] as const)),
+		];
 	});
 	// each signature header's most likely tries in turn, so a relay's own header spends no more than its share
 	const tries = perHeader

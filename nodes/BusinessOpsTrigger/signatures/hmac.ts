@@ -31,17 +31,19 @@ export interface VerifiedForm {
 	signedId?: string;
 }
 
-/** What a refusal is about (the log's throttle): `unsigned` is a stranger's junk; `headers` (timestamp, id) a genuine delivery's. */
-export type RefusalKind =
-	| 'window'
-	| 'search'
-	| 'signature'
-	| 'unsigned'
-	| 'headers'
-	| 'secret'
-	| 'settings'
-	| 'body'
-	| 'other';
+/** What a refusal is about, as the log names it (its throttle): `unsigned` is a stranger's junk; `headers` (timestamp, id) a genuine delivery's. */
+export const REFUSAL_KINDS = {
+	window: 'a timestamp outside the window',
+	search: "Auto's search of a first delivery",
+	signature: 'a signature that does not match',
+	unsigned: 'a missing or malformed signature header',
+	headers: 'a timestamp or id header that is missing or malformed',
+	secret: 'the signing secret or key',
+	settings: "the trigger's settings",
+	body: 'the body',
+	other: 'other reasons',
+};
+export type RefusalKind = keyof typeof REFUSAL_KINDS;
 
 export type VerifyResult =
 	| { valid: true; form: VerifiedForm; timestamp?: number }

@@ -159,11 +159,10 @@ function verifyForm(
 			.split(/[\s,]+/)
 			.filter((element) => /^(t|ts|timestamp)=/i.test(element));
 		const found = source
-			? headerOf(source)
+			? [headerOf(source)]
 			: [...new Set(elements.map((element) => element.slice(element.indexOf('=') + 1)))];
-		if (Array.isArray(found) && found.length > 1)
-			return malformed('its t= elements name different times');
-		const text = Array.isArray(found) ? found[0] : found;
+		if (found.length > 1) return malformed('its t= elements name different times');
+		const text = found[0];
 		if (text === undefined)
 			return source || !named
 				? refusal(

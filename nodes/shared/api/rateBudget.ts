@@ -1,7 +1,7 @@
 /** The client-side rate budget of each API key (pacing before the API refuses): see ARCHITECTURE.md. */
 import { createHash } from 'node:crypto';
 
-import { systemClock, WaitEnded, type Clock } from './clock';
+import { systemClock, WaitEnded } from './clock';
 
 /** The API's documented limit (spec 8): 120 requests per minute per key, sliding window. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 120;
@@ -46,22 +46,20 @@ export class RateBudget {
 		| { limit: number; windowMs: number; since: number; cutAt: number; even: boolean }
 		| undefined;
 	private pausedUntil = 0;
-	lastUsed: number;
+	lastUsed = systemClock.now();
 	private pumping = false;
 	private wake = () => {};
 
 	constructor(
 		limit: number,
 		readonly windowMs = API_WINDOW_MS,
-		private readonly clock: Clock = systemClock,
 	) {
-		this.lastUsed = clock.now();
 		this.useLimit(limit);
 	}
 
 	/** A credential with this Requests per Minute uses the key now. */
 	useLimit(limit: number): void {
-		const now = this.clock.now();
+		const now = systemClock.now();
 		this.settings.delete(limit);
 		this.settings.set(limit, now);
 		for (const [value, seen] of this.settings)
@@ -69,7 +67,7 @@ export class RateBudget {
 	}
 
 	/** The setting in force: the lowest in use, or, when none is, the one used last. */
-	limitAt(now = this.clock.now()): number {
+	limitAt(now = systemClock.now()): number {
 		const inUse = [...this.settings]
 			.filter(([, seen]) => now - seen < MEMORY_MS)
 			.map(([value]) => value);
@@ -81,7 +79,7 @@ export class RateBudget {
 
 	/** What a 429 slowed the key to at `now`, or undefined once it has grown back to the setting. */
 	slowedAt(
-		now = this.clock.now(),
+		now = systemClock.now(),
 		setting = this.limitAt(now),
 	): { limit: number; windowMs: number } | undefined {
 		if (!this.slowed) return undefined;
@@ -92,7 +90,7 @@ export class RateBudget {
 	}
 
 	/** How long a request asking now would wait for room (0: at once; Infinity: until an answer comes). */
-	waitMs(now = this.clock.now()): number {
+	waitMs(now = systemClock.now()): number {
 		this.sent = this.sent.filter((s) => s.pending || s.at > now - this.windowMs);
 		const room = (limit: number, windowMs: number, refused = true) => {
 			const counted = this.sent.filter((s) => refused || !s.refused);
@@ -126,7 +124,7 @@ export class RateBudget {
 	async take(options: TakeOptions = {}): Promise<Slot> {
 		const { lane = 'run', signal, limit, maxWaitMs } = options;
 		if (signal?.aborted) throw new WaitEnded();
-		this.lastUsed = this.clock.now();
+		this.lastUsed = systemClock.now();
 		const wait = this.waitMs();
 		if (maxWaitMs !== undefined && wait !== Infinity && wait > maxWaitMs) throw new WaitEnded(wait);
 		return await new Promise<Slot>((resolve, reject) => {
@@ -146,7 +144,7 @@ export class RateBudget {
 			this.waiters.push(waiter);
 			void this.pump();
 			if (maxWaitMs !== undefined) {
-				this.clock.sleep(maxWaitMs, deadline.signal).then(
+				systemClock.sleep(maxWaitMs, deadline.signal).then(
 					() => leave(new WaitEnded(this.waitMs())),
 					() => undefined,
 				);
@@ -160,7 +158,7 @@ export class RateBudget {
 		this.pumping = true;
 		try {
 			while (this.waiters.length > 0) {
-				const now = this.clock.now();
+				const now = systemClock.now();
 				const wait = this.waitMs(now);
 				if (wait === Infinity) {
 					await new Promise<void>((resolve) => (this.wake = resolve)); // until an answer comes
@@ -169,7 +167,7 @@ export class RateBudget {
 					const expiries = [...this.settings.values()]
 						.map((seen) => seen + MEMORY_MS - now)
 						.filter((ms) => ms > 0);
-					await this.clock.sleep(Math.min(wait, ...expiries));
+					await systemClock.sleep(Math.min(wait, ...expiries));
 				}
 				if (wait > 0) continue;
 				const first = Math.min(...this.waiters.map((w) => LANES[w.lane!]));
@@ -191,7 +189,7 @@ export class RateBudget {
 		const close = () => {
 			const first = entry.pending;
 			entry.pending = false;
-			entry.at = this.lastUsed = this.clock.now();
+			entry.at = this.lastUsed = systemClock.now();
 			this.wake();
 			return first;
 		};
@@ -199,7 +197,7 @@ export class RateBudget {
 			answered: () => void close(),
 			refused: (retryAfterMs) => {
 				if (!close()) return;
-				const now = this.clock.now();
+				const now = systemClock.now();
 				const waitMs = Math.max(1000, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
 				this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
 				// The pause stands for a refused request in the setting's window, whether or not the API counted it.
