@@ -141,7 +141,7 @@ describe('get many return all expression', () => {
  * 200 records, silently. The polling trigger reads the same answer as a contradiction and fails
  * loudly ("contradicts itself"); before f29d Get Many read the pages up to total (250). f29d's
  * reason, a page-1 total that overstates, is told apart: there the last page's own total agrees with
- * what was read (test/trigger/activationWaits.test.ts, "trigger overstated list total fails publishing").
+ * what was read (test/trigger/activation.test.ts, "trigger overstated list total fails publishing").
  * Expected: every record up to total, or a loud error; never a silent partial list. The sequential
  * walk gives the loud error, the same one the polling trigger gives for this answer.
  */

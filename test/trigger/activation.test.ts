@@ -666,7 +666,7 @@ describe('waits', () => {
 	 * is refused again, 59 times over. Outside activation the same answer names the wait ("The API
 	 * asked to wait 3600 s …", tooLongWait); at activation the Retry-After is dropped.
 	 * Expected: the message names the wait the API asked for (seconds or minutes) and does not say
-	 * "in a minute". (test/trigger/activationErrors.test.ts expects "in a minute" for this case too:
+	 * "in a minute". (its "activation errors" tests expect "in a minute" for this case too:
 	 * the lead decides which one stands.)
 	 */
 	describe('trigger long retry after says publish in a minute', () => {
