@@ -43,9 +43,10 @@ test('the polling trigger row names the read scope of every list it watches', ()
 		scopesTable()
 			.split('\n')
 			.find((line) => line.includes('**Business Ops Polling Trigger**')) ?? '';
+	// each watched list's endpoint is /<resource>s
 	const lists = [
-		...read('nodes/BusinessOpsPollingTrigger/events.ts').matchAll(/path: '\/(\w+)'/g),
-	].map((m) => m[1]);
+		...read('nodes/BusinessOpsPollingTrigger/events.ts').matchAll(/resource: '(\w+)',/g),
+	].map((m) => `${m[1]}s`);
 	expect(lists).toEqual(['quotes', 'invoices', 'requests', 'contacts']);
 	expect(lists.filter((list) => !row.includes(`\`${list}.read\``))).toEqual([]);
 });
