@@ -151,14 +151,17 @@ describe('fail-next', () => {
 	});
 
 	test('a client that gives up on a hang gets a timeout', async () => {
-		t.control.failNext({ mode: 'hang', ms: 2000 });
+		t.control.failNext({ mode: 'hang', ms: 300 });
 		await expect(
 			fetch(`${t.sandbox.baseUrl}/me`, {
 				headers: { Authorization: `Bearer ${t.sandbox.keys.admin}` },
 				signal: AbortSignal.timeout(100),
 			}),
 		).rejects.toThrow();
-		t.control.clearFailures();
+		// the hang ends (and is logged) after the client left: waited for here, not in a later test's log
+		const hangLogged = () => t.control.requestLog().some((e) => e.injected === 'hang');
+		for (let i = 0; i < 100 && !hangLogged(); i++) await new Promise((r) => setTimeout(r, 20));
+		expect(hangLogged()).toBe(true);
 	});
 
 	test('injected failures do not count against the rate limit', async () => {
