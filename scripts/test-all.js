@@ -43,7 +43,9 @@ const PLAN = [
 		['scripts/validate-workflows.js'],
 	),
 	phase('scan', "n8n's verification scan: source and packed tarball", node, ['scripts/scan.js']),
-	phase('node24', 'build, lint and unit tests on Node 24', node, ['scripts/test-node24.js']),
+	phase('node24', 'build, lint, unit and engine tests on Node 24', node, [
+		'scripts/test-node24.js',
+	]),
 	phase('jest', 'all jest suites (unit, sandbox, robustness) on this Node', node, [
 		require.resolve('jest/bin/jest'),
 	]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the unit tests, the build and the lint on Node 24 (the Node.js n8n 2.x runs on), with
-// the Node 24 of the cached n8n runtime, so the README's commands are proven on both versions.
+// Runs the build, the lint and the unit and engine tests on Node 24 (the Node.js n8n 2.x runs
+// on), with the Node 24 of the cached n8n runtime, so the README's commands are proven on both.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const { join } = require('node:path');
@@ -13,7 +13,7 @@ const root = join(__dirname, '..');
 const version = execFileSync(join(nodeHome, 'bin', 'node'), ['--version'], { env })
 	.toString()
 	.trim();
-console.log(`[node24] running build, lint and unit tests on Node ${version}`);
-for (const script of ['build', 'lint', 'test:unit']) {
+console.log(`[node24] running build, lint, unit and engine tests on Node ${version}`);
+for (const script of ['build', 'lint', 'test:unit', 'test:engine']) {
 	execFileSync('npm', ['run', '--silent', script], { cwd: root, env, stdio: 'inherit' });
 }
