@@ -16,7 +16,7 @@ import { KNOWN_SCOPES, randomKey, type ApiKeyRecord } from './auth';
 import { ApiError, invalidRequest } from './errors';
 import { newId } from './ids';
 import {
-	inListOrder,
+	asListed,
 	LIST_ORDERS,
 	readingsOf,
 	resetReadings,
@@ -283,6 +283,8 @@ const schemas: Record<string, Schema> = {
 			webhookListsWithoutMeta: { type: 'boolean' },
 			duplicateContactEmails: { type: 'boolean' },
 			listOrder: { type: 'string', enum: [...LIST_ORDERS] },
+			storesTidiedText: { type: 'boolean' },
+			listsShowLess: { type: 'boolean' },
 		},
 	},
 };
@@ -484,7 +486,7 @@ export function afterListPage(app: SandboxApp, org: OrgData, apiPath: string, pa
 			collection.moveFirst(id);
 			app.emit(org, CREATED_EVENT[resource], collection.get(id));
 		} else {
-			const target = rule.id ?? inListOrder(app, collection.all())[0]?.id;
+			const target = rule.id ?? asListed(app, collection.all())[0]?.id;
 			const record = target === undefined ? undefined : collection.get(target);
 			if (record) {
 				collection.delete(record.id);

@@ -24,6 +24,18 @@ export interface SpecReadings {
 	 * give 409 `duplicate_resource`). Off: a second contact with an e-mail in use (any case) is 409.
 	 */
 	duplicateContactEmails: boolean;
+	/**
+	 * The API keeps text in a form of its own (the spec shows no rule for it): a contact's name
+	 * trimmed with its inner spaces collapsed, its e-mail lower-case, its phone without spaces,
+	 * dashes, dots or brackets; a request's externalRef trimmed.
+	 */
+	storesTidiedText: boolean;
+	/**
+	 * The contact, quote, invoice and request lists leave fields out: every null one, and the
+	 * details a list of summaries would not show (a contact's phone and kvkNumber). The record
+	 * read alone shows them all.
+	 */
+	listsShowLess: boolean;
 }
 
 export const LIST_ORDERS = ['oldest', 'newest', 'byId'] as const;
@@ -34,6 +46,8 @@ const PERMISSIVE: SpecReadings = {
 	webhookListsWithoutMeta: false,
 	listOrder: 'oldest',
 	duplicateContactEmails: false,
+	storesTidiedText: false,
+	listsShowLess: false,
 };
 
 const byApp = new WeakMap<object, SpecReadings>();
@@ -73,11 +87,38 @@ export function assertStrictItems(
 	}
 }
 
-/** A list's records (kept in creation order) in the order the listOrder switch asks for. */
-export function inListOrder<T extends { id: string }>(app: object, records: T[]): T[] {
-	const order = readingsOf(app).listOrder;
-	if (order === 'newest') return [...records].reverse();
-	if (order === 'byId')
-		return [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-	return records;
+/**
+ * A list's records (kept in creation order) as listed: in the order the listOrder switch asks for;
+ * under listsShowLess without their null fields and their `details`.
+ */
+export function asListed<T extends { id: string }>(
+	app: object,
+	records: T[],
+	details: string[] = [],
+): T[] {
+	const { listOrder, listsShowLess } = readingsOf(app);
+	let listed = records;
+	if (listOrder === 'newest') listed = [...records].reverse();
+	if (listOrder === 'byId')
+		listed = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	if (!listsShowLess) return listed;
+	return listed.map(
+		(record) =>
+			Object.fromEntries(
+				Object.entries(record).filter(([key, value]) => value !== null && !details.includes(key)),
+			) as T,
+	);
+}
+
+/** Text as the API keeps it under storesTidiedText (`kind` says which rule), else as sent. */
+export function asStored<V extends string | null | undefined>(
+	app: object,
+	kind: 'name' | 'email' | 'phone' | 'ref',
+	value: V,
+): V {
+	if (!readingsOf(app).storesTidiedText || typeof value !== 'string') return value;
+	if (kind === 'name') return value.trim().replace(/\s+/g, ' ') as V;
+	if (kind === 'email') return value.toLowerCase() as V;
+	if (kind === 'phone') return value.replace(/[\s().-]/g, '') as V;
+	return value.trim() as V;
 }

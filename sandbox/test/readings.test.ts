@@ -1,5 +1,6 @@
-// The readings of what the spec leaves open: permissive by default, strict mode and the webhook
-// lists without meta as switches (controls `setReadings` / POST /__sandbox/readings).
+// The readings of what the spec leaves open: permissive by default, strict mode, the webhook lists
+// without meta, the list order, text kept tidied and lists that show less as switches
+// (controls `setReadings` / POST /__sandbox/readings).
 import { startTestSandbox, type TestSandbox } from './helpers';
 
 let t: TestSandbox;
@@ -118,6 +119,8 @@ describe('strict mode', () => {
 			webhookListsWithoutMeta: false,
 			listOrder: 'oldest',
 			duplicateContactEmails: false,
+			storesTidiedText: false,
+			listsShowLess: false,
 		});
 		t.control.reset();
 		expect(t.control.readings()).toEqual({
@@ -125,6 +128,8 @@ describe('strict mode', () => {
 			webhookListsWithoutMeta: false,
 			listOrder: 'oldest',
 			duplicateContactEmails: false,
+			storesTidiedText: false,
+			listsShowLess: false,
 		});
 	});
 });
@@ -160,6 +165,8 @@ describe('webhook lists without meta', () => {
 				webhookListsWithoutMeta: true,
 				listOrder: 'oldest',
 				duplicateContactEmails: false,
+				storesTidiedText: false,
+				listsShowLess: false,
 			},
 		});
 		const refused = await post({ lenient: true });
@@ -199,5 +206,54 @@ describe('list order', () => {
 		await t.admin('POST', '/quotes', { contactId: await firstContactId(), items: [line] });
 		expect((await t.admin('GET', '/quotes?page=2&pageSize=2')).body.data[1].id).toBe(before);
 		expect(() => t.control.setReadings({ listOrder: 'random' as never })).toThrow(/listOrder/);
+	});
+});
+
+describe('text kept in a form of its own, lists that show less', () => {
+	test('storesTidiedText: a contact as the API keeps it, and a request externalRef trimmed; off: as sent', async () => {
+		const sent = {
+			name: '  Ann   de Vries ',
+			email: 'Ann@Example.TEST',
+			phone: '+31 (20) 123-45.67',
+		};
+		const asSent = await t.admin('POST', '/contacts', sent);
+		expect(asSent.body.data).toMatchObject(sent);
+		t.control.setReadings({ storesTidiedText: true });
+		const created = await t.admin('POST', '/contacts', { ...sent, email: 'Ann2@Example.TEST' });
+		expect(created.body.data).toMatchObject({
+			name: 'Ann de Vries',
+			email: 'ann2@example.test',
+			phone: '+31201234567',
+		});
+		const updated = await t.admin('PATCH', `/contacts/${created.body.data.id}`, {
+			phone: '06 - 1234 5678',
+		});
+		expect(updated.body.data.phone).toBe('0612345678');
+		const request = await t.admin('POST', '/requests', {
+			fromEmail: 'ann@example.test',
+			subject: 'Hello',
+			bodyText: 'A question',
+			externalRef: ' ticket-1 ',
+		});
+		expect(request.body.data.externalRef).toBe('ticket-1');
+	});
+
+	test("listsShowLess: listed records leave out their null fields and a contact's phone and kvkNumber; the record read alone shows them", async () => {
+		const { id } = (await t.admin('POST', '/contacts', { name: 'Ann', phone: '+31 20 1234567' }))
+			.body.data;
+		t.control.setReadings({ listOrder: 'newest', listsShowLess: true });
+		const listed = (await t.admin('GET', '/contacts?pageSize=1')).body.data[0];
+		expect(listed).toMatchObject({ id, name: 'Ann' });
+		expect(Object.keys(listed)).not.toContain('phone');
+		expect(Object.keys(listed)).not.toContain('email');
+		expect((await t.admin('GET', `/contacts/${id}`)).body.data).toMatchObject({
+			phone: '+31 20 1234567',
+			email: null,
+		});
+		t.control.setReadings({ listsShowLess: false });
+		expect((await t.admin('GET', '/contacts?pageSize=1')).body.data[0]).toMatchObject({
+			phone: '+31 20 1234567',
+			email: null,
+		});
 	});
 });

@@ -1,9 +1,10 @@
 /**
  * The node against the sandbox API over real HTTP (no nock): paging, the credential's rate
- * budget under a burst of items, and errors as the sandbox answers them.
+ * budget under a burst of items, errors as the sandbox answers them, and a create whose answer was
+ * lost proven under the readings of the spec's silences the proof accepts.
  */
 import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { runDeclarativeNode } from '../harness/engine';
+import { runDeclarativeNode, runWithRetries } from '../harness/engine';
 import { forgetRateBudgets, realClock, scaledClock } from '../harness/clock';
 import { node } from '../harness/actionNode';
 
@@ -85,4 +86,40 @@ test('a read-only key gets the missing scope in the error', async () => {
 		/contacts\.write.*\(HTTP 403 insufficient_scope, POST \/contacts\) \[item 0\]$/,
 	);
 	expect(scopeError.description).toMatch(/lacks the scope "contacts.write"/);
+});
+
+describe.each([
+	['keeps text in a form of its own', { storesTidiedText: true }],
+	['lists contacts without their phone', { listsShowLess: true }],
+])('an API that %s', (_, readings) => {
+	test('Contact → Create stored and its connection closed, Retry On Fail: the next try finds it; one POST, one contact', async () => {
+		sandbox.control.setReadings({ listOrder: 'newest', ...readings });
+		sandbox.control.failNext({ mode: 'drop-after-write', method: 'POST', path: '/contacts' });
+		const tries = await runWithRetries(
+			node,
+			{
+				resource: 'contact',
+				operation: 'create',
+				name: '  Ann   de Vries ',
+				additionalFields: { email: 'Ann@Example.TEST', phone: '+31 (20) 123-45.67' },
+			},
+			{ ...withKey(sandbox.keys.admin), items: [{ json: {} }], maxTries: 3, waitBetweenTries: 0 },
+		);
+		const posts = sandbox.control.requestLog().filter((entry) => entry.method === 'POST');
+		const reads = sandbox.control
+			.requestLog()
+			.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/contacts'));
+		expect(posts).toHaveLength(1);
+		expect(reads.length).toBeGreaterThan(0);
+		expect(tries.map((t) => t.error?.message ?? 'succeeded')).toEqual([
+			expect.any(String),
+			'succeeded',
+		]);
+		const listed = await fetch(`${sandbox.baseUrl}/contacts?pageSize=100`, {
+			headers: { authorization: `Bearer ${sandbox.keys.admin}` },
+		}).then(async (res) => (await res.json()) as { data: Array<{ id: string; email: string }> });
+		const anns = listed.data.filter((c) => c.email.toLowerCase() === 'ann@example.test');
+		expect(anns).toHaveLength(1);
+		expect(tries[1].items?.[0].json.id).toBe(anns[0].id);
+	});
 });

@@ -4,7 +4,7 @@ import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
 import type { Schema } from '../validation';
 import type { OrgData } from '../store';
-import { inListOrder, readingsOf } from '../readings';
+import { asListed, asStored, readingsOf } from '../readings';
 import { CONTACT_TYPES, type Contact } from '../types';
 import { deleted, findOr404, now, nullable, objectBody, paginate } from './common';
 
@@ -71,6 +71,15 @@ function assertUnique(app: object, org: OrgData, input: ContactInput, selfId?: s
 	}
 }
 
+function storedForm(app: object, input: ContactInput): ContactInput {
+	return {
+		...input,
+		name: asStored(app, 'name', input.name),
+		email: asStored(app, 'email', input.email),
+		phone: asStored(app, 'phone', input.phone),
+	};
+}
+
 function newContact(input: ContactInput): Contact {
 	const time = now();
 	return {
@@ -101,7 +110,8 @@ export const contactRoutes: Route[] = [
 			schema: list('Contact'),
 		},
 		errors: [400],
-		handler: ({ app, org, query }) => paginate(inListOrder(app, org.contacts.all()), query),
+		handler: ({ app, org, query }) =>
+			paginate(asListed(app, org.contacts.all(), ['phone', 'kvkNumber']), query),
 	},
 	{
 		method: 'GET',
@@ -125,7 +135,7 @@ export const contactRoutes: Route[] = [
 		response: { status: 201, description: 'The created contact.', schema: single('Contact') },
 		errors: [400, 409],
 		handler: ({ app, org, body }) => {
-			const input = body as ContactInput;
+			const input = storedForm(app, body as ContactInput);
 			assertKnownType(app, input.type);
 			if (input.email && app.createdMeanwhile.delete(input.email.toLowerCase())) {
 				const theirs = newContact({ name: 'Created meanwhile', email: input.email });
@@ -152,7 +162,7 @@ export const contactRoutes: Route[] = [
 		errors: [400, 404, 409],
 		handler: ({ app, org, params, body }) => {
 			const contact = findOr404(org.contacts, params.id, 'Contact');
-			const input = body as ContactInput;
+			const input = storedForm(app, body as ContactInput);
 			assertKnownType(app, input.type);
 			assertUnique(app, org, input, contact.id);
 			org.unindexContact(contact);

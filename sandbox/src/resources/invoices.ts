@@ -2,7 +2,7 @@ import { newId } from '../ids';
 import { computeTotals, documentNumber } from '../money';
 import type { Route } from '../router';
 import { invalidRequest } from '../errors';
-import { assertStrictItems, inListOrder, readingsOf } from '../readings';
+import { assertStrictItems, asListed, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import { isIsoDate } from '../validation';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../types';
@@ -89,7 +89,7 @@ export const invoiceRoutes: Route[] = [
 			schema: list('Invoice'),
 		},
 		errors: [400],
-		handler: ({ app, org, query }) => paginate(inListOrder(app, org.invoices.all()), query),
+		handler: ({ app, org, query }) => paginate(asListed(app, org.invoices.all()), query),
 	},
 	{
 		method: 'GET',

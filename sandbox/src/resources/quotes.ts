@@ -1,7 +1,7 @@
 import { newId } from '../ids';
 import { computeTotals, documentNumber } from '../money';
 import type { Route } from '../router';
-import { assertStrictItems, inListOrder, readingsOf } from '../readings';
+import { assertStrictItems, asListed, readingsOf } from '../readings';
 import { itemsSchema, list, paginationQuery, single } from '../schemas';
 import type { OrgData } from '../store';
 import { QUOTE_STATUSES, type Quote, type QuoteStatus } from '../types';
@@ -77,7 +77,7 @@ export const quoteRoutes: Route[] = [
 			schema: list('Quote'),
 		},
 		errors: [400],
-		handler: ({ app, org, query }) => paginate(inListOrder(app, org.quotes.all()), query),
+		handler: ({ app, org, query }) => paginate(asListed(app, org.quotes.all()), query),
 	},
 	{
 		method: 'GET',

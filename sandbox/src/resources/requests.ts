@@ -1,6 +1,6 @@
 import { duplicate } from '../errors';
 import { newId } from '../ids';
-import { inListOrder } from '../readings';
+import { asListed, asStored } from '../readings';
 import type { Route } from '../router';
 import { field, list, paginationQuery, single } from '../schemas';
 import { receivedRequest, type OrgData } from '../store';
@@ -190,9 +190,7 @@ export const requestRoutes: Route[] = [
 		errors: [400],
 		handler: ({ app, org, query }) =>
 			paginate(
-				inListOrder(app, org.requests.all()).filter(
-					(r) => !query.status || r.status === query.status,
-				),
+				asListed(app, org.requests.all()).filter((r) => !query.status || r.status === query.status),
 				query,
 			),
 	},
@@ -215,7 +213,7 @@ export const requestRoutes: Route[] = [
 		errors: [400, 409],
 		handler: ({ app, org, body }) => {
 			const input = body as unknown as RequestInput;
-			const externalRef = input.externalRef ?? null;
+			const externalRef = asStored(app, 'ref', input.externalRef) ?? null;
 			if (externalRef !== null) {
 				const other = org.requestsByExternalRef.get(externalRef);
 				if (other)
