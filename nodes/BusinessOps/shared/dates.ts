@@ -56,9 +56,9 @@ export function isoDateOf(value: unknown, timeZone: string): string | undefined 
 		const sign = offset < 0 ? '-' : '+';
 		text = `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 	}
-	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
-	if (luxon && typeof luxon.toISO === 'function' && luxon.isValid !== false)
-		text = luxon.toISO() ?? value;
+	// an invalid DateTime's toISO() is null
+	const luxon = value as { toISO?: () => string | null } | null;
+	if (typeof luxon?.toISO === 'function') text = luxon.toISO() ?? value;
 	if (typeof text !== 'string') return undefined;
 	const trimmed = text.trim();
 	if (!ISO_DATE.test(trimmed) || Number.isNaN(Date.parse(trimmed))) return undefined;
