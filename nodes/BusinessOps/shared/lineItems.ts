@@ -79,67 +79,56 @@ const JSON_EXAMPLE =
 	'[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
 
 /**
- * Checks a list of line items and returns them as the API takes them, or the first problem:
+ * A list of line items as the API takes them, or the first problem (a text):
  * numbers given as text ("2.5") become numbers; "2,5", "", "abc" and null are refused, as are an
  * empty list, an empty name, a VAT percentage outside 0 to 100 and keys the API does not know.
  * Any quantity and unit price is sent (0 and negative ones too). Lines are counted from 1, as in the form.
  */
-export function checkLineItems(value: unknown): { items: IDataObject[] } | { problem: string } {
+export function checkLineItems(value: unknown): IDataObject[] | string {
 	if (!Array.isArray(value)) {
-		return {
-			problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`,
-		};
+		return `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`;
 	}
-	if (value.length === 0) return { problem: 'no items were given; add at least one item' };
+	if (value.length === 0) return 'no items were given; add at least one item';
 	const known = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
 	const items: IDataObject[] = [];
 	for (const [index, raw] of value.entries()) {
 		const line = index + 1;
 		const where = (key: string) => `line ${line} "${key}"`;
 		if (!isRecord(raw)) {
-			return {
-				problem: `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}`,
-			};
+			return `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}`;
 		}
 		const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
 		if (unknownKeys.length > 0) {
 			const names = unknownKeys.map((key) => `"${key}"`).join(', ');
-			return {
-				problem: `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`,
-			};
+			return `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`;
 		}
 		const name =
 			typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
 		if (typeof name !== 'string') {
-			return {
-				problem:
-					name === undefined
-						? `${where('name')} is missing`
-						: `${where('name')} must be text; got ${givenAs(name)}`,
-			};
+			return name === undefined
+				? `${where('name')} is missing`
+				: `${where('name')} must be text; got ${givenAs(name)}`;
 		}
 		if (name.trim() === '')
-			return { problem: `${where('name')} is empty; give the name of the product or service` };
+			return `${where('name')} is empty; give the name of the product or service`;
 		const item: IDataObject = { name: name.trim() };
 		for (const key of LINE_ITEM_KEYS.slice(1)) {
 			const given = raw[key];
 			// vatPercentage may be left out or empty: the API then applies the organization's default.
 			if (key === 'vatPercentage' && isEmptyValue(given)) continue;
-			if (given === undefined) return { problem: `${where(key)} is missing` };
+			if (given === undefined) return `${where(key)} is missing`;
 			const n = toStrictNumber(given);
 			if (n === undefined)
-				return {
-					problem: `${where(key)} must be a number; got ${givenAs(given)}${numberHint(given)}`,
-				};
+				return `${where(key)} must be a number; got ${givenAs(given)}${numberHint(given)}`;
 			// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
 			// (discount and credit lines go too) and the API refuses what it does not take.
 			if (key === 'vatPercentage' && (n < 0 || n > 100))
-				return { problem: `${where(key)} must be from 0 to 100; got ${n}` };
+				return `${where(key)} must be from 0 to 100; got ${n}`;
 			item[key] = n;
 		}
 		items.push(item);
 	}
-	return { items };
+	return items;
 }
 
 /** Rows of the Items form, with the form's defaults for fields a stored row leaves out. */
@@ -198,9 +187,9 @@ function sendItems(source: ItemsSource, update: boolean) {
 				throw refusal(`the text is not valid JSON (${(error as Error).message})`, '');
 			}
 			const result = checkLineItems(lines);
-			if ('problem' in result) throw refusal(result.problem);
+			if (typeof result === 'string') throw refusal(result);
 			const body = isRecord(requestOptions.body) ? requestOptions.body : {};
-			return { ...requestOptions, body: { ...body, items: result.items } };
+			return { ...requestOptions, body: { ...body, items: result } };
 		} catch (error) {
 			return refuse(requestOptions, error);
 		}
