@@ -16,6 +16,10 @@ export function givenAs(value: unknown): string {
 	return String(value);
 }
 
+/** True for what counts as "not given": undefined, null, and text that is empty or only spaces. */
+export const isEmptyValue = (value: unknown): boolean =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
 /** A JSON object: not null, not a list. */
 export const isRecord = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);

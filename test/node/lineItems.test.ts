@@ -14,9 +14,7 @@ describe('checkLineItems', () => {
 			checkLineItems([
 				{ name: ' Design ', quantity: '2.5', unitPrice: ' 95 ', vatPercentage: '9' },
 			]),
-		).toEqual({
-			items: [{ name: 'Design', quantity: 2.5, unitPrice: 95, vatPercentage: 9 }],
-		});
+		).toEqual([{ name: 'Design', quantity: 2.5, unitPrice: 95, vatPercentage: 9 }]);
 	});
 
 	test('vatPercentage may be left out (the API applies the organization default); 0 is a valid rate', () => {
@@ -25,12 +23,10 @@ describe('checkLineItems', () => {
 				{ name: 'A', quantity: 1, unitPrice: 0 },
 				{ name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 },
 			]),
-		).toEqual({
-			items: [
-				{ name: 'A', quantity: 1, unitPrice: 0 },
-				{ name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 },
-			],
-		});
+		).toEqual([
+			{ name: 'A', quantity: 1, unitPrice: 0 },
+			{ name: 'B', quantity: 1, unitPrice: 1, vatPercentage: 0 },
+		]);
 	});
 
 	test('discount and credit lines go through: the spec says only "number", the API decides', () => {
@@ -39,9 +35,7 @@ describe('checkLineItems', () => {
 			{ name: 'Creditering', quantity: -2, unitPrice: '95', vatPercentage: 21 },
 			{ name: 'Gratis', quantity: 0, unitPrice: 10 },
 		];
-		expect(checkLineItems(lines)).toEqual({
-			items: [lines[0], { ...lines[1], unitPrice: 95 }, lines[2]],
-		});
+		expect(checkLineItems(lines)).toEqual([lines[0], { ...lines[1], unitPrice: 95 }, lines[2]]);
 	});
 
 	test.each([
@@ -96,7 +90,7 @@ describe('checkLineItems', () => {
 			expect.stringMatching(/^must be a list \(JSON array\) of items such as .*; got "Design"$/),
 		],
 	])('%j is refused: %s', (value, problem) => {
-		expect(checkLineItems(value)).toEqual({ problem });
+		expect(checkLineItems(value)).toEqual(problem);
 	});
 
 	test('formRows fills a stored row with the defaults of the form', () => {

@@ -103,6 +103,18 @@ describe('Create (POST /quotes)', () => {
 		expect(error.message).toBe('Contact: no ID was given [item 0]');
 		expect(scope.isDone()).toBe(false);
 	});
+
+	test('names the first refused field of an item: the steps after a refusal do not run', async () => {
+		const scope = nock(API).post('/v1/quotes').reply(201, { data: quote });
+		const params = createParams({
+			contactId: byId(''),
+			items: { item: [{ ...item, vatPercentage: 101 }] },
+			additionalFields: { validUntil: '31-12-2026' },
+		});
+		const error = await run(params).catch((e) => e);
+		expect(error.message).toBe('Contact: no ID was given [item 0]');
+		expect(scope.isDone()).toBe(false);
+	});
 });
 
 describe('Get (GET /quotes/{id})', () => {

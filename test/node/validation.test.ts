@@ -1,5 +1,5 @@
-/** The text and ID checks (nodes/BusinessOps/shared/validation.ts) at their edges. */
-import { idProblem, textProblem } from '../../nodes/BusinessOps/shared/validation';
+/** The text checks (nodes/BusinessOps/shared/validation.ts) at their edges; the ID check: errors.test.ts. */
+import { textProblem } from '../../nodes/BusinessOps/shared/validation';
 
 test.each(['http://', 'https://', 'http://@/', 'http://:80'])(
 	'refuses "%s": an http(s) URL without a host does not parse',
@@ -14,9 +14,3 @@ test.each(['http://x', 'https://hooks.example.com/paid', 'http:hooks.example.com
 		expect(textProblem('httpUrl', url)).toBeUndefined();
 	},
 );
-
-test('"..." is an ID; "." and ".." are not', () => {
-	expect(idProblem('...')).toBeUndefined();
-	expect(idProblem('.')).toContain('name a folder of the address');
-	expect(idProblem('..')).toContain('name a folder of the address');
-});

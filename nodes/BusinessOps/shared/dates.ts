@@ -1,6 +1,8 @@
 /** Dates as the API takes them, from what n8n's date picker gives (a local time without a zone). */
 
 const HAS_ZONE = /^\d{4}-\d{2}-\d{2}[T ].*(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_DATE =
+	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const WALL_CLOCK =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
 
@@ -39,30 +41,33 @@ export function toUtcTimestamp(value: string, timeZone: string): string {
 }
 
 /**
- * A date as ISO text: a JS Date (an instant; also one made in an expression's sandbox) with `timeZone`'s
- * offset, as `$now` is, so that its calendar date is the one there; `$now`, `$today` and Luxon's
- * `DateTime` by `toISO()`; anything else as it is.
+ * A date as checked ISO 8601 text, or undefined: a JS Date (an instant; also one made in an expression's
+ * sandbox) with `timeZone`'s offset, as `$now` is, so that its calendar date is the one there; `$now`,
+ * `$today` and Luxon's `DateTime` by `toISO()`; text as it is, whose written day must exist.
  */
-export function dateText(value: unknown, timeZone: string): unknown {
-	if (
-		Object.prototype.toString.call(value) === '[object Date]' &&
-		!Number.isNaN((value as Date).getTime())
-	) {
-		const offset = zoneOffsetMs((value as Date).getTime(), timeZone);
-		const wall = new Date((value as Date).getTime() + offset).toISOString().slice(0, -1);
+export function isoDateOf(value: unknown, timeZone: string): string | undefined {
+	let text = value;
+	if (Object.prototype.toString.call(value) === '[object Date]') {
+		const time = (value as Date).getTime();
+		if (Number.isNaN(time)) return undefined;
+		const offset = zoneOffsetMs(time, timeZone);
+		const wall = new Date(time + offset).toISOString().slice(0, -1);
 		const minutes = Math.round(Math.abs(offset) / 60000);
 		const sign = offset < 0 ? '-' : '+';
-		return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+		text = `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 	}
-	const luxon = value as { toISO?: () => string | null; isValid?: boolean } | null;
-	if (
-		luxon &&
-		typeof luxon === 'object' &&
-		typeof luxon.toISO === 'function' &&
-		luxon.isValid !== false
-	)
-		return luxon.toISO() ?? value;
-	return value;
+	// an invalid DateTime's toISO() is null
+	const luxon = value as { toISO?: () => string | null } | null;
+	if (typeof luxon?.toISO === 'function') text = luxon.toISO() ?? value;
+	if (typeof text !== 'string') return undefined;
+	const trimmed = text.trim();
+	if (!ISO_DATE.test(trimmed) || Number.isNaN(Date.parse(trimmed))) return undefined;
+	// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
+	const [year, month, day] = trimmed.slice(0, 10).split('-').map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	const exists =
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return exists ? text : undefined;
 }
 
 /** The calendar date as written: "2026-12-31" from "2026-12-31T10:00:00". */

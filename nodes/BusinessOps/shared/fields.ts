@@ -7,17 +7,23 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { asBoolean, asNumber, asOption, asText, type Typed } from '../../shared/typing';
+import {
+	asBoolean,
+	asNumber,
+	asOption,
+	asText,
+	givenAs,
+	isEmptyValue,
+	type Typed,
+} from '../../shared/typing';
 import {
 	invalidInput,
-	isEmptyValue,
-	isIsoDate,
 	numberProblem,
 	textProblem,
 	type NumberCheck,
 	type TextCheck,
 } from './validation';
-import { dateText } from './dates';
+import { isoDateOf } from './dates';
 
 /** A field as the editor shows it; the builder adds its type and what it sends. */
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
@@ -47,15 +53,15 @@ type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
 export const refusalOf = (options: IHttpRequestOptions): Error | undefined =>
 	(options as Refusable)[REFUSAL];
 
+/** Marks the request with its item's first refusal (see REFUSAL). */
+export const refuse = (options: IHttpRequestOptions, error: unknown) =>
+	Object.assign(options, { [REFUSAL]: error as Error });
+
 /** A preSend step whose refusal (a thrown error) travels with the request (see REFUSAL). */
 export function sendStep(step: PreSend): PreSend {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		if (refusalOf(options)) return options;
-		try {
-			return await step.call(this, options);
-		} catch (error) {
-			return Object.assign(options, { [REFUSAL]: error as Error });
-		}
+		return await step.call(this, options).catch((error) => refuse(options, error));
 	};
 }
 
@@ -92,21 +98,26 @@ export function valueToSend(
 export const parameterToSend = (ctx: IExecuteSingleFunctions, field: INodeProperties, rule: Rule) =>
 	valueToSend(ctx, field, rule, ctx.getNodeParameter(field.name, null));
 
-/** The builder the others stand on: `field` sends its value through `rule` (see above). */
+/** The builder the others stand on: `field` sends its value through `rule`; a refusal travels with the request. */
 export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}): INodeProperties {
 	const type = to.in ?? 'body';
 	const property = to.as ?? field.name;
-	const send = sendStep(async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	) {
-		const target = (type === 'query' ? requestOptions.qs : requestOptions.body) as IDataObject;
-		const value = valueToSend(this, field, rule, target[property]);
-		if (value === undefined) delete target[property];
-		else target[property] = value;
-		return requestOptions;
-	});
-	return { ...field, routing: { ...field.routing, send: { type, property, preSend: [send] } } };
+	// in a list, so that the function stays anonymous in the description n8n reads
+	const preSend: PreSend[] = [
+		async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+			if (refusalOf(options)) return options;
+			try {
+				const target = (type === 'query' ? options.qs : options.body) as IDataObject;
+				const value = valueToSend(this, field, rule, target[property]);
+				if (value === undefined) delete target[property];
+				else target[property] = value;
+			} catch (error) {
+				refuse(options, error);
+			}
+			return options;
+		},
+	];
+	return { ...field, routing: { ...field.routing, send: { type, property, preSend } } };
 }
 
 /** Typing of a number field, then its check. */
@@ -120,6 +131,21 @@ export function numberRule(check?: NumberCheck): Rule {
 }
 
 export const booleanRule: Rule = (_ctx, value) => asBoolean(value);
+
+/** A record ID: one plain segment of the URL (a number from an expression is its text). */
+export const idRule: Rule = (_ctx, value) => {
+	const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+	if (typeof id !== 'string')
+		return { problem: `must be an ID; the expression gave ${givenAs(value)}` };
+	if (!/^[A-Za-z0-9_.:-]+$/.test(id))
+		return { problem: `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)` };
+	// a URL normalises "/contacts/.." into "/", so the request would reach another address
+	if (id === '.' || id === '..')
+		return {
+			problem: `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`,
+		};
+	return { value: id };
+};
 
 interface TextOptions {
 	/** Send the text without the spaces around it (the check then reads it so too). */
@@ -185,13 +211,13 @@ export function dateField(
 	toApi: (value: string, timeZone: string) => string,
 ): INodeProperties {
 	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
-		const value = dateText(given, ctx.getTimezone());
-		if (!isIsoDate(value)) {
+		const value = isoDateOf(given, ctx.getTimezone());
+		if (value === undefined) {
 			return {
 				problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
 			};
 		}
-		return { value: toApi(value as string, ctx.getTimezone()) };
+		return { value: toApi(value, ctx.getTimezone()) };
 	});
 }
 

@@ -78,8 +78,8 @@ export function creates(
 	};
 }
 
-/** Text as an API may store it (the spec is silent): without format characters (Cf), trimmed, composed (NFC). */
-const tidy = (text: string) =>
+/** Text as an API may store it (the spec is silent): without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC; macOS and copy-paste give é decomposed), its case kept. */
+export const tidy = (text: string) =>
 	text
 		.replace(/\p{Cf}/gu, '')
 		.trim()
@@ -326,12 +326,6 @@ function describeStop(
 	error.description = [said, stopped, again].filter(Boolean).join(' ');
 }
 
-/**
- * Every item RoutingNode built has reached the hook once the event loop turns ("RoutingNode builds the
- * items' requests in item order … with no I/O in between", ARCHITECTURE.md, What the package relies on).
- */
-const everyItemArrived = async () => await sleep(0);
-
 /** One item's write by its rule, in item order; `refused`: the item's input was refused. */
 export async function writeInOrder(
 	ctx: IExecuteSingleFunctions,
@@ -381,7 +375,8 @@ export async function inItemOrder<T>(
 	t.items.set(item, new Promise<void>((resolve) => (finish = resolve)));
 	t.inFlight++;
 	try {
-		await everyItemArrived();
+		// every item RoutingNode built has reached the hook once the event loop turns (ARCHITECTURE.md)
+		await sleep(0);
 		let before = item - 1;
 		while (before >= 0 && !t.items.has(before)) before--;
 		await t.items.get(before);

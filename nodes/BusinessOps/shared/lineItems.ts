@@ -6,9 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { givenAs, isRecord, numberHint, toStrictNumber } from '../../shared/typing';
-import { sendStep } from './fields';
-import { invalidInput, isEmptyValue } from './validation';
+import { givenAs, isEmptyValue, isRecord, numberHint, toStrictNumber } from '../../shared/typing';
+import { refusalOf, refuse } from './fields';
+import { invalidInput } from './validation';
 
 /**
  * Keys a line of a fetched quote or invoice carries that the API computes or assigns itself: a
@@ -78,65 +78,57 @@ const FORM_DEFAULTS: IDataObject = Object.fromEntries(
 const JSON_EXAMPLE =
 	'[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
 
-/** One line as the API takes it, or its problem. */
-function checkLineItem(line: number, raw: unknown): IDataObject | string {
-	if (!isRecord(raw)) {
-		return `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}`;
-	}
-	const known = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
-	const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
-	if (unknownKeys.length > 0) {
-		const names = unknownKeys.map((key) => `"${key}"`).join(', ');
-		return `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`;
-	}
-	const where = (key: string) => `line ${line} "${key}"`;
-	const name =
-		typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
-	if (typeof name !== 'string') {
-		return name === undefined
-			? `${where('name')} is missing`
-			: `${where('name')} must be text; got ${givenAs(name)}`;
-	}
-	if (name.trim() === '')
-		return `${where('name')} is empty; give the name of the product or service`;
-	const item: IDataObject = { name: name.trim() };
-	for (const key of LINE_ITEM_KEYS.slice(1)) {
-		const value = raw[key];
-		// vatPercentage may be left out or empty: the API then applies the organization's default.
-		if (key === 'vatPercentage' && isEmptyValue(value)) continue;
-		if (value === undefined) return `${where(key)} is missing`;
-		const n = toStrictNumber(value);
-		if (n === undefined)
-			return `${where(key)} must be a number; got ${givenAs(value)}${numberHint(value)}`;
-		// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
-		// (discount and credit lines go too) and the API refuses what it does not take.
-		if (key === 'vatPercentage' && (n < 0 || n > 100))
-			return `${where(key)} must be from 0 to 100; got ${n}`;
-		item[key] = n;
-	}
-	return item;
-}
-
 /**
- * Checks a list of line items and returns them as the API takes them, or the first problem:
+ * A list of line items as the API takes them, or the first problem (a text):
  * numbers given as text ("2.5") become numbers; "2,5", "", "abc" and null are refused, as are an
  * empty list, an empty name, a VAT percentage outside 0 to 100 and keys the API does not know.
  * Any quantity and unit price is sent (0 and negative ones too). Lines are counted from 1, as in the form.
  */
-export function checkLineItems(value: unknown): { items: IDataObject[] } | { problem: string } {
+export function checkLineItems(value: unknown): IDataObject[] | string {
 	if (!Array.isArray(value)) {
-		return {
-			problem: `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`,
-		};
+		return `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`;
 	}
-	if (value.length === 0) return { problem: 'no items were given; add at least one item' };
+	if (value.length === 0) return 'no items were given; add at least one item';
+	const known = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
 	const items: IDataObject[] = [];
 	for (const [index, raw] of value.entries()) {
-		const item = checkLineItem(index + 1, raw);
-		if (typeof item === 'string') return { problem: item };
+		const line = index + 1;
+		const where = (key: string) => `line ${line} "${key}"`;
+		if (!isRecord(raw)) {
+			return `line ${line} must be an object with ${LINE_ITEM_KEYS.join(', ')}; got ${givenAs(raw)}`;
+		}
+		const unknownKeys = Object.keys(raw).filter((key) => !known.includes(key));
+		if (unknownKeys.length > 0) {
+			const names = unknownKeys.map((key) => `"${key}"`).join(', ');
+			return `line ${line} has unknown ${unknownKeys.length === 1 ? 'key' : 'keys'} ${names}; allowed keys: ${LINE_ITEM_KEYS.join(', ')} (${READ_ONLY_LINE_KEYS.join(', ')} of a fetched line are dropped)`;
+		}
+		const name =
+			typeof raw.name === 'number' && Number.isFinite(raw.name) ? String(raw.name) : raw.name;
+		if (typeof name !== 'string') {
+			return name === undefined
+				? `${where('name')} is missing`
+				: `${where('name')} must be text; got ${givenAs(name)}`;
+		}
+		if (name.trim() === '')
+			return `${where('name')} is empty; give the name of the product or service`;
+		const item: IDataObject = { name: name.trim() };
+		for (const key of LINE_ITEM_KEYS.slice(1)) {
+			const given = raw[key];
+			// vatPercentage may be left out or empty: the API then applies the organization's default.
+			if (key === 'vatPercentage' && isEmptyValue(given)) continue;
+			if (given === undefined) return `${where(key)} is missing`;
+			const n = toStrictNumber(given);
+			if (n === undefined)
+				return `${where(key)} must be a number; got ${givenAs(given)}${numberHint(given)}`;
+			// Only the VAT percentage has a range: the spec says just "number" for quantity and unit price
+			// (discount and credit lines go too) and the API refuses what it does not take.
+			if (key === 'vatPercentage' && (n < 0 || n > 100))
+				return `${where(key)} must be from 0 to 100; got ${n}`;
+			item[key] = n;
+		}
 		items.push(item);
 	}
-	return { items };
+	return items;
 }
 
 /** Rows of the Items form, with the form's defaults for fields a stored row leaves out. */
@@ -159,47 +151,49 @@ type ItemsSource = keyof typeof SOURCES;
  * resolves to nothing change nothing (the current lines stay), and the two sources given together are refused.
  */
 function sendItems(source: ItemsSource, update: boolean) {
-	return sendStep(async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	) {
-		const read = (from: ItemsSource) =>
-			this.getNodeParameter(
-				`${update ? 'updateFields.' : ''}${SOURCES[from].parameter}`,
-				from === 'form' ? {} : '',
-			);
-		const isGiven = (from: ItemsSource) =>
-			from === 'form' ? formRows(read(from)).length > 0 : !isEmptyValue(read(from));
-		const { label, parameter } = SOURCES[source];
-		const hint = update ? 'To keep the current items, remove the field from Update Fields. ' : '';
-		if (update && !isGiven(source)) return requestOptions;
-		if (update && isGiven(source === 'form' ? 'json' : 'form')) {
-			const { form, json } = SOURCES;
-			throw invalidInput(
-				this,
-				form.label,
-				`use either "${form.label}" or "${json.label}", not both`,
-				'',
-				[form.parameter, json.parameter],
-			);
-		}
-		const refuse = (problem: string, fix = hint) =>
-			invalidInput(this, label, problem, fix, parameter);
-		const given = read(source);
-		if (source === 'json' && isEmptyValue(given))
-			throw refuse(`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`);
-		let lines: unknown = source === 'form' ? formRows(given) : given;
-		// Items (JSON) is text, or from an expression a list already
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		if (refusalOf(requestOptions)) return requestOptions;
 		try {
-			if (typeof lines === 'string') lines = JSON.parse(lines);
+			const read = (from: ItemsSource) =>
+				this.getNodeParameter(
+					`${update ? 'updateFields.' : ''}${SOURCES[from].parameter}`,
+					from === 'form' ? {} : '',
+				);
+			const isGiven = (from: ItemsSource) =>
+				from === 'form' ? formRows(read(from)).length > 0 : !isEmptyValue(read(from));
+			const { label, parameter } = SOURCES[source];
+			const hint = update ? 'To keep the current items, remove the field from Update Fields. ' : '';
+			if (update && !isGiven(source)) return requestOptions;
+			if (update && isGiven(source === 'form' ? 'json' : 'form')) {
+				const { form, json } = SOURCES;
+				throw invalidInput(
+					this,
+					form.label,
+					`use either "${form.label}" or "${json.label}", not both`,
+					'',
+					[form.parameter, json.parameter],
+				);
+			}
+			const refusal = (problem: string, fix = hint) =>
+				invalidInput(this, label, problem, fix, parameter);
+			const given = read(source);
+			if (source === 'json' && isEmptyValue(given))
+				throw refusal(`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`);
+			let lines: unknown = source === 'form' ? formRows(given) : given;
+			// Items (JSON) is text, or from an expression a list already
+			try {
+				if (typeof lines === 'string') lines = JSON.parse(lines);
+			} catch (error) {
+				throw refusal(`the text is not valid JSON (${(error as Error).message})`, '');
+			}
+			const result = checkLineItems(lines);
+			if (typeof result === 'string') throw refusal(result);
+			const body = isRecord(requestOptions.body) ? requestOptions.body : {};
+			return { ...requestOptions, body: { ...body, items: result } };
 		} catch (error) {
-			throw refuse(`the text is not valid JSON (${(error as Error).message})`, '');
+			return refuse(requestOptions, error);
 		}
-		const result = checkLineItems(lines);
-		if ('problem' in result) throw refuse(result.problem);
-		const body = isRecord(requestOptions.body) ? requestOptions.body : {};
-		return { ...requestOptions, body: { ...body, items: result.items } };
-	});
+	};
 }
 
 /** The Items form (one row per line) and Items (JSON) of a create, or of Update Fields (`update`). */

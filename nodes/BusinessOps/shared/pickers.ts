@@ -1,9 +1,7 @@
 /** Record pickers: "From list" (listSearch/) and "By ID", the ID checked per item before anything is sent. */
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { sendingField, sendStep, valueToSend, type Rule } from './fields';
-import { givenAs } from '../../shared/typing';
-import { idProblem } from './validation';
+import { idRule, sendingField, sendStep, valueToSend } from './fields';
 
 /** Each record kind's picker: its label, parameter, list search (listSearch/) and an example ID. */
 const PICKERS = {
@@ -17,15 +15,6 @@ const PICKERS = {
 } as const;
 
 type RecordKind = keyof typeof PICKERS;
-
-/** A record ID: one plain segment of the URL (a number from an expression is its text). */
-const idRule: Rule = (_ctx, value) => {
-	const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-	if (typeof id !== 'string')
-		return { problem: `must be an ID; the expression gave ${givenAs(value)}` };
-	const problem = idProblem(id);
-	return problem ? { problem } : { value: id };
-};
 
 function picker(
 	kind: RecordKind,

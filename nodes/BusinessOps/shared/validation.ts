@@ -24,26 +24,7 @@ export function invalidInput(
 	});
 }
 
-/** True for what counts as "not given": undefined, null, and text that is empty or only spaces. */
-export const isEmptyValue = (value: unknown): boolean =>
-	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
-const ISO_DATE =
-	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const ID = /^[A-Za-z0-9_.:-]+$/;
-
-export function isIsoDate(value: unknown): boolean {
-	if (typeof value !== 'string') return false;
-	const text = value.trim();
-	if (!ISO_DATE.test(text) || Number.isNaN(Date.parse(text))) return false;
-	// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
-	const [year, month, day] = text.slice(0, 10).split('-').map(Number);
-	const date = new Date(Date.UTC(year, month - 1, day));
-	return (
-		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-	);
-}
 
 /** What a text field's check accepts; the check reads the text as it will be sent. */
 export type TextCheck = 'email' | 'httpUrl' | 'currency';
@@ -82,13 +63,4 @@ export function numberProblem(check: NumberCheck, n: number): string | undefined
 				? undefined
 				: `"${n}" must be a whole number of 1 or more`;
 	}
-}
-
-/** A record ID: one plain segment of the URL. */
-export function idProblem(id: string): string | undefined {
-	if (!ID.test(id)) return `"${id}" is not an ID (letters, digits, "_", "-", "." and ":" only)`;
-	// a URL normalises "/contacts/.." into "/", so the request would reach another address
-	if (id === '.' || id === '..')
-		return `"${id}" is not an ID: "." and ".." name a folder of the address, not a record`;
-	return undefined;
 }

@@ -14,8 +14,8 @@ import {
 	sendStep,
 } from '../../shared/fields';
 import { recordPicker } from '../../shared/pickers';
-import { asOption, asText } from '../../../shared/typing';
-import { invalidInput, isEmptyValue } from '../../shared/validation';
+import { asOption, asText, isEmptyValue } from '../../../shared/typing';
+import { invalidInput } from '../../shared/validation';
 
 /** The modes of the spec's mode table, used for the default mode and for each override. */
 const autonomyModeOptions: INodePropertyOptions[] = [

@@ -7,18 +7,11 @@ import type {
 
 import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, operationFields, optionsField, textField } from '../../shared/fields';
-import { creates } from '../../shared/itemOrder';
+import { creates, tidy } from '../../shared/itemOrder';
 
-/** An address in one form: without format characters (Cf: zero-width, direction marks, soft hyphen), trimmed, composed (NFC); its case kept. Create or Update sends this. */
-export const addressOf = (value: string) =>
-	value
-		.replace(/\p{Cf}/gu, '')
-		.trim()
-		.normalize('NFC');
-
-/** What two addresses are compared by: the one form, in lower case (macOS and copy-paste give é decomposed). */
+/** What two addresses are compared by: tidy, in lower case. */
 export const emailKey = (value: unknown) =>
-	typeof value === 'string' ? addressOf(value).toLowerCase().normalize('NFC') : '';
+	typeof value === 'string' ? tidy(value).toLowerCase().normalize('NFC') : '';
 
 /** Every contact by compared address, read whole with the item's own request options (proxy, timeout, SSL). */
 export async function contactsByAddress(

@@ -16,18 +16,12 @@ import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
 import { BoundedMap } from '../../../shared/boundedMap';
-import { answeredBefore, changes, sendWrite, type WriteRule } from '../../shared/itemOrder';
+import { answeredBefore, changes, sendWrite, tidy, type WriteRule } from '../../shared/itemOrder';
 import { invalidInput, textProblem } from '../../shared/validation';
-import {
-	addressOf,
-	contactCreated,
-	contactsByAddress,
-	emailKey,
-	optionalContactFields,
-} from './create';
+import { contactCreated, contactsByAddress, emailKey, optionalContactFields } from './create';
 
 export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
-	// checked as it is sent: in one form (addressOf), which is also how contacts are matched
+	// checked as it is sent: tidy, which is also how contacts are matched
 	sendingField(
 		{
 			displayName: 'Email',
@@ -42,7 +36,7 @@ export const contactUpsertFields: INodeProperties[] = operationFields('contact',
 		(_ctx, value) => {
 			const typed = asText(value);
 			if ('problem' in typed) return typed;
-			const address = addressOf(String(typed.value));
+			const address = tidy(String(typed.value));
 			const problem = textProblem('email', address);
 			return problem ? { problem } : { value: address };
 		},
