@@ -45,9 +45,7 @@ const WATCHED_LISTS: readonly WatchedList[] = [
 	{ resource: 'contact', plural: 'contacts', createdEvent: 'contact.created', statusEvents: [] },
 ];
 
-function statusEvent(list: WatchedList, status: string): string {
-	return `${list.resource}.${status}`;
-}
+const statusEvent = (list: WatchedList, status: string) => `${list.resource}.${status}`;
 
 /** Every event the trigger can emit, in the order of WATCHED_LISTS. */
 export function pollableEvents(): string[] {
@@ -68,9 +66,8 @@ export function listsFor(events: readonly string[]): WatchedList[] {
 }
 
 /** The status a record is remembered with: only for lists whose statuses give events. */
-function statusOf(list: WatchedList, record: IDataObject): string | undefined {
-	return list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
-}
+const statusOf = (list: WatchedList, record: IDataObject) =>
+	list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
 
 /**
  * The event item, with where it came from. Its id is the same whenever the same change is seen (no
@@ -176,13 +173,8 @@ export function latestEvent(
 		if (chosen.has(list.createdEvent))
 			consider(list.createdEvent, record, textOf(record.createdAt));
 		const status = statusOf(list, record);
-		if (
-			status !== undefined &&
-			chosen.has(statusEvent(list, status)) &&
-			list.statusEvents.includes(status)
-		) {
+		if (status && list.statusEvents.includes(status) && chosen.has(statusEvent(list, status)))
 			consider(statusEvent(list, status), record, textOf(record.updatedAt));
-		}
 	}
 	return latest?.event;
 }

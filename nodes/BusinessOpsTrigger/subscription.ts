@@ -20,13 +20,8 @@ import {
 	type StoredSubscription,
 	type Listener,
 } from './subscriptionRecord';
-import { isOn } from './switches';
 
-/**
- * A lifecycle call on `/webhooks/{id}`: fails fast and says what to do in its message (`activation`).
- * The API's 404 answers `undefined`, an empty answer `{}`; the transport already throws every other
- * failure as a NodeApiError or NodeOperationError, so it goes on unchanged.
- */
+/** A lifecycle call on `/webhooks/{id}`: the API's 404 answers `undefined`, an empty answer `{}`. */
 async function call(
 	ctx: IHookFunctions,
 	method: IHttpRequestMethods,
@@ -34,16 +29,12 @@ async function call(
 	body?: IDataObject,
 ): Promise<IDataObject | undefined> {
 	const path = `/webhooks/${encodeURIComponent(id)}`;
-	return await apiRequest<IDataObject | undefined>(ctx, method, path, {
-		body,
-		activation: true,
-	}).then(
-		(answer) => answer ?? {},
-		(error: unknown) => {
-			if (isApiNotFound(error)) return undefined;
-			throw error;
-		},
-	);
+	try {
+		return (await apiRequest<IDataObject>(ctx, method, path, { body, activation: true })) ?? {};
+	} catch (error) {
+		if (isApiNotFound(error)) return undefined;
+		throw error;
+	}
 }
 
 const NAME_MAX_LENGTH = 200;
@@ -56,13 +47,6 @@ function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 	const room = NAME_MAX_LENGTH - 'n8n: '.length - suffix.length;
 	if (workflowName.length > room) workflowName = `${workflowName.slice(0, Math.max(0, room - 1))}…`;
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
-}
-
-function sameEventSet(a: unknown, b: string[]): boolean {
-	if (!Array.isArray(a)) return false;
-	const left = new Set(a.map(String));
-	const right = new Set(b);
-	return left.size === right.size && [...left].every((event) => right.has(event));
 }
 
 /** n8n's id of this instance (the same across restarts and URL changes), where n8n has it. */
@@ -151,7 +135,10 @@ async function updateInPlace(
 ): Promise<boolean> {
 	const name = subscriptionName(ctx, listener);
 	const changes: IDataObject = {};
-	if (!sameEventSet(remote.events, events)) changes.events = events;
+	const remoteEvents = new Set(Array.isArray(remote.events) ? remote.events.map(String) : []);
+	const sameEvents =
+		remoteEvents.size === new Set(events).size && events.every((event) => remoteEvents.has(event));
+	if (!sameEvents) changes.events = events;
 	if (remote.name !== undefined && remote.name !== name) changes.name = name;
 	if (remote.active === false) changes.active = true;
 	if (Object.keys(changes).length === 0) return true;
@@ -236,7 +223,10 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 }
 
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
-export async function createSubscription(ctx: IHookFunctions): Promise<boolean> {
+export async function createSubscription(
+	ctx: IHookFunctions,
+	skipReachabilityCheck: boolean,
+): Promise<boolean> {
 	const listener = hookListener(ctx);
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
@@ -248,8 +238,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	}
 	const events = chosenEvents(ctx, true);
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
-	const unreachable = skip
+	const unreachable = skipReachabilityCheck
 		? undefined
 		: unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (unreachable) {

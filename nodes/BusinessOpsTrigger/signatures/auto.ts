@@ -15,6 +15,7 @@ import {
 	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
+	type Received,
 	type SignedForm,
 	type VerifyResult,
 } from './hmac';
@@ -222,16 +223,13 @@ const TEACH =
 	'a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options';
 
 export function verifyAuto(
-	secret: string,
-	headers: HeaderBag,
-	body: Buffer,
-	nowSeconds: number,
-	tolerance: number,
+	received: Received,
 	/** A header configured under Signature Header, searched even when its name lacks `signature`. */
 	extraHeader?: string,
 	/** The signed form of an earlier accepted delivery of this subscription: only it is tried. */
 	learned?: SignedForm,
 ): VerifyResult {
+	const { secret, headers, body, nowSeconds, tolerance } = received;
 	const {
 		headerNames,
 		signatures,
