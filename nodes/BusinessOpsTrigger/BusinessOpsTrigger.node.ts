@@ -68,15 +68,13 @@ function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
-	const custom =
-		scheme === 'custom'
-			? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
-			: undefined;
-	const problem =
-		(SIGNATURE_SCHEMES.includes(scheme)
-			? undefined
-			: optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
-		(typeof tolerance === 'number' ? custom : tolerance.problem);
+	const problem = !SIGNATURE_SCHEMES.includes(scheme)
+		? optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)
+		: typeof tolerance !== 'number'
+			? tolerance.problem
+			: scheme === 'custom'
+				? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
+				: undefined;
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 	for (const [name, label] of Object.entries(SWITCHES)) {
 		const typed = options[name] === undefined ? undefined : asBoolean(options[name]);

@@ -320,18 +320,8 @@ export function verifyAuto(
 			? { valid: true, form, timestamp: Number(content.timestamp.value) }
 			: { valid: true, form };
 	}
-	return noMatch(
-		stale,
-		learned,
-		tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined,
-	);
-}
-
-function noMatch(
-	stale: (VerifyResult & { valid: false }) | undefined,
-	learned: SignedForm | undefined,
-	triedOnly?: number,
-): VerifyResult {
+	const triedOnly =
+		tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined;
 	const checked = learned
 		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)`
 		: triedOnly
