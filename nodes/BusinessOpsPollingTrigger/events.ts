@@ -8,7 +8,6 @@ import { recordKey, type ListState } from './pollState';
 export interface WatchedList {
 	/** Its list endpoint is `/<resource>s` (spec 4). */
 	resource: 'quote' | 'invoice' | 'request' | 'contact';
-	/** The plural the docs and errors use. */
 	plural: string;
 	createdEvent: string;
 	/** Statuses whose arrival is an event (`<resource>.<status>`, spec 3); none: only new records are events. */
@@ -69,11 +68,7 @@ export function listsFor(events: readonly string[]): WatchedList[] {
 const statusOf = (list: WatchedList, record: IDataObject) =>
 	list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
 
-/**
- * The event item, with where it came from. Its id is the same whenever the same change is seen (no
- * clock, no edit time): `<type>:<record id>`, and for a status event of a record seen before
- * `:from:<status at the last poll>`.
- */
+/** The event item; its id is the same whenever the same change is seen: `<type>:<record id>[:from:<last status>]`. */
 function polledEvent(
 	type: string,
 	record: IDataObject,
@@ -84,10 +79,7 @@ function polledEvent(
 	return { id, deliveryId: id, type, timestamp, data: record, source: 'polling' };
 }
 
-/**
- * The records of one walk by `recordKey`, each once (a record shifted across a page boundary during
- * the walk is read twice: the later copy wins). Two ids with one key fail loudly.
- */
+/** The records of one walk by `recordKey`, each once (a record read twice across pages: the later copy). */
 export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
 	const byKey = new Map<string, IDataObject>();
 	for (const record of records) {
@@ -110,12 +102,7 @@ export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<st
 	return byKey;
 }
 
-/**
- * One walk of a list against what the last polls remembered (the rules: ARCHITECTURE.md, "Polling
- * trigger"). Without a state (the first poll) everything is remembered and nothing is an event. A
- * walk that is not whole forgets nothing, so the state stays a superset of the list and a record it
- * does not hold is new.
- */
+/** One walk of a list against the last polls' memory (ARCHITECTURE.md, "Polling trigger"); a first poll emits nothing. */
 export function changesOf(
 	list: WatchedList,
 	walk: Map<string, IDataObject>,

@@ -38,10 +38,7 @@ function isOn(options: IDataObject, name: keyof typeof SWITCHES): boolean {
 	return 'value' in typed && typed.value === true;
 }
 
-/**
- * Answers a refused delivery. An answer without workflow data leaves n8n's test webhook listening
- * (2.41, 1.123), so a stranger cannot end it; only a verified body that is not a JSON object throws.
- */
+/** Answers a refused delivery without workflow data, so a stranger cannot end "Listen for test event". */
 function refuse(
 	ctx: IWebhookFunctions,
 	options: TrustOptions,

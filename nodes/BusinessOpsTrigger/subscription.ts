@@ -55,10 +55,7 @@ function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 const instanceIdOf = (ctx: IHookFunctions): string | undefined =>
 	typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() || undefined : undefined;
 
-/**
- * DELETE /webhooks/{id}; a 404 means it is gone. When the credential's key changed since the
- * subscription was made (`keyChanged`), a 404 may only mean it lives under the old key: a warning names it.
- */
+/** DELETE /webhooks/{id}; after the key changed (`keyChanged`) a 404 may mean it lives under the old key: a warning says so. */
 async function deleteRemote(
 	ctx: IHookFunctions,
 	id: string,
@@ -71,10 +68,7 @@ async function deleteRemote(
 	);
 }
 
-/**
- * Deletes the subscriptions to exactly `url` that no record here knows of: ours, left behind when the
- * static data was lost; their secret is gone, so never adopted. Any other URL may be another n8n's.
- */
+/** Deletes the subscriptions to exactly `url` no record knows of: ours, left behind with the static data (never adopted). */
 async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<number> {
 	const ids = (await readList(ctx, '/webhooks', { call: { activation: true } })).records
 		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
@@ -88,11 +82,7 @@ async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<numbe
 	return ids.length;
 }
 
-/**
- * Forgets the listener's subscription, deleting it when its URL is this trigger's, or when this n8n
- * instance made it at an earlier URL; one made elsewhere may be another n8n's and is left in place.
- * The record stays if deletion fails.
- */
+/** Forgets the listener's subscription, deleting it if it points here or this instance made it; the record stays if that fails. */
 async function discard(
 	ctx: IHookFunctions,
 	listener: Listener,
@@ -124,10 +114,7 @@ async function discard(
 	writeRecord(ctx, listener, undefined);
 }
 
-/**
- * PATCHes a subscription that still points here (keeping its id and secret) to the chosen events,
- * the name and active again if paused in Business Ops. False when it is gone meanwhile (404).
- */
+/** PATCHes a subscription that points here to the chosen events and name, active again; false when it is gone (404). */
 async function updateInPlace(
 	ctx: IHookFunctions,
 	listener: Listener,
@@ -294,10 +281,7 @@ export async function createSubscription(
 	throw noSecretError(ctx.getNode(), id);
 }
 
-/**
- * Deletes and forgets the subscription. n8n ignores delete's answer and a thrown error would stop
- * the deactivation, so a failure is a warning; the record stays for the next publishing to check.
- */
+/** Deletes and forgets the subscription; a failure is a warning (an error would stop the deactivation), the record stays. */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
 	const stored = storedSubscription(ctx, listener);

@@ -1,7 +1,4 @@
-/**
- * Checks a delivery's signature under the chosen scheme; the named schemes are presets of the one
- * Custom verifier. Pure, never throws; a reason never holds the secret. See ARCHITECTURE.md, "The trigger's trust path".
- */
+/** Checks a signature under the chosen scheme (presets of one Custom verifier); never throws; no reason holds the secret. */
 import { verifyAuto } from './auto';
 import {
 	checkTimestamp,
@@ -106,10 +103,7 @@ export function customProblem(custom: CustomSignature): string | undefined {
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Verifies a delivery signed in `custom`'s form; a preset's refusals name its header only. Every value
- * of a repeated header (a proxy, key rotation) is a candidate; its `t=` elements must name one time.
- */
+/** Verifies `custom`'s form (a preset's refusals name its header only); each value of a repeated header is a candidate. */
 function verifyForm(
 	custom: CustomSignature,
 	named: string | undefined,
