@@ -94,7 +94,6 @@ export class BusinessOpsApi implements ICredentialType {
 			description:
 				'The API address including the version, ending in /v1 (an older address ending in /api/v1 works the same)',
 		},
-		// read by nodes/shared/api/transport.ts (budgetOf)
 		{
 			displayName: 'Requests per Minute',
 			name: 'requestsPerMinute',
@@ -106,10 +105,7 @@ export class BusinessOpsApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * The one place the base URL and the key are applied. A property, not a method: n8n copies a
-	 * community credential type with `{ ...type }` (own properties only) and looks for `authenticate` there.
-	 */
+	/** A property, not a method: n8n copies a community credential type with `{ ...type }` (own properties only). */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -125,10 +121,7 @@ export class BusinessOpsApi implements ICredentialType {
 		};
 	};
 
-	/**
-	 * GET /me, read by the API's error code in the body, never by status: n8n 1.x drops the status of a
-	 * failed test request, so `responseCode` rules never match there (users saw only "Authorization failed").
-	 */
+	/** GET /me, read by the API's error code, never by status: n8n 1.x drops a failed test request's status. */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',

@@ -49,10 +49,7 @@ function pollableChosen(ctx: IPollFunctions): string[] {
 	return events;
 }
 
-/**
- * Every record of one watched list, and whether the read is whole (nothing created or deleted during
- * it); the first poll (`baseline`) must remember every record, so it reads again until a read is whole.
- */
+/** Every record of one watched list and whether the read is whole; a first poll (`baseline`) reads until it is. */
 async function readWatched(ctx: IPollFunctions, list: WatchedList, baseline = false) {
 	// Fetch Test Event is the user waiting in the editor: the editor's lane, before waiting runs
 	const lane = ctx.getMode() === 'manual' ? 'editor' : 'poll';

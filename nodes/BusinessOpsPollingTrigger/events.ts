@@ -8,7 +8,6 @@ import { recordKey, type ListState } from './pollState';
 export interface WatchedList {
 	/** Its list endpoint is `/<resource>s` (spec 4). */
 	resource: 'quote' | 'invoice' | 'request' | 'contact';
-	/** The plural the docs and errors use. */
 	plural: string;
 	createdEvent: string;
 	/** Statuses whose arrival is an event (`<resource>.<status>`, spec 3); none: only new records are events. */
@@ -45,9 +44,7 @@ const WATCHED_LISTS: readonly WatchedList[] = [
 	{ resource: 'contact', plural: 'contacts', createdEvent: 'contact.created', statusEvents: [] },
 ];
 
-function statusEvent(list: WatchedList, status: string): string {
-	return `${list.resource}.${status}`;
-}
+const statusEvent = (list: WatchedList, status: string) => `${list.resource}.${status}`;
 
 /** Every event the trigger can emit, in the order of WATCHED_LISTS. */
 export function pollableEvents(): string[] {
@@ -68,15 +65,10 @@ export function listsFor(events: readonly string[]): WatchedList[] {
 }
 
 /** The status a record is remembered with: only for lists whose statuses give events. */
-function statusOf(list: WatchedList, record: IDataObject): string | undefined {
-	return list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
-}
+const statusOf = (list: WatchedList, record: IDataObject) =>
+	list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
 
-/**
- * The event item, with where it came from. Its id is the same whenever the same change is seen (no
- * clock, no edit time): `<type>:<record id>`, and for a status event of a record seen before
- * `:from:<status at the last poll>`.
- */
+/** The event item; its id is the same whenever the same change is seen: `<type>:<record id>[:from:<last status>]`. */
 function polledEvent(
 	type: string,
 	record: IDataObject,
@@ -87,10 +79,7 @@ function polledEvent(
 	return { id, deliveryId: id, type, timestamp, data: record, source: 'polling' };
 }
 
-/**
- * The records of one walk by `recordKey`, each once (a record shifted across a page boundary during
- * the walk is read twice: the later copy wins). Two ids with one key fail loudly.
- */
+/** The records of one walk by `recordKey`, each once (a record read twice across pages: the later copy). */
 export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<string, IDataObject> {
 	const byKey = new Map<string, IDataObject>();
 	for (const record of records) {
@@ -113,12 +102,7 @@ export function uniqueRecords(list: WatchedList, records: IDataObject[]): Map<st
 	return byKey;
 }
 
-/**
- * One walk of a list against what the last polls remembered (the rules: ARCHITECTURE.md, "Polling
- * trigger"). Without a state (the first poll) everything is remembered and nothing is an event. A
- * walk that is not whole forgets nothing, so the state stays a superset of the list and a record it
- * does not hold is new.
- */
+/** One walk of a list against the last polls' memory (ARCHITECTURE.md, "Polling trigger"); a first poll emits nothing. */
 export function changesOf(
 	list: WatchedList,
 	walk: Map<string, IDataObject>,
@@ -176,13 +160,8 @@ export function latestEvent(
 		if (chosen.has(list.createdEvent))
 			consider(list.createdEvent, record, textOf(record.createdAt));
 		const status = statusOf(list, record);
-		if (
-			status !== undefined &&
-			chosen.has(statusEvent(list, status)) &&
-			list.statusEvents.includes(status)
-		) {
+		if (status && list.statusEvents.includes(status) && chosen.has(statusEvent(list, status)))
 			consider(statusEvent(list, status), record, textOf(record.updatedAt));
-		}
 	}
 	return latest?.event;
 }

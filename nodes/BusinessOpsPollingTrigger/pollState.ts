@@ -1,7 +1,4 @@
-/**
- * The one owner of the polling trigger's static data: 13 characters per record, ids never stored.
- * See ARCHITECTURE.md, "Polling trigger".
- */
+/** The one owner of the polling trigger's static data: 13 characters per record, ids never stored. */
 import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -78,10 +75,7 @@ function writeList(list: ListState): StoredList {
 	return { statuses, seen: seen.join(''), missing: missing.join('') };
 }
 
-/**
- * Each watched list's records by resource; a list not read before is absent (its first poll is its
- * baseline), and so is anything unreadable.
- */
+/** Each watched list's records by resource; a list not read before, or unreadable, is absent (a baseline poll follows). */
 export function readPollState(staticData: IDataObject): Map<string, ListState> {
 	const lists = new Map<string, ListState>();
 	const stored = staticData.lists as Record<string, Partial<StoredList> | undefined> | undefined;

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { activationError } from '../shared/api/activation';
+import { asBoolean } from '../shared/typing';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { textOf } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
@@ -22,13 +23,22 @@ import { customProblem, SIGNATURE_SCHEMES } from './signatures/verify';
 import { eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
-import { isOn, switchProblem } from './switches';
 import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
 
-/**
- * Answers a refused delivery. An answer without workflow data leaves n8n's test webhook listening
- * (2.41, 1.123), so a stranger cannot end it; only a verified body that is not a JSON object throws.
- */
+/** The trigger's yes/no options (all off by default), with their labels. */
+const SWITCHES = {
+	ignoreRepeatedDeliveries: 'Ignore Repeated Deliveries',
+	includeHeaders: 'Include Headers',
+	skipReachabilityCheck: 'Skip Reachability Check',
+} as const;
+
+/** A yes/no option by the package's boolean rule ("true" text is true); unset or unreadable is off (checkSettings refuses it). */
+function isOn(options: IDataObject, name: keyof typeof SWITCHES): boolean {
+	const typed = asBoolean(options[name]);
+	return 'value' in typed && typed.value === true;
+}
+
+/** Answers a refused delivery without workflow data, so a stranger cannot end "Listen for test event". */
 function refuse(
 	ctx: IWebhookFunctions,
 	options: TrustOptions,
@@ -55,18 +65,19 @@ function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = options.signatureScheme ?? 'auto';
-	const custom =
-		scheme === 'custom'
-			? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
-			: undefined;
-	const problem =
-		(SIGNATURE_SCHEMES.includes(scheme)
-			? undefined
-			: optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)) ??
-		(typeof tolerance === 'number' ? custom : tolerance.problem);
+	const problem = !SIGNATURE_SCHEMES.includes(scheme)
+		? optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)
+		: typeof tolerance !== 'number'
+			? tolerance.problem
+			: scheme === 'custom'
+				? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
+				: undefined;
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
-	const switched = switchProblem(options);
-	if (switched) throw activationError(ctx.getNode(), switched, 'Change it under Options');
+	for (const [name, label] of Object.entries(SWITCHES)) {
+		const typed = options[name] === undefined ? undefined : asBoolean(options[name]);
+		if (typed && 'problem' in typed)
+			throw activationError(ctx.getNode(), `${label}: ${typed.problem}`, 'Change it under Options');
+	}
 }
 
 export class BusinessOpsTrigger implements INodeType {
@@ -238,7 +249,8 @@ export class BusinessOpsTrigger implements INodeType {
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				checkSettings(this);
-				return await createSubscription(this);
+				const options = this.getNodeParameter('options', {}) as IDataObject;
+				return await createSubscription(this, isOn(options, 'skipReachabilityCheck'));
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				return await deleteSubscription(this);

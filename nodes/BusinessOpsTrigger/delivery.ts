@@ -67,10 +67,7 @@ export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): 
 	return { type: null, from: 'nowhere' };
 }
 
-/**
- * The output item (README.md, "Trigger"). `test: true` only for the JSON boolean `true`: the API's JSON
- * is read as JSON, not by the rule for text from expressions.
- */
+/** The output item (README.md, "Trigger"); `test: true` only for the JSON boolean `true`, not for text. */
 export function toEvent(
 	body: IDataObject,
 	reading: EventTypeReading,

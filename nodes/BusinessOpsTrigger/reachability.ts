@@ -1,7 +1,4 @@
-/**
- * Refuses a webhook URL only a local network knows while the API is public (n8n falls back to
- * `http://localhost:5678/` silently). Ranges by hand: lint's no-restricted-imports forbids `node:net`.
- */
+/** Refuses a webhook URL only a local network knows while the API is public. Ranges by hand: lint forbids `node:net`. */
 const LOCAL_SUFFIXES = [
 	'.localhost',
 	'.local',

@@ -1,7 +1,4 @@
-/**
- * The signing secret at rest: AES-256-GCM under a key derived (HKDF) from the credential's API key,
- * bound to the subscription id. See docs/signatures.md, "Where the secret is kept". Pure; never throws.
- */
+/** The signing secret at rest: AES-256-GCM under an HKDF key from the API key, bound to the subscription id. Never throws. */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const FORMAT = 'v1';

@@ -20,13 +20,8 @@ import {
 	type StoredSubscription,
 	type Listener,
 } from './subscriptionRecord';
-import { isOn } from './switches';
 
-/**
- * A lifecycle call on `/webhooks/{id}`: fails fast and says what to do in its message (`activation`).
- * The API's 404 answers `undefined`, an empty answer `{}`; the transport already throws every other
- * failure as a NodeApiError or NodeOperationError, so it goes on unchanged.
- */
+/** A lifecycle call on `/webhooks/{id}`: the API's 404 answers `undefined`, an empty answer `{}`. */
 async function call(
 	ctx: IHookFunctions,
 	method: IHttpRequestMethods,
@@ -34,10 +29,8 @@ async function call(
 	body?: IDataObject,
 ): Promise<IDataObject | undefined> {
 	const path = `/webhooks/${encodeURIComponent(id)}`;
-	return await apiRequest<IDataObject | undefined>(ctx, method, path, {
-		body,
-		activation: true,
-	}).then(
+	// a rethrow in a catch block is refused by lint; the transport's errors go on unchanged
+	return await apiRequest<IDataObject>(ctx, method, path, { body, activation: true }).then(
 		(answer) => answer ?? {},
 		(error: unknown) => {
 			if (isApiNotFound(error)) return undefined;
@@ -58,21 +51,11 @@ function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 	return `n8n: ${workflowName}${suffix}`.slice(0, NAME_MAX_LENGTH);
 }
 
-function sameEventSet(a: unknown, b: string[]): boolean {
-	if (!Array.isArray(a)) return false;
-	const left = new Set(a.map(String));
-	const right = new Set(b);
-	return left.size === right.size && [...left].every((event) => right.has(event));
-}
-
 /** n8n's id of this instance (the same across restarts and URL changes), where n8n has it. */
 const instanceIdOf = (ctx: IHookFunctions): string | undefined =>
 	typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() || undefined : undefined;
 
-/**
- * DELETE /webhooks/{id}; a 404 means it is gone. When the credential's key changed since the
- * subscription was made (`keyChanged`), a 404 may only mean it lives under the old key: a warning names it.
- */
+/** DELETE /webhooks/{id}; after the key changed (`keyChanged`) a 404 may mean it lives under the old key: a warning says so. */
 async function deleteRemote(
 	ctx: IHookFunctions,
 	id: string,
@@ -85,10 +68,7 @@ async function deleteRemote(
 	);
 }
 
-/**
- * Deletes the subscriptions to exactly `url` that no record here knows of: ours, left behind when the
- * static data was lost; their secret is gone, so never adopted. Any other URL may be another n8n's.
- */
+/** Deletes the subscriptions to exactly `url` no record knows of: ours, left behind with the static data (never adopted). */
 async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<number> {
 	const ids = (await readList(ctx, '/webhooks', { call: { activation: true } })).records
 		.filter((entry) => sameUrl(entry.url, url) && entry.id !== undefined && entry.id !== null)
@@ -102,11 +82,7 @@ async function deleteLeftBehind(ctx: IHookFunctions, url: string): Promise<numbe
 	return ids.length;
 }
 
-/**
- * Forgets the listener's subscription, deleting it when its URL is this trigger's, or when this n8n
- * instance made it at an earlier URL; one made elsewhere may be another n8n's and is left in place.
- * The record stays if deletion fails.
- */
+/** Forgets the listener's subscription, deleting it if it points here or this instance made it; the record stays if that fails. */
 async function discard(
 	ctx: IHookFunctions,
 	listener: Listener,
@@ -138,10 +114,7 @@ async function discard(
 	writeRecord(ctx, listener, undefined);
 }
 
-/**
- * PATCHes a subscription that still points here (keeping its id and secret) to the chosen events,
- * the name and active again if paused in Business Ops. False when it is gone meanwhile (404).
- */
+/** PATCHes a subscription that points here to the chosen events and name, active again; false when it is gone (404). */
 async function updateInPlace(
 	ctx: IHookFunctions,
 	listener: Listener,
@@ -151,7 +124,10 @@ async function updateInPlace(
 ): Promise<boolean> {
 	const name = subscriptionName(ctx, listener);
 	const changes: IDataObject = {};
-	if (!sameEventSet(remote.events, events)) changes.events = events;
+	const remoteEvents = new Set(Array.isArray(remote.events) ? remote.events.map(String) : []);
+	const sameEvents =
+		remoteEvents.size === new Set(events).size && events.every((event) => remoteEvents.has(event));
+	if (!sameEvents) changes.events = events;
 	if (remote.name !== undefined && remote.name !== name) changes.name = name;
 	if (remote.active === false) changes.active = true;
 	if (Object.keys(changes).length === 0) return true;
@@ -236,7 +212,10 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 }
 
 /** POST /webhooks; keeps the id and the signing secret (shown only in this response) at once. */
-export async function createSubscription(ctx: IHookFunctions): Promise<boolean> {
+export async function createSubscription(
+	ctx: IHookFunctions,
+	skipReachabilityCheck: boolean,
+): Promise<boolean> {
 	const listener = hookListener(ctx);
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
@@ -248,8 +227,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	}
 	const events = chosenEvents(ctx, true);
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const skip = isOn(ctx.getNodeParameter('options', {}) as IDataObject, 'skipReachabilityCheck');
-	const unreachable = skip
+	const unreachable = skipReachabilityCheck
 		? undefined
 		: unreachableWebhookProblem(url, String(credentials.baseUrl ?? ''));
 	if (unreachable) {
@@ -303,10 +281,7 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
 	throw noSecretError(ctx.getNode(), id);
 }
 
-/**
- * Deletes and forgets the subscription. n8n ignores delete's answer and a thrown error would stop
- * the deactivation, so a failure is a warning; the record stays for the next publishing to check.
- */
+/** Deletes and forgets the subscription; a failure is a warning (an error would stop the deactivation), the record stays. */
 export async function deleteSubscription(ctx: IHookFunctions): Promise<boolean> {
 	const listener = hookListener(ctx);
 	const stored = storedSubscription(ctx, listener);

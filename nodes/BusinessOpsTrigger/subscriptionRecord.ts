@@ -1,7 +1,4 @@
-/**
- * The trigger's subscriptions in the workflow's static data, `{ subscriptions: { production?, test? } }`:
- * written by the lifecycle only, read by deliveries. See ARCHITECTURE.md, "Trigger lifecycle".
- */
+/** The trigger's subscriptions in the static data, `{ subscriptions: { production?, test? } }`: written by the lifecycle only. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/api/context';
@@ -60,10 +57,7 @@ function listenerOfUrl(ctx: AnyContext, url: string | undefined): Listener | und
 	return (['production', 'test'] as const).find((listener) => sameUrl(stored[listener]?.url, url));
 }
 
-/**
- * Which subscription a lifecycle call is about. n8n runs delete always with mode `internal`, so there
- * only the URL tells: the one stored for it, else n8n's default test path `/webhook-test/`.
- */
+/** Which subscription a lifecycle call is about: delete runs with mode `internal`, so the URL tells (else `/webhook-test/`). */
 export function hookListener(ctx: IHookFunctions): Listener {
 	if (ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual') return 'test';
 	const url = ctx.getNodeWebhookUrl('default');

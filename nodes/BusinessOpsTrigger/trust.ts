@@ -26,8 +26,7 @@ export function decideTrust(options: VerifyOptions & { parsedBody?: unknown }): 
 	const verified = verifyDelivery(options);
 	if (!verified.valid)
 		return { accepted: false, status: 401, kind: verified.kind, reason: verified.reason };
-	// The bytes just verified are the ones read; only without a signature check may n8n's
-	// own parse of the body (`parsedBody`) stand in for missing raw bytes.
+	// only without a signature check may n8n's own parse stand in for missing raw bytes
 	const { parsedBody, rawBody } = options;
 	const body =
 		parseEventBody(rawBody) ??
@@ -138,10 +137,7 @@ export function seenBefore(delivery: Delivery & { accepted: true }, deliveryId: 
 
 const LOG_INTERVAL_MS = 60_000;
 
-/**
- * A line in n8n's log, at most once a minute per trigger and `kind` (a fixed name, never the
- * request's): junk never keeps a genuine delivery's reason out. A repeat is news; the rest, warnings.
- */
+/** A line in n8n's log, at most once a minute per trigger and fixed `kind`: junk never keeps a genuine reason out. */
 function note(ctx: IWebhookFunctions, entry: Memory, kind: string, line: string): void {
 	const now = Date.now();
 	const last = entry.logged.get(kind);

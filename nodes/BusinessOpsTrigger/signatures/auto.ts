@@ -1,7 +1,4 @@
-/**
- * Auto: finds where and how the API signs a delivery (accepted only when an HMAC with the secret
- * matches), with bounded work; a learned form narrows it. See docs/signatures.md, "What a delivery costs, forged or genuine".
- */
+/** Auto: finds where and how the API signs a delivery, with bounded work (docs/signatures.md); a learned form narrows it. */
 import {
 	checkTimestamp,
 	decodeDigest,
@@ -15,6 +12,7 @@ import {
 	SHORT_KEY,
 	type CustomSignature,
 	type HeaderBag,
+	type Received,
 	type SignedForm,
 	type VerifyResult,
 } from './hmac';
@@ -90,10 +88,7 @@ function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefine
 const usable = (part: Part) =>
 	part.value !== '' && part.value.length <= MAX_PART_LENGTH && !/\s/.test(part.value);
 
-/**
- * The name prefixes of a signature header's family (`x-signature` for `x-signature-timestamp`, the
- * stem `x-business-ops-` for `x-business-ops-id`): the API names its headers so; proxies do not.
- */
+/** A signature header's family prefixes (`x-signature`, the stem `x-business-ops-`): the API's headers, not a proxy's. */
 function familyOf(signatureHeader: string): string[] {
 	const name = signatureHeader.toLowerCase();
 	const at = name.indexOf('signature');
@@ -109,10 +104,7 @@ function ranked(parts: Part[], max: number): Part[] {
 	return chosen;
 }
 
-/**
- * Timestamp and id candidates, best-named first, so a proxy's header never pushes out the API's own;
- * timestamps outside the window are dropped before they take a place.
- */
+/** Timestamp and id candidates, best-named first so a proxy's never push out the API's; stale timestamps take no place. */
 function candidates(
 	headers: HeaderBag,
 	signatureTimestamps: Part[],
@@ -222,16 +214,13 @@ const TEACH =
 	'a smaller delivery (e.g. a test event) teaches it the signed form, or choose the scheme under Options';
 
 export function verifyAuto(
-	secret: string,
-	headers: HeaderBag,
-	body: Buffer,
-	nowSeconds: number,
-	tolerance: number,
+	received: Received,
 	/** A header configured under Signature Header, searched even when its name lacks `signature`. */
 	extraHeader?: string,
 	/** The signed form of an earlier accepted delivery of this subscription: only it is tried. */
 	learned?: SignedForm,
 ): VerifyResult {
+	const { secret, headers, body, nowSeconds, tolerance } = received;
 	const {
 		headerNames,
 		signatures,
@@ -281,8 +270,7 @@ export function verifyAuto(
 		const own = signatures.filter((signature) => signature.header === name);
 		const found = candidates(headers, ownTimestamps(name), name, nowSeconds, tolerance);
 		stale ??= found.stale;
-		// a `sha256=` value without a `t=` or a timestamp header of its family is GitHub's shape: the body alone first,
-		// whatever timestamp headers a proxy added, Standard Webhooks' too (whose own value is `v1,<base64>`)
+		// GitHub's shape (`sha256=`, no `t=` or family timestamp): the body alone first, whatever headers a proxy added
 		const bodyFirst =
 			!found.timestamps.some((timestamp) => timestamp.rank === 0 || timestamp.rank === 2) &&
 			own.some((signature) => signature.prefix === 'sha256=');
@@ -322,18 +310,8 @@ export function verifyAuto(
 			? { valid: true, form, timestamp: Number(content.timestamp.value) }
 			: { valid: true, form };
 	}
-	return noMatch(
-		stale,
-		learned,
-		tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined,
-	);
-}
-
-function noMatch(
-	stale: (VerifyResult & { valid: false }) | undefined,
-	learned: SignedForm | undefined,
-	triedOnly?: number,
-): VerifyResult {
+	const triedOnly =
+		tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined;
 	const checked = learned
 		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)`
 		: triedOnly

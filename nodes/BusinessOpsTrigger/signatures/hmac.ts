@@ -20,6 +20,15 @@ export interface CustomSignature {
 	algorithm: 'sha256' | 'sha512';
 }
 
+/** A delivery as the verifiers read it: the secret, the headers, the raw bytes, and the window. */
+export interface Received {
+	secret: string;
+	headers: HeaderBag;
+	body: Buffer;
+	nowSeconds: number;
+	tolerance: number;
+}
+
 /** Auto's learned form: the signed content and the key, both covered by the HMAC. */
 export type SignedForm = Pick<CustomSignature, 'content' | 'key'>;
 

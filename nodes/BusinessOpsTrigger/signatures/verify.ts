@@ -1,7 +1,4 @@
-/**
- * Checks a delivery's signature under the chosen scheme; the named schemes are presets of the one
- * Custom verifier. Pure, never throws; a reason never holds the secret. See ARCHITECTURE.md, "The trigger's trust path".
- */
+/** Checks a signature under the chosen scheme (presets of one Custom verifier); never throws; no reason holds the secret. */
 import { verifyAuto } from './auto';
 import {
 	checkTimestamp,
@@ -17,6 +14,7 @@ import {
 	valuesOf,
 	type CustomSignature,
 	type HeaderBag,
+	type Received,
 	type SignedForm,
 	type VerifyResult,
 } from './hmac';
@@ -60,14 +58,13 @@ const form = (parts: Partial<CustomSignature>): CustomSignature => ({
 });
 
 /** The named schemes, each a Custom form (the GitHub- and Stripe-style header may be set under Signature Header). */
-function presetOf(
-	scheme: SignatureScheme,
-	header: string | undefined,
-): { name: string; form: CustomSignature } | undefined {
-	if (scheme === 'standardWebhooks') {
-		return {
-			name: 'Standard Webhooks',
-			form: form({
+function presetOf(scheme: SignatureScheme, header: string | undefined) {
+	if (scheme === 'github') header ??= 'X-Hub-Signature-256';
+	if (scheme === 'stripe') header ??= 'Stripe-Signature';
+	const presets: Partial<Record<SignatureScheme, [string, Partial<CustomSignature>]>> = {
+		standardWebhooks: [
+			'Standard Webhooks',
+			{
 				header: 'webhook-signature',
 				timestampHeader: 'webhook-timestamp',
 				idHeader: 'webhook-id',
@@ -75,20 +72,16 @@ function presetOf(
 				encoding: 'base64',
 				content: '{ID}.{timestamp}.{body}',
 				key: 'whsecBase64',
-			}),
-		};
-	}
-	if (scheme === 'github')
-		return {
-			name: `GitHub-style (header ${(header ??= 'X-Hub-Signature-256')})`,
-			form: form({ header, prefix: 'sha256=' }),
-		};
-	if (scheme === 'stripe')
-		return {
-			name: `Stripe-style (header ${(header ??= 'Stripe-Signature')})`,
-			form: form({ header, prefix: 'v1=', content: '{timestamp}.{body}' }),
-		};
-	return undefined;
+			},
+		],
+		github: [`GitHub-style (header ${header})`, { header, prefix: 'sha256=' }],
+		stripe: [
+			`Stripe-style (header ${header})`,
+			{ header, prefix: 'v1=', content: '{timestamp}.{body}' },
+		],
+	};
+	const preset = presets[scheme];
+	return preset && { name: preset[0], form: form(preset[1]) };
 }
 
 /** Placeholders are matched whatever their case: {ID} and {id} are the same. */
@@ -110,18 +103,11 @@ export function customProblem(custom: CustomSignature): string | undefined {
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Verifies a delivery signed in `custom`'s form; a preset's refusals name its header only. Every value
- * of a repeated header (a proxy, key rotation) is a candidate; its `t=` elements must name one time.
- */
+/** Verifies `custom`'s form (a preset's refusals name its header only); each value of a repeated header is a candidate. */
 function verifyForm(
 	custom: CustomSignature,
 	named: string | undefined,
-	secret: string,
-	headers: HeaderBag,
-	body: Buffer,
-	now: number,
-	tolerance: number,
+	{ secret, headers, body, nowSeconds: now, tolerance }: Received,
 ): VerifyResult {
 	const problem = customProblem(custom);
 	if (problem) return refusal('settings', problem);
@@ -219,30 +205,15 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 			return refusal('body', 'the raw request body is not available');
 		const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
 		const configured = options.signatureHeader?.trim() || undefined;
-		if (scheme === 'auto')
-			return verifyAuto(
-				secret,
-				headers,
-				body,
-				nowSeconds,
-				tolerance,
-				configured?.toLowerCase(),
-				options.learned,
-			);
+		const received = { secret, headers, body, nowSeconds, tolerance };
+		if (scheme === 'auto') return verifyAuto(received, configured?.toLowerCase(), options.learned);
 		const named =
 			scheme === 'custom'
 				? { name: undefined, form: options.custom ?? form({}) }
 				: presetOf(scheme, configured);
 		if (!named) return refusal('settings', 'unknown signature scheme');
-		return verifyForm(
-			named.form,
-			named.name,
-			secret,
-			scheme === 'standardWebhooks' ? withSvixNames(headers) : headers,
-			body,
-			nowSeconds,
-			tolerance,
-		);
+		const svix = scheme === 'standardWebhooks' ? { headers: withSvixNames(headers) } : {};
+		return verifyForm(named.form, named.name, { ...received, ...svix });
 	} catch {
 		return refusal('other', 'signature could not be checked');
 	}

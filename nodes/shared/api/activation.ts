@@ -1,7 +1,6 @@
 /**
- * The trigger's activation (subscribing and unsubscribing): its deadlines, and every error worded for
- * its reader, the person publishing. n8n shows only the message there (2.41's publication status, 1.x's
- * activation error), so the message says what to do, and publishing again is the one way to retry.
+ * The trigger's activation: its deadlines, and its errors. n8n shows only the message to the person
+ * publishing, so it says what to do; publishing again is the one way to retry.
  */
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
