@@ -175,7 +175,6 @@ export function booleanField(field: Declaration, to: SendTo = {}): INodeProperti
 	return sendingField({ ...field, type: 'boolean' }, booleanRule, to);
 }
 
-/** With `others`, the list holds suggestions (the API's list is not known in full, or is loaded from the API): any other text is sent too. */
 export function optionsField(
 	field: Omit<Declaration, 'options'> & { options?: INodePropertyOptions[] },
 	options: { others?: boolean } & SendTo = {},
