@@ -337,10 +337,6 @@ export async function writeInOrder(
 	);
 }
 
-/**
- * Sends the item by `send`: under Stop Workflow a write (with a rule's own sender anything, under any
- * On Error) once the try's earlier items finished, none after a failure.
- */
 export async function inItemOrder<T>(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
