@@ -1,7 +1,4 @@
-/**
- * The one typing rule of every sending field: the value to send in the type the API takes, or the
- * problem worded to follow the field's name. See ARCHITECTURE.md, "What a field sends".
- */
+/** The one typing rule of every sending field: ARCHITECTURE.md, "What a field sends". */
 import type { IDataObject } from 'n8n-workflow';
 
 export type Typed = { value: unknown } | { problem: string; hint?: string };
@@ -16,11 +13,9 @@ export function givenAs(value: unknown): string {
 	return String(value);
 }
 
-/** True for what counts as "not given": undefined, null, and text that is empty or only spaces. */
 export const isEmptyValue = (value: unknown): boolean =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** A JSON object: not null, not a list. */
 export const isRecord = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -80,7 +75,7 @@ export function asText(value: unknown): Typed {
 	};
 }
 
-/** One of `values`; with `others` set, any other text is sent too (a list of suggestions). */
+/** One of `values`; with `others` set, any other text is sent too: the list is suggestions (the API's is not known in full, or is loaded from the API). */
 export function asOption(value: unknown, values: readonly unknown[], others = false): Typed {
 	const text = typeof value === 'string' ? value.trim() : value;
 	if (values.includes(text)) return { value: text };

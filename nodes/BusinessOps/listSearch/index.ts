@@ -8,12 +8,7 @@ import { apiRequest } from '../../shared/api/transport';
 const label = (...parts: unknown[]) =>
 	parts.filter((part) => part !== undefined && part !== null && part !== '').join(' · ');
 
-/**
- * A list search over the list at `path` (or the path a function gives for the node's current
- * parameters; undefined there means there is nothing to list yet), labelled by `labelOf`, one page
- * at a time. The API has no text search, so the filter matches the label and the ID within each
- * page; the page number is the pagination token.
- */
+/** The API has no text search, so the filter matches the label and the ID within each page; the page number is the pagination token. */
 function searchList(
 	path: string | ((ctx: ILoadOptionsFunctions) => string | undefined),
 	labelOf: (record: IDataObject) => string,
@@ -41,7 +36,6 @@ function searchList(
 	};
 }
 
-/** The runs of the agent chosen in the Agent field. */
 function runsOfChosenAgent(ctx: ILoadOptionsFunctions): string | undefined {
 	const agentId = ctx.getNodeParameter('agentId', '', { extractValue: true }) as string;
 	return agentId ? `/agents/${encodeURIComponent(agentId)}/runs` : undefined;

@@ -25,13 +25,11 @@ import {
 } from './validation';
 import { isoDateOf } from './dates';
 
-/** A field as the editor shows it; the builder adds its type and what it sends. */
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
 
 /** Typing and check of one field's given (non-empty) value: the value to send, or the problem. */
 export type Rule = (ctx: IExecuteSingleFunctions, value: unknown) => Typed;
 
-/** Where a field's value goes: the body (default) or the query, under its name unless `as` says otherwise. */
 interface SendTo {
 	in?: 'body' | 'query';
 	as?: string;
@@ -53,7 +51,6 @@ type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
 export const refusalOf = (options: IHttpRequestOptions): Error | undefined =>
 	(options as Refusable)[REFUSAL];
 
-/** Marks the request with its item's first refusal (see REFUSAL). */
 export const refuse = (options: IHttpRequestOptions, error: unknown) =>
 	Object.assign(options, { [REFUSAL]: error as Error });
 
@@ -65,10 +62,6 @@ export function sendStep(step: PreSend): PreSend {
 	};
 }
 
-/**
- * A field's value as it is sent: undefined when an optional field is not given, else typed and
- * checked by `rule`.
- */
 export function valueToSend(
 	ctx: IExecuteSingleFunctions,
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'required' | 'type'>,
@@ -120,7 +113,6 @@ export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}
 	return { ...field, routing: { ...field.routing, send: { type, property, preSend } } };
 }
 
-/** Typing of a number field, then its check. */
 export function numberRule(check?: NumberCheck): Rule {
 	return (_ctx, value) => {
 		const typed = asNumber(value);
@@ -154,7 +146,6 @@ interface TextOptions {
 	check?: TextCheck;
 }
 
-/** Text, sent as typed by `options` (trimmed, upper-cased, checked). */
 export function textField(field: Declaration, options: TextOptions & SendTo = {}): INodeProperties {
 	return sendingField(
 		{ ...field, type: 'string' },
@@ -184,11 +175,6 @@ export function booleanField(field: Declaration, to: SendTo = {}): INodeProperti
 	return sendingField({ ...field, type: 'boolean' }, booleanRule, to);
 }
 
-/**
- * A choice: one of its values is sent, anything else refused. With `others`, the list holds
- * suggestions (the API's list is not known in full, or is loaded from the API): any other text is
- * sent too.
- */
 export function optionsField(
 	field: Omit<Declaration, 'options'> & { options?: INodePropertyOptions[] },
 	options: { others?: boolean } & SendTo = {},
@@ -201,11 +187,7 @@ export function optionsField(
 	);
 }
 
-/**
- * A date picker, checked as an ISO date (text with or without an offset, a Luxon DateTime such as
- * `$now`, or a JS Date) and sent as `toApi` writes it, given the workflow's time zone (the picker
- * gives a local time without a zone).
- */
+/** Given the workflow's time zone: the picker gives a local time without a zone. */
 export function dateField(
 	field: Omit<Declaration, 'default'>,
 	toApi: (value: string, timeZone: string) => string,
@@ -244,7 +226,6 @@ export function statusField(
 	);
 }
 
-/** A collection of optional fields; each is sent only when the user adds it. */
 export function collectionOf(
 	displayName: string,
 	name: string,
@@ -254,12 +235,10 @@ export function collectionOf(
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
-/** The optional fields of a create, each sent only when the user adds it. */
 export function additionalFields(options: INodeProperties[]): INodeProperties {
 	return collectionOf('Additional Fields', 'additionalFields', options);
 }
 
-/** The fields an update may change, sorted by name; only those the user adds are sent. */
 export function updateFields(options: INodeProperties[]): INodeProperties {
 	return collectionOf(
 		'Update Fields',
@@ -268,7 +247,6 @@ export function updateFields(options: INodeProperties[]): INodeProperties {
 	);
 }
 
-/** The fields of one operation, each shown only for that resource and operation (and its own conditions). */
 export function operationFields(
 	resource: string,
 	operation: string,

@@ -43,7 +43,6 @@ const LIMIT: INodeProperties = {
 
 const limitRule = numberRule('positiveInteger');
 
-/** Return All asks for the largest page the API allows. */
 const pageSizeOfReturnAll = sendStep(async function (
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
@@ -79,11 +78,9 @@ export function listLimit(ctx: IExecuteSingleFunctions): number | undefined {
 	);
 }
 
-/** A Filters collection; each filter adds its own query parameter. */
 export const filtersField = (filters: INodeProperties[]) =>
 	collectionOf('Filters', 'filters', filters, 'Add Filter');
 
-/** One filter: a choice sent as the query parameter of the same name. */
 export function queryOptionFilter(
 	displayName: string,
 	name: string,
@@ -96,7 +93,6 @@ export function queryOptionFilter(
 	);
 }
 
-/** A Status filter sent as query `status`, one choice per status value, sorted by name. */
 export function statusFilter(statuses: string[], records: string): INodeProperties {
 	return queryOptionFilter(
 		'Status',
@@ -125,7 +121,6 @@ const checkSimplify = sendStep(async function (
 	return requestOptions;
 });
 
-/** A Simplify toggle that keeps the given fields of each record. */
 export function simplifyField(keep: string[]): INodeProperties {
 	async function simplify(
 		this: IExecuteSingleFunctions,

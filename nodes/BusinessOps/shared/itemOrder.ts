@@ -13,7 +13,6 @@ import { isApiNotFound } from '../../shared/api/errors';
 import { mayHaveWritten, runsAsTool } from '../../shared/api/toolErrors';
 import { sendRequest } from '../../shared/api/transport';
 
-/** One item's records and the answer they came from. */
 export interface Sent {
 	records: IDataObject[];
 	response: IN8nHttpFullResponse;
@@ -100,7 +99,6 @@ const agrees = (record: IDataObject, sent: IDataObject = {}) =>
 		([name, value]) => record[name] === undefined || comparable(record[name]) === comparable(value),
 	);
 
-/** Whether the record shows every field sent: objects as a subset, lists element by element, text tidy. */
 function shows(record: unknown, sent: unknown): boolean {
 	if (Array.isArray(sent) && !(Array.isArray(record) && record.length === sent.length))
 		return false;
@@ -152,7 +150,6 @@ export function deletes(): WriteRule {
 	};
 }
 
-/** The last segment of a write's URL: the record's id. */
 const idOf = (options: IHttpRequestOptions) =>
 	decodeURIComponent(options.url.split('?')[0].split('/').filter(Boolean).pop() ?? '');
 
@@ -222,11 +219,7 @@ const answerOf = (record: IDataObject): IN8nHttpFullResponse => ({
 	statusMessage: 'OK',
 });
 
-/**
- * A write, sent at most once per node run: an earlier try's answer (awaited while on its way) is its
- * answer; one that failed unwritten is sent again; one whose outcome is unknown is proven first. Tries
- * waiting on one write act on it once: the first installs the next attempt, the others await that.
- */
+/** A write, sent at most once per node run (ARCHITECTURE.md, "the write memory"). Tries waiting on one write act on it once: the first installs the next attempt, the others await that. */
 export async function sendWrite(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
@@ -250,7 +243,6 @@ export async function sendWrite(
 	return answer;
 }
 
-/** One attempt of a write: proven first when an earlier one's outcome was unknown, sent unless proven made. */
 async function proveOrSend(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
@@ -301,11 +293,7 @@ function mayExist(
 const listed = (items: Array<number | string>) =>
 	items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
-/**
- * The first failure's description, once its try has no item in flight (RoutingNode throws it only after
- * every item settled: ARCHITECTURE.md, What the package relies on): its own, the items not sent, what
- * this run wrote in any of its tries and what running the workflow again does to it, by the rule.
- */
+/** Worded once its try has no item in flight: RoutingNode throws it only after every item settled (ARCHITECTURE.md, What the package relies on). */
 function describeStop(
 	{ error, said, rule }: NonNullable<Try['failed']>,
 	notSent: number[],
@@ -349,10 +337,6 @@ export async function writeInOrder(
 	);
 }
 
-/**
- * Sends the item by `send`: under Stop Workflow a write (with a rule's own sender anything, under any
- * On Error) once the try's earlier items finished, none after a failure.
- */
 export async function inItemOrder<T>(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,

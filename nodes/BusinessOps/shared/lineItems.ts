@@ -67,10 +67,8 @@ const ITEM_FORM_FIELDS: INodeProperties[] = [
 	},
 ];
 
-/** A line's keys as the API takes them: the form's field names. */
 const LINE_ITEM_KEYS = ITEM_FORM_FIELDS.map((field) => field.name);
 
-/** The defaults of the form's fields, applied when a stored form row leaves a field out. */
 const FORM_DEFAULTS: IDataObject = Object.fromEntries(
 	ITEM_FORM_FIELDS.map((field) => [field.name, field.default]),
 );
@@ -78,12 +76,7 @@ const FORM_DEFAULTS: IDataObject = Object.fromEntries(
 const JSON_EXAMPLE =
 	'[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
 
-/**
- * A list of line items as the API takes them, or the first problem (a text):
- * numbers given as text ("2.5") become numbers; "2,5", "", "abc" and null are refused, as are an
- * empty list, an empty name, a VAT percentage outside 0 to 100 and keys the API does not know.
- * Any quantity and unit price is sent (0 and negative ones too). Lines are counted from 1, as in the form.
- */
+/** The items as the API takes them, or the first problem's text; numbers given as text ("2.5") become numbers, "2,5" is refused. */
 export function checkLineItems(value: unknown): IDataObject[] | string {
 	if (!Array.isArray(value)) {
 		return `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`;
@@ -138,18 +131,13 @@ export function formRows(value: unknown): IDataObject[] {
 	return rows.map((row) => ({ ...FORM_DEFAULTS, ...(row as IDataObject) }));
 }
 
-/** Each source of the items: its field's label and parameter name (a path under Update Fields). */
 const SOURCES = {
 	form: { label: 'Items', parameter: 'items' },
 	json: { label: 'Items (JSON)', parameter: 'itemsJson' },
 };
 type ItemsSource = keyof typeof SOURCES;
 
-/**
- * The step of one source: sends `body.items` from it, or throws the problem naming the field and the
- * line. Under Update Fields (`update`), the Items form added with no rows and an Items (JSON) that
- * resolves to nothing change nothing (the current lines stay), and the two sources given together are refused.
- */
+/** Under Update Fields (`update`), a source given as nothing changes nothing (the current lines stay), and the two sources together are refused. */
 function sendItems(source: ItemsSource, update: boolean) {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		if (refusalOf(requestOptions)) return requestOptions;
@@ -196,7 +184,6 @@ function sendItems(source: ItemsSource, update: boolean) {
 	};
 }
 
-/** The Items form (one row per line) and Items (JSON) of a create, or of Update Fields (`update`). */
 function itemsFields(
 	update: boolean,
 	formDescription: string,
@@ -229,7 +216,6 @@ function itemsFields(
 	];
 }
 
-/** The line items of a create, sent as `body.items`: Items Input chooses the form or the JSON field. */
 export function lineItemsFields(): INodeProperties[] {
 	const [form, json] = itemsFields(false, 'The lines, in the order they appear', '');
 	return [
@@ -254,7 +240,6 @@ export function lineItemsFields(): INodeProperties[] {
 	];
 }
 
-/** The line items under Update Fields: either source replaces all lines of the `resource`. */
 export function lineItemsUpdateFields(resource: string): INodeProperties[] {
 	return itemsFields(
 		true,

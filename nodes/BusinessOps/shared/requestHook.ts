@@ -90,10 +90,7 @@ function unsendable(
 	);
 }
 
-/**
- * The node's hook for every item's request (`requestOperations.pagination`): a write goes by its rule
- * through the item order, a list is read whole, a record read once; the records become its items.
- */
+/** The hook RoutingNode calls for every item's request (`requestOperations.pagination`). */
 function routed(rule?: WriteRule, list = false) {
 	return async function (
 		this: IExecutePaginationFunctions,

@@ -29,7 +29,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
 /** What a text field's check accepts; the check reads the text as it will be sent. */
 export type TextCheck = 'email' | 'httpUrl' | 'currency';
 
-/** What a number field's check accepts. */
 export type NumberCheck = 'percentage' | 'nonNegativeInteger' | 'positiveInteger';
 
 export function textProblem(check: TextCheck, text: string): string | undefined {

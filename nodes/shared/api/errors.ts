@@ -11,7 +11,6 @@ export const MAX_ATTEMPTS = 5;
 const NOT_RETRIED =
 	'Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.';
 
-/** What the workflow's author can do about an API error, by status. */
 const FIX_BY_STATUS: Record<number, string> = {
 	400: 'Check the field named in the message and run the node again.',
 	401: 'Check the API key and the Base URL in the Business Ops API credential; a revoked or mistyped key gives this error.',
@@ -37,7 +36,6 @@ const FIX_BY_STATUS: Record<number, string> = {
 const NO_ID_PATHS =
 	/^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
 
-/** What the workflow's author can do about an API error, by its status (and path, and missing scope). */
 function fixForStatus(status: number, target: string, scope: string | undefined): string {
 	if (status === 404 && NO_ID_PATHS.test(target)) {
 		return 'Nothing answers at this address, so the Base URL in the credential is most likely incomplete: it must end with the version segment, e.g. https://api.example.com/v1 (or the legacy …/api/v1).';
@@ -73,7 +71,6 @@ function readApiError(body: unknown): Partial<Record<'code' | 'message' | 'scope
 	return { code: text(error.code), message: text(error.message), scope: text(error.scope) };
 }
 
-/** True for the API's own 404 (its error envelope, spec 7), not a 404 page from something between n8n and the API. */
 export function isApiNotFound(error: unknown): boolean {
 	const { httpCode, errorResponse } = error as {
 		httpCode?: string;
@@ -83,12 +80,10 @@ export function isApiNotFound(error: unknown): boolean {
 	return httpCode === '404' && errorResponse?.code === 'not_found';
 }
 
-/** A 409: the API refused a record that conflicts with one that exists. */
 export function isConflict(error: unknown): boolean {
 	return (error as { httpCode?: string }).httpCode === '409';
 }
 
-/** Turns an API error answer into an n8n error with the API's code, message and HTTP status. */
 export function apiErrorFor(
 	ctx: BusinessOpsContext,
 	response: IN8nHttpFullResponse,

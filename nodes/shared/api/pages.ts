@@ -20,7 +20,6 @@ const LIST_READS = 3;
 /** Why a list could not be read: it did not end (in time), an answer contradicted itself, or the list kept changing. */
 export type Unreadable = 'endless' | 'contradiction' | 'changed';
 
-/** A list the reader stopped reading (see Unreadable). */
 class UnreadableList extends ApplicationError {
 	constructor(
 		message: string,
@@ -39,7 +38,6 @@ function metaOf(
 	return meta && typeof meta === 'object' ? meta : undefined;
 }
 
-/** Whether a page says more follow: `hasMore`, or without it, a `total` above the records up to this page. */
 function hasMorePages(body: unknown, readSoFar: number): boolean {
 	const meta = metaOf(body);
 	if (meta?.hasMore !== undefined) return meta.hasMore === true;
@@ -75,12 +73,7 @@ function isWhole(records: IDataObject[], totals: Set<number>, cut: boolean): boo
 	return cut || totals.size === 0 || totals.has(records.length);
 }
 
-/**
- * Reads page 1, 2, … while a page says there are more (`hasMore`; without it, `total`), until
- * `maxResults`; an answer without `meta` is the whole list. A page that contradicts itself ends the
- * walk with an error, never a loop or a silent partial list. With `stopAtRepeat`, a page that repeats
- * an `id` ends the walk there, not whole. See ARCHITECTURE.md, "A paged read is whole, or it fails".
- */
+/** A page that contradicts itself ends the walk with an error, never a loop or a silent partial list: ARCHITECTURE.md, "A paged read is whole, or it fails". */
 export async function walkPages<R extends { body: unknown }>(
 	fetchPage: (page: number) => Promise<R>,
 	options: {
@@ -166,12 +159,7 @@ async function readUntilWhole<R extends { body: unknown }>(
 	}
 }
 
-/**
- * The one list reader: `request` is a path (read at the largest page size) or the request n8n built
- * for an item; each page is one `sendRequest`. Without `maxResults`, or with `untilWhole`, the list is
- * read until whole; with `maxResults` alone the one read's verdict goes to the caller. While the trigger
- * is published (`call.activation`) a list is read for ACTIVATION_LIST_MS at most.
- */
+/** The one list reader. Without `maxResults`, or with `untilWhole`, the list is read until whole; with `maxResults` alone the one read's verdict goes to the caller. */
 export async function readList(
 	ctx: BusinessOpsContext,
 	request: string | IHttpRequestOptions,

@@ -57,7 +57,6 @@ export class RateBudget {
 		this.useLimit(limit);
 	}
 
-	/** A credential with this Requests per Minute uses the key now. */
 	useLimit(limit: number): void {
 		const now = systemClock.now();
 		this.settings.delete(limit);
@@ -115,7 +114,6 @@ export class RateBudget {
 		);
 	}
 
-	/** Something waits for its turn or for its answer. */
 	isBusy(): boolean {
 		return this.waiters.length > 0 || this.sent.some((s) => s.pending);
 	}
@@ -152,7 +150,6 @@ export class RateBudget {
 		});
 	}
 
-	/** Serves the queue, one request at a time, until it is empty. */
 	private async pump(): Promise<void> {
 		if (this.pumping) return;
 		this.pumping = true;
@@ -239,10 +236,8 @@ export function budgetKeyOf(apiKey: string): string {
 /** Every key's budget in this process, by `budgetKeyOf`; the order is the order of last use. */
 const budgets = new Map<string, RateBudget>();
 
-/** The budget of one key, with this Requests per Minute in use. */
 export function budgetFor(key: string, limit: number): RateBudget {
 	let budget = budgets.get(key);
-	// Unused for MEMORY_MS, a budget is forgotten: it starts anew.
 	if (budget && (budget.isBusy() || systemClock.now() - budget.lastUsed < MEMORY_MS))
 		budget.useLimit(limit);
 	else budget = new RateBudget(limit);

@@ -1,7 +1,4 @@
-/**
- * The one wording of the client's errors, for the workflow's author or for a model calling the node as a
- * tool. See ARCHITECTURE.md, "What the package relies on in n8n", Tool mode.
- */
+/** The one wording of the client's errors, for the author or a model: ARCHITECTURE.md, "What the package relies on in n8n", Tool mode. */
 import type { INode } from 'n8n-workflow';
 import { extractFromAICalls, NodeOperationError } from 'n8n-workflow';
 
@@ -80,7 +77,6 @@ export function toolInputProblem(
 	problem: string,
 	parameter: string | string[] = [],
 ): NodeOperationError {
-	// the `$fromAI` keys in the parameters that give the field (e.g. `updateFields.email`)
 	const keys = argumentsIn([parameter].flat().map((name) => parameterValue(node.parameters, name)));
 	// typing.ts words a refused value for the workflow's author: the model gave it as an argument
 	problem = problem.replace(

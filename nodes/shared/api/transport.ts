@@ -59,7 +59,6 @@ function retryAfterMs(headers: IDataObject): number | undefined {
 	return Number.isNaN(ms) ? undefined : Math.min(Math.max(0, ms), Number.MAX_SAFE_INTEGER);
 }
 
-/** Wait before retry number `retry` (1-based): the server's Retry-After, at least 1 s doubling. */
 export function retryDelayMs(retry: number, headers: IDataObject = {}): number {
 	const backoff = 1000 * 2 ** (retry - 1);
 	return Math.max(retryAfterMs(headers) ?? 0, backoff);
@@ -118,11 +117,7 @@ function describeFailure(error: unknown) {
 	};
 }
 
-/**
- * Sends one API request after room in its key's rate budget. 429 is retried after Retry-After (1 s when
- * absent, at most MAX_RETRY_AFTER_MS) with exponential backoff, up to MAX_ATTEMPTS attempts; 5xx and
- * network failures only for GET, since repeating a POST, PATCH or DELETE could apply it twice.
- */
+/** 5xx and network failures are retried only for GET: repeating a POST, PATCH or DELETE could apply it twice. */
 export async function sendRequest(
 	ctx: BusinessOpsContext,
 	requestOptions: IHttpRequestOptions,

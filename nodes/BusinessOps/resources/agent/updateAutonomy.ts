@@ -112,10 +112,7 @@ function actionOverridesOf(
 	return Object.fromEntries(entries);
 }
 
-/**
- * preSend of Update Autonomy: the approvals count only beside a mode that uses it, the overrides when
- * rows were added or cleared (`{}`); a request that would change nothing is refused.
- */
+/** The approvals count is sent only beside a mode that uses it, the overrides when rows were added or cleared (`{}`). */
 async function buildAutonomyBody(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,

@@ -48,7 +48,6 @@ export const contactCreated = creates(async (ctx, options, itemIndex) => {
 	return (await contactsByAddress(ctx, options, itemIndex)).get(emailKey(email)) ?? [];
 }, ' or send contacts through Contact → Create or Update');
 
-/** The optional fields of a contact (Create, Update, Create or Update), each sent only when the user adds it. */
 export const optionalContactFields: INodeProperties[] = [
 	textField(
 		{

@@ -66,12 +66,7 @@ interface UpsertTry {
 }
 const tries = new WeakMap<object, UpsertTry>();
 
-/**
- * The one contact with the item's e-mail in the try's contacts, undefined for none; several is refused,
- * naming them. The contacts are read by the try's first item that needs them; a read that failed stays
- * failed for the try: each later item gets its error, naming that item (a read already retried is not
- * repeated per item).
- */
+/** A read that failed stays failed for the try: each later item gets its error, naming that item (a read already retried is not repeated per item). */
 async function matchOf(
 	ctx: IExecuteSingleFunctions,
 	thisTry: object,

@@ -10,7 +10,6 @@ import { INVOICE_STATUSES, invoiceUpdateFields } from './update';
 
 const invoiceUrl = `=/invoices/${idPath('invoiceId')}`;
 
-/** What Simplify keeps of an invoice (Get and Get Many). */
 const INVOICE_SIMPLE_KEYS = [
 	'id',
 	'number',

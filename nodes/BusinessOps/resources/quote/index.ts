@@ -10,7 +10,6 @@ import { quoteUpdateFields } from './update';
 
 const quoteUrl = `=/quotes/${idPath('quoteId')}`;
 
-/** What Simplify keeps of a quote (Get and Get Many). */
 const QUOTE_SIMPLE_KEYS = [
 	'id',
 	'number',

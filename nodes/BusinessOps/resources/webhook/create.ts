@@ -27,7 +27,6 @@ export function eventsField(own: Partial<Declaration> = {}): INodeProperties {
 	);
 }
 
-/** The target URL of the deliveries, sent trimmed and checked as an http(s) URL. */
 export function urlField(own: Partial<Declaration> = {}): INodeProperties {
 	return textField(
 		{

@@ -16,10 +16,7 @@ import { addSigningSecretNote, eventsField, urlField, webhookCreateFields } from
 
 const webhookUrl = `=/webhooks/${idPath('webhookId')}`;
 
-/**
- * postReceive of Get Event Types: one item per event type. The list may hold names or records;
- * a name becomes `{ type }`, a record is kept as the API sent it.
- */
+/** The list may hold names or records: a name becomes `{ type }`, a record is kept as the API sent it. */
 async function toEventTypeItems(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
