@@ -8,9 +8,15 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INode,
+	ITaskDataConnections,
 } from 'n8n-workflow';
-
 import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
+import nock from 'nock';
+import { SupplyDataContext } from 'n8n-core';
+import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
+import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
+import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
+import { API } from '../harness/actionNode';
 
 /** A rule with its own sender: in item order under every On Error (as Create or Update). */
 const ALWAYS = {
@@ -166,4 +172,148 @@ test('the try an ordered operation is given is shared by its items, new at the n
 	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, ALWAYS)));
 	expect(memos[0]).toBe(memos[1]);
 	expect(memos[2]).not.toBe(memos[0]);
+});
+
+describe('tool mode', () => {
+	/**
+	 * Item order is not applied to the node as an AI agent's tool: a failed call is worded for the model
+	 * alone, never with Stop Workflow's account of the run (what it wrote, what a new run does).
+	 */
+	const nodeType = loadNodeType(new BusinessOps());
+
+	test('a tool call whose write the API refuses gets no Stop Workflow wording, after a call that wrote', async () => {
+		nock('https://api.business-ops.test')
+			.post('/v1/agents/agt_1/pause')
+			.reply(200, { data: { id: 'agt_1', status: 'paused' } })
+			.post('/v1/agents/agt_1/pause')
+			.reply(422, { error: { code: 'invalid_state', message: 'The agent is already paused' } });
+		const agent: INode = {
+			id: 'agent',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 2,
+			position: [0, 0],
+			parameters: {},
+		};
+		const agentExecuteData: IExecuteData = {
+			node: agent,
+			data: { main: [[{ json: {} }]] },
+			source: null,
+		};
+		const runExecutionData = createRunExecutionData();
+		const { node, workflow, additionalData } = createTestNode(
+			nodeType,
+			{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
+			{ asTool: true, nodeName: 'Pause agent' },
+		);
+		let runIndex = 0;
+		const call = async () => {
+			const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
+			const context = new SupplyDataContext(
+				workflow,
+				node,
+				additionalData,
+				'trigger',
+				runExecutionData,
+				runIndex++,
+				[],
+				inputData,
+				NodeConnectionTypes.AiTool,
+				agentExecuteData,
+				[],
+				undefined,
+				agent,
+			);
+			return await runRoutingNode(context as never, nodeType);
+		};
+		await call();
+		const error = (await call().catch((e: unknown) => e)) as Error & { description?: string };
+		expect(error).toBeInstanceOf(Error);
+		expect(error.message).toMatch(/already paused/);
+		expect(`${error.message} ${error.description ?? ''}`).not.toMatch(
+			/Stop Workflow|Already written by this run|run the workflow again/,
+		);
+	});
+});
+
+describe("regression: tool calls share the write memory across the agent's run", () => {
+	/**
+	 * Tool mode (an AI Agent calling the node in process, n8n-core 2.41 `makeHandleToolInvocation`):
+	 * every tool call of the agent's run gets a context over the *agent's* execute data, one object for
+	 * all calls of all its tools (each call has its own run index). The write memory is keyed by that
+	 * object alone, so a later call that repeats an earlier call's request is "answered from memory"
+	 * and never sent: Pause → Resume → Pause leaves the agent running while the model is told it paused.
+	 * These are separate calls the model made, not a retry (README: "does not send a write again that
+	 * the API already accepted in an earlier try of the same node run").
+	 */
+	const nodeType = loadNodeType(new BusinessOps());
+
+	test('Agent calls Pause, Resume, Pause on one agent: all three are sent', async () => {
+		const sent: string[] = [];
+		let state = 'active';
+		nock(API)
+			.persist()
+			.post(/\/v1\/agents\/agt_1\/(pause|resume)/)
+			.reply((uri) => {
+				const action = uri.split('/').pop()!;
+				sent.push(action);
+				state = action === 'pause' ? 'paused' : 'active';
+				return [200, { data: { id: 'agt_1', status: state } }];
+			});
+		// the agent's run: one execute data for every tool call it makes
+		const agent: INode = {
+			id: 'agent',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 2,
+			position: [0, 0],
+			parameters: {},
+		};
+		const agentExecuteData: IExecuteData = {
+			node: agent,
+			data: { main: [[{ json: { chatInput: 'pause, resume, pause agt_1' } }]] },
+			source: null,
+		};
+		const runExecutionData = createRunExecutionData();
+		const tools = {
+			pause: createTestNode(
+				nodeType,
+				{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
+				{ asTool: true, nodeName: 'Pause agent' },
+			),
+			resume: createTestNode(
+				nodeType,
+				{ resource: 'agent', operation: 'resume', agentId: byId('agt_1') },
+				{ asTool: true, nodeName: 'Resume agent' },
+			),
+		};
+		const runIndex = { pause: 0, resume: 0 };
+		const call = async (which: 'pause' | 'resume') => {
+			const { node, workflow, additionalData } = tools[which];
+			const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
+			const context = new SupplyDataContext(
+				workflow,
+				node,
+				additionalData,
+				'trigger',
+				runExecutionData,
+				runIndex[which]++,
+				[],
+				inputData,
+				NodeConnectionTypes.AiTool,
+				agentExecuteData,
+				[],
+				undefined,
+				agent,
+			);
+			// what n8n's execute shim of a declarative node does
+			return (await runRoutingNode(context as never, nodeType))?.[0] ?? [];
+		};
+		await call('pause');
+		await call('resume');
+		const last = await call('pause');
+		expect(sent).toEqual(['pause', 'resume', 'pause']);
+		expect(state).toBe('paused');
+		expect(last[0]?.json.status).toBe('paused');
+	});
 });

@@ -1,5 +1,4 @@
 import nock from 'nock';
-
 import { WaitEnded, type Clock } from '../../nodes/shared/api/clock';
 import {
 	budgetFor,
@@ -10,6 +9,7 @@ import {
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
 import { API, node } from '../harness/actionNode';
+import type * as ClockModule from '../../nodes/shared/api/clock';
 
 /** A clock on which each wait moves time on at once. */
 function instantClock() {
@@ -589,5 +589,39 @@ describe('two credentials on one key, through the node', () => {
 		const fast = runDeclarativeNode(node, getContact, credential(120)); // starts last, behind the slow run's items
 		await Promise.all([slow, fast]);
 		expect(clock.waits).toEqual(Array.from({ length: 12 }, () => 60_000));
+	});
+});
+
+describe('regression: the deadline timer outlived its slot', () => {
+	/**
+	 * Breaker b29d: "take({ maxWaitMs }): the deadline timer not kept alive after the slot is given".
+	 *
+	 * take() arms its deadline with clock.sleep(maxWaitMs, deadline.signal) and aborts that signal once
+	 * the slot is given. The package's systemClock.sleep is unlessCancelled(sleep(ms), signal): it calls
+	 * n8n's sleep WITHOUT the signal, so the abort only stops waiting for the promise; the setTimeout
+	 * itself stays armed for the whole maxWaitMs (10 s per activation request), keeping the process
+	 * busy after every request sent at once.
+	 * Expected: once take() has handed out the slot, no timer of it is left.
+	 */
+	const { systemClock } = jest.requireActual<typeof ClockModule>('../../nodes/shared/api/clock');
+
+	afterEach(() => {
+		jest.useRealTimers();
+	});
+
+	test('a slot given at once leaves no deadline timer behind', async () => {
+		jest.useFakeTimers();
+		const budget = new RateBudget(5, 60_000, systemClock);
+		const slot = await budget.take({ maxWaitMs: 10_000 });
+		slot.answered();
+		// not the 10 s deadline's setTimeout, aborted but still armed
+		expect(jest.getTimerCount()).toBe(0);
+	});
+
+	test('without maxWaitMs no timer is left either (the control)', async () => {
+		jest.useFakeTimers();
+		const budget = new RateBudget(5, 60_000, systemClock);
+		(await budget.take()).answered();
+		expect(jest.getTimerCount()).toBe(0);
 	});
 });

@@ -4,7 +4,6 @@
  */
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
-
 import { byId, runDeclarativeNode, runWithRetries, TEST_BASE_URL } from '../harness/engine';
 import { API, contactsApi, node, UPSERT } from '../harness/actionNode';
 
@@ -263,4 +262,92 @@ test('Create or Update: items Ann@Example.com then ann@example.com in one run ma
 	expect(api.contacts).toHaveLength(1);
 	expect(api.writes).toEqual(['POST Ann', 'PATCH Ann']);
 	expect(items.map((i) => i.json.action)).toEqual(['created', 'updated']);
+});
+
+describe("regression: the Stop Workflow error forgot an earlier try's writes", () => {
+	/**
+	 * README, Errors: under Stop Workflow "the error names the failed item and why, the items not sent,
+	 * and the records this run already wrote". The error lists only what the *last try* wrote. Create or
+	 * Update, Retry On Fail with 2 tries: try 1 creates item 0's contact (201) and item 1 gets 503; try 2
+	 * reads the list again, sends item 0 as a PATCH, and that PATCH gets 503. The node's error then
+	 * says "Fix this item and run the workflow again": nothing about the contact this run created, so
+	 * the user re-runs believing nothing was written.
+	 */
+	const unavailable = [503, { error: { code: 'unavailable', message: 'Try later' } }] as const;
+
+	test('the last try fails on item 0: the error still names the contact the first try created', async () => {
+		const { contacts } = contactsApi((method, body) =>
+			method === 'PATCH' || body.name === 'Bob' ? [...unavailable] : undefined,
+		);
+		const tries = await runWithRetries(node, UPSERT, {
+			items: [
+				{ json: { email: 'ann@example.com', name: 'Ann' } },
+				{ json: { email: 'bob@example.com', name: 'Bob' } },
+			],
+			maxTries: 2,
+		});
+		expect(contacts.map((c) => c.id)).toEqual(['ctc_1']);
+		const last = tries[tries.length - 1].error as Error & { description?: string };
+		expect(last).toBeDefined();
+		expect(last.description).toContain('ctc_1');
+	});
+});
+
+describe('regression: the Stop Workflow error wording for Create or Update and Delete', () => {
+	/**
+	 * The Stop Workflow error tells what running the workflow again does to the items already written
+	 * (ARCHITECTURE: "what this try already wrote ... and that a new run writes them again"). It says
+	 * the same for every operation: "it sends item 0 again (a create makes a second record), unless you
+	 * remove it from the input". For Contact → Create or Update a new run updates the contact it made
+	 * (no second record: that is what the operation is for, and the error for Contact → Create even
+	 * recommends it); for a Delete a new run deletes nothing twice, it fails on item 0 (404).
+	 */
+	type Described = Error & { description?: string };
+
+	test('Create or Update, item 1 refused: the error does not say a new run makes a second record of item 0', async () => {
+		nock(API)
+			.persist()
+			.get('/v1/contacts')
+			.query(true)
+			.reply(200, { data: [], meta: { page: 1, pageSize: 100, total: 0, hasMore: false } });
+		nock(API)
+			.persist()
+			.post('/v1/contacts')
+			.reply((_uri, body) => {
+				const b = body as { name: string };
+				return b.name === 'B'
+					? [422, { error: { code: 'validation_error', message: 'phone is not valid' } }]
+					: [201, { data: { id: 'ctc_1', ...b } }];
+			});
+		const error = (await runDeclarativeNode(node, UPSERT, {
+			items: [
+				{ json: { email: 'a@example.com', name: 'A' } },
+				{ json: { email: 'b@example.com', name: 'B' } },
+			],
+		}).catch((e: unknown) => e)) as Described;
+		expect(error.description).toContain('Already written by this run: item 0 (ctc_1)');
+		expect(error.description).not.toContain('a create makes a second record');
+	});
+
+	test('Delete, item 1 not found: the error does not say a new run makes a second record of item 0', async () => {
+		nock(API)
+			.persist()
+			.delete(/\/v1\/contacts\/.*/)
+			.reply((uri) =>
+				uri.endsWith('ctc_2')
+					? [404, { error: { code: 'not_found', message: 'Contact not found' } }]
+					: [204, ''],
+			);
+		const error = (await runDeclarativeNode(
+			node,
+			{
+				resource: 'contact',
+				operation: 'delete',
+				contactId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+			},
+			{ items: [{ json: { id: 'ctc_1' } }, { json: { id: 'ctc_2' } }] },
+		).catch((e: unknown) => e)) as Described;
+		expect(error.description).toContain('Already written by this run: item 0');
+		expect(error.description).not.toContain('a create makes a second record');
+	});
 });

@@ -5,8 +5,16 @@
  */
 import { decideTrust } from '../../nodes/BusinessOpsTrigger/trust';
 import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
-import { githubSignature, standardHeaders } from './helpers';
-import { SIGNING as SECRET } from './liveSubscription';
+import { githubSignature, standardHeaders, atFixedTime } from './helpers';
+import {
+	SIGNING as SECRET,
+	nodeWithWhk1,
+	SIGNING,
+	trigger,
+	useFastClockAndLogs,
+} from './liveSubscription';
+import type { INodeParameters } from 'n8n-workflow';
+import { runWebhook, createTriggerNode } from '../harness/engine';
 
 const NOW = 1_700_000_000;
 const BODY = JSON.stringify({ id: 'evt_1', type: 'invoice.paid' });
@@ -140,4 +148,262 @@ test('each reason the trigger gives has its kind; reasons naming headers a reque
 		...Array.from({ length: 100 }, (_, i) => `missing x-${i}-id header`),
 	]);
 	expect([...new Set(again.map(([kind]) => kind))].sort()).toEqual([...kinds].sort());
+});
+
+describe('regression: floods of junk kept the reason a genuine delivery fails out of the log', () => {
+	/**
+	 * Breaker (refusal log rebuild): docs/signatures.md: "junk that a stranger sends (no signature
+	 * header, or a malformed one) never keeps the reason a genuine delivery fails ... out of the log:
+	 * junk that falls in the same kind names the same reason."
+	 *
+	 * The kind `headers` holds both the stranger's junk ("missing webhook-signature header", a request
+	 * with no signature at all) and reasons only a genuine delivery gets: "malformed timestamp" (the
+	 * API sends its timestamp in milliseconds, or a proxy repeated the header), "missing webhook-id
+	 * header". One junk request a minute then keeps the genuine delivery's reason out of n8n's log:
+	 * the only line says the signature header is missing, while every genuine delivery is refused for
+	 * its timestamp.
+	 * Expected: the genuine delivery's reason ("malformed timestamp") reaches the log.
+	 */
+	describe('trigger junk silences genuine header reason', () => {
+		const NOW = 1_700_000_000;
+		const fixed = atFixedTime(NOW);
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		const refusals = () =>
+			fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
+		test('a request without any signature keeps "malformed timestamp" of the genuine delivery out of the log', async () => {
+			const testNode = nodeWithWhk1({
+				events: ['invoice.paid'],
+				options: { signatureScheme: 'standardWebhooks' } as INodeParameters,
+			});
+			testNode.workflow.id = 'workflow-junk-silences-headers';
+			// a stranger's request with no signature header at all
+			expect(
+				(await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from(raw) })).status,
+			).toBe(401);
+			// the API's genuine delivery, its timestamp in milliseconds
+			const genuine = {
+				headers: {
+					...standardHeaders(SIGNING, 'msg_1', NOW, raw),
+					'webhook-timestamp': String(NOW * 1000),
+				},
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
+			// fails today: the only line says "missing webhook-signature header", the stranger's reason
+			expect(refusals().some((line) => line.message.includes('malformed timestamp'))).toBe(true);
+		});
+	});
+
+	/**
+	 * Breaker (trust path rewrite): "the reason a genuine delivery fails must still reach the log;
+	 * junk a stranger sends never keeps it out" (trust.ts, REASON_KINDS).
+	 *
+	 * The refusal log throttles by kind of reason, one line a minute per trigger and kind, and the
+	 * first refusal of a minute decides the words logged. A stranger who knows the webhook URL sends
+	 * one junk request a minute whose reason falls into the same kind as the genuine failure:
+	 * - Auto (the default): a junk signature with a fresh timestamp is refused "signature does not
+	 *   match"; the API's genuine deliveries, refused because n8n's clock is off (or the API's retries
+	 *   are older than the window), say "signature does not match (and timestamp too old: ...)": the
+	 *   same kind, so the line that names the real cause never reaches the log;
+	 * - Standard Webhooks: `webhook-timestamp: x` is refused "malformed timestamp", in the kind of
+	 *   "timestamp too old": the log keeps saying "malformed timestamp" while every genuine delivery
+	 *   fails because it is too old.
+	 * Expected: the genuine delivery's reason (timestamp too old) appears in n8n's log.
+	 */
+	describe('trigger junk silences stale genuine reason', () => {
+		const NOW = 1_700_000_000;
+		const fixed = atFixedTime(NOW);
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		const JUNK = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
+		let workflows = 0;
+		function node(options: INodeParameters) {
+			const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
+			testNode.workflow.id = `workflow-junk-silences-${++workflows}`;
+			return testNode;
+		}
+		const refusals = () =>
+			fixed.logs().lines.filter((line) => line.message.includes('refused a delivery'));
+		test('Auto: a junk request with a fresh timestamp keeps "timestamp too old" of the genuine delivery out of the log', async () => {
+			const testNode = node({});
+			const junk = {
+				headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-signature': JUNK },
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
+			// the API's genuine delivery, signed 10 minutes before n8n's clock says it is
+			const genuine = {
+				headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
+			// fails today: the only line says "signature does not match", the stranger's reason
+			expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
+		});
+		test('Standard Webhooks: a junk "malformed timestamp" keeps "timestamp too old" of the genuine delivery out of the log', async () => {
+			const testNode = node({ signatureScheme: 'standardWebhooks' });
+			const junk = {
+				headers: { ...standardHeaders(SIGNING, 'msg_x', NOW, raw), 'webhook-timestamp': 'x' },
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, junk)).status).toBe(401);
+			const genuine = {
+				headers: standardHeaders(SIGNING, 'msg_1', NOW - 600, raw),
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, genuine)).status).toBe(401);
+			// fails today: the only line says "malformed timestamp"
+			expect(refusals().some((line) => line.message.includes('timestamp too old'))).toBe(true);
+		});
+	});
+
+	/**
+	 * Breaker b29: "a stranger's POST to the test URL does not end Listen for test event; only a
+	 * verified delivery whose body is not a JSON object does" (issue 29 item 4; refuse() in
+	 * BusinessOpsTrigger.node.ts: "only a delivery whose signature verified (status 400) ends the
+	 * wait").
+	 *
+	 * Under Signature Scheme None nothing is verified, yet decideTrust answers a body that is not a
+	 * JSON object with status 400, and refuse() throws for every 400 in manual mode: any junk POST
+	 * (a scanner, `curl -d x`) to the test URL ends the user's listening with a failed test execution,
+	 * whose description even says the delivery "was signed with the subscription's secret".
+	 * Expected: the junk is answered (400) without a throw, like every other refusal of an
+	 * unverified request; the listening goes on.
+	 */
+	describe('trigger none junk ends test listening', () => {
+		useFastClockAndLogs();
+		test("under None, a stranger's junk POST to the test URL does not end the listening", async () => {
+			const testNode = createTriggerNode(
+				trigger,
+				{ events: ['invoice.paid'], options: { signatureScheme: 'none' } as INodeParameters },
+				{},
+			);
+			testNode.workflow.id = 'workflow-none-listening';
+			// fails today: throws "Delivery refused (HTTP 400): body is not a JSON object" (n8n ends the listening)
+			const run = await runWebhook(
+				trigger,
+				testNode,
+				{ headers: {}, rawBody: Buffer.from('junk') },
+				'manual',
+			);
+			expect([run.status, run.result]).toEqual([400, { noWebhookResponse: true }]);
+		});
+	});
+
+	/**
+	 * Breaker (trust path rewrite): "an attacker who has seen one genuine delivery and controls the
+	 * public URL must not flood n8n's log" (the refusal log: one line a minute per trigger and kind).
+	 *
+	 * The refusal log is throttled, but the lines webhook() writes for a verified delivery are not.
+	 * A replayer posts one captured genuine delivery again and again (GitHub-style has no timestamp,
+	 * so forever; Standard Webhooks within its 5-minute window, as fast as n8n answers):
+	 * - with Ignore Repeated Deliveries on, every replay writes an info line "ignored delivery
+	 *   msg_1: already accepted";
+	 * - when the body names no event type, the replayer adds an unsigned `x-event-type` header with
+	 *   any text it likes (up to the header size limit) and each replay writes a warning "ignored a
+	 *   delivery of event type "<that text>"" (or "could not read the event type").
+	 * 1,000 replays write 1,000 lines, a million write a million.
+	 * Expected: replays of one delivery write a bounded number of lines (here: at most a handful).
+	 */
+	describe('trigger replays flood the log', () => {
+		const NOW = 1_700_000_000;
+		const fixed = atFixedTime(NOW);
+		const REPLAYS = 1_000;
+		let workflows = 0;
+		function node(options: INodeParameters) {
+			const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
+			testNode.workflow.id = `workflow-replay-flood-${++workflows}`;
+			return testNode;
+		}
+		test('Ignore Repeated Deliveries: 1,000 replays of one accepted delivery do not write 1,000 log lines', async () => {
+			const testNode = node({
+				signatureScheme: 'standardWebhooks',
+				ignoreRepeatedDeliveries: true,
+			});
+			const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+			const captured = {
+				headers: standardHeaders(SIGNING, 'msg_1', NOW, raw),
+				rawBody: Buffer.from(raw),
+			};
+			expect((await runWebhook(trigger, testNode, captured)).result.workflowData).toHaveLength(1);
+			for (let i = 0; i < REPLAYS; i++) {
+				expect((await runWebhook(trigger, testNode, captured)).result).toEqual({
+					webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+				});
+			}
+			// fails today: one info line per replay
+			expect(fixed.logs().lines.length).toBeLessThanOrEqual(5);
+		});
+		test("replays with an unsigned event type header of the replayer's choosing do not write one warning each", async () => {
+			const testNode = node({ signatureScheme: 'standardWebhooks' });
+			// a genuine delivery whose body names no type (the trigger reads it from a header then)
+			const raw = JSON.stringify({ id: 'evt_2', data: {} });
+			const headers = standardHeaders(SIGNING, 'msg_2', NOW, raw);
+			for (let i = 0; i < REPLAYS; i++) {
+				const replay = {
+					headers: { ...headers, 'x-event-type': `replayer-text-${i}-${'z'.repeat(1000)}` },
+					rawBody: Buffer.from(raw),
+				};
+				expect((await runWebhook(trigger, testNode, replay)).result).toMatchObject({
+					webhookResponse: { received: true },
+				});
+			}
+			const warnings = fixed.logs().lines.filter((line) => line.level === 'warn');
+			// fails today: 1,000 warnings, each carrying 1 KB of the replayer's text
+			expect(warnings.length).toBeLessThanOrEqual(5);
+		});
+	});
+
+	/**
+	 * Breaker b29: "only what the HMAC covers decides anything" (issue 29).
+	 *
+	 * logFormOnce keys its store (formsLogged, shared by all triggers, 1000 entries) by the verified
+	 * form's description, and under Auto that description names the signature header, the prefix and
+	 * the id header: parts no signature covers. It runs before Ignore Repeated Deliveries. So one
+	 * captured genuine delivery, replayed within its window with a fresh signature header name each
+	 * time, is "ignored" as a repeat every time, yet each replay writes an info line to n8n's log and
+	 * a new entry into the store (evicting the other triggers' entries): the log grows without bound
+	 * with what the replayer chooses.
+	 * Expected: repeats of one delivery that differ only in unsigned parts write at most one
+	 * "deliveries verify under" line (unsigned header names decide nothing).
+	 */
+	describe('trigger unsigned header names flood the log', () => {
+		const NOW = 1_700_000_000;
+		const fixed = atFixedTime(NOW);
+		test('replays of one delivery with renamed signature headers write one form line, not one each', async () => {
+			const testNode = nodeWithWhk1({
+				events: ['invoice.paid'],
+				options: { ignoreRepeatedDeliveries: true } as INodeParameters,
+			});
+			testNode.workflow.id = 'workflow-b29-forms';
+			const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+			const { 'webhook-signature': signature, ...rest } = standardHeaders(
+				SIGNING,
+				'msg_1',
+				NOW,
+				raw,
+			);
+			expect(
+				(
+					await runWebhook(trigger, testNode, {
+						headers: { ...rest, 'webhook-signature': signature },
+						rawBody: Buffer.from(raw),
+					})
+				).result.workflowData,
+			).toHaveLength(1);
+			for (let i = 0; i < 200; i++) {
+				const replay = {
+					headers: { ...rest, [`x-replay-${i}-signature`]: signature },
+					rawBody: Buffer.from(raw),
+				};
+				expect((await runWebhook(trigger, testNode, replay)).result).toEqual({
+					webhookResponse: { received: true, ignored: 'repeated delivery: msg_1' },
+				});
+			}
+			const formLines = fixed
+				.logs()
+				.lines.filter((line) => line.message.includes('deliveries verify under'));
+			// fails today: 201 lines, one per header name the replayer chose
+			expect(formLines.length).toBe(1);
+		});
+	});
 });

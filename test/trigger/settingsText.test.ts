@@ -1,11 +1,12 @@
 import { createHmac } from 'crypto';
-import type { INodeParameters, IDataObject } from 'n8n-workflow';
+import type { INodeParameters, IDataObject, INodeType } from 'n8n-workflow';
 import nock from 'nock';
 import {
 	activateTrigger,
 	createTriggerNode,
 	runWebhook,
 	runWebhookMethod,
+	createTestNode,
 } from '../harness/engine';
 import {
 	API,
@@ -17,6 +18,8 @@ import {
 	SIGNING,
 } from './liveSubscription';
 import { standardHeaders, atFixedTime } from './helpers';
+import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
+import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 
 /**
  * Breaker b29: "Bad input gets a clear error that says what to fix" and "Ignore Repeated
@@ -318,4 +321,41 @@ describe('trigger unknown scheme activates silently', () => {
 			await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Signature Scheme/);
 		},
 	);
+});
+
+describe('subtitle', () => {
+	/** The node's subtitle as n8n's editor computes it: an expression over the node's parameters. */
+	function subtitleOf(nodeType: INodeType, events: unknown): unknown {
+		const { node, workflow } = createTestNode(
+			nodeType,
+			events === undefined ? {} : ({ events } as never),
+		);
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			nodeType.description.subtitle as string,
+			'internal',
+			{},
+		);
+	}
+
+	describe.each<[string, INodeType, string]>([
+		['Business Ops Trigger', new BusinessOpsTrigger(), ''],
+		['Business Ops Polling Trigger', new BusinessOpsPollingTrigger(), 'Polls: '],
+	])('%s subtitle', (_name, nodeType, prefix) => {
+		test('a list of events', () => {
+			expect(subtitleOf(nodeType, ['invoice.paid', 'invoice.sent'])).toBe(
+				`${prefix}invoice.paid, invoice.sent`,
+			);
+		});
+
+		test('text from an expression ("a, b"), a supported reading of the field', () => {
+			expect(subtitleOf(nodeType, 'invoice.paid, invoice.sent')).toBe(
+				`${prefix}invoice.paid, invoice.sent`,
+			);
+		});
+
+		test('no events chosen', () => {
+			expect(subtitleOf(nodeType, undefined)).toBe(prefix);
+		});
+	});
 });
