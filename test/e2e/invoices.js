@@ -2,14 +2,8 @@
 // draft → sent → paid life cycle (with the API's events), a 422 shown to the user, a missing scope.
 'use strict';
 
-const {
-	assert,
-	byId,
-	runOperation,
-	expectSuccess,
-	expectFailure,
-	sandboxFirstId,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TOTAL = 255;
 const ITEMS = { item: [{ name: 'Roggebrood', quantity: 40, unitPrice: 4.1, vatPercentage: 9 }] };
@@ -24,8 +18,8 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const existing = control.seed({ resource: 'invoices', count: 1 }).total;
 				if (existing < TOTAL) control.seed({ resource: 'invoices', count: TOTAL - existing });
-				const items = expectSuccess(
-					await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }),
+				const items = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }),
 				);
 				assert.equal(items.length, TOTAL);
 				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL);
@@ -36,31 +30,31 @@ module.exports = {
 			name: 'Create (draft) → Send → Mark as Paid emits invoice.sent and invoice.paid',
 			async run(ctx) {
 				for (const op of ['create', 'send', 'markAsPaid']) ctx.requireOperation('invoice', op);
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const [invoice] = expectSuccess(
-					await runOperation(ctx, {
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
+				const [invoice] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'invoice',
 						operation: 'create',
-						contactId: byId(contactId),
+						contactId: h.byId(contactId),
 						itemsInput: 'form',
 						items: ITEMS,
 					}),
 				);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
-				const [sent] = expectSuccess(
-					await runOperation(ctx, {
+				const [sent] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'invoice',
 						operation: 'send',
-						invoiceId: byId(invoice.id),
+						invoiceId: h.byId(invoice.id),
 					}),
 				);
 				assert.equal(sent.status, 'sent');
-				const [paid] = expectSuccess(
-					await runOperation(ctx, {
+				const [paid] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'invoice',
 						operation: 'markAsPaid',
-						invoiceId: byId(invoice.id),
+						invoiceId: h.byId(invoice.id),
 					}),
 				);
 				assert.equal(paid.status, 'paid');
@@ -78,13 +72,13 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'updateStatus');
 				assert.ok(ctx.state.paidInvoiceId, 'needs the invoice of the previous step');
-				const r = await runOperation(ctx, {
+				const r = await h.runOperation(ctx, {
 					resource: 'invoice',
 					operation: 'updateStatus',
-					invoiceId: byId(ctx.state.paidInvoiceId),
+					invoiceId: h.byId(ctx.state.paidInvoiceId),
 					status: 'draft',
 				});
-				const e = expectFailure(r, /422|invalid_state/i, /paid/);
+				const e = h.expectFailure(r, /422|invalid_state/i, /paid/);
 				return `"${e.message}"`;
 			},
 		},
@@ -92,12 +86,12 @@ module.exports = {
 			name: 'a contacts-only key gets 403 naming invoices.read',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'getAll');
-				const r = await runOperation(
+				const r = await h.runOperation(
 					ctx,
 					{ resource: 'invoice', operation: 'getAll', returnAll: false, limit: 5 },
 					{ key: 'contactsOnly' },
 				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
+				const e = h.expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
 				return `"${e.message}"`;
 			},
 		},
@@ -105,22 +99,22 @@ module.exports = {
 			name: 'Update carries a new Due Date and the status "sent" in one PATCH, which emits invoice.sent',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'update');
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const [draft] = expectSuccess(
-					await runOperation(ctx, {
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
+				const [draft] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'invoice',
 						operation: 'create',
-						contactId: byId(contactId),
+						contactId: h.byId(contactId),
 						itemsInput: 'form',
 						items: ITEMS,
 					}),
 				);
 				ctx.sandbox.control.clearEvents();
-				const [updated] = expectSuccess(
-					await runOperation(ctx, {
+				const [updated] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'invoice',
 						operation: 'update',
-						invoiceId: byId(draft.id),
+						invoiceId: h.byId(draft.id),
 						updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' },
 					}),
 				);

@@ -10,27 +10,15 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	byId,
-	sleep,
-	waitFor,
-	runOperation,
-	expectFailure,
-	expectSuccess,
-	sandboxFirstId,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const { checkInstalledFolder } = require('./install');
 
 const TRIGGER = 'Business Ops Trigger';
 
 /** The bash block under `<!-- test: <tag> … -->` in README.md. */
 function readmeBlock(tag) {
-	const readme = fs.readFileSync(path.join(rt.REPO_ROOT, 'README.md'), 'utf8');
+	const readme = fs.readFileSync(path.join(h.rt.REPO_ROOT, 'README.md'), 'utf8');
 	const m = new RegExp(`<!-- test: ${tag}\\b[^>]*-->\\s*\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(
 		readme,
 	);
@@ -84,18 +72,18 @@ function triggerWorkflow(ctx, name, cred) {
 	return {
 		name,
 		nodes: [
-			node(
+			h.node(
 				TRIGGER,
-				rt.NODE_TYPES.trigger,
+				h.rt.NODE_TYPES.trigger,
 				{ events: ['invoice.paid'], options: {} },
 				{
-					credentials: credentialRef(cred || ctx.credentials.admin),
+					credentials: h.credentialRef(cred || ctx.credentials.admin),
 					webhookId: crypto.randomUUID(),
 				},
 			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
-		connections: chain(TRIGGER, 'No Operation'),
+		connections: h.chain(TRIGGER, 'No Operation'),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -140,7 +128,7 @@ module.exports = {
 						/Installation of unverified community packages is forbidden/,
 					);
 					const types = (await strict.client.nodeTypes()).map((t) => t.name);
-					assert.ok(!types.includes(rt.NODE_TYPES.action), 'the node is there anyway');
+					assert.ok(!types.includes(h.rt.NODE_TYPES.action), 'the node is there anyway');
 					return `HTTP ${refused.status}: "${String(refused.body?.message ?? refused.message).slice(0, 120)}"`;
 				} finally {
 					await strict.dispose();
@@ -183,12 +171,12 @@ module.exports = {
 					name: 'n8n (manual install)',
 				});
 				try {
-					const r = await runOperation(
+					const r = await h.runOperation(
 						ctx,
-						{ resource: 'contact', operation: 'get', contactId: byId('con_doesnotexist') },
+						{ resource: 'contact', operation: 'get', contactId: h.byId('con_doesnotexist') },
 						{ client: other.client, credentials: other.credentials },
 					);
-					const e = expectFailure(r, /404/);
+					const e = h.expectFailure(r, /404/);
 					assert.equal(e.httpCode, '404', `httpCode: ${e.httpCode}`);
 					const listed = await other.client.communityPackages();
 					return `node types loaded; a 404 arrives with httpCode ${e.httpCode}; Settings → Community Nodes lists ${listed.length} package(s) (hand-installed ones are not listed)`;
@@ -203,23 +191,23 @@ module.exports = {
 			async run(ctx) {
 				const next = nextVersion(ctx.pkg.version);
 				ctx.state.nextVersion = next;
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const saved = await runOperation(ctx, {
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
+				const saved = await h.runOperation(ctx, {
 					resource: 'contact',
 					operation: 'get',
-					contactId: byId(contactId),
+					contactId: h.byId(contactId),
 				});
-				expectSuccess(saved);
+				h.expectSuccess(saved);
 				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e lifecycle trigger'));
 				ctx.state.lifecycleWorkflowId = wf.id;
 				await ctx.client.publishWorkflow(wf.id);
-				const [sub] = await waitFor(
+				const [sub] = await h.waitFor(
 					() => (subscriptionsOf(ctx, wf.id).length === 1 ? subscriptionsOf(ctx, wf.id) : null),
 					{ timeoutMs: 30_000, what: 'the subscription' },
 				);
 
 				ctx.pkg.publishVersion(next);
-				const listed = await waitFor(
+				const listed = await h.waitFor(
 					async () =>
 						(await ctx.client.communityPackages()).find(
 							(p) => p.packageName === ctx.pkg.name && p.updateAvailable,
@@ -235,7 +223,7 @@ module.exports = {
 				assert.equal(updated.installedVersion, next);
 				assert.equal(installedVersion(ctx.n8n.nodesDir, ctx.pkg.name), next);
 				checkInstalledFolder(ctx, ctx.n8n.nodesDir);
-				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES));
+				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES));
 
 				const again = await ctx.client.runManually(saved.workflowId);
 				assert.equal(
@@ -243,7 +231,7 @@ module.exports = {
 					'success',
 					`the workflow saved before the update: ${again.status}`,
 				);
-				await sleep(1000);
+				await h.sleep(1000);
 				const subs = subscriptionsOf(ctx, wf.id);
 				assert.deepEqual(
 					subs.map((s) => s.id),
@@ -287,13 +275,13 @@ module.exports = {
 				const [sub] = subscriptionsOf(ctx, id);
 				assert.ok(sub, 'the workflow has no subscription before the uninstall');
 				await ctx.client.uninstallCommunityPackage(ctx.pkg.name);
-				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES), { present: false });
+				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES), { present: false });
 				assert.equal(
 					fs.existsSync(path.join(ctx.n8n.nodesDir, 'node_modules', ctx.pkg.name)),
 					false,
 					'the package folder is still there',
 				);
-				await sleep(2000);
+				await h.sleep(2000);
 				assert.equal(
 					(await ctx.client.getWorkflow(id)).active,
 					true,
@@ -326,12 +314,12 @@ module.exports = {
 				});
 				const text = await answer.text();
 				assert.equal(answer.status, status);
-				const unknown = `Unrecognized node type: ${rt.NODE_TYPES.trigger}`;
+				const unknown = `Unrecognized node type: ${h.rt.NODE_TYPES.trigger}`;
 				assert.ok(
 					text.includes(unknown) || (status === 500 && ctx.n8n.tail(40).includes(unknown)),
 					`answer ${answer.status}: ${text.slice(0, 200)}`,
 				);
-				await sleep(1000);
+				await h.sleep(1000);
 				assert.equal(
 					(await ctx.client.executions(id)).length,
 					before,
@@ -350,7 +338,7 @@ module.exports = {
 				assert.ok(sub, 'needs the uninstall step');
 				const again = await ctx.client.installCommunityPackage(ctx.pkg.name, ctx.state.nextVersion);
 				assert.equal(again.installedVersion, ctx.state.nextVersion);
-				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES));
+				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES));
 				const before = (await ctx.client.executions(id)).length;
 				ctx.sandbox.control.clearDeliveries();
 				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
@@ -366,7 +354,7 @@ module.exports = {
 				);
 				await ctx.client.waitForExecutions(id, before + 1, { timeoutMs: 30_000 });
 				await ctx.client.unpublishWorkflow(id);
-				await waitFor(() => subscriptionsOf(ctx, id).length === 0, {
+				await h.waitFor(() => subscriptionsOf(ctx, id).length === 0, {
 					timeoutMs: 30_000,
 					what: 'the subscription to be deleted',
 				});

@@ -4,18 +4,8 @@
 // QUEUE_WORKERS=2: on two workers) lose no item. (The Deprecation notice is in engine.js.)
 'use strict';
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	expectSuccess,
-	expectFailure,
-	nodeError,
-	nodeItems,
-	sleep,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Business Ops';
@@ -25,26 +15,26 @@ function createContactsWorkflow(name, rows, cred, { onError } = {}) {
 	return {
 		name,
 		nodes: [
-			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node(
+			h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+			h.node(
 				'Items',
 				'n8n-nodes-base.code',
 				{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
 				{ typeVersion: 2, position: [220, 0] },
 			),
-			node(
+			h.node(
 				NODE,
-				rt.NODE_TYPES.action,
+				h.rt.NODE_TYPES.action,
 				{
 					resource: 'contact',
 					operation: 'create',
 					name: '={{ $json.name }}',
 					additionalFields: { email: '={{ $json.email }}' },
 				},
-				{ position: [440, 0], credentials: credentialRef(cred), ...(onError ? { onError } : {}) },
+				{ position: [440, 0], credentials: h.credentialRef(cred), ...(onError ? { onError } : {}) },
 			),
 		],
-		connections: chain(TRIGGER, 'Items', NODE),
+		connections: h.chain(TRIGGER, 'Items', NODE),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -55,8 +45,8 @@ async function run(ctx, wf) {
 
 async function runSaved(ctx, created) {
 	const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
-	const items = nodeItems(execution, created.nodes.find((n) => n.name === NODE).parameters);
-	return { execution, status: execution.status, items, error: nodeError(execution, NODE) };
+	const items = h.nodeItems(execution, created.nodes.find((n) => n.name === NODE).parameters);
+	return { execution, status: execution.status, items, error: h.nodeError(execution, NODE) };
 }
 
 /** Contacts in the sandbox whose name starts with `prefix` (admin key, not through n8n). */
@@ -105,10 +95,14 @@ async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) 
 		headers: { authorization: `Bearer ${key.key}` },
 	});
 	// ...and let that request leave the API's window, which the node's budget knows nothing of.
-	await sleep(rateWindowSeconds * 1000 + 100);
-	rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
-	const data = { ...rt.credentialData(ctx.sandbox, key.key), requestsPerMinute };
-	const c = await ctx.client.rest('POST', '/credentials', { name, type: rt.CREDENTIAL_TYPE, data });
+	await h.sleep(rateWindowSeconds * 1000 + 100);
+	h.rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
+	const data = { ...h.rt.credentialData(ctx.sandbox, key.key), requestsPerMinute };
+	const c = await ctx.client.rest('POST', '/credentials', {
+		name,
+		type: h.rt.CREDENTIAL_TYPE,
+		data,
+	});
 	return { id: c.id, name: c.name };
 }
 
@@ -152,7 +146,7 @@ module.exports = {
 						ctx.credentials.admin,
 					),
 				);
-				const e = expectFailure(
+				const e = h.expectFailure(
 					r,
 					/HTTP 409 duplicate_resource/,
 					/\[item 1\]/,
@@ -179,7 +173,7 @@ module.exports = {
 						{ onError: 'continueRegularOutput' },
 					),
 				);
-				const items = expectSuccess(r);
+				const items = h.expectSuccess(r);
 				assert.equal(items.length, 4);
 				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [
 					`${prefix} 0`,
@@ -210,7 +204,7 @@ module.exports = {
 					run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred)),
 				);
 				const seconds = (Date.now() - t0) / 1000;
-				expectSuccess(r);
+				h.expectSuccess(r);
 				assert.equal(refused, 0, `${refused} of ${posts} requests refused`);
 				assert.deepEqual(
 					await contactsNamed(ctx, `${prefix} `),
@@ -245,7 +239,7 @@ module.exports = {
 					posts,
 					refused,
 				} = await underTightLimit(ctx, () => Promise.all(saved.map((wf) => runSaved(ctx, wf))));
-				results.forEach(expectSuccess);
+				results.forEach(h.expectSuccess);
 				// each of the 40 names once: none lost, none created twice
 				const expected = [0, 1]
 					.flatMap((w) => Array.from({ length: 20 }, (_, i) => `${prefix} ${w}-${i}`))
