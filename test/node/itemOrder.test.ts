@@ -8,12 +8,15 @@ import type {
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INode,
+	INodeParameters,
+	INodeType,
 	ITaskDataConnections,
 } from 'n8n-workflow';
-import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
 import nock from 'nock';
 import { SupplyDataContext } from 'n8n-core';
 import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
+
+import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
 import { API } from '../harness/actionNode';
@@ -174,6 +177,58 @@ test('the try an ordered operation is given is shared by its items, new at the n
 	expect(memos[2]).not.toBe(memos[0]);
 });
 
+/**
+ * One AI Agent run calling the node's tools in process (n8n-core 2.41 `makeHandleToolInvocation`):
+ * every call gets a SupplyDataContext over the agent's execute data, its own run index per tool.
+ */
+function agentRun(nodeType: INodeType, chatInput: string) {
+	const agent: INode = {
+		id: 'agent',
+		name: 'AI Agent',
+		type: '@n8n/n8n-nodes-langchain.agent',
+		typeVersion: 2,
+		position: [0, 0],
+		parameters: {},
+	};
+	const agentExecuteData: IExecuteData = {
+		node: agent,
+		data: { main: [[{ json: chatInput ? { chatInput } : {} }]] },
+		source: null,
+	};
+	const runExecutionData = createRunExecutionData();
+	const runIndex = new Map<string, number>();
+	/** A tool of the agent: the node with these parameters, named `nodeName`. */
+	const tool = (parameters: INodeParameters, nodeName: string) => {
+		const { node, workflow, additionalData } = createTestNode(nodeType, parameters, {
+			asTool: true,
+			nodeName,
+		});
+		/** One call of the tool; what n8n's execute shim of a declarative node returns. */
+		return async () => {
+			const index = runIndex.get(nodeName) ?? 0;
+			runIndex.set(nodeName, index + 1);
+			const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
+			const context = new SupplyDataContext(
+				workflow,
+				node,
+				additionalData,
+				'trigger',
+				runExecutionData,
+				index,
+				[],
+				inputData,
+				NodeConnectionTypes.AiTool,
+				agentExecuteData,
+				[],
+				undefined,
+				agent,
+			);
+			return (await runRoutingNode(context as never, nodeType))?.[0] ?? [];
+		};
+	};
+	return { tool };
+}
+
 describe('tool mode', () => {
 	/**
 	 * Item order is not applied to the node as an AI agent's tool: a failed call is worded for the model
@@ -187,45 +242,10 @@ describe('tool mode', () => {
 			.reply(200, { data: { id: 'agt_1', status: 'paused' } })
 			.post('/v1/agents/agt_1/pause')
 			.reply(422, { error: { code: 'invalid_state', message: 'The agent is already paused' } });
-		const agent: INode = {
-			id: 'agent',
-			name: 'AI Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 2,
-			position: [0, 0],
-			parameters: {},
-		};
-		const agentExecuteData: IExecuteData = {
-			node: agent,
-			data: { main: [[{ json: {} }]] },
-			source: null,
-		};
-		const runExecutionData = createRunExecutionData();
-		const { node, workflow, additionalData } = createTestNode(
-			nodeType,
+		const call = agentRun(nodeType, '').tool(
 			{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
-			{ asTool: true, nodeName: 'Pause agent' },
+			'Pause agent',
 		);
-		let runIndex = 0;
-		const call = async () => {
-			const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
-			const context = new SupplyDataContext(
-				workflow,
-				node,
-				additionalData,
-				'trigger',
-				runExecutionData,
-				runIndex++,
-				[],
-				inputData,
-				NodeConnectionTypes.AiTool,
-				agentExecuteData,
-				[],
-				undefined,
-				agent,
-			);
-			return await runRoutingNode(context as never, nodeType);
-		};
 		await call();
 		const error = (await call().catch((e: unknown) => e)) as Error & { description?: string };
 		expect(error).toBeInstanceOf(Error);
@@ -261,57 +281,18 @@ describe("regression: tool calls share the write memory across the agent's run",
 				return [200, { data: { id: 'agt_1', status: state } }];
 			});
 		// the agent's run: one execute data for every tool call it makes
-		const agent: INode = {
-			id: 'agent',
-			name: 'AI Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 2,
-			position: [0, 0],
-			parameters: {},
-		};
-		const agentExecuteData: IExecuteData = {
-			node: agent,
-			data: { main: [[{ json: { chatInput: 'pause, resume, pause agt_1' } }]] },
-			source: null,
-		};
-		const runExecutionData = createRunExecutionData();
-		const tools = {
-			pause: createTestNode(
-				nodeType,
-				{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
-				{ asTool: true, nodeName: 'Pause agent' },
-			),
-			resume: createTestNode(
-				nodeType,
-				{ resource: 'agent', operation: 'resume', agentId: byId('agt_1') },
-				{ asTool: true, nodeName: 'Resume agent' },
-			),
-		};
-		const runIndex = { pause: 0, resume: 0 };
-		const call = async (which: 'pause' | 'resume') => {
-			const { node, workflow, additionalData } = tools[which];
-			const inputData: ITaskDataConnections = { [NodeConnectionTypes.AiTool]: [[{ json: {} }]] };
-			const context = new SupplyDataContext(
-				workflow,
-				node,
-				additionalData,
-				'trigger',
-				runExecutionData,
-				runIndex[which]++,
-				[],
-				inputData,
-				NodeConnectionTypes.AiTool,
-				agentExecuteData,
-				[],
-				undefined,
-				agent,
-			);
-			// what n8n's execute shim of a declarative node does
-			return (await runRoutingNode(context as never, nodeType))?.[0] ?? [];
-		};
-		await call('pause');
-		await call('resume');
-		const last = await call('pause');
+		const run = agentRun(nodeType, 'pause, resume, pause agt_1');
+		const pause = run.tool(
+			{ resource: 'agent', operation: 'pause', agentId: byId('agt_1') },
+			'Pause agent',
+		);
+		const resume = run.tool(
+			{ resource: 'agent', operation: 'resume', agentId: byId('agt_1') },
+			'Resume agent',
+		);
+		await pause();
+		await resume();
+		const last = await pause();
 		expect(sent).toEqual(['pause', 'resume', 'pause']);
 		expect(state).toBe('paused');
 		expect(last[0]?.json.status).toBe('paused');

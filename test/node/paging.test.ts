@@ -144,21 +144,24 @@ describe("the walker's verdict and its contradictions", () => {
 		response: undefined,
 	});
 
-	test('pages that all tell one total but hold more records than it: the read is not whole', async () => {
+	test.each([
+		[
+			'pages that all tell one total but hold more records than it: the read is not whole',
+			[1, 2],
+			[3],
+			2,
+		],
+		[
+			'an id read twice is not whole, even when the count agrees with the total (a record skipped)',
+			[1, 2],
+			[2],
+			3,
+		],
+	])('%s', async (_title, first, second, total) => {
 		const { records, whole } = await walkPages(async (n) =>
 			n === 1
-				? answer([1, 2], { pageSize: 2, total: 2, hasMore: true })
-				: answer([3], { pageSize: 2, total: 2, hasMore: false }),
-		);
-		expect(records).toHaveLength(3);
-		expect(whole).toBe(false);
-	});
-
-	test('an id read twice is not whole, even when the count agrees with the total (a record skipped)', async () => {
-		const { records, whole } = await walkPages(async (n) =>
-			n === 1
-				? answer([1, 2], { pageSize: 2, total: 3, hasMore: true })
-				: answer([2], { pageSize: 2, total: 3, hasMore: false }),
+				? answer(first, { pageSize: 2, total, hasMore: true })
+				: answer(second, { pageSize: 2, total, hasMore: false }),
 		);
 		expect(records).toHaveLength(3);
 		expect(whole).toBe(false);

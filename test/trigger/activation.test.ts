@@ -616,6 +616,28 @@ describe('waits', () => {
 		});
 	});
 
+	/** The error of publishing when POST /webhooks is answered 429 with this Retry-After. */
+	async function publishingAnswered429(retryAfter: string): Promise<Error | undefined> {
+		nock(API)
+			.get('/v1/webhooks')
+			.query(true)
+			.reply(200, { data: [], meta: { hasMore: false } })
+			.post('/v1/webhooks')
+			.reply(
+				429,
+				{ error: { code: 'rate_limited', message: 'Too many requests' } },
+				{ 'Retry-After': retryAfter },
+			);
+		return await runWebhookMethod(
+			trigger,
+			createTriggerNode(trigger, { events: ['invoice.paid'] }),
+			'create',
+		).then(
+			() => undefined,
+			(e: unknown) => e as Error,
+		);
+	}
+
 	/**
 	 * Breaker b29d: an attacker's or a broken proxy's header against "a 429 at publishing says when to
 	 * publish again from its Retry-After" (errors.ts publishAgainAfter).
@@ -629,24 +651,7 @@ describe('waits', () => {
 	describe('trigger huge retry after says infinity minutes', () => {
 		useFastClockAndLogs();
 		test('POST /webhooks answered 429 with Retry-After: 1e308 at publishing: no "Infinity" in the message', async () => {
-			nock(API)
-				.get('/v1/webhooks')
-				.query(true)
-				.reply(200, { data: [], meta: { hasMore: false } })
-				.post('/v1/webhooks')
-				.reply(
-					429,
-					{ error: { code: 'rate_limited', message: 'Too many requests' } },
-					{ 'Retry-After': '1e308' },
-				);
-			const error = await runWebhookMethod(
-				trigger,
-				createTriggerNode(trigger, { events: ['invoice.paid'] }),
-				'create',
-			).then(
-				() => undefined,
-				(e: unknown) => e as Error,
-			);
+			const error = await publishingAnswered429('1e308');
 			expect(error?.message).toMatch(/HTTP 429/);
 			// fails today: "… (the API asked to wait Infinity s): publish the workflow again in Infinity minutes."
 			expect(error?.message).not.toMatch(/Infinity|NaN/);
@@ -667,24 +672,7 @@ describe('waits', () => {
 	describe('trigger long retry after says publish in a minute', () => {
 		useFastClockAndLogs();
 		test('POST /webhooks answered 429 with Retry-After: 3600 at publishing: the message names the hour, not "in a minute"', async () => {
-			nock(API)
-				.get('/v1/webhooks')
-				.query(true)
-				.reply(200, { data: [], meta: { hasMore: false } })
-				.post('/v1/webhooks')
-				.reply(
-					429,
-					{ error: { code: 'rate_limited', message: 'Too many requests' } },
-					{ 'Retry-After': '3600' },
-				);
-			const error = await runWebhookMethod(
-				trigger,
-				createTriggerNode(trigger, { events: ['invoice.paid'] }),
-				'create',
-			).then(
-				() => undefined,
-				(e: unknown) => e as Error,
-			);
+			const error = await publishingAnswered429('3600');
 			// fails today: "Too many requests (HTTP 429 rate_limited, POST /webhooks). Something else uses this API key's rate limit too: publish the workflow again in a minute."
 			expect(error?.message).toMatch(/3600 s|60 minutes|an hour/);
 			expect(error?.message).not.toMatch(/in a minute/);

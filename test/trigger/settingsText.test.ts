@@ -21,6 +21,20 @@ import { standardHeaders, atFixedTime } from './helpers';
 import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 
+/** The API still holds subscription whk_1 for these events (activation's checkExists finds it). */
+const subscriptionExists = (events: string[]) =>
+	nock(API)
+		.get('/v1/webhooks/whk_1')
+		.reply(200, {
+			data: {
+				id: 'whk_1',
+				name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
+				url: WEBHOOK_URL,
+				events,
+				active: true,
+			},
+		});
+
 /**
  * Breaker b29: "Bad input gets a clear error that says what to fix" and "Ignore Repeated
  * Deliveries holds for every tolerance the field accepts (or the field refuses it at activation,
@@ -43,17 +57,7 @@ describe('trigger bad tolerance activates silently', () => {
 	])(
 		'an existing subscription does not let a tolerance of %s through activation',
 		async (_what, tolerance) => {
-			nock(API)
-				.get('/v1/webhooks/whk_1')
-				.reply(200, {
-					data: {
-						id: 'whk_1',
-						name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
-						url: WEBHOOK_URL,
-						events: EVENTS,
-						active: true,
-					},
-				});
+			subscriptionExists(EVENTS);
 			const testNode = nodeWithWhk1(
 				{ events: EVENTS, options: { timestampTolerance: tolerance } as INodeParameters },
 				EVENTS,
@@ -189,17 +193,7 @@ describe('trigger custom option text silently defaults', () => {
 				})
 			).status,
 		).toBe(401);
-		nock(API)
-			.get('/v1/webhooks/whk_1')
-			.reply(200, {
-				data: {
-					id: 'whk_1',
-					name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
-					url: WEBHOOK_URL,
-					events: EVENTS,
-					active: true,
-				},
-			});
+		subscriptionExists(EVENTS);
 		// fails today: the activation succeeds
 		await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Algorithm/);
 	});
@@ -306,17 +300,7 @@ describe('trigger unknown scheme activates silently', () => {
 					})
 				).status,
 			).toBe(401);
-			nock(API)
-				.get('/v1/webhooks/whk_1')
-				.reply(200, {
-					data: {
-						id: 'whk_1',
-						name: 'n8n: Test workflow / Business Ops Trigger (workflow-1)',
-						url: WEBHOOK_URL,
-						events: EVENTS,
-						active: true,
-					},
-				});
+			subscriptionExists(EVENTS);
 			// fails today: the activation succeeds
 			await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Signature Scheme/);
 		},

@@ -942,25 +942,27 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 	}
 	const junk = (count: number, name: (i: number) => string, value: (i: number) => string) =>
 		Object.fromEntries(Array.from({ length: count }, (_, i) => [name(i), value(i)]));
+	/** A forged request's many headers: 20 signature headers, 10 timestamps in the window, 10 ids. */
+	const JUNK_HEADERS = {
+		...junk(
+			20,
+			(i) => `x-${i}-signature`,
+			(i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`,
+		),
+		...junk(
+			10,
+			(i) => `x-${i}-timestamp`,
+			(i) => String(NOW - i),
+		),
+		...junk(
+			10,
+			(i) => `x-${i}-id`,
+			(i) => `id-${i}`,
+		),
+	};
 
 	test('Auto before pinning: a forged request full of signature, timestamp and id headers costs at most 8 HMACs', () => {
-		const headers = {
-			...junk(
-				20,
-				(i) => `x-${i}-signature`,
-				(i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`,
-			),
-			...junk(
-				10,
-				(i) => `x-${i}-timestamp`,
-				(i) => String(NOW - i),
-			),
-			...junk(
-				10,
-				(i) => `x-${i}-id`,
-				(i) => `id-${i}`,
-			),
-		};
+		const headers = JUNK_HEADERS;
 		const { result, hmacs } = hmacsOf(() => verify({ headers }));
 		expect(reasonOf(result)).toBe('signature does not match');
 		expect(hmacs).toBeGreaterThan(0);
@@ -1064,21 +1066,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 			'webhook-timestamp': String(NOW),
 			'webhook-signature': `v1,${Buffer.alloc(32, 1).toString('base64')}`,
 			'stripe-signature': `t=${NOW},v1=${'ab'.repeat(32)}`,
-			...junk(
-				20,
-				(i) => `x-${i}-signature`,
-				(i) => `v1,${Buffer.alloc(32, i).toString('base64')} sha256=${'ab'.repeat(32)}`,
-			),
-			...junk(
-				10,
-				(i) => `x-${i}-timestamp`,
-				(i) => String(NOW - i),
-			),
-			...junk(
-				10,
-				(i) => `x-${i}-id`,
-				(i) => `id-${i}`,
-			),
+			...JUNK_HEADERS,
 			'x-delivery-id': 'd-1',
 			'x-request-id': 'r-1',
 		};

@@ -40,6 +40,17 @@ const EVENTS = ['invoice.paid', 'quote.approved'];
 /** This n8n's instance id, as n8n-core gives it to the trigger's contexts. */
 const INSTANCE_ID = Container.get(InstanceSettings).instanceId;
 const notFound = { error: { code: 'not_found', message: 'Webhook not found' } };
+/** The API deletes the stored subscription whk_1 and makes `id` (newSubscription) in its place. */
+const resubscribed = (id: string, signingSecret = SECRET) =>
+	nock(API)
+		.delete('/v1/webhooks/whk_1')
+		.reply(200, {})
+		.post('/v1/webhooks')
+		.reply(201, newSubscription(id, signingSecret));
+/** The API's answer to POST /webhooks: subscription `id` for this URL and EVENTS, with its secret. */
+const newSubscription = (id: string, signingSecret = SECRET) => ({
+	data: { id, url: PROD_URL, events: EVENTS, active: true, signingSecret },
+});
 
 /** Create without a stored record first lists the subscriptions, looking for ones left behind. */
 const noneLeftBehind = (times = 1) =>
@@ -306,9 +317,7 @@ describe('create', () => {
 			.delete('/v1/webhooks/whk_2')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, {
-				data: { id: 'whk_3', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
-			});
+			.reply(201, newSubscription('whk_3'));
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(subscriptions(testNode)).toEqual({
@@ -352,9 +361,7 @@ describe('create', () => {
 			.delete('/v1/webhooks/whk_old')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, {
-				data: { id: 'whk_new', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
-			});
+			.reply(201, newSubscription('whk_new'));
 		const testNode = makeNode();
 		await runWebhookMethod(trigger, testNode, 'create');
 		expect(scope.isDone()).toBe(true);
@@ -373,9 +380,7 @@ describe('create', () => {
 			.delete('/v1/webhooks/whk_old')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, {
-				data: { id: 'whk_new', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
-			});
+			.reply(201, newSubscription('whk_new'));
 		const testNode = createTriggerNode(
 			trigger,
 			{ events: EVENTS },
@@ -619,13 +624,7 @@ describe('checkExists', () => {
 
 	test('stored secret missing: deleted (without asking whether it matches), cleared, false; then recreated', async () => {
 		noneLeftBehind();
-		const scope = nock(API)
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, {})
-			.post('/v1/webhooks')
-			.reply(201, {
-				data: { id: 'whk_9', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
-			});
+		const scope = resubscribed('whk_9');
 		const testNode = makeNode({}, withProduction({ secret: undefined }));
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
@@ -716,15 +715,7 @@ describe('test mode and production are kept apart', () => {
 				posted.push(body);
 				return true;
 			})
-			.reply(201, {
-				data: {
-					id: 'whk_prod',
-					url: PROD_URL,
-					events: EVENTS,
-					active: true,
-					signingSecret: SECRET,
-				},
-			})
+			.reply(201, newSubscription('whk_prod'))
 			.post('/v1/webhooks', (body) => {
 				posted.push(body);
 				return true;
@@ -1193,9 +1184,7 @@ describe('webhook()', () => {
 			.delete('/v1/webhooks/whk_5')
 			.reply(200, {})
 			.post('/v1/webhooks')
-			.reply(201, {
-				data: { id: 'whk_6', url: PROD_URL, events: EVENTS, active: true, signingSecret: SECRET },
-			})
+			.reply(201, newSubscription('whk_6'))
 			.get('/v1/webhooks/whk_6')
 			.reply(200, { data: { id: 'whk_6', url: PROD_URL, events: ['invoice.paid'], active: true } })
 			.patch('/v1/webhooks/whk_6')
@@ -1596,19 +1585,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(run.result.workflowData).toBeUndefined();
 
 		noneLeftBehind();
-		const scope = nock(API)
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, {})
-			.post('/v1/webhooks')
-			.reply(201, {
-				data: {
-					id: 'whk_2',
-					url: PROD_URL,
-					events: EVENTS,
-					active: true,
-					signingSecret: TEST_SECRET,
-				},
-			});
+		const scope = resubscribed('whk_2', TEST_SECRET);
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		const record = subscriptions(testNode).production as IDataObject;
@@ -1633,19 +1610,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		).toBeDefined();
 		// the lifecycle always reads the credential: the next activation subscribes anew
 		noneLeftBehind();
-		const scope = nock(API)
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, {})
-			.post('/v1/webhooks')
-			.reply(201, {
-				data: {
-					id: 'whk_3',
-					url: PROD_URL,
-					events: EVENTS,
-					active: true,
-					signingSecret: TEST_SECRET,
-				},
-			});
+		const scope = resubscribed('whk_3', TEST_SECRET);
 		expect(await activateTrigger(trigger, after)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 	});
@@ -1657,19 +1622,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 				.workflowData,
 		).toBeDefined();
 		noneLeftBehind();
-		const scope = nock(API)
-			.delete('/v1/webhooks/whk_1')
-			.reply(200, {})
-			.post('/v1/webhooks')
-			.reply(201, {
-				data: {
-					id: 'whk_1',
-					url: PROD_URL,
-					events: EVENTS,
-					active: true,
-					signingSecret: TEST_SECRET,
-				},
-			});
+		const scope = resubscribed('whk_1', TEST_SECRET);
 		expect(await deactivateTrigger(trigger, testNode)).toBe(true);
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
