@@ -39,6 +39,19 @@ describe('get many limit behind query dropping proxy repeats records', () => {
 	});
 });
 
+/** `count` contacts of page `n`. */
+const records = (n: number, count: number) =>
+	Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
+/** Page 1 of a list of 250 contacts, which says more follow. */
+const firstOf250 = () =>
+	nock(API)
+		.get('/v1/contacts')
+		.query({ page: 1, pageSize: 100 })
+		.reply(200, {
+			data: records(1, 100),
+			meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
+		});
+
 /**
  * Breaker b29e (f29d's walkPages): the concurrent phase now ends the list at the first page whose
  * `meta.hasMore` is not `true`. A page whose meta gives page, pageSize and total but no `hasMore`
@@ -49,15 +62,7 @@ describe('get many limit behind query dropping proxy repeats records', () => {
  */
 describe('get many page without has more drops rest', () => {
 	test('Return All: a middle page without hasMore does not silently end a list whose total says more', async () => {
-		const records = (n: number, count: number) =>
-			Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
-		nock(API)
-			.get('/v1/contacts')
-			.query({ page: 1, pageSize: 100 })
-			.reply(200, {
-				data: records(1, 100),
-				meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
-			})
+		firstOf250()
 			.get('/v1/contacts')
 			.query({ page: 2, pageSize: 100 })
 			.reply(200, { data: records(2, 100), meta: { page: 2, pageSize: 100, total: 250 } })
@@ -142,15 +147,7 @@ describe('get many return all expression', () => {
  */
 describe('get many self contradicting page ends list silently', () => {
 	test('Return All: a page whose hasMore is false while its own total says more fails the item, naming the page', async () => {
-		const records = (n: number, count: number) =>
-			Array.from({ length: count }, (_, i) => ({ id: `c${(n - 1) * 100 + i}` }));
-		nock(API)
-			.get('/v1/contacts')
-			.query({ page: 1, pageSize: 100 })
-			.reply(200, {
-				data: records(1, 100),
-				meta: { page: 1, pageSize: 100, total: 250, hasMore: true },
-			})
+		firstOf250()
 			.get('/v1/contacts')
 			.query({ page: 2, pageSize: 100 })
 			.reply(200, {

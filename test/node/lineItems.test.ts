@@ -188,11 +188,22 @@ describe.each([
 			expect(scope.isDone()).toBe(true);
 		});
 
-		test('from JSON: lines copied from a fetched record keep working; the read-only keys are dropped', async () => {
-			const fetched = [
-				{ ...design, id: 'li_1', total: 228.9, lineTotal: 190, createdAt: '2026-01-01T00:00:00Z' },
-				{ ...hosting, id: 'li_2', total: 115.95 },
-			];
+		test.each([
+			[
+				'from JSON: lines copied from a fetched record keep working; the read-only keys are dropped',
+				[
+					{
+						...design,
+						id: 'li_1',
+						total: 228.9,
+						lineTotal: 190,
+						createdAt: '2026-01-01T00:00:00Z',
+					},
+					{ ...hosting, id: 'li_2', total: 115.95 },
+				],
+			],
+			['from JSON: an array given by an expression', [design, hosting]],
+		])('%s', async (_title, given) => {
 			const scope = nock(API)
 				.post(path, { contactId: 'ctc_1', items: [design, hosting] })
 				.reply(201, { data: record });
@@ -200,21 +211,7 @@ describe.each([
 				node,
 				create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }),
 				{
-					items: [{ json: { items: fetched } }],
-				},
-			);
-			expect(scope.isDone()).toBe(true);
-		});
-
-		test('from JSON: an array given by an expression', async () => {
-			const scope = nock(API)
-				.post(path, { contactId: 'ctc_1', items: [design, hosting] })
-				.reply(201, { data: record });
-			await runDeclarativeNode(
-				node,
-				create({ itemsInput: 'json', itemsJson: '={{ $json.items }}' }),
-				{
-					items: [{ json: { items: [design, hosting] } }],
+					items: [{ json: { items: given } }],
 				},
 			);
 			expect(scope.isDone()).toBe(true);

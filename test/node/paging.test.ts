@@ -15,7 +15,8 @@ function page(n: number, size: number, total: number) {
 	};
 }
 
-test('pages are read one after the other, in order, up to the last', async () => {
+/** Answers every GET /contacts with `answer` of its page number; the page numbers asked, in order. */
+function servePages(answer: (n: number) => object): number[] {
 	const sent: number[] = [];
 	nock(API)
 		.persist()
@@ -24,8 +25,13 @@ test('pages are read one after the other, in order, up to the last', async () =>
 		.reply((uri) => {
 			const n = Number(new URL(uri, API).searchParams.get('page'));
 			sent.push(n);
-			return [200, page(n, 100, 950)];
+			return [200, answer(n)];
 		});
+	return sent;
+}
+
+test('pages are read one after the other, in order, up to the last', async () => {
+	const sent = servePages((n) => page(n, 100, 950));
 	const { items } = await runDeclarativeNode(node, getAll);
 	expect(items.map((i) => i.json.id)).toEqual(Array.from({ length: 950 }, (_, i) => `c${i}`));
 	expect(sent).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -193,21 +199,11 @@ describe("the walker's verdict and its contradictions", () => {
 });
 
 test('Return All: a page-1 total that overstates, the same on every read: the second read, alike, stands', async () => {
-	const sent: number[] = [];
-	nock(API)
-		.persist()
-		.get('/v1/contacts')
-		.query(true)
-		.reply((uri) => {
-			const n = Number(new URL(uri, API).searchParams.get('page'));
-			sent.push(n);
-			return [
-				200,
-				n === 1
-					? { ...page(1, 100, 150), meta: { page: 1, pageSize: 100, total: 1000, hasMore: true } }
-					: page(2, 100, 150),
-			];
-		});
+	const sent = servePages((n) =>
+		n === 1
+			? { ...page(1, 100, 150), meta: { page: 1, pageSize: 100, total: 1000, hasMore: true } }
+			: page(2, 100, 150),
+	);
 	const { items } = await runDeclarativeNode(node, getAll);
 	expect(items).toHaveLength(150);
 	expect(sent).toEqual([1, 2, 1, 2]);
