@@ -16,6 +16,17 @@ const UPSERT = {
 	additionalFields: { phone: '={{ $json.phone }}' },
 };
 
+/** The first contact Get Many returns, as a one-element array. */
+async function firstContact(ctx) {
+	const r = await h.runOperation(ctx, {
+		resource: 'contact',
+		operation: 'getAll',
+		returnAll: false,
+		limit: 1,
+	});
+	return h.expectSuccess(r);
+}
+
 module.exports = {
 	area: 'contacts',
 	steps: [
@@ -253,14 +264,7 @@ module.exports = {
 			name: 'a duplicate e-mail shows the API message (409)',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const [first] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: false,
-						limit: 1,
-					}),
-				);
+				const [first] = await firstContact(ctx);
 				const r = await h.runOperation(ctx, {
 					resource: 'contact',
 					operation: 'create',
@@ -275,14 +279,7 @@ module.exports = {
 			name: "a key of another organization does not see this organization's contact (404)",
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
-				const [mine] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: false,
-						limit: 1,
-					}),
-				);
+				const [mine] = await firstContact(ctx);
 				const r = await h.runOperation(
 					ctx,
 					{ resource: 'contact', operation: 'get', contactId: h.byId(mine.id) },

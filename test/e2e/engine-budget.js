@@ -33,26 +33,9 @@ async function keyWithCredentials(ctx, name, baseUrls, requestsPerMinute) {
 
 /** Manual Trigger → `count` items → Business Ops Get Many (limit 1) once per item. */
 function readsWorkflow(name, count, cred) {
-	return {
-		name,
-		nodes: [
-			h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			h.node(
-				'Items',
-				'n8n-nodes-base.code',
-				{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` },
-				{ typeVersion: 2, position: [220, 0] },
-			),
-			h.node(
-				'Business Ops',
-				h.rt.NODE_TYPES.action,
-				{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
-				{ position: [440, 0], credentials: h.credentialRef(cred) },
-			),
-		],
-		connections: h.chain(TRIGGER, 'Items', 'Business Ops'),
-		settings: { executionOrder: 'v1' },
-	};
+	const rows = Array.from({ length: count }, (_, i) => ({ i }));
+	const getMany = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
+	return h.itemsWorkflow(name, rows, getMany, cred);
 }
 
 /** Starts a workflow like the editor's Execute button; returns the execution id without waiting. */

@@ -48,6 +48,18 @@ async function genuineRun(ctx, count) {
 	return delivery.statusCode;
 }
 
+/** Unpublishes and publishes `s`'s workflow again: a new subscription (s.subscription), nothing learned about it yet. */
+async function publishAnew(ctx, s) {
+	const old = s.subscription;
+	await ctx.client.unpublishWorkflow(s.workflowId);
+	await h.waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
+		timeoutMs: 60_000,
+		what: 'the old subscription to go',
+	});
+	await ctx.client.publishWorkflow(s.workflowId);
+	s.subscription = await currentSubscription(ctx, old.id);
+}
+
 module.exports = {
 	area: 'hostile',
 	async before(ctx) {
@@ -191,14 +203,7 @@ module.exports = {
 				const done = [];
 				for (const [aspect, change] of Object.entries(variants)) {
 					// a new subscription: nothing learned about it in this n8n yet (as after a restart)
-					const old = s.subscription;
-					await ctx.client.unpublishWorkflow(s.workflowId);
-					await h.waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
-						timeoutMs: 60_000,
-						what: 'the old subscription to go',
-					});
-					await ctx.client.publishWorkflow(s.workflowId);
-					s.subscription = await currentSubscription(ctx, old.id);
+					await publishAnew(ctx, s);
 					const record = await h.waitFor(
 						async () => {
 							const stored = await hostile.storedRecord(ctx.client, s.workflowId, TRIGGER);
@@ -248,14 +253,7 @@ module.exports = {
 				const cycles = 3;
 				try {
 					for (let i = 0; i < cycles; i++) {
-						const old = s.subscription;
-						await ctx.client.unpublishWorkflow(s.workflowId);
-						await h.waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
-							timeoutMs: 60_000,
-							what: 'the old subscription to go',
-						});
-						await ctx.client.publishWorkflow(s.workflowId);
-						s.subscription = await currentSubscription(ctx, old.id);
+						await publishAnew(ctx, s);
 					}
 				} finally {
 					flooding = false;

@@ -8,6 +8,19 @@ const h = require('./harness');
 const TOTAL = 255;
 const ITEMS = { item: [{ name: 'Roggebrood', quantity: 40, unitPrice: 4.1, vatPercentage: 9 }] };
 
+/** A draft invoice of ITEMS for the sandbox's first contact, made by the node (a one-element array). */
+async function createDraft(ctx) {
+	const contactId = await h.sandboxFirstId(ctx, 'contacts');
+	const r = await h.runOperation(ctx, {
+		resource: 'invoice',
+		operation: 'create',
+		contactId: h.byId(contactId),
+		itemsInput: 'form',
+		items: ITEMS,
+	});
+	return h.expectSuccess(r);
+}
+
 module.exports = {
 	area: 'invoices',
 	steps: [
@@ -30,16 +43,7 @@ module.exports = {
 			name: 'Create (draft) → Send → Mark as Paid emits invoice.sent and invoice.paid',
 			async run(ctx) {
 				for (const op of ['create', 'send', 'markAsPaid']) ctx.requireOperation('invoice', op);
-				const contactId = await h.sandboxFirstId(ctx, 'contacts');
-				const [invoice] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'create',
-						contactId: h.byId(contactId),
-						itemsInput: 'form',
-						items: ITEMS,
-					}),
-				);
+				const [invoice] = await createDraft(ctx);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
 				const [sent] = h.expectSuccess(
@@ -99,16 +103,7 @@ module.exports = {
 			name: 'Update carries a new Due Date and the status "sent" in one PATCH, which emits invoice.sent',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'update');
-				const contactId = await h.sandboxFirstId(ctx, 'contacts');
-				const [draft] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'create',
-						contactId: h.byId(contactId),
-						itemsInput: 'form',
-						items: ITEMS,
-					}),
-				);
+				const [draft] = await createDraft(ctx);
 				ctx.sandbox.control.clearEvents();
 				const [updated] = h.expectSuccess(
 					await h.runOperation(ctx, {

@@ -68,6 +68,18 @@ function installedVersion(nodesDir, name) {
 	).version;
 }
 
+/** Emits invoice.paid and returns the sandbox's delivery attempts of it to workflow `id`'s subscription. */
+async function deliveryAttempts(ctx, id) {
+	ctx.sandbox.control.clearDeliveries();
+	const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
+	await ctx.sandbox.control.waitForDeliveries();
+	// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
+	const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
+	return ctx.sandbox.control
+		.deliveries()
+		.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+}
+
 function triggerWorkflow(ctx, name, cred) {
 	return {
 		name,
@@ -293,14 +305,7 @@ module.exports = {
 					'the subscription changed',
 				);
 				const before = (await ctx.client.executions(id)).length;
-				ctx.sandbox.control.clearDeliveries();
-				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
-				await ctx.sandbox.control.waitForDeliveries();
-				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
-				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
-				const attempts = ctx.sandbox.control
-					.deliveries()
-					.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+				const attempts = await deliveryAttempts(ctx, id);
 				// n8n 2.x answers 400, n8n 1.123 500 (and logs the unknown node type).
 				const status = ctx.client.major >= 2 ? 400 : 500;
 				assert.ok(
@@ -340,14 +345,7 @@ module.exports = {
 				assert.equal(again.installedVersion, ctx.state.nextVersion);
 				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES));
 				const before = (await ctx.client.executions(id)).length;
-				ctx.sandbox.control.clearDeliveries();
-				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
-				await ctx.sandbox.control.waitForDeliveries();
-				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
-				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
-				const attempts = ctx.sandbox.control
-					.deliveries()
-					.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+				const attempts = await deliveryAttempts(ctx, id);
 				assert.deepEqual(
 					attempts.map((d) => d.statusCode),
 					[200],

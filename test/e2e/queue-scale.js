@@ -197,6 +197,16 @@ async function startManually(ctx, workflowId) {
 	return String(started.executionId);
 }
 
+/** Starts every saved workflow at once, waits for each to finish (within `timeoutMs`) and expects all to succeed; returns the execution ids. */
+async function runAllManually(ctx, saved, timeoutMs) {
+	const before = maxExecutionId(ctx);
+	const started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
+	const done = [];
+	for (const wf of saved) done.push(...(await waitForFinished(ctx, wf.id, before, 1, timeoutMs)));
+	await expectAllSucceeded(ctx, done);
+	return started;
+}
+
 /** Contacts of the primary organization whose name starts with `prefix`: { names: sorted, byName: Map(name → count) }. */
 async function contactsNamed(ctx, prefix) {
 	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
@@ -606,12 +616,7 @@ module.exports = {
 				control.setCountRefused(true);
 				let started;
 				try {
-					const before = maxExecutionId(ctx);
-					started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
-					const done = [];
-					for (const wf of saved)
-						done.push(...(await waitForFinished(ctx, wf.id, before, 1, 240_000)));
-					await expectAllSucceeded(ctx, done);
+					started = await runAllManually(ctx, saved, 240_000);
 				} finally {
 					control.setRateLimit(previous);
 					control.setCountRefused(false);
@@ -696,12 +701,7 @@ module.exports = {
 				control.setLatency(300);
 				let started;
 				try {
-					const before = maxExecutionId(ctx);
-					started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
-					const done = [];
-					for (const wf of saved)
-						done.push(...(await waitForFinished(ctx, wf.id, before, 1, 120_000)));
-					await expectAllSucceeded(ctx, done);
+					started = await runAllManually(ctx, saved, 120_000);
 				} finally {
 					control.setLatency(0);
 					control.setReadings({ duplicateContactEmails: readings.duplicateContactEmails });

@@ -7,36 +7,17 @@
 const assert = require('node:assert/strict');
 const h = require('./harness');
 
-const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Business Ops';
 
 /** Manual Trigger → Code (the given items) → Business Ops Create Contact from each item. */
 function createContactsWorkflow(name, rows, cred, { onError } = {}) {
-	return {
-		name,
-		nodes: [
-			h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			h.node(
-				'Items',
-				'n8n-nodes-base.code',
-				{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
-				{ typeVersion: 2, position: [220, 0] },
-			),
-			h.node(
-				NODE,
-				h.rt.NODE_TYPES.action,
-				{
-					resource: 'contact',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					additionalFields: { email: '={{ $json.email }}' },
-				},
-				{ position: [440, 0], credentials: h.credentialRef(cred), ...(onError ? { onError } : {}) },
-			),
-		],
-		connections: h.chain(TRIGGER, 'Items', NODE),
-		settings: { executionOrder: 'v1' },
+	const create = {
+		resource: 'contact',
+		operation: 'create',
+		name: '={{ $json.name }}',
+		additionalFields: { email: '={{ $json.email }}' },
 	};
+	return h.itemsWorkflow(name, rows, create, cred, onError ? { onError } : {});
 }
 
 async function run(ctx, wf) {
@@ -82,6 +63,12 @@ async function fourItems(ctx, prefix) {
 		{ name: `${prefix} 2`, email: 'not-an-email' },
 		{ name: `${prefix} 3`, email: `${prefix}-3@example.com` },
 	];
+}
+
+/** Runs Contact → Create over the four items (`options`: the node's settings, as On Error). */
+async function runFourItems(ctx, prefix, options) {
+	const items = await fourItems(ctx, prefix);
+	return run(ctx, createContactsWorkflow(`e2e ${prefix}`, items, ctx.credentials.admin, options));
 }
 
 /**
@@ -138,14 +125,7 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-stop-${Date.now()}`;
-				const r = await run(
-					ctx,
-					createContactsWorkflow(
-						`e2e ${prefix}`,
-						await fourItems(ctx, prefix),
-						ctx.credentials.admin,
-					),
-				);
+				const r = await runFourItems(ctx, prefix);
 				const e = h.expectFailure(
 					r,
 					/HTTP 409 duplicate_resource/,
@@ -164,15 +144,7 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-cont-${Date.now()}`;
-				const r = await run(
-					ctx,
-					createContactsWorkflow(
-						`e2e ${prefix}`,
-						await fourItems(ctx, prefix),
-						ctx.credentials.admin,
-						{ onError: 'continueRegularOutput' },
-					),
-				);
+				const r = await runFourItems(ctx, prefix, { onError: 'continueRegularOutput' });
 				const items = h.expectSuccess(r);
 				assert.equal(items.length, 4);
 				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [
