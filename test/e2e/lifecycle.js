@@ -4,7 +4,6 @@
 // installed package.
 'use strict';
 
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -13,8 +12,6 @@ const { spawnSync } = require('node:child_process');
 const assert = require('node:assert/strict');
 const h = require('./harness');
 const { checkInstalledFolder } = require('./install');
-
-const TRIGGER = 'Business Ops Trigger';
 
 /** The bash block under `<!-- test: <tag> … -->` in README.md. */
 function readmeBlock(tag) {
@@ -81,23 +78,8 @@ async function deliveryAttempts(ctx, id) {
 }
 
 function triggerWorkflow(ctx, name, cred) {
-	return {
-		name,
-		nodes: [
-			h.node(
-				TRIGGER,
-				h.rt.NODE_TYPES.trigger,
-				{ events: ['invoice.paid'], options: {} },
-				{
-					credentials: h.credentialRef(cred || ctx.credentials.admin),
-					webhookId: crypto.randomUUID(),
-				},
-			),
-			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
-		],
-		connections: h.chain(TRIGGER, 'No Operation'),
-		settings: { executionOrder: 'v1' },
-	};
+	const parameters = { events: ['invoice.paid'], options: {} };
+	return h.triggerWorkflow(name, cred || ctx.credentials.admin, parameters);
 }
 
 /** Subscriptions in the sandbox that belong to workflow `id` of this n8n. */

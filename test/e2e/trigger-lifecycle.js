@@ -8,7 +8,6 @@
 // subscription in step").
 'use strict';
 
-const crypto = require('node:crypto');
 const http = require('node:http');
 const net = require('node:net');
 
@@ -18,24 +17,7 @@ const h = require('./harness');
 const TRIGGER = 'Business Ops Trigger';
 
 function triggerWorkflow(name, credential, events) {
-	return {
-		name,
-		nodes: [
-			h.node(
-				TRIGGER,
-				h.rt.NODE_TYPES.trigger,
-				{ events, options: {} },
-				{
-					position: [0, 0],
-					credentials: h.credentialRef(credential),
-					webhookId: crypto.randomUUID(),
-				},
-			),
-			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
-		],
-		connections: h.chain(TRIGGER, 'No Operation'),
-		settings: { executionOrder: 'v1' },
-	};
+	return h.triggerWorkflow(name, credential, { events, options: {} });
 }
 
 /** A TCP server on 127.0.0.1 that accepts connections and never answers (an API that hangs). */

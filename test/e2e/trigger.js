@@ -57,24 +57,7 @@ const CONTRACTS = [
 ];
 
 function triggerWorkflow(ctx, name, options = {}) {
-	return {
-		name,
-		nodes: [
-			h.node(
-				TRIGGER,
-				h.rt.NODE_TYPES.trigger,
-				{ events: EVENTS, options },
-				{
-					position: [0, 0],
-					credentials: h.credentialRef(ctx.credentials.admin),
-					webhookId: crypto.randomUUID(),
-				},
-			),
-			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
-		],
-		connections: h.chain(TRIGGER, 'No Operation'),
-		settings: { executionOrder: 'v1' },
-	};
+	return h.triggerWorkflow(name, ctx.credentials.admin, { events: EVENTS, options });
 }
 
 /**
