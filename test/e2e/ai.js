@@ -138,6 +138,16 @@ function callThenAnswer(args, prefix, tool = (names) => names[0]) {
 		n === 1 ? { tool, args } : { content: `${prefix}: ${lastToolResult(body)}` };
 }
 
+/** The agent's tool: Contact → Get, the ID from the model. */
+const GET_CONTACT_TOOL = {
+	name: 'Get contact',
+	parameters: {
+		resource: 'contact',
+		operation: 'get',
+		contactId: locatorFromAi('contactId', 'ID of the contact'),
+	},
+};
+
 module.exports = {
 	area: 'ai',
 	async before(ctx) {
@@ -159,12 +169,7 @@ module.exports = {
 						prompt: `Who is contact ${id}?`,
 						tools: [
 							{
-								name: 'Get contact',
-								parameters: {
-									resource: 'contact',
-									operation: 'get',
-									contactId: locatorFromAi('contactId', 'ID of the contact'),
-								},
+								...GET_CONTACT_TOOL,
 							},
 						],
 					}),
@@ -341,12 +346,7 @@ module.exports = {
 						prompt: 'Who is contact ctc_does_not_exist?',
 						tools: [
 							{
-								name: 'Get contact',
-								parameters: {
-									resource: 'contact',
-									operation: 'get',
-									contactId: locatorFromAi('contactId', 'ID of the contact'),
-								},
+								...GET_CONTACT_TOOL,
 								extra,
 							},
 						],

@@ -16,6 +16,9 @@ const UPSERT = {
 	additionalFields: { phone: '={{ $json.phone }}' },
 };
 
+/** Contact → Get Many, Return All. */
+const ALL_CONTACTS = { resource: 'contact', operation: 'getAll', returnAll: true };
+
 /** The first contact Get Many returns, as a one-element array. */
 async function firstContact(ctx) {
 	const r = await h.runOperation(ctx, {
@@ -38,11 +41,7 @@ module.exports = {
 				const existing = control.seed({ resource: 'contacts', count: 1 }).total;
 				if (existing < TOTAL) control.seed({ resource: 'contacts', count: TOTAL - existing });
 				control.clearRequestLog();
-				const r = await h.runOperation(ctx, {
-					resource: 'contact',
-					operation: 'getAll',
-					returnAll: true,
-				});
+				const r = await h.runOperation(ctx, ALL_CONTACTS);
 				const items = h.expectSuccess(r);
 				assert.equal(items.length, TOTAL);
 				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL, 'duplicate records across pages');
@@ -62,11 +61,7 @@ module.exports = {
 				control.clearRequestLog();
 				control.setRateLimit({ limit: 2, windowMs: 1500 });
 				try {
-					const r = await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: true,
-					});
+					const r = await h.runOperation(ctx, ALL_CONTACTS);
 					const items = h.expectSuccess(r);
 					assert.equal(items.length, TOTAL);
 					const log = control.requestLog().filter((e) => /\/contacts$/.test(e.path));

@@ -207,6 +207,21 @@ async function runAllManually(ctx, saved, timeoutMs) {
 	return started;
 }
 
+/** Each of the two executions `started` ran on one worker, and not on the same one (`why` says what needs it). */
+function expectOnBothWorkers(ctx, started, why) {
+	const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
+	const workers = started.map((id) => ranOn[id]);
+	assert.ok(
+		workers.every((w) => w.length === 1),
+		`each execution on one worker: ${JSON.stringify(ranOn)}`,
+	);
+	assert.notEqual(
+		workers[0][0],
+		workers[1][0],
+		`both executions ran on worker ${workers[0][0] + 1}: ${why}`,
+	);
+}
+
 /** Contacts of the primary organization whose name starts with `prefix`: { names: sorted, byName: Map(name → count) }. */
 async function contactsNamed(ctx, prefix) {
 	const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
@@ -621,17 +636,7 @@ module.exports = {
 					control.setRateLimit(previous);
 					control.setCountRefused(false);
 				}
-				const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
-				const workers = started.map((id) => ranOn[id]);
-				assert.ok(
-					workers.every((w) => w.length === 1),
-					`each execution on one worker: ${JSON.stringify(ranOn)}`,
-				);
-				assert.notEqual(
-					workers[0][0],
-					workers[1][0],
-					`both executions ran on worker ${workers[0][0] + 1}: the step needs both workers writing at once`,
-				);
+				expectOnBothWorkers(ctx, started, 'the step needs both workers writing at once');
 				const api = postsOf(ctx, key.id);
 				const [e0, e1] = started.map((id) =>
 					executionsOf(ctx, saved[started.indexOf(id)].id).find((e) => e.id === id),
@@ -706,17 +711,7 @@ module.exports = {
 					control.setLatency(0);
 					control.setReadings({ duplicateContactEmails: readings.duplicateContactEmails });
 				}
-				const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
-				const workers = started.map((id) => ranOn[id]);
-				assert.ok(
-					workers.every((w) => w.length === 1),
-					`each execution on one worker: ${JSON.stringify(ranOn)}`,
-				);
-				assert.notEqual(
-					workers[0][0],
-					workers[1][0],
-					`both executions ran on worker ${workers[0][0] + 1}: the step needs one on each`,
-				);
+				expectOnBothWorkers(ctx, started, 'the step needs one on each');
 				const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
 				let count = 0;
 				for (let page = 1; page <= 500; page++) {
