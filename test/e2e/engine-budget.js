@@ -38,6 +38,16 @@ function readsWorkflow(name, count, cred) {
 	return h.itemsWorkflow(name, rows, getMany, cred);
 }
 
+/** A Business Ops node named `name`: Get Many (limit 1) once, with credential `cred`. */
+function readOnce(name, cred, position) {
+	return h.node(
+		name,
+		h.rt.NODE_TYPES.action,
+		{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
+		{ position, credentials: h.credentialRef(cred), executeOnce: true },
+	);
+}
+
 /** Starts a workflow like the editor's Execute button; returns the execution id without waiting. */
 async function start(ctx, workflowId) {
 	const wf = await ctx.client.rest('GET', `/workflows/${workflowId}`);
@@ -138,26 +148,8 @@ module.exports = {
 					name: `e2e ${prefix}`,
 					nodes: [
 						h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-						h.node(
-							'Current',
-							h.rt.NODE_TYPES.action,
-							{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
-							{
-								position: [220, 0],
-								credentials: h.credentialRef(credentials[0]),
-								executeOnce: true,
-							},
-						),
-						h.node(
-							'Legacy',
-							h.rt.NODE_TYPES.action,
-							{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
-							{
-								position: [440, 0],
-								credentials: h.credentialRef(credentials[1]),
-								executeOnce: true,
-							},
-						),
+						readOnce('Current', credentials[0], [220, 0]),
+						readOnce('Legacy', credentials[1], [440, 0]),
 					],
 					connections: h.chain(TRIGGER, 'Current', 'Legacy'),
 					settings: { executionOrder: 'v1' },

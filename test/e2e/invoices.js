@@ -21,6 +21,12 @@ async function createDraft(ctx) {
 	return h.expectSuccess(r);
 }
 
+/** Invoice → `operation` (Send, Mark as Paid, ...) on invoice `id`; its output items. */
+async function invoiceAction(ctx, operation, id) {
+	const r = await h.runOperation(ctx, { resource: 'invoice', operation, invoiceId: h.byId(id) });
+	return h.expectSuccess(r);
+}
+
 module.exports = {
 	area: 'invoices',
 	steps: [
@@ -46,21 +52,9 @@ module.exports = {
 				const [invoice] = await createDraft(ctx);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
-				const [sent] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'send',
-						invoiceId: h.byId(invoice.id),
-					}),
-				);
+				const [sent] = await invoiceAction(ctx, 'send', invoice.id);
 				assert.equal(sent.status, 'sent');
-				const [paid] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'markAsPaid',
-						invoiceId: h.byId(invoice.id),
-					}),
-				);
+				const [paid] = await invoiceAction(ctx, 'markAsPaid', invoice.id);
 				assert.equal(paid.status, 'paid');
 				const events = ctx.sandbox.control.events().map((e) => e.type);
 				assert.ok(
