@@ -65,6 +65,14 @@ async function fourItems(ctx, prefix) {
 	];
 }
 
+/** `count` new contacts: names `${prefix} ${part}${i}`, e-mails alike. */
+function contactRows(prefix, count, part = '') {
+	return Array.from({ length: count }, (_, i) => ({
+		name: `${prefix} ${part}${i}`,
+		email: `${prefix}-${part}${i}@example.com`,
+	}));
+}
+
 /** Runs Contact → Create over the four items (`options`: the node's settings, as On Error). */
 async function runFourItems(ctx, prefix, options) {
 	const items = await fourItems(ctx, prefix);
@@ -163,10 +171,7 @@ module.exports = {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-paced-${Date.now()}`;
 				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
-				const rows = Array.from({ length: 30 }, (_, i) => ({
-					name: `${prefix} ${i}`,
-					email: `${prefix}-${i}@example.com`,
-				}));
+				const rows = contactRows(prefix, 30);
 				const t0 = Date.now();
 				const {
 					value: r,
@@ -193,14 +198,7 @@ module.exports = {
 				const prefix = `e2e-two-${Date.now()}`;
 				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
 				const wfs = [0, 1].map((w) =>
-					createContactsWorkflow(
-						`e2e ${prefix} ${w}`,
-						Array.from({ length: 20 }, (_, i) => ({
-							name: `${prefix} ${w}-${i}`,
-							email: `${prefix}-${w}-${i}@example.com`,
-						})),
-						cred,
-					),
+					createContactsWorkflow(`e2e ${prefix} ${w}`, contactRows(prefix, 20, `${w}-`), cred),
 				);
 				// Saved one after another: n8n 1.x's default SQLite driver nests the transactions of two
 				// saves at once and fails one ("no such savepoint"); the step is about the two runs.
