@@ -20,11 +20,7 @@ module.exports = {
 				);
 				assert.ok(agents.length >= 1 && agents.every((a) => /^agt_/.test(a.id)));
 				const [autonomy] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'agent',
-						operation: 'getAutonomy',
-						agentId: h.byId(agents[0].id),
-					}),
+					await h.runOnRecord(ctx, 'agent', 'getAutonomy', agents[0].id),
 				);
 				assert.ok(autonomy.defaultMode, JSON.stringify(autonomy));
 				return `${agents.length} agents; ${agents[0].name}: ${autonomy.defaultMode}`;
@@ -36,27 +32,11 @@ module.exports = {
 				for (const op of ['pause', 'resume']) ctx.requireOperation('agent', op);
 				const active = (await h.sandboxGet(ctx, '/agents?status=active&pageSize=100'))[0];
 				assert.ok(active, 'the sandbox has no active agent');
-				const [paused] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'agent',
-						operation: 'pause',
-						agentId: h.byId(active.id),
-					}),
-				);
+				const [paused] = h.expectSuccess(await h.runOnRecord(ctx, 'agent', 'pause', active.id));
 				assert.equal(paused.status, 'paused');
-				const again = await h.runOperation(ctx, {
-					resource: 'agent',
-					operation: 'pause',
-					agentId: h.byId(active.id),
-				});
+				const again = await h.runOnRecord(ctx, 'agent', 'pause', active.id);
 				const e = h.expectFailure(again, /422|invalid_state/i, /paused/);
-				const [resumed] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'agent',
-						operation: 'resume',
-						agentId: h.byId(active.id),
-					}),
-				);
+				const [resumed] = h.expectSuccess(await h.runOnRecord(ctx, 'agent', 'resume', active.id));
 				assert.equal(resumed.status, 'active');
 				return `${active.name}: active → paused → active; second pause: "${e.message}"`;
 			},

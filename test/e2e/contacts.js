@@ -221,13 +221,7 @@ module.exports = {
 				assert.match(created.id, /^ctc_/);
 				assert.equal(created.email, email);
 				assert.equal(created.billingCountry, 'NL');
-				const [got] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: h.byId(created.id),
-					}),
-				);
+				const [got] = h.expectSuccess(await h.runOnRecord(ctx, 'contact', 'get', created.id));
 				assert.equal(got.id, created.id);
 				const [updated] = h.expectSuccess(
 					await h.runOperation(ctx, {
@@ -239,18 +233,8 @@ module.exports = {
 				);
 				assert.equal(updated.phone, '+31 20 555 0101');
 				assert.equal(updated.name, 'E2E Bakkerij B.V.');
-				h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'delete',
-						contactId: h.byId(created.id),
-					}),
-				);
-				const gone = await h.runOperation(ctx, {
-					resource: 'contact',
-					operation: 'get',
-					contactId: h.byId(created.id),
-				});
+				h.expectSuccess(await h.runOnRecord(ctx, 'contact', 'delete', created.id));
+				const gone = await h.runOnRecord(ctx, 'contact', 'get', created.id);
 				const e = h.expectFailure(gone, /404|not[ _]found/i);
 				return `created ${created.id}; after delete: "${e.message}"`;
 			},
@@ -328,11 +312,7 @@ module.exports = {
 				ctx.requireOperation('contact', 'get');
 				ctx.sandbox.control.clearRequestLog();
 				const e = h.expectFailure(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: h.byId('..'),
-					}),
+					await h.runOnRecord(ctx, 'contact', 'get', '..'),
 					/"\.\." is not an ID/,
 				);
 				assert.equal(ctx.sandbox.control.requestLog().length, 0, 'a request reached the API');

@@ -109,6 +109,11 @@ function triggerWorkflow(name, cred, parameters) {
 	};
 }
 
+/** Runs `operation` of `resource` on the record `id` (its ID field `<resource>Id`); as runOperation. */
+function runOnRecord(ctx, resource, operation, id, o = {}) {
+	return runOperation(ctx, { resource, operation, [`${resource}Id`]: byId(id) }, o);
+}
+
 /** Runs the rows through the operation (itemsWorkflow) like the editor's Execute button; as runOperation. */
 async function runOnItems(ctx, rows, parameters, o = {}) {
 	const cred = ctx.credentials[o.key || 'admin'];
@@ -320,6 +325,7 @@ module.exports = {
 	byId,
 	runOperation,
 	runOnItems,
+	runOnRecord,
 	checkOutputSchema,
 	checkedSchemas,
 	ranOperations,

@@ -106,11 +106,7 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
 				const missing = h.expectFailure(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: h.byId('con_doesnotexist'),
-					}),
+					await h.runOnRecord(ctx, 'contact', 'get', 'con_doesnotexist'),
 					/404/,
 				);
 				assert.equal(missing.httpCode, '404', `httpCode of a 404: ${missing.httpCode}`);

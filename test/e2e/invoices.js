@@ -21,12 +21,6 @@ async function createDraft(ctx) {
 	return h.expectSuccess(r);
 }
 
-/** Invoice → `operation` (Send, Mark as Paid, ...) on invoice `id`; its output items. */
-async function invoiceAction(ctx, operation, id) {
-	const r = await h.runOperation(ctx, { resource: 'invoice', operation, invoiceId: h.byId(id) });
-	return h.expectSuccess(r);
-}
-
 module.exports = {
 	area: 'invoices',
 	steps: [
@@ -52,9 +46,11 @@ module.exports = {
 				const [invoice] = await createDraft(ctx);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
-				const [sent] = await invoiceAction(ctx, 'send', invoice.id);
+				const [sent] = h.expectSuccess(await h.runOnRecord(ctx, 'invoice', 'send', invoice.id));
 				assert.equal(sent.status, 'sent');
-				const [paid] = await invoiceAction(ctx, 'markAsPaid', invoice.id);
+				const [paid] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'invoice', 'markAsPaid', invoice.id),
+				);
 				assert.equal(paid.status, 'paid');
 				const events = ctx.sandbox.control.events().map((e) => e.type);
 				assert.ok(

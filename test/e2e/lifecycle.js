@@ -186,11 +186,7 @@ module.exports = {
 				const next = nextVersion(ctx.pkg.version);
 				ctx.state.nextVersion = next;
 				const contactId = await h.sandboxFirstId(ctx, 'contacts');
-				const saved = await h.runOperation(ctx, {
-					resource: 'contact',
-					operation: 'get',
-					contactId: h.byId(contactId),
-				});
+				const saved = await h.runOnRecord(ctx, 'contact', 'get', contactId);
 				h.expectSuccess(saved);
 				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e lifecycle trigger'));
 				ctx.state.lifecycleWorkflowId = wf.id;

@@ -139,11 +139,7 @@ module.exports = {
 					}),
 				);
 				h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: h.byId(await h.sandboxFirstId(ctx, 'contacts')),
-					}),
+					await h.runOnRecord(ctx, 'contact', 'get', await h.sandboxFirstId(ctx, 'contacts')),
 				);
 				const unchecked = [...h.ranOperations].filter((op) => !h.checkedSchemas.has(op)).sort();
 				assert.deepEqual(

@@ -46,21 +46,9 @@ module.exports = {
 				const quote = await createQuote(ctx);
 				assert.equal(quote.status, 'draft');
 				assert.equal(quote.items.length, 1);
-				const [sent] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'send',
-						quoteId: h.byId(quote.id),
-					}),
-				);
+				const [sent] = h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'send', quote.id));
 				assert.equal(sent.status, 'sent');
-				const [approved] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'approve',
-						quoteId: h.byId(quote.id),
-					}),
-				);
+				const [approved] = h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'approve', quote.id));
 				assert.equal(approved.status, 'approved');
 				ctx.state.approvedQuoteId = quote.id;
 				return `${quote.number || quote.id}: draft → sent → approved`;
@@ -72,11 +60,7 @@ module.exports = {
 				ctx.requireOperation('quote', 'send');
 				const id = ctx.state.approvedQuoteId;
 				assert.ok(id, 'needs the quote of the previous step');
-				const r = await h.runOperation(ctx, {
-					resource: 'quote',
-					operation: 'send',
-					quoteId: h.byId(id),
-				});
+				const r = await h.runOnRecord(ctx, 'quote', 'send', id);
 				const e = h.expectFailure(r, /422|invalid_state/i, /approved/);
 				return `"${e.message}"`;
 			},
@@ -86,29 +70,10 @@ module.exports = {
 			async run(ctx) {
 				for (const op of ['create', 'cancel', 'delete', 'get']) ctx.requireOperation('quote', op);
 				const quote = await createQuote(ctx);
-				const [canceled] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'cancel',
-						quoteId: h.byId(quote.id),
-					}),
-				);
+				const [canceled] = h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'cancel', quote.id));
 				assert.equal(canceled.status, 'canceled');
-				h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'delete',
-						quoteId: h.byId(quote.id),
-					}),
-				);
-				h.expectFailure(
-					await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'get',
-						quoteId: h.byId(quote.id),
-					}),
-					/404|not[ _]found/i,
-				);
+				h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'delete', quote.id));
+				h.expectFailure(await h.runOnRecord(ctx, 'quote', 'get', quote.id), /404|not[ _]found/i);
 			},
 		},
 		{
@@ -163,11 +128,7 @@ module.exports = {
 				const quote = await createQuote(ctx);
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const r = await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'cancel',
-						quoteId: h.byId(quote.id),
-					});
+					const r = await h.runOnRecord(ctx, 'quote', 'cancel', quote.id);
 					const e = h.expectFailure(r, /422|invalid_state/i, /canceled/);
 					// n8n reads an error message containing "canceled" as a cancelled execution (no error workflow)
 					assert.equal(r.status, 'error', `the execution ended "${r.status}"`);

@@ -25,13 +25,7 @@ module.exports = {
 				);
 				assert.match(created.id, /^req_/);
 				ctx.state.requestRef = ref;
-				const [got] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'request',
-						operation: 'get',
-						requestId: h.byId(created.id),
-					}),
-				);
+				const [got] = h.expectSuccess(await h.runOnRecord(ctx, 'request', 'get', created.id));
 				assert.equal(got.id, created.id);
 				const list = h.expectSuccess(
 					await h.runOperation(ctx, { resource: 'request', operation: 'getAll', returnAll: true }),

@@ -115,13 +115,7 @@ module.exports = {
 						}),
 					);
 					assert.equal(updated.active, false);
-					h.expectSuccess(
-						await h.runOperation(ctx, {
-							resource: 'webhook',
-							operation: 'delete',
-							webhookId: h.byId(created.id),
-						}),
-					);
+					h.expectSuccess(await h.runOnRecord(ctx, 'webhook', 'delete', created.id));
 					assert.ok(
 						!ctx.sandbox.control.webhooks().some((w) => w.id === created.id),
 						'the subscription is still there',
@@ -197,12 +191,7 @@ module.exports = {
 					}
 				} finally {
 					control.setReadings({ webhookListsWithoutMeta: false });
-					for (const id of created)
-						await h.runOperation(ctx, {
-							resource: 'webhook',
-							operation: 'delete',
-							webhookId: h.byId(id),
-						});
+					for (const id of created) await h.runOnRecord(ctx, 'webhook', 'delete', id);
 				}
 				return JSON.stringify(counts);
 			},
