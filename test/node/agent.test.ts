@@ -79,14 +79,18 @@ describe('Agent: Get and Get Many', () => {
 		]);
 	});
 
-	it('Get Many with a Limit asks for that many and stops there', async () => {
+	/** GET /agents with `query` answers one page of `data`; more follow when `total` says so. */
+	const agentsPage = (query: Record<string, string>, data: object[], total = data.length) =>
 		api()
 			.get('/agents')
-			.query({ page: '1', pageSize: '2' })
+			.query(query)
 			.reply(200, {
-				data: [quoteAgent, careAgent],
-				meta: { page: 1, pageSize: 2, total: 9, hasMore: true },
+				data,
+				meta: { page: 1, pageSize: Number(query.pageSize), total, hasMore: total > data.length },
 			});
+
+	it('Get Many with a Limit asks for that many and stops there', async () => {
+		agentsPage({ page: '1', pageSize: '2' }, [quoteAgent, careAgent], 9);
 
 		const { items } = await run({ operation: 'getAll', returnAll: false, limit: 2 });
 
@@ -94,10 +98,7 @@ describe('Agent: Get and Get Many', () => {
 	});
 
 	it('Get Many sends only the filter that was added', async () => {
-		api()
-			.get('/agents')
-			.query({ page: '1', pageSize: '50', agentType: 'CustomerCareAgent' })
-			.reply(200, { data: [careAgent], meta: { page: 1, pageSize: 50, total: 1, hasMore: false } });
+		agentsPage({ page: '1', pageSize: '50', agentType: 'CustomerCareAgent' }, [careAgent]);
 
 		const { items } = await run({
 			operation: 'getAll',
@@ -108,13 +109,7 @@ describe('Agent: Get and Get Many', () => {
 	});
 
 	it('the agent list search lists the agents with name, type and status', async () => {
-		api()
-			.get('/agents')
-			.query({ page: '1', pageSize: '100' })
-			.reply(200, {
-				data: [quoteAgent, careAgent],
-				meta: { page: 1, pageSize: 100, total: 2, hasMore: false },
-			});
+		agentsPage({ page: '1', pageSize: '100' }, [quoteAgent, careAgent]);
 
 		const result = await runListSearch(
 			node,

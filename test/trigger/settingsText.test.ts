@@ -21,6 +21,20 @@ import { standardHeaders, atFixedTime } from './helpers';
 import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 
+/** The API lists no subscription and subscribes (whk_2), handing each POST /webhooks body to `sent`; both optional. */
+const subscribing = (sent: (body: nock.Body) => void) =>
+	nock(API)
+		.get('/v1/webhooks')
+		.query(true)
+		.optionally()
+		.reply(200, { data: [], meta: { hasMore: false } })
+		.post('/v1/webhooks')
+		.optionally()
+		.reply(201, (_uri, body) => {
+			sent(body);
+			return { data: { id: 'whk_2', signingSecret: SIGNING } };
+		});
+
 /** The API still holds subscription whk_1 for these events (activation's checkExists finds it). */
 const subscriptionExists = (events: string[]) =>
 	nock(API)
@@ -95,17 +109,7 @@ describe('trigger boolean options from text', () => {
 	});
 	test('Skip Reachability Check from an expression giving "true": publishing with a local webhook URL subscribes', async () => {
 		const posts: unknown[] = [];
-		nock(API)
-			.get('/v1/webhooks')
-			.query(true)
-			.optionally()
-			.reply(200, { data: [], meta: { hasMore: false } })
-			.post('/v1/webhooks')
-			.optionally()
-			.reply(201, (_uri, body) => {
-				posts.push(body);
-				return { data: { id: 'whk_2', signingSecret: SIGNING } };
-			});
+		subscribing((body) => posts.push(body));
 		const node = createTriggerNode(
 			trigger,
 			{
@@ -218,17 +222,7 @@ describe('trigger event names read unlike webhook node', () => {
 	/** Publishes a trigger whose Event Names come from `expression`; the events POST /webhooks was sent, if any. */
 	async function publishWith(expression: string): Promise<{ posted: unknown[]; error?: Error }> {
 		const posted: unknown[] = [];
-		nock(API)
-			.get('/v1/webhooks')
-			.query(true)
-			.optionally()
-			.reply(200, { data: [], meta: { hasMore: false } })
-			.post('/v1/webhooks')
-			.optionally()
-			.reply(201, (_uri, body) => {
-				posted.push((body as { events: unknown }).events);
-				return { data: { id: 'whk_2', signingSecret: SIGNING } };
-			});
+		subscribing((body) => posted.push((body as { events: unknown }).events));
 		const node = createTriggerNode(trigger, { events: expression } as unknown as INodeParameters);
 		const error = await activateTrigger(trigger, node).then(
 			() => undefined,

@@ -40,6 +40,10 @@ const EVENTS = ['invoice.paid', 'quote.approved'];
 /** This n8n's instance id, as n8n-core gives it to the trigger's contexts. */
 const INSTANCE_ID = Container.get(InstanceSettings).instanceId;
 const notFound = { error: { code: 'not_found', message: 'Webhook not found' } };
+/** What the trigger keeps of its production subscription `id` (the secret sealed, this instance's id). */
+const storedAs = (id: string) => ({
+	production: { id, url: PROD_URL, events: EVENTS, sealedSecret: SEALED, instanceId: INSTANCE_ID },
+});
 /** The API deletes the stored subscription whk_1 and makes `id` (newSubscription) in its place. */
 const resubscribed = (id: string, signingSecret = SECRET) =>
 	nock(API)
@@ -262,15 +266,7 @@ describe('create', () => {
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
 		expect(posted).toEqual({ name: NAME, url: PROD_URL, events: EVENTS });
-		expect(subscriptions(testNode)).toEqual({
-			production: {
-				id: 'whk_1',
-				url: PROD_URL,
-				events: EVENTS,
-				sealedSecret: SEALED,
-				instanceId: INSTANCE_ID,
-			},
-		});
+		expect(subscriptions(testNode)).toEqual(storedAs('whk_1'));
 		// sealed with the credential's API key: the workflow's static data does not hold the secret in clear
 		expect(JSON.stringify(testNode.workflow.staticData)).not.toContain(
 			SECRET.slice('whsec_'.length),
@@ -320,15 +316,7 @@ describe('create', () => {
 			.reply(201, newSubscription('whk_3'));
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
-		expect(subscriptions(testNode)).toEqual({
-			production: {
-				id: 'whk_3',
-				url: PROD_URL,
-				events: EVENTS,
-				sealedSecret: SEALED,
-				instanceId: INSTANCE_ID,
-			},
-		});
+		expect(subscriptions(testNode)).toEqual(storedAs('whk_3'));
 	});
 
 	test('no events chosen is refused before any request', async () => {
@@ -628,15 +616,7 @@ describe('checkExists', () => {
 		const testNode = makeNode({}, withProduction({ secret: undefined }));
 		expect(await activateTrigger(trigger, testNode)).toEqual({ existed: false });
 		expect(scope.isDone()).toBe(true);
-		expect(subscriptions(testNode)).toEqual({
-			production: {
-				id: 'whk_9',
-				url: PROD_URL,
-				events: EVENTS,
-				sealedSecret: SEALED,
-				instanceId: INSTANCE_ID,
-			},
-		});
+		expect(subscriptions(testNode)).toEqual(storedAs('whk_9'));
 	});
 
 	test('an already deleted subscription during cleanup (404 on DELETE) still counts as cleaned', async () => {
@@ -796,15 +776,7 @@ describe('test mode and production are kept apart', () => {
 		await stopTestListening(trigger, testNode);
 		expect(testDelete.isDone()).toBe(true);
 		// deliveries wrote nothing: the production record is as the lifecycle wrote it
-		expect(subscriptions(testNode)).toEqual({
-			production: {
-				id: 'whk_prod',
-				url: PROD_URL,
-				events: EVENTS,
-				sealedSecret: SEALED,
-				instanceId: INSTANCE_ID,
-			},
-		});
+		expect(subscriptions(testNode)).toEqual(storedAs('whk_prod'));
 
 		// Deactivation (same mode and activation, production URL) deletes only the production one.
 		const prodDelete = nock(API).delete('/v1/webhooks/whk_prod').reply(200, {});
