@@ -7,6 +7,9 @@ import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { TEST_API_KEY, TEST_BASE_URL, loadNodeType, runDeclarativeNode } from '../harness/engine';
 import { emitted, poller } from './harness';
 
+/** The API at TEST_BASE_URL (nock), as a sandbox for the poller. */
+const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
+
 /**
  * Breaker: a list answer whose `meta` contradicts itself (`hasMore: false` on page 1 while `total`
  * says 250 and the page holds 100) is taken as the whole list. The 150 records not read count as
@@ -32,7 +35,6 @@ describe('polling has more lie forgets and floods', () => {
 				return [200, { data, meta: { page, pageSize: 100, total: contacts.length, hasMore } }];
 			})
 			.persist();
-		const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 		const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
 		expect(await p.poll()).toBeNull(); // baseline: all 250
 
@@ -60,7 +62,6 @@ describe('polling has more lie forgets and floods', () => {
  * Expected: the first poll remembers the 250 contacts (or fails naming the real cause, the answer).
  */
 describe('polling page without has more never starts', () => {
-	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 	const contacts: IDataObject[] = Array.from({ length: 250 }, (_, i) => ({
 		id: `con_${String(i).padStart(16, '0')}`,
 		name: `Klant ${i}`,
@@ -93,7 +94,6 @@ describe('polling page without has more never starts', () => {
  * 3 times in a row", on every poll: the trigger never starts, though nothing changed.
  */
 describe('polling stable list with off total never starts', () => {
-	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 	const contacts: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({
 		id: `con_${String(i).padStart(16, '0')}`,
 		name: `Klant ${i}`,
@@ -133,6 +133,17 @@ describe('polling stable list with off total never starts', () => {
 	});
 });
 
+/** Every read of the list at `path` shows one record: `record()` at the time of the read. */
+const listsOnly = (path: string, record: () => IDataObject) =>
+	nock(TEST_BASE_URL)
+		.get(path)
+		.query(true)
+		.reply(() => [
+			200,
+			{ data: [record()], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
+		])
+		.persist();
+
 /**
  * Breaker: the spec lists no `createdAt` or `updatedAt` on quotes (section 2), so an API whose
  * list records carry neither is a reasonable reading. The trigger then builds the event `id` and
@@ -164,15 +175,7 @@ describe('polling event id unstable without timestamps', () => {
 	afterEach(() => jest.useRealTimers());
 	test('the same status change seen again gives the same event id when the list shows no timestamps', async () => {
 		let quote: IDataObject = { id: 'quo_1', number: 'OFF-1', status: 'sent', total: 10 };
-		nock(TEST_BASE_URL)
-			.get('/quotes')
-			.query(true)
-			.reply(() => [
-				200,
-				{ data: [quote], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
-			])
-			.persist();
-		const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
+		listsOnly('/quotes', () => quote);
 		const p = poller(api, { events: ['quote.approved'] }, TEST_API_KEY);
 
 		jest.setSystemTime(new Date('2026-11-25T08:00:00Z'));
@@ -201,15 +204,7 @@ describe('polling event id unstable without timestamps', () => {
 			createdAt: '2026-11-01T00:00:00.000Z',
 			updatedAt: '2026-11-20T00:00:00.000Z',
 		};
-		nock(TEST_BASE_URL)
-			.get('/invoices')
-			.query(true)
-			.reply(() => [
-				200,
-				{ data: [invoice], meta: { page: 1, pageSize: 100, total: 1, hasMore: false } },
-			])
-			.persist();
-		const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
+		listsOnly('/invoices', () => invoice);
 		const p = poller(api, { events: ['invoice.paid'] }, TEST_API_KEY);
 		expect(await p.poll()).toBeNull();
 		const saved = JSON.parse(JSON.stringify(p.staticData())) as IDataObject;
@@ -260,7 +255,6 @@ describe('polling id hash collision', () => {
 				{ data: quotes, meta: { page: 1, pageSize: 100, total: quotes.length, hasMore: false } },
 			])
 			.persist();
-		const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 		const p = poller(api, { events: ['quote.created', 'quote.approved'] }, TEST_API_KEY);
 		expect(await p.poll()).toBeNull(); // baseline: A
 
@@ -278,7 +272,6 @@ describe('polling id hash collision', () => {
 
 describe('when a walk of a list counts as whole', () => {
 	/** When a walk of a list counts as whole, and what the trigger does when it is not (nock: answers no sandbox gives). */
-	const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 	const contacts: IDataObject[] = Array.from({ length: 150 }, (_, i) => ({
 		id: `con_${String(i).padStart(16, '0')}`,
 		name: `Klant ${i}`,

@@ -3,6 +3,20 @@ import { createServer, type Server, request, type IncomingMessage } from 'node:h
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
+/** Listens on a free port of 127.0.0.1; the server's URL. */
+async function listening(server: Server): Promise<string> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const a = server.address();
+	if (!a || typeof a === 'string') throw new Error('no port');
+	return `http://127.0.0.1:${a.port}`;
+}
+
+/** Closes the server and every connection it holds. */
+async function closed(server: Server): Promise<void> {
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+}
+
 // scripts/queue/relay.js says "each request goes, whole, to the next target" and the
 // brief of the scale work says it forwards all headers unchanged. It rebuilds the headers from
 // Node's parsed `req.headers`, which joins repeated lines with ", " and DROPS repeats of some
@@ -25,15 +39,9 @@ describe('relay headers not forwarded unchanged', () => {
 			req.resume();
 			req.on('end', () => res.writeHead(200, { connection: 'close' }).end('ok'));
 		});
-		await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-		const a = target.address();
-		if (!a || typeof a === 'string') throw new Error('no port');
-		targetUrl = `http://127.0.0.1:${a.port}`;
+		targetUrl = await listening(target);
 	});
-	afterAll(async () => {
-		target.closeAllConnections();
-		await new Promise((resolve) => target.close(resolve));
-	});
+	afterAll(() => closed(target));
 	/** Raw HTTP/1.1 request with the given header lines (repeats allowed). */
 	function rawPost(port: number, lines: [string, string][], body: string): Promise<string> {
 		return new Promise((resolve, reject) => {
@@ -135,15 +143,9 @@ describe('relay leaves upstream open', () => {
 	beforeAll(async () => {
 		// never answers: like a webhook process still working on a delivery
 		target = createServer((req) => arrived?.(req));
-		await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-		const a = target.address();
-		if (!a || typeof a === 'string') throw new Error('no port');
-		targetUrl = `http://127.0.0.1:${a.port}`;
+		targetUrl = await listening(target);
 	});
-	afterAll(async () => {
-		target.closeAllConnections();
-		await new Promise((resolve) => target.close(resolve));
-	});
+	afterAll(() => closed(target));
 	/** Resolves with ms until the target's side of the request closes, or 'still open' after `waitMs`. */
 	function closedWithin(req: IncomingMessage, waitMs: number): Promise<number | 'still open'> {
 		const t = Date.now();
