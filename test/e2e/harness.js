@@ -91,6 +91,29 @@ function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = [
 	};
 }
 
+/** Business Ops Trigger (these parameters, a new webhook id) → No Operation. */
+function triggerWorkflow(name, cred, parameters) {
+	const trigger = 'Business Ops Trigger';
+	return {
+		name,
+		nodes: [
+			node(trigger, rt.NODE_TYPES.trigger, parameters, {
+				position: [0, 0],
+				credentials: credentialRef(cred),
+				webhookId: crypto.randomUUID(),
+			}),
+			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+		],
+		connections: chain(trigger, 'No Operation'),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Runs `operation` of `resource` on the record `id` (its ID field `<resource>Id`); as runOperation. */
+function runOnRecord(ctx, resource, operation, id, o = {}) {
+	return runOperation(ctx, { resource, operation, [`${resource}Id`]: byId(id) }, o);
+}
+
 /** Runs the rows through the operation (itemsWorkflow) like the editor's Execute button; as runOperation. */
 async function runOnItems(ctx, rows, parameters, o = {}) {
 	const cred = ctx.credentials[o.key || 'admin'];
@@ -298,9 +321,11 @@ module.exports = {
 	credentialRef,
 	operationWorkflow,
 	itemsWorkflow,
+	triggerWorkflow,
 	byId,
 	runOperation,
 	runOnItems,
+	runOnRecord,
 	checkOutputSchema,
 	checkedSchemas,
 	ranOperations,

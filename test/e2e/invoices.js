@@ -2,17 +2,24 @@
 // draft → sent → paid life cycle (with the API's events), a 422 shown to the user, a missing scope.
 'use strict';
 
-const {
-	assert,
-	byId,
-	runOperation,
-	expectSuccess,
-	expectFailure,
-	sandboxFirstId,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TOTAL = 255;
 const ITEMS = { item: [{ name: 'Roggebrood', quantity: 40, unitPrice: 4.1, vatPercentage: 9 }] };
+
+/** A draft invoice of ITEMS for the sandbox's first contact, made by the node (a one-element array). */
+async function createDraft(ctx) {
+	const contactId = await h.sandboxFirstId(ctx, 'contacts');
+	const r = await h.runOperation(ctx, {
+		resource: 'invoice',
+		operation: 'create',
+		contactId: h.byId(contactId),
+		itemsInput: 'form',
+		items: ITEMS,
+	});
+	return h.expectSuccess(r);
+}
 
 module.exports = {
 	area: 'invoices',
@@ -24,8 +31,8 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const existing = control.seed({ resource: 'invoices', count: 1 }).total;
 				if (existing < TOTAL) control.seed({ resource: 'invoices', count: TOTAL - existing });
-				const items = expectSuccess(
-					await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }),
+				const items = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }),
 				);
 				assert.equal(items.length, TOTAL);
 				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL);
@@ -36,32 +43,13 @@ module.exports = {
 			name: 'Create (draft) → Send → Mark as Paid emits invoice.sent and invoice.paid',
 			async run(ctx) {
 				for (const op of ['create', 'send', 'markAsPaid']) ctx.requireOperation('invoice', op);
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const [invoice] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'create',
-						contactId: byId(contactId),
-						itemsInput: 'form',
-						items: ITEMS,
-					}),
-				);
+				const [invoice] = await createDraft(ctx);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
-				const [sent] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'send',
-						invoiceId: byId(invoice.id),
-					}),
-				);
+				const [sent] = h.expectSuccess(await h.runOnRecord(ctx, 'invoice', 'send', invoice.id));
 				assert.equal(sent.status, 'sent');
-				const [paid] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'markAsPaid',
-						invoiceId: byId(invoice.id),
-					}),
+				const [paid] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'invoice', 'markAsPaid', invoice.id),
 				);
 				assert.equal(paid.status, 'paid');
 				const events = ctx.sandbox.control.events().map((e) => e.type);
@@ -78,13 +66,13 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'updateStatus');
 				assert.ok(ctx.state.paidInvoiceId, 'needs the invoice of the previous step');
-				const r = await runOperation(ctx, {
+				const r = await h.runOperation(ctx, {
 					resource: 'invoice',
 					operation: 'updateStatus',
-					invoiceId: byId(ctx.state.paidInvoiceId),
+					invoiceId: h.byId(ctx.state.paidInvoiceId),
 					status: 'draft',
 				});
-				const e = expectFailure(r, /422|invalid_state/i, /paid/);
+				const e = h.expectFailure(r, /422|invalid_state/i, /paid/);
 				return `"${e.message}"`;
 			},
 		},
@@ -92,12 +80,12 @@ module.exports = {
 			name: 'a contacts-only key gets 403 naming invoices.read',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'getAll');
-				const r = await runOperation(
+				const r = await h.runOperation(
 					ctx,
 					{ resource: 'invoice', operation: 'getAll', returnAll: false, limit: 5 },
 					{ key: 'contactsOnly' },
 				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
+				const e = h.expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
 				return `"${e.message}"`;
 			},
 		},
@@ -105,22 +93,13 @@ module.exports = {
 			name: 'Update carries a new Due Date and the status "sent" in one PATCH, which emits invoice.sent',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'update');
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const [draft] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'create',
-						contactId: byId(contactId),
-						itemsInput: 'form',
-						items: ITEMS,
-					}),
-				);
+				const [draft] = await createDraft(ctx);
 				ctx.sandbox.control.clearEvents();
-				const [updated] = expectSuccess(
-					await runOperation(ctx, {
+				const [updated] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'invoice',
 						operation: 'update',
-						invoiceId: byId(draft.id),
+						invoiceId: h.byId(draft.id),
 						updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' },
 					}),
 				);

@@ -1,7 +1,8 @@
 // Organization settings and the API key (Me) through the Business Ops node in real n8n.
 'use strict';
 
-const { assert, runOperation, expectSuccess, expectFailure } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 module.exports = {
 	area: 'organization',
@@ -10,8 +11,8 @@ module.exports = {
 			name: 'API Key → Get shows the key scopes',
 			async run(ctx) {
 				ctx.requireOperation('me', 'get');
-				const [me] = expectSuccess(
-					await runOperation(ctx, { resource: 'me', operation: 'get' }, { key: 'readOnly' }),
+				const [me] = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'me', operation: 'get' }, { key: 'readOnly' }),
 				);
 				assert.ok(
 					Array.isArray(me.scopes) && me.scopes.includes('contacts.read'),
@@ -29,12 +30,12 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('organization', 'get');
 				ctx.requireOperation('organization', 'update');
-				const [before] = expectSuccess(
-					await runOperation(ctx, { resource: 'organization', operation: 'get' }),
+				const [before] = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'organization', operation: 'get' }),
 				);
 				assert.ok(before.legalName, JSON.stringify(before));
-				const [after] = expectSuccess(
-					await runOperation(ctx, {
+				const [after] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'organization',
 						operation: 'update',
 						updateFields: { defaultPaymentTermsDays: 21 },
@@ -48,12 +49,12 @@ module.exports = {
 			name: 'a contacts-only key gets 403 naming organization.read',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'get');
-				const r = await runOperation(
+				const r = await h.runOperation(
 					ctx,
 					{ resource: 'organization', operation: 'get' },
 					{ key: 'contactsOnly' },
 				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /organization\.read/);
+				const e = h.expectFailure(r, /403|insufficient_scope/i, /organization\.read/);
 				return `"${e.message}"`;
 			},
 		},
@@ -61,12 +62,12 @@ module.exports = {
 			name: 'an out-of-range VAT percentage is refused before or by the API (400)',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'update');
-				const r = await runOperation(ctx, {
+				const r = await h.runOperation(ctx, {
 					resource: 'organization',
 					operation: 'update',
 					updateFields: { defaultVatPercentage: 150 },
 				});
-				const e = expectFailure(r, /vat|percentage|100/i);
+				const e = h.expectFailure(r, /vat|percentage|100/i);
 				return `"${e.message}"`;
 			},
 		},
