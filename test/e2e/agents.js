@@ -130,8 +130,7 @@ module.exports = {
 						defaultMode: 'auto_after_approvals',
 						autoAfterApprovalsCount: 0,
 					});
-					const e = h.expectFailure(r, /400|invalid_request/i, /autoAfterApprovalsCount/);
-					return `"${e.message}"`;
+					return h.refusal(r, /400|invalid_request/i, /autoAfterApprovalsCount/);
 				} finally {
 					ctx.sandbox.control.setReadings({ strict: false });
 				}

@@ -190,20 +190,20 @@ module.exports = {
 					name: `${prefix} ${i}`,
 					...(i === 0 ? { email: 'not an address' } : {}),
 				}));
-				const parameters = {
-					resource: 'contact',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					additionalFields: { email: '={{ $json.email }}' },
-				};
 				const result = await run(
 					ctx,
-					h.itemsWorkflow('e2e engine retry continue', rows, parameters, ctx.credentials.admin, {
-						retryOnFail: true,
-						maxTries: 2,
-						waitBetweenTries: 0,
-						onError: 'continueRegularOutput',
-					}),
+					h.itemsWorkflow(
+						'e2e engine retry continue',
+						rows,
+						h.CREATE_CONTACT,
+						ctx.credentials.admin,
+						{
+							retryOnFail: true,
+							maxTries: 2,
+							waitBetweenTries: 0,
+							onError: 'continueRegularOutput',
+						},
+					),
 				);
 				h.expectSuccess(result);
 				const names = await contactsNamed(ctx, prefix);

@@ -15,6 +15,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The option value n8n adds to the resource and operation lists of nodes whose credential it can proxy. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
+/** Create Contact with the name and e-mail of each item. */
+const CREATE_CONTACT = {
+	resource: 'contact',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	additionalFields: { email: '={{ $json.email }}' },
+};
+
 /** A workflow node object as the editor exports it. */
 function node(name, type, parameters = {}, extra = {}) {
 	return {
@@ -136,6 +144,28 @@ async function runOnItems(ctx, rows, parameters, o = {}) {
 	};
 }
 
+/** Runs Get Many of `resource` with Limit `limit`; as runOperation. */
+function runGetMany(ctx, resource, limit, o = {}) {
+	return runOperation(ctx, { resource, operation: 'getAll', returnAll: false, limit }, o);
+}
+
+/**
+ * Seeds the sandbox up to `total` records of `resource` (at least one more), clears its request
+ * log, runs Get Many with Return All and checks it answers `total` records, each once; returns them.
+ */
+async function returnAllOf(ctx, resource, total) {
+	const control = ctx.sandbox.control;
+	const existing = control.seed({ resource: `${resource}s`, count: 1 }).total;
+	if (existing < total) control.seed({ resource: `${resource}s`, count: total - existing });
+	control.clearRequestLog();
+	const items = expectSuccess(
+		await runOperation(ctx, { resource, operation: 'getAll', returnAll: true }),
+	);
+	assert.equal(items.length, total);
+	assert.equal(new Set(items.map((i) => i.id)).size, total, `duplicate ${resource}s across pages`);
+	return items;
+}
+
 /** A resource locator value "By ID" as the editor stores it. */
 function byId(id) {
 	return { __rl: true, mode: 'id', value: id };
@@ -243,6 +273,22 @@ function expectFailure(result, ...patterns) {
 	return e;
 }
 
+/** expectFailure, answered as the step's line: the error's message in quotes. */
+function refusal(result, ...patterns) {
+	return `"${expectFailure(result, ...patterns).message}"`;
+}
+
+/** POSTs a delivery (`body`, `headers`) to `url`; answers its status and text. */
+async function post(url, { body, headers }, timeoutMs = 15_000) {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers,
+		body,
+		signal: AbortSignal.timeout(timeoutMs),
+	});
+	return { status: res.status, text: await res.text() };
+}
+
 /** GET on the sandbox API with the admin key (test bookkeeping, not through n8n); returns `data`. */
 async function sandboxGet(ctx, pathname) {
 	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
@@ -316,6 +362,7 @@ module.exports = {
 	assert,
 	sleep,
 	CUSTOM_API_CALL,
+	CREATE_CONTACT,
 	node,
 	chain,
 	credentialRef,
@@ -326,6 +373,8 @@ module.exports = {
 	runOperation,
 	runOnItems,
 	runOnRecord,
+	runGetMany,
+	returnAllOf,
 	checkOutputSchema,
 	checkedSchemas,
 	ranOperations,
@@ -333,6 +382,8 @@ module.exports = {
 	nodeError,
 	expectSuccess,
 	expectFailure,
+	refusal,
+	post,
 	waitFor,
 	logText,
 	sandboxGet,

@@ -14,12 +14,6 @@ const h = require('./harness');
 const hostile = require('../../bench/lib/hostile');
 
 const TRIGGER = 'Business Ops Trigger';
-const CREATE = {
-	resource: 'contact',
-	operation: 'create',
-	name: '={{ $json.name }}',
-	additionalFields: { email: '={{ $json.email }}' },
-};
 const UPSERT = {
 	resource: 'contact',
 	operation: 'upsert',
@@ -92,6 +86,26 @@ async function withPermissiveApi(ctx, fn) {
 	}
 }
 
+/**
+ * Runs `parameters` on `rows` with Retry On Fail (3 tries) and `onError` while the API stores the
+ * first `method` to `path` and closes its connection without an answer; once the sandbox is quiet,
+ * `check(result, answers)`: answers are the statuses of those requests (null: none).
+ */
+function lostWriteCase(ctx, { method, path, rows, parameters, onError }, check) {
+	return withPermissiveApi(ctx, async (control) => {
+		control.failNext({ mode: 'drop-after-write', method, path });
+		const r = await h.runOnItems(ctx, rows, parameters, {
+			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
+		});
+		await quiet(control);
+		const re = new RegExp(`${path.replace('*', '[^/]+')}$`);
+		return check(
+			r,
+			logged(ctx, method, re).map((e) => e.status),
+		);
+	});
+}
+
 /** A Retry On Fail run of 3 creates where the API answers one POST with 503 once. */
 async function retryCase(ctx, { onError, failedItem }) {
 	ctx.requireOperation('contact', 'create');
@@ -105,7 +119,7 @@ async function retryCase(ctx, { onError, failedItem }) {
 			method: 'POST',
 			path: '/contacts',
 		});
-		const r = await h.runOnItems(ctx, items, CREATE, {
+		const r = await h.runOnItems(ctx, items, h.CREATE_CONTACT, {
 			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
 		});
 		const posts = contactPosts(ctx);
@@ -132,7 +146,7 @@ async function retryCase(ctx, { onError, failedItem }) {
  * Retry On Fail (3 tries), `onError`: 3 creates, the 2nd POST stored by the API and its answer lost
  * (`lose`: a fail-next after-write rule). One contact per address; the execution succeeds.
  */
-async function lostCreateCase(ctx, lose, onError, parameters = CREATE) {
+async function lostCreateCase(ctx, lose, onError, parameters = h.CREATE_CONTACT) {
 	ctx.requireOperation('contact', 'create');
 	const prefix = `e2e-lost-${lose.mode}-${Date.now()}`;
 	const items = rows(prefix, 3);
@@ -197,24 +211,17 @@ async function lostQuoteCase(ctx, onError) {
 	ctx.requireOperation('quote', 'create');
 	const line = `e2e lost quote ${onError || 'stop'} ${Date.now()}`;
 	const contactId = (await h.sandboxGet(ctx, '/contacts?pageSize=1'))[0].id;
-	return withPermissiveApi(ctx, async (control) => {
-		control.failNext({ mode: 'drop-after-write', method: 'POST', path: '/quotes' });
-		const r = await h.runOnItems(
-			ctx,
-			[{ line }],
-			{
-				resource: 'quote',
-				operation: 'create',
-				contactId: h.byId(contactId),
-				itemsInput: 'form',
-				items: {
-					item: [{ name: '={{ $json.line }}', quantity: 1, unitPrice: 100, vatPercentage: 21 }],
-				},
-			},
-			{ nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) } },
-		);
-		await quiet(control);
-		const posts = logged(ctx, 'POST', /\/quotes$/).map((e) => e.status);
+	const parameters = {
+		resource: 'quote',
+		operation: 'create',
+		contactId: h.byId(contactId),
+		itemsInput: 'form',
+		items: {
+			item: [{ name: '={{ $json.line }}', quantity: 1, unitPrice: 100, vatPercentage: 21 }],
+		},
+	};
+	const lost = { method: 'POST', path: '/quotes', rows: [{ line }], parameters, onError };
+	return lostWriteCase(ctx, lost, async (r, posts) => {
 		const quotes = (await h.sandboxAll(ctx, 'quotes')).filter((q) =>
 			(q.items || []).some((i) => i.name === line),
 		);
@@ -356,7 +363,7 @@ module.exports = {
 						method: 'POST',
 						path: '/contacts',
 					});
-					const r = await h.runOnItems(ctx, items, CREATE);
+					const r = await h.runOnItems(ctx, items, h.CREATE_CONTACT);
 					const written = (await h.sandboxAll(ctx, 'contacts')).filter(
 						(c) => c.email === items[0].email,
 					);
@@ -383,7 +390,7 @@ module.exports = {
 				const prefix = `e2e-inflight-${Date.now()}`;
 				const items = rows(prefix, 10).map((row, i) => (i === 7 ? { ...row, fail: true } : row));
 				const parameters = {
-					...CREATE,
+					...h.CREATE_CONTACT,
 					name: "={{ $json.fail ? $('Later').item.json.name : $json.name }}",
 				};
 				const later = h.node('Later', 'n8n-nodes-base.noOp', {}, { position: [660, 0] });
@@ -442,7 +449,7 @@ module.exports = {
 			timeoutMs: 180_000,
 			run: (ctx) =>
 				lostCreateCase(ctx, { mode: 'drop-after-write' }, undefined, {
-					...CREATE,
+					...h.CREATE_CONTACT,
 					requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 300 } } },
 				}),
 		},
@@ -466,21 +473,14 @@ module.exports = {
 					name: 'Bijwerken',
 					email: `e2e-lost-update-${Date.now()}@example.com`,
 				});
-				return withPermissiveApi(ctx, async (control) => {
-					control.failNext({ mode: 'drop-after-write', method: 'PATCH', path: '/contacts/*' });
-					const r = await h.runOnItems(
-						ctx,
-						[{ phone }],
-						{
-							resource: 'contact',
-							operation: 'update',
-							contactId: h.byId(contact.id),
-							updateFields: { phone: '={{ $json.phone }}' },
-						},
-						{ nodeOptions: RETRY },
-					);
-					await quiet(control);
-					const patches = logged(ctx, 'PATCH', /\/contacts\//).map((e) => e.status);
+				const parameters = {
+					resource: 'contact',
+					operation: 'update',
+					contactId: h.byId(contact.id),
+					updateFields: { phone: '={{ $json.phone }}' },
+				};
+				const lost = { method: 'PATCH', path: '/contacts/*', rows: [{ phone }], parameters };
+				return lostWriteCase(ctx, lost, async (r, patches) => {
 					const reads = logged(ctx, 'GET', new RegExp(`/contacts/${contact.id}$`)).length;
 					const items = h.expectSuccess(r);
 					assert.deepEqual(patches, [null], `PATCH /contacts/{id} answers: ${patches.join(', ')}`);

@@ -61,8 +61,7 @@ module.exports = {
 				const id = ctx.state.approvedQuoteId;
 				assert.ok(id, 'needs the quote of the previous step');
 				const r = await h.runOnRecord(ctx, 'quote', 'send', id);
-				const e = h.expectFailure(r, /422|invalid_state/i, /approved/);
-				return `"${e.message}"`;
+				return h.refusal(r, /422|invalid_state/i, /approved/);
 			},
 		},
 		{
@@ -91,8 +90,7 @@ module.exports = {
 					},
 					{ key: 'readOnly' },
 				);
-				const e = h.expectFailure(r, /403|insufficient_scope/i, /quotes\.write/);
-				return `"${e.message}"`;
+				return h.refusal(r, /403|insufficient_scope/i, /quotes\.write/);
 			},
 		},
 		{

@@ -48,8 +48,7 @@ module.exports = {
 					processImmediately: false,
 					additionalFields: { externalRef: ctx.state.requestRef },
 				});
-				const e = h.expectFailure(r, /409|duplicate/i, /externalRef/);
-				return `"${e.message}"`;
+				return h.refusal(r, /409|duplicate/i, /externalRef/);
 			},
 		},
 	],

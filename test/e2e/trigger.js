@@ -129,16 +129,6 @@ function forgedDelivery(type) {
 	};
 }
 
-async function post(url, { body, headers }) {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers,
-		body,
-		signal: AbortSignal.timeout(15_000),
-	});
-	return { status: res.status, text: await res.text() };
-}
-
 module.exports = {
 	area: 'trigger',
 	steps: [
@@ -254,9 +244,9 @@ module.exports = {
 				const id = ctx.state.triggerWorkflowId;
 				const url = ctx.state.subscription.url;
 				const before = (await ctx.client.executions(id)).length;
-				const forged = await post(url, forgedDelivery('invoice.paid'));
+				const forged = await h.post(url, forgedDelivery('invoice.paid'));
 				assert.equal(forged.status, 401, `forged signature: HTTP ${forged.status} ${forged.text}`);
-				const unsigned = await post(url, {
+				const unsigned = await h.post(url, {
 					body: JSON.stringify({ id: 'evt_unsigned', type: 'invoice.paid', data: {} }),
 					headers: { 'content-type': 'application/json' },
 				});
@@ -440,7 +430,7 @@ module.exports = {
 					forgedDelivery('invoice.paid'),
 					{ body: 'junk', headers: { 'content-type': 'text/plain' } },
 				]) {
-					const answer = await post(sub.url, junk);
+					const answer = await h.post(sub.url, junk);
 					assert.equal(answer.status, 401, `stranger: HTTP ${answer.status} ${answer.text}`);
 					answers.push(JSON.parse(answer.text).reason);
 				}
@@ -520,7 +510,7 @@ module.exports = {
 				// Production webhooks register a little after readiness: poll the webhook itself.
 				await h.waitFor(
 					async () =>
-						(await post(url, forgedDelivery('quote.approved')).catch(() => ({ status: 0 })))
+						(await h.post(url, forgedDelivery('quote.approved')).catch(() => ({ status: 0 })))
 							.status === 401,
 					{
 						timeoutMs: 60_000,

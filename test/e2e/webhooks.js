@@ -162,14 +162,7 @@ module.exports = {
 								hooks.some((h) => h.id === id),
 								`${id} missing (without meta: ${withoutMeta})`,
 							);
-						const limited = h.expectSuccess(
-							await h.runOperation(ctx, {
-								resource: 'webhook',
-								operation: 'getAll',
-								returnAll: false,
-								limit: 2,
-							}),
-						);
+						const limited = h.expectSuccess(await h.runGetMany(ctx, 'webhook', 2));
 						assert.equal(limited.length, 2);
 						const types = h.expectSuccess(
 							await h.runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),

@@ -11,13 +11,7 @@ const NODE = 'Business Ops';
 
 /** Manual Trigger → Code (the given items) → Business Ops Create Contact from each item. */
 function createContactsWorkflow(name, rows, cred, { onError } = {}) {
-	const create = {
-		resource: 'contact',
-		operation: 'create',
-		name: '={{ $json.name }}',
-		additionalFields: { email: '={{ $json.email }}' },
-	};
-	return h.itemsWorkflow(name, rows, create, cred, onError ? { onError } : {});
+	return h.itemsWorkflow(name, rows, h.CREATE_CONTACT, cred, onError ? { onError } : {});
 }
 
 async function run(ctx, wf) {
