@@ -124,6 +124,26 @@ async function setStatus(ctx, invoice, status) {
 	await ctx.sandbox.control.waitForDeliveries();
 }
 
+/** Moves the invoice to `status`, waits for the one run of the action it starts; answers the event's key. */
+async function changeAndRun(ctx, invoice, status) {
+	const key = `invoice.${status} ${invoice.id}`;
+	await setStatus(ctx, invoice, status);
+	await until(ctx, `the run for ${status}`, (s) => count(s.action, key) === 1);
+	return key;
+}
+
+/** A new invoice moved to sent, once the action ran for that; answers it and the event's key. */
+async function newSentInvoice(ctx) {
+	const invoice = await newInvoice(ctx);
+	return { invoice, sent: await changeAndRun(ctx, invoice, 'sent') };
+}
+
+/** What ran, once an execution still on its way (none is expected) has had time to be listed. */
+async function settled(ctx) {
+	await h.sleep(1500);
+	return observed(ctx);
+}
+
 /**
  * Deletes what the area made: the workflow (unpublished first), a subscription n8n left behind
  * (the sandbox then holds none, so later areas count only their own), the credential and the key.
@@ -189,8 +209,7 @@ module.exports = {
 					published: false,
 				};
 				await pollByPublishing(ctx);
-				await h.sleep(1500); // an execution the first poll made (none is expected) would be listed by now
-				const seen = await observed(ctx);
+				const seen = await settled(ctx);
 				assert.deepEqual(seen, { webhook: [], poll: [], action: [] });
 				return `workflow ${saved.id} published: subscribed, baseline poll emitted nothing`;
 			},
@@ -200,18 +219,14 @@ module.exports = {
 			template: FILE,
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const invoice = await newInvoice(ctx);
-				const key = `invoice.sent ${invoice.id}`;
-				await setStatus(ctx, invoice, 'sent');
-				await until(ctx, 'the webhook run', (s) => count(s.action, key) === 1);
+				const { sent: key } = await newSentInvoice(ctx);
 				await pollByPublishing(ctx);
 				const seen = await until(
 					ctx,
 					'the poll to see the change',
 					(s) => count(s.poll, key) === 1,
 				);
-				await h.sleep(1500);
-				const after = await observed(ctx);
+				const after = await settled(ctx);
 				assert.deepEqual(after, seen, 'something ran after the poll');
 				assert.equal(count(after.webhook, key), 1, 'webhook deliveries of the event');
 				assert.equal(count(after.action, key), 1, 'runs of the action for the event');
@@ -223,18 +238,12 @@ module.exports = {
 			template: FILE,
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const invoice = await newInvoice(ctx);
-				const sent = `invoice.sent ${invoice.id}`;
-				const paid = `invoice.paid ${invoice.id}`;
-				await setStatus(ctx, invoice, 'sent');
-				await until(ctx, 'the run for sent', (s) => count(s.action, sent) === 1);
-				await setStatus(ctx, invoice, 'paid');
-				await until(ctx, 'the run for paid', (s) => count(s.action, paid) === 1);
+				const { invoice, sent } = await newSentInvoice(ctx);
+				const paid = await changeAndRun(ctx, invoice, 'paid');
 				await pollByPublishing(ctx);
 				// the poll sees the status now: paid (spec: the lists show a record as it is)
 				await until(ctx, 'the poll to see paid', (s) => count(s.poll, paid) === 1);
-				await h.sleep(1500);
-				const after = await observed(ctx);
+				const after = await settled(ctx);
 				assert.deepEqual(
 					[sent, paid].map((k) => [count(after.webhook, k), count(after.action, k)]),
 					[
@@ -284,8 +293,7 @@ module.exports = {
 				assert.equal(count(seen.poll, key), 1, 'poll sightings of the event');
 				// the next poll sees nothing new: nothing runs again
 				await pollByPublishing(ctx);
-				await h.sleep(1500);
-				assert.deepEqual(await observed(ctx), seen, 'something ran after the next poll');
+				assert.deepEqual(await settled(ctx), seen, 'something ran after the next poll');
 				return `${key}: ${failed.length} failed deliveries while stopped; after the restart poll 1, action 1; next poll nothing`;
 			},
 		},

@@ -27,18 +27,13 @@ async function firstContact(ctx) {
 module.exports = {
 	area: 'contacts',
 	steps: [
-		{
-			name: `Get Many with Return All returns all ${TOTAL} records`,
-			async run(ctx) {
-				ctx.requireOperation('contact', 'getAll');
-				const items = await h.returnAllOf(ctx, 'contact', TOTAL);
-				const pages = ctx.sandbox.control
-					.requestLog()
-					.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
-				assert.ok(pages.length >= 3, `expected at least 3 page requests, saw ${pages.length}`);
-				return `${items.length} records in ${pages.length} requests (pageSize ${pages.map((p) => p.query.pageSize).join('/')})`;
-			},
-		},
+		h.returnAllStep('contact', TOTAL, 'records', (ctx, items) => {
+			const pages = ctx.sandbox.control
+				.requestLog()
+				.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
+			assert.ok(pages.length >= 3, `expected at least 3 page requests, saw ${pages.length}`);
+			return `${items.length} records in ${pages.length} requests (pageSize ${pages.map((p) => p.query.pageSize).join('/')})`;
+		}),
 		{
 			name: 'Return All under a tight rate limit: 429 answers are waited out, nothing is lost',
 			async run(ctx) {
@@ -203,13 +198,9 @@ module.exports = {
 				assert.equal(created.billingCountry, 'NL');
 				const [got] = h.expectSuccess(await h.runOnRecord(ctx, 'contact', 'get', created.id));
 				assert.equal(got.id, created.id);
+				const change = { updateFields: { phone: '+31 20 555 0101' } };
 				const [updated] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'update',
-						contactId: h.byId(created.id),
-						updateFields: { phone: '+31 20 555 0101' },
-					}),
+					await h.runOnRecord(ctx, 'contact', 'update', created.id, change),
 				);
 				assert.equal(updated.phone, '+31 20 555 0101');
 				assert.equal(updated.name, 'E2E Bakkerij B.V.');

@@ -92,8 +92,11 @@ function emptyValueRuns(op) {
 	});
 }
 
-/** A local server standing in for the API: records each request body and answers with one record (with `headers`). */
-async function captureServer(headers = {}) {
+/**
+ * A local server standing in for the API: records each request body and answers with one record
+ * (with `headers`); `credential` is an n8n credential (`name` and the time) that sends to it.
+ */
+async function captureServer(ctx, name, headers = {}) {
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		let text = '';
@@ -114,11 +117,19 @@ async function captureServer(headers = {}) {
 		});
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		requests,
-		baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
-		close: () => new Promise((resolve) => server.close(resolve)),
-	};
+	const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+	const close = () => new Promise((resolve) => server.close(resolve));
+	try {
+		const cred = await ctx.client.rest('POST', '/credentials', {
+			name: `${name} ${Date.now()}`,
+			type: h.rt.CREDENTIAL_TYPE,
+			data: { apiKey: ctx.sandbox.keys.admin, baseUrl, requestsPerMinute: 100000 },
+		});
+		return { requests, baseUrl, close, credential: { id: cred.id, name: cred.name } };
+	} catch (e) {
+		await close();
+		throw e;
+	}
 }
 
 const NOTHING = new Set([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 'NULL']);
@@ -558,18 +569,8 @@ module.exports = {
 			name: 'empty values: undefined, null, "" and spaces in every optional field of every create and update send nothing; in a required one, the item fails naming the field and nothing is sent (generated over the node description, by the walk of the unit generator)',
 			timeoutMs: 420_000,
 			async run(ctx) {
-				const capture = await captureServer();
+				const capture = await captureServer(ctx, 'capture');
 				try {
-					const data = {
-						apiKey: ctx.sandbox.keys.admin,
-						baseUrl: capture.baseUrl,
-						requestsPerMinute: 100000,
-					};
-					const cred = await ctx.client.rest('POST', '/credentials', {
-						name: `capture ${Date.now()}`,
-						type: h.rt.CREDENTIAL_TYPE,
-						data,
-					});
 					const writes = walker.operations(ctx.nodeType.properties).filter(walker.isWrite);
 					const reached = [];
 					for (const op of writes) {
@@ -581,13 +582,7 @@ module.exports = {
 							// the capture server is not the API: its answers are not checked against the output schemas
 							const result = await run(
 								ctx,
-								h.itemsWorkflow(
-									title,
-									rows,
-									parameters,
-									{ id: cred.id, name: cred.name },
-									nodeOptions,
-								),
+								h.itemsWorkflow(title, rows, parameters, capture.credential, nodeOptions),
 								{ api: false },
 							);
 							const output = h.expectSuccess(result);
@@ -809,18 +804,8 @@ module.exports = {
 				// The log is written asynchronously. A later execution against a server that answers with
 				// another Deprecation value is the barrier: once its line is in the log, every line of the
 				// first execution is too, and all of them are counted.
-				const barrier = await captureServer({ deprecation: 'barrier' });
+				const barrier = await captureServer(ctx, 'deprecation barrier', { deprecation: 'barrier' });
 				try {
-					const data = {
-						apiKey: ctx.sandbox.keys.admin,
-						baseUrl: barrier.baseUrl,
-						requestsPerMinute: 100000,
-					};
-					const cred = await ctx.client.rest('POST', '/credentials', {
-						name: `deprecation barrier ${Date.now()}`,
-						type: h.rt.CREDENTIAL_TYPE,
-						data,
-					});
 					h.expectSuccess(
 						await run(
 							ctx,
@@ -828,7 +813,7 @@ module.exports = {
 								'e2e engine deprecation barrier',
 								[{}],
 								{ resource: 'contact', operation: 'get', contactId: h.byId('x_1') },
-								{ id: cred.id, name: cred.name },
+								barrier.credential,
 							),
 							{ api: false },
 						),

@@ -117,9 +117,12 @@ function triggerWorkflow(name, cred, parameters) {
 	};
 }
 
-/** Runs `operation` of `resource` on the record `id` (its ID field `<resource>Id`); as runOperation. */
-function runOnRecord(ctx, resource, operation, id, o = {}) {
-	return runOperation(ctx, { resource, operation, [`${resource}Id`]: byId(id) }, o);
+/**
+ * Runs `operation` of `resource` on the record `id` (its ID field `<resource>Id`) with the
+ * operation's other parameters `more`; as runOperation.
+ */
+function runOnRecord(ctx, resource, operation, id, more = {}, o = {}) {
+	return runOperation(ctx, { resource, operation, [`${resource}Id`]: byId(id), ...more }, o);
 }
 
 /** Runs the rows through the operation (itemsWorkflow) like the editor's Execute button; as runOperation. */
@@ -150,20 +153,27 @@ function runGetMany(ctx, resource, limit, o = {}) {
 }
 
 /**
- * Seeds the sandbox up to `total` records of `resource` (at least one more), clears its request
- * log, runs Get Many with Return All and checks it answers `total` records, each once; returns them.
+ * The step "Get Many with Return All returns all <total> <noun>": seeds the sandbox up to `total`
+ * records of `resource` (at least one more), clears its request log, runs Get Many with Return All
+ * and checks it answers `total` records, each once; `more(ctx, items)` checks more and answers the
+ * step's line.
  */
-async function returnAllOf(ctx, resource, total) {
-	const control = ctx.sandbox.control;
-	const existing = control.seed({ resource: `${resource}s`, count: 1 }).total;
-	if (existing < total) control.seed({ resource: `${resource}s`, count: total - existing });
-	control.clearRequestLog();
-	const items = expectSuccess(
-		await runOperation(ctx, { resource, operation: 'getAll', returnAll: true }),
-	);
-	assert.equal(items.length, total);
-	assert.equal(new Set(items.map((i) => i.id)).size, total, `duplicate ${resource}s across pages`);
-	return items;
+function returnAllStep(resource, total, noun, more = (ctx, items) => `${items.length} ${noun}`) {
+	return {
+		name: `Get Many with Return All returns all ${total} ${noun}`,
+		async run(ctx) {
+			ctx.requireOperation(resource, 'getAll');
+			const control = ctx.sandbox.control;
+			const existing = control.seed({ resource: `${resource}s`, count: 1 }).total;
+			if (existing < total) control.seed({ resource: `${resource}s`, count: total - existing });
+			control.clearRequestLog();
+			const getAll = { resource, operation: 'getAll', returnAll: true };
+			const items = expectSuccess(await runOperation(ctx, getAll));
+			assert.equal(items.length, total);
+			assert.equal(new Set(items.map((i) => i.id)).size, total, `duplicate ${noun} across pages`);
+			return more(ctx, items);
+		},
+	};
 }
 
 /** A resource locator value "By ID" as the editor stores it. */
@@ -374,7 +384,7 @@ module.exports = {
 	runOnItems,
 	runOnRecord,
 	runGetMany,
-	returnAllOf,
+	returnAllStep,
 	checkOutputSchema,
 	checkedSchemas,
 	ranOperations,

@@ -106,6 +106,19 @@ function lostWriteCase(ctx, { method, path, rows, parameters, onError }, check) 
 	});
 }
 
+/**
+ * Seeds 250 contacts and runs Get Many, Return All while the API deletes a contact of page 1 once
+ * page 1 is answered (on every read: `every`); `check(result, control)`.
+ */
+function readWhileChanging(ctx, every, check) {
+	return withPermissiveApi(ctx, async (control) => {
+		control.seed({ resource: 'contacts', count: 250 });
+		control.changeDuringList({ resource: 'contacts', ...(every ? { every } : {}) });
+		const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
+		return check(await h.runOperation(ctx, getAll), control);
+	});
+}
+
 /** A Retry On Fail run of 3 creates where the API answers one POST with 503 once. */
 async function retryCase(ctx, { onError, failedItem }) {
 	ctx.requireOperation('contact', 'create');
@@ -498,14 +511,7 @@ module.exports = {
 			timeoutMs: 180_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				return withPermissiveApi(ctx, async (control) => {
-					control.seed({ resource: 'contacts', count: 250 });
-					control.changeDuringList({ resource: 'contacts' });
-					const r = await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: true,
-					});
+				return readWhileChanging(ctx, false, async (r, control) => {
 					const reads = control
 						.requestLog()
 						.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path)).length;
@@ -533,14 +539,7 @@ module.exports = {
 			timeoutMs: 180_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				return withPermissiveApi(ctx, async (control) => {
-					control.seed({ resource: 'contacts', count: 250 });
-					control.changeDuringList({ resource: 'contacts', every: true });
-					const r = await h.runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: true,
-					});
+				return readWhileChanging(ctx, true, (r, control) => {
 					const applied = control.listChanges()[0].applied;
 					const e = h.expectFailure(r, /chang/i);
 					return `after ${applied} changed read(s): "${e.message}"`;

@@ -24,14 +24,7 @@ async function createDraft(ctx) {
 module.exports = {
 	area: 'invoices',
 	steps: [
-		{
-			name: `Get Many with Return All returns all ${TOTAL} invoices`,
-			async run(ctx) {
-				ctx.requireOperation('invoice', 'getAll');
-				const items = await h.returnAllOf(ctx, 'invoice', TOTAL);
-				return `${items.length} invoices`;
-			},
-		},
+		h.returnAllStep('invoice', TOTAL, 'invoices'),
 		{
 			name: 'Create (draft) → Send → Mark as Paid emits invoice.sent and invoice.paid',
 			async run(ctx) {
@@ -58,13 +51,9 @@ module.exports = {
 			name: 'moving a paid invoice back to draft shows the API message (422)',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'updateStatus');
-				assert.ok(ctx.state.paidInvoiceId, 'needs the invoice of the previous step');
-				const r = await h.runOperation(ctx, {
-					resource: 'invoice',
-					operation: 'updateStatus',
-					invoiceId: h.byId(ctx.state.paidInvoiceId),
-					status: 'draft',
-				});
+				const id = ctx.state.paidInvoiceId;
+				assert.ok(id, 'needs the invoice of the previous step');
+				const r = await h.runOnRecord(ctx, 'invoice', 'updateStatus', id, { status: 'draft' });
 				return h.refusal(r, /422|invalid_state/i, /paid/);
 			},
 		},
@@ -82,13 +71,9 @@ module.exports = {
 				ctx.requireOperation('invoice', 'update');
 				const [draft] = await createDraft(ctx);
 				ctx.sandbox.control.clearEvents();
+				const updateFields = { dueDate: '2027-03-31T00:00:00', status: 'sent' };
 				const [updated] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'update',
-						invoiceId: h.byId(draft.id),
-						updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' },
-					}),
+					await h.runOnRecord(ctx, 'invoice', 'update', draft.id, { updateFields }),
 				);
 				assert.equal(updated.status, 'sent');
 				assert.equal(updated.dueDate, '2027-03-31');

@@ -4,6 +4,10 @@
 const assert = require('node:assert/strict');
 const h = require('./harness');
 
+/** Organization → Update with these fields; as h.runOperation. */
+const updateOrganization = (ctx, updateFields) =>
+	h.runOperation(ctx, { resource: 'organization', operation: 'update', updateFields });
+
 module.exports = {
 	area: 'organization',
 	steps: [
@@ -35,11 +39,7 @@ module.exports = {
 				);
 				assert.ok(before.legalName, JSON.stringify(before));
 				const [after] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'organization',
-						operation: 'update',
-						updateFields: { defaultPaymentTermsDays: 21 },
-					}),
+					await updateOrganization(ctx, { defaultPaymentTermsDays: 21 }),
 				);
 				assert.equal(after.defaultPaymentTermsDays, 21);
 				return `${before.legalName}: payment terms ${before.defaultPaymentTermsDays} → ${after.defaultPaymentTermsDays} days`;
@@ -61,11 +61,7 @@ module.exports = {
 			name: 'an out-of-range VAT percentage is refused before or by the API (400)',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'update');
-				const r = await h.runOperation(ctx, {
-					resource: 'organization',
-					operation: 'update',
-					updateFields: { defaultVatPercentage: 150 },
-				});
+				const r = await updateOrganization(ctx, { defaultVatPercentage: 150 });
 				return h.refusal(r, /vat|percentage|100/i);
 			},
 		},

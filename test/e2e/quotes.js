@@ -104,13 +104,9 @@ module.exports = {
 					{ name: 'Retour verf', quantity: -2, unitPrice: 12.5, vatPercentage: 21 },
 				];
 				ctx.sandbox.control.clearRequestLog();
+				const updateFields = { items: { item: lines }, status: 'sent' };
 				const [updated] = h.expectSuccess(
-					await h.runOperation(ctx, {
-						resource: 'quote',
-						operation: 'update',
-						quoteId: h.byId(quote.id),
-						updateFields: { items: { item: lines }, status: 'sent' },
-					}),
+					await h.runOnRecord(ctx, 'quote', 'update', quote.id, { updateFields }),
 				);
 				assert.equal(updated.status, 'sent');
 				assert.equal(updated.subtotal, 375);

@@ -73,12 +73,18 @@ async function runFourItems(ctx, prefix, options) {
 	return run(ctx, createContactsWorkflow(`e2e ${prefix}`, items, ctx.credentials.admin, options));
 }
 
+const TIGHT = { limit: 10, windowMs: 2000 };
+
 /**
- * A credential of a new key (nothing else uses it) with its own rate budget, whose minute the
- * harness scales down to `rateWindowSeconds` (scripts/n8n/budgetWindows.js).
+ * A name prefix `e2e-<what>-<time>` for a step's contacts and a credential of a new key (nothing
+ * else uses it) paced to TIGHT: its own rate budget, whose minute the harness scales down to the
+ * window (scripts/n8n/budgetWindows.js).
  */
-async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) {
-	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name });
+async function pacedCredential(ctx, what) {
+	const prefix = `e2e-${what}-${Date.now()}`;
+	const requestsPerMinute = TIGHT.limit;
+	const rateWindowSeconds = TIGHT.windowMs / 1000;
+	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name: prefix });
 	// The sandbox runs scrypt on a key's first use; do that before the measured run.
 	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, {
 		headers: { authorization: `Bearer ${key.key}` },
@@ -88,14 +94,12 @@ async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) 
 	h.rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
 	const data = { ...h.rt.credentialData(ctx.sandbox, key.key), requestsPerMinute };
 	const c = await ctx.client.rest('POST', '/credentials', {
-		name,
+		name: prefix,
 		type: h.rt.CREDENTIAL_TYPE,
 		data,
 	});
-	return { id: c.id, name: c.name };
+	return { prefix, cred: { id: c.id, name: c.name } };
 }
-
-const TIGHT = { limit: 10, windowMs: 2000 };
 
 /**
  * Runs `fn` while the sandbox allows 10 requests per 2 s and counts refused requests; returns what
@@ -163,8 +167,7 @@ module.exports = {
 			timeoutMs: 120_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const prefix = `e2e-paced-${Date.now()}`;
-				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
+				const { prefix, cred } = await pacedCredential(ctx, 'paced');
 				const rows = contactRows(prefix, 30);
 				const t0 = Date.now();
 				const {
@@ -189,8 +192,7 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const prefix = `e2e-two-${Date.now()}`;
-				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
+				const { prefix, cred } = await pacedCredential(ctx, 'two');
 				const wfs = [0, 1].map((w) =>
 					createContactsWorkflow(`e2e ${prefix} ${w}`, contactRows(prefix, 20, `${w}-`), cred),
 				);
