@@ -8,6 +8,8 @@
 const assert = require('node:assert/strict');
 
 const E = require('../../scripts/browser/editor');
+// what the test checks behind the editor
+const { sandboxGet } = require('../e2e/harness');
 
 const { testId } = E;
 const NODE_CREATOR = testId('node-creator');
@@ -15,16 +17,6 @@ const NDV = testId('ndv');
 const ITEM_NAME = `${NODE_CREATOR} ${testId('node-creator-item-name')}`;
 const CREDENTIAL = 'Business Ops API';
 const TEST_EVENT = 'quote.approved';
-
-/** GET on the sandbox API with the admin key (what the test checks behind the editor); returns `data`. */
-async function sandboxGet(ctx, pathname) {
-	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
-		headers: { authorization: `Bearer ${ctx.sandbox.keys.admin}` },
-	});
-	const body = await res.json();
-	if (!res.ok) throw new Error(`sandbox GET ${pathname} -> ${res.status}: ${JSON.stringify(body)}`);
-	return body.data;
-}
 
 /**
  * The nodes panel searched for "Business Ops" and the node opened: its triggers and actions.

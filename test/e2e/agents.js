@@ -1,14 +1,8 @@
 // Agents and agent runs through the Business Ops node in real n8n.
 'use strict';
 
-const {
-	assert,
-	byId,
-	runOperation,
-	expectSuccess,
-	expectFailure,
-	sandboxGet,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 /** The Action Overrides parameter with one override. */
 const override = (action, mode) => ({ override: [{ action, mode }] });
@@ -21,16 +15,12 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('agent', 'getAll');
 				ctx.requireOperation('agent', 'getAutonomy');
-				const agents = expectSuccess(
-					await runOperation(ctx, { resource: 'agent', operation: 'getAll', returnAll: true }),
+				const agents = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'agent', operation: 'getAll', returnAll: true }),
 				);
 				assert.ok(agents.length >= 1 && agents.every((a) => /^agt_/.test(a.id)));
-				const [autonomy] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'agent',
-						operation: 'getAutonomy',
-						agentId: byId(agents[0].id),
-					}),
+				const [autonomy] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'agent', 'getAutonomy', agents[0].id),
 				);
 				assert.ok(autonomy.defaultMode, JSON.stringify(autonomy));
 				return `${agents.length} agents; ${agents[0].name}: ${autonomy.defaultMode}`;
@@ -40,29 +30,13 @@ module.exports = {
 			name: 'Pause and Resume an agent; pausing twice shows the API message (422)',
 			async run(ctx) {
 				for (const op of ['pause', 'resume']) ctx.requireOperation('agent', op);
-				const active = (await sandboxGet(ctx, '/agents?status=active&pageSize=100'))[0];
+				const active = (await h.sandboxGet(ctx, '/agents?status=active&pageSize=100'))[0];
 				assert.ok(active, 'the sandbox has no active agent');
-				const [paused] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'agent',
-						operation: 'pause',
-						agentId: byId(active.id),
-					}),
-				);
+				const [paused] = h.expectSuccess(await h.runOnRecord(ctx, 'agent', 'pause', active.id));
 				assert.equal(paused.status, 'paused');
-				const again = await runOperation(ctx, {
-					resource: 'agent',
-					operation: 'pause',
-					agentId: byId(active.id),
-				});
-				const e = expectFailure(again, /422|invalid_state/i, /paused/);
-				const [resumed] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'agent',
-						operation: 'resume',
-						agentId: byId(active.id),
-					}),
-				);
+				const again = await h.runOnRecord(ctx, 'agent', 'pause', active.id);
+				const e = h.expectFailure(again, /422|invalid_state/i, /paused/);
+				const [resumed] = h.expectSuccess(await h.runOnRecord(ctx, 'agent', 'resume', active.id));
 				assert.equal(resumed.status, 'active');
 				return `${active.name}: active → paused → active; second pause: "${e.message}"`;
 			},
@@ -74,12 +48,12 @@ module.exports = {
 				ctx.requireOperation('agentRun', 'get');
 				let agentId;
 				let runs = [];
-				for (const a of await sandboxGet(ctx, '/agents?pageSize=100')) {
-					runs = expectSuccess(
-						await runOperation(ctx, {
+				for (const a of await h.sandboxGet(ctx, '/agents?pageSize=100')) {
+					runs = h.expectSuccess(
+						await h.runOperation(ctx, {
 							resource: 'agentRun',
 							operation: 'getAll',
-							agentId: byId(a.id),
+							agentId: h.byId(a.id),
 							returnAll: true,
 						}),
 					);
@@ -89,12 +63,12 @@ module.exports = {
 					}
 				}
 				assert.ok(agentId, 'no agent has runs');
-				const [run] = expectSuccess(
-					await runOperation(ctx, {
+				const [run] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'agentRun',
 						operation: 'get',
-						agentId: byId(agentId),
-						runId: byId(runs[0].id),
+						agentId: h.byId(agentId),
+						runId: h.byId(runs[0].id),
 					}),
 				);
 				assert.equal(run.id, runs[0].id);
@@ -106,15 +80,15 @@ module.exports = {
 			name: 'Update Autonomy: a manual default with an auto_after_approvals override carries the count; 0 is sent; Clear Action Overrides empties them',
 			async run(ctx) {
 				ctx.requireOperation('agent', 'updateAutonomy');
-				const agent = (await sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
+				const agent = (await h.sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
 				const update = (params) =>
-					runOperation(ctx, {
+					h.runOperation(ctx, {
 						resource: 'agent',
 						operation: 'updateAutonomy',
-						agentId: byId(agent.id),
+						agentId: h.byId(agent.id),
 						...params,
 					});
-				const [withOverride] = expectSuccess(
+				const [withOverride] = h.expectSuccess(
 					await update({
 						defaultMode: 'manual',
 						autoAfterApprovalsCount: 4,
@@ -133,11 +107,11 @@ module.exports = {
 						overrides: { send_invoice: { mode: 'auto_after_approvals' } },
 					},
 				);
-				const [zero] = expectSuccess(
+				const [zero] = h.expectSuccess(
 					await update({ defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 }),
 				);
 				assert.equal(zero.autoAfterApprovalsCount, 0);
-				const [cleared] = expectSuccess(await update({ clearActionOverrides: true }));
+				const [cleared] = h.expectSuccess(await update({ clearActionOverrides: true }));
 				assert.deepEqual(cleared.actionOverrides, {});
 				return `${agent.name}: manual + override with count 4, count 0, overrides cleared`;
 			},
@@ -146,18 +120,17 @@ module.exports = {
 			name: 'strict sandbox: an approvals count of 0 is refused by the API, and the node shows its message',
 			async run(ctx) {
 				ctx.requireOperation('agent', 'updateAutonomy');
-				const agent = (await sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
+				const agent = (await h.sandboxGet(ctx, '/agents?status=active&pageSize=1'))[0];
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const r = await runOperation(ctx, {
+					const r = await h.runOperation(ctx, {
 						resource: 'agent',
 						operation: 'updateAutonomy',
-						agentId: byId(agent.id),
+						agentId: h.byId(agent.id),
 						defaultMode: 'auto_after_approvals',
 						autoAfterApprovalsCount: 0,
 					});
-					const e = expectFailure(r, /400|invalid_request/i, /autoAfterApprovalsCount/);
-					return `"${e.message}"`;
+					return h.refusal(r, /400|invalid_request/i, /autoAfterApprovalsCount/);
 				} finally {
 					ctx.sandbox.control.setReadings({ strict: false });
 				}

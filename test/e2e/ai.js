@@ -6,7 +6,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { assert, node, sandboxGet, sandboxFirstId, credentialRef, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const { startFakeOpenAi, lastToolResult } = require('./fakeOpenAi');
 
@@ -14,7 +15,7 @@ const { startFakeOpenAi, lastToolResult } = require('./fakeOpenAi');
 async function allContacts(ctx) {
 	const contacts = [];
 	for (let page = 1; page <= 50; page++) {
-		const batch = await sandboxGet(ctx, `/contacts?pageSize=100&page=${page}`);
+		const batch = await h.sandboxGet(ctx, `/contacts?pageSize=100&page=${page}`);
 		contacts.push(...batch);
 		if (batch.length < 100) break;
 	}
@@ -32,7 +33,7 @@ const TRIGGER = 'When clicking ‘Execute workflow’';
 const AGENT = 'AI Agent';
 const MODEL = 'OpenAI Chat Model';
 
-const toolType = () => `${rt.NODE_TYPES.action}Tool`;
+const toolType = () => `${h.rt.NODE_TYPES.action}Tool`;
 const fromAi = (key, description, type = 'string') =>
 	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 const locatorFromAi = (key, description) => ({
@@ -61,14 +62,14 @@ function agentWorkflow(ctx, { agentVersion, prompt, tools }) {
 		[MODEL]: { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] },
 	};
 	const nodes = [
-		node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}),
-		node(
+		h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}),
+		h.node(
 			AGENT,
 			'@n8n/n8n-nodes-langchain.agent',
 			{ promptType: 'define', text: prompt, options: { enableStreaming: false } },
 			{ typeVersion: agentVersion },
 		),
-		node(
+		h.node(
 			MODEL,
 			'@n8n/n8n-nodes-langchain.lmChatOpenAi',
 			{ model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' }, options: {} },
@@ -82,11 +83,11 @@ function agentWorkflow(ctx, { agentVersion, prompt, tools }) {
 	];
 	for (const tool of tools) {
 		nodes.push(
-			node(
+			h.node(
 				tool.name,
 				toolType(),
 				{ descriptionType: 'auto', ...tool.parameters },
-				{ credentials: credentialRef(ctx.credentials.admin), ...tool.extra },
+				{ credentials: h.credentialRef(ctx.credentials.admin), ...tool.extra },
 			),
 		);
 		connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
@@ -102,9 +103,9 @@ async function runAgent(ctx, workflow) {
 			`running workflow ${wf.id}: ${e.message}${e.cause ? ` (${e.cause.message || e.cause})` : ''}`,
 		);
 	});
-	const out = rt.nodeOutput(execution, AGENT) || [];
+	const out = h.rt.nodeOutput(execution, AGENT) || [];
 	if (execution.status !== 'success') {
-		const err = rt.executionError(execution);
+		const err = h.rt.executionError(execution);
 		throw new Error(
 			`agent execution ${execution.id} ended "${execution.status}": ${JSON.stringify(err?.message || err)}`,
 		);
@@ -137,6 +138,16 @@ function callThenAnswer(args, prefix, tool = (names) => names[0]) {
 		n === 1 ? { tool, args } : { content: `${prefix}: ${lastToolResult(body)}` };
 }
 
+/** The agent's tool: Contact → Get, the ID from the model. */
+const GET_CONTACT_TOOL = {
+	name: 'Get contact',
+	parameters: {
+		resource: 'contact',
+		operation: 'get',
+		contactId: locatorFromAi('contactId', 'ID of the contact'),
+	},
+};
+
 module.exports = {
 	area: 'ai',
 	async before(ctx) {
@@ -148,7 +159,7 @@ module.exports = {
 			name: 'Agent v3 gets a contact by ID: tool schema, request, answer',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const id = await sandboxFirstId(ctx, 'contacts');
+				const id = await h.sandboxFirstId(ctx, 'contacts');
 				ctx.state.ai.fake.script(callThenAnswer({ contactId: id }, 'Found'));
 				ctx.sandbox.control.clearRequestLog();
 				const { answer, calls } = await runAgent(
@@ -158,12 +169,7 @@ module.exports = {
 						prompt: `Who is contact ${id}?`,
 						tools: [
 							{
-								name: 'Get contact',
-								parameters: {
-									resource: 'contact',
-									operation: 'get',
-									contactId: locatorFromAi('contactId', 'ID of the contact'),
-								},
+								...GET_CONTACT_TOOL,
 							},
 						],
 					}),
@@ -237,7 +243,7 @@ module.exports = {
 			name: 'Agent 2.2 creates a quote whose line items come as one JSON string argument',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				const items = [
 					{ name: 'Consulting day', quantity: 2, unitPrice: 850 },
 					{ name: 'Travel', quantity: 1, unitPrice: 120, vatPercentage: 21 },
@@ -267,7 +273,7 @@ module.exports = {
 				assert.equal(offeredTools(calls).Create_quote.parameters.properties.items.type, 'string');
 				const quote = JSON.parse(lastToolResult(calls[1]).replace(/^[^[{]*/, ''));
 				const record = Array.isArray(quote) ? quote[0] : quote;
-				const stored = await sandboxGet(ctx, `/quotes/${record.id}`);
+				const stored = await h.sandboxGet(ctx, `/quotes/${record.id}`);
 				assert.equal(stored.contactId, contactId);
 				assert.deepEqual(
 					stored.items.map((i) => [i.name, i.quantity, i.unitPrice]),
@@ -340,12 +346,7 @@ module.exports = {
 						prompt: 'Who is contact ctc_does_not_exist?',
 						tools: [
 							{
-								name: 'Get contact',
-								parameters: {
-									resource: 'contact',
-									operation: 'get',
-									contactId: locatorFromAi('contactId', 'ID of the contact'),
-								},
+								...GET_CONTACT_TOOL,
 								extra,
 							},
 						],
@@ -367,14 +368,14 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				const template = JSON.parse(fs.readFileSync(TEMPLATE, 'utf8'));
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				for (const n of template.nodes) {
 					assert.equal(n.credentials, undefined, `the template chooses a credential for ${n.name}`);
 					if (n.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
 						n.credentials = {
 							openAiApi: { id: ctx.state.ai.credential.id, name: ctx.state.ai.credential.name },
 						};
-					if (n.type === toolType()) n.credentials = credentialRef(ctx.credentials.admin);
+					if (n.type === toolType()) n.credentials = h.credentialRef(ctx.credentials.admin);
 					if (n.type === 'n8n-nodes-base.set') {
 						const a = n.parameters.assignments.assignments[0];
 						a.value = a.value.replace('ctc_REPLACE_ME', contactId);
@@ -394,7 +395,7 @@ module.exports = {
 				assert.match(calls[0].messages.map((m) => m.content).join('\n'), new RegExp(contactId));
 				const quoteText = lastToolResult(calls[2]);
 				const quote = [].concat(JSON.parse(quoteText))[0];
-				assert.equal((await sandboxGet(ctx, `/quotes/${quote.id}`)).contactId, contactId);
+				assert.equal((await h.sandboxGet(ctx, `/quotes/${quote.id}`)).contactId, contactId);
 				assert.match(answer, new RegExp(quote.id));
 				return `${calls.length} model calls; quote ${quote.id} for ${contactId}`;
 			},
@@ -404,7 +405,7 @@ module.exports = {
 			async run(ctx) {
 				const res = await ctx.client.request(
 					'GET',
-					`/schemas/${rt.NODE_TYPES.action}/1.0.0/contact/get.json`,
+					`/schemas/${h.rt.NODE_TYPES.action}/1.0.0/contact/get.json`,
 				);
 				const committed = JSON.parse(
 					fs.readFileSync(

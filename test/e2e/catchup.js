@@ -7,7 +7,8 @@
 // its subscription is gone and, whatever happened before, deletes what the area created.
 'use strict';
 
-const { assert, rt, node, chain, sleep, waitFor, sandboxSend } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const { prepareTemplate, importWorkflow } = require('../../scripts/n8n/templates');
 
 const FILE = 'catch-up-instant-events.json';
@@ -24,10 +25,10 @@ async function observed(ctx) {
 	const executions = await ctx.client.executions(ctx.state.catchup.id, { limit: 250 });
 	const finished = executions.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 	for (const ex of finished) {
-		const err = rt.executionError(ex);
+		const err = h.rt.executionError(ex);
 		assert.equal(ex.status, 'success', `execution ${ex.id}: ${err ? err.message : ex.status}`);
 	}
-	const items = (name) => finished.flatMap((ex) => (rt.nodeOutput(ex, name) || []).map(keyOf));
+	const items = (name) => finished.flatMap((ex) => (h.rt.nodeOutput(ex, name) || []).map(keyOf));
 	return { webhook: items(WEBHOOK), poll: items(POLL), action: items(ACTION) };
 }
 
@@ -36,15 +37,17 @@ const count = (list, key) => list.filter((k) => k === key).length;
 /** Waits until `check(observed)` holds; returns what was observed then. */
 async function until(ctx, what, check) {
 	let last;
-	await waitFor(
-		async () => {
-			last = await observed(ctx);
-			return check(last);
-		},
-		{ timeoutMs: 90_000, intervalMs: 500, what },
-	).catch((e) => {
-		throw new Error(`${e.message}; observed ${JSON.stringify(last)}`);
-	});
+	await h
+		.waitFor(
+			async () => {
+				last = await observed(ctx);
+				return check(last);
+			},
+			{ timeoutMs: 90_000, intervalMs: 500, what },
+		)
+		.catch((e) => {
+			throw new Error(`${e.message}; observed ${JSON.stringify(last)}`);
+		});
 	return last;
 }
 
@@ -52,7 +55,7 @@ async function until(ctx, what, check) {
 async function pollDone(ctx, since) {
 	let reads = -1;
 	let quietSince = Date.now();
-	await waitFor(
+	await h.waitFor(
 		() => {
 			const now = ctx.sandbox.control
 				.requestLog()
@@ -79,7 +82,7 @@ const subscribed = (ctx) => subscriptions(ctx).length > 0;
 async function unpublish(ctx) {
 	await ctx.client.unpublishWorkflow(ctx.state.catchup.id);
 	ctx.state.catchup.published = false;
-	await waitFor(() => !subscribed(ctx), {
+	await h.waitFor(() => !subscribed(ctx), {
 		timeoutMs: 60_000,
 		what: 'the subscription to be deleted',
 	});
@@ -94,7 +97,7 @@ async function pollByPublishing(ctx) {
 	ctx.state.catchup.published = true;
 	// n8n 2.41 publishes through an outbox, and saves the static data (the subscription's id and
 	// secret) only once the first poll is done: until then deliveries are refused (docs/catch-up.md)
-	await waitFor(async () => (await recordedSubscription(ctx)) !== undefined, {
+	await h.waitFor(async () => (await recordedSubscription(ctx)) !== undefined, {
 		timeoutMs: 120_000,
 		what: 'n8n to save the subscription the webhook trigger made',
 	});
@@ -110,12 +113,35 @@ async function recordedSubscription(ctx) {
 }
 
 const newInvoice = async (ctx) =>
-	sandboxSend(ctx, 'POST', '/invoices', { contactId: ctx.state.catchup.contactId, items: [line] });
+	h.sandboxSend(ctx, 'POST', '/invoices', {
+		contactId: ctx.state.catchup.contactId,
+		items: [line],
+	});
 
 /** Changes an invoice's status and waits until the sandbox delivered (or gave up on) the event. */
 async function setStatus(ctx, invoice, status) {
-	await sandboxSend(ctx, 'PATCH', `/invoices/${invoice.id}`, { status });
+	await h.sandboxSend(ctx, 'PATCH', `/invoices/${invoice.id}`, { status });
 	await ctx.sandbox.control.waitForDeliveries();
+}
+
+/** Moves the invoice to `status`, waits for the one run of the action it starts; answers the event's key. */
+async function changeAndRun(ctx, invoice, status) {
+	const key = `invoice.${status} ${invoice.id}`;
+	await setStatus(ctx, invoice, status);
+	await until(ctx, `the run for ${status}`, (s) => count(s.action, key) === 1);
+	return key;
+}
+
+/** A new invoice moved to sent, once the action ran for that; answers it and the event's key. */
+async function newSentInvoice(ctx) {
+	const invoice = await newInvoice(ctx);
+	return { invoice, sent: await changeAndRun(ctx, invoice, 'sent') };
+}
+
+/** What ran, once an execution still on its way (none is expected) has had time to be listed. */
+async function settled(ctx) {
+	await h.sleep(1500);
+	return observed(ctx);
 }
 
 /**
@@ -127,7 +153,7 @@ async function removeArea(ctx) {
 	const state = ctx.state.catchup;
 	if (state.published) await ctx.client.unpublishWorkflow(state.id).catch(() => {});
 	const left = subscriptions(ctx);
-	for (const w of left) await sandboxSend(ctx, 'DELETE', `/webhooks/${w.id}`);
+	for (const w of left) await h.sandboxSend(ctx, 'DELETE', `/webhooks/${w.id}`);
 	await ctx.client.deleteWorkflow(state.id);
 	await ctx.client.deleteCredential(state.credentialId);
 	ctx.sandbox.control.revokeKey(state.keyId);
@@ -165,15 +191,15 @@ module.exports = {
 				});
 				const credential = await ctx.client.createCredential({
 					name: 'Business Ops (catch-up)',
-					type: rt.CREDENTIAL_TYPE,
+					type: h.rt.CREDENTIAL_TYPE,
 					// Each forced poll reads all 100 invoice pages: under the default 120 a minute the polls
 					// used the budget up, the deactivation's DELETE was refused (not sent), and n8n
 					// 1.123's activation, which waits for its first poll, outlasted the client's 30 s.
-					data: { ...rt.credentialData(ctx.sandbox, created.key), requestsPerMinute: 100_000 },
+					data: { ...h.rt.credentialData(ctx.sandbox, created.key), requestsPerMinute: 100_000 },
 				});
 				const { wf } = prepareTemplate(FILE, credential);
 				const saved = await importWorkflow(ctx.client, wf);
-				const contacts = await sandboxSend(ctx, 'GET', '/contacts?pageSize=1');
+				const contacts = await h.sandboxSend(ctx, 'GET', '/contacts?pageSize=1');
 				ctx.state.catchup = {
 					id: saved.id,
 					keyId: created.id,
@@ -183,8 +209,7 @@ module.exports = {
 					published: false,
 				};
 				await pollByPublishing(ctx);
-				await sleep(1500); // an execution the first poll made (none is expected) would be listed by now
-				const seen = await observed(ctx);
+				const seen = await settled(ctx);
 				assert.deepEqual(seen, { webhook: [], poll: [], action: [] });
 				return `workflow ${saved.id} published: subscribed, baseline poll emitted nothing`;
 			},
@@ -194,18 +219,14 @@ module.exports = {
 			template: FILE,
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const invoice = await newInvoice(ctx);
-				const key = `invoice.sent ${invoice.id}`;
-				await setStatus(ctx, invoice, 'sent');
-				await until(ctx, 'the webhook run', (s) => count(s.action, key) === 1);
+				const { sent: key } = await newSentInvoice(ctx);
 				await pollByPublishing(ctx);
 				const seen = await until(
 					ctx,
 					'the poll to see the change',
 					(s) => count(s.poll, key) === 1,
 				);
-				await sleep(1500);
-				const after = await observed(ctx);
+				const after = await settled(ctx);
 				assert.deepEqual(after, seen, 'something ran after the poll');
 				assert.equal(count(after.webhook, key), 1, 'webhook deliveries of the event');
 				assert.equal(count(after.action, key), 1, 'runs of the action for the event');
@@ -217,18 +238,12 @@ module.exports = {
 			template: FILE,
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const invoice = await newInvoice(ctx);
-				const sent = `invoice.sent ${invoice.id}`;
-				const paid = `invoice.paid ${invoice.id}`;
-				await setStatus(ctx, invoice, 'sent');
-				await until(ctx, 'the run for sent', (s) => count(s.action, sent) === 1);
-				await setStatus(ctx, invoice, 'paid');
-				await until(ctx, 'the run for paid', (s) => count(s.action, paid) === 1);
+				const { invoice, sent } = await newSentInvoice(ctx);
+				const paid = await changeAndRun(ctx, invoice, 'paid');
 				await pollByPublishing(ctx);
 				// the poll sees the status now: paid (spec: the lists show a record as it is)
 				await until(ctx, 'the poll to see paid', (s) => count(s.poll, paid) === 1);
-				await sleep(1500);
-				const after = await observed(ctx);
+				const after = await settled(ctx);
 				assert.deepEqual(
 					[sent, paid].map((k) => [count(after.webhook, k), count(after.action, k)]),
 					[
@@ -278,8 +293,7 @@ module.exports = {
 				assert.equal(count(seen.poll, key), 1, 'poll sightings of the event');
 				// the next poll sees nothing new: nothing runs again
 				await pollByPublishing(ctx);
-				await sleep(1500);
-				assert.deepEqual(await observed(ctx), seen, 'something ran after the next poll');
+				assert.deepEqual(await settled(ctx), seen, 'something ran after the next poll');
 				return `${key}: ${failed.length} failed deliveries while stopped; after the restart poll 1, action 1; next poll nothing`;
 			},
 		},
@@ -295,8 +309,8 @@ module.exports = {
 				const wf = await ctx.client.createWorkflow({
 					name: 'catch-up: history size',
 					nodes: [
-						node('Start', 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-						node(
+						h.node('Start', 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+						h.node(
 							'Two changes',
 							'n8n-nodes-base.code',
 							{
@@ -307,15 +321,15 @@ module.exports = {
 						),
 						{ ...template, parameters, position: [440, 0] },
 					],
-					connections: chain('Start', 'Two changes', dedupe),
+					connections: h.chain('Start', 'Two changes', dedupe),
 					settings: { executionOrder: 'v1' },
 				});
 				const runs = [];
 				try {
 					for (let i = 0; i < 3; i++) {
 						const ex = await ctx.client.runManually(wf.id);
-						const kept = (rt.nodeOutput(ex, dedupe) || []).length;
-						runs.push({ status: ex.status, kept, error: rt.executionError(ex)?.message });
+						const kept = (h.rt.nodeOutput(ex, dedupe) || []).length;
+						runs.push({ status: ex.status, kept, error: h.rt.executionError(ex)?.message });
 					}
 				} finally {
 					await ctx.client.deleteWorkflow(wf.id);

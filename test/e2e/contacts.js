@@ -3,17 +3,8 @@
 // errors shown to the user.
 'use strict';
 
-const {
-	assert,
-	byId,
-	runOperation,
-	runOnItems,
-	expectSuccess,
-	expectFailure,
-	sandboxSend,
-	sandboxAll,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TOTAL = 260;
 
@@ -25,32 +16,24 @@ const UPSERT = {
 	additionalFields: { phone: '={{ $json.phone }}' },
 };
 
+/** Contact → Get Many, Return All. */
+const ALL_CONTACTS = { resource: 'contact', operation: 'getAll', returnAll: true };
+
+/** The first contact Get Many returns, as a one-element array. */
+async function firstContact(ctx) {
+	return h.expectSuccess(await h.runGetMany(ctx, 'contact', 1));
+}
+
 module.exports = {
 	area: 'contacts',
 	steps: [
-		{
-			name: `Get Many with Return All returns all ${TOTAL} records`,
-			async run(ctx) {
-				ctx.requireOperation('contact', 'getAll');
-				const control = ctx.sandbox.control;
-				const existing = control.seed({ resource: 'contacts', count: 1 }).total;
-				if (existing < TOTAL) control.seed({ resource: 'contacts', count: TOTAL - existing });
-				control.clearRequestLog();
-				const r = await runOperation(ctx, {
-					resource: 'contact',
-					operation: 'getAll',
-					returnAll: true,
-				});
-				const items = expectSuccess(r);
-				assert.equal(items.length, TOTAL);
-				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL, 'duplicate records across pages');
-				const pages = control
-					.requestLog()
-					.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
-				assert.ok(pages.length >= 3, `expected at least 3 page requests, saw ${pages.length}`);
-				return `${items.length} records in ${pages.length} requests (pageSize ${pages.map((p) => p.query.pageSize).join('/')})`;
-			},
-		},
+		h.returnAllStep('contact', TOTAL, 'records', (ctx, items) => {
+			const pages = ctx.sandbox.control
+				.requestLog()
+				.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path));
+			assert.ok(pages.length >= 3, `expected at least 3 page requests, saw ${pages.length}`);
+			return `${items.length} records in ${pages.length} requests (pageSize ${pages.map((p) => p.query.pageSize).join('/')})`;
+		}),
 		{
 			name: 'Return All under a tight rate limit: 429 answers are waited out, nothing is lost',
 			async run(ctx) {
@@ -60,12 +43,8 @@ module.exports = {
 				control.clearRequestLog();
 				control.setRateLimit({ limit: 2, windowMs: 1500 });
 				try {
-					const r = await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: true,
-					});
-					const items = expectSuccess(r);
+					const r = await h.runOperation(ctx, ALL_CONTACTS);
+					const items = h.expectSuccess(r);
 					assert.equal(items.length, TOTAL);
 					const log = control.requestLog().filter((e) => /\/contacts$/.test(e.path));
 					const limited = log.filter((e) => e.status === 429).length;
@@ -83,14 +62,7 @@ module.exports = {
 			name: 'Get Many with Limit 7 returns 7 records',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				const items = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: false,
-						limit: 7,
-					}),
-				);
+				const items = h.expectSuccess(await h.runGetMany(ctx, 'contact', 7));
 				assert.equal(items.length, 7);
 			},
 		},
@@ -102,14 +74,14 @@ module.exports = {
 				const stamp = Date.now();
 				const fresh = `upsert-${stamp}@example.com`;
 				const existing = (
-					await sandboxSend(ctx, 'POST', '/contacts', {
+					await h.sandboxSend(ctx, 'POST', '/contacts', {
 						name: 'Bestaand',
 						email: `Known-${stamp}@Example.com`,
 					})
 				).id;
 				const total = control.seed({ resource: 'contacts', count: 1 }).total;
 				control.clearRequestLog();
-				const r = await runOnItems(
+				const r = await h.runOnItems(
 					ctx,
 					[
 						{ email: ` ${fresh} `, name: 'Nieuw', phone: '+31 20 555 0100' },
@@ -118,7 +90,7 @@ module.exports = {
 					],
 					UPSERT,
 				);
-				const items = expectSuccess(r);
+				const items = h.expectSuccess(r);
 				assert.deepEqual(
 					items.map((i) => i.action),
 					['created', 'updated', 'updated'],
@@ -138,7 +110,7 @@ module.exports = {
 					`one list read per run: ${reads} GET requests for ${total + 1} contacts`,
 				);
 				assert.deepEqual(writes, ['POST', 'PATCH', 'PATCH']);
-				const stored = await sandboxSend(ctx, 'GET', `/contacts/${items[0].id}`);
+				const stored = await h.sandboxSend(ctx, 'GET', `/contacts/${items[0].id}`);
 				assert.equal(stored.name, 'Nieuw, tweede rij');
 				return `${reads} read(s) for ${total + 1} contacts, then ${writes.join(', ')}`;
 			},
@@ -149,14 +121,14 @@ module.exports = {
 				ctx.requireOperation('contact', 'upsert');
 				const email = `race-${Date.now()}@example.com`;
 				ctx.sandbox.control.createdMeanwhile(email);
-				const items = expectSuccess(
-					await runOnItems(ctx, [{ email, name: 'Mijn versie' }], UPSERT),
+				const items = h.expectSuccess(
+					await h.runOnItems(ctx, [{ email, name: 'Mijn versie' }], UPSERT),
 				);
 				assert.deepEqual(
 					items.map((i) => [i.action, i.name]),
 					[['updated', 'Mijn versie']],
 				);
-				const same = (await sandboxAll(ctx, 'contacts')).filter((c) => c.email === email);
+				const same = (await h.sandboxAll(ctx, 'contacts')).filter((c) => c.email === email);
 				assert.equal(same.length, 1, `${same.length} contacts with the e-mail`);
 				return `updated ${items[0].id}`;
 			},
@@ -169,13 +141,13 @@ module.exports = {
 				const email = `dup-${Date.now()}@example.com`;
 				control.setReadings({ duplicateContactEmails: true });
 				try {
-					const a = (await sandboxSend(ctx, 'POST', '/contacts', { name: 'A', email })).id;
+					const a = (await h.sandboxSend(ctx, 'POST', '/contacts', { name: 'A', email })).id;
 					const b = (
-						await sandboxSend(ctx, 'POST', '/contacts', { name: 'B', email: email.toUpperCase() })
+						await h.sandboxSend(ctx, 'POST', '/contacts', { name: 'B', email: email.toUpperCase() })
 					).id;
 					control.clearRequestLog();
-					const failed = await runOnItems(ctx, [{ email, name: 'C' }], UPSERT);
-					expectFailure(
+					const failed = await h.runOnItems(ctx, [{ email, name: 'C' }], UPSERT);
+					h.expectFailure(
 						failed,
 						new RegExp(
 							`2 contacts have the e-mail ${email.replace(/[.]/g, '\\.')} \\(${a}, ${b}\\)`,
@@ -190,7 +162,7 @@ module.exports = {
 						[],
 					);
 					const other = `solo-${Date.now()}@example.com`;
-					const r = await runOnItems(
+					const r = await h.runOnItems(
 						ctx,
 						[
 							{ email, name: 'C' },
@@ -199,7 +171,7 @@ module.exports = {
 						UPSERT,
 						{ nodeOptions: { onError: 'continueRegularOutput' } },
 					);
-					const items = expectSuccess(r);
+					const items = h.expectSuccess(r);
 					assert.match(String(items[0].error), /2 contacts have the e-mail/);
 					assert.equal(items[1].action, 'created');
 					return `refused naming ${a}, ${b}; the next row created`;
@@ -213,8 +185,8 @@ module.exports = {
 			async run(ctx) {
 				for (const op of ['create', 'get', 'update', 'delete']) ctx.requireOperation('contact', op);
 				const email = `e2e-${Date.now()}@example.com`;
-				const [created] = expectSuccess(
-					await runOperation(ctx, {
+				const [created] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'contact',
 						operation: 'create',
 						name: 'E2E Bakkerij B.V.',
@@ -224,37 +196,17 @@ module.exports = {
 				assert.match(created.id, /^ctc_/);
 				assert.equal(created.email, email);
 				assert.equal(created.billingCountry, 'NL');
-				const [got] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: byId(created.id),
-					}),
-				);
+				const [got] = h.expectSuccess(await h.runOnRecord(ctx, 'contact', 'get', created.id));
 				assert.equal(got.id, created.id);
-				const [updated] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'update',
-						contactId: byId(created.id),
-						updateFields: { phone: '+31 20 555 0101' },
-					}),
+				const change = { updateFields: { phone: '+31 20 555 0101' } };
+				const [updated] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'contact', 'update', created.id, change),
 				);
 				assert.equal(updated.phone, '+31 20 555 0101');
 				assert.equal(updated.name, 'E2E Bakkerij B.V.');
-				expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'delete',
-						contactId: byId(created.id),
-					}),
-				);
-				const gone = await runOperation(ctx, {
-					resource: 'contact',
-					operation: 'get',
-					contactId: byId(created.id),
-				});
-				const e = expectFailure(gone, /404|not[ _]found/i);
+				h.expectSuccess(await h.runOnRecord(ctx, 'contact', 'delete', created.id));
+				const gone = await h.runOnRecord(ctx, 'contact', 'get', created.id);
+				const e = h.expectFailure(gone, /404|not[ _]found/i);
 				return `created ${created.id}; after delete: "${e.message}"`;
 			},
 		},
@@ -262,55 +214,39 @@ module.exports = {
 			name: 'a duplicate e-mail shows the API message (409)',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const [first] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: false,
-						limit: 1,
-					}),
-				);
-				const r = await runOperation(ctx, {
+				const [first] = await firstContact(ctx);
+				const r = await h.runOperation(ctx, {
 					resource: 'contact',
 					operation: 'create',
 					name: 'Dubbel',
 					additionalFields: { email: first.email },
 				});
-				const e = expectFailure(r, /409|duplicate/i, /already exists/i);
-				return `"${e.message}"`;
+				return h.refusal(r, /409|duplicate/i, /already exists/i);
 			},
 		},
 		{
 			name: "a key of another organization does not see this organization's contact (404)",
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
-				const [mine] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: false,
-						limit: 1,
-					}),
-				);
-				const r = await runOperation(
+				const [mine] = await firstContact(ctx);
+				const r = await h.runOperation(
 					ctx,
-					{ resource: 'contact', operation: 'get', contactId: byId(mine.id) },
+					{ resource: 'contact', operation: 'get', contactId: h.byId(mine.id) },
 					{ key: 'otherOrg' },
 				);
-				const e = expectFailure(r, /404|not[ _]found/i);
-				return `"${e.message}"`;
+				return h.refusal(r, /404|not[ _]found/i);
 			},
 		},
 		{
 			name: 'a read-only key gets 403 naming the missing scope contacts.write',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const r = await runOperation(
+				const r = await h.runOperation(
 					ctx,
 					{ resource: 'contact', operation: 'create', name: 'Niet toegestaan' },
 					{ key: 'readOnly' },
 				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /contacts\.write/);
+				const e = h.expectFailure(r, /403|insufficient_scope/i, /contacts\.write/);
 				return `"${e.message}" / "${e.description}"`;
 			},
 		},
@@ -324,12 +260,12 @@ module.exports = {
 					name: `Stichting E2E ${Date.now()}`,
 					additionalFields: { type: '={{ "foundation" }}' },
 				};
-				const [created] = expectSuccess(await runOperation(ctx, params));
+				const [created] = h.expectSuccess(await h.runOperation(ctx, params));
 				assert.equal(created.type, 'foundation');
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const e = expectFailure(
-						await runOperation(ctx, { ...params, name: `${params.name} 2` }),
+					const e = h.expectFailure(
+						await h.runOperation(ctx, { ...params, name: `${params.name} 2` }),
 						/400|invalid_request/i,
 						/"type"/,
 					);
@@ -344,8 +280,8 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
 				ctx.sandbox.control.clearRequestLog();
-				const e = expectFailure(
-					await runOperation(ctx, { resource: 'contact', operation: 'get', contactId: byId('..') }),
+				const e = h.expectFailure(
+					await h.runOnRecord(ctx, 'contact', 'get', '..'),
 					/"\.\." is not an ID/,
 				);
 				assert.equal(ctx.sandbox.control.requestLog().length, 0, 'a request reached the API');
@@ -357,22 +293,22 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
 				const data = {
-					...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+					...h.rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
 					baseUrl: ctx.sandbox.baseUrl.replace(/\/v1\/?$/, ''),
 				};
 				const cred = await ctx.client.createCredential({
 					name: 'Business Ops (no version)',
-					type: rt.CREDENTIAL_TYPE,
+					type: h.rt.CREDENTIAL_TYPE,
 					data,
 				});
 				ctx.credentials.noVersion = { id: cred.id, name: cred.name };
 				try {
-					const r = await runOperation(
+					const r = await h.runOperation(
 						ctx,
 						{ resource: 'contact', operation: 'getAll', returnAll: true },
 						{ key: 'noVersion' },
 					);
-					const e = expectFailure(r, /404/, /version segment/);
+					const e = h.expectFailure(r, /404/, /version segment/);
 					assert.ok(!/Check the ID/.test(e.description), e.description);
 					return `"${e.description}"`;
 				} finally {

@@ -3,11 +3,12 @@
 // or malformed key (on n8n 1.123 too, where the HTTP status of a failed test request is lost).
 'use strict';
 
-const { assert, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 /** The editor's test and (2.x; 1.x has none) the public API's; `pub` mirrors `rest` on 1.x. */
 async function both(ctx, cred, data) {
-	const rest = await ctx.client.testCredential(cred.id, rt.CREDENTIAL_TYPE, data);
+	const rest = await ctx.client.testCredential(cred.id, h.rt.CREDENTIAL_TYPE, data);
 	const pub = ctx.client.major >= 2 ? await ctx.client.testCredentialPublic(cred.id) : rest;
 	return { rest, pub };
 }
@@ -22,7 +23,7 @@ module.exports = {
 				const { rest, pub } = await both(
 					ctx,
 					ctx.credentials.admin,
-					rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+					h.rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
 				);
 				assert.equal(rest.status, 'OK', `REST test: ${rest.message}`);
 				assert.equal(pub.status, 'OK', `public API test: ${pub.message}`);
@@ -44,7 +45,7 @@ module.exports = {
 				const { rest } = await both(
 					ctx,
 					ctx.credentials.readOnly,
-					rt.credentialData(ctx.sandbox, ctx.sandbox.keys.readOnly),
+					h.rt.credentialData(ctx.sandbox, ctx.sandbox.keys.readOnly),
 				);
 				assert.equal(rest.status, 'OK', rest.message);
 				return rest.message;
@@ -53,10 +54,10 @@ module.exports = {
 		{
 			name: 'credential test fails clearly for a revoked/unknown key (401)',
 			async run(ctx) {
-				const data = rt.credentialData(ctx.sandbox, `svc_${'A'.repeat(32)}`);
+				const data = h.rt.credentialData(ctx.sandbox, `svc_${'A'.repeat(32)}`);
 				const cred = await ctx.client.createCredential({
 					name: 'Business Ops (unknown key)',
-					type: rt.CREDENTIAL_TYPE,
+					type: h.rt.CREDENTIAL_TYPE,
 					data,
 				});
 				try {
@@ -79,10 +80,10 @@ module.exports = {
 		{
 			name: 'credential test fails clearly for a malformed key',
 			async run(ctx) {
-				const data = rt.credentialData(ctx.sandbox, 'not-a-key');
+				const data = h.rt.credentialData(ctx.sandbox, 'not-a-key');
 				const cred = await ctx.client.createCredential({
 					name: 'Business Ops (malformed key)',
-					type: rt.CREDENTIAL_TYPE,
+					type: h.rt.CREDENTIAL_TYPE,
 					data,
 				});
 				try {
@@ -101,7 +102,7 @@ module.exports = {
 				const data = { apiKey: ctx.sandbox.keys.admin, baseUrl: `${ctx.n8n.baseUrl}/v1` };
 				const cred = await ctx.client.createCredential({
 					name: 'Business Ops (not the API)',
-					type: rt.CREDENTIAL_TYPE,
+					type: h.rt.CREDENTIAL_TYPE,
 					data,
 				});
 				try {

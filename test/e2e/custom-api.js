@@ -3,16 +3,8 @@
 // "Business Ops API" as a predefined credential type and applies its base URL and key.
 'use strict';
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	sandboxGet,
-	nodeError,
-	CUSTOM_API_CALL,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const HTTP = 'HTTP Request';
 
@@ -21,21 +13,25 @@ function httpRequestWorkflow(ctx, url) {
 	return {
 		name: `e2e HTTP Request with Business Ops API ${Date.now()}`,
 		nodes: [
-			node('When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', {}),
-			node(
+			h.node('When clicking ‘Execute workflow’', 'n8n-nodes-base.manualTrigger', {}),
+			h.node(
 				HTTP,
 				'n8n-nodes-base.httpRequest',
 				{
 					method: 'GET',
 					url,
 					authentication: 'predefinedCredentialType',
-					nodeCredentialType: rt.CREDENTIAL_TYPE,
+					nodeCredentialType: h.rt.CREDENTIAL_TYPE,
 					options: {},
 				},
-				{ typeVersion: 4.2, position: [220, 0], credentials: credentialRef(ctx.credentials.admin) },
+				{
+					typeVersion: 4.2,
+					position: [220, 0],
+					credentials: h.credentialRef(ctx.credentials.admin),
+				},
 			),
 		],
-		connections: chain('When clicking ‘Execute workflow’', HTTP),
+		connections: h.chain('When clicking ‘Execute workflow’', HTTP),
 	};
 }
 
@@ -49,12 +45,12 @@ module.exports = {
 				const resource = props.find((p) => p.name === 'resource');
 				assert.equal(
 					resource.options.at(-1).value,
-					CUSTOM_API_CALL,
+					h.CUSTOM_API_CALL,
 					`last resource: ${JSON.stringify(resource.options.at(-1))}`,
 				);
 				const operations = props.filter((p) => p.name === 'operation');
 				const without = operations.filter(
-					(p) => !p.options.some((o) => o.value === CUSTOM_API_CALL),
+					(p) => !p.options.some((o) => o.value === h.CUSTOM_API_CALL),
 				);
 				assert.deepEqual(
 					without.map((p) => p.displayOptions?.show?.resource),
@@ -62,7 +58,7 @@ module.exports = {
 					'operation lists without Custom API Call',
 				);
 				const cred = (await ctx.client.credentialTypes()).find(
-					(t) => t.name === rt.CREDENTIAL_TYPE,
+					(t) => t.name === h.rt.CREDENTIAL_TYPE,
 				);
 				assert.ok(
 					cred.authenticate !== undefined,
@@ -75,15 +71,15 @@ module.exports = {
 		{
 			name: 'an HTTP Request node with the predefined credential type "Business Ops API" calls the API with the key',
 			async run(ctx) {
-				const me = await sandboxGet(ctx, '/me');
+				const me = await h.sandboxGet(ctx, '/me');
 				ctx.sandbox.control.clearRequestLog();
 				const wf = await ctx.client.createWorkflow(
 					httpRequestWorkflow(ctx, `${ctx.sandbox.baseUrl}/organization`),
 				);
 				const ex = await ctx.client.runManually(wf.id);
-				const err = nodeError(ex, HTTP);
+				const err = h.nodeError(ex, HTTP);
 				assert.equal(ex.status, 'success', err ? `${err.message} | ${err.description}` : ex.status);
-				const [out] = rt.nodeOutput(ex, HTTP);
+				const [out] = h.rt.nodeOutput(ex, HTTP);
 				assert.ok(out?.data?.id, `HTTP Request output: ${JSON.stringify(out).slice(0, 200)}`);
 				const calls = ctx.sandbox.control
 					.requestLog()

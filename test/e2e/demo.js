@@ -3,7 +3,8 @@
 // every node of the package. What each template does is the `templates` area's (and `ai`'s) job.
 'use strict';
 
-const { assert, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const { importTemplates, templateFiles, PACKAGE_PREFIX } = require('../../scripts/n8n/templates');
 
 module.exports = {
@@ -25,7 +26,7 @@ module.exports = {
 					assert.ok(ours.length > 0, `${file}: no Business Ops node`);
 					for (const n of ours)
 						assert.equal(
-							n.credentials?.[rt.CREDENTIAL_TYPE]?.id,
+							n.credentials?.[h.rt.CREDENTIAL_TYPE]?.id,
 							cred.id,
 							`${file}: "${n.name}" has no credential`,
 						);

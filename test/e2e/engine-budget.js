@@ -3,7 +3,8 @@
 // step uses a new key whose budget the harness scales to a short window (scripts/n8n/budgetWindows.js).
 'use strict';
 
-const { assert, node, chain, credentialRef, nodeError, waitFor, sleep, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const WINDOW_MS = 15_000;
@@ -16,13 +17,13 @@ async function keyWithCredentials(ctx, name, baseUrls, requestsPerMinute) {
 	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, {
 		headers: { authorization: `Bearer ${key.key}` },
 	});
-	rt.useBudgetWindow(key.key, WINDOW_MS);
+	h.rt.useBudgetWindow(key.key, WINDOW_MS);
 	ctx.sandbox.control.clearRequestLog();
 	const credentials = [];
 	for (const baseUrl of baseUrls) {
 		const c = await ctx.client.rest('POST', '/credentials', {
 			name: `${name} ${baseUrl}`,
-			type: rt.CREDENTIAL_TYPE,
+			type: h.rt.CREDENTIAL_TYPE,
 			data: { apiKey: key.key, baseUrl, requestsPerMinute },
 		});
 		credentials.push({ id: c.id, name: c.name });
@@ -32,26 +33,19 @@ async function keyWithCredentials(ctx, name, baseUrls, requestsPerMinute) {
 
 /** Manual Trigger → `count` items → Business Ops Get Many (limit 1) once per item. */
 function readsWorkflow(name, count, cred) {
-	return {
+	const rows = Array.from({ length: count }, (_, i) => ({ i }));
+	const getMany = { resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 };
+	return h.itemsWorkflow(name, rows, getMany, cred);
+}
+
+/** A Business Ops node named `name`: Get Many (limit 1) once, with credential `cred`. */
+function readOnce(name, cred, position) {
+	return h.node(
 		name,
-		nodes: [
-			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node(
-				'Items',
-				'n8n-nodes-base.code',
-				{ jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` },
-				{ typeVersion: 2, position: [220, 0] },
-			),
-			node(
-				'Business Ops',
-				rt.NODE_TYPES.action,
-				{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
-				{ position: [440, 0], credentials: credentialRef(cred) },
-			),
-		],
-		connections: chain(TRIGGER, 'Items', 'Business Ops'),
-		settings: { executionOrder: 'v1' },
-	};
+		h.rt.NODE_TYPES.action,
+		{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
+		{ position, credentials: h.credentialRef(cred), executeOnce: true },
+	);
 }
 
 /** Starts a workflow like the editor's Execute button; returns the execution id without waiting. */
@@ -91,12 +85,12 @@ module.exports = {
 					readsWorkflow(`e2e ${prefix} b`, 2, credentials[0]),
 				);
 				const executionA = await start(ctx, a.id);
-				await waitFor(() => requestsOf(ctx, key).length >= 2, {
+				await h.waitFor(() => requestsOf(ctx, key).length >= 2, {
 					timeoutMs: 60_000,
 					what: 'the first 2 reads of execution A',
 				});
 				const firstAt = Date.parse(requestsOf(ctx, key)[0].time);
-				await sleep(500); // the other 4 reads are waiting for the budget now
+				await h.sleep(500); // the other 4 reads are waiting for the budget now
 				await ctx.client.rest('POST', `/executions/${executionA}/stop`);
 				const stopped = await ctx.client.waitForExecution(executionA, {
 					timeoutMs: WINDOW_MS - 2000,
@@ -115,7 +109,7 @@ module.exports = {
 				assert.equal(
 					executionB.status,
 					'success',
-					JSON.stringify(nodeError(executionB, 'Business Ops')),
+					JSON.stringify(h.nodeError(executionB, 'Business Ops')),
 				);
 				const sent = requestsOf(ctx, key);
 				assert.equal(
@@ -153,21 +147,11 @@ module.exports = {
 				const wf = {
 					name: `e2e ${prefix}`,
 					nodes: [
-						node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-						node(
-							'Current',
-							rt.NODE_TYPES.action,
-							{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
-							{ position: [220, 0], credentials: credentialRef(credentials[0]), executeOnce: true },
-						),
-						node(
-							'Legacy',
-							rt.NODE_TYPES.action,
-							{ resource: 'contact', operation: 'getAll', returnAll: false, limit: 1 },
-							{ position: [440, 0], credentials: credentialRef(credentials[1]), executeOnce: true },
-						),
+						h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+						readOnce('Current', credentials[0], [220, 0]),
+						readOnce('Legacy', credentials[1], [440, 0]),
 					],
-					connections: chain(TRIGGER, 'Current', 'Legacy'),
+					connections: h.chain(TRIGGER, 'Current', 'Legacy'),
 					settings: { executionOrder: 'v1' },
 				};
 				const created = await ctx.client.createWorkflow(wf);
@@ -175,7 +159,7 @@ module.exports = {
 				assert.equal(
 					execution.status,
 					'success',
-					JSON.stringify(nodeError(execution, 'Legacy') || nodeError(execution, 'Current')),
+					JSON.stringify(h.nodeError(execution, 'Legacy') || h.nodeError(execution, 'Current')),
 				);
 				const sent = requestsOf(ctx, key);
 				assert.deepEqual(

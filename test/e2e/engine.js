@@ -8,24 +8,8 @@
 
 const http = require('node:http');
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	byId,
-	expectSuccess,
-	expectFailure,
-	nodeError,
-	nodeItems,
-	itemsWorkflow,
-	sandboxGet,
-	sandboxSend,
-	sandboxFirstId,
-	logText,
-	waitFor,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const walker = require('../shared/fieldWalker');
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
@@ -36,8 +20,8 @@ async function run(ctx, wf, { api = true } = {}) {
 	const created = await ctx.client.createWorkflow(wf);
 	const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
 	const parameters = wf.nodes.find((n) => n.name === NODE).parameters;
-	const items = api ? nodeItems(execution, parameters) : rt.nodeOutput(execution, NODE) || [];
-	return { execution, status: execution.status, items, error: nodeError(execution, NODE) };
+	const items = api ? h.nodeItems(execution, parameters) : h.rt.nodeOutput(execution, NODE) || [];
+	return { execution, status: execution.status, items, error: h.nodeError(execution, NODE) };
 }
 
 /** The items of one output of a node in an execution, with their pairing. */
@@ -108,8 +92,11 @@ function emptyValueRuns(op) {
 	});
 }
 
-/** A local server standing in for the API: records each request body and answers with one record (with `headers`). */
-async function captureServer(headers = {}) {
+/**
+ * A local server standing in for the API: records each request body and answers with one record
+ * (with `headers`); `credential` is an n8n credential (`name` and the time) that sends to it.
+ */
+async function captureServer(ctx, name, headers = {}) {
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		let text = '';
@@ -130,11 +117,19 @@ async function captureServer(headers = {}) {
 		});
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		requests,
-		baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
-		close: () => new Promise((resolve) => server.close(resolve)),
-	};
+	const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+	const close = () => new Promise((resolve) => server.close(resolve));
+	try {
+		const cred = await ctx.client.rest('POST', '/credentials', {
+			name: `${name} ${Date.now()}`,
+			type: h.rt.CREDENTIAL_TYPE,
+			data: { apiKey: ctx.sandbox.keys.admin, baseUrl, requestsPerMinute: 100000 },
+		});
+		return { requests, baseUrl, close, credential: { id: cred.id, name: cred.name } };
+	} catch (e) {
+		await close();
+		throw e;
+	}
 }
 
 const NOTHING = new Set([undefined, null, '', 'undefined', 'UNDEFINED', 'null', 'NULL']);
@@ -170,7 +165,7 @@ module.exports = {
 				});
 				const result = await run(
 					ctx,
-					itemsWorkflow(
+					h.itemsWorkflow(
 						'e2e engine retry',
 						rows,
 						{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
@@ -182,7 +177,7 @@ module.exports = {
 						},
 					),
 				);
-				expectSuccess(result);
+				h.expectSuccess(result);
 				assert.deepEqual(
 					await contactsNamed(ctx, prefix),
 					rows.map((r) => r.name),
@@ -206,22 +201,22 @@ module.exports = {
 					name: `${prefix} ${i}`,
 					...(i === 0 ? { email: 'not an address' } : {}),
 				}));
-				const parameters = {
-					resource: 'contact',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					additionalFields: { email: '={{ $json.email }}' },
-				};
 				const result = await run(
 					ctx,
-					itemsWorkflow('e2e engine retry continue', rows, parameters, ctx.credentials.admin, {
-						retryOnFail: true,
-						maxTries: 2,
-						waitBetweenTries: 0,
-						onError: 'continueRegularOutput',
-					}),
+					h.itemsWorkflow(
+						'e2e engine retry continue',
+						rows,
+						h.CREATE_CONTACT,
+						ctx.credentials.admin,
+						{
+							retryOnFail: true,
+							maxTries: 2,
+							waitBetweenTries: 0,
+							onError: 'continueRegularOutput',
+						},
+					),
 				);
-				expectSuccess(result);
+				h.expectSuccess(result);
 				const names = await contactsNamed(ctx, prefix);
 				const times = (name) => names.filter((n) => n === name).length;
 				assert.deepEqual(
@@ -236,12 +231,12 @@ module.exports = {
 			name: 'paired items: the records of each operation kind pair with their input item ($("Items").item in the next node)',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const quoteId = await sandboxFirstId(ctx, 'quotes');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
+				const quoteId = await h.sandboxFirstId(ctx, 'quotes');
 				const prefix = `paired-${Date.now()}`;
 				const operations = {
 					'Contacts Get Many': { resource: 'contact', operation: 'getAll', limit: 3 },
-					'Contact Get': { resource: 'contact', operation: 'get', contactId: byId(contactId) },
+					'Contact Get': { resource: 'contact', operation: 'get', contactId: h.byId(contactId) },
 					'Contact Create': {
 						resource: 'contact',
 						operation: 'create',
@@ -250,7 +245,7 @@ module.exports = {
 					'Contact Update': {
 						resource: 'contact',
 						operation: 'update',
-						contactId: byId(contactId),
+						contactId: h.byId(contactId),
 						updateFields: {
 							phone: '={{ $json.tag === "first" ? "+31 20 123 4567" : "+31 20 765 4321" }}',
 						},
@@ -259,7 +254,7 @@ module.exports = {
 					'Quote Get (Simplify)': {
 						resource: 'quote',
 						operation: 'get',
-						quoteId: byId(quoteId),
+						quoteId: h.byId(quoteId),
 						simplify: true,
 					},
 					'Event Types': { resource: 'webhook', operation: 'getEventTypes' },
@@ -267,26 +262,26 @@ module.exports = {
 				};
 				const rows = [{ tag: 'first' }, { tag: 'second' }];
 				const nodes = [
-					node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-					node(
+					h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+					h.node(
 						'Items',
 						'n8n-nodes-base.code',
 						{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
 						{ typeVersion: 2, position: [220, 0] },
 					),
 				];
-				const connections = chain(TRIGGER, 'Items');
+				const connections = h.chain(TRIGGER, 'Items');
 				connections.Items = { main: [[]] };
 				Object.entries(operations).forEach(([name, parameters], index) => {
 					const check = `Check ${name}`;
 					nodes.push(
-						node(name, rt.NODE_TYPES.action, parameters, {
+						h.node(name, h.rt.NODE_TYPES.action, parameters, {
 							position: [440, index * 160],
-							credentials: credentialRef(ctx.credentials.admin),
+							credentials: h.credentialRef(ctx.credentials.admin),
 						}),
 					);
 					nodes.push(
-						node(
+						h.node(
 							check,
 							'n8n-nodes-base.code',
 							{
@@ -313,7 +308,7 @@ module.exports = {
 				const counts = [];
 				for (const name of Object.keys(operations)) {
 					const out = outputOf(execution, name);
-					const tags = rt.nodeOutput(execution, `Check ${name}`) || [];
+					const tags = h.rt.nodeOutput(execution, `Check ${name}`) || [];
 					assert.ok(out.length >= 2, `${name}: ${out.length} items`);
 					assert.deepEqual(
 						tags.map((t) => t.tag),
@@ -330,16 +325,16 @@ module.exports = {
 			name: 'Continue (using error output): the error items carry their input item (API error and input check)',
 			timeoutMs: 180_000,
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				const rows = [
 					{ tag: 'found', id: contactId },
 					{ tag: 'missing', id: 'ctc_doesnotexist' },
 					{ tag: 'bad id', id: 'not an id!' },
 				];
-				const wf = itemsWorkflow(
+				const wf = h.itemsWorkflow(
 					'e2e engine error output',
 					rows,
-					{ resource: 'contact', operation: 'get', contactId: byId('={{ $json.id }}') },
+					{ resource: 'contact', operation: 'get', contactId: h.byId('={{ $json.id }}') },
 					ctx.credentials.admin,
 					{
 						onError: 'continueErrorOutput',
@@ -347,7 +342,7 @@ module.exports = {
 				);
 				// A node on the error output reads the input item through the pairing, as users do.
 				wf.nodes.push(
-					node(
+					h.node(
 						'On Error',
 						'n8n-nodes-base.code',
 						{
@@ -371,7 +366,7 @@ module.exports = {
 				);
 				assert.match(String(failed[0].json.error), /404|not found/i);
 				assert.match(String(failed[1].json.error), /Contact: "not an id!" is not an ID/);
-				const after = rt.nodeOutput(result.execution, 'On Error') || [];
+				const after = h.rt.nodeOutput(result.execution, 'On Error') || [];
 				assert.deepEqual(
 					after.map((i) => i.tag),
 					['missing', 'bad id'],
@@ -392,24 +387,24 @@ module.exports = {
 			name: "n8n's dates: Valid Until {{ $now.plus({ days: 30 }) }} and Due Date {{ $today.plus({ days: 14 }) }} are accepted and sent as the API takes them",
 			timeoutMs: 180_000,
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				const lines = { item: [{ name: 'Design', quantity: 1, unitPrice: 100 }] };
 				const quote = await run(
 					ctx,
-					itemsWorkflow(
+					h.itemsWorkflow(
 						'e2e engine dates quote',
 						[{}],
 						{
 							resource: 'quote',
 							operation: 'create',
-							contactId: byId(contactId),
+							contactId: h.byId(contactId),
 							items: lines,
 							additionalFields: { validUntil: '={{ $now.plus({ days: 30 }) }}' },
 						},
 						ctx.credentials.admin,
 					),
 				);
-				expectSuccess(quote);
+				h.expectSuccess(quote);
 				const validUntil = String(quote.items[0].validUntil);
 				assert.ok(
 					Math.abs(Date.parse(validUntil) - Date.now() - 30 * 86_400_000) < 3_600_000,
@@ -417,20 +412,20 @@ module.exports = {
 				);
 				const invoice = await run(
 					ctx,
-					itemsWorkflow(
+					h.itemsWorkflow(
 						'e2e engine dates invoice',
 						[{}],
 						{
 							resource: 'invoice',
 							operation: 'create',
-							contactId: byId(contactId),
+							contactId: h.byId(contactId),
 							items: lines,
 							additionalFields: { dueDate: '={{ $today.plus({ days: 14 }) }}' },
 						},
 						ctx.credentials.admin,
 					),
 				);
-				expectSuccess(invoice);
+				h.expectSuccess(invoice);
 				assert.match(String(invoice.items[0].dueDate), /^\d{4}-\d{2}-\d{2}/);
 				const days =
 					(Date.parse(String(invoice.items[0].dueDate).slice(0, 10)) - Date.now()) / 86_400_000;
@@ -442,11 +437,11 @@ module.exports = {
 			name: 'a KvK number read as a number is sent as text; a JS Date Due Date is its date in the workflow time zone',
 			timeoutMs: 180_000,
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				const kvk = 10_000_000 + (Date.now() % 90_000_000);
 				const contact = await run(
 					ctx,
-					itemsWorkflow(
+					h.itemsWorkflow(
 						'e2e engine number as text',
 						[{ kvk }],
 						{
@@ -458,17 +453,17 @@ module.exports = {
 						ctx.credentials.admin,
 					),
 				);
-				expectSuccess(contact);
+				h.expectSuccess(contact);
 				assert.equal(contact.items[0].kvkNumber, String(kvk));
 				const lines = { item: [{ name: 'Design', quantity: 1, unitPrice: 100 }] };
 				const invoice = await run(ctx, {
-					...itemsWorkflow(
+					...h.itemsWorkflow(
 						'e2e engine JS Date',
 						[{}],
 						{
 							resource: 'invoice',
 							operation: 'create',
-							contactId: byId(contactId),
+							contactId: h.byId(contactId),
 							items: lines,
 							additionalFields: { dueDate: '={{ new Date("2027-01-01T03:30:00Z") }}' },
 						},
@@ -476,7 +471,7 @@ module.exports = {
 					),
 					settings: { executionOrder: 'v1', timezone: 'America/New_York' },
 				});
-				expectSuccess(invoice);
+				h.expectSuccess(invoice);
 				// the instance runs in UTC, where it is 1 January; in the workflow's time zone it is still 31 December
 				assert.equal(String(invoice.items[0].dueDate).slice(0, 10), '2026-12-31');
 				return `kvkNumber "${contact.items[0].kvkNumber}", dueDate ${invoice.items[0].dueDate}`;
@@ -487,8 +482,8 @@ module.exports = {
 			name: 'text from an expression is sent as the API types it, against the strict sandbox: Payment Terms "14", VAT "9", Currency "USD ", Process Immediately "false", Webhook Active "false"',
 			timeoutMs: 240_000,
 			async run(ctx) {
-				const before = await sandboxGet(ctx, '/organization');
-				const webhook = await sandboxSend(ctx, 'POST', '/webhooks', {
+				const before = await h.sandboxGet(ctx, '/organization');
+				const webhook = await h.sandboxSend(ctx, 'POST', '/webhooks', {
 					name: `e2e typing ${Date.now()}`,
 					url: `http://127.0.0.1:9/typing-${Date.now()}`,
 					events: ['invoice.paid'],
@@ -501,10 +496,10 @@ module.exports = {
 						defaultVatPercentage: '={{ $json.vat }}',
 						defaultCurrency: '={{ $json.currency }}',
 					};
-					expectSuccess(
+					h.expectSuccess(
 						await run(
 							ctx,
-							itemsWorkflow(
+							h.itemsWorkflow(
 								'e2e engine typing organization',
 								[row],
 								{ resource: 'organization', operation: 'update', updateFields: settings },
@@ -512,7 +507,7 @@ module.exports = {
 							),
 						),
 					);
-					const after = await sandboxGet(ctx, '/organization');
+					const after = await h.sandboxGet(ctx, '/organization');
 					assert.deepEqual(
 						[after.defaultPaymentTermsDays, after.defaultVatPercentage, after.defaultCurrency],
 						[14, 9, 'USD'],
@@ -527,46 +522,46 @@ module.exports = {
 					};
 					const request = await run(
 						ctx,
-						itemsWorkflow(
+						h.itemsWorkflow(
 							'e2e engine typing request',
 							[row],
 							requestParameters,
 							ctx.credentials.admin,
 						),
 					);
-					expectSuccess(request);
+					h.expectSuccess(request);
 					assert.equal(
-						(await sandboxGet(ctx, `/requests/${request.items[0].id}`)).status,
+						(await h.sandboxGet(ctx, `/requests/${request.items[0].id}`)).status,
 						'new',
 						'the request was processed',
 					);
-					expectSuccess(
+					h.expectSuccess(
 						await run(
 							ctx,
-							itemsWorkflow(
+							h.itemsWorkflow(
 								'e2e engine typing webhook',
 								[row],
 								{
 									resource: 'webhook',
 									operation: 'update',
-									webhookId: byId(webhook.id),
+									webhookId: h.byId(webhook.id),
 									updateFields: { active: '={{ $json.active }}' },
 								},
 								ctx.credentials.admin,
 							),
 						),
 					);
-					assert.equal((await sandboxGet(ctx, `/webhooks/${webhook.id}`)).active, false);
+					assert.equal((await h.sandboxGet(ctx, `/webhooks/${webhook.id}`)).active, false);
 					return 'organization 14, 9, "USD"; request left "new"; webhook paused';
 				} finally {
 					ctx.sandbox.control.setReadings({ strict: false });
 					const { defaultPaymentTermsDays, defaultVatPercentage, defaultCurrency } = before;
-					await sandboxSend(ctx, 'PATCH', '/organization', {
+					await h.sandboxSend(ctx, 'PATCH', '/organization', {
 						defaultPaymentTermsDays,
 						defaultVatPercentage,
 						defaultCurrency,
 					});
-					await sandboxSend(ctx, 'DELETE', `/webhooks/${webhook.id}`);
+					await h.sandboxSend(ctx, 'DELETE', `/webhooks/${webhook.id}`);
 				}
 			},
 		},
@@ -574,18 +569,8 @@ module.exports = {
 			name: 'empty values: undefined, null, "" and spaces in every optional field of every create and update send nothing; in a required one, the item fails naming the field and nothing is sent (generated over the node description, by the walk of the unit generator)',
 			timeoutMs: 420_000,
 			async run(ctx) {
-				const capture = await captureServer();
+				const capture = await captureServer(ctx, 'capture');
 				try {
-					const data = {
-						apiKey: ctx.sandbox.keys.admin,
-						baseUrl: capture.baseUrl,
-						requestsPerMinute: 100000,
-					};
-					const cred = await ctx.client.rest('POST', '/credentials', {
-						name: `capture ${Date.now()}`,
-						type: rt.CREDENTIAL_TYPE,
-						data,
-					});
 					const writes = walker.operations(ctx.nodeType.properties).filter(walker.isWrite);
 					const reached = [];
 					for (const op of writes) {
@@ -597,16 +582,10 @@ module.exports = {
 							// the capture server is not the API: its answers are not checked against the output schemas
 							const result = await run(
 								ctx,
-								itemsWorkflow(
-									title,
-									rows,
-									parameters,
-									{ id: cred.id, name: cred.name },
-									nodeOptions,
-								),
+								h.itemsWorkflow(title, rows, parameters, capture.credential, nodeOptions),
 								{ api: false },
 							);
-							const output = expectSuccess(result);
+							const output = h.expectSuccess(result);
 							if (required) {
 								assert.deepEqual(
 									capture.requests,
@@ -693,14 +672,14 @@ module.exports = {
 			name: 'Update with no fields (or only empty ones) is refused before sending: Contact, Organization, Webhook',
 			timeoutMs: 180_000,
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const webhookId = byId('whk_any');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
+				const webhookId = h.byId('whk_any');
 				ctx.sandbox.control.clearRequestLog();
 				const cases = [
 					{
 						resource: 'contact',
 						operation: 'update',
-						contactId: byId(contactId),
+						contactId: h.byId(contactId),
 						updateFields: {},
 					},
 					{
@@ -713,14 +692,14 @@ module.exports = {
 				for (const parameters of cases) {
 					const result = await run(
 						ctx,
-						itemsWorkflow(
+						h.itemsWorkflow(
 							`e2e engine empty update ${parameters.resource}`,
 							[{}],
 							parameters,
 							ctx.credentials.admin,
 						),
 					);
-					expectFailure(result, /Update Fields: no field to change was added; add at least one/);
+					h.expectFailure(result, /Update Fields: no field to change was added; add at least one/);
 				}
 				const patches = ctx.sandbox.control
 					.requestLog()
@@ -733,20 +712,20 @@ module.exports = {
 			name: "line items copied from a fetched quote (with the API's read-only keys) create an invoice",
 			timeoutMs: 180_000,
 			async run(ctx) {
-				const quoteId = await sandboxFirstId(ctx, 'quotes');
-				const quote = await sandboxGet(ctx, `/quotes/${quoteId}`);
+				const quoteId = await h.sandboxFirstId(ctx, 'quotes');
+				const quote = await h.sandboxGet(ctx, `/quotes/${quoteId}`);
 				const wf = {
 					name: 'e2e engine items from quote',
 					nodes: [
-						node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-						node(
+						h.node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+						h.node(
 							'Get Quote',
-							rt.NODE_TYPES.action,
-							{ resource: 'quote', operation: 'get', quoteId: byId(quoteId) },
-							{ position: [220, 0], credentials: credentialRef(ctx.credentials.admin) },
+							h.rt.NODE_TYPES.action,
+							{ resource: 'quote', operation: 'get', quoteId: h.byId(quoteId) },
+							{ position: [220, 0], credentials: h.credentialRef(ctx.credentials.admin) },
 						),
 						// A fetched line of the real API also carries its id and total.
-						node(
+						h.node(
 							'Lines As Fetched',
 							'n8n-nodes-base.code',
 							{
@@ -756,24 +735,24 @@ module.exports = {
 							},
 							{ typeVersion: 2, position: [440, 0] },
 						),
-						node(
+						h.node(
 							NODE,
-							rt.NODE_TYPES.action,
+							h.rt.NODE_TYPES.action,
 							{
 								resource: 'invoice',
 								operation: 'create',
-								contactId: byId('={{ $json.contactId }}'),
+								contactId: h.byId('={{ $json.contactId }}'),
 								itemsInput: 'json',
 								itemsJson: '={{ $json.items }}',
 							},
-							{ position: [660, 0], credentials: credentialRef(ctx.credentials.admin) },
+							{ position: [660, 0], credentials: h.credentialRef(ctx.credentials.admin) },
 						),
 					],
-					connections: chain(TRIGGER, 'Get Quote', 'Lines As Fetched', NODE),
+					connections: h.chain(TRIGGER, 'Get Quote', 'Lines As Fetched', NODE),
 					settings: { executionOrder: 'v1' },
 				};
 				const result = await run(ctx, wf);
-				expectSuccess(result);
+				h.expectSuccess(result);
 				const strip = (lines) =>
 					lines.map(({ name, quantity, unitPrice, vatPercentage }) => ({
 						name,
@@ -792,13 +771,13 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const NOTICE =
 					/Business Ops: This version of the Business Ops API is deprecated \(Deprecation: true\)/g;
-				const logStart = logText(ctx.n8n).length;
+				const logStart = h.logText(ctx.n8n).length;
 				control.setDeprecation(true);
 				let result;
 				try {
 					result = await run(
 						ctx,
-						itemsWorkflow(
+						h.itemsWorkflow(
 							'e2e engine deprecation',
 							[{}, {}],
 							{ resource: 'contact', operation: 'getAll', limit: 3 },
@@ -808,7 +787,7 @@ module.exports = {
 				} finally {
 					control.setDeprecation(false);
 				}
-				expectSuccess(result);
+				h.expectSuccess(result);
 				assert.equal(result.items.length, 6);
 				assert.deepEqual(
 					result.items.filter((i) => 'deprecationNotice' in i),
@@ -825,26 +804,16 @@ module.exports = {
 				// The log is written asynchronously. A later execution against a server that answers with
 				// another Deprecation value is the barrier: once its line is in the log, every line of the
 				// first execution is too, and all of them are counted.
-				const barrier = await captureServer({ deprecation: 'barrier' });
+				const barrier = await captureServer(ctx, 'deprecation barrier', { deprecation: 'barrier' });
 				try {
-					const data = {
-						apiKey: ctx.sandbox.keys.admin,
-						baseUrl: barrier.baseUrl,
-						requestsPerMinute: 100000,
-					};
-					const cred = await ctx.client.rest('POST', '/credentials', {
-						name: `deprecation barrier ${Date.now()}`,
-						type: rt.CREDENTIAL_TYPE,
-						data,
-					});
-					expectSuccess(
+					h.expectSuccess(
 						await run(
 							ctx,
-							itemsWorkflow(
+							h.itemsWorkflow(
 								'e2e engine deprecation barrier',
 								[{}],
-								{ resource: 'contact', operation: 'get', contactId: byId('x_1') },
-								{ id: cred.id, name: cred.name },
+								{ resource: 'contact', operation: 'get', contactId: h.byId('x_1') },
+								barrier.credential,
 							),
 							{ api: false },
 						),
@@ -852,9 +821,9 @@ module.exports = {
 				} finally {
 					await barrier.close();
 				}
-				const log = await waitFor(
+				const log = await h.waitFor(
 					() => {
-						const text = logText(ctx.n8n).slice(logStart);
+						const text = h.logText(ctx.n8n).slice(logStart);
 						return /deprecated \(Deprecation: barrier\)/.test(text) ? text : null;
 					},
 					{

@@ -15,6 +15,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The option value n8n adds to the resource and operation lists of nodes whose credential it can proxy. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
+/** Create Contact with the name and e-mail of each item. */
+const CREATE_CONTACT = {
+	resource: 'contact',
+	operation: 'create',
+	name: '={{ $json.name }}',
+	additionalFields: { email: '={{ $json.email }}' },
+};
+
 /** A workflow node object as the editor exports it. */
 function node(name, type, parameters = {}, extra = {}) {
 	return {
@@ -91,6 +99,32 @@ function itemsWorkflow(name, rows, parameters, cred, nodeOptions = {}, after = [
 	};
 }
 
+/** Business Ops Trigger (these parameters, a new webhook id) → No Operation. */
+function triggerWorkflow(name, cred, parameters) {
+	const trigger = 'Business Ops Trigger';
+	return {
+		name,
+		nodes: [
+			node(trigger, rt.NODE_TYPES.trigger, parameters, {
+				position: [0, 0],
+				credentials: credentialRef(cred),
+				webhookId: crypto.randomUUID(),
+			}),
+			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+		],
+		connections: chain(trigger, 'No Operation'),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Runs `operation` of `resource` on the record `id` (its ID field `<resource>Id`) with the
+ * operation's other parameters `more`; as runOperation.
+ */
+function runOnRecord(ctx, resource, operation, id, more = {}, o = {}) {
+	return runOperation(ctx, { resource, operation, [`${resource}Id`]: byId(id), ...more }, o);
+}
+
 /** Runs the rows through the operation (itemsWorkflow) like the editor's Execute button; as runOperation. */
 async function runOnItems(ctx, rows, parameters, o = {}) {
 	const cred = ctx.credentials[o.key || 'admin'];
@@ -110,6 +144,35 @@ async function runOnItems(ctx, rows, parameters, o = {}) {
 		status: execution.status,
 		items: nodeItems(execution, parameters),
 		error: nodeError(execution, 'Business Ops'),
+	};
+}
+
+/** Runs Get Many of `resource` with Limit `limit`; as runOperation. */
+function runGetMany(ctx, resource, limit, o = {}) {
+	return runOperation(ctx, { resource, operation: 'getAll', returnAll: false, limit }, o);
+}
+
+/**
+ * The step "Get Many with Return All returns all <total> <noun>": seeds the sandbox up to `total`
+ * records of `resource` (at least one more), clears its request log, runs Get Many with Return All
+ * and checks it answers `total` records, each once; `more(ctx, items)` checks more and answers the
+ * step's line.
+ */
+function returnAllStep(resource, total, noun, more = (ctx, items) => `${items.length} ${noun}`) {
+	return {
+		name: `Get Many with Return All returns all ${total} ${noun}`,
+		async run(ctx) {
+			ctx.requireOperation(resource, 'getAll');
+			const control = ctx.sandbox.control;
+			const existing = control.seed({ resource: `${resource}s`, count: 1 }).total;
+			if (existing < total) control.seed({ resource: `${resource}s`, count: total - existing });
+			control.clearRequestLog();
+			const getAll = { resource, operation: 'getAll', returnAll: true };
+			const items = expectSuccess(await runOperation(ctx, getAll));
+			assert.equal(items.length, total);
+			assert.equal(new Set(items.map((i) => i.id)).size, total, `duplicate ${noun} across pages`);
+			return more(ctx, items);
+		},
 	};
 }
 
@@ -220,6 +283,22 @@ function expectFailure(result, ...patterns) {
 	return e;
 }
 
+/** expectFailure, answered as the step's line: the error's message in quotes. */
+function refusal(result, ...patterns) {
+	return `"${expectFailure(result, ...patterns).message}"`;
+}
+
+/** POSTs a delivery (`body`, `headers`) to `url`; answers its status and text. */
+async function post(url, { body, headers }, timeoutMs = 15_000) {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers,
+		body,
+		signal: AbortSignal.timeout(timeoutMs),
+	});
+	return { status: res.status, text: await res.text() };
+}
+
 /** GET on the sandbox API with the admin key (test bookkeeping, not through n8n); returns `data`. */
 async function sandboxGet(ctx, pathname) {
 	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
@@ -293,14 +372,19 @@ module.exports = {
 	assert,
 	sleep,
 	CUSTOM_API_CALL,
+	CREATE_CONTACT,
 	node,
 	chain,
 	credentialRef,
 	operationWorkflow,
 	itemsWorkflow,
+	triggerWorkflow,
 	byId,
 	runOperation,
 	runOnItems,
+	runOnRecord,
+	runGetMany,
+	returnAllStep,
 	checkOutputSchema,
 	checkedSchemas,
 	ranOperations,
@@ -308,6 +392,8 @@ module.exports = {
 	nodeError,
 	expectSuccess,
 	expectFailure,
+	refusal,
+	post,
 	waitFor,
 	logText,
 	sandboxGet,

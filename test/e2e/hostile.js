@@ -9,7 +9,8 @@
 
 const crypto = require('node:crypto');
 
-const { assert, node, chain, credentialRef, sleep, waitFor, logText, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const hostile = require('../../bench/lib/hostile');
 
 const TRIGGER = 'Business Ops Trigger';
@@ -23,7 +24,7 @@ function subscriptionsOf(ctx) {
 }
 
 async function currentSubscription(ctx, notId) {
-	return await waitFor(
+	return await h.waitFor(
 		() => {
 			const subs = subscriptionsOf(ctx);
 			return subs.length === 1 && subs[0].id !== notId ? subs[0] : undefined;
@@ -47,6 +48,18 @@ async function genuineRun(ctx, count) {
 	return delivery.statusCode;
 }
 
+/** Unpublishes and publishes `s`'s workflow again: a new subscription (s.subscription), nothing learned about it yet. */
+async function publishAnew(ctx, s) {
+	const old = s.subscription;
+	await ctx.client.unpublishWorkflow(s.workflowId);
+	await h.waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
+		timeoutMs: 60_000,
+		what: 'the old subscription to go',
+	});
+	await ctx.client.publishWorkflow(s.workflowId);
+	s.subscription = await currentSubscription(ctx, old.id);
+}
+
 module.exports = {
 	area: 'hostile',
 	async before(ctx) {
@@ -54,15 +67,15 @@ module.exports = {
 		const wf = await ctx.client.createWorkflow({
 			name: 'e2e hostile traffic',
 			nodes: [
-				node(
+				h.node(
 					TRIGGER,
-					rt.NODE_TYPES.trigger,
+					h.rt.NODE_TYPES.trigger,
 					{ events: ['invoice.paid'], options: {} },
-					{ position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId },
+					{ position: [0, 0], credentials: h.credentialRef(ctx.credentials.admin), webhookId },
 				),
-				node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+				h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 			],
-			connections: chain(TRIGGER, 'No Operation'),
+			connections: h.chain(TRIGGER, 'No Operation'),
 			settings: { executionOrder: 'v1' },
 		});
 		ctx.state.hostile = { workflowId: wf.id, webhookId, executions: 0 };
@@ -71,7 +84,7 @@ module.exports = {
 		// n8n saves the trigger's static data (the sealed secret) once activation ends, which can be after
 		// the API lists the subscription: a delivery before that is refused 401 and the API retries it
 		const subscriptionId = ctx.state.hostile.subscription.id;
-		await waitFor(
+		await h.waitFor(
 			async () =>
 				JSON.stringify((await ctx.client.getWorkflow(wf.id)).staticData ?? {}).includes(
 					subscriptionId,
@@ -98,7 +111,7 @@ module.exports = {
 				const poll = (async () => {
 					while (polling) {
 						seen.add(hostile.workflowRow(ctx.n8n.userFolder, s.workflowId).staticData);
-						await sleep(250);
+						await h.sleep(250);
 					}
 				})();
 				const statuses = {};
@@ -134,7 +147,7 @@ module.exports = {
 					await poll;
 				}
 				assert.deepEqual(statuses, { 401: 300 }, `answers: ${JSON.stringify(statuses)}`);
-				await sleep(1500);
+				await h.sleep(1500);
 				const executions = await ctx.client.executions(s.workflowId);
 				assert.equal(
 					executions.length,
@@ -155,7 +168,7 @@ module.exports = {
 					'GET /api/v1/workflows/{id} shows other static data',
 				);
 				assert.match(
-					logText(ctx.n8n),
+					h.logText(ctx.n8n),
 					/refused a delivery with HTTP 401/,
 					"no refusal in n8n's log",
 				);
@@ -190,15 +203,8 @@ module.exports = {
 				const done = [];
 				for (const [aspect, change] of Object.entries(variants)) {
 					// a new subscription: nothing learned about it in this n8n yet (as after a restart)
-					const old = s.subscription;
-					await ctx.client.unpublishWorkflow(s.workflowId);
-					await waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
-						timeoutMs: 60_000,
-						what: 'the old subscription to go',
-					});
-					await ctx.client.publishWorkflow(s.workflowId);
-					s.subscription = await currentSubscription(ctx, old.id);
-					const record = await waitFor(
+					await publishAnew(ctx, s);
+					const record = await h.waitFor(
 						async () => {
 							const stored = await hostile.storedRecord(ctx.client, s.workflowId, TRIGGER);
 							return stored && stored.id === s.subscription.id ? stored : undefined;
@@ -209,7 +215,7 @@ module.exports = {
 						secret: hostile.openRecordSecret(record, ctx.sandbox.keys.admin, ctx.pkg.root),
 						size: hostile.KiB,
 					});
-					const replay = await waitFor(
+					const replay = await h.waitFor(
 						async () => {
 							const res = await fetch(s.subscription.url, {
 								method: 'POST',
@@ -247,20 +253,13 @@ module.exports = {
 				const cycles = 3;
 				try {
 					for (let i = 0; i < cycles; i++) {
-						const old = s.subscription;
-						await ctx.client.unpublishWorkflow(s.workflowId);
-						await waitFor(() => !subscriptionsOf(ctx).some((w) => w.id === old.id), {
-							timeoutMs: 60_000,
-							what: 'the old subscription to go',
-						});
-						await ctx.client.publishWorkflow(s.workflowId);
-						s.subscription = await currentSubscription(ctx, old.id);
+						await publishAnew(ctx, s);
 					}
 				} finally {
 					flooding = false;
 					await flood;
 				}
-				await sleep(1000);
+				await h.sleep(1000);
 				const record = await hostile.storedRecord(ctx.client, s.workflowId, TRIGGER);
 				assert.equal(
 					record && record.id,

@@ -6,7 +6,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { assert, byId, runOperation, expectFailure, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 /** Every file below `dir`, as paths relative to it. */
 function filesBelow(dir, prefix = '') {
@@ -71,7 +72,7 @@ module.exports = {
 				assert.equal(installed.installedVersion, pkg.version);
 				assert.deepEqual(
 					installed.installedNodes.map((n) => n.type).sort(),
-					Object.values(rt.NODE_TYPES).sort(),
+					Object.values(h.rt.NODE_TYPES).sort(),
 				);
 				const calls = pkg.registry.npmCalls().filter((c) => c.cwd.startsWith(ctx.n8n.userFolder));
 				assert.ok(
@@ -97,25 +98,21 @@ module.exports = {
 			name: "the installed package is the tarball's files and has no n8n-workflow of its own",
 			async run(ctx) {
 				const installed = checkInstalledFolder(ctx, ctx.n8n.nodesDir);
-				return `${ctx.pkg.files.length} files in ${path.join(ctx.n8n.nodesDir, 'node_modules', ctx.pkg.name)}; declared peers in the tarball: ${Object.keys(require(path.join(rt.REPO_ROOT, 'package.json')).peerDependencies || {}).join(', ') || 'none'}, removed by n8n (v${installed.version})`;
+				return `${ctx.pkg.files.length} files in ${path.join(ctx.n8n.nodesDir, 'node_modules', ctx.pkg.name)}; declared peers in the tarball: ${Object.keys(require(path.join(h.rt.REPO_ROOT, 'package.json')).peerDependencies || {}).join(', ') || 'none'}, removed by n8n (v${installed.version})`;
 			},
 		},
 		{
 			name: 'errors raised in n8n keep their HTTP code (404 unknown record, 403 missing scope)',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'get');
-				const missing = expectFailure(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: byId('con_doesnotexist'),
-					}),
+				const missing = h.expectFailure(
+					await h.runOnRecord(ctx, 'contact', 'get', 'con_doesnotexist'),
 					/404/,
 				);
 				assert.equal(missing.httpCode, '404', `httpCode of a 404: ${missing.httpCode}`);
 				ctx.requireOperation('organization', 'get');
-				const scope = expectFailure(
-					await runOperation(
+				const scope = h.expectFailure(
+					await h.runOperation(
 						ctx,
 						{ resource: 'organization', operation: 'get' },
 						{ key: 'contactsOnly' },

@@ -7,7 +7,8 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
-const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TRIGGER = 'Business Ops Trigger';
 const EVENTS = ['invoice.paid', 'quote.approved'];
@@ -19,15 +20,15 @@ function sharedWorkflow(id, webhookId, credential, staticData) {
 		id,
 		name: 'e2e two instances',
 		nodes: [
-			node(
+			h.node(
 				TRIGGER,
-				rt.NODE_TYPES.trigger,
+				h.rt.NODE_TYPES.trigger,
 				{ events: EVENTS },
-				{ position: [0, 0], credentials: credentialRef(credential), webhookId },
+				{ position: [0, 0], credentials: h.credentialRef(credential), webhookId },
 			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
-		connections: chain(TRIGGER, 'No Operation'),
+		connections: h.chain(TRIGGER, 'No Operation'),
 		settings: { executionOrder: 'v1' },
 		// n8n 1.123's editor endpoint needs it (its column is NOT NULL); 2.x publishes separately
 		active: false,
@@ -46,8 +47,8 @@ async function expectSettled(ctx, what) {
 	const { production, staging } = ctx.state.instances;
 	const right = () =>
 		[production, staging].every((i) => subscriptionsOf(ctx, i).length === (i.published ? 1 : 0));
-	await waitFor(right, { timeoutMs: 30_000, intervalMs: 100, what });
-	await sleep(300);
+	await h.waitFor(right, { timeoutMs: 30_000, intervalMs: 100, what });
+	await h.sleep(300);
 	const counts = [production, staging]
 		.map((i) => `${i.name} ${subscriptionsOf(ctx, i).length}`)
 		.join(', ');

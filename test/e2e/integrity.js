@@ -9,34 +9,11 @@
 
 const crypto = require('node:crypto');
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	runOperation,
-	runOnItems,
-	itemsWorkflow,
-	nodeItems,
-	nodeError,
-	byId,
-	expectSuccess,
-	expectFailure,
-	waitFor,
-	sandboxGet,
-	sandboxSend,
-	sandboxAll,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const hostile = require('../../bench/lib/hostile');
 
 const TRIGGER = 'Business Ops Trigger';
-const CREATE = {
-	resource: 'contact',
-	operation: 'create',
-	name: '={{ $json.name }}',
-	additionalFields: { email: '={{ $json.email }}' },
-};
 const UPSERT = {
 	resource: 'contact',
 	operation: 'upsert',
@@ -54,7 +31,7 @@ const rows = (prefix, n) =>
 
 /** How many contacts have each of these addresses (any case). */
 async function perAddress(ctx, addresses) {
-	const all = await sandboxAll(ctx, 'contacts');
+	const all = await h.sandboxAll(ctx, 'contacts');
 	return addresses.map(
 		(a) => all.filter((c) => String(c.email).toLowerCase() === a.toLowerCase()).length,
 	);
@@ -75,7 +52,7 @@ const logged = (ctx, method, re) =>
 /** Resolves once the sandbox's request log stops growing (writes of a failed try may still be on their way). */
 async function quiet(control) {
 	let seen = -1;
-	await waitFor(
+	await h.waitFor(
 		() => {
 			const now = control.requestLog().length;
 			const still = now === seen;
@@ -109,6 +86,39 @@ async function withPermissiveApi(ctx, fn) {
 	}
 }
 
+/**
+ * Runs `parameters` on `rows` with Retry On Fail (3 tries) and `onError` while the API stores the
+ * first `method` to `path` and closes its connection without an answer; once the sandbox is quiet,
+ * `check(result, answers)`: answers are the statuses of those requests (null: none).
+ */
+function lostWriteCase(ctx, { method, path, rows, parameters, onError }, check) {
+	return withPermissiveApi(ctx, async (control) => {
+		control.failNext({ mode: 'drop-after-write', method, path });
+		const r = await h.runOnItems(ctx, rows, parameters, {
+			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
+		});
+		await quiet(control);
+		const re = new RegExp(`${path.replace('*', '[^/]+')}$`);
+		return check(
+			r,
+			logged(ctx, method, re).map((e) => e.status),
+		);
+	});
+}
+
+/**
+ * Seeds 250 contacts and runs Get Many, Return All while the API deletes a contact of page 1 once
+ * page 1 is answered (on every read: `every`); `check(result, control)`.
+ */
+function readWhileChanging(ctx, every, check) {
+	return withPermissiveApi(ctx, async (control) => {
+		control.seed({ resource: 'contacts', count: 250 });
+		control.changeDuringList({ resource: 'contacts', ...(every ? { every } : {}) });
+		const getAll = { resource: 'contact', operation: 'getAll', returnAll: true };
+		return check(await h.runOperation(ctx, getAll), control);
+	});
+}
+
 /** A Retry On Fail run of 3 creates where the API answers one POST with 503 once. */
 async function retryCase(ctx, { onError, failedItem }) {
 	ctx.requireOperation('contact', 'create');
@@ -122,7 +132,7 @@ async function retryCase(ctx, { onError, failedItem }) {
 			method: 'POST',
 			path: '/contacts',
 		});
-		const r = await runOnItems(ctx, items, CREATE, {
+		const r = await h.runOnItems(ctx, items, h.CREATE_CONTACT, {
 			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
 		});
 		const posts = contactPosts(ctx);
@@ -149,7 +159,7 @@ async function retryCase(ctx, { onError, failedItem }) {
  * Retry On Fail (3 tries), `onError`: 3 creates, the 2nd POST stored by the API and its answer lost
  * (`lose`: a fail-next after-write rule). One contact per address; the execution succeeds.
  */
-async function lostCreateCase(ctx, lose, onError, parameters = CREATE) {
+async function lostCreateCase(ctx, lose, onError, parameters = h.CREATE_CONTACT) {
 	ctx.requireOperation('contact', 'create');
 	const prefix = `e2e-lost-${lose.mode}-${Date.now()}`;
 	const items = rows(prefix, 3);
@@ -163,7 +173,7 @@ async function lostCreateCase(ctx, lose, onError, parameters = CREATE) {
 			method: 'POST',
 			path: '/contacts',
 		});
-		const r = await runOnItems(ctx, items, parameters, {
+		const r = await h.runOnItems(ctx, items, parameters, {
 			nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) },
 		});
 		await quiet(control);
@@ -181,7 +191,7 @@ async function lostCreateCase(ctx, lose, onError, parameters = CREATE) {
 		);
 		assert.equal(r.status, 'success', `execution ended "${r.status}": ${r.error && r.error.text}`);
 		assert.equal(posts.length, 3, `POST /contacts sent ${posts.length} times: ${posts.join(', ')}`);
-		const stored = (await sandboxAll(ctx, 'contacts')).find((c) => c.email === items[lost].email);
+		const stored = (await h.sandboxAll(ctx, 'contacts')).find((c) => c.email === items[lost].email);
 		assert.deepEqual(
 			r.items.map((i) => i.email),
 			items.map((i) => i.email),
@@ -213,38 +223,31 @@ async function lostCreateCase(ctx, lose, onError, parameters = CREATE) {
 async function lostQuoteCase(ctx, onError) {
 	ctx.requireOperation('quote', 'create');
 	const line = `e2e lost quote ${onError || 'stop'} ${Date.now()}`;
-	const contactId = (await sandboxGet(ctx, '/contacts?pageSize=1'))[0].id;
-	return withPermissiveApi(ctx, async (control) => {
-		control.failNext({ mode: 'drop-after-write', method: 'POST', path: '/quotes' });
-		const r = await runOnItems(
-			ctx,
-			[{ line }],
-			{
-				resource: 'quote',
-				operation: 'create',
-				contactId: byId(contactId),
-				itemsInput: 'form',
-				items: {
-					item: [{ name: '={{ $json.line }}', quantity: 1, unitPrice: 100, vatPercentage: 21 }],
-				},
-			},
-			{ nodeOptions: { ...RETRY, ...(onError ? { onError } : {}) } },
-		);
-		await quiet(control);
-		const posts = logged(ctx, 'POST', /\/quotes$/).map((e) => e.status);
-		const quotes = (await sandboxAll(ctx, 'quotes')).filter((q) =>
+	const contactId = (await h.sandboxGet(ctx, '/contacts?pageSize=1'))[0].id;
+	const parameters = {
+		resource: 'quote',
+		operation: 'create',
+		contactId: h.byId(contactId),
+		itemsInput: 'form',
+		items: {
+			item: [{ name: '={{ $json.line }}', quantity: 1, unitPrice: 100, vatPercentage: 21 }],
+		},
+	};
+	const lost = { method: 'POST', path: '/quotes', rows: [{ line }], parameters, onError };
+	return lostWriteCase(ctx, lost, async (r, posts) => {
+		const quotes = (await h.sandboxAll(ctx, 'quotes')).filter((q) =>
 			(q.items || []).some((i) => i.name === line),
 		);
 		assert.equal(quotes.length, 1, `${quotes.length} quotes with the line "${line}"`);
 		assert.deepEqual(posts, [null], `POST /quotes answers: ${posts.join(', ')}`);
 		let words;
 		if (onError) {
-			const items = expectSuccess(r);
+			const items = h.expectSuccess(r);
 			assert.equal(items.length, 1, `${items.length} output items`);
 			words = String(items[0].error || '');
 			assert.equal(items[0].id, undefined, 'the item answers a quote it cannot have read');
 		} else {
-			words = expectFailure(r).text;
+			words = h.expectFailure(r).text;
 		}
 		assert.match(words, /may have been created/i);
 		assert.match(words, /quote/i);
@@ -257,24 +260,24 @@ function upsertWorkflow(ctx, name, email) {
 	return {
 		name,
 		nodes: [
-			node(
+			h.node(
 				'When clicking ‘Execute workflow’',
 				'n8n-nodes-base.manualTrigger',
 				{},
 				{ position: [0, 0] },
 			),
-			node(
+			h.node(
 				'Items',
 				'n8n-nodes-base.code',
 				{ jsCode: `return [{ json: ${JSON.stringify({ email, name: 'Overlap' })} }];` },
 				{ typeVersion: 2, position: [220, 0] },
 			),
-			node('Business Ops', rt.NODE_TYPES.action, UPSERT, {
+			h.node('Business Ops', h.rt.NODE_TYPES.action, UPSERT, {
 				position: [440, 0],
-				credentials: credentialRef(ctx.credentials.admin),
+				credentials: h.credentialRef(ctx.credentials.admin),
 			}),
 		],
-		connections: chain('When clicking ‘Execute workflow’', 'Items', 'Business Ops'),
+		connections: h.chain('When clicking ‘Execute workflow’', 'Items', 'Business Ops'),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -285,20 +288,20 @@ async function publishedTrigger(ctx, name, options) {
 	const wf = await ctx.client.createWorkflow({
 		name,
 		nodes: [
-			node(
+			h.node(
 				TRIGGER,
-				rt.NODE_TYPES.trigger,
+				h.rt.NODE_TYPES.trigger,
 				{ events: ['invoice.paid'], options },
-				{ position: [0, 0], credentials: credentialRef(ctx.credentials.admin), webhookId },
+				{ position: [0, 0], credentials: h.credentialRef(ctx.credentials.admin), webhookId },
 			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
-		connections: chain(TRIGGER, 'No Operation'),
+		connections: h.chain(TRIGGER, 'No Operation'),
 		settings: { executionOrder: 'v1' },
 	});
 	await ctx.client.publishWorkflow(wf.id);
 	const base = ctx.webhookBaseUrl || ctx.n8n.baseUrl;
-	const sub = await waitFor(
+	const sub = await h.waitFor(
 		() =>
 			ctx.sandbox.control
 				.webhooks()
@@ -308,7 +311,7 @@ async function publishedTrigger(ctx, name, options) {
 			what: 'the subscription of the published workflow',
 		},
 	);
-	const record = await waitFor(
+	const record = await h.waitFor(
 		async () => {
 			const stored = await hostile.storedRecord(ctx.client, wf.id, TRIGGER);
 			return stored && stored.id === sub.id ? stored : undefined;
@@ -324,7 +327,7 @@ async function publishedTrigger(ctx, name, options) {
 
 /** POSTs a delivery until the production webhook is registered (not 404); answers the status. */
 async function deliver(url, headers, body) {
-	return waitFor(
+	return h.waitFor(
 		async () => {
 			const res = await fetch(url, {
 				method: 'POST',
@@ -373,14 +376,14 @@ module.exports = {
 						method: 'POST',
 						path: '/contacts',
 					});
-					const r = await runOnItems(ctx, items, CREATE);
-					const written = (await sandboxAll(ctx, 'contacts')).filter(
+					const r = await h.runOnItems(ctx, items, h.CREATE_CONTACT);
+					const written = (await h.sandboxAll(ctx, 'contacts')).filter(
 						(c) => c.email === items[0].email,
 					);
 					assert.equal(written.length, 1, `${written.length} contacts for item 0`);
 					assert.deepEqual(await perAddress(ctx, [items[1].email, items[2].email]), [0, 0]);
 					assert.deepEqual(contactPosts(ctx), [201, 422]);
-					const e = expectFailure(
+					const e = h.expectFailure(
 						r,
 						/422/,
 						/\[item 1\]/,
@@ -400,12 +403,12 @@ module.exports = {
 				const prefix = `e2e-inflight-${Date.now()}`;
 				const items = rows(prefix, 10).map((row, i) => (i === 7 ? { ...row, fail: true } : row));
 				const parameters = {
-					...CREATE,
+					...h.CREATE_CONTACT,
 					name: "={{ $json.fail ? $('Later').item.json.name : $json.name }}",
 				};
-				const later = node('Later', 'n8n-nodes-base.noOp', {}, { position: [660, 0] });
+				const later = h.node('Later', 'n8n-nodes-base.noOp', {}, { position: [660, 0] });
 				const wf = await ctx.client.createWorkflow(
-					itemsWorkflow(
+					h.itemsWorkflow(
 						`e2e in flight ${prefix}`,
 						items,
 						parameters,
@@ -421,8 +424,8 @@ module.exports = {
 					const r = {
 						execution,
 						status: execution.status,
-						items: nodeItems(execution, parameters),
-						error: nodeError(execution, 'Business Ops'),
+						items: h.nodeItems(execution, parameters),
+						error: h.nodeError(execution, 'Business Ops'),
 					};
 					const posts = contactPosts(ctx);
 					const made = await perAddress(
@@ -434,7 +437,7 @@ module.exports = {
 						[1, 1, 1, 1, 1, 1, 1, 0, 0, 0],
 						`contacts per address, items 0 to 9 (${posts.length} POSTs)`,
 					);
-					const e = expectFailure(r, /expression|Later/i);
+					const e = h.expectFailure(r, /expression|Later/i);
 					return `${posts.length} POSTs, one contact for each of items 0 to 6; "${e.message}"`;
 				});
 			},
@@ -459,7 +462,7 @@ module.exports = {
 			timeoutMs: 180_000,
 			run: (ctx) =>
 				lostCreateCase(ctx, { mode: 'drop-after-write' }, undefined, {
-					...CREATE,
+					...h.CREATE_CONTACT,
 					requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 300 } } },
 				}),
 		},
@@ -479,29 +482,22 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'update');
 				const phone = `+31 20 ${String(Date.now()).slice(-7)}`;
-				const contact = await sandboxSend(ctx, 'POST', '/contacts', {
+				const contact = await h.sandboxSend(ctx, 'POST', '/contacts', {
 					name: 'Bijwerken',
 					email: `e2e-lost-update-${Date.now()}@example.com`,
 				});
-				return withPermissiveApi(ctx, async (control) => {
-					control.failNext({ mode: 'drop-after-write', method: 'PATCH', path: '/contacts/*' });
-					const r = await runOnItems(
-						ctx,
-						[{ phone }],
-						{
-							resource: 'contact',
-							operation: 'update',
-							contactId: byId(contact.id),
-							updateFields: { phone: '={{ $json.phone }}' },
-						},
-						{ nodeOptions: RETRY },
-					);
-					await quiet(control);
-					const patches = logged(ctx, 'PATCH', /\/contacts\//).map((e) => e.status);
+				const parameters = {
+					resource: 'contact',
+					operation: 'update',
+					contactId: h.byId(contact.id),
+					updateFields: { phone: '={{ $json.phone }}' },
+				};
+				const lost = { method: 'PATCH', path: '/contacts/*', rows: [{ phone }], parameters };
+				return lostWriteCase(ctx, lost, async (r, patches) => {
 					const reads = logged(ctx, 'GET', new RegExp(`/contacts/${contact.id}$`)).length;
-					const items = expectSuccess(r);
+					const items = h.expectSuccess(r);
 					assert.deepEqual(patches, [null], `PATCH /contacts/{id} answers: ${patches.join(', ')}`);
-					assert.equal((await sandboxGet(ctx, `/contacts/${contact.id}`)).phone, phone);
+					assert.equal((await h.sandboxGet(ctx, `/contacts/${contact.id}`)).phone, phone);
 					assert.deepEqual(
 						items.map((i) => [i.id, i.phone]),
 						[[contact.id, phone]],
@@ -515,20 +511,13 @@ module.exports = {
 			timeoutMs: 180_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				return withPermissiveApi(ctx, async (control) => {
-					control.seed({ resource: 'contacts', count: 250 });
-					control.changeDuringList({ resource: 'contacts' });
-					const r = await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: true,
-					});
+				return readWhileChanging(ctx, false, async (r, control) => {
 					const reads = control
 						.requestLog()
 						.filter((e) => e.method === 'GET' && /\/contacts$/.test(e.path)).length;
 					assert.equal(control.listChanges().length, 0, 'the list-change rule did not fire');
-					const items = expectSuccess(r);
-					const live = (await sandboxAll(ctx, 'contacts')).map((c) => c.id).sort();
+					const items = h.expectSuccess(r);
+					const live = (await h.sandboxAll(ctx, 'contacts')).map((c) => c.id).sort();
 					const got = items.map((i) => i.id).sort();
 					assert.equal(new Set(got).size, got.length, 'a contact twice in the output');
 					assert.deepEqual(
@@ -550,16 +539,9 @@ module.exports = {
 			timeoutMs: 180_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				return withPermissiveApi(ctx, async (control) => {
-					control.seed({ resource: 'contacts', count: 250 });
-					control.changeDuringList({ resource: 'contacts', every: true });
-					const r = await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'getAll',
-						returnAll: true,
-					});
+				return readWhileChanging(ctx, true, (r, control) => {
 					const applied = control.listChanges()[0].applied;
-					const e = expectFailure(r, /chang/i);
+					const e = h.expectFailure(r, /chang/i);
 					return `after ${applied} changed read(s): "${e.message}"`;
 				});
 			},
@@ -571,10 +553,10 @@ module.exports = {
 				ctx.requireOperation('contact', 'upsert');
 				return withPermissiveApi(ctx, async (control) => {
 					control.seed({ resource: 'contacts', count: 150 });
-					const [target] = await sandboxSend(ctx, 'GET', '/contacts?page=2&pageSize=100');
+					const [target] = await h.sandboxSend(ctx, 'GET', '/contacts?page=2&pageSize=100');
 					control.clearRequestLog();
 					control.changeDuringList({ resource: 'contacts' });
-					const r = await runOnItems(ctx, [{ email: target.email, name: 'Bijgewerkt' }], UPSERT);
+					const r = await h.runOnItems(ctx, [{ email: target.email, name: 'Bijgewerkt' }], UPSERT);
 					const log = control.requestLog().filter((e) => /\/contacts(\/|$)/.test(e.path));
 					const sizes = [
 						...new Set(log.filter((e) => e.method === 'GET').map((e) => e.query.pageSize)),
@@ -585,7 +567,7 @@ module.exports = {
 						`the node read pages of ${sizes.join('/')} (the step assumes 100)`,
 					);
 					assert.equal(control.listChanges().length, 0, 'the list-change rule did not fire');
-					const items = expectSuccess(r);
+					const items = h.expectSuccess(r);
 					assert.deepEqual(contactPosts(ctx), [], 'POST /contacts sent');
 					assert.deepEqual(await perAddress(ctx, [target.email]), [1]);
 					assert.deepEqual(
@@ -614,7 +596,7 @@ module.exports = {
 					const statuses = executions.map((ex) => ex.status);
 					const [count] = await perAddress(ctx, [email]);
 					const actions = executions
-						.map((ex) => (rt.nodeOutput(ex, 'Business Ops') || []).map((i) => i.action).join(''))
+						.map((ex) => (h.rt.nodeOutput(ex, 'Business Ops') || []).map((i) => i.action).join(''))
 						.join(', ');
 					assert.equal(
 						count,
@@ -635,10 +617,10 @@ module.exports = {
 				const fresh = `e2e-fresh-${stamp}@example.com`;
 				return withPermissiveApi(ctx, async (control) => {
 					const existing = (
-						await sandboxSend(ctx, 'POST', '/contacts', { name: 'Schoon', email: known })
+						await h.sandboxSend(ctx, 'POST', '/contacts', { name: 'Schoon', email: known })
 					).id;
 					control.clearRequestLog();
-					const r = await runOnItems(
+					const r = await h.runOnItems(
 						ctx,
 						[
 							{ email: `\u200E${known}`, name: 'LRM' },
@@ -647,7 +629,7 @@ module.exports = {
 						],
 						UPSERT,
 					);
-					const items = expectSuccess(r);
+					const items = h.expectSuccess(r);
 					assert.deepEqual(
 						items.map((i) => i.action),
 						['updated', 'updated', 'created'],
@@ -657,7 +639,7 @@ module.exports = {
 						[existing, existing],
 					);
 					assert.deepEqual(await perAddress(ctx, [known, fresh]), [1, 1]);
-					assert.equal((await sandboxSend(ctx, 'GET', `/contacts/${items[2].id}`)).email, fresh);
+					assert.equal((await h.sandboxSend(ctx, 'GET', `/contacts/${items[2].id}`)).email, fresh);
 					assert.deepEqual(contactPosts(ctx), [201]);
 					return `updated ${existing} twice; created ${items[2].id} as ${fresh}`;
 				});

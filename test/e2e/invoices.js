@@ -2,66 +2,40 @@
 // draft → sent → paid life cycle (with the API's events), a 422 shown to the user, a missing scope.
 'use strict';
 
-const {
-	assert,
-	byId,
-	runOperation,
-	expectSuccess,
-	expectFailure,
-	sandboxFirstId,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TOTAL = 255;
 const ITEMS = { item: [{ name: 'Roggebrood', quantity: 40, unitPrice: 4.1, vatPercentage: 9 }] };
 
+/** A draft invoice of ITEMS for the sandbox's first contact, made by the node (a one-element array). */
+async function createDraft(ctx) {
+	const contactId = await h.sandboxFirstId(ctx, 'contacts');
+	const r = await h.runOperation(ctx, {
+		resource: 'invoice',
+		operation: 'create',
+		contactId: h.byId(contactId),
+		itemsInput: 'form',
+		items: ITEMS,
+	});
+	return h.expectSuccess(r);
+}
+
 module.exports = {
 	area: 'invoices',
 	steps: [
-		{
-			name: `Get Many with Return All returns all ${TOTAL} invoices`,
-			async run(ctx) {
-				ctx.requireOperation('invoice', 'getAll');
-				const control = ctx.sandbox.control;
-				const existing = control.seed({ resource: 'invoices', count: 1 }).total;
-				if (existing < TOTAL) control.seed({ resource: 'invoices', count: TOTAL - existing });
-				const items = expectSuccess(
-					await runOperation(ctx, { resource: 'invoice', operation: 'getAll', returnAll: true }),
-				);
-				assert.equal(items.length, TOTAL);
-				assert.equal(new Set(items.map((i) => i.id)).size, TOTAL);
-				return `${items.length} invoices`;
-			},
-		},
+		h.returnAllStep('invoice', TOTAL, 'invoices'),
 		{
 			name: 'Create (draft) → Send → Mark as Paid emits invoice.sent and invoice.paid',
 			async run(ctx) {
 				for (const op of ['create', 'send', 'markAsPaid']) ctx.requireOperation('invoice', op);
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const [invoice] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'create',
-						contactId: byId(contactId),
-						itemsInput: 'form',
-						items: ITEMS,
-					}),
-				);
+				const [invoice] = await createDraft(ctx);
 				assert.equal(invoice.status, 'draft');
 				ctx.sandbox.control.clearEvents();
-				const [sent] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'send',
-						invoiceId: byId(invoice.id),
-					}),
-				);
+				const [sent] = h.expectSuccess(await h.runOnRecord(ctx, 'invoice', 'send', invoice.id));
 				assert.equal(sent.status, 'sent');
-				const [paid] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'markAsPaid',
-						invoiceId: byId(invoice.id),
-					}),
+				const [paid] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'invoice', 'markAsPaid', invoice.id),
 				);
 				assert.equal(paid.status, 'paid');
 				const events = ctx.sandbox.control.events().map((e) => e.type);
@@ -77,52 +51,29 @@ module.exports = {
 			name: 'moving a paid invoice back to draft shows the API message (422)',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'updateStatus');
-				assert.ok(ctx.state.paidInvoiceId, 'needs the invoice of the previous step');
-				const r = await runOperation(ctx, {
-					resource: 'invoice',
-					operation: 'updateStatus',
-					invoiceId: byId(ctx.state.paidInvoiceId),
-					status: 'draft',
-				});
-				const e = expectFailure(r, /422|invalid_state/i, /paid/);
-				return `"${e.message}"`;
+				const id = ctx.state.paidInvoiceId;
+				assert.ok(id, 'needs the invoice of the previous step');
+				const r = await h.runOnRecord(ctx, 'invoice', 'updateStatus', id, { status: 'draft' });
+				return h.refusal(r, /422|invalid_state/i, /paid/);
 			},
 		},
 		{
 			name: 'a contacts-only key gets 403 naming invoices.read',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'getAll');
-				const r = await runOperation(
-					ctx,
-					{ resource: 'invoice', operation: 'getAll', returnAll: false, limit: 5 },
-					{ key: 'contactsOnly' },
-				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /invoices\.read/);
-				return `"${e.message}"`;
+				const r = await h.runGetMany(ctx, 'invoice', 5, { key: 'contactsOnly' });
+				return h.refusal(r, /403|insufficient_scope/i, /invoices\.read/);
 			},
 		},
 		{
 			name: 'Update carries a new Due Date and the status "sent" in one PATCH, which emits invoice.sent',
 			async run(ctx) {
 				ctx.requireOperation('invoice', 'update');
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const [draft] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'create',
-						contactId: byId(contactId),
-						itemsInput: 'form',
-						items: ITEMS,
-					}),
-				);
+				const [draft] = await createDraft(ctx);
 				ctx.sandbox.control.clearEvents();
-				const [updated] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'invoice',
-						operation: 'update',
-						invoiceId: byId(draft.id),
-						updateFields: { dueDate: '2027-03-31T00:00:00', status: 'sent' },
-					}),
+				const updateFields = { dueDate: '2027-03-31T00:00:00', status: 'sent' };
+				const [updated] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'invoice', 'update', draft.id, { updateFields }),
 				);
 				assert.equal(updated.status, 'sent');
 				assert.equal(updated.dueDate, '2027-03-31');

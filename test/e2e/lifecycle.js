@@ -4,33 +4,18 @@
 // installed package.
 'use strict';
 
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	byId,
-	sleep,
-	waitFor,
-	runOperation,
-	expectFailure,
-	expectSuccess,
-	sandboxFirstId,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const { checkInstalledFolder } = require('./install');
-
-const TRIGGER = 'Business Ops Trigger';
 
 /** The bash block under `<!-- test: <tag> … -->` in README.md. */
 function readmeBlock(tag) {
-	const readme = fs.readFileSync(path.join(rt.REPO_ROOT, 'README.md'), 'utf8');
+	const readme = fs.readFileSync(path.join(h.rt.REPO_ROOT, 'README.md'), 'utf8');
 	const m = new RegExp(`<!-- test: ${tag}\\b[^>]*-->\\s*\`\`\`bash\\n([\\s\\S]*?)\`\`\``).exec(
 		readme,
 	);
@@ -80,24 +65,21 @@ function installedVersion(nodesDir, name) {
 	).version;
 }
 
+/** Emits invoice.paid and returns the sandbox's delivery attempts of it to workflow `id`'s subscription. */
+async function deliveryAttempts(ctx, id) {
+	ctx.sandbox.control.clearDeliveries();
+	const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
+	await ctx.sandbox.control.waitForDeliveries();
+	// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
+	const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
+	return ctx.sandbox.control
+		.deliveries()
+		.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+}
+
 function triggerWorkflow(ctx, name, cred) {
-	return {
-		name,
-		nodes: [
-			node(
-				TRIGGER,
-				rt.NODE_TYPES.trigger,
-				{ events: ['invoice.paid'], options: {} },
-				{
-					credentials: credentialRef(cred || ctx.credentials.admin),
-					webhookId: crypto.randomUUID(),
-				},
-			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
-		],
-		connections: chain(TRIGGER, 'No Operation'),
-		settings: { executionOrder: 'v1' },
-	};
+	const parameters = { events: ['invoice.paid'], options: {} };
+	return h.triggerWorkflow(name, cred || ctx.credentials.admin, parameters);
 }
 
 /** Subscriptions in the sandbox that belong to workflow `id` of this n8n. */
@@ -140,7 +122,7 @@ module.exports = {
 						/Installation of unverified community packages is forbidden/,
 					);
 					const types = (await strict.client.nodeTypes()).map((t) => t.name);
-					assert.ok(!types.includes(rt.NODE_TYPES.action), 'the node is there anyway');
+					assert.ok(!types.includes(h.rt.NODE_TYPES.action), 'the node is there anyway');
 					return `HTTP ${refused.status}: "${String(refused.body?.message ?? refused.message).slice(0, 120)}"`;
 				} finally {
 					await strict.dispose();
@@ -183,12 +165,12 @@ module.exports = {
 					name: 'n8n (manual install)',
 				});
 				try {
-					const r = await runOperation(
+					const r = await h.runOperation(
 						ctx,
-						{ resource: 'contact', operation: 'get', contactId: byId('con_doesnotexist') },
+						{ resource: 'contact', operation: 'get', contactId: h.byId('con_doesnotexist') },
 						{ client: other.client, credentials: other.credentials },
 					);
-					const e = expectFailure(r, /404/);
+					const e = h.expectFailure(r, /404/);
 					assert.equal(e.httpCode, '404', `httpCode: ${e.httpCode}`);
 					const listed = await other.client.communityPackages();
 					return `node types loaded; a 404 arrives with httpCode ${e.httpCode}; Settings → Community Nodes lists ${listed.length} package(s) (hand-installed ones are not listed)`;
@@ -203,23 +185,19 @@ module.exports = {
 			async run(ctx) {
 				const next = nextVersion(ctx.pkg.version);
 				ctx.state.nextVersion = next;
-				const contactId = await sandboxFirstId(ctx, 'contacts');
-				const saved = await runOperation(ctx, {
-					resource: 'contact',
-					operation: 'get',
-					contactId: byId(contactId),
-				});
-				expectSuccess(saved);
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
+				const saved = await h.runOnRecord(ctx, 'contact', 'get', contactId);
+				h.expectSuccess(saved);
 				const wf = await ctx.client.createWorkflow(triggerWorkflow(ctx, 'e2e lifecycle trigger'));
 				ctx.state.lifecycleWorkflowId = wf.id;
 				await ctx.client.publishWorkflow(wf.id);
-				const [sub] = await waitFor(
+				const [sub] = await h.waitFor(
 					() => (subscriptionsOf(ctx, wf.id).length === 1 ? subscriptionsOf(ctx, wf.id) : null),
 					{ timeoutMs: 30_000, what: 'the subscription' },
 				);
 
 				ctx.pkg.publishVersion(next);
-				const listed = await waitFor(
+				const listed = await h.waitFor(
 					async () =>
 						(await ctx.client.communityPackages()).find(
 							(p) => p.packageName === ctx.pkg.name && p.updateAvailable,
@@ -235,7 +213,7 @@ module.exports = {
 				assert.equal(updated.installedVersion, next);
 				assert.equal(installedVersion(ctx.n8n.nodesDir, ctx.pkg.name), next);
 				checkInstalledFolder(ctx, ctx.n8n.nodesDir);
-				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES));
+				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES));
 
 				const again = await ctx.client.runManually(saved.workflowId);
 				assert.equal(
@@ -243,7 +221,7 @@ module.exports = {
 					'success',
 					`the workflow saved before the update: ${again.status}`,
 				);
-				await sleep(1000);
+				await h.sleep(1000);
 				const subs = subscriptionsOf(ctx, wf.id);
 				assert.deepEqual(
 					subs.map((s) => s.id),
@@ -287,13 +265,13 @@ module.exports = {
 				const [sub] = subscriptionsOf(ctx, id);
 				assert.ok(sub, 'the workflow has no subscription before the uninstall');
 				await ctx.client.uninstallCommunityPackage(ctx.pkg.name);
-				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES), { present: false });
+				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES), { present: false });
 				assert.equal(
 					fs.existsSync(path.join(ctx.n8n.nodesDir, 'node_modules', ctx.pkg.name)),
 					false,
 					'the package folder is still there',
 				);
-				await sleep(2000);
+				await h.sleep(2000);
 				assert.equal(
 					(await ctx.client.getWorkflow(id)).active,
 					true,
@@ -305,14 +283,7 @@ module.exports = {
 					'the subscription changed',
 				);
 				const before = (await ctx.client.executions(id)).length;
-				ctx.sandbox.control.clearDeliveries();
-				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
-				await ctx.sandbox.control.waitForDeliveries();
-				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
-				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
-				const attempts = ctx.sandbox.control
-					.deliveries()
-					.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+				const attempts = await deliveryAttempts(ctx, id);
 				// n8n 2.x answers 400, n8n 1.123 500 (and logs the unknown node type).
 				const status = ctx.client.major >= 2 ? 400 : 500;
 				assert.ok(
@@ -326,12 +297,12 @@ module.exports = {
 				});
 				const text = await answer.text();
 				assert.equal(answer.status, status);
-				const unknown = `Unrecognized node type: ${rt.NODE_TYPES.trigger}`;
+				const unknown = `Unrecognized node type: ${h.rt.NODE_TYPES.trigger}`;
 				assert.ok(
 					text.includes(unknown) || (status === 500 && ctx.n8n.tail(40).includes(unknown)),
 					`answer ${answer.status}: ${text.slice(0, 200)}`,
 				);
-				await sleep(1000);
+				await h.sleep(1000);
 				assert.equal(
 					(await ctx.client.executions(id)).length,
 					before,
@@ -350,23 +321,16 @@ module.exports = {
 				assert.ok(sub, 'needs the uninstall step');
 				const again = await ctx.client.installCommunityPackage(ctx.pkg.name, ctx.state.nextVersion);
 				assert.equal(again.installedVersion, ctx.state.nextVersion);
-				await rt.waitForNodeTypes(ctx.client, Object.values(rt.NODE_TYPES));
+				await h.rt.waitForNodeTypes(ctx.client, Object.values(h.rt.NODE_TYPES));
 				const before = (await ctx.client.executions(id)).length;
-				ctx.sandbox.control.clearDeliveries();
-				const ev = ctx.sandbox.control.emit({ type: 'invoice.paid' });
-				await ctx.sandbox.control.waitForDeliveries();
-				// (other areas may leave workflows published on the same event: only this workflow's subscription counts)
-				const own = new Set(subscriptionsOf(ctx, id).map((w) => w.id));
-				const attempts = ctx.sandbox.control
-					.deliveries()
-					.filter((d) => d.eventId === ev.id && own.has(d.subscriptionId));
+				const attempts = await deliveryAttempts(ctx, id);
 				assert.deepEqual(
 					attempts.map((d) => d.statusCode),
 					[200],
 				);
 				await ctx.client.waitForExecutions(id, before + 1, { timeoutMs: 30_000 });
 				await ctx.client.unpublishWorkflow(id);
-				await waitFor(() => subscriptionsOf(ctx, id).length === 0, {
+				await h.waitFor(() => subscriptionsOf(ctx, id).length === 0, {
 					timeoutMs: 30_000,
 					what: 'the subscription to be deleted',
 				});

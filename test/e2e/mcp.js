@@ -4,34 +4,21 @@
 
 const crypto = require('node:crypto');
 
-const {
-	assert,
-	node,
-	byId,
-	waitFor,
-	runOperation,
-	expectSuccess,
-	sandboxFirstId,
-	sandboxGet,
-	credentialRef,
-	checkOutputSchema,
-	checkedSchemas,
-	ranOperations,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TRIGGER = 'MCP Server Trigger';
 
 function mcpWorkflow(ctx, mcpPath) {
 	const tool = (name, parameters) =>
-		node(
+		h.node(
 			name,
-			`${rt.NODE_TYPES.action}Tool`,
+			`${h.rt.NODE_TYPES.action}Tool`,
 			{ descriptionType: 'auto', ...parameters },
-			{ credentials: credentialRef(ctx.credentials.admin) },
+			{ credentials: h.credentialRef(ctx.credentials.admin) },
 		);
 	const nodes = [
-		node(
+		h.node(
 			TRIGGER,
 			'@n8n/n8n-nodes-langchain.mcpTrigger',
 			{ path: mcpPath },
@@ -93,14 +80,14 @@ module.exports = {
 				// publishing returns before the trigger's webhooks answer; an unknown session is the MCP server's own 404
 				const served = async () =>
 					!/is not registered/.test(await (await fetch(url, probe)).text());
-				await waitFor(served, { timeoutMs: 30_000, what: `n8n to serve ${url}` }).catch(
-					async (e) => {
+				await h
+					.waitFor(served, { timeoutMs: 30_000, what: `n8n to serve ${url}` })
+					.catch(async (e) => {
 						const stored = await ctx.client.rest('GET', `/workflows/${wf.id}`);
 						throw new Error(
 							`${e.message}; workflow active: ${stored.active}, activeVersionId: ${stored.activeVersionId}`,
 						);
-					},
-				);
+					});
 				const client = new Client({ name: 'business-ops-e2e', version: '1.0.0' });
 				try {
 					await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -114,22 +101,22 @@ module.exports = {
 						'name',
 					]);
 
-					const id = await sandboxFirstId(ctx, 'contacts');
+					const id = await h.sandboxFirstId(ctx, 'contacts');
 					const got = [].concat(
 						resultJson(
 							await client.callTool({ name: 'Get_contact', arguments: { contactId: id } }),
 						),
 					)[0];
 					assert.equal(got.id, id);
-					checkOutputSchema({ resource: 'contact', operation: 'get' }, [got]);
+					h.checkOutputSchema({ resource: 'contact', operation: 'get' }, [got]);
 					const name = `MCP contact ${Date.now()}`;
 					const created = [].concat(
 						resultJson(
 							await client.callTool({ name: 'Create_contact', arguments: { name, email: '' } }),
 						),
 					)[0];
-					checkOutputSchema({ resource: 'contact', operation: 'create' }, [created]);
-					const stored = await sandboxGet(ctx, `/contacts/${created.id}`);
+					h.checkOutputSchema({ resource: 'contact', operation: 'create' }, [created]);
+					const stored = await h.sandboxGet(ctx, `/contacts/${created.id}`);
 					assert.equal(stored.name, name);
 					assert.ok(!stored.email, `"" was sent as the e-mail: ${JSON.stringify(stored)}`);
 					return `${tools.length} tools; get ${id}; created ${created.id}`;
@@ -143,28 +130,24 @@ module.exports = {
 			name: 'The outputs the e2e runs saw matched their output schemas',
 			async run(ctx) {
 				// with every area, this lists what they ran; alone, it checks a Get and a Get Many itself
-				expectSuccess(
-					await runOperation(ctx, {
+				h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'contact',
 						operation: 'getAll',
 						returnAll: false,
 						limit: 5,
 					}),
 				);
-				expectSuccess(
-					await runOperation(ctx, {
-						resource: 'contact',
-						operation: 'get',
-						contactId: byId(await sandboxFirstId(ctx, 'contacts')),
-					}),
+				h.expectSuccess(
+					await h.runOnRecord(ctx, 'contact', 'get', await h.sandboxFirstId(ctx, 'contacts')),
 				);
-				const unchecked = [...ranOperations].filter((op) => !checkedSchemas.has(op)).sort();
+				const unchecked = [...h.ranOperations].filter((op) => !h.checkedSchemas.has(op)).sort();
 				assert.deepEqual(
 					unchecked,
 					[],
 					'operations that ran without their output compared with the output schema',
 				);
-				return `all ${ranOperations.size} operations that ran were checked: ${[...checkedSchemas].sort().join(', ')}`;
+				return `all ${h.ranOperations.size} operations that ran were checked: ${[...h.checkedSchemas].sort().join(', ')}`;
 			},
 		},
 	],

@@ -1,7 +1,12 @@
 // Organization settings and the API key (Me) through the Business Ops node in real n8n.
 'use strict';
 
-const { assert, runOperation, expectSuccess, expectFailure } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
+
+/** Organization → Update with these fields; as h.runOperation. */
+const updateOrganization = (ctx, updateFields) =>
+	h.runOperation(ctx, { resource: 'organization', operation: 'update', updateFields });
 
 module.exports = {
 	area: 'organization',
@@ -10,8 +15,8 @@ module.exports = {
 			name: 'API Key → Get shows the key scopes',
 			async run(ctx) {
 				ctx.requireOperation('me', 'get');
-				const [me] = expectSuccess(
-					await runOperation(ctx, { resource: 'me', operation: 'get' }, { key: 'readOnly' }),
+				const [me] = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'me', operation: 'get' }, { key: 'readOnly' }),
 				);
 				assert.ok(
 					Array.isArray(me.scopes) && me.scopes.includes('contacts.read'),
@@ -29,16 +34,12 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('organization', 'get');
 				ctx.requireOperation('organization', 'update');
-				const [before] = expectSuccess(
-					await runOperation(ctx, { resource: 'organization', operation: 'get' }),
+				const [before] = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'organization', operation: 'get' }),
 				);
 				assert.ok(before.legalName, JSON.stringify(before));
-				const [after] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'organization',
-						operation: 'update',
-						updateFields: { defaultPaymentTermsDays: 21 },
-					}),
+				const [after] = h.expectSuccess(
+					await updateOrganization(ctx, { defaultPaymentTermsDays: 21 }),
 				);
 				assert.equal(after.defaultPaymentTermsDays, 21);
 				return `${before.legalName}: payment terms ${before.defaultPaymentTermsDays} → ${after.defaultPaymentTermsDays} days`;
@@ -48,26 +49,20 @@ module.exports = {
 			name: 'a contacts-only key gets 403 naming organization.read',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'get');
-				const r = await runOperation(
+				const r = await h.runOperation(
 					ctx,
 					{ resource: 'organization', operation: 'get' },
 					{ key: 'contactsOnly' },
 				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /organization\.read/);
-				return `"${e.message}"`;
+				return h.refusal(r, /403|insufficient_scope/i, /organization\.read/);
 			},
 		},
 		{
 			name: 'an out-of-range VAT percentage is refused before or by the API (400)',
 			async run(ctx) {
 				ctx.requireOperation('organization', 'update');
-				const r = await runOperation(ctx, {
-					resource: 'organization',
-					operation: 'update',
-					updateFields: { defaultVatPercentage: 150 },
-				});
-				const e = expectFailure(r, /vat|percentage|100/i);
-				return `"${e.message}"`;
+				const r = await updateOrganization(ctx, { defaultVatPercentage: 150 });
+				return h.refusal(r, /vat|percentage|100/i);
 			},
 		},
 	],

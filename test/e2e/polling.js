@@ -4,7 +4,8 @@
 // step counts what reached n8n's executions: every change emitted once, nothing else.
 'use strict';
 
-const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const POLLER = 'Business Ops Polling Trigger';
 const EVENTS = [
@@ -25,15 +26,15 @@ function pollingWorkflow(name, credential, events = EVENTS, schedule = EVERY_MIN
 	return {
 		name,
 		nodes: [
-			node(
+			h.node(
 				POLLER,
-				rt.NODE_TYPES.pollingTrigger,
+				h.rt.NODE_TYPES.pollingTrigger,
 				{ pollTimes: { item: [schedule] }, events },
-				{ position: [0, 0], credentials: credentialRef(credential) },
+				{ position: [0, 0], credentials: h.credentialRef(credential) },
 			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
+			h.node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
 		],
-		connections: chain(POLLER, 'No Operation'),
+		connections: h.chain(POLLER, 'No Operation'),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -90,7 +91,7 @@ function listReads(ctx, since, keyId = ctx.state.polling.keyId) {
 async function pollDone(ctx, since, paths, timeoutMs = 90_000, keyId = undefined) {
 	let count = -1;
 	let quietSince = Date.now();
-	await waitFor(
+	await h.waitFor(
 		() => {
 			const reads = listReads(ctx, since, keyId);
 			if (reads.length !== count) {
@@ -101,7 +102,7 @@ async function pollDone(ctx, since, paths, timeoutMs = 90_000, keyId = undefined
 		},
 		{ timeoutMs, what: `a poll reading ${paths.join(', ')}` },
 	);
-	await sleep(1000); // n8n saves the static data and creates the execution after the poll
+	await h.sleep(1000); // n8n saves the static data and creates the execution after the poll
 	return count;
 }
 
@@ -125,7 +126,9 @@ async function emittedSoFar(ctx, wfId, client = ctx.client) {
 	const executions = await client.executions(wfId, { limit: 250 });
 	return executions
 		.flatMap((ex) =>
-			(rt.nodeOutput(ex, POLLER) || []).map((item) => `${item.type} ${item.data && item.data.id}`),
+			(h.rt.nodeOutput(ex, POLLER) || []).map(
+				(item) => `${item.type} ${item.data && item.data.id}`,
+			),
 		)
 		.sort();
 }
@@ -134,12 +137,14 @@ async function emittedSoFar(ctx, wfId, client = ctx.client) {
 async function expectEmitted(ctx, wfId, before, expected, client = ctx.client) {
 	const want = [...before, ...expected].sort();
 	if (expected.length > 0) {
-		await waitFor(async () => (await emittedSoFar(ctx, wfId, client)).length >= want.length, {
-			timeoutMs: 30_000,
-			what: `${expected.length} event(s)`,
-		}).catch(() => {});
+		await h
+			.waitFor(async () => (await emittedSoFar(ctx, wfId, client)).length >= want.length, {
+				timeoutMs: 30_000,
+				what: `${expected.length} event(s)`,
+			})
+			.catch(() => {});
 	}
-	await sleep(1500);
+	await h.sleep(1500);
 	const got = await emittedSoFar(ctx, wfId, client);
 	assert.deepEqual(
 		got,
@@ -185,8 +190,8 @@ async function pollingCredential(
 ) {
 	return await client.createCredential({
 		name,
-		type: rt.CREDENTIAL_TYPE,
-		data: { ...rt.credentialData(ctx.sandbox, key), requestsPerMinute: 100_000 },
+		type: h.rt.CREDENTIAL_TYPE,
+		data: { ...h.rt.credentialData(ctx.sandbox, key), requestsPerMinute: 100_000 },
 	});
 }
 
@@ -242,7 +247,7 @@ module.exports = {
 				await pollByPublishing(ctx, wf.id);
 				await expectEmitted(ctx, wf.id, seen, []);
 				const [execution] = await ctx.client.executions(wf.id, { limit: 1 });
-				const item = rt.nodeOutput(execution, POLLER)[0];
+				const item = h.rt.nodeOutput(execution, POLLER)[0];
 				assert.deepEqual(Object.keys(item), [
 					'id',
 					'deliveryId',
@@ -319,7 +324,7 @@ module.exports = {
 						const since = Date.now();
 						await ctx.client.unpublishWorkflow(wf.id);
 						await ctx.client.publishWorkflow(wf.id);
-						await waitFor(() => listReads(ctx, since, own.keyId).length >= 1, {
+						await h.waitFor(() => listReads(ctx, since, own.keyId).length >= 1, {
 							timeoutMs: 60_000,
 							what: 'the first page of the walk',
 						});
@@ -400,7 +405,7 @@ module.exports = {
 				const wfId = ctx.state.polling.workflowId;
 				// published again: this poll emits what the other steps changed meanwhile
 				await pollByPublishing(ctx, wfId);
-				await sleep(3000);
+				await h.sleep(3000);
 				const before = await emittedSoFar(ctx, wfId);
 				const errorsBefore = (await ctx.client.executions(wfId, { status: 'error' })).length;
 				const request = await submitRequest(ctx, 'e2e polling: pending through an error');
@@ -411,7 +416,7 @@ module.exports = {
 					path: '/requests',
 				});
 				// no publishing: the next scheduled poll (every minute) meets the error
-				const failed = await waitFor(
+				const failed = await h.waitFor(
 					async () => {
 						const errors = await ctx.client.executions(wfId, { status: 'error' });
 						return errors.length > errorsBefore ? errors[0] : undefined;

@@ -8,21 +8,25 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { assert, waitFor, logText } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const { checkInstalledFolder } = require('./install');
 
 /** Waits until the process's nodes folder holds the package at `version`; checks the folder. */
 async function expectInstalled(ctx, handle, version, what) {
 	const file = path.join(handle.nodesDir, 'node_modules', ctx.pkg.name, 'package.json');
-	await waitFor(
+	await h.waitFor(
 		() => fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).version === version,
 		{ timeoutMs: 60_000, what: `${what} to install ${ctx.pkg.name}@${version}` },
 	);
 	checkInstalledFolder(ctx, handle.nodesDir);
-	await waitFor(() => logText(handle).includes(`Community package installed: ${ctx.pkg.name}`), {
-		timeoutMs: 30_000,
-		what: `${what} to load the package`,
-	});
+	await h.waitFor(
+		() => h.logText(handle).includes(`Community package installed: ${ctx.pkg.name}`),
+		{
+			timeoutMs: 30_000,
+			what: `${what} to load the package`,
+		},
+	);
 	const calls = ctx.pkg.registry.npmCalls().filter((c) => c.cwd.startsWith(handle.userFolder));
 	assert.ok(
 		calls.some((c) => c.args.startsWith(`pack ${ctx.pkg.name}@${version}`)),
@@ -57,7 +61,7 @@ module.exports = {
 				});
 				try {
 					const calls = await expectInstalled(ctx, late, ctx.pkg.version, 'the late worker');
-					assert.match(logText(late), /Attempting to reinstall missing packages/);
+					assert.match(h.logText(late), /Attempting to reinstall missing packages/);
 					return `installed at startup (${calls.map((c) => c.args.split(' ')[0]).join(', ')})`;
 				} finally {
 					// Stopped before the queue steps, which check that the run's workers ran every execution.

@@ -21,7 +21,8 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
-const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const { groupKill } = require('../../scripts/n8n/processes');
 const { startRelay } = require('../../scripts/queue/relay');
 const queue = require('./queue');
@@ -73,7 +74,7 @@ function executionsOf(ctx, workflowId, afterId = 0) {
 }
 
 async function waitForFinished(ctx, workflowId, afterId, count, timeoutMs) {
-	return await waitFor(
+	return await h.waitFor(
 		() => {
 			const list = executionsOf(ctx, workflowId, afterId);
 			return list.filter((e) => DONE.includes(e.status)).length >= count ? list : null;
@@ -100,20 +101,20 @@ function whoLogged(handles, ids, phrase) {
  * it back without a lock: only executions that do not overlap may go through it (docs/scale.md).
  */
 function deliveryWorkflow(credential, { dedupe = false } = {}) {
-	const trigger = node(
+	const trigger = h.node(
 		TRIGGER,
-		rt.NODE_TYPES.trigger,
+		h.rt.NODE_TYPES.trigger,
 		{
 			events: [EVENT],
 			options: { signatureScheme: 'standardWebhooks', ignoreRepeatedDeliveries: true },
 		},
 		{
 			position: [0, 0],
-			credentials: credentialRef(credential),
+			credentials: h.credentialRef(credential),
 			webhookId: crypto.randomUUID(),
 		},
 	);
-	const removeDuplicates = node(
+	const removeDuplicates = h.node(
 		DEDUPE,
 		'n8n-nodes-base.removeDuplicates',
 		{
@@ -124,11 +125,11 @@ function deliveryWorkflow(credential, { dedupe = false } = {}) {
 		},
 		{ typeVersion: 2, position: [220, 0] },
 	);
-	const noop = node(NOOP, 'n8n-nodes-base.noOp', {}, { position: [440, 0] });
+	const noop = h.node(NOOP, 'n8n-nodes-base.noOp', {}, { position: [440, 0] });
 	return {
 		name: `e2e scale: delivery → ${dedupe ? 'Remove Duplicates (deliveryId) → ' : ''}No Operation`,
 		nodes: dedupe ? [trigger, removeDuplicates, noop] : [trigger, noop],
-		connections: dedupe ? chain(TRIGGER, DEDUPE, NOOP) : chain(TRIGGER, NOOP),
+		connections: dedupe ? h.chain(TRIGGER, DEDUPE, NOOP) : h.chain(TRIGGER, NOOP),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -161,19 +162,19 @@ function contactsWorkflow(name, rows, credential, operation = 'create') {
 	return {
 		name,
 		nodes: [
-			node(MANUAL, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node(
+			h.node(MANUAL, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
+			h.node(
 				'Items',
 				'n8n-nodes-base.code',
 				{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
 				{ typeVersion: 2, position: [220, 0] },
 			),
-			node(NODE, rt.NODE_TYPES.action, parameters, {
+			h.node(NODE, h.rt.NODE_TYPES.action, parameters, {
 				position: [440, 0],
-				credentials: credentialRef(credential),
+				credentials: h.credentialRef(credential),
 			}),
 		],
-		connections: chain(MANUAL, 'Items', NODE),
+		connections: h.chain(MANUAL, 'Items', NODE),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -194,6 +195,31 @@ async function startManually(ctx, workflowId) {
 		`workflow ${workflowId} did not start: ${JSON.stringify(started)}`,
 	);
 	return String(started.executionId);
+}
+
+/** Starts every saved workflow at once, waits for each to finish (within `timeoutMs`) and expects all to succeed; returns the execution ids. */
+async function runAllManually(ctx, saved, timeoutMs) {
+	const before = maxExecutionId(ctx);
+	const started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
+	const done = [];
+	for (const wf of saved) done.push(...(await waitForFinished(ctx, wf.id, before, 1, timeoutMs)));
+	await expectAllSucceeded(ctx, done);
+	return started;
+}
+
+/** Each of the two executions `started` ran on one worker, and not on the same one (`why` says what needs it). */
+function expectOnBothWorkers(ctx, started, why) {
+	const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
+	const workers = started.map((id) => ranOn[id]);
+	assert.ok(
+		workers.every((w) => w.length === 1),
+		`each execution on one worker: ${JSON.stringify(ranOn)}`,
+	);
+	assert.notEqual(
+		workers[0][0],
+		workers[1][0],
+		`both executions ran on worker ${workers[0][0] + 1}: ${why}`,
+	);
 }
 
 /** Contacts of the primary organization whose name starts with `prefix`: { names: sorted, byName: Map(name → count) }. */
@@ -232,15 +258,15 @@ async function freshKeyCredential(ctx, name, { requestsPerMinute, budgetWindowMs
 	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, {
 		headers: { authorization: `Bearer ${key.key}` },
 	});
-	await sleep((apiWindowMs ?? 0) + 200);
-	if (budgetWindowMs) rt.useBudgetWindow(key.key, budgetWindowMs);
+	await h.sleep((apiWindowMs ?? 0) + 200);
+	if (budgetWindowMs) h.rt.useBudgetWindow(key.key, budgetWindowMs);
 	const data = {
-		...rt.credentialData(ctx.sandbox, key.key),
+		...h.rt.credentialData(ctx.sandbox, key.key),
 		...(requestsPerMinute ? { requestsPerMinute } : {}),
 	};
 	const cred = await ctx.client.rest('POST', '/credentials', {
 		name,
-		type: rt.CREDENTIAL_TYPE,
+		type: h.rt.CREDENTIAL_TYPE,
 		data,
 	});
 	return { key, credential: { id: cred.id, name: cred.name } };
@@ -294,11 +320,11 @@ async function publishedSubscription(ctx, workflowId) {
 				(w) =>
 					w.name.includes(`(${workflowId})`) && w.url.startsWith(`${ctx.webhookBaseUrl}/webhook/`),
 			);
-	const [sub] = await waitFor(() => (mine().length === 1 ? mine() : null), {
+	const [sub] = await h.waitFor(() => (mine().length === 1 ? mine() : null), {
 		timeoutMs: 30_000,
 		what: 'the subscription',
 	});
-	const entry = await waitFor(
+	const entry = await h.waitFor(
 		() => {
 			const [[json]] = ctx.queue.pg.query(
 				`select coalesce("staticData"::text, 'null') from workflow_entity where id = '${safeId(workflowId)}'`,
@@ -322,8 +348,8 @@ async function deliveryRuns(ctx, ids) {
 		out.push({
 			id,
 			status: ex.status,
-			event: rt.nodeOutput(ex, TRIGGER)?.[0]?.deliveryId,
-			passed: (rt.nodeOutput(ex, NOOP) || []).length,
+			event: h.rt.nodeOutput(ex, TRIGGER)?.[0]?.deliveryId,
+			passed: (h.rt.nodeOutput(ex, NOOP) || []).length,
 		});
 	}
 	return out;
@@ -348,7 +374,7 @@ module.exports = {
 				// the webhook processes register the path a moment after publishing: wait until both answer it
 				const { pathname } = new URL(sub.url);
 				for (const h of webhooks) {
-					await waitFor(
+					await h.waitFor(
 						async () =>
 							(
 								await post(`${h.baseUrl}${pathname}`, {
@@ -430,7 +456,7 @@ module.exports = {
 					webhooks.map(() => 401),
 					`forged deliveries: ${forgedAnswers.join(', ')}`,
 				);
-				await sleep(1500);
+				await h.sleep(1500);
 				assert.equal(
 					executionsOf(ctx, wf.id, before).length,
 					n,
@@ -460,7 +486,7 @@ module.exports = {
 				const workflowId = dedupe.id;
 				const { sub, secret } = await publishedSubscription(ctx, workflowId);
 				for (const h of webhooks) {
-					await waitFor(
+					await h.waitFor(
 						async () =>
 							(
 								await post(`${h.baseUrl}${new URL(sub.url).pathname}`, {
@@ -497,7 +523,7 @@ module.exports = {
 						`process ${i + 1} did not ignore the repeat: ${r.text}`,
 					);
 				}
-				await sleep(2000);
+				await h.sleep(2000);
 				const list = executionsOf(ctx, workflowId, before);
 				assert.equal(
 					list.length,
@@ -553,7 +579,7 @@ module.exports = {
 						[2],
 						`the affine relay spread one path over processes: ${JSON.stringify(affine.counts())}`,
 					);
-					await sleep(1500);
+					await h.sleep(1500);
 					assert.equal(
 						executionsOf(ctx, workflowId, before2).length,
 						1,
@@ -605,27 +631,12 @@ module.exports = {
 				control.setCountRefused(true);
 				let started;
 				try {
-					const before = maxExecutionId(ctx);
-					started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
-					const done = [];
-					for (const wf of saved)
-						done.push(...(await waitForFinished(ctx, wf.id, before, 1, 240_000)));
-					await expectAllSucceeded(ctx, done);
+					started = await runAllManually(ctx, saved, 240_000);
 				} finally {
 					control.setRateLimit(previous);
 					control.setCountRefused(false);
 				}
-				const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
-				const workers = started.map((id) => ranOn[id]);
-				assert.ok(
-					workers.every((w) => w.length === 1),
-					`each execution on one worker: ${JSON.stringify(ranOn)}`,
-				);
-				assert.notEqual(
-					workers[0][0],
-					workers[1][0],
-					`both executions ran on worker ${workers[0][0] + 1}: the step needs both workers writing at once`,
-				);
+				expectOnBothWorkers(ctx, started, 'the step needs both workers writing at once');
 				const api = postsOf(ctx, key.id);
 				const [e0, e1] = started.map((id) =>
 					executionsOf(ctx, saved[started.indexOf(id)].id).find((e) => e.id === id),
@@ -695,27 +706,12 @@ module.exports = {
 				control.setLatency(300);
 				let started;
 				try {
-					const before = maxExecutionId(ctx);
-					started = await Promise.all(saved.map((wf) => startManually(ctx, wf.id)));
-					const done = [];
-					for (const wf of saved)
-						done.push(...(await waitForFinished(ctx, wf.id, before, 1, 120_000)));
-					await expectAllSucceeded(ctx, done);
+					started = await runAllManually(ctx, saved, 120_000);
 				} finally {
 					control.setLatency(0);
 					control.setReadings({ duplicateContactEmails: readings.duplicateContactEmails });
 				}
-				const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
-				const workers = started.map((id) => ranOn[id]);
-				assert.ok(
-					workers.every((w) => w.length === 1),
-					`each execution on one worker: ${JSON.stringify(ranOn)}`,
-				);
-				assert.notEqual(
-					workers[0][0],
-					workers[1][0],
-					`both executions ran on worker ${workers[0][0] + 1}: the step needs one on each`,
-				);
+				expectOnBothWorkers(ctx, started, 'the step needs one on each');
 				const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
 				let count = 0;
 				for (let page = 1; page <= 500; page++) {
@@ -766,7 +762,7 @@ module.exports = {
 					contactsWorkflow(`e2e ${prefix}`, rows, credential),
 				);
 				const id = await startManually(ctx, wf.id);
-				const worker = await waitFor(
+				const worker = await h.waitFor(
 					() =>
 						ctx.queue.workers.findIndex((w) =>
 							idsIn(logText(w), 'Worker started execution').has(id),
@@ -777,7 +773,7 @@ module.exports = {
 					},
 				);
 				const victim = ctx.queue.workers[worker - 1];
-				await waitFor(() => postsOf(ctx, key.id).ok >= 40, {
+				await h.waitFor(() => postsOf(ctx, key.id).ok >= 40, {
 					timeoutMs: 120_000,
 					intervalMs: 100,
 					what: '40 of the 100 creates',
@@ -785,7 +781,7 @@ module.exports = {
 				const pid = victim.proc.pid;
 				assert.ok(groupKill(pid, 'SIGKILL'), `could not SIGKILL worker ${worker} (pid ${pid})`);
 				const killedAt = Date.now();
-				await sleep(1000);
+				await h.sleep(1000);
 				const atKill = postsOf(ctx, key.id).ok;
 				assert.ok(
 					atKill < 100,
@@ -795,7 +791,7 @@ module.exports = {
 				// the other worker's stalled-job check (every QUEUE_WORKER_STALLED_INTERVAL; 30 s, here 15 s)
 				// fails it (maxStalledCount 0), and the main, which enqueued it and waits for it, rechecks
 				// the execution for 30 s and records it as an error.
-				const outcome = await waitFor(
+				const outcome = await h.waitFor(
 					() => {
 						const [e] = executionsOf(ctx, wf.id).filter((x) => x.id === id);
 						return e && DONE.includes(e.status) ? e : null;
@@ -819,7 +815,7 @@ module.exports = {
 					/failed to be processed too many times and will no longer retry/,
 					`execution ${id}'s error`,
 				);
-				const reported = rt.nodeOutput(full, NODE) || [];
+				const reported = h.rt.nodeOutput(full, NODE) || [];
 				assert.equal(
 					reported.length,
 					0,
@@ -832,7 +828,7 @@ module.exports = {
 					),
 				);
 				// never run again: not by the other worker, not later
-				await sleep(5000);
+				await h.sleep(5000);
 				const survivors = ctx.queue.workers.filter((w) => w !== victim);
 				for (const w of survivors)
 					assert.ok(
@@ -847,7 +843,7 @@ module.exports = {
 				);
 				// the killed worker comes back (same folder): it does not run the job again either
 				await victim.restart();
-				await sleep(5000);
+				await h.sleep(5000);
 				const starts = ctx.queue.workers.reduce(
 					(a, w) =>
 						a +
@@ -955,15 +951,17 @@ module.exports = {
 							.some(
 								(e) => e.keyId === own.id && e.path === '/v1/quotes' && Date.parse(e.time) >= since,
 							);
-					const kill = waitFor(() => stop || firstPage(), {
-						timeoutMs: 100_000,
-						intervalMs: 50,
-						what: 'the first page of the next scheduled poll',
-					}).then(() => {
-						if (stop) return;
-						assert.ok(groupKill(pid, 'SIGKILL'), `could not SIGKILL the main (pid ${pid})`);
-						killedAt = Date.now();
-					});
+					const kill = h
+						.waitFor(() => stop || firstPage(), {
+							timeoutMs: 100_000,
+							intervalMs: 50,
+							what: 'the first page of the next scheduled poll',
+						})
+						.then(() => {
+							if (stop) return;
+							assert.ok(groupKill(pid, 'SIGKILL'), `could not SIGKILL the main (pid ${pid})`);
+							killedAt = Date.now();
+						});
 					const changes = (async () => {
 						created = await createQuote(ctx);
 						sent = (await api(ctx, 'GET', '/quotes?page=1&pageSize=100')).find(
@@ -983,7 +981,7 @@ module.exports = {
 					.filter(
 						(e) => e.keyId === own.id && e.path === '/v1/quotes' && Date.parse(e.time) >= since,
 					).length;
-				await sleep(4000);
+				await h.sleep(4000);
 				assert.equal(
 					executionsOf(ctx, wf.id, beforeKill).length,
 					0,
@@ -995,7 +993,7 @@ module.exports = {
 				await ctx.queue.main.restart();
 				const restartSeconds = (Date.now() - killedAt) / 1000;
 				lap('restart');
-				await waitFor(
+				await h.waitFor(
 					() =>
 						ctx.sandbox.control
 							.requestLog()

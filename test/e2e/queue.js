@@ -27,20 +27,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	byId,
-	sleep,
-	waitFor,
-	sandboxFirstId,
-	runOperation,
-	expectSuccess,
-	nodeError,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TRIGGER = 'Business Ops Trigger';
 const LOAD_EVENT = 'invoice.paid';
@@ -132,9 +120,9 @@ function ourSubscriptions(ctx, workflowId) {
 async function loadCredential(ctx) {
 	const c = await ctx.client.createCredential({
 		name: 'Business Ops (admin, load)',
-		type: rt.CREDENTIAL_TYPE,
+		type: h.rt.CREDENTIAL_TYPE,
 		data: {
-			...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+			...h.rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
 			requestsPerMinute: 1_000_000,
 		},
 	});
@@ -146,27 +134,27 @@ function loadWorkflow(ctx, contactId, credential) {
 	return {
 		name: 'e2e queue: delivery → Business Ops (worker)',
 		nodes: [
-			node(
+			h.node(
 				TRIGGER,
-				rt.NODE_TYPES.trigger,
+				h.rt.NODE_TYPES.trigger,
 				{ events: [LOAD_EVENT], options: { signatureScheme: 'standardWebhooks' } },
 				{
 					position: [0, 0],
-					credentials: credentialRef(credential),
+					credentials: h.credentialRef(credential),
 					webhookId: crypto.randomUUID(),
 				},
 			),
-			node(
+			h.node(
 				'Business Ops',
-				rt.NODE_TYPES.action,
-				{ resource: 'contact', operation: 'get', contactId: byId(contactId) },
+				h.rt.NODE_TYPES.action,
+				{ resource: 'contact', operation: 'get', contactId: h.byId(contactId) },
 				{
 					position: [220, 0],
-					credentials: credentialRef(credential),
+					credentials: h.credentialRef(credential),
 				},
 			),
 		],
-		connections: chain(TRIGGER, 'Business Ops'),
+		connections: h.chain(TRIGGER, 'Business Ops'),
 		settings: { executionOrder: 'v1' },
 	};
 }
@@ -174,7 +162,7 @@ function loadWorkflow(ctx, contactId, credential) {
 /** Waits until `count` executions of the workflow with id > afterId are done; returns them. */
 async function waitForDone(ctx, workflowId, afterId, count, timeoutMs) {
 	const where = `"workflowId" = '${safeId(workflowId)}' and id > ${int(afterId)} and status in ${DONE}`;
-	await waitFor(
+	await h.waitFor(
 		() =>
 			int(ctx.queue.pg.query(`select count(*) from execution_entity where ${where}`)[0][0]) >=
 			count,
@@ -255,7 +243,7 @@ async function expectAllSucceeded(ctx, list) {
 		const full = await ctx.client
 			.waitForExecution(e.id, { timeoutMs: 10_000 })
 			.catch(() => undefined);
-		const err = full && (nodeError(full, 'Business Ops') || nodeError(full, TRIGGER));
+		const err = full && (h.nodeError(full, 'Business Ops') || h.nodeError(full, TRIGGER));
 		why.push(
 			`${e.id} ${e.status}: ${err ? `${err.message} | ${err.description}` : 'no error recorded'}`,
 		);
@@ -311,13 +299,13 @@ module.exports = {
 			name: 'a node operation run from the editor is enqueued by the main and executed by the worker',
 			async run(ctx) {
 				ctx.requireOperation('contact', 'getAll');
-				const r = await runOperation(ctx, {
+				const r = await h.runOperation(ctx, {
 					resource: 'contact',
 					operation: 'getAll',
 					returnAll: false,
 					limit: 3,
 				});
-				const items = expectSuccess(r);
+				const items = h.expectSuccess(r);
 				assert.equal(items.length, 3);
 				assert.equal(r.execution.mode, 'manual');
 				assertRanOnWorker(ctx, [String(r.execution.id)], 'main');
@@ -327,18 +315,18 @@ module.exports = {
 		{
 			name: 'publishing (on the main) stores subscription id and signing secret in static data in PostgreSQL',
 			async run(ctx) {
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				const wf = await ctx.client.createWorkflow(
 					loadWorkflow(ctx, contactId, await loadCredential(ctx)),
 				);
 				ctx.state.loadWorkflowId = wf.id;
 				await ctx.client.publishWorkflow(wf.id);
-				const [sub] = await waitFor(
+				const [sub] = await h.waitFor(
 					() => (ourSubscriptions(ctx, wf.id).length === 1 ? ourSubscriptions(ctx, wf.id) : null),
 					{ timeoutMs: 30_000, what: 'the subscription' },
 				);
 				// The main writes static data right after `create`; poll until it is there.
-				const stored = await waitFor(
+				const stored = await h.waitFor(
 					() => {
 						const s = storedStaticData(ctx, wf.id);
 						const entry = s.data[`node:${TRIGGER}`]?.subscriptions?.production;
@@ -389,8 +377,8 @@ module.exports = {
 				assertRanOnWorker(ctx, [ex.id], 'webhook');
 				const full = await ctx.client.waitForExecution(ex.id);
 				assert.equal(full.status, 'success', `execution ${ex.id}: ${full.status}`);
-				assert.equal(rt.nodeOutput(full, TRIGGER)[0].id, d.id);
-				const [contact] = rt.nodeOutput(full, 'Business Ops');
+				assert.equal(h.rt.nodeOutput(full, TRIGGER)[0].id, d.id);
+				const [contact] = h.rt.nodeOutput(full, 'Business Ops');
 				assert.equal(contact.id, contactId);
 				return `HTTP 200 through the relay (port ${ctx.queue.relay.port}); execution ${ex.id} on a worker: event ${d.id} → contact ${contact.id}`;
 			},
@@ -408,7 +396,7 @@ module.exports = {
 					onMain.status === 404,
 					`the main answered ${onMain.status} on the trigger's path ${pathname}: ${onMain.text.slice(0, 120)}`,
 				);
-				await sleep(1500);
+				await h.sleep(1500);
 				assert.equal(maxExecutionId(ctx), before, 'the main started an execution for the delivery');
 				const onWebhook = await post(sub.url, d);
 				assert.equal(
@@ -439,7 +427,7 @@ module.exports = {
 					headers: { 'content-type': 'application/json' },
 				});
 				assert.equal(unsigned.status, 401, `unsigned: ${unsigned.status} ${unsigned.text}`);
-				await sleep(1500);
+				await h.sleep(1500);
 				assert.equal(maxExecutionId(ctx), before, 'an execution was created');
 				// the refusals left the static data as it was; their reason is in the webhook process's log
 				const now = storedStaticData(ctx, ctx.state.loadWorkflowId);
@@ -487,7 +475,7 @@ module.exports = {
 				// the executions, in the order they were created, hold the events in the order emitted.
 				const received = [];
 				for (const e of [...list].sort((a, b) => int(a.id) - int(b.id))) {
-					received.push(rt.nodeOutput(await ctx.client.waitForExecution(e.id), TRIGGER)[0].id);
+					received.push(h.rt.nodeOutput(await ctx.client.waitForExecution(e.id), TRIGGER)[0].id);
 				}
 				assert.deepEqual(
 					received,
@@ -661,7 +649,7 @@ module.exports = {
 				const id = ctx.state.loadWorkflowId;
 				assert.ok(id, 'needs the publishing step');
 				await ctx.client.unpublishWorkflow(id);
-				await waitFor(() => ourSubscriptions(ctx, id).length === 0, {
+				await h.waitFor(() => ourSubscriptions(ctx, id).length === 0, {
 					timeoutMs: 30_000,
 					what: 'the subscription to be deleted',
 				});
@@ -674,14 +662,14 @@ module.exports = {
 				);
 				// The webhook process no longer serves the URL once the workflow is unpublished.
 				const before = maxExecutionId(ctx);
-				const late = await waitFor(
+				const late = await h.waitFor(
 					async () => {
 						const r = await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: 'inv_late' }));
 						return r.status === 404 ? r : null;
 					},
 					{ timeoutMs: 20_000, what: 'the webhook process to stop serving the URL' },
 				);
-				await sleep(1000);
+				await h.sleep(1000);
 				assert.equal(maxExecutionId(ctx), before, 'an execution started after unpublishing');
 				return `${sub.id} deleted; the webhook process answers ${late.status} on its URL`;
 			},

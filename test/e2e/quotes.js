@@ -2,27 +2,21 @@
 // for a move the API does not allow (shown to the user), cancel + delete, and a missing scope.
 'use strict';
 
-const {
-	assert,
-	byId,
-	runOperation,
-	expectSuccess,
-	expectFailure,
-	sandboxFirstId,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const ITEMS = {
 	item: [{ name: 'Schilderwerk voorgevel', quantity: 12, unitPrice: 45, vatPercentage: 21 }],
 };
 
-const firstContactId = (ctx) => sandboxFirstId(ctx, 'contacts');
+const firstContactId = (ctx) => h.sandboxFirstId(ctx, 'contacts');
 
 async function createQuote(ctx) {
-	const [quote] = expectSuccess(
-		await runOperation(ctx, {
+	const [quote] = h.expectSuccess(
+		await h.runOperation(ctx, {
 			resource: 'quote',
 			operation: 'create',
-			contactId: byId(await firstContactId(ctx)),
+			contactId: h.byId(await firstContactId(ctx)),
 			itemsInput: 'form',
 			items: ITEMS,
 		}),
@@ -37,8 +31,8 @@ module.exports = {
 			name: 'Get Many with Return All',
 			async run(ctx) {
 				ctx.requireOperation('quote', 'getAll');
-				const items = expectSuccess(
-					await runOperation(ctx, { resource: 'quote', operation: 'getAll', returnAll: true }),
+				const items = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'quote', operation: 'getAll', returnAll: true }),
 				);
 				assert.ok(items.length >= 5, `only ${items.length} quotes`);
 				assert.ok(items.every((q) => /^quo_/.test(q.id)));
@@ -52,21 +46,9 @@ module.exports = {
 				const quote = await createQuote(ctx);
 				assert.equal(quote.status, 'draft');
 				assert.equal(quote.items.length, 1);
-				const [sent] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'quote',
-						operation: 'send',
-						quoteId: byId(quote.id),
-					}),
-				);
+				const [sent] = h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'send', quote.id));
 				assert.equal(sent.status, 'sent');
-				const [approved] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'quote',
-						operation: 'approve',
-						quoteId: byId(quote.id),
-					}),
-				);
+				const [approved] = h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'approve', quote.id));
 				assert.equal(approved.status, 'approved');
 				ctx.state.approvedQuoteId = quote.id;
 				return `${quote.number || quote.id}: draft → sent → approved`;
@@ -78,13 +60,8 @@ module.exports = {
 				ctx.requireOperation('quote', 'send');
 				const id = ctx.state.approvedQuoteId;
 				assert.ok(id, 'needs the quote of the previous step');
-				const r = await runOperation(ctx, {
-					resource: 'quote',
-					operation: 'send',
-					quoteId: byId(id),
-				});
-				const e = expectFailure(r, /422|invalid_state/i, /approved/);
-				return `"${e.message}"`;
+				const r = await h.runOnRecord(ctx, 'quote', 'send', id);
+				return h.refusal(r, /422|invalid_state/i, /approved/);
 			},
 		},
 		{
@@ -92,44 +69,28 @@ module.exports = {
 			async run(ctx) {
 				for (const op of ['create', 'cancel', 'delete', 'get']) ctx.requireOperation('quote', op);
 				const quote = await createQuote(ctx);
-				const [canceled] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'quote',
-						operation: 'cancel',
-						quoteId: byId(quote.id),
-					}),
-				);
+				const [canceled] = h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'cancel', quote.id));
 				assert.equal(canceled.status, 'canceled');
-				expectSuccess(
-					await runOperation(ctx, {
-						resource: 'quote',
-						operation: 'delete',
-						quoteId: byId(quote.id),
-					}),
-				);
-				expectFailure(
-					await runOperation(ctx, { resource: 'quote', operation: 'get', quoteId: byId(quote.id) }),
-					/404|not[ _]found/i,
-				);
+				h.expectSuccess(await h.runOnRecord(ctx, 'quote', 'delete', quote.id));
+				h.expectFailure(await h.runOnRecord(ctx, 'quote', 'get', quote.id), /404|not[ _]found/i);
 			},
 		},
 		{
 			name: 'a read-only key gets 403 naming quotes.write',
 			async run(ctx) {
 				ctx.requireOperation('quote', 'create');
-				const r = await runOperation(
+				const r = await h.runOperation(
 					ctx,
 					{
 						resource: 'quote',
 						operation: 'create',
-						contactId: byId(await firstContactId(ctx)),
+						contactId: h.byId(await firstContactId(ctx)),
 						itemsInput: 'form',
 						items: ITEMS,
 					},
 					{ key: 'readOnly' },
 				);
-				const e = expectFailure(r, /403|insufficient_scope/i, /quotes\.write/);
-				return `"${e.message}"`;
+				return h.refusal(r, /403|insufficient_scope/i, /quotes\.write/);
 			},
 		},
 		{
@@ -143,13 +104,9 @@ module.exports = {
 					{ name: 'Retour verf', quantity: -2, unitPrice: 12.5, vatPercentage: 21 },
 				];
 				ctx.sandbox.control.clearRequestLog();
-				const [updated] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'quote',
-						operation: 'update',
-						quoteId: byId(quote.id),
-						updateFields: { items: { item: lines }, status: 'sent' },
-					}),
+				const updateFields = { items: { item: lines }, status: 'sent' };
+				const [updated] = h.expectSuccess(
+					await h.runOnRecord(ctx, 'quote', 'update', quote.id, { updateFields }),
 				);
 				assert.equal(updated.status, 'sent');
 				assert.equal(updated.subtotal, 375);
@@ -165,12 +122,8 @@ module.exports = {
 				const quote = await createQuote(ctx);
 				ctx.sandbox.control.setReadings({ strict: true });
 				try {
-					const r = await runOperation(ctx, {
-						resource: 'quote',
-						operation: 'cancel',
-						quoteId: byId(quote.id),
-					});
-					const e = expectFailure(r, /422|invalid_state/i, /canceled/);
+					const r = await h.runOnRecord(ctx, 'quote', 'cancel', quote.id);
+					const e = h.expectFailure(r, /422|invalid_state/i, /canceled/);
 					// n8n reads an error message containing "canceled" as a cancelled execution (no error workflow)
 					assert.equal(r.status, 'error', `the execution ended "${r.status}"`);
 					return `"${e.message}"`;

@@ -1,7 +1,8 @@
 // Customer requests through the Business Ops node in real n8n.
 'use strict';
 
-const { assert, byId, runOperation, expectSuccess, expectFailure } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 module.exports = {
 	area: 'requests',
@@ -11,8 +12,8 @@ module.exports = {
 			async run(ctx) {
 				for (const op of ['create', 'get', 'getAll']) ctx.requireOperation('request', op);
 				const ref = `E2E-${Date.now()}`;
-				const [created] = expectSuccess(
-					await runOperation(ctx, {
+				const [created] = h.expectSuccess(
+					await h.runOperation(ctx, {
 						resource: 'request',
 						operation: 'create',
 						fromEmail: 'anna@example.com',
@@ -24,16 +25,10 @@ module.exports = {
 				);
 				assert.match(created.id, /^req_/);
 				ctx.state.requestRef = ref;
-				const [got] = expectSuccess(
-					await runOperation(ctx, {
-						resource: 'request',
-						operation: 'get',
-						requestId: byId(created.id),
-					}),
-				);
+				const [got] = h.expectSuccess(await h.runOnRecord(ctx, 'request', 'get', created.id));
 				assert.equal(got.id, created.id);
-				const list = expectSuccess(
-					await runOperation(ctx, { resource: 'request', operation: 'getAll', returnAll: true }),
+				const list = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'request', operation: 'getAll', returnAll: true }),
 				);
 				assert.ok(list.some((r) => r.id === created.id));
 				return `${created.id}: ${created.status} → ${got.status}; ${list.length} requests`;
@@ -44,7 +39,7 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('request', 'create');
 				assert.ok(ctx.state.requestRef, 'needs the request of the previous step');
-				const r = await runOperation(ctx, {
+				const r = await h.runOperation(ctx, {
 					resource: 'request',
 					operation: 'create',
 					fromEmail: 'anna@example.com',
@@ -53,8 +48,7 @@ module.exports = {
 					processImmediately: false,
 					additionalFields: { externalRef: ctx.state.requestRef },
 				});
-				const e = expectFailure(r, /409|duplicate/i, /externalRef/);
-				return `"${e.message}"`;
+				return h.refusal(r, /409|duplicate/i, /externalRef/);
 			},
 		},
 	],

@@ -5,7 +5,8 @@
 // fails for a template no e2e step covers. (The AI agent template is the `ai` area's.)
 'use strict';
 
-const { assert, rt, waitFor, sandboxGet, sandboxSend, sandboxAll } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 const {
 	prepareTemplate,
 	importWorkflow,
@@ -28,14 +29,14 @@ async function whilePublished(ctx, workflowId, act) {
 	await ctx.client.publishWorkflow(workflowId);
 	try {
 		// n8n 2.41 publishes through an outbox: the subscription appears a moment after the answer.
-		await waitFor(() => count() === before + 1, {
+		await h.waitFor(() => count() === before + 1, {
 			timeoutMs: 30_000,
 			what: 'the trigger to subscribe',
 		});
 		return await act();
 	} finally {
 		await ctx.client.unpublishWorkflow(workflowId);
-		await waitFor(() => count() === before, {
+		await h.waitFor(() => count() === before, {
 			timeoutMs: 30_000,
 			what: 'the subscription to be deleted',
 		});
@@ -54,7 +55,7 @@ function templateStep(file, name, run) {
 /** The one finished execution a published workflow made after an event. */
 async function onlyExecution(ctx, workflowId) {
 	const [ex] = await ctx.client.waitForExecutions(workflowId, 1, { timeoutMs: 60_000 });
-	const err = rt.executionError(ex);
+	const err = h.rt.executionError(ex);
 	assert.equal(
 		ex.status,
 		'success',
@@ -91,7 +92,7 @@ module.exports = {
 			async (ctx, file) => {
 				const { id } = await importTemplate(ctx, file);
 				const request = await whilePublished(ctx, id, async () => {
-					const created = await sandboxSend(ctx, 'POST', '/requests', {
+					const created = await h.sandboxSend(ctx, 'POST', '/requests', {
 						fromEmail: `anna-${Date.now()}@example.com`,
 						fromName: 'Anna de Boer',
 						subject: 'Quote for a wedding cake',
@@ -103,10 +104,10 @@ module.exports = {
 					await onlyExecution(ctx, id);
 					return created;
 				});
-				const processed = await sandboxGet(ctx, `/requests/${request.id}`);
+				const processed = await h.sandboxGet(ctx, `/requests/${request.id}`);
 				const quoteId = processed.quoteId || processed.output?.quoteId;
 				assert.ok(quoteId, `the request made no quote: ${JSON.stringify(processed)}`);
-				const quote = await sandboxGet(ctx, `/quotes/${quoteId}`);
+				const quote = await h.sandboxGet(ctx, `/quotes/${quoteId}`);
 				assert.equal(quote.status, 'sent', `quote ${quote.number}`);
 				return `request ${request.id} → quote ${quote.number}: ${quote.status}`;
 			},
@@ -116,21 +117,21 @@ module.exports = {
 			'published, paying an invoice updates its contact',
 			async (ctx, file) => {
 				const { id } = await importTemplate(ctx, file);
-				const contact = await sandboxSend(ctx, 'POST', '/contacts', {
+				const contact = await h.sandboxSend(ctx, 'POST', '/contacts', {
 					name: 'Jan Jansen',
 					type: 'individual',
 					email: `jan-${Date.now()}@example.com`,
 				});
-				const invoice = await sandboxSend(ctx, 'POST', '/invoices', {
+				const invoice = await h.sandboxSend(ctx, 'POST', '/invoices', {
 					contactId: contact.id,
 					items: [{ name: 'Birthday cake', quantity: 1, unitPrice: 42.5, vatPercentage: 9 }],
 				});
 				await whilePublished(ctx, id, async () => {
-					await sandboxSend(ctx, 'PATCH', `/invoices/${invoice.id}`, { status: 'paid' });
+					await h.sandboxSend(ctx, 'PATCH', `/invoices/${invoice.id}`, { status: 'paid' });
 					await ctx.sandbox.control.waitForDeliveries();
 					await onlyExecution(ctx, id);
 				});
-				const after = await sandboxGet(ctx, `/contacts/${contact.id}`);
+				const after = await h.sandboxGet(ctx, `/contacts/${contact.id}`);
 				assert.equal(after.type, 'business', `contact ${contact.id}`);
 				return `invoice ${invoice.number} paid → contact ${contact.id}: type individual → ${after.type}`;
 			},
@@ -142,12 +143,12 @@ module.exports = {
 				const { id, wf } = await importTemplate(ctx, file);
 				const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 				const ex = await ctx.client.runManually(id, { trigger: trigger.name });
-				const err = rt.executionError(ex);
+				const err = h.rt.executionError(ex);
 				assert.equal(ex.status, 'success', err ? err.message : ex.status);
-				const out = rt.nodeOutput(ex, 'One list') || [];
+				const out = h.rt.nodeOutput(ex, 'One list') || [];
 				assert.equal(out.length, 1, `"One list" gave ${out.length} items`);
 				const listed = out[0].overdueInvoices.map((i) => i.id).sort();
-				const expected = (await sandboxAll(ctx, 'invoices'))
+				const expected = (await h.sandboxAll(ctx, 'invoices'))
 					.filter((i) => i.status === 'overdue')
 					.map((i) => i.id)
 					.sort();
@@ -169,7 +170,7 @@ module.exports = {
 				const runOnce = async () => {
 					control.clearRequestLog();
 					const ex = await ctx.client.runManually(id);
-					assert.equal(ex.status, 'success', JSON.stringify(rt.executionError(ex)));
+					assert.equal(ex.status, 'success', JSON.stringify(h.rt.executionError(ex)));
 					const log = control.requestLog().filter((e) => /\/contacts(\/|$)/.test(e.path));
 					return {
 						ex,
@@ -178,24 +179,24 @@ module.exports = {
 					};
 				};
 				const first = await runOnce();
-				const rows = rt.nodeOutput(first.ex, 'Sheet rows') || [];
+				const rows = h.rt.nodeOutput(first.ex, 'Sheet rows') || [];
 				const emails = rows.map((r) => r.email).sort();
 				assert.equal(emails.length, 3, `"Sheet rows" gave ${emails.length} rows`);
 				const matching = async () =>
-					(await sandboxAll(ctx, 'contacts')).filter((c) => emails.includes(c.email));
+					(await h.sandboxAll(ctx, 'contacts')).filter((c) => emails.includes(c.email));
 				assert.deepEqual(
 					(await matching()).map((c) => c.email).sort(),
 					emails,
 					'the first run did not add one contact per row',
 				);
 				assert.deepEqual(
-					(rt.nodeOutput(first.ex, node) || []).map((c) => c.action),
+					(h.rt.nodeOutput(first.ex, node) || []).map((c) => c.action),
 					['created', 'created', 'created'],
 				);
-				const total = (await sandboxAll(ctx, 'contacts')).length;
+				const total = (await h.sandboxAll(ctx, 'contacts')).length;
 				const second = await runOnce();
 				assert.deepEqual(
-					(rt.nodeOutput(second.ex, node) || []).map((c) => c.action),
+					(h.rt.nodeOutput(second.ex, node) || []).map((c) => c.action),
 					['updated', 'updated', 'updated'],
 				);
 				assert.equal((await matching()).length, emails.length, 'the second run made duplicates');

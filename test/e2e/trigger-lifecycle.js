@@ -8,33 +8,16 @@
 // subscription in step").
 'use strict';
 
-const crypto = require('node:crypto');
 const http = require('node:http');
 const net = require('node:net');
 
-const { assert, node, chain, credentialRef, sleep, waitFor, rt } = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const TRIGGER = 'Business Ops Trigger';
 
 function triggerWorkflow(name, credential, events) {
-	return {
-		name,
-		nodes: [
-			node(
-				TRIGGER,
-				rt.NODE_TYPES.trigger,
-				{ events, options: {} },
-				{
-					position: [0, 0],
-					credentials: credentialRef(credential),
-					webhookId: crypto.randomUUID(),
-				},
-			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
-		],
-		connections: chain(TRIGGER, 'No Operation'),
-		settings: { executionOrder: 'v1' },
-	};
+	return h.triggerWorkflow(name, credential, { events, options: {} });
 }
 
 /** A TCP server on 127.0.0.1 that accepts connections and never answers (an API that hangs). */
@@ -95,7 +78,7 @@ async function activationErrors(ctx, workflowId, publishError, timeoutMs) {
 		assert.ok(publishError, 'n8n 1.123 published the workflow without an error');
 		shown['the activate answer'] = String(publishError.body?.message ?? publishError.message);
 	}
-	await waitFor(
+	await h.waitFor(
 		async () => {
 			if (ctx.client.major >= 2) {
 				const status = unwrap(
@@ -145,8 +128,8 @@ async function publishExpectingError(ctx, name, credential) {
 async function credentialFor(ctx, name, baseUrl) {
 	return await ctx.client.createCredential({
 		name,
-		type: rt.CREDENTIAL_TYPE,
-		data: { ...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), baseUrl },
+		type: h.rt.CREDENTIAL_TYPE,
+		data: { ...h.rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin), baseUrl },
 	});
 }
 
@@ -193,7 +176,7 @@ async function changeInDashboard(ctx, id, body) {
  */
 async function settled(ctx, workflowId) {
 	if (ctx.client.major >= 2) {
-		await waitFor(
+		await h.waitFor(
 			async () => {
 				const status = unwrap(
 					await ctx.client
@@ -205,7 +188,7 @@ async function settled(ctx, workflowId) {
 			{ timeoutMs: 60_000, what: 'the publication to finish' },
 		);
 	}
-	await sleep(1500);
+	await h.sleep(1500);
 }
 
 /** Saves a changed workflow as the editor's Save does (n8n 1.123 re-activates a published one there). */
@@ -326,8 +309,8 @@ module.exports = {
 						'the trigger sent a request to the API before or instead of refusing',
 					);
 					// The proxy does see this n8n's requests to the API: the credential test sends GET /me.
-					await other.client.testCredential(credential.id, rt.CREDENTIAL_TYPE, {
-						...rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
+					await other.client.testCredential(credential.id, h.rt.CREDENTIAL_TYPE, {
+						...h.rt.credentialData(ctx.sandbox, ctx.sandbox.keys.admin),
 						baseUrl: `https://${PUBLIC_API_HOST}/v1`,
 					});
 					assert.ok(
@@ -448,7 +431,7 @@ module.exports = {
 				});
 				const restarted = await observe(ctx, workflowId, webhookId, async () => {
 					await ctx.n8n.restart();
-					await waitFor(
+					await h.waitFor(
 						async () =>
 							(
 								await fetch(before.url, {
@@ -462,7 +445,7 @@ module.exports = {
 							what: 'the trigger webhook to be registered again',
 						},
 					);
-					await sleep(3000);
+					await h.sleep(3000);
 				});
 				const after = restarted.subscription;
 				assert.equal(after.id, before.id, 'the subscription (and its signing secret) is kept');

@@ -8,16 +8,8 @@
 
 const crypto = require('node:crypto');
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	sleep,
-	waitFor,
-	sandboxFirstId,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 const EVENTS = ['invoice.paid', 'quote.approved', 'request.received'];
 const TRIGGER = 'Business Ops Trigger';
@@ -65,24 +57,7 @@ const CONTRACTS = [
 ];
 
 function triggerWorkflow(ctx, name, options = {}) {
-	return {
-		name,
-		nodes: [
-			node(
-				TRIGGER,
-				rt.NODE_TYPES.trigger,
-				{ events: EVENTS, options },
-				{
-					position: [0, 0],
-					credentials: credentialRef(ctx.credentials.admin),
-					webhookId: crypto.randomUUID(),
-				},
-			),
-			node('No Operation', 'n8n-nodes-base.noOp', {}, { position: [220, 0] }),
-		],
-		connections: chain(TRIGGER, 'No Operation'),
-		settings: { executionOrder: 'v1' },
-	};
+	return h.triggerWorkflow(name, ctx.credentials.admin, { events: EVENTS, options });
 }
 
 /**
@@ -105,8 +80,8 @@ function ourSubscriptions(ctx) {
  * subscriptions exist, then checks that the number stays there.
  */
 async function waitForSubscriptions(ctx, count, what) {
-	await waitFor(() => ourSubscriptions(ctx).length === count, { timeoutMs: 30_000, what });
-	await sleep(1000);
+	await h.waitFor(() => ourSubscriptions(ctx).length === count, { timeoutMs: 30_000, what });
+	await h.sleep(1000);
 	const subs = ourSubscriptions(ctx);
 	assert.equal(subs.length, count, `${what}: ${subs.length} subscriptions a second later`);
 	return subs;
@@ -122,7 +97,7 @@ async function emit(ctx, type, data) {
 /** The trigger's output items of all finished executions of a workflow (newest first). */
 async function triggerEvents(ctx, workflowId) {
 	const list = await ctx.client.executions(workflowId);
-	return list.map((ex) => ({ ex, event: (rt.nodeOutput(ex, TRIGGER) || [])[0] }));
+	return list.map((ex) => ({ ex, event: (h.rt.nodeOutput(ex, TRIGGER) || [])[0] }));
 }
 
 /** Waits until the workflow has `count` executions; returns the trigger outputs (newest first). */
@@ -152,16 +127,6 @@ function forgedDelivery(type) {
 			'webhook-signature': `v1,${sig}`,
 		},
 	};
-}
-
-async function post(url, { body, headers }) {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers,
-		body,
-		signal: AbortSignal.timeout(15_000),
-	});
-	return { status: res.status, text: await res.text() };
 }
 
 module.exports = {
@@ -236,7 +201,7 @@ module.exports = {
 					authorization: `Bearer ${ctx.sandbox.keys.admin}`,
 					'content-type': 'application/json',
 				};
-				const contactId = await sandboxFirstId(ctx, 'contacts');
+				const contactId = await h.sandboxFirstId(ctx, 'contacts');
 				const createRes = await fetch(`${ctx.sandbox.baseUrl}/invoices`, {
 					method: 'POST',
 					headers,
@@ -279,9 +244,9 @@ module.exports = {
 				const id = ctx.state.triggerWorkflowId;
 				const url = ctx.state.subscription.url;
 				const before = (await ctx.client.executions(id)).length;
-				const forged = await post(url, forgedDelivery('invoice.paid'));
+				const forged = await h.post(url, forgedDelivery('invoice.paid'));
 				assert.equal(forged.status, 401, `forged signature: HTTP ${forged.status} ${forged.text}`);
-				const unsigned = await post(url, {
+				const unsigned = await h.post(url, {
 					body: JSON.stringify({ id: 'evt_unsigned', type: 'invoice.paid', data: {} }),
 					headers: { 'content-type': 'application/json' },
 				});
@@ -290,7 +255,7 @@ module.exports = {
 					401,
 					`no signature: HTTP ${unsigned.status} ${unsigned.text}`,
 				);
-				await sleep(1500);
+				await h.sleep(1500);
 				const after = (await ctx.client.executions(id)).length;
 				assert.equal(after, before, `${after - before} execution(s) started`);
 				// the sender learns nothing; the reason goes to n8n's log only, and nothing is stored
@@ -331,7 +296,7 @@ module.exports = {
 							}
 							// a new subscription learns the new form
 							await ctx.client.unpublishWorkflow(id);
-							await waitFor(
+							await h.waitFor(
 								() => !ourSubscriptions(ctx).some((s) => s.id === ctx.state.subscription.id),
 								{ timeoutMs: 30_000, what: 'the old subscription to go' },
 							);
@@ -417,7 +382,7 @@ module.exports = {
 						refused.length >= 1 && refused.every((d) => d.statusCode === 401),
 						`Standard Webhooks to Custom: ${refused.map((d) => d.statusCode)}`,
 					);
-					await sleep(1000);
+					await h.sleep(1000);
 					assert.equal(
 						(await ctx.client.executions(wf.id)).length,
 						1,
@@ -427,10 +392,12 @@ module.exports = {
 				} finally {
 					control.setDeliveryContract({});
 					await ctx.client.unpublishWorkflow(wf.id).catch(() => {});
-					await waitFor(() => ourSubscriptions(ctx).length === 1, {
-						timeoutMs: 30_000,
-						what: 'the Custom subscription to go',
-					}).catch(() => {});
+					await h
+						.waitFor(() => ourSubscriptions(ctx).length === 1, {
+							timeoutMs: 30_000,
+							what: 'the Custom subscription to go',
+						})
+						.catch(() => {});
 				}
 			},
 		},
@@ -448,7 +415,7 @@ module.exports = {
 					`listening did not start: ${JSON.stringify(started)}`,
 				);
 				const testPrefix = `${ctx.n8n.baseUrl}/webhook-test/`;
-				const sub = await waitFor(
+				const sub = await h.waitFor(
 					() =>
 						ctx.sandbox.control
 							.webhooks()
@@ -463,12 +430,12 @@ module.exports = {
 					forgedDelivery('invoice.paid'),
 					{ body: 'junk', headers: { 'content-type': 'text/plain' } },
 				]) {
-					const answer = await post(sub.url, junk);
+					const answer = await h.post(sub.url, junk);
 					assert.equal(answer.status, 401, `stranger: HTTP ${answer.status} ${answer.text}`);
 					answers.push(JSON.parse(answer.text).reason);
 				}
 				assert.match(answers[0], /^signature does not match/);
-				await sleep(1000);
+				await h.sleep(1000);
 				assert.equal(
 					(await ctx.client.executions(wf.id)).length,
 					0,
@@ -481,11 +448,11 @@ module.exports = {
 				// the listening goes on: the API's test event arrives and runs
 				ctx.sandbox.control.clearDeliveries();
 				await emit(ctx, 'invoice.paid', { id: 'inv_listen' });
-				const ran = await waitFor(
+				const ran = await h.waitFor(
 					async () => (await ctx.client.executions(wf.id)).find((ex) => ex.status === 'success'),
 					{ timeoutMs: 30_000, what: 'the test execution' },
 				);
-				await waitFor(() => !ctx.sandbox.control.webhooks().some((w) => w.id === sub.id), {
+				await h.waitFor(() => !ctx.sandbox.control.webhooks().some((w) => w.id === sub.id), {
 					timeoutMs: 30_000,
 					what: 'the test subscription to go',
 				});
@@ -517,16 +484,18 @@ module.exports = {
 						mine.every((d) => d.statusCode === 401),
 						`statuses: ${mine.map((d) => d.statusCode).join(', ')}`,
 					);
-					await sleep(1000);
+					await h.sleep(1000);
 					assert.equal((await ctx.client.executions(wf.id)).length, 0, 'an execution started');
 					return `${mine.length} attempt(s), all 401`;
 				} finally {
 					control.setSigningScheme('standard');
 					await ctx.client.unpublishWorkflow(wf.id).catch(() => {});
-					await waitFor(() => ourSubscriptions(ctx).length === 1, {
-						timeoutMs: 30_000,
-						what: 'the second subscription to go',
-					}).catch(() => {});
+					await h
+						.waitFor(() => ourSubscriptions(ctx).length === 1, {
+							timeoutMs: 30_000,
+							what: 'the second subscription to go',
+						})
+						.catch(() => {});
 				}
 			},
 		},
@@ -539,9 +508,9 @@ module.exports = {
 				const t = Date.now();
 				await ctx.n8n.restart();
 				// Production webhooks register a little after readiness: poll the webhook itself.
-				await waitFor(
+				await h.waitFor(
 					async () =>
-						(await post(url, forgedDelivery('quote.approved')).catch(() => ({ status: 0 })))
+						(await h.post(url, forgedDelivery('quote.approved')).catch(() => ({ status: 0 })))
 							.status === 401,
 					{
 						timeoutMs: 60_000,
@@ -549,7 +518,7 @@ module.exports = {
 					},
 				);
 				const restartSecs = ((Date.now() - t) / 1000).toFixed(1);
-				await sleep(1000);
+				await h.sleep(1000);
 				const subs = ourSubscriptions(ctx);
 				assert.equal(
 					subs.length,
@@ -560,7 +529,7 @@ module.exports = {
 				const before = (await ctx.client.executions(id)).length;
 				const ev = await emit(ctx, 'invoice.paid');
 				const got = await waitForEvents(ctx, id, before + 1);
-				await sleep(1000);
+				await h.sleep(1000);
 				const after = await ctx.client.executions(id);
 				assert.equal(after.length, before + 1, `${after.length - before} executions for one event`);
 				assert.ok(got.some((g) => g.event && g.event.id === ev.id));
@@ -572,16 +541,18 @@ module.exports = {
 			async run(ctx) {
 				const id = ctx.state.triggerWorkflowId;
 				await ctx.client.unpublishWorkflow(id);
-				await waitFor(() => ourSubscriptions(ctx).length === 0, {
-					timeoutMs: 30_000,
-					what: 'the subscription to be deleted',
-				}).catch(() => {});
+				await h
+					.waitFor(() => ourSubscriptions(ctx).length === 0, {
+						timeoutMs: 30_000,
+						what: 'the subscription to be deleted',
+					})
+					.catch(() => {});
 				const left = ourSubscriptions(ctx);
 				assert.equal(left.length, 0, `left: ${left.map((s) => `${s.id} ${s.url}`).join(', ')}`);
 				const before = (await ctx.client.executions(id)).length;
 				const ev = await emit(ctx, 'invoice.paid');
 				assert.equal(ev.subscriptionIds.length, 0, 'the event still went to a subscription');
-				await sleep(500);
+				await h.sleep(500);
 				assert.equal((await ctx.client.executions(id)).length, before);
 				return `${ctx.state.subscription.id} deleted`;
 			},

@@ -5,24 +5,17 @@
 const http = require('node:http');
 const path = require('node:path');
 
-const {
-	assert,
-	byId,
-	runOperation,
-	expectSuccess,
-	waitFor,
-	rt,
-	credentialRef,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
 /** The event choices as the editor loads them (n8n's dynamic-node-parameters endpoint), for a key. */
 async function loadEventChoices(ctx, key) {
 	return await ctx.client.rest('POST', '/dynamic-node-parameters/options', {
 		path: 'events',
 		methodName: 'getEventTypes',
-		nodeTypeAndVersion: { name: rt.NODE_TYPES.action, version: 1 },
+		nodeTypeAndVersion: { name: h.rt.NODE_TYPES.action, version: 1 },
 		currentNodeParameters: { resource: 'webhook', operation: 'create', events: [] },
-		credentials: credentialRef(ctx.credentials[key]),
+		credentials: h.credentialRef(ctx.credentials[key]),
 	});
 }
 
@@ -61,8 +54,8 @@ module.exports = {
 			name: 'Get Event Types lists the events of the API',
 			async run(ctx) {
 				ctx.requireOperation('webhook', 'getEventTypes');
-				const items = expectSuccess(
-					await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),
+				const items = h.expectSuccess(
+					await h.runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),
 				);
 				const names = items.map((i) => i.type || i.name || i.value || i.eventType);
 				for (const t of [
@@ -84,8 +77,8 @@ module.exports = {
 					ctx.requireOperation('webhook', op);
 				const receiver = await startReceiver();
 				try {
-					const [created] = expectSuccess(
-						await runOperation(ctx, {
+					const [created] = h.expectSuccess(
+						await h.runOperation(ctx, {
 							resource: 'webhook',
 							operation: 'create',
 							name: 'E2E receiver',
@@ -96,39 +89,33 @@ module.exports = {
 					assert.match(created.id, /^whk_/);
 					assert.ok(created.signingSecret, 'no signing secret in the create output');
 					assert.ok(created.signingSecretNote, 'no note that the secret is shown once');
-					expectSuccess(
-						await runOperation(ctx, {
+					h.expectSuccess(
+						await h.runOperation(ctx, {
 							resource: 'webhook',
 							operation: 'sendTestEvent',
-							webhookId: byId(created.id),
+							webhookId: h.byId(created.id),
 							eventType: 'quote.approved',
 						}),
 					);
-					const [delivery] = await waitFor(
+					const [delivery] = await h.waitFor(
 						() => (receiver.received.length ? receiver.received : null),
 						{ what: 'the test delivery' },
 					);
-					const { verifyDelivery } = rt.sandboxModule(ctx.pkg.root);
+					const { verifyDelivery } = h.rt.sandboxModule(ctx.pkg.root);
 					assert.ok(
 						verifyDelivery('standard', created.signingSecret, delivery.headers, delivery.body),
 						'the delivery signature does not verify',
 					);
-					const [updated] = expectSuccess(
-						await runOperation(ctx, {
+					const [updated] = h.expectSuccess(
+						await h.runOperation(ctx, {
 							resource: 'webhook',
 							operation: 'update',
-							webhookId: byId(created.id),
+							webhookId: h.byId(created.id),
 							updateFields: { active: false },
 						}),
 					);
 					assert.equal(updated.active, false);
-					expectSuccess(
-						await runOperation(ctx, {
-							resource: 'webhook',
-							operation: 'delete',
-							webhookId: byId(created.id),
-						}),
-					);
+					h.expectSuccess(await h.runOnRecord(ctx, 'webhook', 'delete', created.id));
 					assert.ok(
 						!ctx.sandbox.control.webhooks().some((w) => w.id === created.id),
 						'the subscription is still there',
@@ -147,8 +134,8 @@ module.exports = {
 				const control = ctx.sandbox.control;
 				const created = [];
 				for (let i = 0; i < 3; i++) {
-					const [hook] = expectSuccess(
-						await runOperation(ctx, {
+					const [hook] = h.expectSuccess(
+						await h.runOperation(ctx, {
 							resource: 'webhook',
 							operation: 'create',
 							name: `E2E list ${i}`,
@@ -163,8 +150,8 @@ module.exports = {
 					for (const withoutMeta of [false, true]) {
 						control.setReadings({ webhookListsWithoutMeta: withoutMeta });
 						control.clearRequestLog();
-						const hooks = expectSuccess(
-							await runOperation(ctx, {
+						const hooks = h.expectSuccess(
+							await h.runOperation(ctx, {
 								resource: 'webhook',
 								operation: 'getAll',
 								returnAll: true,
@@ -175,17 +162,10 @@ module.exports = {
 								hooks.some((h) => h.id === id),
 								`${id} missing (without meta: ${withoutMeta})`,
 							);
-						const limited = expectSuccess(
-							await runOperation(ctx, {
-								resource: 'webhook',
-								operation: 'getAll',
-								returnAll: false,
-								limit: 2,
-							}),
-						);
+						const limited = h.expectSuccess(await h.runGetMany(ctx, 'webhook', 2));
 						assert.equal(limited.length, 2);
-						const types = expectSuccess(
-							await runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),
+						const types = h.expectSuccess(
+							await h.runOperation(ctx, { resource: 'webhook', operation: 'getEventTypes' }),
 						);
 						assert.ok(
 							types.some((t) => t.type === 'quote.approved'),
@@ -204,12 +184,7 @@ module.exports = {
 					}
 				} finally {
 					control.setReadings({ webhookListsWithoutMeta: false });
-					for (const id of created)
-						await runOperation(ctx, {
-							resource: 'webhook',
-							operation: 'delete',
-							webhookId: byId(id),
-						});
+					for (const id of created) await h.runOnRecord(ctx, 'webhook', 'delete', id);
 				}
 				return JSON.stringify(counts);
 			},

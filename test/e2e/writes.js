@@ -4,49 +4,14 @@
 // QUEUE_WORKERS=2: on two workers) lose no item. (The Deprecation notice is in engine.js.)
 'use strict';
 
-const {
-	assert,
-	node,
-	chain,
-	credentialRef,
-	expectSuccess,
-	expectFailure,
-	nodeError,
-	nodeItems,
-	sleep,
-	rt,
-} = require('./harness');
+const assert = require('node:assert/strict');
+const h = require('./harness');
 
-const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Business Ops';
 
 /** Manual Trigger → Code (the given items) → Business Ops Create Contact from each item. */
 function createContactsWorkflow(name, rows, cred, { onError } = {}) {
-	return {
-		name,
-		nodes: [
-			node(TRIGGER, 'n8n-nodes-base.manualTrigger', {}, { position: [0, 0] }),
-			node(
-				'Items',
-				'n8n-nodes-base.code',
-				{ jsCode: `return ${JSON.stringify(rows.map((json) => ({ json })))};` },
-				{ typeVersion: 2, position: [220, 0] },
-			),
-			node(
-				NODE,
-				rt.NODE_TYPES.action,
-				{
-					resource: 'contact',
-					operation: 'create',
-					name: '={{ $json.name }}',
-					additionalFields: { email: '={{ $json.email }}' },
-				},
-				{ position: [440, 0], credentials: credentialRef(cred), ...(onError ? { onError } : {}) },
-			),
-		],
-		connections: chain(TRIGGER, 'Items', NODE),
-		settings: { executionOrder: 'v1' },
-	};
+	return h.itemsWorkflow(name, rows, h.CREATE_CONTACT, cred, onError ? { onError } : {});
 }
 
 async function run(ctx, wf) {
@@ -55,8 +20,8 @@ async function run(ctx, wf) {
 
 async function runSaved(ctx, created) {
 	const execution = await ctx.client.runManually(created.id, { timeoutMs: 180_000 });
-	const items = nodeItems(execution, created.nodes.find((n) => n.name === NODE).parameters);
-	return { execution, status: execution.status, items, error: nodeError(execution, NODE) };
+	const items = h.nodeItems(execution, created.nodes.find((n) => n.name === NODE).parameters);
+	return { execution, status: execution.status, items, error: h.nodeError(execution, NODE) };
 }
 
 /** Contacts in the sandbox whose name starts with `prefix` (admin key, not through n8n). */
@@ -94,25 +59,47 @@ async function fourItems(ctx, prefix) {
 	];
 }
 
+/** `count` new contacts: names `${prefix} ${part}${i}`, e-mails alike. */
+function contactRows(prefix, count, part = '') {
+	return Array.from({ length: count }, (_, i) => ({
+		name: `${prefix} ${part}${i}`,
+		email: `${prefix}-${part}${i}@example.com`,
+	}));
+}
+
+/** Runs Contact → Create over the four items (`options`: the node's settings, as On Error). */
+async function runFourItems(ctx, prefix, options) {
+	const items = await fourItems(ctx, prefix);
+	return run(ctx, createContactsWorkflow(`e2e ${prefix}`, items, ctx.credentials.admin, options));
+}
+
+const TIGHT = { limit: 10, windowMs: 2000 };
+
 /**
- * A credential of a new key (nothing else uses it) with its own rate budget, whose minute the
- * harness scales down to `rateWindowSeconds` (scripts/n8n/budgetWindows.js).
+ * A name prefix `e2e-<what>-<time>` for a step's contacts and a credential of a new key (nothing
+ * else uses it) paced to TIGHT: its own rate budget, whose minute the harness scales down to the
+ * window (scripts/n8n/budgetWindows.js).
  */
-async function pacedCredential(ctx, name, requestsPerMinute, rateWindowSeconds) {
-	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name });
+async function pacedCredential(ctx, what) {
+	const prefix = `e2e-${what}-${Date.now()}`;
+	const requestsPerMinute = TIGHT.limit;
+	const rateWindowSeconds = TIGHT.windowMs / 1000;
+	const key = ctx.sandbox.control.createKey({ scopes: ['contacts.*'], name: prefix });
 	// The sandbox runs scrypt on a key's first use; do that before the measured run.
 	await fetch(`${ctx.sandbox.baseUrl}/contacts?pageSize=1`, {
 		headers: { authorization: `Bearer ${key.key}` },
 	});
 	// ...and let that request leave the API's window, which the node's budget knows nothing of.
-	await sleep(rateWindowSeconds * 1000 + 100);
-	rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
-	const data = { ...rt.credentialData(ctx.sandbox, key.key), requestsPerMinute };
-	const c = await ctx.client.rest('POST', '/credentials', { name, type: rt.CREDENTIAL_TYPE, data });
-	return { id: c.id, name: c.name };
+	await h.sleep(rateWindowSeconds * 1000 + 100);
+	h.rt.useBudgetWindow(key.key, rateWindowSeconds * 1000);
+	const data = { ...h.rt.credentialData(ctx.sandbox, key.key), requestsPerMinute };
+	const c = await ctx.client.rest('POST', '/credentials', {
+		name: prefix,
+		type: h.rt.CREDENTIAL_TYPE,
+		data,
+	});
+	return { prefix, cred: { id: c.id, name: c.name } };
 }
-
-const TIGHT = { limit: 10, windowMs: 2000 };
 
 /**
  * Runs `fn` while the sandbox allows 10 requests per 2 s and counts refused requests; returns what
@@ -144,15 +131,8 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-stop-${Date.now()}`;
-				const r = await run(
-					ctx,
-					createContactsWorkflow(
-						`e2e ${prefix}`,
-						await fourItems(ctx, prefix),
-						ctx.credentials.admin,
-					),
-				);
-				const e = expectFailure(
+				const r = await runFourItems(ctx, prefix);
+				const e = h.expectFailure(
 					r,
 					/HTTP 409 duplicate_resource/,
 					/\[item 1\]/,
@@ -170,16 +150,8 @@ module.exports = {
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
 				const prefix = `e2e-cont-${Date.now()}`;
-				const r = await run(
-					ctx,
-					createContactsWorkflow(
-						`e2e ${prefix}`,
-						await fourItems(ctx, prefix),
-						ctx.credentials.admin,
-						{ onError: 'continueRegularOutput' },
-					),
-				);
-				const items = expectSuccess(r);
+				const r = await runFourItems(ctx, prefix, { onError: 'continueRegularOutput' });
+				const items = h.expectSuccess(r);
 				assert.equal(items.length, 4);
 				assert.deepEqual(await contactsNamed(ctx, `${prefix} `), [
 					`${prefix} 0`,
@@ -195,12 +167,8 @@ module.exports = {
 			timeoutMs: 120_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const prefix = `e2e-paced-${Date.now()}`;
-				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
-				const rows = Array.from({ length: 30 }, (_, i) => ({
-					name: `${prefix} ${i}`,
-					email: `${prefix}-${i}@example.com`,
-				}));
+				const { prefix, cred } = await pacedCredential(ctx, 'paced');
+				const rows = contactRows(prefix, 30);
 				const t0 = Date.now();
 				const {
 					value: r,
@@ -210,7 +178,7 @@ module.exports = {
 					run(ctx, createContactsWorkflow(`e2e ${prefix}`, rows, cred)),
 				);
 				const seconds = (Date.now() - t0) / 1000;
-				expectSuccess(r);
+				h.expectSuccess(r);
 				assert.equal(refused, 0, `${refused} of ${posts} requests refused`);
 				assert.deepEqual(
 					await contactsNamed(ctx, `${prefix} `),
@@ -224,17 +192,9 @@ module.exports = {
 			timeoutMs: 240_000,
 			async run(ctx) {
 				ctx.requireOperation('contact', 'create');
-				const prefix = `e2e-two-${Date.now()}`;
-				const cred = await pacedCredential(ctx, prefix, TIGHT.limit, TIGHT.windowMs / 1000);
+				const { prefix, cred } = await pacedCredential(ctx, 'two');
 				const wfs = [0, 1].map((w) =>
-					createContactsWorkflow(
-						`e2e ${prefix} ${w}`,
-						Array.from({ length: 20 }, (_, i) => ({
-							name: `${prefix} ${w}-${i}`,
-							email: `${prefix}-${w}-${i}@example.com`,
-						})),
-						cred,
-					),
+					createContactsWorkflow(`e2e ${prefix} ${w}`, contactRows(prefix, 20, `${w}-`), cred),
 				);
 				// Saved one after another: n8n 1.x's default SQLite driver nests the transactions of two
 				// saves at once and fails one ("no such savepoint"); the step is about the two runs.
@@ -245,7 +205,7 @@ module.exports = {
 					posts,
 					refused,
 				} = await underTightLimit(ctx, () => Promise.all(saved.map((wf) => runSaved(ctx, wf))));
-				results.forEach(expectSuccess);
+				results.forEach(h.expectSuccess);
 				// each of the 40 names once: none lost, none created twice
 				const expected = [0, 1]
 					.flatMap((w) => Array.from({ length: 20 }, (_, i) => `${prefix} ${w}-${i}`))
