@@ -14,18 +14,9 @@
  * Expected: requests whose signature did not verify never make the memory forget what a genuine
  * delivery taught it; an entry created by a refusal goes before those of accepted deliveries.
  */
-const BOUND = 350;
-jest.mock('../../nodes/shared/boundedMap', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>(
-		'../../nodes/shared/boundedMap',
-	);
-	class ScaledDown<K, V> extends actual.BoundedMap<K, V> {
-		constructor(max: number, weigh?: (value: V) => number) {
-			super(max === 1_000_000 ? BOUND : max, weigh);
-		}
-	}
-	return { BoundedMap: ScaledDown };
-});
+jest.mock('../../nodes/shared/boundedMap', () =>
+	jest.requireActual<typeof import('./scaledMemory')>('./scaledMemory').scaledDownBoundedMap(350),
+);
 
 import type { FakeDelivery } from '../harness/engine';
 import { atFixedTime, githubSignature, standardHeaders } from './helpers';

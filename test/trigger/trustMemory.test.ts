@@ -1,29 +1,17 @@
 /**
  * The trust memory (trust.ts): bounded by weight (an entry, plus one per repeat id), a refusal
  * does not make an entry the most recently used, and a new subscription record starts anew.
- * The memory's bound is scaled down here (1,000,000 to BOUND) so that filling it is quick.
+ * The memory's bound is scaled down here (1,000,000 to 350) so that filling it is quick.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-const BOUND = 350;
-/** The trust memory, scaled down, with the weight BoundedMap keeps to itself. */
+/** The trust memory, scaled down. */
 const mockMemory: Array<{ weight: number }> = [];
-jest.mock('../../nodes/shared/boundedMap', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>(
-		'../../nodes/shared/boundedMap',
-	);
-	class ScaledDown<K, V> extends actual.BoundedMap<K, V> {
-		constructor(max: number, weigh?: (value: V) => number) {
-			super(max === 1_000_000 ? BOUND : max, weigh);
-			if (max === 1_000_000) mockMemory.push(this);
-		}
-
-		get weight(): number {
-			return (this as unknown as { total: number }).total;
-		}
-	}
-	return { BoundedMap: ScaledDown };
-});
+jest.mock('../../nodes/shared/boundedMap', () =>
+	jest
+		.requireActual<typeof import('./scaledMemory')>('./scaledMemory')
+		.scaledDownBoundedMap(350, mockMemory),
+);
 
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { TEST_API_KEY, type FakeDelivery } from '../harness/engine';
