@@ -30,6 +30,9 @@ export const contactCreate = {
 	additionalFields: { email: '={{ $json.email }}' },
 };
 
+/** A name that fails to build for an item with `fail` set. */
+export const FAILS_TO_BUILD = '={{ $json.fail ? $("Nope").item.json.x : $json.name }}';
+
 export const networkError = (code: string, message: string) =>
 	Object.assign(new Error(message), { code });
 
@@ -149,6 +152,39 @@ export function writesApi(
 		settled: async () => await settle(() => inFlight),
 		limited: () => limited,
 	};
+}
+
+/**
+ * A record at `path` whose status PATCH is answered with a reset the first time: after the API
+ * applied it, or (`lostBeforeApplied`) before; `then` moves the record on once a PATCH is applied
+ * (the customer). Each applied PATCH is an event `<kind>.<status>` (`invoice.sent`).
+ */
+export function statusApi(
+	path: string,
+	initial: IDataObject,
+	then: (record: IDataObject) => void = () => {},
+	lostBeforeApplied = false,
+) {
+	const record: IDataObject = { ...initial };
+	const events: string[] = [];
+	let patches = 0;
+	nock(API)
+		.persist()
+		.get(path)
+		.reply(() => [200, { data: record }]);
+	nock(API)
+		.persist()
+		.patch(path)
+		.reply(async (_uri, body) => {
+			patches++;
+			if (patches === 1 && lostBeforeApplied) throw networkError('ECONNRESET', 'socket hang up');
+			Object.assign(record, body);
+			events.push(`${path.split('/')[2].slice(0, -1)}.${String(record.status)}`);
+			setImmediate(() => then(record));
+			if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
+			return [200, { data: record }];
+		});
+	return { record, events, patches: () => patches };
 }
 
 /**

@@ -13,6 +13,7 @@ import { realSleep } from '../harness/clock';
 import { byId, runDeclarativeNode } from '../harness/engine';
 import {
 	contactCreate,
+	FAILS_TO_BUILD,
 	networkError,
 	outcomes,
 	retrying,
@@ -148,7 +149,7 @@ test('a write still in flight when n8n starts the next try: Stop Workflow, 10 cr
 	const api = fakeApi(undefined, 150);
 	const parameters = {
 		...contactCreate,
-		name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
+		name: FAILS_TO_BUILD,
 	};
 	const items = Array.from({ length: 10 }, (_, i) => ({
 		json: { name: `C${i}`, ...(i === 7 ? { fail: true } : {}) },

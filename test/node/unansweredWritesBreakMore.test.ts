@@ -6,25 +6,26 @@
  * that existed before, a Contact → Create body with $now; these are others.)
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
 
 import { API, node } from '../harness/actionNode';
 import { byId, runDeclarativeNode } from '../harness/engine';
 import {
 	contactCreate,
+	FAILS_TO_BUILD,
 	networkError,
 	outcomes,
 	retrying,
+	statusApi,
 	withItemsLeftBehind,
 	writesApi,
 	type Fate,
 } from '../harness/unansweredWrites';
 
-const quoteCreate = (validUntil?: string) => ({
+const quoteCreate = (validUntil?: string, name = '={{ $json.name }}') => ({
 	resource: 'quote',
 	operation: 'create',
 	contactId: byId('ctc_1'),
-	items: { item: [{ name: '={{ $json.name }}', quantity: 2, unitPrice: 100, vatPercentage: 21 }] },
+	items: { item: [{ name, quantity: 2, unitPrice: 100, vatPercentage: 21 }] },
 	additionalFields: validUntil ? { validUntil } : {},
 });
 const requestCreate = (externalRef: string, bodyText = 'Graag een prijs.') => ({
@@ -61,19 +62,7 @@ describe('an expression whose value moves with the clock ($now): the write memor
 
 	test('found: a write still in flight when the next try starts (Stop Workflow, item 2 failing to build, answers after 150 ms), Valid Until from $now: the next try sends items 0 and 1 again', async () => {
 		const api = writesApi(undefined, { delayMs: 150 });
-		const parameters = {
-			...quoteCreate(in30Days),
-			items: {
-				item: [
-					{
-						name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
-						quantity: 2,
-						unitPrice: 100,
-						vatPercentage: 21,
-					},
-				],
-			},
-		};
+		const parameters = quoteCreate(in30Days, FAILS_TO_BUILD);
 		await withItemsLeftBehind(async () => {
 			await retrying(parameters, [
 				{ json: { name: 'Q0' } },
@@ -142,32 +131,17 @@ test("found: Request → Create, a ticket's 2nd message (same External Reference
 });
 
 test('found: Invoice → Send, the answer lost after the API applied it, the customer opening the invoice (sent → viewed) before the proving read: the proof sees no "sent" and PATCHes again (status back to sent, a 2nd invoice.sent)', async () => {
-	const invoice: IDataObject = { id: 'inv_1', status: 'finalized' };
-	const events: string[] = [];
-	let patches = 0;
-	nock(API)
-		.persist()
-		.get('/v1/invoices/inv_1')
-		.reply(() => [200, { data: invoice }]);
-	nock(API)
-		.persist()
-		.patch('/v1/invoices/inv_1')
-		.reply(async (_uri, body) => {
-			patches++;
-			Object.assign(invoice, body);
-			events.push('invoice.sent');
-			// the customer opens the e-mail the API just sent
-			setImmediate(() => (invoice.status = 'viewed'));
-			if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
-			return [200, { data: invoice }];
-		});
+	// the customer opens the e-mail the API just sent
+	const api = statusApi('/v1/invoices/inv_1', { id: 'inv_1', status: 'finalized' }, (invoice) => {
+		invoice.status = 'viewed';
+	});
 	const tries = await retrying(
 		{ resource: 'invoice', operation: 'send', invoiceId: byId('inv_1') },
 		[{ json: {} }],
 	);
 	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-	expect(events).toEqual(['invoice.sent']);
-	expect(patches).toBe(1);
+	expect(api.events).toEqual(['invoice.sent']);
+	expect(api.patches()).toBe(1);
 });
 
 test('found: Contact → Create, the answer lost, then every proving read reset: the last error is only about GET /contacts ("check the Base URL") and does not say the contact may already exist, so running again makes a 2nd', async () => {
@@ -204,19 +178,7 @@ test('control: Quote → Create refused (ECONNREFUSED, never left) is sent again
 });
 
 describe('a write answered after the next try began (Stop Workflow, item 1 failing to build in every try, answers after 150 ms: tries 2 and 3 both start while item 0 of try 1 is on its way)', () => {
-	const failingSecond = {
-		...quoteCreate(),
-		items: {
-			item: [
-				{
-					name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
-					quantity: 2,
-					unitPrice: 100,
-					vatPercentage: 21,
-				},
-			],
-		},
-	};
+	const failingSecond = quoteCreate(undefined, FAILS_TO_BUILD);
 	const run = async (late: Fate) => {
 		const api = writesApi((n) => (n === 1 ? late : 'ok'), { delayMs: 150 });
 		await withItemsLeftBehind(async () => {
@@ -243,13 +205,10 @@ describe('a write answered after the next try began (Stop Workflow, item 1 faili
 	test('found: Contact → Create reset before the API stored it (unknown): tries 2 and 3 both prove at once, both find nothing and both send (2 contacts)', async () => {
 		const api = writesApi((n) => (n === 1 ? 'dropped' : 'ok'), { delayMs: 150 });
 		await withItemsLeftBehind(async () => {
-			await retrying(
-				{ ...contactCreate, name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}' },
-				[
-					{ json: { name: 'Ann', email: 'ann@example.com' } },
-					{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
-				],
-			);
+			await retrying({ ...contactCreate, name: FAILS_TO_BUILD }, [
+				{ json: { name: 'Ann', email: 'ann@example.com' } },
+				{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
+			]);
 			await api.settled();
 		});
 		expect(api.records.contacts).toHaveLength(1);
