@@ -45,6 +45,18 @@ const standardWebhooksKey = (secret: string) => hmacKeyOf(secret, 'whsecBase64')
 const BODY =
 	'{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
 
+/** A Custom form: X-Sig: sha256=<hex> of `{timestamp}.{body}` under the whole secret, the time in X-Sig-Time. */
+const X_SIG: CustomSignature = {
+	header: 'X-Sig',
+	prefix: 'sha256=',
+	encoding: 'hex',
+	content: '{timestamp}.{body}',
+	key: 'secret',
+	timestampHeader: 'X-Sig-Time',
+	idHeader: '',
+	algorithm: 'sha256',
+};
+
 function verify(overrides: Partial<VerifyOptions>): VerifyResult {
 	return verifyDelivery({
 		scheme: 'auto',
@@ -538,12 +550,9 @@ describe('Auto: finds the API form without weakening the check', () => {
 
 describe('Custom', () => {
 	const base: CustomSignature = {
-		header: 'X-Sig',
+		...X_SIG,
 		prefix: 'sha512=',
-		encoding: 'hex',
 		content: '{ID}:{timestamp}:{body}',
-		key: 'secret',
-		timestampHeader: 'X-Sig-Time',
 		idHeader: 'X-Sig-Id',
 		algorithm: 'sha512',
 	};
@@ -637,16 +646,7 @@ describe('Custom', () => {
 });
 
 describe('a signature header that arrives twice (a proxy, or the API during key rotation): one valid entry verifies', () => {
-	const custom: CustomSignature = {
-		header: 'X-Sig',
-		prefix: 'sha256=',
-		encoding: 'hex',
-		content: '{timestamp}.{body}',
-		key: 'secret',
-		timestampHeader: 'X-Sig-Time',
-		idHeader: '',
-		algorithm: 'sha256',
-	};
+	const custom = X_SIG;
 	const junkHex = (fill: number) => Buffer.alloc(32, fill).toString('hex');
 	const junkBase64 = (fill: number) => Buffer.alloc(32, fill).toString('base64');
 	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
@@ -833,16 +833,7 @@ describe('fails closed, never throws', () => {
 
 describe('every scheme compares digests in constant time (crypto.timingSafeEqual)', () => {
 	const compared = crypto.timingSafeEqual as jest.MockedFunction<typeof crypto.timingSafeEqual>;
-	const custom: CustomSignature = {
-		header: 'X-Sig',
-		prefix: 'sha256=',
-		encoding: 'hex',
-		content: '{timestamp}.{body}',
-		key: 'secret',
-		timestampHeader: 'X-Sig-Time',
-		idHeader: '',
-		algorithm: 'sha256',
-	};
+	const custom = X_SIG;
 	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
 	const CASES: Array<[string, Partial<VerifyOptions>, Record<string, string>]> = [
 		['Standard Webhooks', { scheme: 'standardWebhooks' }, standard],
@@ -1183,14 +1174,11 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 			'the signing key is shorter than 16 bytes after decoding',
 		);
 		const custom: CustomSignature = {
-			header: 'X-Sig',
+			...X_SIG,
 			prefix: '',
-			encoding: 'hex',
 			content: '{body}',
 			key: 'whsecBase64',
 			timestampHeader: '',
-			idHeader: '',
-			algorithm: 'sha256',
 		};
 		const signed = { 'X-Sig': emptyKeyMac(BODY).toString('hex') };
 		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe(
@@ -1336,6 +1324,14 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 		},
 	);
 
+	/** A form whose headers share no stem: X-Signature, X-Timestamp. */
+	const NO_STEM: FormSpec = {
+		header: 'X-Signature',
+		value: 'hex',
+		content: 'timestamp.body',
+		key: 'secret',
+		timestampHeader: 'X-Timestamp',
+	};
 	/** Verifies before learning and with `learned`, as the delivery signed at SIGNED, in a form matching `form`. */
 	function expectVerified(headers: Record<string, string>, learned: SignedForm, form: object) {
 		for (const known of [undefined, learned])
@@ -1347,13 +1343,7 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 	}
 
 	test('(a) a timestamp header that shares no stem with the signature header is still found behind stale and future ones, however many', () => {
-		const spec: FormSpec = {
-			header: 'X-Signature',
-			value: 'hex',
-			content: 'timestamp.body',
-			key: 'secret',
-			timestampHeader: 'X-Timestamp',
-		};
+		const spec = NO_STEM;
 		const learned: SignedForm = { content: '{timestamp}.{body}', key: 'secret' };
 		for (const count of COUNTS) {
 			for (const order of ORDERS) {
@@ -1369,11 +1359,8 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 
 	test('(b) an id whose name shares no stem with the signature header is still tried after one event bus id', () => {
 		const spec: FormSpec = {
-			header: 'X-Signature',
-			value: 'hex',
+			...NO_STEM,
 			content: 'id.timestamp.body',
-			key: 'secret',
-			timestampHeader: 'X-Timestamp',
 			idHeader: 'X-Business-Ops-Id',
 		};
 		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'secret' };
