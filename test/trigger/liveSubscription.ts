@@ -10,14 +10,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import {
-	activateTrigger,
-	createTriggerNode,
-	runWebhook,
-	TEST_API_KEY,
-	type FakeDelivery,
-	type TestNode,
-} from '../harness/engine';
+import type { FakeDelivery, TestNode } from '../harness/engine';
+import { activateTrigger, createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
 import { captureLogs } from './helpers';
 
 export const trigger = new BusinessOpsTrigger();
