@@ -95,6 +95,8 @@ function expectSelfSufficient(error: Error, what: RegExp, fix: RegExp) {
 }
 
 const PUBLISH_AGAIN = /then publish the workflow again/;
+/** POST /webhooks's answer: whk_2, signed with SECRET. */
+const SUBSCRIBED = { data: { id: 'whk_2', signingSecret: SECRET } };
 
 /**
  * Each API call of the lifecycle, set up so that the trigger reaches it: the calls before it answer
@@ -471,12 +473,7 @@ describe('a list that changes during every read', () => {
 			.post('/v1/webhooks')
 			.reply(201, () => {
 				posts++;
-				return {
-					data: {
-						id: 'whk_2',
-						signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=',
-					},
-				};
+				return SUBSCRIBED;
 			});
 		return { sent, posts: () => posts };
 	}
@@ -742,12 +739,7 @@ describe('waits', () => {
 				.post('/v1/webhooks')
 				.reply(201, () => {
 					posts++;
-					return {
-						data: {
-							id: 'whk_2',
-							signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=',
-						},
-					};
+					return SUBSCRIBED;
 				});
 			const outcome = await runWebhookMethod(
 				trigger,
