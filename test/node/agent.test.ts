@@ -1,8 +1,8 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { byId, jsonOf, runListSearch } from '../harness/engine';
-import { baseApi as api, node, runOn } from '../harness/actionNode';
+import { byId, jsonOf } from '../harness/engine';
+import { baseApi as api, node, runOn, searchOf } from '../harness/actionNode';
 
 const run = runOn('agent');
 /** n8n leaves the body out of a POST that has no fields. */
@@ -111,12 +111,7 @@ describe('Agent: Get and Get Many', () => {
 	it('the agent list search lists the agents with name, type and status', async () => {
 		agentsPage({ page: '1', pageSize: '100' }, [quoteAgent, careAgent]);
 
-		const result = await runListSearch(
-			node,
-			'searchAgents',
-			{ resource: 'agent', operation: 'get' },
-			'klant',
-		);
+		const result = await searchOf('searchAgents', 'agent', 'klant');
 
 		expect(result).toEqual({
 			results: [{ name: 'Klantcontact · CustomerCareAgent · active', value: 'agt_2' }],
