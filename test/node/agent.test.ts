@@ -5,6 +5,9 @@ import { byId, jsonOf } from '../harness/engine';
 import { baseApi as api, node, runOn, searchOf } from '../harness/actionNode';
 
 const run = runOn('agent');
+/** Update Autonomy of agt_1 with `parameters`. */
+const updateAutonomy = async (parameters: INodeParameters) =>
+	await run({ operation: 'updateAutonomy', agentId: byId('agt_1'), ...parameters });
 /** n8n leaves the body out of a POST that has no fields. */
 const noBody = (body: unknown) => body === '';
 
@@ -238,9 +241,7 @@ describe('Agent: autonomy', () => {
 		};
 		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
 
-		const { items } = await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		const { items } = await updateAutonomy({
 			defaultMode: 'auto_after_approvals',
 			autoAfterApprovalsCount: 5,
 			actionOverrides: overrides(
@@ -259,9 +260,7 @@ describe('Agent: autonomy', () => {
 				.patch('/agents/agt_1/autonomy', { defaultMode: mode })
 				.reply(200, { data: { defaultMode: mode } });
 
-			await run({
-				operation: 'updateAutonomy',
-				agentId: byId('agt_1'),
+			await updateAutonomy({
 				defaultMode: mode,
 				autoAfterApprovalsCount: 4,
 			});
@@ -274,9 +273,7 @@ describe('Agent: autonomy', () => {
 			.patch('/agents/agt_1/autonomy', body)
 			.reply(200, { data: { ...autonomy, ...body } });
 
-		await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		await updateAutonomy({
 			actionOverrides: overrides(['send_invoice', 'auto_instant']),
 		});
 	});
@@ -293,9 +290,7 @@ describe('Agent: autonomy', () => {
 				.patch('/agents/agt_1/autonomy', body)
 				.reply(200, { data: { ...autonomy, ...body } });
 
-			await run({
-				operation: 'updateAutonomy',
-				agentId: byId('agt_1'),
+			await updateAutonomy({
 				defaultMode,
 				autoAfterApprovalsCount: 4,
 				actionOverrides: overrides(['send_invoice', 'auto_after_approvals']),
@@ -307,9 +302,7 @@ describe('Agent: autonomy', () => {
 		const body = { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 };
 		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
 
-		const { items } = await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		const { items } = await updateAutonomy({
 			defaultMode: 'auto_after_approvals',
 			autoAfterApprovalsCount: 0,
 		});
@@ -322,9 +315,7 @@ describe('Agent: autonomy', () => {
 			.patch('/agents/agt_1/autonomy', { actionOverrides: {} })
 			.reply(200, { data: { ...autonomy, actionOverrides: {} } });
 
-		const { items } = await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		const { items } = await updateAutonomy({
 			clearActionOverrides: true,
 		});
 
@@ -336,9 +327,7 @@ describe('Agent: autonomy', () => {
 			.patch('/agents/agt_1/autonomy', { defaultMode: 'manual', actionOverrides: {} })
 			.reply(200, { data: autonomy });
 
-		await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		await updateAutonomy({
 			defaultMode: 'manual',
 			clearActionOverrides: true,
 			actionOverrides: overrides(['send_invoice', 'auto_instant']),
@@ -430,9 +419,7 @@ describe('Agent: autonomy', () => {
 	it.each(refused)(
 		'Update Autonomy refuses %s and sends nothing',
 		async (_case, params, message) => {
-			const error = await run({
-				operation: 'updateAutonomy',
-				agentId: byId('agt_1'),
+			const error = await updateAutonomy({
 				...params,
 			}).catch((e: unknown) => e);
 

@@ -45,6 +45,16 @@ const standardWebhooksKey = (secret: string) => hmacKeyOf(secret, 'whsecBase64')
 const BODY =
 	'{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
 
+/** A signing form: bare hex of `{id}.{timestamp}.{body}` under the whsec key, id and timestamp in headers of its own. */
+const BARE_HEX_WITH_ID: FormSpec = {
+	header: 'X-Signature',
+	value: 'hex',
+	content: 'id.timestamp.body',
+	key: 'whsec',
+	timestampHeader: 'X-Signature-Timestamp',
+	idHeader: 'X-Message-Id',
+};
+
 /** A Custom form: X-Sig: sha256=<hex> of `{timestamp}.{body}` under the whole secret, the time in X-Sig-Time. */
 const X_SIG: CustomSignature = {
 	header: 'X-Sig',
@@ -385,17 +395,7 @@ describe('Auto: finds the API form without weakening the check', () => {
 				timestampHeader: 'X-Webhook-Timestamp',
 			},
 		],
-		[
-			'bare hex, whsec key, id and timestamp headers',
-			{
-				header: 'X-Signature',
-				value: 'hex',
-				content: 'id.timestamp.body',
-				key: 'whsec',
-				timestampHeader: 'X-Signature-Timestamp',
-				idHeader: 'X-Message-Id',
-			},
-		],
+		['bare hex, whsec key, id and timestamp headers', BARE_HEX_WITH_ID],
 		[
 			'v1,<base64> of timestamp.body with the whole secret',
 			{
@@ -1103,14 +1103,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 	});
 
 	test('proxy and tracing ids before the real one do not push it out (point 9)', () => {
-		const spec: FormSpec = {
-			header: 'X-Signature',
-			value: 'hex',
-			content: 'id.timestamp.body',
-			key: 'whsec',
-			timestampHeader: 'X-Signature-Timestamp',
-			idHeader: 'X-Message-Id',
-		};
+		const spec = BARE_HEX_WITH_ID;
 		const headers = {
 			'x-request-id': 'b2f1c0de-1111-2222-3333-444455556666',
 			'x-amzn-trace-id': 'Root=1-67891233-abcdef012345678912345678',
