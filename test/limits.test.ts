@@ -7,7 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 import nock from 'nock';
 import type { Sandbox } from '../sandbox/src';
 import { runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL, byId } from './harness/engine';
-import { emitted, poller, useSandbox } from './polling/harness';
+import { useSandbox } from './harness/sandbox';
+import { emitted, poller } from './polling/harness';
 import { API, node, UPSERT } from './harness/actionNode';
 
 /**

@@ -5,6 +5,10 @@ import { node } from '../harness/actionNode';
 
 const me = { apiKeyId: 'key_1', organizationId: 'org_1', scopes: ['*'], prefix: 'svc_Ab3d…' };
 
+/** The credential test of the Base URL `baseUrl` with `apiKey`. */
+const testWith = async (baseUrl: string, apiKey = TEST_API_KEY) =>
+	await testCredential({ apiKey, baseUrl });
+
 function expectBearer(host: string) {
 	return nock(host, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
 }
@@ -12,10 +16,7 @@ function expectBearer(host: string) {
 describe('credential test (GET /me)', () => {
 	test('passes with the bearer key on the current /v1 base URL', async () => {
 		const scope = expectBearer('https://api.example.com').get('/v1/me').reply(200, { data: me });
-		const result = await testCredential({
-			apiKey: TEST_API_KEY,
-			baseUrl: 'https://api.example.com/v1',
-		});
+		const result = await testWith('https://api.example.com/v1');
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(scope.isDone()).toBe(true);
 	});
@@ -24,10 +25,7 @@ describe('credential test (GET /me)', () => {
 		const scope = expectBearer('https://legacy.example.com')
 			.get('/api/v1/me')
 			.reply(200, { data: me });
-		const result = await testCredential({
-			apiKey: TEST_API_KEY,
-			baseUrl: 'https://legacy.example.com/api/v1/',
-		});
+		const result = await testWith('https://legacy.example.com/api/v1/');
 		expect(result.status).toBe('OK');
 		expect(scope.isDone()).toBe(true);
 	});
@@ -43,10 +41,7 @@ describe('credential test (GET /me)', () => {
 		nock('https://api.example.com')
 			.get('/v1/me')
 			.reply(status, { error: { code, message: 'refused' } });
-		const result = await testCredential({
-			apiKey: TEST_API_KEY,
-			baseUrl: 'https://api.example.com/v1',
-		});
+		const result = await testWith('https://api.example.com/v1');
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(message);
 		expect(result.message).not.toContain(TEST_API_KEY);
@@ -57,10 +52,7 @@ describe('credential test (GET /me)', () => {
 		['JSON that is not the API', 200, { status: 'ok' }],
 	])('fails when the Base URL answers with %s', async (_case, status, body) => {
 		nock('https://api.example.com').get('/v1/me').reply(status, body);
-		const result = await testCredential({
-			apiKey: TEST_API_KEY,
-			baseUrl: 'https://api.example.com/v1',
-		});
+		const result = await testWith('https://api.example.com/v1');
 		expect(result).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(
@@ -75,7 +67,7 @@ describe('credential test (GET /me)', () => {
 		['a key with characters that are not URL-safe', 'svc_Ab3dEf6hIj9kLm2nOp5qRs8tUv1w+y4z'],
 		['a key with a space inside', 'svc_Ab3dEf6hIj9kLm 2nOp5qRs8tUv1wXy4'],
 	])('refuses %s before sending anything', async (_case, apiKey) => {
-		const result = await testCredential({ apiKey, baseUrl: 'https://api.example.com/v1' });
+		const result = await testWith('https://api.example.com/v1', apiKey);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
 			/^The API key is not in the right form: it must be "svc_" followed by 32/,
@@ -85,10 +77,7 @@ describe('credential test (GET /me)', () => {
 	});
 
 	test('refuses a plain http:// base URL for a remote host', async () => {
-		const result = await testCredential({
-			apiKey: TEST_API_KEY,
-			baseUrl: 'http://api.example.com/v1',
-		});
+		const result = await testWith('http://api.example.com/v1');
 		expect(result).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(
@@ -98,7 +87,7 @@ describe('credential test (GET /me)', () => {
 	});
 
 	test('refuses a base URL that is not a URL', async () => {
-		const result = await testCredential({ apiKey: TEST_API_KEY, baseUrl: 'api.example.com/v1' });
+		const result = await testWith('api.example.com/v1');
 		expect(result.message).toMatch(/^The Base URL is not a valid URL/);
 	});
 

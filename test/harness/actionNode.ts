@@ -6,7 +6,13 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { loadNodeType, runDeclarativeNode, TEST_API_KEY, TEST_BASE_URL } from './engine';
+import {
+	loadNodeType,
+	runDeclarativeNode,
+	runListSearch,
+	TEST_API_KEY,
+	TEST_BASE_URL,
+} from './engine';
 
 export const node = loadNodeType(new BusinessOps());
 
@@ -16,6 +22,18 @@ export const API = 'https://api.business-ops.test';
 /** An interceptor on the API that answers only requests carrying the test credential's key. */
 export const api = (base = API) =>
 	nock(base, { reqheaders: { authorization: `Bearer ${TEST_API_KEY}` } });
+
+/** An invoice's statuses (spec 3), in the order of its life. */
+export const INVOICE_STATUSES = [
+	'draft',
+	'finalized',
+	'sent',
+	'viewed',
+	'paid',
+	'overdue',
+	'in_collection',
+	'written_off',
+];
 
 /** Runs the action node over the options' items (engine.ts `runDeclarativeNode`). */
 export const run = async (
@@ -33,6 +51,10 @@ export const UPSERT: INodeParameters = {
 
 /** An interceptor on the credential's Base URL: paths as the API document writes them (no `/v1`). */
 export const baseApi = () => api(TEST_BASE_URL);
+
+/** The list search `method` of `resource` → Get, for `filter`. */
+export const searchOf = async (method: string, resource: string, filter: string) =>
+	await runListSearch(node, method, { resource, operation: 'get' }, filter);
 
 /** `run` with the resource set: the tests of one resource name only the operation and its fields. */
 export const runOn =

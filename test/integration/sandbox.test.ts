@@ -3,36 +3,29 @@
  * budget under a burst of items, errors as the sandbox answers them, and a create whose answer was
  * lost proven under the readings of the spec's silences the proof accepts.
  */
-import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { useSandbox } from '../harness/sandbox';
 import { runDeclarativeNode, runWithRetries } from '../harness/engine';
-import { forgetRateBudgets, realClock, scaledClock } from '../harness/clock';
+import { realClock, scaledClock } from '../harness/clock';
 import { node } from '../harness/actionNode';
 
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ keepRateLimit: true });
+// real time (setup.ts starts each test on the fast clock): the sandbox's rate limit is real
+beforeEach(() => realClock());
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
-beforeEach(() => {
-	sandbox.control.reset();
-	forgetRateBudgets();
-});
-
-const withKey = (apiKey: string, baseUrl = sandbox.baseUrl) => ({
+const withKey = (apiKey: string, baseUrl = sandbox().baseUrl) => ({
 	credentials: { apiKey, baseUrl },
 });
 
 test('Return All reads 260 extra contacts in the fewest pages, on the current and the legacy base URL', async () => {
-	sandbox.control.seed({ resource: 'contacts', count: 260 });
-	for (const baseUrl of [sandbox.baseUrl, sandbox.legacyBaseUrl]) {
-		sandbox.control.clearRequestLog();
+	sandbox().control.seed({ resource: 'contacts', count: 260 });
+	for (const baseUrl of [sandbox().baseUrl, sandbox().legacyBaseUrl]) {
+		sandbox().control.clearRequestLog();
 		const { items } = await runDeclarativeNode(
 			node,
 			{ resource: 'contact', operation: 'getAll', returnAll: true },
-			withKey(sandbox.keys.admin, baseUrl),
+			withKey(sandbox().keys.admin, baseUrl),
 		);
-		const log = sandbox.control.requestLog();
+		const log = sandbox().control.requestLog();
 		expect(items.length).toBeGreaterThan(260);
 		expect(new Set(items.map((i) => i.json.id)).size).toBe(items.length);
 		expect(log).toHaveLength(Math.ceil(items.length / 100));
@@ -45,18 +38,20 @@ describe.each([false, true])(
 	(countRefused) => {
 		const names = Array.from({ length: 20 }, (_, i) => `Burst ${i}`);
 		const createAll = async (credentials: { requestsPerMinute?: number }) => {
-			sandbox.control.setRateLimit({ limit: 5, windowMs: 1000 });
-			sandbox.control.setCountRefused(countRefused);
+			sandbox().control.setRateLimit({ limit: 5, windowMs: 1000 });
+			sandbox().control.setCountRefused(countRefused);
 			const { items } = await runDeclarativeNode(
 				node,
 				{ resource: 'contact', operation: 'create', name: '={{ $json.name }}' },
 				{
-					credentials: { ...withKey(sandbox.keys.admin).credentials, ...credentials },
+					credentials: { ...withKey(sandbox().keys.admin).credentials, ...credentials },
 					items: names.map((name) => ({ json: { name } })),
 				},
 			);
 			expect(items.map((i) => i.json.name)).toEqual(names);
-			const posts = sandbox.control.requestLog().filter((entry) => entry.method === 'POST');
+			const posts = sandbox()
+				.control.requestLog()
+				.filter((entry) => entry.method === 'POST');
 			expect(posts.filter((entry) => entry.status === 201)).toHaveLength(20);
 			return posts.filter((entry) => entry.status === 429).length;
 		};
@@ -80,7 +75,7 @@ test('a read-only key gets the missing scope in the error', async () => {
 	const scopeError = await runDeclarativeNode(
 		node,
 		{ resource: 'contact', operation: 'create', name: 'Nope' },
-		withKey(sandbox.keys.readOnly),
+		withKey(sandbox().keys.readOnly),
 	).catch((e) => e);
 	expect(scopeError.message).toMatch(
 		/contacts\.write.*\(HTTP 403 insufficient_scope, POST \/contacts\) \[item 0\]$/,
@@ -93,8 +88,8 @@ describe.each([
 	['lists contacts without their phone', { listsShowLess: true }],
 ])('an API that %s', (_, readings) => {
 	test('Contact → Create stored and its connection closed, Retry On Fail: the next try finds it; one POST, one contact', async () => {
-		sandbox.control.setReadings({ listOrder: 'newest', ...readings });
-		sandbox.control.failNext({ mode: 'drop-after-write', method: 'POST', path: '/contacts' });
+		sandbox().control.setReadings({ listOrder: 'newest', ...readings });
+		sandbox().control.failNext({ mode: 'drop-after-write', method: 'POST', path: '/contacts' });
 		const tries = await runWithRetries(
 			node,
 			{
@@ -103,11 +98,13 @@ describe.each([
 				name: '  Ann   de Vries ',
 				additionalFields: { email: 'Ann@Example.TEST', phone: '+31 (20) 123-45.67' },
 			},
-			{ ...withKey(sandbox.keys.admin), items: [{ json: {} }], maxTries: 3, waitBetweenTries: 0 },
+			{ ...withKey(sandbox().keys.admin), items: [{ json: {} }], maxTries: 3, waitBetweenTries: 0 },
 		);
-		const posts = sandbox.control.requestLog().filter((entry) => entry.method === 'POST');
-		const reads = sandbox.control
-			.requestLog()
+		const posts = sandbox()
+			.control.requestLog()
+			.filter((entry) => entry.method === 'POST');
+		const reads = sandbox()
+			.control.requestLog()
 			.filter((entry) => entry.method === 'GET' && entry.path.endsWith('/contacts'));
 		expect(posts).toHaveLength(1);
 		expect(reads.length).toBeGreaterThan(0);
@@ -115,8 +112,8 @@ describe.each([
 			expect.any(String),
 			'succeeded',
 		]);
-		const listed = await fetch(`${sandbox.baseUrl}/contacts?pageSize=100`, {
-			headers: { authorization: `Bearer ${sandbox.keys.admin}` },
+		const listed = await fetch(`${sandbox().baseUrl}/contacts?pageSize=100`, {
+			headers: { authorization: `Bearer ${sandbox().keys.admin}` },
 		}).then(async (res) => (await res.json()) as { data: Array<{ id: string; email: string }> });
 		const anns = listed.data.filter((c) => c.email.toLowerCase() === 'ann@example.test');
 		expect(anns).toHaveLength(1);

@@ -1,10 +1,13 @@
 import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { byId, jsonOf, runListSearch } from '../harness/engine';
-import { baseApi as api, node, runOn } from '../harness/actionNode';
+import { byId, jsonOf } from '../harness/engine';
+import { baseApi as api, node, runOn, searchOf } from '../harness/actionNode';
 
 const run = runOn('agent');
+/** Update Autonomy of agt_1 with `parameters`. */
+const updateAutonomy = async (parameters: INodeParameters) =>
+	await run({ operation: 'updateAutonomy', agentId: byId('agt_1'), ...parameters });
 /** n8n leaves the body out of a POST that has no fields. */
 const noBody = (body: unknown) => body === '';
 
@@ -111,12 +114,7 @@ describe('Agent: Get and Get Many', () => {
 	it('the agent list search lists the agents with name, type and status', async () => {
 		agentsPage({ page: '1', pageSize: '100' }, [quoteAgent, careAgent]);
 
-		const result = await runListSearch(
-			node,
-			'searchAgents',
-			{ resource: 'agent', operation: 'get' },
-			'klant',
-		);
+		const result = await searchOf('searchAgents', 'agent', 'klant');
 
 		expect(result).toEqual({
 			results: [{ name: 'Klantcontact · CustomerCareAgent · active', value: 'agt_2' }],
@@ -243,9 +241,7 @@ describe('Agent: autonomy', () => {
 		};
 		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
 
-		const { items } = await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		const { items } = await updateAutonomy({
 			defaultMode: 'auto_after_approvals',
 			autoAfterApprovalsCount: 5,
 			actionOverrides: overrides(
@@ -264,9 +260,7 @@ describe('Agent: autonomy', () => {
 				.patch('/agents/agt_1/autonomy', { defaultMode: mode })
 				.reply(200, { data: { defaultMode: mode } });
 
-			await run({
-				operation: 'updateAutonomy',
-				agentId: byId('agt_1'),
+			await updateAutonomy({
 				defaultMode: mode,
 				autoAfterApprovalsCount: 4,
 			});
@@ -279,9 +273,7 @@ describe('Agent: autonomy', () => {
 			.patch('/agents/agt_1/autonomy', body)
 			.reply(200, { data: { ...autonomy, ...body } });
 
-		await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		await updateAutonomy({
 			actionOverrides: overrides(['send_invoice', 'auto_instant']),
 		});
 	});
@@ -298,9 +290,7 @@ describe('Agent: autonomy', () => {
 				.patch('/agents/agt_1/autonomy', body)
 				.reply(200, { data: { ...autonomy, ...body } });
 
-			await run({
-				operation: 'updateAutonomy',
-				agentId: byId('agt_1'),
+			await updateAutonomy({
 				defaultMode,
 				autoAfterApprovalsCount: 4,
 				actionOverrides: overrides(['send_invoice', 'auto_after_approvals']),
@@ -312,9 +302,7 @@ describe('Agent: autonomy', () => {
 		const body = { defaultMode: 'auto_after_approvals', autoAfterApprovalsCount: 0 };
 		api().patch('/agents/agt_1/autonomy', body).reply(200, { data: body });
 
-		const { items } = await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		const { items } = await updateAutonomy({
 			defaultMode: 'auto_after_approvals',
 			autoAfterApprovalsCount: 0,
 		});
@@ -327,9 +315,7 @@ describe('Agent: autonomy', () => {
 			.patch('/agents/agt_1/autonomy', { actionOverrides: {} })
 			.reply(200, { data: { ...autonomy, actionOverrides: {} } });
 
-		const { items } = await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		const { items } = await updateAutonomy({
 			clearActionOverrides: true,
 		});
 
@@ -341,9 +327,7 @@ describe('Agent: autonomy', () => {
 			.patch('/agents/agt_1/autonomy', { defaultMode: 'manual', actionOverrides: {} })
 			.reply(200, { data: autonomy });
 
-		await run({
-			operation: 'updateAutonomy',
-			agentId: byId('agt_1'),
+		await updateAutonomy({
 			defaultMode: 'manual',
 			clearActionOverrides: true,
 			actionOverrides: overrides(['send_invoice', 'auto_instant']),
@@ -435,9 +419,7 @@ describe('Agent: autonomy', () => {
 	it.each(refused)(
 		'Update Autonomy refuses %s and sends nothing',
 		async (_case, params, message) => {
-			const error = await run({
-				operation: 'updateAutonomy',
-				agentId: byId('agt_1'),
+			const error = await updateAutonomy({
 				...params,
 			}).catch((e: unknown) => e);
 

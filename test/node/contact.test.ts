@@ -1,7 +1,7 @@
 import nock from 'nock';
 
-import { byId, runDeclarativeNode, runListSearch } from '../harness/engine';
-import { api, node } from '../harness/actionNode';
+import { byId, runDeclarativeNode } from '../harness/engine';
+import { api, node, searchOf } from '../harness/actionNode';
 
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 const contact = {
@@ -236,12 +236,7 @@ describe('Contact list search', () => {
 				data: [contact, { id: 'ctc_2', name: 'Fietsenmaker Jansen', email: 'jan@jansen.nl' }],
 				meta: { page: 1, pageSize: 100, total: 150, hasMore: true },
 			});
-		const result = await runListSearch(
-			node,
-			'searchContacts',
-			{ resource: 'contact', operation: 'get' },
-			'jansen',
-		);
+		const result = await searchOf('searchContacts', 'contact', 'jansen');
 		expect(result).toEqual({
 			results: [{ name: 'Fietsenmaker Jansen · jan@jansen.nl', value: 'ctc_2' }],
 			paginationToken: '2',

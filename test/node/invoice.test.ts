@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { byId, jsonOf } from '../harness/engine';
-import { API, node, run } from '../harness/actionNode';
+import { API, INVOICE_STATUSES, node, run } from '../harness/actionNode';
 
 const item = { name: 'Speculaas (kilo)', quantity: 25, unitPrice: 14.5, vatPercentage: 9 };
 const invoice = {
@@ -219,16 +219,7 @@ describe('Update (PATCH /invoices/{id})', () => {
 });
 
 describe('Update Status (PATCH /invoices/{id} with { status })', () => {
-	test.each([
-		'draft',
-		'finalized',
-		'sent',
-		'viewed',
-		'paid',
-		'overdue',
-		'in_collection',
-		'written_off',
-	])('Update Status sends { status: "%s" }', async (status) => {
+	test.each(INVOICE_STATUSES)('Update Status sends { status: "%s" }', async (status) => {
 		const scope = nock(API)
 			.patch('/v1/invoices/inv_1', { status })
 			.reply(200, { data: { ...invoice, status } });

@@ -5,21 +5,20 @@
  * API's error body. None is sent twice; a create the API gives no way to find fails instead.
  */
 import nock from 'nock';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import * as errors from '../../nodes/shared/api/errors';
-import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
-import { byId, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
+import { API, node } from '../harness/actionNode';
+import { realSleep } from '../harness/clock';
+import { byId, runDeclarativeNode } from '../harness/engine';
+import {
+	contactCreate,
+	FAILS_TO_BUILD,
+	networkError,
+	outcomes,
+	retrying,
+	settle,
+} from '../harness/unansweredWrites';
 
 /**
  * What happens to a write: `ok`; `lost` (stored, the connection reset before any answer); `gateway`
@@ -28,8 +27,6 @@ const API = 'https://api.business-ops.test';
  * never left: ECONNREFUSED, ENOTFOUND).
  */
 type Fate = 'ok' | 'lost' | 'dropped' | 'gateway' | 'internal' | 'refused' | 'unresolved';
-
-const networkError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
 /**
  * A stateful API for contacts, quotes, requests and agents: `fate` decides each write (by its method,
@@ -127,29 +124,12 @@ function fakeApi(fate: (write: string, n: number) => Fate = () => 'ok', delayMs 
 			return record && { id };
 		});
 	});
-	/** Resolves once no write is on its way (a test must not end while its requests still are). */
-	const settled = async () => {
-		for (let quiet = 0; quiet < 5; quiet = inFlight === 0 ? quiet + 1 : 0) await realSleep(50);
-	};
-	return { records, writes, settled };
+	return { records, writes, settled: async () => await settle(() => inFlight) };
 }
 
-const retrying = (
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	onError?: INode['onError'],
-) => runWithRetries(node, parameters, { items, maxTries: 3, waitBetweenTries: 1000, onError });
-const outcomes = (tries: Array<{ error?: Error }>) =>
-	tries.map((t) => (t.error ? 'failed' : 'succeeded'));
 const named = (...names: string[]) =>
 	names.map((name) => ({ json: { name, email: `${name.toLowerCase()}@example.com` } }));
 
-const contactCreate = {
-	resource: 'contact',
-	operation: 'create',
-	name: '={{ $json.name }}',
-	additionalFields: { email: '={{ $json.email }}' },
-};
 const quoteCreate = {
 	resource: 'quote',
 	operation: 'create',
@@ -169,7 +149,7 @@ test('a write still in flight when n8n starts the next try: Stop Workflow, 10 cr
 	const api = fakeApi(undefined, 150);
 	const parameters = {
 		...contactCreate,
-		name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
+		name: FAILS_TO_BUILD,
 	};
 	const items = Array.from({ length: 10 }, (_, i) => ({
 		json: { name: `C${i}`, ...(i === 7 ? { fail: true } : {}) },

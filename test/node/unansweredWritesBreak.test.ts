@@ -3,20 +3,12 @@
  * title says what went wrong); LIMIT is one kept (`test.failing`); the others are controls that hold.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
-import { byId, loadNodeType, runWithRetries } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
+import { API } from '../harness/actionNode';
+import { realSleep } from '../harness/clock';
+import { byId } from '../harness/engine';
+import { contactCreate, outcomes, retrying } from '../harness/unansweredWrites';
 
 /** What the n-th write (1-based) gets: stored and answered, stored with this answer, or not stored with it. */
 type Fate =
@@ -58,17 +50,6 @@ function fakeApi(fate: (n: number) => Fate = () => 'ok', delayMs = 5) {
 	return { records, writes };
 }
 
-const retrying = (parameters: INodeParameters, items: INodeExecutionData[]) =>
-	runWithRetries(node, parameters, { items, maxTries: 3, waitBetweenTries: 1000 });
-const outcomes = (tries: Array<{ error?: Error }>) =>
-	tries.map((t) => (t.error ? 'failed' : 'succeeded'));
-
-const contactCreate = {
-	resource: 'contact',
-	operation: 'create',
-	name: '={{ $json.name }}',
-	additionalFields: { email: '={{ $json.email }}' },
-};
 const quoteCreate = {
 	resource: 'quote',
 	operation: 'create',
@@ -213,12 +194,7 @@ test('found: On Error Continue (regular output), two items with one address and 
 		{ json: { name: 'Ann', email: 'ann@example.com' } },
 		{ json: { name: 'Ann', email: 'ann@example.com' } },
 	];
-	const tries = await runWithRetries(node, contactCreate, {
-		items: twins,
-		maxTries: 3,
-		waitBetweenTries: 1000,
-		onError: 'continueRegularOutput',
-	});
+	const tries = await retrying(contactCreate, twins, 'continueRegularOutput');
 	expect(tries).toHaveLength(2);
 	const ids = tries[1].items?.map((item) => item.json.id);
 	expect(new Set(ids).size).toBe(2);

@@ -5,183 +5,46 @@
  * write that may have reached the API is not sent again until the API shows it was not made) where it
  * is kept, with why above it; the other tests are controls that hold.
  */
-import { RoutingNode } from 'n8n-core';
 import nock from 'nock';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
-import { byId, loadNodeType, runWithRetries } from '../harness/engine';
-
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
-
-type Fate = 'ok' | 'lost' | 'dropped' | 'gateway' | 'internal' | 'internalStored';
-
-const networkError = (code: string, message: string) => Object.assign(new Error(message), { code });
-
-/**
- * A stateful API for contacts and requests, its lists paged as spec 8 says (`page`, `pageSize`).
- * `fate` decides each POST (1-based); `store` turns a created body into the stored record;
- * `beforePage` runs before each list page is answered (the world moving).
- */
-function fakeApi(
-	fate: (n: number) => Fate = () => 'ok',
-	{
-		delayMs = 0,
-		store = (body: IDataObject) => body,
-		beforePage = () => {},
-		resetRead = () => false,
-		limitRead = () => false,
-	}: {
-		delayMs?: number;
-		store?: (b: IDataObject) => IDataObject;
-		beforePage?: (kind: string, page: number) => void;
-		resetRead?: (n: number) => boolean;
-		limitRead?: (n: number) => boolean;
-	} = {},
-) {
-	const records: Record<string, IDataObject[]> = { contacts: [], requests: [] };
-	const writes: string[] = [];
-	let inFlight = 0;
-	let next = 1;
-	let reads = 0;
-	let limited = 0;
-	const scope = nock(API).persist();
-	scope.get(/^\/v1\/(contacts|requests)(\?.*)?$/).reply(async (uri) => {
-		if (resetRead(++reads)) throw networkError('ECONNRESET', 'socket hang up');
-		if (limitRead(reads)) {
-			limited++;
-			return [
-				429,
-				{ error: { code: 'rate_limited', message: 'Slow down' } },
-				{ 'Retry-After': '1' },
-			];
-		}
-		const url = new URL(uri, API);
-		const kind = url.pathname.split('/')[2];
-		const page = Number(url.searchParams.get('page') ?? 1);
-		const size = Number(url.searchParams.get('pageSize') ?? 20);
-		beforePage(kind, page);
-		const list = records[kind];
-		const data = list.slice((page - 1) * size, page * size);
-		return [
-			200,
-			{
-				data,
-				meta: { page, pageSize: size, total: list.length, hasMore: page * size < list.length },
-			},
-		];
-	});
-	scope.post(/^\/v1\/(contacts|requests)$/).reply(async (uri, body) => {
-		const kind = uri.split('/')[2];
-		const sent = body as IDataObject;
-		writes.push(`POST /${kind} ${String(sent.name ?? sent.subject ?? '')}`.trim());
-		const chosen = fate(writes.length);
-		inFlight++;
-		await realSleep(delayMs).finally(() => inFlight--);
-		if (chosen === 'dropped') throw networkError('ECONNRESET', 'socket hang up');
-		if (chosen === 'internal')
-			return [500, { error: { code: 'internal_error', message: 'Something went wrong' } }];
-		const record = { ...store(sent), id: `${kind.slice(0, 3)}_new${next++}` };
-		records[kind].push(record);
-		if (chosen === 'lost') throw networkError('ECONNRESET', 'socket hang up');
-		if (chosen === 'gateway') return [502, '<html><body>502 Bad Gateway</body></html>'];
-		if (chosen === 'internalStored')
-			return [500, { error: { code: 'internal_error', message: 'Something went wrong' } }];
-		return [201, { data: record }];
-	});
-	scope.get(/^\/v1\/contacts\/[^/?]+$/).reply((uri) => {
-		const contact = records.contacts.find((c) => c.id === uri.split('/')[3]);
-		return contact
-			? [200, { data: contact }]
-			: [404, { error: { code: 'not_found', message: 'Not found' } }];
-	});
-	scope.patch(/^\/v1\/contacts\/[^/?]+$/).reply((uri, body) => {
-		const contact = records.contacts.find((c) => c.id === uri.split('/')[3]);
-		if (!contact) return [404, { error: { code: 'not_found', message: 'Not found' } }];
-		writes.push(`PATCH /contacts ${String(contact.id)}`);
-		return [200, { data: Object.assign(contact, body as IDataObject) }];
-	});
-	const settled = async () => {
-		for (let quiet = 0; quiet < 5; quiet = inFlight === 0 ? quiet + 1 : 0) await realSleep(50);
-	};
-	return { records, writes, settled, limited: () => limited };
-}
-
-const retrying = (
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	onError?: INode['onError'],
-	maxTries = 3,
-) => runWithRetries(node, parameters, { items, maxTries, waitBetweenTries: 1000, onError });
-const outcomes = (tries: Array<{ error?: Error }>) =>
-	tries.map((t) => (t.error ? 'failed' : 'succeeded'));
+import { API, node } from '../harness/actionNode';
+import { realSleep } from '../harness/clock';
+import { byId, runWithRetries } from '../harness/engine';
+import {
+	contactCreate as createByNameAndEmail,
+	FAILS_TO_BUILD,
+	networkError,
+	outcomes,
+	retrying,
+	statusApi,
+	withItemsLeftBehind,
+	writesApi,
+	type Fate,
+} from '../harness/unansweredWrites';
 
 const contactCreate = {
-	resource: 'contact',
-	operation: 'create',
-	name: '={{ $json.name }}',
+	...createByNameAndEmail,
 	additionalFields: { email: '={{ $json.email }}', phone: '={{ $json.phone ?? "" }}' },
 };
-
-/** A record whose status PATCH is applied, its answer lost; `then` moves the record on once applied (the customer). */
-function statusApi(path: string, initial: IDataObject, then: (record: IDataObject) => void) {
-	const record: IDataObject = { ...initial };
-	const events: string[] = [];
-	let patches = 0;
-	nock(API)
-		.persist()
-		.get(path)
-		.reply(() => [200, { data: record }]);
-	nock(API)
-		.persist()
-		.patch(path)
-		.reply(async (_uri, body) => {
-			patches++;
-			Object.assign(record, body);
-			events.push(`status → ${String(record.status)}`);
-			setImmediate(() => then(record));
-			if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
-			return [200, { data: record }];
-		});
-	return { record, events, patches: () => patches };
-}
 
 describe('a status move proven by the status alone (the record moved on after the write, or showed it before)', () => {
 	// kept: a status cannot tell a reminder already sent from one not sent; Send is proven by any status past finalized so a paid invoice is never sent back to sent
 	test.failing(
 		'LIMIT: Invoice → Send of an invoice the customer already viewed (a reminder: spec 3 allows "any" status → sent, with invoice.sent), its PATCH reset before the API applied it: the proof sees "viewed", answers the item as sent, and the reminder e-mail never goes out',
 		async () => {
-			const invoice: IDataObject = { id: 'inv_1', status: 'viewed' };
-			const events: string[] = [];
-			let patches = 0;
-			nock(API)
-				.persist()
-				.get('/v1/invoices/inv_1')
-				.reply(() => [200, { data: invoice }]);
-			nock(API)
-				.persist()
-				.patch('/v1/invoices/inv_1')
-				.reply(async (_uri, body) => {
-					patches++;
-					if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
-					Object.assign(invoice, body);
-					events.push('invoice.sent');
-					return [200, { data: invoice }];
-				});
+			const api = statusApi(
+				'/v1/invoices/inv_1',
+				{ id: 'inv_1', status: 'viewed' },
+				() => {},
+				true,
+			);
 			const tries = await retrying(
 				{ resource: 'invoice', operation: 'send', invoiceId: byId('inv_1') },
 				[{ json: {} }],
 			);
 			expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-			expect(events).toEqual(['invoice.sent']);
+			expect(api.events).toEqual(['invoice.sent']);
 		},
 	);
 
@@ -247,7 +110,7 @@ test.failing(
 	"LIMIT: Contact → Create, the answer lost after the API stored it as the 101st contact; between the proving read's page 1 and page 2 another client deletes an older contact and adds one (total unchanged, no id repeated, so the read counts as whole): the own contact slid onto page 1 unseen, the proof says absent and creates it again",
 	async () => {
 		let moved = false;
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), {
 			beforePage: (kind, page) => {
 				if (kind !== 'contacts' || page !== 2 || moved || api.records.contacts.length !== 101)
 					return;
@@ -270,7 +133,7 @@ test.failing(
 );
 
 test('found: Contact → Create with a phone typed "+31 20-123 45 67", an API that stores phones in one form ("+31201234567"; the spec is silent), the answer lost: the proof compares phones without spaces only, the dash makes its own contact "another\'s", and it is created again', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), {
 		store: (body) => ({
 			...body,
 			...(body.phone ? { phone: String(body.phone).replace(/[^+\d]/g, '') } : {}),
@@ -285,7 +148,7 @@ test('found: Contact → Create with a phone typed "+31 20-123 45 67", an API th
 });
 
 test('control: the same with the phone typed "+31 20 123 45 67" (spaces only): found, not created again', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), {
 		store: (body) => ({ ...body, phone: String(body.phone).replace(/[^+\d]/g, '') }),
 	});
 	const tries = await retrying(contactCreate, [
@@ -297,7 +160,7 @@ test('control: the same with the phone typed "+31 20 123 45 67" (spaces only): f
 });
 
 test('found: Request → Create, External Reference "T-1 " (a trailing space from a spreadsheet), an API that stores it trimmed, the answer lost: requestCreated compares External References exactly (not as the proof compares fields), finds nothing and creates the request again', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), {
 		store: (body) => ({ ...body, externalRef: String(body.externalRef).trim() }),
 	});
 	const tries = await retrying(
@@ -359,7 +222,7 @@ describe('Contact → Create or Update with a lost create', () => {
 	test.failing(
 		'LIMIT: with a phone, its create reset before the API stored it, another client creating the address (same name, no phone shown) before the next try: answeredBefore\'s proof takes their contact as this item\'s create: the item says action "created" for a contact it did not create, and the phone is never PATCHed onto it',
 		async () => {
-			const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'));
+			const api = writesApi((n) => (n === 1 ? 'dropped' : 'ok'));
 			const patches: IDataObject[] = [];
 			nock(API)
 				.persist()
@@ -383,7 +246,7 @@ describe('Contact → Create or Update with a lost create', () => {
 	);
 
 	test("found: Max Tries 2, its create stored but the answer lost, the next try's proving read (answeredBefore, after the match read) reset: the last error is only about GET /contacts and does not say the contact may have been created by this run", async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { resetRead: (n) => n >= 3 });
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), { resetRead: (n) => n >= 3 });
 		const tries = await retrying(
 			upsert(),
 			[{ json: { name: 'Ann', email: 'ann@example.com' } }],
@@ -400,7 +263,7 @@ describe('Contact → Create or Update with a lost create', () => {
 	});
 
 	test("found: two executions at once in one process (overlapping runs), one address: run A's create is stored but its answer lost; run B, waiting on A's create in flight, gets no id and creates a 2nd contact for the address; A's retry then fails on 2 contacts", async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 100 });
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 100 });
 		const runA = retrying(upsert(), [{ json: { name: 'Ann', email: 'ann@example.com' } }]);
 		await realSleep(30);
 		const runB = retrying(upsert(), [{ json: { name: 'Ann', email: 'ann@example.com' } }]);
@@ -412,7 +275,7 @@ describe('Contact → Create or Update with a lost create', () => {
 	});
 
 	test('found: Continue (regular output), two items with one address, the 1st create stored but its answer lost: the 2nd item sees no answered create for the address and creates a 2nd contact with the same address (the re-run then fails on 2 contacts)', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'));
 		const tries = await retrying(
 			upsert(),
 			[
@@ -430,7 +293,7 @@ describe('Contact → Create or Update with a lost create', () => {
 	test.failing(
 		'LIMIT: its create stored but the answer lost, another client creating a contact with the same address before the next try: the item fails "2 contacts have the e-mail …; nothing was written" although this run wrote one of them',
 		async () => {
-			const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+			const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'));
 			const tries = await runWithRetries(node, upsert(), {
 				items: [{ json: { name: 'Ann', email: 'ann@example.com' } }],
 				maxTries: 2,
@@ -487,7 +350,7 @@ test.failing(
 test.failing(
 	'LIMIT: Contact → Create with a phone, its POST reset before the API stored it; a contact with the same address and name but no phone (an API that leaves out fields never set) already exists: it "agrees" (the phone is not shown), the item is answered with it and the phone sent is stored nowhere',
 	async () => {
-		const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'));
+		const api = writesApi((n) => (n === 1 ? 'dropped' : 'ok'));
 		api.records.contacts.push({ id: 'con_0', name: 'Ann', email: 'ann@example.com' });
 		const tries = await retrying(contactCreate, [
 			{ json: { name: 'Ann', email: 'ann@example.com', phone: '+31201234567' } },
@@ -498,26 +361,6 @@ test.failing(
 		if (tries.at(-1)?.error === undefined) expect(out?.phone).toBe('+31201234567');
 	},
 );
-
-/** RoutingNode's item promises marked handled: when an item's expression fails, RoutingNode never awaits the items already on their way. */
-async function withItemsLeftBehind<T>(body: () => Promise<T>): Promise<T> {
-	type MakeRequest = (this: unknown, ...args: unknown[]) => Promise<unknown>;
-	const proto = RoutingNode.prototype as unknown as { makeRequest: MakeRequest };
-	const original = proto.makeRequest;
-	const spy = jest.spyOn(proto, 'makeRequest').mockImplementation(function (
-		this: unknown,
-		...args
-	) {
-		const promise = original.apply(this, args);
-		promise.catch(() => {});
-		return promise;
-	});
-	try {
-		return await body();
-	} finally {
-		spy.mockRestore();
-	}
-}
 
 describe('controls: Max Tries 5, Stop Workflow, item 1 failing to build in every try, each POST answered after 150 ms (later tries start while it is on its way)', () => {
 	const sequences: Fate[][] = [
@@ -531,10 +374,10 @@ describe('controls: Max Tries 5, Stop Workflow, item 1 failing to build in every
 	test.each(sequences.map((s) => [s.join(' → '), s]))(
 		'%s: one contact, never sent once it exists',
 		async (_name, sequence) => {
-			const api = fakeApi((n) => sequence[n - 1] ?? 'ok', { delayMs: 150 });
+			const api = writesApi((n) => sequence[n - 1] ?? 'ok', { delayMs: 150 });
 			await withItemsLeftBehind(async () => {
 				await retrying(
-					{ ...contactCreate, name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}' },
+					{ ...contactCreate, name: FAILS_TO_BUILD },
 					[
 						{ json: { name: 'Ann', email: 'ann@example.com' } },
 						{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
@@ -583,7 +426,7 @@ test('found: Webhook → Send Test Event, the answer lost after the API delivere
 test.failing(
 	"LIMIT: Contact → Create stored by the API, which then fails building its answer with its own 500 internal_error (spec 7 names the code, never says a 500 stored nothing): taken as 'not written', sent again without the proof that would have found it: two contacts",
 	async () => {
-		const api = fakeApi((n) => (n === 1 ? 'internalStored' : 'ok'));
+		const api = writesApi((n) => (n === 1 ? 'internalStored' : 'ok'));
 		const tries = await retrying(contactCreate, [
 			{ json: { name: 'Ann', email: 'ann@example.com' } },
 		]);
@@ -594,7 +437,7 @@ test.failing(
 );
 
 test('control: Contact → Create with the e-mail typed in capitals and the name with double spaces, an API that stores both normalised, the answer lost: found, not created again', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), {
 		store: (body) => ({
 			...body,
 			email: String(body.email).toLowerCase(),
@@ -610,7 +453,7 @@ test('control: Contact → Create with the e-mail typed in capitals and the name
 });
 
 test('control: Contact → Create, the answer lost, the proving read answered 429 once (Retry-After 1): the read waits and repeats, finds the contact; one POST', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { limitRead: (n) => n === 1 });
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), { limitRead: (n) => n === 1 });
 	const tries = await retrying(contactCreate, [
 		{ json: { name: 'Ann', email: 'ann@example.com' } },
 	]);

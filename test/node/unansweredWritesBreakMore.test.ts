@@ -5,141 +5,27 @@
  * (unansweredWritesBreak.test.ts holds an earlier run's findings: a gateway's JSON 5xx, a contact
  * that existed before, a Contact → Create body with $now; these are others.)
  */
-import { RoutingNode } from 'n8n-core';
 import nock from 'nock';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
-import { fastClock, forgetRateBudgets, realSleep } from '../harness/clock';
-import { byId, loadNodeType, runDeclarativeNode, runWithRetries } from '../harness/engine';
+import { API, node } from '../harness/actionNode';
+import { byId, runDeclarativeNode } from '../harness/engine';
+import {
+	contactCreate,
+	FAILS_TO_BUILD,
+	networkError,
+	outcomes,
+	retrying,
+	statusApi,
+	withItemsLeftBehind,
+	writesApi,
+	type Fate,
+} from '../harness/unansweredWrites';
 
-beforeEach(() => {
-	forgetRateBudgets();
-	fastClock();
-});
-afterEach(() => nock.cleanAll());
-
-const node = loadNodeType(new BusinessOps());
-const API = 'https://api.business-ops.test';
-
-/**
- * `lost`: stored, then the connection reset; `dropped`: reset before the API stored it; `gateway`: stored,
- * then a gateway's 502 page; `gatewayJson`: stored, then a gateway's 504 in JSON whose `error.code` is
- * not one of the API's (spec 7 names `internal_error` as the only 5xx code); `internal`: the API's 500.
- */
-type Fate =
-	| 'ok'
-	| 'lost'
-	| 'dropped'
-	| 'gateway'
-	| 'gatewayJson'
-	| 'internal'
-	| 'refused'
-	| 'unreachable';
-
-const networkError = (code: string, message: string) => Object.assign(new Error(message), { code });
-
-/**
- * A stateful API for contacts, quotes and requests. `fate` decides each write (1-based); `store`
- * turns a created body into the stored record (what the API keeps of it); `beforeList` runs before
- * each list read (the world moving).
- */
-function fakeApi(
-	fate: (n: number) => Fate = () => 'ok',
-	{
-		delayMs = 0,
-		store = (body: IDataObject) => body,
-		beforeList = () => {},
-	}: { delayMs?: number; store?: (b: IDataObject) => IDataObject; beforeList?: () => void } = {},
-) {
-	const records: Record<string, IDataObject[]> = { contacts: [], quotes: [], requests: [] };
-	const writes: string[] = [];
-	let inFlight = 0;
-	const scope = nock(API).persist();
-	scope.get(/^\/v1\/(contacts|quotes|requests)(\?.*)?$/).reply((uri) => {
-		beforeList();
-		const list = records[uri.split('/')[2].split('?')[0]];
-		return [
-			200,
-			{ data: list, meta: { page: 1, pageSize: 100, total: list.length, hasMore: false } },
-		];
-	});
-	scope.post(/^\/v1\/(contacts|quotes|requests)$/).reply(async (uri, body) => {
-		const kind = uri.split('/')[2];
-		const sent = body as IDataObject;
-		writes.push(`POST /${kind} ${String(sent.name ?? sent.subject ?? '')}`.trim());
-		const chosen = fate(writes.length);
-		inFlight++;
-		await realSleep(delayMs).finally(() => inFlight--);
-		if (chosen === 'refused') throw networkError('ECONNREFUSED', 'connect ECONNREFUSED');
-		if (chosen === 'unreachable') throw networkError('EHOSTUNREACH', 'connect EHOSTUNREACH');
-		if (chosen === 'dropped') throw networkError('ECONNRESET', 'socket hang up');
-		if (chosen === 'internal')
-			return [500, { error: { code: 'internal_error', message: 'Something went wrong' } }];
-		const record = { ...store(sent), id: `${kind.slice(0, 3)}_${records[kind].length + 1}` };
-		records[kind].push(record);
-		if (chosen === 'lost') throw networkError('ECONNRESET', 'socket hang up');
-		if (chosen === 'gateway') return [502, '<html><body>502 Bad Gateway</body></html>'];
-		if (chosen === 'gatewayJson')
-			return [504, { error: { code: 504, message: 'upstream request timeout' } }];
-		return [201, { data: record }];
-	});
-	scope.patch(/^\/v1\/contacts\/[^/]+$/).reply((uri, body) => {
-		writes.push(`PATCH ${uri.slice(3)}`);
-		const record = records.contacts.find((c) => c.id === uri.split('/')[3]);
-		return record
-			? [200, { data: Object.assign(record, body) }]
-			: [404, { error: { code: 'not_found', message: 'Not found' } }];
-	});
-	const settled = async () => {
-		for (let quiet = 0; quiet < 5; quiet = inFlight === 0 ? quiet + 1 : 0) await realSleep(50);
-	};
-	return { records, writes, settled };
-}
-
-/**
- * Runs `body` with RoutingNode's item promises marked handled: when an item's expression fails, RoutingNode
- * throws out of its build loop and never awaits the items already on their way (n8n logs them); jest would
- * fail the test on those rejections. The promises RoutingNode keeps are the same.
- */
-async function withItemsLeftBehind<T>(body: () => Promise<T>): Promise<T> {
-	type MakeRequest = (this: unknown, ...args: unknown[]) => Promise<unknown>;
-	const proto = RoutingNode.prototype as unknown as { makeRequest: MakeRequest };
-	const original = proto.makeRequest;
-	const spy = jest.spyOn(proto, 'makeRequest').mockImplementation(function (
-		this: unknown,
-		...args
-	) {
-		const promise = original.apply(this, args);
-		promise.catch(() => {});
-		return promise;
-	});
-	try {
-		return await body();
-	} finally {
-		spy.mockRestore();
-	}
-}
-
-const retrying = (
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	onError?: INode['onError'],
-) => runWithRetries(node, parameters, { items, maxTries: 3, waitBetweenTries: 1000, onError });
-const outcomes = (tries: Array<{ error?: Error }>) =>
-	tries.map((t) => (t.error ? 'failed' : 'succeeded'));
-
-const contactCreate = {
-	resource: 'contact',
-	operation: 'create',
-	name: '={{ $json.name }}',
-	additionalFields: { email: '={{ $json.email }}' },
-};
-const quoteCreate = (validUntil?: string) => ({
+const quoteCreate = (validUntil?: string, name = '={{ $json.name }}') => ({
 	resource: 'quote',
 	operation: 'create',
 	contactId: byId('ctc_1'),
-	items: { item: [{ name: '={{ $json.name }}', quantity: 2, unitPrice: 100, vatPercentage: 21 }] },
+	items: { item: [{ name, quantity: 2, unitPrice: 100, vatPercentage: 21 }] },
 	additionalFields: validUntil ? { validUntil } : {},
 });
 const requestCreate = (externalRef: string, bodyText = 'Graag een prijs.') => ({
@@ -156,7 +42,7 @@ describe('an expression whose value moves with the clock ($now): the write memor
 	const in30Days = '={{ $now.plus({ days: 30 }) }}';
 
 	test('found: Quote → Create, Valid Until from $now, the answer lost after the API stored it: the next try sends it again (2 quotes, execution green) instead of failing "may have been created"', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
 		const tries = await retrying(quoteCreate(in30Days), [{ json: { name: 'Ann' } }]);
 		await api.settled();
 		expect(api.records.quotes).toHaveLength(1);
@@ -164,7 +50,7 @@ describe('an expression whose value moves with the clock ($now): the write memor
 	});
 
 	test('found: Request → Create with an External Reference, Body Text naming $now, the answer lost: sent again (2 requests) although its External Reference finds it', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
 		const tries = await retrying(
 			requestCreate('T-1', '=Sent {{ $now.toISO() }}: graag een prijs.'),
 			[{ json: { name: 'Ann' } }],
@@ -175,20 +61,8 @@ describe('an expression whose value moves with the clock ($now): the write memor
 	});
 
 	test('found: a write still in flight when the next try starts (Stop Workflow, item 2 failing to build, answers after 150 ms), Valid Until from $now: the next try sends items 0 and 1 again', async () => {
-		const api = fakeApi(undefined, { delayMs: 150 });
-		const parameters = {
-			...quoteCreate(in30Days),
-			items: {
-				item: [
-					{
-						name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
-						quantity: 2,
-						unitPrice: 100,
-						vatPercentage: 21,
-					},
-				],
-			},
-		};
+		const api = writesApi(undefined, { delayMs: 150 });
+		const parameters = quoteCreate(in30Days, FAILS_TO_BUILD);
 		await withItemsLeftBehind(async () => {
 			await retrying(parameters, [
 				{ json: { name: 'Q0' } },
@@ -201,7 +75,7 @@ describe('an expression whose value moves with the clock ($now): the write memor
 	});
 
 	test('control: the same Quote → Create with a fixed Valid Until is not sent again', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), { delayMs: 5 });
 		const tries = await retrying(quoteCreate('2026-12-31T00:00:00Z'), [{ json: { name: 'Ann' } }]);
 		await api.settled();
 		expect(api.records.quotes).toHaveLength(1);
@@ -210,7 +84,7 @@ describe('an expression whose value moves with the clock ($now): the write memor
 });
 
 test('found: Continue + Retry On Fail, two identical Contact → Create items, the 1st answer lost after it was stored, the 2nd reset before: both proofs run at once and both items are answered with the 1st contact; the 2nd contact is never made', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : n === 2 ? 'dropped' : 'ok'));
+	const api = writesApi((n) => (n === 1 ? 'lost' : n === 2 ? 'dropped' : 'ok'));
 	const same = { name: 'Ann', email: 'ann@example.com' };
 	const tries = await retrying(
 		contactCreate,
@@ -224,7 +98,7 @@ test('found: Continue + Retry On Fail, two identical Contact → Create items, t
 });
 
 test('found: Contact → Create, the name with a trailing space (as a spreadsheet gives it), an API that stores names trimmed (the spec is silent), the answer lost: the proof compares names exactly and creates it again', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'), {
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'), {
 		store: (body) => ({ ...body, name: String(body.name).trim() }),
 	});
 	const tries = await retrying(contactCreate, [
@@ -236,7 +110,7 @@ test('found: Contact → Create, the name with a trailing space (as a spreadshee
 });
 
 test("found: Request → Create, a ticket's 2nd message (same External Reference, another Body Text), its POST reset before the API stored it: answered from the ticket's 1st request; the 2nd is never created and the execution is green", async () => {
-	const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'));
+	const api = writesApi((n) => (n === 1 ? 'dropped' : 'ok'));
 	// the ticket's first message, created by an earlier execution
 	api.records.requests.push({
 		id: 'req_0',
@@ -257,32 +131,17 @@ test("found: Request → Create, a ticket's 2nd message (same External Reference
 });
 
 test('found: Invoice → Send, the answer lost after the API applied it, the customer opening the invoice (sent → viewed) before the proving read: the proof sees no "sent" and PATCHes again (status back to sent, a 2nd invoice.sent)', async () => {
-	const invoice: IDataObject = { id: 'inv_1', status: 'finalized' };
-	const events: string[] = [];
-	let patches = 0;
-	nock(API)
-		.persist()
-		.get('/v1/invoices/inv_1')
-		.reply(() => [200, { data: invoice }]);
-	nock(API)
-		.persist()
-		.patch('/v1/invoices/inv_1')
-		.reply(async (_uri, body) => {
-			patches++;
-			Object.assign(invoice, body);
-			events.push('invoice.sent');
-			// the customer opens the e-mail the API just sent
-			setImmediate(() => (invoice.status = 'viewed'));
-			if (patches === 1) throw networkError('ECONNRESET', 'socket hang up');
-			return [200, { data: invoice }];
-		});
+	// the customer opens the e-mail the API just sent
+	const api = statusApi('/v1/invoices/inv_1', { id: 'inv_1', status: 'finalized' }, (invoice) => {
+		invoice.status = 'viewed';
+	});
 	const tries = await retrying(
 		{ resource: 'invoice', operation: 'send', invoiceId: byId('inv_1') },
 		[{ json: {} }],
 	);
 	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
-	expect(events).toEqual(['invoice.sent']);
-	expect(patches).toBe(1);
+	expect(api.events).toEqual(['invoice.sent']);
+	expect(api.patches()).toBe(1);
 });
 
 test('found: Contact → Create, the answer lost, then every proving read reset: the last error is only about GET /contacts ("check the Base URL") and does not say the contact may already exist, so running again makes a 2nd', async () => {
@@ -291,7 +150,7 @@ test('found: Contact → Create, the answer lost, then every proving read reset:
 		.persist()
 		.get(/^\/v1\/contacts(\?.*)?$/)
 		.replyWithError(networkError('ECONNRESET', 'socket hang up'));
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'));
 	const tries = await retrying(contactCreate, [{ json: { name: 'Ann', email: 'a@example.com' } }]);
 	await api.settled();
 	expect(outcomes(tries)).toEqual(['failed', 'failed', 'failed']);
@@ -303,7 +162,7 @@ test('found: Contact → Create, the answer lost, then every proving read reset:
 });
 
 test('found: Quote → Create whose connection failed EHOSTUNREACH (never left, like ECONNREFUSED): Retry On Fail does not send it again; every try fails "may have been created" for a quote that cannot exist', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'unreachable' : 'ok'));
+	const api = writesApi((n) => (n === 1 ? 'unreachable' : 'ok'));
 	const tries = await retrying(quoteCreate(), [{ json: { name: 'Ann' } }]);
 	await api.settled();
 	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
@@ -311,7 +170,7 @@ test('found: Quote → Create whose connection failed EHOSTUNREACH (never left, 
 });
 
 test('control: Quote → Create refused (ECONNREFUSED, never left) is sent again and succeeds', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'refused' : 'ok'));
+	const api = writesApi((n) => (n === 1 ? 'refused' : 'ok'));
 	const tries = await retrying(quoteCreate(), [{ json: { name: 'Ann' } }]);
 	await api.settled();
 	expect(outcomes(tries)).toEqual(['failed', 'succeeded']);
@@ -319,21 +178,9 @@ test('control: Quote → Create refused (ECONNREFUSED, never left) is sent again
 });
 
 describe('a write answered after the next try began (Stop Workflow, item 1 failing to build in every try, answers after 150 ms: tries 2 and 3 both start while item 0 of try 1 is on its way)', () => {
-	const failingSecond = {
-		...quoteCreate(),
-		items: {
-			item: [
-				{
-					name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}',
-					quantity: 2,
-					unitPrice: 100,
-					vatPercentage: 21,
-				},
-			],
-		},
-	};
+	const failingSecond = quoteCreate(undefined, FAILS_TO_BUILD);
 	const run = async (late: Fate) => {
-		const api = fakeApi((n) => (n === 1 ? late : 'ok'), { delayMs: 150 });
+		const api = writesApi((n) => (n === 1 ? late : 'ok'), { delayMs: 150 });
 		await withItemsLeftBehind(async () => {
 			await retrying(failingSecond, [
 				{ json: { name: 'Q0' } },
@@ -356,15 +203,12 @@ describe('a write answered after the next try began (Stop Workflow, item 1 faili
 	});
 
 	test('found: Contact → Create reset before the API stored it (unknown): tries 2 and 3 both prove at once, both find nothing and both send (2 contacts)', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'dropped' : 'ok'), { delayMs: 150 });
+		const api = writesApi((n) => (n === 1 ? 'dropped' : 'ok'), { delayMs: 150 });
 		await withItemsLeftBehind(async () => {
-			await retrying(
-				{ ...contactCreate, name: '={{ $json.fail ? $("Nope").item.json.x : $json.name }}' },
-				[
-					{ json: { name: 'Ann', email: 'ann@example.com' } },
-					{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
-				],
-			);
+			await retrying({ ...contactCreate, name: FAILS_TO_BUILD }, [
+				{ json: { name: 'Ann', email: 'ann@example.com' } },
+				{ json: { name: 'Bob', email: 'bob@example.com', fail: true } },
+			]);
 			await api.settled();
 		});
 		expect(api.records.contacts).toHaveLength(1);
@@ -372,7 +216,7 @@ describe('a write answered after the next try began (Stop Workflow, item 1 faili
 });
 
 test('found: Contact → Create or Update, its create stored but the answer lost: the next try finds the contact, PATCHes it and says "updated"; a workflow branching on action = created (a welcome e-mail) skips a contact this run created', async () => {
-	const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+	const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'));
 	const tries = await retrying(
 		{ resource: 'contact', operation: 'upsert', email: 'ann@example.com', name: 'Ann' },
 		[{ json: {} }],
@@ -390,7 +234,7 @@ describe('controls: the demanding user', () => {
 	}));
 
 	test('Batching on (1 item per batch, 50 ms apart), Stop Workflow, the 2nd answer lost: one contact per address, the execution succeeds, each paired with its item', async () => {
-		const api = fakeApi((n) => (n === 2 ? 'lost' : 'ok'));
+		const api = writesApi((n) => (n === 2 ? 'lost' : 'ok'));
 		const parameters = {
 			...contactCreate,
 			requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 50 } } },
@@ -407,7 +251,7 @@ describe('controls: the demanding user', () => {
 	});
 
 	test('Continue (using error output) + Retry On Fail, a Quote → Create answer lost: an error item paired with its input, saying it may have been created; nothing sent again', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'));
 		const tries = await retrying(
 			quoteCreate(),
 			[{ json: { name: 'Ann' } }, { json: { name: 'Bob' } }],
@@ -422,7 +266,7 @@ describe('controls: the demanding user', () => {
 	});
 
 	test('Continue (regular output), Contact → Create, the 1st of two answers lost: the re-run answers it from the contact found, paired with item 0', async () => {
-		const api = fakeApi((n) => (n === 1 ? 'lost' : 'ok'));
+		const api = writesApi((n) => (n === 1 ? 'lost' : 'ok'));
 		const tries = await retrying(contactCreate, three.slice(0, 2), 'continueRegularOutput');
 		await api.settled();
 		expect(api.writes).toEqual(['POST /contacts Ann', 'POST /contacts Bob']);
@@ -434,7 +278,7 @@ describe('controls: the demanding user', () => {
 });
 
 test('control: in tool mode (no memory), a Quote → Create whose connection reset after the API stored it tells the model the record may exist and to read it before calling again', async () => {
-	const api = fakeApi(() => 'lost');
+	const api = writesApi(() => 'lost');
 	const error = (await runDeclarativeNode(node, quoteCreate(), {
 		items: [{ json: { name: 'Ann' } }],
 		asTool: true,

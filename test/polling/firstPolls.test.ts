@@ -4,7 +4,8 @@ import { budgetFor, budgetKeyOf } from '../../nodes/shared/api/rateBudget';
 import { LIST_ORDERS } from '../../sandbox/src/readings';
 import { fastClock, forgetRateBudgets } from '../harness/clock';
 import { createTestNode } from '../harness/engine';
-import { emitted, poller, collect, useSandbox, trigger } from './harness';
+import { useSandbox } from '../harness/sandbox';
+import { emitted, poller, collect, trigger } from './harness';
 
 /**
  * Breaker (status events): an invoice paid long before publishing, which the baseline walk skipped

@@ -14,8 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
-import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { fastClock, forgetRateBudgets } from '../harness/clock';
+import type { Sandbox } from '../../sandbox/src';
 import { createTestNode, type TestNode } from '../harness/engine';
 
 export const trigger = new BusinessOpsPollingTrigger();
@@ -76,38 +75,6 @@ export function emitted(result: INodeExecutionData[][] | null): Array<[string, s
 		String(item.json.type),
 		String((item.json.data as IDataObject).id),
 	]);
-}
-
-/** The sandbox of a test file (started once, reset before each test, limits lifted) and its API with the admin key. */
-export function useSandbox(): {
-	sandbox: () => Sandbox;
-	api: (method: string, path: string, body?: IDataObject) => Promise<IDataObject>;
-} {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => await sandbox.stop());
-	beforeEach(() => {
-		sandbox.control.reset();
-		sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-		forgetRateBudgets();
-		fastClock();
-	});
-	const api = async (method: string, path: string, body?: IDataObject): Promise<IDataObject> => {
-		const res = await fetch(`${sandbox.baseUrl}${path}`, {
-			method,
-			headers: {
-				Authorization: `Bearer ${sandbox.keys.admin}`,
-				'Content-Type': 'application/json',
-			},
-			body: body ? JSON.stringify(body) : undefined,
-		});
-		const json = (await res.json()) as { data: IDataObject };
-		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-		return json.data;
-	};
-	return { sandbox: () => sandbox, api };
 }
 
 /** Every record of a list, read directly (the test's own view). */

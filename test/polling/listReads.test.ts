@@ -10,6 +10,21 @@ import { emitted, poller } from './harness';
 /** The API at TEST_BASE_URL (nock), as a sandbox for the poller. */
 const api = { baseUrl: TEST_BASE_URL, keys: { admin: TEST_API_KEY } } as unknown as Sandbox;
 
+/** GET /contacts answering `contacts` in pages of 100, `meta.hasMore` as `hasMore` says (left out when undefined). */
+function pagesOf(contacts: IDataObject[], hasMore: (page: number) => boolean | undefined) {
+	nock(TEST_BASE_URL)
+		.get('/contacts')
+		.query(true)
+		.reply((uri) => {
+			const page = Number(new URL(uri, TEST_BASE_URL).searchParams.get('page'));
+			const data = contacts.slice((page - 1) * 100, page * 100);
+			const meta: IDataObject = { page, pageSize: 100, total: contacts.length };
+			if (hasMore(page) !== undefined) meta.hasMore = hasMore(page);
+			return [200, { data, meta }];
+		})
+		.persist();
+}
+
 /**
  * Breaker: a list answer whose `meta` contradicts itself (`hasMore: false` on page 1 while `total`
  * says 250 and the page holds 100) is taken as the whole list. The 150 records not read count as
@@ -25,16 +40,7 @@ describe('polling has more lie forgets and floods', () => {
 			createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
 		}));
 		let lying = false;
-		nock(TEST_BASE_URL)
-			.get('/contacts')
-			.query(true)
-			.reply((uri) => {
-				const page = Number(new URL(uri, TEST_BASE_URL).searchParams.get('page'));
-				const data = contacts.slice((page - 1) * 100, page * 100);
-				const hasMore = lying ? false : page * 100 < contacts.length;
-				return [200, { data, meta: { page, pageSize: 100, total: contacts.length, hasMore } }];
-			})
-			.persist();
+		pagesOf(contacts, (page) => (lying ? false : page * 100 < contacts.length));
 		const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
 		expect(await p.poll()).toBeNull(); // baseline: all 250
 
@@ -67,17 +73,7 @@ describe('polling page without has more never starts', () => {
 		name: `Klant ${i}`,
 	}));
 	test('a middle page without hasMore: the first poll does not report a list that changed', async () => {
-		nock(TEST_BASE_URL)
-			.get('/contacts')
-			.query(true)
-			.reply((uri) => {
-				const page = Number(new URL(uri, TEST_BASE_URL).searchParams.get('page'));
-				const data = contacts.slice((page - 1) * 100, page * 100);
-				const meta: IDataObject = { page, pageSize: 100, total: contacts.length };
-				if (page !== 2) meta.hasMore = page * 100 < contacts.length;
-				return [200, { data, meta }];
-			})
-			.persist();
+		pagesOf(contacts, (page) => (page !== 2 ? page * 100 < contacts.length : undefined));
 		const p = poller(api, { events: ['contact.created'] }, TEST_API_KEY);
 		expect(await p.poll()).toBeNull();
 		// the first poll remembered all 250: the next one finds nothing new

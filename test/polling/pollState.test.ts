@@ -8,18 +8,10 @@ import {
 import nock from 'nock';
 import type { Sandbox } from '../../sandbox/src';
 import { TEST_API_KEY, TEST_BASE_URL } from '../harness/engine';
+import { INVOICE_STATUSES } from '../harness/actionNode';
 import { poller } from './harness';
 
-const STATUSES = [
-	'draft',
-	'finalized',
-	'sent',
-	'viewed',
-	'paid',
-	'overdue',
-	'in_collection',
-	'written_off',
-];
+const STATUSES = INVOICE_STATUSES;
 
 function invoices(count: number): ListState {
 	const list: ListState = new Map();

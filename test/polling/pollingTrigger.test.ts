@@ -7,7 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIST_ORDERS } from '../../sandbox/src/readings';
-import { collect, emitted, poller, useSandbox } from './harness';
+import { useSandbox } from '../harness/sandbox';
+import { collect, emitted, poller } from './harness';
 
 const env = useSandbox();
 const { api } = env;

@@ -11,32 +11,27 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { fastClock, forgetRateBudgets, realClock, realSleep } from '../harness/clock';
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../sandbox/src';
+import { fastClock, realClock, realSleep } from '../harness/clock';
+import type { RequestLogEntry } from '../../sandbox/src';
+import { useSandbox } from '../harness/sandbox';
 import { runDeclarativeNode } from '../harness/engine';
 import { node } from '../harness/actionNode';
 
 /** Request Options → Timeout, and how long a slow answer takes: far enough apart for a busy machine. */
 const TIMEOUT_MS = 500;
 const SLOW_MS = 900;
-let sandbox: Sandbox;
+const { sandbox } = useSandbox({ keepRateLimit: true });
 let waits: number[];
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.stop());
 beforeEach(() => {
-	sandbox.control.reset();
-	forgetRateBudgets();
 	// real time (setup.ts starts each test on the fast clock): Request Options → Timeout must elapse
 	realClock();
 	waits = [];
 });
 afterEach(() => {
 	realClock();
-	sandbox.control.clearFailures();
-	sandbox.control.setLatency(0);
+	sandbox().control.clearFailures();
+	sandbox().control.setLatency(0);
 });
 
 /** Retry waits are recorded and skipped on a clock of their own (the order of events stays real). */
@@ -46,7 +41,7 @@ function fastRetries() {
 
 async function run(parameters: INodeParameters, inputs: IDataObject[], continueOnFail = true) {
 	const { items } = await runDeclarativeNode(node, parameters, {
-		credentials: { apiKey: sandbox.keys.admin, baseUrl: sandbox.baseUrl },
+		credentials: { apiKey: sandbox().keys.admin, baseUrl: sandbox().baseUrl },
 		items: inputs.map((json) => ({ json })),
 		continueOnFail,
 	});
@@ -71,9 +66,12 @@ function errorOf(outcome: Outcome | undefined): string | undefined {
 }
 
 async function api<T = IDataObject>(method: string, path: string, body?: IDataObject): Promise<T> {
-	const response = await fetch(`${sandbox.baseUrl}${path}`, {
+	const response = await fetch(`${sandbox().baseUrl}${path}`, {
 		method,
-		headers: { Authorization: `Bearer ${sandbox.keys.admin}`, 'Content-Type': 'application/json' },
+		headers: {
+			Authorization: `Bearer ${sandbox().keys.admin}`,
+			'Content-Type': 'application/json',
+		},
 		body: body ? JSON.stringify(body) : undefined,
 	});
 	return (await response.json()) as T;
@@ -99,8 +97,8 @@ async function seededIds(path: string, count: number): Promise<string[]> {
 
 /** Requests the sandbox has answered (or reset), by method and path. */
 function logOf(method: string, path?: string): RequestLogEntry[] {
-	return sandbox.control
-		.requestLog()
+	return sandbox()
+		.control.requestLog()
 		.filter(
 			(entry) => entry.method === method && (path === undefined || entry.path === `/v1${path}`),
 		);
@@ -133,7 +131,7 @@ const updateContact: INodeParameters = {
 
 describe('500s', () => {
 	test('creates: the failed ones carry their own error and are not repeated; the rest are created once', async () => {
-		sandbox.control.failNext({ status: 500, count: 2, method: 'POST', path: '/contacts' });
+		sandbox().control.failNext({ status: 500, count: 2, method: 'POST', path: '/contacts' });
 		const names = ['F0', 'F1', 'F2', 'F3', 'F4'];
 		const results = outcomes(
 			await run(
@@ -166,10 +164,10 @@ describe('500s', () => {
 	test('reads: 502/503 are retried into the result; a read that keeps failing ends in its own error', async () => {
 		fastRetries();
 		const ids = await seededIds('/contacts', 4);
-		sandbox.control.clearRequestLog();
-		sandbox.control.failNext({ status: 502, count: 2, path: `/contacts/${ids[0]}` });
-		sandbox.control.failNext({ status: 503, count: 1, path: `/contacts/${ids[1]}` });
-		sandbox.control.failNext({ status: 500, count: 5, path: `/contacts/${ids[2]}` });
+		sandbox().control.clearRequestLog();
+		sandbox().control.failNext({ status: 502, count: 2, path: `/contacts/${ids[0]}` });
+		sandbox().control.failNext({ status: 503, count: 1, path: `/contacts/${ids[1]}` });
+		sandbox().control.failNext({ status: 500, count: 5, path: `/contacts/${ids[2]}` });
 		const results = outcomes(
 			await run(
 				getContact,
@@ -191,8 +189,8 @@ describe('500s', () => {
 
 	test('updates and deletes: a 5xx is never repeated, the record keeps its state, the others go on', async () => {
 		const ids = await seededIds('/contacts', 3);
-		sandbox.control.clearRequestLog();
-		sandbox.control.failNext({ status: 503, method: 'PATCH', path: `/contacts/${ids[1]}` });
+		sandbox().control.clearRequestLog();
+		sandbox().control.failNext({ status: 503, method: 'PATCH', path: `/contacts/${ids[1]}` });
 		const updated = outcomes(
 			await run(
 				updateContact,
@@ -207,7 +205,7 @@ describe('500s', () => {
 		const after = await api<{ data: IDataObject }>('GET', `/contacts/${ids[1]}`);
 		expect(after.data.phone).not.toBe('+31 20 000 0001');
 
-		sandbox.control.failNext({ status: 500, method: 'DELETE', path: `/contacts/${ids[0]}` });
+		sandbox().control.failNext({ status: 500, method: 'DELETE', path: `/contacts/${ids[0]}` });
 		const deleted = outcomes(
 			await run(
 				{ ...getContact, operation: 'delete' },
@@ -228,7 +226,7 @@ describe('500s', () => {
 
 describe('connection resets', () => {
 	test('a reset create is not repeated and says so; the other items are created once', async () => {
-		sandbox.control.failNext({ mode: 'reset', method: 'POST', path: '/contacts' });
+		sandbox().control.failNext({ mode: 'reset', method: 'POST', path: '/contacts' });
 		const names = ['R0', 'R1', 'R2'];
 		const results = outcomes(
 			await run(
@@ -255,9 +253,9 @@ describe('connection resets', () => {
 	test('a reset read is retried; one that is reset every time ends in its own error', async () => {
 		fastRetries();
 		const ids = await seededIds('/contacts', 3);
-		sandbox.control.clearRequestLog();
-		sandbox.control.failNext({ mode: 'reset', count: 2, path: `/contacts/${ids[0]}` });
-		sandbox.control.failNext({ mode: 'reset', count: 5, path: `/contacts/${ids[1]}` });
+		sandbox().control.clearRequestLog();
+		sandbox().control.failNext({ mode: 'reset', count: 2, path: `/contacts/${ids[0]}` });
+		sandbox().control.failNext({ mode: 'reset', count: 5, path: `/contacts/${ids[1]}` });
 		const results = outcomes(
 			await run(
 				getContact,
@@ -285,7 +283,7 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 	});
 
 	test('a create that timed out is not repeated; the other items are created once', async () => {
-		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, method: 'POST', path: '/contacts' });
+		sandbox().control.failNext({ mode: 'hang', ms: SLOW_MS, method: 'POST', path: '/contacts' });
 		const names = ['T0', 'T1', 'T2'];
 		const results = outcomes(
 			await run(
@@ -318,9 +316,19 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 	test('reads that time out are retried into the result; one that always times out ends in its own error', async () => {
 		fastRetries();
 		const ids = await seededIds('/contacts', 3);
-		sandbox.control.clearRequestLog();
-		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, count: 2, path: `/contacts/${ids[0]}` });
-		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, count: 5, path: `/contacts/${ids[1]}` });
+		sandbox().control.clearRequestLog();
+		sandbox().control.failNext({
+			mode: 'hang',
+			ms: SLOW_MS,
+			count: 2,
+			path: `/contacts/${ids[0]}`,
+		});
+		sandbox().control.failNext({
+			mode: 'hang',
+			ms: SLOW_MS,
+			count: 5,
+			path: `/contacts/${ids[1]}`,
+		});
 		const results = outcomes(
 			await run(
 				withTimeout(getContact),
@@ -341,7 +349,7 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 	});
 
 	test('a slow API (latency above the timeout for every request): every create fails once, none is repeated', async () => {
-		sandbox.control.setLatency(SLOW_MS);
+		sandbox().control.setLatency(SLOW_MS);
 		const names = ['S0', 'S1', 'S2', 'S3'];
 		const results = outcomes(
 			await run(
@@ -358,7 +366,7 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 		await waitForLog('POST', 4);
 		await realSleep(200);
 		expect(logOf('POST', '/contacts')).toHaveLength(4);
-		sandbox.control.setLatency(0);
+		sandbox().control.setLatency(0);
 		const stored = await contactNames();
 		expect(names.every((name) => occurrences(stored, name) <= 1)).toBe(true);
 	});
@@ -367,7 +375,7 @@ describe('answers slower than the timeout (Request Options → Timeout)', () => 
 describe('429 storms', () => {
 	test('refused creates are repeated and each is created exactly once', async () => {
 		fastRetries();
-		sandbox.control.failNext({
+		sandbox().control.failNext({
 			status: 429,
 			count: 12,
 			retryAfter: 1,
@@ -396,7 +404,7 @@ describe('429 storms', () => {
 
 	test('a storm that does not end: each item gives up after 5 attempts with its own error, nothing is created', async () => {
 		fastRetries();
-		sandbox.control.failNext({ status: 429, count: 1000, method: 'POST', path: '/contacts' });
+		sandbox().control.failNext({ status: 429, count: 1000, method: 'POST', path: '/contacts' });
 		const names = ['N0', 'N1', 'N2'];
 		const results = outcomes(
 			await run(
@@ -419,7 +427,7 @@ describe('429 storms', () => {
 	});
 
 	test("the sandbox's own rate limit (4 per second) against 10 creates: all made once, in real time", async () => {
-		sandbox.control.setRateLimit({ limit: 4, windowMs: 1000 });
+		sandbox().control.setRateLimit({ limit: 4, windowMs: 1000 });
 		const names = Array.from({ length: 10 }, (_, i) => `L${i}`);
 		const results = outcomes(
 			await run(
@@ -432,7 +440,7 @@ describe('429 storms', () => {
 		const posts = logOf('POST', '/contacts');
 		expect(posts.filter((entry) => entry.status === 201)).toHaveLength(10);
 		expect(posts.filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
-		sandbox.control.setRateLimit({ limit: 1000, windowMs: 60_000 });
+		sandbox().control.setRateLimit({ limit: 1000, windowMs: 60_000 });
 		const stored = await contactNames();
 		expect(names.map((name) => occurrences(stored, name))).toEqual(names.map(() => 1));
 	}, 20_000);
@@ -442,16 +450,16 @@ describe('every fault in one run', () => {
 	test('updates: 500, reset, timeout, 429 and no fault, one per item: each item its own outcome', async () => {
 		fastRetries();
 		const ids = await seededIds('/contacts', 5);
-		sandbox.control.clearRequestLog();
-		sandbox.control.failNext({ status: 500, method: 'PATCH', path: `/contacts/${ids[0]}` });
-		sandbox.control.failNext({ mode: 'reset', method: 'PATCH', path: `/contacts/${ids[1]}` });
-		sandbox.control.failNext({
+		sandbox().control.clearRequestLog();
+		sandbox().control.failNext({ status: 500, method: 'PATCH', path: `/contacts/${ids[0]}` });
+		sandbox().control.failNext({ mode: 'reset', method: 'PATCH', path: `/contacts/${ids[1]}` });
+		sandbox().control.failNext({
 			mode: 'hang',
 			ms: SLOW_MS,
 			method: 'PATCH',
 			path: `/contacts/${ids[2]}`,
 		});
-		sandbox.control.failNext({
+		sandbox().control.failNext({
 			status: 429,
 			count: 2,
 			method: 'PATCH',
@@ -481,12 +489,12 @@ describe('every fault in one run', () => {
 	test('reads: 500, reset, timeout and 429 are all retried into the result; five 500s end in an error', async () => {
 		fastRetries();
 		const ids = await seededIds('/contacts', 5);
-		sandbox.control.clearRequestLog();
-		sandbox.control.failNext({ status: 500, path: `/contacts/${ids[0]}` });
-		sandbox.control.failNext({ mode: 'reset', path: `/contacts/${ids[1]}` });
-		sandbox.control.failNext({ mode: 'hang', ms: SLOW_MS, path: `/contacts/${ids[2]}` });
-		sandbox.control.failNext({ status: 429, path: `/contacts/${ids[3]}` });
-		sandbox.control.failNext({ status: 502, count: 5, path: `/contacts/${ids[4]}` });
+		sandbox().control.clearRequestLog();
+		sandbox().control.failNext({ status: 500, path: `/contacts/${ids[0]}` });
+		sandbox().control.failNext({ mode: 'reset', path: `/contacts/${ids[1]}` });
+		sandbox().control.failNext({ mode: 'hang', ms: SLOW_MS, path: `/contacts/${ids[2]}` });
+		sandbox().control.failNext({ status: 429, path: `/contacts/${ids[3]}` });
+		sandbox().control.failNext({ status: 502, count: 5, path: `/contacts/${ids[4]}` });
 		const results = outcomes(
 			await run(
 				{ ...getContact, requestOptions: { timeout: TIMEOUT_MS } },
@@ -509,7 +517,7 @@ describe('every fault in one run', () => {
 
 	test("without continue-on-fail the run fails with the failing item's own error", async () => {
 		const ids = await seededIds('/contacts', 3);
-		sandbox.control.failNext({ status: 500, method: 'PATCH', path: `/contacts/${ids[2]}` });
+		sandbox().control.failNext({ status: 500, method: 'PATCH', path: `/contacts/${ids[2]}` });
 		const error = await run(
 			updateContact,
 			ids.map((id) => ({ id, phone: '+31 20 123 4567' })),

@@ -19,8 +19,8 @@ import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { realClock } from '../harness/clock';
+import { useSandbox } from '../harness/sandbox';
 import {
 	activateTrigger,
 	createTriggerNode,
@@ -42,18 +42,10 @@ const EVENT_SETS = [
 	['request.received', 'quote.created'],
 ];
 
-let sandbox: Sandbox;
+const { sandbox } = useSandbox();
 let logs: ReturnType<typeof captureLogs>;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
-});
-afterAll(async () => await sandbox.stop());
 beforeEach(() => {
-	sandbox.control.reset();
-	sandbox.control.setRateLimit({ limit: 100_000, windowMs: 60_000 });
-	forgetRateBudgets();
-	fastClock();
 	logs = captureLogs();
 });
 afterEach(() => {
@@ -88,7 +80,7 @@ function load(wf: WorkflowModel): TestNode {
 		trigger,
 		{ events: wf.events },
 		{
-			credentials: { apiKey: wf.apiKey, baseUrl: sandbox.baseUrl },
+			credentials: { apiKey: wf.apiKey, baseUrl: sandbox().baseUrl },
 			staticData: structuredClone(wf.saved),
 			webhookId: wf.webhookId,
 			webhookBaseUrl: wf.base,
@@ -143,7 +135,7 @@ const label = (wf: WorkflowModel) =>
 	`${wf.id}@${wf.base === PRODUCTION ? 'production' : 'staging'}`;
 
 async function dashboard(wf: WorkflowModel, method: string, path: string, body?: IDataObject) {
-	const response = await fetch(`${sandbox.baseUrl}${path}`, {
+	const response = await fetch(`${sandbox().baseUrl}${path}`, {
 		method,
 		headers: { Authorization: `Bearer ${wf.apiKey}`, 'Content-Type': 'application/json' },
 		body: body ? JSON.stringify(body) : undefined,
@@ -154,7 +146,7 @@ async function dashboard(wf: WorkflowModel, method: string, path: string, body?:
 /** No duplicate, no orphan; `strict` also wants each published copy to hold exactly its live subscription. */
 function checkInvariants(workflows: WorkflowModel[], where: string, strict: boolean): string[] {
 	const problems: string[] = [];
-	const remote = sandbox.control.webhooks();
+	const remote = sandbox().control.webhooks();
 	const held = new Set<string>();
 	for (const wf of workflows) {
 		for (const stored of Object.values(storedOf(wf))) if (stored) held.add(stored.id);
@@ -202,7 +194,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			id: 'wf-A',
 			webhookId: 'hook-a',
 			base: PRODUCTION,
-			apiKey: sandbox.keys.admin,
+			apiKey: sandbox().keys.admin,
 			events: EVENT_SETS[0],
 			active: false,
 			saved: {},
@@ -211,7 +203,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			id: 'wf-B',
 			webhookId: 'hook-b',
 			base: PRODUCTION,
-			apiKey: sandbox.keys.admin,
+			apiKey: sandbox().keys.admin,
 			events: EVENT_SETS[1],
 			active: false,
 			saved: {},
@@ -220,7 +212,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			id: 'wf-C',
 			webhookId: 'hook-c',
 			base: PRODUCTION,
-			apiKey: sandbox.keys.otherOrg,
+			apiKey: sandbox().keys.otherOrg,
 			events: EVENT_SETS[2],
 			active: false,
 			saved: {},
@@ -276,15 +268,17 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			if (int(2) === 0) await publish(twin);
 		},
 		remoteDelete: async (wf) => {
-			const live = sandbox.control
-				.webhooks()
+			const live = sandbox()
+				.control.webhooks()
 				.filter((sub) => sub.url.startsWith(wf.base) && sub.name.includes(`(${wf.id})`));
 			if (live.length === 0) return;
 			const victim = live[int(live.length)];
 			expect(await dashboard(wf, 'DELETE', `/webhooks/${victim.id}`)).toBe(200);
 		},
 		remotePause: async (wf) => {
-			const live = sandbox.control.webhooks().filter((sub) => sub.url === urlOf(wf, 'production'));
+			const live = sandbox()
+				.control.webhooks()
+				.filter((sub) => sub.url === urlOf(wf, 'production'));
 			if (live.length === 0) return;
 			expect(await dashboard(wf, 'PATCH', `/webhooks/${live[0].id}`, { active: false })).toBe(200);
 		},
@@ -314,7 +308,9 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 			if (int(3) === 0)
 				await lifecycle(wf, session, async (t) => await startTestListening(trigger, t));
 			problems.push(...checkInvariants(workflows, `${wf.id} listening`, false));
-			const test = sandbox.control.webhooks().filter((sub) => sub.url === urlOf(wf, 'test'));
+			const test = sandbox()
+				.control.webhooks()
+				.filter((sub) => sub.url === urlOf(wf, 'test'));
 			if (test.length !== 1)
 				problems.push(`${label(wf)} listening: ${test.length} test subscriptions`);
 			if (int(3) === 0 && test[0]) await dashboard(wf, 'DELETE', `/webhooks/${test[0].id}`);
@@ -364,7 +360,7 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 	for (const wf of workflows) await unpublish(wf);
 	expect(errors).toEqual([]);
 	expect(problems).toEqual([]);
-	expect(sandbox.control.webhooks()).toEqual([]);
+	expect(sandbox().control.webhooks()).toEqual([]);
 	expect(workflows.map((wf) => storedOf(wf))).toEqual([{}, {}, {}, {}, {}, {}]);
 	expect(Object.keys(counts).sort()).toEqual([
 		'crashAfterCreate',
@@ -388,8 +384,14 @@ test('50 cycles of publish, unpublish, restart and remote deletion leave no dupl
 		logs.lines.filter((line) => /left behind without its signing secret/.test(line.message)).length,
 	).toBeGreaterThan(5);
 	// both organizations were used
-	const orgs = new Set(sandbox.control.requestLog().map((entry) => entry.organizationId));
-	expect(orgs).toEqual(new Set([sandbox.organizationIds.primary, sandbox.organizationIds.other]));
+	const orgs = new Set(
+		sandbox()
+			.control.requestLog()
+			.map((entry) => entry.organizationId),
+	);
+	expect(orgs).toEqual(
+		new Set([sandbox().organizationIds.primary, sandbox().organizationIds.other]),
+	);
 	// the lifecycle logged its replacements, and no secret with them
 	expect(
 		logs.lines.filter((line) => /deleting webhook subscription \S+ \(/.test(line.message)).length,
@@ -406,7 +408,7 @@ test('a listening session cut off by a restart: the next session replaces its su
 		id: 'wf-D',
 		webhookId: 'hook-d',
 		base: PRODUCTION,
-		apiKey: sandbox.keys.admin,
+		apiKey: sandbox().keys.admin,
 		events: ['invoice.paid'],
 		active: false,
 		saved: {},
@@ -415,22 +417,26 @@ test('a listening session cut off by a restart: the next session replaces its su
 	// n8n restarts: the session is gone and its stop never comes; the user listens again later
 	const again = load(wf);
 	await lifecycle(wf, again, async (t) => await startTestListening(trigger, t));
-	expect(sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'))).toHaveLength(
-		1,
-	);
+	expect(
+		sandbox()
+			.control.webhooks()
+			.filter((sub) => sub.name === nameOf(wf, 'test')),
+	).toHaveLength(1);
 	await lifecycle(wf, again, async (t) => await stopTestListening(trigger, t));
-	expect(sandbox.control.webhooks()).toEqual([]);
+	expect(sandbox().control.webhooks()).toEqual([]);
 
 	// the same when the saved static data lost the record (e.g. the session's data was never saved)
 	await lifecycle(wf, load(wf), async (t) => await startTestListening(trigger, t));
 	wf.saved = {};
 	const fresh = load(wf);
 	await lifecycle(wf, fresh, async (t) => await startTestListening(trigger, t));
-	expect(sandbox.control.webhooks().filter((sub) => sub.name === nameOf(wf, 'test'))).toHaveLength(
-		1,
-	);
+	expect(
+		sandbox()
+			.control.webhooks()
+			.filter((sub) => sub.name === nameOf(wf, 'test')),
+	).toHaveLength(1);
 	await lifecycle(wf, fresh, async (t) => await stopTestListening(trigger, t));
-	expect(sandbox.control.webhooks()).toEqual([]);
+	expect(sandbox().control.webhooks()).toEqual([]);
 });
 
 test('a changed n8n URL (WEBHOOK_URL) with the record saved: this instance deletes its own subscription at the old URL, and a copy in another instance keeps its own', async () => {
@@ -438,7 +444,7 @@ test('a changed n8n URL (WEBHOOK_URL) with the record saved: this instance delet
 		id: 'wf-G',
 		webhookId: 'hook-g',
 		base: PRODUCTION,
-		apiKey: sandbox.keys.admin,
+		apiKey: sandbox().keys.admin,
 		events: ['invoice.paid'],
 		active: false,
 		saved: {},
@@ -452,15 +458,19 @@ test('a changed n8n URL (WEBHOOK_URL) with the record saved: this instance delet
 	wf.movedFrom = wf.base;
 	wf.base = 'https://n8n-new.example.test/';
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
-	const urls = sandbox.control
-		.webhooks()
+	const urls = sandbox()
+		.control.webhooks()
 		.map((sub) => sub.url)
 		.sort();
 	expect(urls).toEqual([
 		'https://n8n-new.example.test/webhook/hook-g/webhook',
 		'https://staging.example.test/webhook/hook-g/webhook',
 	]);
-	expect(sandbox.control.webhooks().map((sub) => sub.id)).toContain(stagingId);
+	expect(
+		sandbox()
+			.control.webhooks()
+			.map((sub) => sub.id),
+	).toContain(stagingId);
 });
 
 test("a crash between create and saving the static data, then a changed n8n URL: the lost subscription is left in place (it cannot be told from another instance's)", async () => {
@@ -468,14 +478,16 @@ test("a crash between create and saving the static data, then a changed n8n URL:
 		id: 'wf-E',
 		webhookId: 'hook-e',
 		base: PRODUCTION,
-		apiKey: sandbox.keys.admin,
+		apiKey: sandbox().keys.admin,
 		events: ['invoice.paid'],
 		active: false,
 		saved: {},
 	};
 	// published; n8n stops before the static data with the new subscription is saved
 	await activateTrigger(trigger, load(wf));
-	const lost = sandbox.control.webhooks().map((sub) => sub.id);
+	const lost = sandbox()
+		.control.webhooks()
+		.map((sub) => sub.id);
 	expect(lost).toHaveLength(1);
 	// n8n starts again under another webhook URL and adds the published workflow
 	wf.movedFrom = wf.base;
@@ -483,14 +495,18 @@ test("a crash between create and saving the static data, then a changed n8n URL:
 	await lifecycle(wf, load(wf), async (t) => await activateTrigger(trigger, t, 'init'));
 	const held = storedOf(wf).production?.id;
 	expect(
-		sandbox.control
-			.webhooks()
+		sandbox()
+			.control.webhooks()
 			.map((sub) => sub.id)
 			.sort(),
 	).toEqual([held, lost[0]].sort());
 	// after unpublishing only the one at the old URL is left, for the user to delete
 	await lifecycle(wf, load(wf), async (t) => await deactivateTrigger(trigger, t));
-	expect(sandbox.control.webhooks().map((sub) => sub.id)).toEqual(lost);
+	expect(
+		sandbox()
+			.control.webhooks()
+			.map((sub) => sub.id),
+	).toEqual(lost);
 });
 
 test('the same workflow published in two instances: each keeps its own subscription; unpublishing one removes only its own', async () => {
@@ -498,7 +514,7 @@ test('the same workflow published in two instances: each keeps its own subscript
 		id: 'wf-F',
 		webhookId: 'hook-f',
 		base: PRODUCTION,
-		apiKey: sandbox.keys.admin,
+		apiKey: sandbox().keys.admin,
 		events: ['invoice.paid'],
 		active: false,
 		saved: {},
@@ -512,8 +528,8 @@ test('the same workflow published in two instances: each keeps its own subscript
 	};
 	await lifecycle(staging, load(staging), async (t) => await activateTrigger(trigger, t));
 	const urls = () =>
-		sandbox.control
-			.webhooks()
+		sandbox()
+			.control.webhooks()
 			.map((sub) => sub.url)
 			.sort();
 	expect(urls()).toEqual([urlOf(production, 'production'), urlOf(staging, 'production')].sort());

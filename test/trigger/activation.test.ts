@@ -95,54 +95,58 @@ function expectSelfSufficient(error: Error, what: RegExp, fix: RegExp) {
 }
 
 const PUBLISH_AGAIN = /then publish the workflow again/;
+/** POST /webhooks's answer: whk_2, signed with SECRET. */
+const SUBSCRIBED = { data: { id: 'whk_2', signingSecret: SECRET } };
 
 /**
  * Each API call of the lifecycle, set up so that the trigger reaches it: the calls before it answer
- * as they would, the call itself gets the failure. `run` is the activation step n8n runs.
+ * as they would, the call itself gets the failure.
  */
 const CALLS: Array<{
 	call: string;
-	reach: (fail: (scope: nock.Interceptor) => void) => Promise<Error>;
+	/** The activation step n8n runs, on a trigger with whk_1 stored or with none. */
+	step: 'checkExists' | 'create';
+	whk1Stored: boolean;
+	reach: (fail: (scope: nock.Interceptor) => void) => void;
 }> = [
 	{
 		call: 'GET /webhooks/{id} (is it still there?)',
-		reach: async (fail) => {
-			fail(nock(API).get('/v1/webhooks/whk_1'));
-			return await thrownBy(runWebhookMethod(trigger, triggerNode({}, stored()), 'checkExists'));
-		},
+		step: 'checkExists',
+		whk1Stored: true,
+		reach: (fail) => fail(nock(API).get('/v1/webhooks/whk_1')),
 	},
 	{
 		call: 'PATCH /webhooks/{id} (update in place)',
-		reach: async (fail) => {
+		step: 'checkExists',
+		whk1Stored: true,
+		reach: (fail) => {
 			nock(API)
 				.get('/v1/webhooks/whk_1')
 				.reply(200, { data: { id: 'whk_1', url: PROD_URL, events: EVENTS, active: false } });
 			fail(nock(API).patch('/v1/webhooks/whk_1'));
-			return await thrownBy(runWebhookMethod(trigger, triggerNode({}, stored()), 'checkExists'));
 		},
 	},
 	{
 		call: 'DELETE /webhooks/{id} (the old one, before a new one)',
-		reach: async (fail) => {
-			fail(nock(API).delete('/v1/webhooks/whk_1'));
-			return await thrownBy(runWebhookMethod(trigger, triggerNode({}, stored()), 'create'));
-		},
+		step: 'create',
+		whk1Stored: true,
+		reach: (fail) => fail(nock(API).delete('/v1/webhooks/whk_1')),
 	},
 	{
 		call: 'GET /webhooks (left behind at this URL?)',
-		reach: async (fail) => {
-			fail(nock(API).get('/v1/webhooks').query(true));
-			return await thrownBy(runWebhookMethod(trigger, triggerNode(), 'create'));
-		},
+		step: 'create',
+		whk1Stored: false,
+		reach: (fail) => fail(nock(API).get('/v1/webhooks').query(true)),
 	},
 	{
 		call: 'POST /webhooks (subscribe)',
-		reach: async (fail) => {
+		step: 'create',
+		whk1Stored: false,
+		reach: (fail) => {
 			noneLeftBehind();
 			fail(nock(API).post('/v1/webhooks'));
 			// after a 409 it looks for ours left behind at this URL once more: none there
 			noneLeftBehind();
-			return await thrownBy(runWebhookMethod(trigger, triggerNode(), 'create'));
 		},
 	},
 ];
@@ -248,17 +252,24 @@ const FAILURES: Array<{
 ];
 
 describe('every API call of the lifecycle, every failure: the message names the fix', () => {
-	const cases = CALLS.flatMap(({ call, reach }) =>
+	const cases = CALLS.flatMap(({ call, ...reached }) =>
 		FAILURES.filter(({ applies }) => applies?.(call) ?? true).map(
-			(f) => [call, f.failure, reach, f] as const,
+			(f) => [call, f.failure, reached, f] as const,
 		),
 	);
-	test.each(cases)('%s: %s', async (call, _failure, reach, { answer, fix }) => {
-		const error = await reach((scope) => answer(scope, call));
-		const [method, path] = call.split(' ');
-		const target = new RegExp(`${method} ${path.replace('{id}', 'whk_1').replace(/[/]/g, '\\/')}`);
-		expectSelfSufficient(error, target, fix);
-	});
+	test.each(cases)(
+		'%s: %s',
+		async (call, _failure, { step, whk1Stored, reach }, { answer, fix }) => {
+			reach((scope) => answer(scope, call));
+			const node = whk1Stored ? triggerNode({}, stored()) : triggerNode();
+			const error = await thrownBy(runWebhookMethod(trigger, node, step));
+			const [method, path] = call.split(' ');
+			const target = new RegExp(
+				`${method} ${path.replace('{id}', 'whk_1').replace(/[/]/g, '\\/')}`,
+			);
+			expectSelfSufficient(error, target, fix);
+		},
+	);
 });
 
 describe("the trigger's own activation errors name the fix", () => {
@@ -462,12 +473,7 @@ describe('a list that changes during every read', () => {
 			.post('/v1/webhooks')
 			.reply(201, () => {
 				posts++;
-				return {
-					data: {
-						id: 'whk_2',
-						signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=',
-					},
-				};
+				return SUBSCRIBED;
 			});
 		return { sent, posts: () => posts };
 	}
@@ -733,12 +739,7 @@ describe('waits', () => {
 				.post('/v1/webhooks')
 				.reply(201, () => {
 					posts++;
-					return {
-						data: {
-							id: 'whk_2',
-							signingSecret: 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=',
-						},
-					};
+					return SUBSCRIBED;
 				});
 			const outcome = await runWebhookMethod(
 				trigger,

@@ -1,10 +1,48 @@
-import type { INodeParameters } from 'n8n-workflow';
 import { createHmac, randomBytes } from 'node:crypto';
 import type { VerifyOptions } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { decideTrust as decideWith } from '../../nodes/BusinessOpsTrigger/trust';
 import { runWebhook } from '../harness/engine';
-import { nodeWithWhk1, SIGNING, trigger } from './liveSubscription';
+import { ownWorkflowWithWhk1 as node, SIGNING, trigger } from './liveSubscription';
 import { atFixedTime, stripeSignature, githubSignature, standardHeaders } from './helpers';
+
+const NOW = 1_700_000_000;
+type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
+/** Auto's trust decision at NOW for a subscription whose secret is SIGNING (`learned`: the form it learned). */
+const decideTrust = (
+	headers: Record<string, string>,
+	rawBody: Buffer,
+	learned?: TrustSubscription['learned'],
+) =>
+	decideWith({
+		headers,
+		rawBody,
+		nowSeconds: NOW,
+		scheme: 'auto',
+		secret: SIGNING,
+		toleranceSeconds: 300,
+		learned,
+	});
+/** One delivery to a trigger under Auto that has seen none yet: 'started' (one output, no refusal) or the status. */
+async function firstDelivery(headers: Record<string, string>, raw: string) {
+	const run = await runWebhook(trigger, node(), { headers, rawBody: Buffer.from(raw) });
+	return run.status === undefined && run.result.workflowData?.length === 1 ? 'started' : run.status;
+}
+/** A body of about 300 KiB: over a body this large, Auto has two tries before it learns the form. */
+const LARGE = Buffer.from(
+	JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
+);
+/** A relay's own Svix-style id, timestamp and signature headers, as it stamps what it forwards. */
+const SVIX_RELAY = {
+	'svix-id': 'msg_relay_1',
+	'svix-timestamp': String(NOW),
+	'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
+};
+/** A relay's own Standard Webhooks id and timestamp headers, stamped on its hop. */
+const WEBHOOK_RELAY = { 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
+/** A relay's own signature header in the Stripe shape, naming its own time. */
+const relaySignature = () => ({
+	'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+});
 
 /**
  * Breaker (signatures rebuild): docs/signatures.md: "Under every scheme, a signature header sent
@@ -19,14 +57,7 @@ import { atFixedTime, stripeSignature, githubSignature, standardHeaders } from '
  * Stripe-Style scheme does.
  */
 describe('trigger auto accepts stripe entries of two times', () => {
-	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
-	let workflows = 0;
-	function node(options: INodeParameters) {
-		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options });
-		testNode.workflow.id = `workflow-two-times-${++workflows}`;
-		return testNode;
-	}
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 	const joined = {
 		'stripe-signature': `${stripeSignature(SIGNING, NOW, raw)}, ${stripeSignature(SIGNING, NOW - 5, raw)}`,
@@ -58,55 +89,21 @@ describe('trigger auto accepts stripe entries of two times', () => {
  * delivery of 300 KiB is refused. (auto.ts is unchanged by the shrink: 1bdf489 does the same.)
  */
 describe('trigger auto github large first delivery refused behind Svix relay', () => {
-	type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-	const decideTrust = (
-		req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
-		subscription: TrustSubscription,
-	) => decideWith({ ...req, ...subscription });
-	const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-	const NOW = 1_700_000_000;
-	const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
-	const BODY = Buffer.from(
-		JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
-	);
-	const github = `sha256=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(BODY).digest('hex')}`;
+	const BODY = LARGE;
+	const github = githubSignature(SIGNING, BODY);
 	test('a large GitHub-style first delivery verifies without the relay headers (control)', () => {
-		expect(
-			decideTrust(
-				{ headers: { 'x-hub-signature-256': github }, rawBody: BODY, nowSeconds: NOW },
-				auto,
-			).accepted,
-		).toBe(true);
+		expect(decideTrust({ 'x-hub-signature-256': github }, BODY).accepted).toBe(true);
 	});
 	test('a large GitHub-style first delivery verifies although a relay added its own Svix-style signature headers', () => {
-		const relay = {
-			'svix-id': 'msg_relay_1',
-			'svix-timestamp': String(NOW),
-			'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
-		};
-		const trust = decideTrust(
-			{ headers: { 'x-hub-signature-256': github, ...relay }, rawBody: BODY, nowSeconds: NOW },
-			auto,
-		);
+		const trust = decideTrust({ 'x-hub-signature-256': github, ...SVIX_RELAY }, BODY);
 		expect(trust).toMatchObject({ accepted: true });
 	});
 	test('the same for a large Stripe-style first delivery (t=, v1=<hex>, the whole secret) behind that relay', () => {
-		const stripe = `t=${NOW},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${NOW}.`).update(BODY).digest('hex')}`;
-		const relay = {
-			'svix-id': 'msg_relay_1',
-			'svix-timestamp': String(NOW),
-			'svix-signature': `v1,${randomBytes(32).toString('base64')}`,
-		};
-		expect(
-			decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: BODY, nowSeconds: NOW }, auto)
-				.accepted,
-		).toBe(true);
-		expect(
-			decideTrust(
-				{ headers: { 'stripe-signature': stripe, ...relay }, rawBody: BODY, nowSeconds: NOW },
-				auto,
-			),
-		).toMatchObject({ accepted: true });
+		const stripe = stripeSignature(SIGNING, NOW, BODY);
+		expect(decideTrust({ 'stripe-signature': stripe }, BODY).accepted).toBe(true);
+		expect(decideTrust({ 'stripe-signature': stripe, ...SVIX_RELAY }, BODY)).toMatchObject({
+			accepted: true,
+		});
 	});
 });
 
@@ -124,14 +121,7 @@ describe('trigger auto github large first delivery refused behind Svix relay', (
  * Expected: the genuine GitHub-style delivery verifies, whatever headers the proxy added.
  */
 describe('trigger auto github large first delivery refused by relay timestamp', () => {
-	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
-	let workflows = 0;
-	function node() {
-		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-		testNode.workflow.id = `workflow-auto-github-relay-${++workflows}`;
-		return testNode;
-	}
 	const raw = JSON.stringify({
 		id: 'evt_1',
 		type: 'invoice.paid',
@@ -143,24 +133,13 @@ describe('trigger auto github large first delivery refused by relay timestamp', 
 		'x-github-event': 'invoice.paid',
 	};
 	test('a first large GitHub-style delivery verifies although a relay added its own Standard Webhooks headers', async () => {
-		expect(
-			(await runWebhook(trigger, node(), { headers: github, rawBody: Buffer.from(raw) })).result
-				.workflowData,
-		).toHaveLength(1);
-		const relayed = { ...github, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
-		const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
+		expect(await firstDelivery(github, raw)).toBe('started');
 		// fails today: 401, "... tried only the 2 most likely forms over a body this large ..."
-		expect(run.status).toBeUndefined();
-		expect(run.result.workflowData).toHaveLength(1);
+		expect(await firstDelivery({ ...github, ...WEBHOOK_RELAY }, raw)).toBe('started');
 	});
 	test('a first large GitHub-style delivery verifies beside a proxy svix-timestamp header', async () => {
-		const run = await runWebhook(trigger, node(), {
-			headers: { ...github, 'svix-timestamp': String(NOW) },
-			rawBody: Buffer.from(raw),
-		});
 		// fails today: 401, "... tried only the 2 most likely forms over a body this large ..."
-		expect(run.status).toBeUndefined();
-		expect(run.result.workflowData).toHaveLength(1);
+		expect(await firstDelivery({ ...github, 'svix-timestamp': String(NOW) }, raw)).toBe('started');
 	});
 });
 
@@ -177,18 +156,8 @@ describe('trigger auto github large first delivery refused by relay timestamp', 
  * (auto.ts is unchanged by the shrink: 1bdf489 does the same.)
  */
 describe('trigger auto standard refused behind relay t=', () => {
-	type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-	const decideTrust = (
-		req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
-		subscription: TrustSubscription,
-	) => decideWith({ ...req, ...subscription });
-	const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-	const NOW = 1_700_000_000;
-	const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
-	const BODY = Buffer.from(
-		JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(300 * 1024) }),
-	);
-	const key = Buffer.from(SECRET.replace(/^whsec_/, ''), 'base64');
+	const BODY = LARGE;
+	const key = Buffer.from(SIGNING.replace(/^whsec_/, ''), 'base64');
 	const sent = NOW - 3;
 	const standard = {
 		'webhook-id': 'msg_1',
@@ -196,16 +165,14 @@ describe('trigger auto standard refused behind relay t=', () => {
 		'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_1.${sent}.`).update(BODY).digest('base64')}`,
 	};
 	test('control: the large first delivery verifies as sent by the API', () => {
-		expect(decideTrust({ headers: standard, rawBody: BODY, nowSeconds: NOW }, auto).accepted).toBe(
-			true,
-		);
+		expect(decideTrust(standard, BODY).accepted).toBe(true);
 	});
 	test("a relay's own signature header with t=<its time> does not push out webhook-timestamp", () => {
 		const headers = {
 			...standard,
 			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
 		};
-		expect(decideTrust({ headers, rawBody: BODY, nowSeconds: NOW }, auto)).toMatchObject({
+		expect(decideTrust(headers, BODY)).toMatchObject({
 			accepted: true,
 			timestamp: sent,
 		});
@@ -218,16 +185,17 @@ describe('trigger auto standard refused behind relay t=', () => {
 		(_name, id) => {
 			const small = Buffer.from(JSON.stringify({ id: 'evt_3', type: 'invoice.paid' }));
 			const headers = {
-				'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
+				...relaySignature(),
 				...id,
 				'webhook-id': 'msg_3',
 				'webhook-timestamp': String(sent),
 				'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_3.${sent}.`).update(small).digest('base64')}`,
 			};
 			const learned = { content: '{ID}.{timestamp}.{body}', key: 'whsecBase64' } as const;
-			expect(
-				decideTrust({ headers, rawBody: small, nowSeconds: NOW }, { ...auto, learned }),
-			).toMatchObject({ accepted: true, timestamp: sent });
+			expect(decideTrust(headers, small, learned)).toMatchObject({
+				accepted: true,
+				timestamp: sent,
+			});
 		},
 	);
 });
@@ -249,14 +217,7 @@ describe('trigger auto standard refused behind relay t=', () => {
  * value, with `t=` and no id named after the signature header, is tried as `{timestamp}.{body}` first).
  */
 describe('trigger auto stripe large first delivery refused by platform id', () => {
-	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
-	let workflows = 0;
-	function node() {
-		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-		testNode.workflow.id = `workflow-auto-stripe-platform-id-${++workflows}`;
-		return testNode;
-	}
 	const raw = JSON.stringify({
 		id: 'evt_1',
 		type: 'invoice.paid',
@@ -265,17 +226,11 @@ describe('trigger auto stripe large first delivery refused by platform id', () =
 	const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW, raw) };
 	test('a platform id header in front of n8n does not make the first large Stripe-style delivery fail', async () => {
 		// without the platform's header it verifies
-		expect(
-			(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
-				.workflowData,
-		).toHaveLength(1);
-		const run = await runWebhook(trigger, node(), {
-			headers: { ...stripe, 'rndr-id': '7f3c2a91-bd1e-4c55' },
-			rawBody: Buffer.from(raw),
-		});
+		expect(await firstDelivery(stripe, raw)).toBe('started');
 		// fails today: 401, "signature does not match (Auto has not yet seen ... tried only the 2 most likely forms ...)"
-		expect(run.status).toBeUndefined();
-		expect(run.result.workflowData).toHaveLength(1);
+		expect(await firstDelivery({ ...stripe, 'rndr-id': '7f3c2a91-bd1e-4c55' }, raw)).toBe(
+			'started',
+		);
 	});
 });
 
@@ -288,42 +243,23 @@ describe('trigger auto stripe large first delivery refused by platform id', () =
  * as long as the relay is there. (auto.ts is unchanged by the shrink: 1bdf489 does the same.)
  */
 describe('trigger auto stripe refused behind relay own t=', () => {
-	type TrustSubscription = Omit<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>;
-	const decideTrust = (
-		req: Pick<VerifyOptions, 'headers' | 'rawBody' | 'nowSeconds'>,
-		subscription: TrustSubscription,
-	) => decideWith({ ...req, ...subscription });
-	const SECRET = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-	const NOW = 1_700_000_000;
-	const auto: TrustSubscription = { scheme: 'auto', secret: SECRET, toleranceSeconds: 300 };
 	const sent = NOW - 3;
 	const body = Buffer.from(JSON.stringify({ id: 'evt_2', type: 'invoice.paid' }));
-	const stripe = `t=${sent},v1=${createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(`${sent}.`).update(body).digest('hex')}`;
+	const stripe = stripeSignature(SIGNING, sent, body);
 	test('control: the Stripe-style delivery verifies as sent by the API', () => {
-		expect(
-			decideTrust({ headers: { 'stripe-signature': stripe }, rawBody: body, nowSeconds: NOW }, auto)
-				.accepted,
-		).toBe(true);
+		expect(decideTrust({ 'stripe-signature': stripe }, body).accepted).toBe(true);
 	});
 	test("a relay's own signature header naming its own t= does not make the API's Stripe-style delivery malformed", () => {
-		const headers = {
-			'stripe-signature': stripe,
-			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
-		};
-		expect(decideTrust({ headers, rawBody: body, nowSeconds: NOW }, auto)).toMatchObject({
+		const headers = { 'stripe-signature': stripe, ...relaySignature() };
+		expect(decideTrust(headers, body)).toMatchObject({
 			accepted: true,
 			timestamp: sent,
 		});
 	});
 	test('nor once Auto has learned the form', () => {
-		const headers = {
-			'stripe-signature': stripe,
-			'x-relay-signature': `t=${NOW},v1=${randomBytes(32).toString('hex')}`,
-		};
+		const headers = { 'stripe-signature': stripe, ...relaySignature() };
 		const learned = { content: '{timestamp}.{body}', key: 'secret' } as const;
-		expect(
-			decideTrust({ headers, rawBody: body, nowSeconds: NOW }, { ...auto, learned }),
-		).toMatchObject({ accepted: true, timestamp: sent });
+		expect(decideTrust(headers, body, learned)).toMatchObject({ accepted: true, timestamp: sent });
 	});
 });
 
@@ -344,27 +280,14 @@ describe('trigger auto stripe refused behind relay own t=', () => {
  * Expected: the genuine Stripe-style delivery verifies.
  */
 describe('trigger auto stripe refused behind relay timestamp', () => {
-	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
-	let workflows = 0;
-	function node() {
-		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-		testNode.workflow.id = `workflow-auto-stripe-relay-${++workflows}`;
-		return testNode;
-	}
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 100 } });
 	// signed by the API 2 s before the relay forwarded it
 	const stripe = { 'stripe-signature': stripeSignature(SIGNING, NOW - 2, raw) };
 	test('a relay stamping its own webhook-timestamp does not make a small Stripe-style delivery fail', async () => {
-		expect(
-			(await runWebhook(trigger, node(), { headers: stripe, rawBody: Buffer.from(raw) })).result
-				.workflowData,
-		).toHaveLength(1);
-		const relayed = { ...stripe, 'webhook-id': 'relay_msg_2Xk9', 'webhook-timestamp': String(NOW) };
-		const run = await runWebhook(trigger, node(), { headers: relayed, rawBody: Buffer.from(raw) });
+		expect(await firstDelivery(stripe, raw)).toBe('started');
 		// fails today: 401 "signature does not match"
-		expect(run.status).toBeUndefined();
-		expect(run.result.workflowData).toHaveLength(1);
+		expect(await firstDelivery({ ...stripe, ...WEBHOOK_RELAY }, raw)).toBe('started');
 	});
 });
 
@@ -389,11 +312,9 @@ describe('trigger auto stripe refused behind relay timestamp', () => {
  * nothing and teaches nothing: a later genuine delivery still verifies.
  */
 describe('trigger old captured delivery verifies as body', () => {
-	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
 	test('an hour-old Standard Webhooks capture rebuilt as a body gets 400, starts nothing and teaches nothing', async () => {
-		const testNode = nodeWithWhk1({ events: ['invoice.paid'], options: {} as INodeParameters });
-		testNode.workflow.id = 'workflow-old-capture-as-body';
+		const testNode = node();
 		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 		const captured = standardHeaders(SIGNING, 'msg_1', NOW - 3600, raw);
 		// as sent: refused, too old
@@ -429,30 +350,27 @@ describe('trigger old captured delivery verifies as body', () => {
  * read whole); the genuine delivery verifies. Two different values may well be refused.
  */
 describe('trigger repeated id or timestamp header refuses genuine', () => {
-	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
-	let workflows = 0;
-	function node(signatureScheme: string) {
-		const testNode = nodeWithWhk1({
-			events: ['invoice.paid'],
-			options: { signatureScheme } as INodeParameters,
-		});
-		testNode.workflow.id = `workflow-repeated-headers-${++workflows}`;
-		return testNode;
-	}
 	const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: { amount: 1 } });
 	const genuine = standardHeaders(SIGNING, 'msg_1', NOW, raw);
 	describe.each(['standardWebhooks', 'auto'])('%s', (scheme) => {
 		test('the genuine delivery verifies as sent', async () => {
 			expect(
-				(await runWebhook(trigger, node(scheme), { headers: genuine, rawBody: Buffer.from(raw) }))
-					.result.workflowData,
+				(
+					await runWebhook(trigger, node({ signatureScheme: scheme }), {
+						headers: genuine,
+						rawBody: Buffer.from(raw),
+					})
+				).result.workflowData,
 			).toHaveLength(1);
 		});
 
 		test('a proxy repeated webhook-timestamp (joined by the HTTP server)', async () => {
 			const headers = { ...genuine, 'webhook-timestamp': `${NOW}, ${NOW}` };
-			const run = await runWebhook(trigger, node(scheme), { headers, rawBody: Buffer.from(raw) });
+			const run = await runWebhook(trigger, node({ signatureScheme: scheme }), {
+				headers,
+				rawBody: Buffer.from(raw),
+			});
 			// fails today: 401 ("malformed timestamp" / "signature does not match")
 			expect(run.status).toBeUndefined();
 			expect(run.result.workflowData).toHaveLength(1);
@@ -460,7 +378,10 @@ describe('trigger repeated id or timestamp header refuses genuine', () => {
 
 		test('a proxy repeated webhook-id (joined by the HTTP server)', async () => {
 			const headers = { ...genuine, 'webhook-id': 'msg_1, msg_1' };
-			const run = await runWebhook(trigger, node(scheme), { headers, rawBody: Buffer.from(raw) });
+			const run = await runWebhook(trigger, node({ signatureScheme: scheme }), {
+				headers,
+				rawBody: Buffer.from(raw),
+			});
 			// fails today: 401 "signature does not match"
 			expect(run.status).toBeUndefined();
 			expect(run.result.workflowData).toHaveLength(1);
@@ -471,7 +392,7 @@ describe('trigger repeated id or timestamp header refuses genuine', () => {
 			['webhook-id', 'msg_1, msg_2'],
 			['webhook-timestamp', `${NOW}, ${NOW - 1}`],
 		])('a repeated %s of different values is refused', async (name, value) => {
-			const run = await runWebhook(trigger, node(scheme), {
+			const run = await runWebhook(trigger, node({ signatureScheme: scheme }), {
 				headers: { ...genuine, [name]: value },
 				rawBody: Buffer.from(raw),
 			});

@@ -3,7 +3,6 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import * as hmac from '../../nodes/BusinessOpsTrigger/signatures/hmac';
-import { verifyDelivery } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { MAX_REPEAT_IDS } from '../../nodes/BusinessOpsTrigger/trust';
 import {
 	createTriggerNode,
@@ -12,8 +11,14 @@ import {
 	type FakeDelivery,
 	type TestNode,
 } from '../harness/engine';
-import { SIGNING, trigger, WEBHOOK_URL } from './liveSubscription';
-import { atFixedTime, standardHeaders, githubSignature } from './helpers';
+import {
+	nodeWithWhk1,
+	ownWorkflowWithWhk1,
+	SIGNING,
+	trigger,
+	WEBHOOK_URL,
+} from './liveSubscription';
+import { atFixedTime, autoHmacs, standardHeaders, githubSignature } from './helpers';
 
 /**
  * Breaker (trust path rewrite): "an unauthenticated request changes nothing stored, learned or
@@ -45,33 +50,19 @@ describe('trigger concurrent forged request wipes repeat ids', () => {
 	let workflows = 0;
 	/** Two handles on one trigger (same workflow, node and stored record), as two requests see it; the second's credential read waits for `gate`. */
 	function oneTriggerTwice(scheme: string): { fast: TestNode; slow: TestNode; open: () => void } {
-		const record: IDataObject = {
-			'node:Business Ops Trigger': {
-				subscriptions: {
-					production: {
-						id: 'whk_1',
-						url: WEBHOOK_URL,
-						events: ['invoice.paid'],
-						sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
-					},
-				},
-			},
-		};
 		const id = `workflow-race-${++workflows}`;
 		const make = () => {
-			const testNode = createTriggerNode(
-				trigger,
-				{
-					events: ['invoice.paid'],
-					options: { signatureScheme: scheme, ignoreRepeatedDeliveries: true } as INodeParameters,
-				},
-				{ staticData: structuredClone(record) },
-			);
+			const testNode = nodeWithWhk1({
+				events: ['invoice.paid'],
+				options: { signatureScheme: scheme, ignoreRepeatedDeliveries: true },
+			});
 			testNode.workflow.id = id;
 			return testNode;
 		};
-		const fast = make();
-		const slow = make();
+		const [fast, slow] = [make(), make()];
+		// one stored record (a record sealed anew is a new subscription to the trust memory)
+		const stored = (testNode: TestNode) => testNode.workflow.getStaticData('node', testNode.node);
+		stored(slow).subscriptions = JSON.parse(JSON.stringify(stored(fast).subscriptions));
 		let open = () => undefined as void;
 		const gate = new Promise<void>((resolve) => (open = resolve));
 		const helper = slow.additionalData.credentialsHelper as unknown as {
@@ -140,31 +131,10 @@ describe('trigger repeat evicted by unsigned traffic', () => {
 	const SIGNING = 'a-github-style-signing-key-of-32-bytes';
 	const NOW = 1_700_000_000;
 	atFixedTime(NOW);
-	function node(workflowId: string, options: IDataObject, staticData?: IDataObject) {
-		const testNode = createTriggerNode(
-			trigger,
-			{ events: ['invoice.paid'], options: options as INodeParameters },
-			{ staticData },
-		);
-		testNode.workflow.id = workflowId;
-		return testNode;
-	}
 	test('unsigned traffic to a None trigger does not make a signed trigger run a repeat again', async () => {
-		const signed = node(
-			'workflow-signed',
+		const signed = ownWorkflowWithWhk1(
 			{ signatureScheme: 'github', ignoreRepeatedDeliveries: true },
-			{
-				'node:Business Ops Trigger': {
-					subscriptions: {
-						production: {
-							id: 'whk_1',
-							url: WEBHOOK_URL,
-							events: ['invoice.paid'],
-							sealedSecret: sealSecret(SIGNING, TEST_API_KEY, 'whk_1'),
-						},
-					},
-				},
-			},
+			SIGNING,
 		);
 		const raw = JSON.stringify({
 			id: 'evt_paid_once',
@@ -182,10 +152,11 @@ describe('trigger repeat evicted by unsigned traffic', () => {
 		expect((await runWebhook(trigger, signed, genuine)).result).toEqual(ignored);
 
 		// a stranger posts to another workflow's trigger that checks no signature
-		const open = node('workflow-unsigned', {
-			signatureScheme: 'none',
-			ignoreRepeatedDeliveries: true,
+		const open = createTriggerNode(trigger, {
+			events: ['invoice.paid'],
+			options: { signatureScheme: 'none', ignoreRepeatedDeliveries: true },
 		});
+		open.workflow.id = 'workflow-unsigned';
 		for (let i = 0; i < MAX_REPEAT_IDS; i++) {
 			await runWebhook(trigger, open, {
 				headers: {},
@@ -263,26 +234,8 @@ describe('trigger forged costs more HMACs', () => {
 		JSON.stringify({ id: 'evt_1', type: 'invoice.paid', pad: 'x'.repeat(256 * 1024) }),
 	);
 	const JUNK = `v1,${Buffer.alloc(32, 7).toString('base64')}`;
-	function hmacsOf(
-		headers: Record<string, string>,
-		learned?: hmac.SignedForm,
-	): { valid: boolean; hmacs: number } {
-		const spy = jest.spyOn(hmac, 'hmacOf');
-		try {
-			const result = verifyDelivery({
-				scheme: 'auto',
-				secret: SECRET,
-				headers,
-				rawBody: BODY,
-				nowSeconds: NOW,
-				toleranceSeconds: 300,
-				learned,
-			});
-			return { valid: result.valid, hmacs: spy.mock.calls.length };
-		} finally {
-			spy.mockRestore();
-		}
-	}
+	const hmacsOf = (headers: Record<string, string>, learned?: hmac.SignedForm) =>
+		autoHmacs(SECRET, headers, BODY, NOW, learned);
 	afterEach(() => jest.restoreAllMocks());
 	/** The HMACs of a genuine delivery and of a forged copy (its signature junk, `more` headers added). */
 	function costs(

@@ -14,56 +14,20 @@
  * Expected: requests whose signature did not verify never make the memory forget what a genuine
  * delivery taught it; an entry created by a refusal goes before those of accepted deliveries.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+jest.mock('../../nodes/shared/boundedMap', () =>
+	jest.requireActual<typeof import('./scaledMemory')>('./scaledMemory').scaledDownBoundedMap(350),
+);
 
-const BOUND = 350;
-jest.mock('../../nodes/shared/boundedMap', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>(
-		'../../nodes/shared/boundedMap',
-	);
-	class ScaledDown<K, V> extends actual.BoundedMap<K, V> {
-		constructor(max: number, weigh?: (value: V) => number) {
-			super(max === 1_000_000 ? BOUND : max, weigh);
-		}
-	}
-	return { BoundedMap: ScaledDown };
-});
-
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import {
-	createTriggerNode,
-	runWebhook,
-	TEST_API_KEY,
-	type FakeDelivery,
-	type TestNode,
-} from '../harness/engine';
+import type { FakeDelivery } from '../harness/engine';
 import { atFixedTime, githubSignature, standardHeaders } from './helpers';
-import { trigger, EVENTS } from './liveSubscription';
+import { outcome, ownWorkflowWithWhk1 } from './liveSubscription';
 
 const SECRET = 'a-github-style-signing-key-of-32-bytes';
 const NOW = 1_700_000_000;
 atFixedTime(NOW);
 
-let workflows = 0;
-function node(): TestNode {
-	const record: IDataObject = {
-		id: 'whk_1',
-		url: 'https://n8n.example.test/webhook/webhook-uuid/webhook',
-		events: EVENTS,
-		sealedSecret: sealSecret(SECRET, TEST_API_KEY, 'whk_1'),
-	};
-	const staticData = { 'node:Business Ops Trigger': { subscriptions: { production: record } } };
-	const testNode = createTriggerNode(
-		trigger,
-		{
-			events: EVENTS,
-			options: { signatureScheme: 'github', ignoreRepeatedDeliveries: true } as INodeParameters,
-		},
-		{ staticData },
-	);
-	testNode.workflow.id = `workflow-forged-evicts-${++workflows}`;
-	return testNode;
-}
+const node = () =>
+	ownWorkflowWithWhk1({ signatureScheme: 'github', ignoreRepeatedDeliveries: true }, SECRET);
 
 const raw = JSON.stringify({ id: 'evt_paid_once', type: 'invoice.paid', data: { amount: 100 } });
 const genuine: FakeDelivery = {
@@ -74,12 +38,6 @@ const forged: FakeDelivery = {
 	headers: { 'x-hub-signature-256': `sha256=${'ab'.repeat(32)}` },
 	rawBody: Buffer.from(raw),
 };
-
-async function outcome(testNode: TestNode, one: FakeDelivery) {
-	const { result, status } = await runWebhook(trigger, testNode, one);
-	if (result.workflowData) return 'started';
-	return (result.webhookResponse as IDataObject | undefined)?.ignored ? 'repeat' : status;
-}
 
 test('forged requests to other triggers do not make a trigger forget the ids it accepted', async () => {
 	const [signed, other] = [node(), node()];
@@ -104,18 +62,7 @@ test('an entry created by a refusal is not kept before entries of accepted deliv
 
 test("forged requests to other triggers do not make Auto forget a trigger's learned form", async () => {
 	const WHSEC = 'whsec_cHJvZHVjdGlvbi1zZWNyZXQtb2YtdGhlLXRyaWdnZXI=';
-	const record: IDataObject = {
-		id: 'whk_1',
-		url: 'https://n8n.example.test/webhook/webhook-uuid/webhook',
-		events: EVENTS,
-		sealedSecret: sealSecret(WHSEC, TEST_API_KEY, 'whk_1'),
-	};
-	const auto = createTriggerNode(
-		trigger,
-		{ events: EVENTS, options: {} as INodeParameters },
-		{ staticData: { 'node:Business Ops Trigger': { subscriptions: { production: record } } } },
-	);
-	auto.workflow.id = `workflow-forged-evicts-${++workflows}`;
+	const auto = ownWorkflowWithWhk1({}, WHSEC);
 	const small = JSON.stringify({ id: 'evt_small', type: 'invoice.paid' });
 	expect(
 		await outcome(auto, {

@@ -7,6 +7,8 @@ import { createHmac } from 'node:crypto';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
+import * as hmac from '../../nodes/BusinessOpsTrigger/signatures/hmac';
+import { verifyDelivery } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { fastClock, realClock } from '../harness/clock';
 
 /** The Standard Webhooks specification's published test vector. */
@@ -135,4 +137,29 @@ export function atFixedTime(nowSeconds: number): { logs: () => ReturnType<typeof
 		jest.restoreAllMocks();
 	});
 	return { logs: () => logs };
+}
+
+/** Auto's verdict on a request at `nowSeconds` (`learned`: the form it learned) and how many HMACs it computed. */
+export function autoHmacs(
+	secret: string,
+	headers: Record<string, string>,
+	rawBody: Buffer,
+	nowSeconds: number,
+	learned?: hmac.SignedForm,
+): { valid: boolean; hmacs: number } {
+	const spy = jest.spyOn(hmac, 'hmacOf');
+	try {
+		const result = verifyDelivery({
+			scheme: 'auto',
+			secret,
+			headers,
+			rawBody,
+			nowSeconds,
+			toleranceSeconds: 300,
+			learned,
+		});
+		return { valid: result.valid, hmacs: spy.mock.calls.length };
+	} finally {
+		spy.mockRestore();
+	}
 }

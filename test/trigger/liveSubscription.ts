@@ -10,7 +10,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
 import { fastClock, forgetRateBudgets, realClock } from '../harness/clock';
-import { activateTrigger, createTriggerNode, TEST_API_KEY } from '../harness/engine';
+import type { FakeDelivery, TestNode } from '../harness/engine';
+import { activateTrigger, createTriggerNode, runWebhook, TEST_API_KEY } from '../harness/engine';
 import { captureLogs } from './helpers';
 
 export const trigger = new BusinessOpsTrigger();
@@ -52,12 +53,13 @@ function useClockAndLogs(clock: () => unknown): () => ReturnType<typeof captureL
 	return () => logs;
 }
 
-/** The trigger node (`parameters`) with whk_1 to `storedEvents` stored in its static data. */
+/** The trigger node (`parameters`) with whk_1 to `storedEvents`, signed by `secret`, stored in its static data. */
 export function nodeWithWhk1(
 	parameters: INodeParameters = { events: EVENTS },
 	storedEvents: string[] = EVENTS,
+	secret = SIGNING,
 ) {
-	const sealedSecret = sealSecret(SIGNING, TEST_API_KEY, 'whk_1');
+	const sealedSecret = sealSecret(secret, TEST_API_KEY, 'whk_1');
 	const staticData: IDataObject = {
 		'node:Business Ops Trigger': {
 			subscriptions: {
@@ -66,6 +68,21 @@ export function nodeWithWhk1(
 		},
 	};
 	return createTriggerNode(trigger, parameters, { staticData });
+}
+
+let workflows = 0;
+/** nodeWithWhk1 with `options`, in a workflow of its own (the trust memory keeps one entry per workflow). */
+export function ownWorkflowWithWhk1(options: IDataObject = {}, secret = SIGNING): TestNode {
+	const testNode = nodeWithWhk1({ events: EVENTS, options } as INodeParameters, EVENTS, secret);
+	testNode.workflow.id = `workflow-own-${++workflows}`;
+	return testNode;
+}
+
+/** 'started', 'repeat' (accepted and ignored) or the refusal's HTTP status. */
+export async function outcome(testNode: TestNode, delivery: FakeDelivery) {
+	const { result, status } = await runWebhook(trigger, testNode, delivery);
+	if (result.workflowData) return 'started';
+	return (result.webhookResponse as IDataObject | undefined)?.ignored ? 'repeat' : status;
 }
 
 /**

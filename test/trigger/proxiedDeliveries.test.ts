@@ -2,16 +2,7 @@
  * Genuine deliveries of the documented forms, behind a proxy that adds headers, at the body
  * sizes Auto promises; and Standard Webhooks read under Svix's own header names.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
-import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import {
-	createTriggerNode,
-	runWebhook,
-	TEST_API_KEY,
-	type FakeDelivery,
-	type TestNode,
-} from '../harness/engine';
+import { runWebhook, type FakeDelivery, type TestNode } from '../harness/engine';
 import {
 	atFixedTime,
 	formHeaders,
@@ -19,33 +10,10 @@ import {
 	standardHeaders,
 	stripeSignature,
 } from './helpers';
-import { trigger, SIGNING as SECRET, EVENTS } from './liveSubscription';
+import { ownWorkflowWithWhk1 as node, trigger, SIGNING as SECRET } from './liveSubscription';
 
 const NOW = 1_700_000_000;
 atFixedTime(NOW);
-
-let workflows = 0;
-function node(options: IDataObject = {}): TestNode {
-	const staticData = {
-		'node:Business Ops Trigger': {
-			subscriptions: {
-				production: {
-					id: 'whk_1',
-					url: 'https://n8n.example.test/webhook/webhook-uuid/webhook',
-					events: EVENTS,
-					sealedSecret: sealSecret(SECRET, TEST_API_KEY, 'whk_1'),
-				},
-			},
-		},
-	};
-	const testNode = createTriggerNode(
-		trigger,
-		{ events: EVENTS, options: options as INodeParameters },
-		{ staticData },
-	);
-	testNode.workflow.id = `workflow-proxied-${++workflows}`;
-	return testNode;
-}
 
 /** An event body of about `bytes` bytes. */
 const bodyOf = (id: string, bytes: number) =>

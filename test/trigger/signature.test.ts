@@ -18,6 +18,7 @@ import {
 } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { signDelivery, SIGNING_FORMS } from '../../sandbox/src/signing';
 import {
+	autoHmacs,
 	formHeaders,
 	githubSignature,
 	standardHeaders,
@@ -26,7 +27,6 @@ import {
 	VECTOR,
 	type FormSpec,
 } from './helpers';
-import * as hmac from '../../nodes/BusinessOpsTrigger/signatures/hmac';
 
 // The node's HMACs, counted: every one goes through crypto.createHmac; and every comparison of
 // digests, which must go through crypto.timingSafeEqual.
@@ -44,6 +44,28 @@ const SECRET = 'whsec_c2VjcmV0LWZvci10aGUtdHJpZ2dlci10ZXN0cy0xMjM0NQ==';
 const standardWebhooksKey = (secret: string) => hmacKeyOf(secret, 'whsecBase64');
 const BODY =
 	'{"id":"evt_1","type":"invoice.paid","timestamp":"2021-02-26T00:22:10.000Z","data":{"id":"inv_1"}}';
+
+/** A signing form: bare hex of `{id}.{timestamp}.{body}` under the whsec key, id and timestamp in headers of its own. */
+const BARE_HEX_WITH_ID: FormSpec = {
+	header: 'X-Signature',
+	value: 'hex',
+	content: 'id.timestamp.body',
+	key: 'whsec',
+	timestampHeader: 'X-Signature-Timestamp',
+	idHeader: 'X-Message-Id',
+};
+
+/** A Custom form: X-Sig: sha256=<hex> of `{timestamp}.{body}` under the whole secret, the time in X-Sig-Time. */
+const X_SIG: CustomSignature = {
+	header: 'X-Sig',
+	prefix: 'sha256=',
+	encoding: 'hex',
+	content: '{timestamp}.{body}',
+	key: 'secret',
+	timestampHeader: 'X-Sig-Time',
+	idHeader: '',
+	algorithm: 'sha256',
+};
 
 function verify(overrides: Partial<VerifyOptions>): VerifyResult {
 	return verifyDelivery({
@@ -373,17 +395,7 @@ describe('Auto: finds the API form without weakening the check', () => {
 				timestampHeader: 'X-Webhook-Timestamp',
 			},
 		],
-		[
-			'bare hex, whsec key, id and timestamp headers',
-			{
-				header: 'X-Signature',
-				value: 'hex',
-				content: 'id.timestamp.body',
-				key: 'whsec',
-				timestampHeader: 'X-Signature-Timestamp',
-				idHeader: 'X-Message-Id',
-			},
-		],
+		['bare hex, whsec key, id and timestamp headers', BARE_HEX_WITH_ID],
 		[
 			'v1,<base64> of timestamp.body with the whole secret',
 			{
@@ -538,12 +550,9 @@ describe('Auto: finds the API form without weakening the check', () => {
 
 describe('Custom', () => {
 	const base: CustomSignature = {
-		header: 'X-Sig',
+		...X_SIG,
 		prefix: 'sha512=',
-		encoding: 'hex',
 		content: '{ID}:{timestamp}:{body}',
-		key: 'secret',
-		timestampHeader: 'X-Sig-Time',
 		idHeader: 'X-Sig-Id',
 		algorithm: 'sha512',
 	};
@@ -583,14 +592,7 @@ describe('Custom', () => {
 	});
 
 	test('the timestamp from t= of the signature header when no timestamp header is set', () => {
-		const custom: CustomSignature = {
-			...base,
-			prefix: 'v1=',
-			content: '{timestamp}.{body}',
-			timestampHeader: '',
-			idHeader: '',
-			algorithm: 'sha256',
-		};
+		const custom: CustomSignature = { ...X_SIG, prefix: 'v1=', timestampHeader: '' };
 		const headers = { 'X-Sig': stripeSignature(SECRET, NOW, BODY) };
 		expect(verify({ scheme: 'custom', custom, headers })).toMatchObject({
 			valid: true,
@@ -637,16 +639,7 @@ describe('Custom', () => {
 });
 
 describe('a signature header that arrives twice (a proxy, or the API during key rotation): one valid entry verifies', () => {
-	const custom: CustomSignature = {
-		header: 'X-Sig',
-		prefix: 'sha256=',
-		encoding: 'hex',
-		content: '{timestamp}.{body}',
-		key: 'secret',
-		timestampHeader: 'X-Sig-Time',
-		idHeader: '',
-		algorithm: 'sha256',
-	};
+	const custom = X_SIG;
 	const junkHex = (fill: number) => Buffer.alloc(32, fill).toString('hex');
 	const junkBase64 = (fill: number) => Buffer.alloc(32, fill).toString('base64');
 	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
@@ -833,16 +826,7 @@ describe('fails closed, never throws', () => {
 
 describe('every scheme compares digests in constant time (crypto.timingSafeEqual)', () => {
 	const compared = crypto.timingSafeEqual as jest.MockedFunction<typeof crypto.timingSafeEqual>;
-	const custom: CustomSignature = {
-		header: 'X-Sig',
-		prefix: 'sha256=',
-		encoding: 'hex',
-		content: '{timestamp}.{body}',
-		key: 'secret',
-		timestampHeader: 'X-Sig-Time',
-		idHeader: '',
-		algorithm: 'sha256',
-	};
+	const custom = X_SIG;
 	const standard = standardHeaders(SECRET, 'msg_1', NOW, BODY);
 	const CASES: Array<[string, Partial<VerifyOptions>, Record<string, string>]> = [
 		['Standard Webhooks', { scheme: 'standardWebhooks' }, standard],
@@ -1112,14 +1096,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 	});
 
 	test('proxy and tracing ids before the real one do not push it out (point 9)', () => {
-		const spec: FormSpec = {
-			header: 'X-Signature',
-			value: 'hex',
-			content: 'id.timestamp.body',
-			key: 'whsec',
-			timestampHeader: 'X-Signature-Timestamp',
-			idHeader: 'X-Message-Id',
-		};
+		const spec = BARE_HEX_WITH_ID;
 		const headers = {
 			'x-request-id': 'b2f1c0de-1111-2222-3333-444455556666',
 			'x-amzn-trace-id': 'Root=1-67891233-abcdef012345678912345678',
@@ -1183,14 +1160,11 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 			'the signing key is shorter than 16 bytes after decoding',
 		);
 		const custom: CustomSignature = {
-			header: 'X-Sig',
+			...X_SIG,
 			prefix: '',
-			encoding: 'hex',
 			content: '{body}',
 			key: 'whsecBase64',
 			timestampHeader: '',
-			idHeader: '',
-			algorithm: 'sha256',
 		};
 		const signed = { 'X-Sig': emptyKeyMac(BODY).toString('hex') };
 		expect(reasonOf(verify({ scheme: 'custom', custom, secret: 'whsec_', headers: signed }))).toBe(
@@ -1336,14 +1310,26 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 		},
 	);
 
+	/** A form whose headers share no stem: X-Signature, X-Timestamp. */
+	const NO_STEM: FormSpec = {
+		header: 'X-Signature',
+		value: 'hex',
+		content: 'timestamp.body',
+		key: 'secret',
+		timestampHeader: 'X-Timestamp',
+	};
+	/** Verifies before learning and with `learned`, as the delivery signed at SIGNED, in a form matching `form`. */
+	function expectVerified(headers: Record<string, string>, learned: SignedForm, form: object) {
+		for (const known of [undefined, learned])
+			expect(verify({ headers, learned: known })).toMatchObject({
+				valid: true,
+				timestamp: SIGNED,
+				form,
+			});
+	}
+
 	test('(a) a timestamp header that shares no stem with the signature header is still found behind stale and future ones, however many', () => {
-		const spec: FormSpec = {
-			header: 'X-Signature',
-			value: 'hex',
-			content: 'timestamp.body',
-			key: 'secret',
-			timestampHeader: 'X-Timestamp',
-		};
+		const spec = NO_STEM;
 		const learned: SignedForm = { content: '{timestamp}.{body}', key: 'secret' };
 		for (const count of COUNTS) {
 			for (const order of ORDERS) {
@@ -1352,23 +1338,15 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 					proxyTimestamps(count, (i) => (i % 2 ? NOW + 3600 : NOW - 3600)),
 					order,
 				);
-				for (const form of [undefined, learned])
-					expect(verify({ headers, learned: form })).toMatchObject({
-						valid: true,
-						timestamp: SIGNED,
-						form: { custom: { timestampHeader: 'X-Timestamp' } },
-					});
+				expectVerified(headers, learned, { custom: { timestampHeader: 'X-Timestamp' } });
 			}
 		}
 	});
 
 	test('(b) an id whose name shares no stem with the signature header is still tried after one event bus id', () => {
 		const spec: FormSpec = {
-			header: 'X-Signature',
-			value: 'hex',
+			...NO_STEM,
 			content: 'id.timestamp.body',
-			key: 'secret',
-			timestampHeader: 'X-Timestamp',
 			idHeader: 'X-Business-Ops-Id',
 		};
 		const learned: SignedForm = { content: '{ID}.{timestamp}.{body}', key: 'secret' };
@@ -1378,12 +1356,7 @@ describe('Auto: headers added by proxies, in any order and number, never push ou
 				{ 'X-Event-Id': 'bus-7f3a' },
 				order,
 			);
-			for (const form of [undefined, learned])
-				expect(verify({ headers, learned: form })).toMatchObject({
-					valid: true,
-					timestamp: SIGNED,
-					form: { signedId: ID },
-				});
+			expectVerified(headers, learned, { signedId: ID });
 		}
 	});
 });
@@ -1515,22 +1488,7 @@ describe("Auto with several signature headers (the API's and a relay's)", () => 
 	const BODY = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'invoice.paid' }));
 	const junk = (byte: number) => `sha256=${Buffer.alloc(32, byte).toString('hex')}`;
 
-	function hmacsOf(headers: Record<string, string>): { valid: boolean; hmacs: number } {
-		const spy = jest.spyOn(hmac, 'hmacOf');
-		try {
-			const result = verifyDelivery({
-				scheme: 'auto',
-				secret: SECRET,
-				headers,
-				rawBody: BODY,
-				nowSeconds: NOW,
-				toleranceSeconds: 300,
-			});
-			return { valid: result.valid, hmacs: spy.mock.calls.length };
-		} finally {
-			spy.mockRestore();
-		}
-	}
+	const hmacsOf = (headers: Record<string, string>) => autoHmacs(SECRET, headers, BODY, NOW);
 
 	test('a second signature header of the same form adds no HMAC to a forged request', () => {
 		const one = hmacsOf({ 'x-hub-signature-256': junk(1) });

@@ -1,40 +1,22 @@
 /**
  * The trust memory (trust.ts): bounded by weight (an entry, plus one per repeat id), a refusal
  * does not make an entry the most recently used, and a new subscription record starts anew.
- * The memory's bound is scaled down here (1,000,000 to BOUND) so that filling it is quick.
+ * The memory's bound is scaled down here (1,000,000 to 350) so that filling it is quick.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-const BOUND = 350;
-/** The trust memory, scaled down, with the weight BoundedMap keeps to itself. */
+/** The trust memory, scaled down. */
 const mockMemory: Array<{ weight: number }> = [];
-jest.mock('../../nodes/shared/boundedMap', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/shared/boundedMap')>(
-		'../../nodes/shared/boundedMap',
-	);
-	class ScaledDown<K, V> extends actual.BoundedMap<K, V> {
-		constructor(max: number, weigh?: (value: V) => number) {
-			super(max === 1_000_000 ? BOUND : max, weigh);
-			if (max === 1_000_000) mockMemory.push(this);
-		}
-
-		get weight(): number {
-			return (this as unknown as { total: number }).total;
-		}
-	}
-	return { BoundedMap: ScaledDown };
-});
+jest.mock('../../nodes/shared/boundedMap', () =>
+	jest
+		.requireActual<typeof import('./scaledMemory')>('./scaledMemory')
+		.scaledDownBoundedMap(350, mockMemory),
+);
 
 import { sealSecret } from '../../nodes/BusinessOpsTrigger/secretBox';
-import {
-	createTriggerNode,
-	runWebhook,
-	TEST_API_KEY,
-	type FakeDelivery,
-	type TestNode,
-} from '../harness/engine';
+import { TEST_API_KEY, type FakeDelivery } from '../harness/engine';
 import { atFixedTime, standardHeaders } from './helpers';
-import { trigger, SIGNING as SECRET, EVENTS } from './liveSubscription';
+import { ownWorkflowWithWhk1, outcome, SIGNING as SECRET, EVENTS } from './liveSubscription';
 
 const NEW_SECRET = 'whsec_bmV3LXNlY3JldC1vZi10aGUtcmVwdWJsaXNoZWQtb25l';
 const NOW = 1_700_000_000;
@@ -47,19 +29,7 @@ const record = (id: string, secret: string): IDataObject => ({
 	sealedSecret: sealSecret(secret, TEST_API_KEY, id),
 });
 
-let workflows = 0;
-function node(): TestNode {
-	const staticData = {
-		'node:Business Ops Trigger': { subscriptions: { production: record('whk_1', SECRET) } },
-	};
-	const testNode = createTriggerNode(
-		trigger,
-		{ events: EVENTS, options: { ignoreRepeatedDeliveries: true } as INodeParameters },
-		{ staticData },
-	);
-	testNode.workflow.id = `workflow-memory-${++workflows}`;
-	return testNode;
-}
+const node = () => ownWorkflowWithWhk1({ ignoreRepeatedDeliveries: true });
 
 const delivery = (id: string, secret = SECRET): FakeDelivery => {
 	const body = JSON.stringify({ id, type: 'invoice.paid', data: { id: 'inv_1' } });
@@ -72,12 +42,6 @@ const forged = (id: string): FakeDelivery => ({
 		'webhook-signature': `v1,${Buffer.alloc(32, 9).toString('base64')}`,
 	},
 });
-/** 'started', 'repeat' (accepted and ignored) or the refusal's HTTP status. */
-async function outcome(testNode: TestNode, one: FakeDelivery) {
-	const { result, status } = await runWebhook(trigger, testNode, one);
-	if (result.workflowData) return 'started';
-	return (result.webhookResponse as IDataObject | undefined)?.ignored ? 'repeat' : status;
-}
 
 const rememberedWeight = () => mockMemory[0].weight;
 
