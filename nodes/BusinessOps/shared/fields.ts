@@ -203,7 +203,6 @@ export function dateField(
 	});
 }
 
-/** One option per status, named by its words ("in_collection" as "In Collection"), sorted by name. */
 export function statusOptions(statuses: string[]): INodePropertyOptions[] {
 	const titleOf = (value: string) =>
 		value

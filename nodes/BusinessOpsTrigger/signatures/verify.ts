@@ -84,10 +84,8 @@ function presetOf(scheme: SignatureScheme, header: string | undefined) {
 	return preset && { name: preset[0], form: form(preset[1]) };
 }
 
-/** Placeholders are matched whatever their case: {ID} and {id} are the same. */
 const PLACEHOLDERS = /\{(body|timestamp|id)\}/gi;
 
-/** What is wrong with the Custom settings, in words that say what to fix; undefined when fine. */
 export function customProblem(custom: CustomSignature): string | undefined {
 	if (custom.header.trim() === '') return 'Custom signature: set "Signature Header"';
 	if ((custom.content.match(/\{body\}/gi) ?? []).length !== 1) {

@@ -10,7 +10,6 @@ import type {
 /** The credential type both nodes use; its `authenticate` applies the base URL and the key. */
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 
-/** Every n8n context the API client is called from: node items, list searches, the triggers. */
 export type BusinessOpsContext =
 	| IExecuteSingleFunctions
 	| IExecuteFunctions

@@ -19,7 +19,6 @@ function argumentsIn(value: unknown): string[] {
 	}
 }
 
-/** The value of parameter `name` (a dot path, or a name found at any depth), or undefined. */
 function parameterValue(parameters: unknown, name: string): unknown {
 	const path = name.split('.');
 	let value: unknown = parameters;
@@ -41,7 +40,6 @@ const idArgumentsOf = (node: INode) =>
 		),
 	);
 
-/** `"email"`, or `"email" or "phone"`: arguments as a model reads them. */
 function argumentNames(keys: string[], joiner = 'or'): string {
 	const quoted = keys.map((key) => `"${key}"`);
 	return quoted.length > 1
