@@ -62,7 +62,6 @@ export function listsFor(events: readonly string[]): WatchedList[] {
 	);
 }
 
-/** The status a record is remembered with: only for lists whose statuses give events. */
 const statusOf = (list: WatchedList, record: IDataObject) =>
 	list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
 

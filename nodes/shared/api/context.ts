@@ -7,7 +7,6 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-/** The credential type both nodes use; its `authenticate` applies the base URL and the key. */
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 
 export type BusinessOpsContext =

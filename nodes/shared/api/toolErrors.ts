@@ -32,7 +32,6 @@ function parameterValue(parameters: unknown, name: string): unknown {
 		.find((found) => found !== undefined);
 }
 
-/** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
 const idArgumentsOf = (node: INode) =>
 	argumentsIn(
 		Object.values(node.parameters).filter(
