@@ -54,7 +54,6 @@ export const refusalOf = (options: IHttpRequestOptions): Error | undefined =>
 export const refuse = (options: IHttpRequestOptions, error: unknown) =>
 	Object.assign(options, { [REFUSAL]: error as Error });
 
-/** A preSend step whose refusal (a thrown error) travels with the request (see REFUSAL). */
 export function sendStep(step: PreSend): PreSend {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		if (refusalOf(options)) return options;

@@ -31,7 +31,6 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;
-	/** The signing secret, or why it cannot be read; undefined when none is stored. */
 	secret: string | { problem: string } | undefined;
 	headers: HeaderBag;
 	/** The bytes exactly as received (n8n's `req.rawBody`, inflated when gzip). */
