@@ -10,7 +10,6 @@ import type {
 const API_KEY_FORMAT = /^svc_[A-Za-z0-9_-]{32}$/;
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-/** The credential test's answer to each error code of GET /me. */
 const ERROR_CODE_MESSAGES = {
 	unauthorized:
 		'The API key was not accepted (401): it is mistyped, revoked or expired. Create a new key in the dashboard.',

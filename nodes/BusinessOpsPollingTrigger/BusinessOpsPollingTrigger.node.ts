@@ -32,7 +32,6 @@ const EVENT_OPTIONS = pollableEvents()
 /** Polls of one trigger node running in this process: a poll that starts while one runs is skipped. */
 const running = new Set<string>();
 
-/** The chosen events (eventNames.ts), each one this trigger can emit. */
 function pollableChosen(ctx: IPollFunctions): string[] {
 	const events = chosenEvents(ctx);
 	const known = pollableEvents();

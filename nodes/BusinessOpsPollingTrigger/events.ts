@@ -46,7 +46,6 @@ const WATCHED_LISTS: readonly WatchedList[] = [
 
 const statusEvent = (list: WatchedList, status: string) => `${list.resource}.${status}`;
 
-/** Every event the trigger can emit, in the order of WATCHED_LISTS. */
 export function pollableEvents(): string[] {
 	return WATCHED_LISTS.flatMap((list) => [
 		list.createdEvent,
@@ -54,7 +53,6 @@ export function pollableEvents(): string[] {
 	]);
 }
 
-/** The lists to read for the chosen events: a list is read only when one of its events is chosen. */
 export function listsFor(events: readonly string[]): WatchedList[] {
 	const chosen = new Set(events);
 	return WATCHED_LISTS.filter(
@@ -64,7 +62,6 @@ export function listsFor(events: readonly string[]): WatchedList[] {
 	);
 }
 
-/** The status a record is remembered with: only for lists whose statuses give events. */
 const statusOf = (list: WatchedList, record: IDataObject) =>
 	list.statusEvents.length > 0 ? (textOf(record.status) ?? undefined) : undefined;
 

@@ -22,7 +22,6 @@ interface Remembered {
 	missing: boolean;
 }
 
-/** One list's records by `recordKey`. */
 export type ListState = Map<string, Remembered>;
 
 /** A list as it is stored: the statuses its codes stand for, then the entries of present and missing records. */

@@ -25,7 +25,6 @@ import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
 import { noteDelivery, seenBefore, trustDelivery, type Delivery, type TrustOptions } from './trust';
 
-/** The trigger's yes/no options (all off by default), with their labels. */
 const SWITCHES = {
 	ignoreRepeatedDeliveries: 'Ignore Repeated Deliveries',
 	includeHeaders: 'Include Headers',

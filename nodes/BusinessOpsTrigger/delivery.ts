@@ -8,7 +8,6 @@ import { headerValues, type HeaderBag } from './signatures/hmac';
 /** Headers that may carry credentials of the caller or of n8n; never copied to the output. */
 const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
-/** Body fields that name the event type, in the order they are read. */
 const TYPE_FIELDS = ['type', 'event', 'eventType', 'event_type'];
 
 /** Where the event type was read; `unsignedHeader`: no signing form covers a header that names the type. */
@@ -18,7 +17,6 @@ interface EventTypeReading {
 	unsignedHeader?: string;
 }
 
-/** Parses the delivery body exactly as received; undefined when it is not a JSON object. */
 export function parseEventBody(rawBody: Buffer | string | undefined): IDataObject | undefined {
 	if (rawBody === undefined || rawBody === null) return undefined;
 	try {
@@ -44,7 +42,6 @@ function atPath(body: IDataObject, path: string): unknown {
 /** A header that names the event type: `X-Business-Ops-Event`, `X-Event-Type`, `X-GitHub-Event`, `webhook-event-type`. */
 const isEventTypeHeader = (name: string) => /(^|-)event(-?type)?$/.test(name);
 
-/** The event type: the field under Event Type Field, else TYPE_FIELDS, else a header that names it. */
 export function eventTypeOf(body: IDataObject, headers: HeaderBag, field = ''): EventTypeReading {
 	const path = field.trim();
 	if (path !== '') {
@@ -92,7 +89,6 @@ export function toEvent(
 	return event;
 }
 
-/** The request headers (lower-cased names) without credential-bearing ones. */
 export function outputHeaders(headers: HeaderBag): IDataObject {
 	const kept = Object.entries(headers).filter(
 		([name, value]) => value !== undefined && !WITHHELD_HEADERS.has(name.toLowerCase()),

@@ -9,7 +9,6 @@ const LOCAL_SUFFIXES = [
 	'.corp',
 ];
 
-/** IPv4 ranges no public API can reach: [first address, prefix length, what it is]. */
 const PRIVATE_V4: Array<[string, number, string]> = [
 	['0.0.0.0', 8, 'an unspecified address'],
 	['10.0.0.0', 8, 'a private address'],

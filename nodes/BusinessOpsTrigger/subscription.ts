@@ -41,7 +41,6 @@ async function call(
 
 const NAME_MAX_LENGTH = 200;
 
-/** `n8n: <workflow> / <node> (<workflow id>)`, with ` (test)` for the editor's test subscription. */
 function subscriptionName(ctx: IHookFunctions, listener: Listener): string {
 	const workflow = ctx.getWorkflow();
 	const suffix = ` / ${ctx.getNode().name} (${workflow.id ?? 'unsaved'})${listener === 'test' ? ' (test)' : ''}`;

@@ -42,7 +42,6 @@ export function writeRecord(
 	ctx.getWorkflowStaticData('node').subscriptions = next as IDataObject;
 }
 
-/** A URL as WHATWG's URL writes it (host in lower case, default port dropped), or as given when it is not one. */
 const normalUrl = (url: unknown): unknown =>
 	typeof url === 'string' && URL.canParse(url) ? new URL(url).href : url;
 
@@ -79,7 +78,6 @@ export function webhookListener(ctx: IWebhookFunctions): Listener {
 const KEY_CHANGED =
 	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); unpublish and publish the workflow (deactivate and activate it in n8n 1.x) to subscribe anew";
 
-/** The stored signing secret, opened with the credential's API key; undefined when none is stored. */
 export async function openStoredSecret(
 	ctx: AnyContext,
 	stored: StoredSubscription | undefined,

@@ -148,7 +148,6 @@ function note(ctx: IWebhookFunctions, entry: Memory, kind: string, line: string)
 	);
 }
 
-/** A line about an accepted delivery (its event type, a repeat), throttled as refusals are. */
 export function noteDelivery(
 	ctx: IWebhookFunctions,
 	delivery: Delivery & { accepted: true },

@@ -9,7 +9,6 @@ export interface BusinessOpsEvent extends IDataObject {
 	type: string | null;
 	/** ISO 8601. */
 	timestamp: string | null;
-	/** The record the event is about. */
 	data: IDataObject | null;
 }
 

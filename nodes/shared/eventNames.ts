@@ -4,10 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { activationError } from './api/activation';
 import { asText, givenAs } from './typing';
 
-/**
- * The one reading of "Event Names or IDs": "a, b" text or a list, entries trimmed, empty ones dropped;
- * an entry that is not text is refused rather than sent as "null" or "[object Object]".
- */
+/** The one reading of "Event Names or IDs"; a non-text entry is refused, not sent as "null". */
 export function eventNamesOf(value: unknown): { events: string[] } | { problem: string } {
 	const given: unknown[] =
 		typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
@@ -25,10 +22,6 @@ export function eventNamesOf(value: unknown): { events: string[] } | { problem: 
 	return { events };
 }
 
-/**
- * A trigger's chosen events (its "Event Names or IDs"): at least one, or an error that says what to
- * change; at activation (`activation`) it also says to publish again.
- */
 export function chosenEvents(
 	ctx: IHookFunctions | IWebhookFunctions | IPollFunctions,
 	activation = false,

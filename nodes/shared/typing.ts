@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type Typed = { value: unknown } | { problem: string; hint?: string };
 
-/** How a refused value is quoted in a message. */
 export function givenAs(value: unknown): string {
 	if (typeof value === 'string') return JSON.stringify(value);
 	if (typeof value === 'number') return `the number ${value}`;

@@ -70,5 +70,4 @@ export function isoDateOf(value: unknown, timeZone: string): string | undefined 
 	return exists ? text : undefined;
 }
 
-/** The calendar date as written: "2026-12-31" from "2026-12-31T10:00:00". */
 export const toCalendarDate = (value: string): string => value.trim().slice(0, 10);

@@ -54,7 +54,6 @@ export const refusalOf = (options: IHttpRequestOptions): Error | undefined =>
 export const refuse = (options: IHttpRequestOptions, error: unknown) =>
 	Object.assign(options, { [REFUSAL]: error as Error });
 
-/** A preSend step whose refusal (a thrown error) travels with the request (see REFUSAL). */
 export function sendStep(step: PreSend): PreSend {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		if (refusalOf(options)) return options;
@@ -203,7 +202,6 @@ export function dateField(
 	});
 }
 
-/** One option per status, named by its words ("in_collection" as "In Collection"), sorted by name. */
 export function statusOptions(statuses: string[]): INodePropertyOptions[] {
 	const titleOf = (value: string) =>
 		value

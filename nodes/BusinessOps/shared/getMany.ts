@@ -1,4 +1,3 @@
-/** The fields of a Get Many operation: Return All and Limit, Filters, Simplify. */
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,

@@ -118,7 +118,6 @@ const read = async (
 	item: number,
 ) => await sendRequest(ctx, { ...options, method: 'GET', url, body: undefined, qs: {} }, item);
 
-/** The URL one segment up: the record an action on it (`/agents/{id}/pause`) changes. */
 export const parentUrl = (url: string) => url.slice(0, url.lastIndexOf('/'));
 
 /** A change to a record: read (`read` gives the record's URL from the write's), answered from it where it `shows` the change, else sent. */

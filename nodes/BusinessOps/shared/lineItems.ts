@@ -124,7 +124,6 @@ export function checkLineItems(value: unknown): IDataObject[] | string {
 	return items;
 }
 
-/** Rows of the Items form, with the form's defaults for fields a stored row leaves out. */
 export function formRows(value: unknown): IDataObject[] {
 	const rows = isRecord(value) ? value.item : undefined;
 	if (!Array.isArray(rows)) return [];

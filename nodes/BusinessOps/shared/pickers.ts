@@ -44,7 +44,6 @@ function picker(
 	};
 }
 
-/** The picker of a record whose ID goes into the URL (`idPath` of its parameter, in the operation's routing). */
 export function recordPicker(
 	kind: RecordKind,
 	own: { description?: string } = {},
@@ -65,7 +64,6 @@ export function recordPicker(
 	return { ...field, routing: { send: { preSend: [checkId] } } };
 }
 
-/** The contact a quote or an invoice is for, sent as body `contactId`. */
 export function contactField(
 	own: { description?: string; required?: boolean } = {},
 ): INodeProperties {

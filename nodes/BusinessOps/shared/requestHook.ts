@@ -28,7 +28,6 @@ import { listLimit } from './getMany';
 import { creates, type Sent, writeInOrder, type WriteRule } from './itemOrder';
 import { invalidInput } from './validation';
 
-/** Executions that were already told about a deprecation (bounded: oldest forgotten first). */
 const toldExecutions = new BoundedMap<string, true>(1000);
 
 /** Execution custom data key of the notice (letters, digits and _ only). */

@@ -44,7 +44,6 @@ function addUnique<T>(list: T[], item: T, same: (a: T, b: T) => boolean, max: nu
 	if (list.length < max && !list.some((existing) => same(existing, item))) list.push(item);
 }
 
-/** The signatures and `t=` timestamps in the headers whose name contains `signature`. */
 function readSignatureHeaders(headers: HeaderBag, extraHeader: string | undefined) {
 	const signatures: Signature[] = [];
 	const timestamps: Part[] = [];
@@ -96,7 +95,6 @@ function familyOf(signatureHeader: string): string[] {
 	return stem.replace(/^x-/, '').replace(/[-_]/g, '') !== '' ? [name, stem] : [name];
 }
 
-/** The usable parts, best rank first (header order within a rank), distinct values, at most `max`. */
 function ranked(parts: Part[], max: number): Part[] {
 	const chosen: Part[] = [];
 	for (const part of parts.filter(usable).sort((a, b) => a.rank - b.rank))
@@ -146,7 +144,6 @@ function candidates(
 	return { timestamps, ids, stale };
 }
 
-/** The signed contents of one template, for every candidate timestamp and id. */
 function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Part[]): Content[] {
 	if (template === '{body}') return [{ prefix: '' }];
 	if (template === '{timestamp}.{body}')
@@ -156,7 +153,6 @@ function contentsOf(template: SignedForm['content'], timestamps: Part[], ids: Pa
 	);
 }
 
-/** The signed contents worth an HMAC without a learned form, most likely first. */
 function searchOrder(timestamps: Part[], ids: Part[], bodyFirst: boolean): Content[] {
 	const withId = contentsOf('{ID}.{timestamp}.{body}', timestamps, ids);
 	const withTimestamp = contentsOf('{timestamp}.{body}', timestamps, ids);

@@ -121,7 +121,6 @@ export function customOptionProblem(options: IDataObject): string | undefined {
 export const optionProblem = (name: string, values: readonly unknown[], given: unknown): string =>
 	`"${name}" must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}; the expression gave ${givenAs(given)}`;
 
-/** The Custom settings from the node's options (defaults for what is not set). */
 export function customSignatureOf(options: IDataObject): CustomSignature {
 	const settings = settingsOf(options);
 	const text = (name: string, fallback = '') =>

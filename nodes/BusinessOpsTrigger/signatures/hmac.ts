@@ -15,12 +15,10 @@ export interface CustomSignature {
 	key: 'secret' | 'whsecBase64';
 	/** Header of the signed timestamp; empty: the `t=` element of the signature header. */
 	timestampHeader: string;
-	/** Header of the message id used by `{id}`. */
 	idHeader: string;
 	algorithm: 'sha256' | 'sha512';
 }
 
-/** A delivery as the verifiers read it: the secret, the headers, the raw bytes, and the window. */
 export interface Received {
 	secret: string;
 	headers: HeaderBag;
@@ -73,7 +71,6 @@ export const SHORT_KEY = refusal(
 	`the signing key is shorter than ${MIN_KEY_BYTES} bytes after decoding`,
 );
 
-/** Every value of the headers whose lower-case name passes `wanted`, repeated ones included. */
 export function headerValues(
 	headers: HeaderBag,
 	wanted: (lowerName: string) => boolean,
@@ -98,7 +95,6 @@ export function oneValue(values: string[]): string {
 	return parts.every((part) => part === parts[0]) ? parts[0] : values.join(', ');
 }
 
-/** Timing-safe comparison; different lengths are simply unequal. */
 export const sameBytes = (a: Buffer, b: Buffer): boolean =>
 	a.length === b.length && timingSafeEqual(a, b);
 
@@ -112,7 +108,6 @@ export function hmacOf(
 	return mac.digest();
 }
 
-/** The key bytes: the whole secret as UTF-8, or the base64 after `whsec_`. */
 export const hmacKeyOf = (secret: string, form: CustomSignature['key']): Buffer =>
 	form === 'whsecBase64'
 		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')

@@ -31,7 +31,6 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;
-	/** The signing secret, or why it cannot be read; undefined when none is stored. */
 	secret: string | { problem: string } | undefined;
 	headers: HeaderBag;
 	/** The bytes exactly as received (n8n's `req.rawBody`, inflated when gzip). */
@@ -84,10 +83,8 @@ function presetOf(scheme: SignatureScheme, header: string | undefined) {
 	return preset && { name: preset[0], form: form(preset[1]) };
 }
 
-/** Placeholders are matched whatever their case: {ID} and {id} are the same. */
 const PLACEHOLDERS = /\{(body|timestamp|id)\}/gi;
 
-/** What is wrong with the Custom settings, in words that say what to fix; undefined when fine. */
 export function customProblem(custom: CustomSignature): string | undefined {
 	if (custom.header.trim() === '') return 'Custom signature: set "Signature Header"';
 	if ((custom.content.match(/\{body\}/gi) ?? []).length !== 1) {

@@ -13,7 +13,6 @@ export const FAIL_FAST_TIMEOUT_MS = 10_000;
 /** How long the activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
 export const ACTIVATION_LIST_MS = 30_000;
 
-/** An activation error: what failed, what to change, then publish again. */
 export const activationError = (node: INode, problem: string, fix: string, description?: string) =>
 	new NodeOperationError(node, `${problem}. ${fix}, then publish the workflow again.`, {
 		description,
@@ -74,7 +73,6 @@ export function noRoomError(node: INode, target: string, waitMs: number): NodeOp
 	);
 }
 
-/** A request that got no answer (`detail`: the network code). */
 export const unansweredError = (node: INode, problem: string, detail: string): NodeOperationError =>
 	activationError(
 		node,
@@ -83,7 +81,6 @@ export const unansweredError = (node: INode, problem: string, detail: string): N
 		`Each request waits at most ${FAIL_FAST_TIMEOUT_MS / 1000} s while the workflow is published ${detail}`,
 	);
 
-/** What to do when a list could not be read, by why. */
 const FIX_BY_UNREADABLE: Record<Unreadable, string> = {
 	endless:
 		'If the list really is that long, delete the entries nothing uses in the Business Ops dashboard; otherwise check that the Base URL in the Business Ops API credential points at the Business Ops API',
@@ -92,7 +89,6 @@ const FIX_BY_UNREADABLE: Record<Unreadable, string> = {
 	changed: 'Wait until no other client creates or deletes these records',
 };
 
-/** A list the activation could not read (`problem`: what the reader saw, and the request). */
 export const unreadableListError = (node: INode, problem: string, why: Unreadable) =>
 	activationError(
 		node,

@@ -7,10 +7,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-/** The credential type both nodes use; its `authenticate` applies the base URL and the key. */
 export const CREDENTIAL_TYPE = 'businessOpsApi';
 
-/** Every n8n context the API client is called from: node items, list searches, the triggers. */
 export type BusinessOpsContext =
 	| IExecuteSingleFunctions
 	| IExecuteFunctions

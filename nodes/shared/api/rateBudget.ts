@@ -13,7 +13,6 @@ const MEMORY_MS = 10 * 60_000;
 /** Beyond this many keys, the least recently used budget that nothing waits for goes. */
 const MAX_BUDGETS = 1000;
 
-/** The order of turns: the editor's look-ups first, then workflow runs, the polling trigger's reads last. */
 const LANES = { editor: 0, run: 1, poll: 2 };
 export type Lane = keyof typeof LANES;
 
@@ -118,7 +117,6 @@ export class RateBudget {
 		return this.waiters.length > 0 || this.sent.some((s) => s.pending);
 	}
 
-	/** Waits for its turn and room in the window, then counts one request as sent now. */
 	async take(options: TakeOptions = {}): Promise<Slot> {
 		const { lane = 'run', signal, limit, maxWaitMs } = options;
 		if (signal?.aborted) throw new WaitEnded();

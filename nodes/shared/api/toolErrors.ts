@@ -19,7 +19,6 @@ function argumentsIn(value: unknown): string[] {
 	}
 }
 
-/** The value of parameter `name` (a dot path, or a name found at any depth), or undefined. */
 function parameterValue(parameters: unknown, name: string): unknown {
 	const path = name.split('.');
 	let value: unknown = parameters;
@@ -33,7 +32,6 @@ function parameterValue(parameters: unknown, name: string): unknown {
 		.find((found) => found !== undefined);
 }
 
-/** The arguments that give a record's ID: the `$fromAI` keys inside the node's record pickers. */
 const idArgumentsOf = (node: INode) =>
 	argumentsIn(
 		Object.values(node.parameters).filter(
@@ -41,7 +39,6 @@ const idArgumentsOf = (node: INode) =>
 		),
 	);
 
-/** `"email"`, or `"email" or "phone"`: arguments as a model reads them. */
 function argumentNames(keys: string[], joiner = 'or'): string {
 	const quoted = keys.map((key) => `"${key}"`);
 	return quoted.length > 1

@@ -135,7 +135,6 @@ export async function sendRequest(
 	const mayRepeat = ['GET', 'HEAD', 'OPTIONS'].includes(method) && !call.activation;
 	const target = `${method} ${options.url}`;
 	const { budget, limit } = await budgetOf(ctx, target);
-	// A call's waits end on the execution's cancellation and, for the editor, on its timeout.
 	const cancel = (
 		ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }
 	).getExecutionCancelSignal?.();
@@ -215,7 +214,6 @@ export async function sendRequest(
 		if (status !== 429 || (asked ?? 0) > MAX_RETRY_AFTER_MS) slot.answered();
 		else slot.refused(asked ?? 1000);
 		if (status < 400) return response;
-		// A Retry-After over the cap fails the item naming the wait: the API's error, for a model a wait to tell.
 		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
 			const why = { kind: 'wait', waitMs: asked } as const;
 			if (runsAsTool(ctx.getNode()))

@@ -39,7 +39,6 @@ const autonomyModeOptions: INodePropertyOptions[] = [
 
 const MODES = autonomyModeOptions.map((option) => String(option.value));
 
-/** Default Mode value that leaves the agent's default mode out of the request. */
 const KEEP_CURRENT = 'keep';
 
 const APPROVALS_COUNT: INodeProperties = {

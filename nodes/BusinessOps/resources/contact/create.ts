@@ -9,7 +9,6 @@ import { MAX_PAGE_SIZE, readList } from '../../../shared/api/pages';
 import { additionalFields, operationFields, optionsField, textField } from '../../shared/fields';
 import { creates, tidy } from '../../shared/itemOrder';
 
-/** What two addresses are compared by: tidy, in lower case. */
 export const emailKey = (value: unknown) =>
 	typeof value === 'string' ? tidy(value).toLowerCase().normalize('NFC') : '';
 

@@ -192,7 +192,6 @@ const upsertContact: WriteRule['send'] = async (ctx, options, itemIndex, thisTry
 	return outcome('created', sent);
 };
 
-/** Contact → Create or Update: its own sender, in item order under every On Error; its create and update carry their rules. */
 export const upserts: WriteRule = {
 	again: 'Create or Update updates the same contacts again',
 	send: upsertContact,

@@ -3,7 +3,6 @@ import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } fro
 import { operationFields, sendingField, textField, type Declaration } from '../../shared/fields';
 import { eventNamesOf } from '../../../shared/eventNames';
 
-/** The event types a subscription receives, from GET /webhooks/events. */
 export function eventsField(own: Partial<Declaration> = {}): INodeProperties {
 	return sendingField(
 		{
@@ -44,7 +43,6 @@ export function urlField(own: Partial<Declaration> = {}): INodeProperties {
 const SIGNING_SECRET_NOTE =
 	'This signing secret is shown only this once: store it now (for example in an n8n credential). The API never returns it again, and it is needed to verify the deliveries.';
 
-/** postReceive of Create: puts the one-time warning beside the signing secret. */
 export async function addSigningSecretNote(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],

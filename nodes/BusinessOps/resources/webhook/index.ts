@@ -16,7 +16,6 @@ import { addSigningSecretNote, eventsField, urlField, webhookCreateFields } from
 
 const webhookUrl = `=/webhooks/${idPath('webhookId')}`;
 
-/** The list may hold names or records: a name becomes `{ type }`, a record is kept as the API sent it. */
 async function toEventTypeItems(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
