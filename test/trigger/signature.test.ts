@@ -778,6 +778,16 @@ describe('fails closed, never throws', () => {
 		});
 	});
 
+	test('found: a Signature Scheme named like an Object key ("constructor", "toString", "__proto__") is read as an empty Custom form, not refused as an unknown scheme', () => {
+		// 305b58f: "unknown signature scheme"; the presets table of presetOf answers these names
+		// from Object.prototype, so the reason sends the author to Custom's "Signature Header"
+		for (const scheme of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+			expect(reasonOf(verify({ scheme: scheme as never, headers }))).toBe(
+				'unknown signature scheme',
+			);
+		}
+	});
+
 	test('odd inputs give a refusal, not an exception', () => {
 		const odd: Array<Partial<VerifyOptions>> = [
 			{ headers: { 'webhook-signature': ['v1,a', 'v1,b'], 'webhook-id': undefined } },

@@ -79,7 +79,10 @@ function presetOf(scheme: SignatureScheme, header: string | undefined) {
 			{ header, prefix: 'v1=', content: '{timestamp}.{body}' },
 		],
 	};
-	const preset = presets[scheme];
+	// own keys only: a scheme an expression names "constructor" is unknown, not an empty form
+	const preset = Object.prototype.hasOwnProperty.call(presets, scheme)
+		? presets[scheme]
+		: undefined;
 	return preset && { name: preset[0], form: form(preset[1]) };
 }
 
