@@ -207,7 +207,7 @@ async function runAllManually(ctx, saved, timeoutMs) {
 	return started;
 }
 
-/** Each of the two executions `started` ran on one worker, and not on the same one (`why` says what needs it). */
+/** Each of the two executions `started` ran on one worker, and not on the same one (`why` says what needs it); returns the workers each ran on. */
 function expectOnBothWorkers(ctx, started, why) {
 	const ranOn = whoLogged(ctx.queue.workers, started, 'Worker started execution');
 	const workers = started.map((id) => ranOn[id]);
@@ -220,6 +220,7 @@ function expectOnBothWorkers(ctx, started, why) {
 		workers[1][0],
 		`both executions ran on worker ${workers[0][0] + 1}: ${why}`,
 	);
+	return workers;
 }
 
 /** Contacts of the primary organization whose name starts with `prefix`: { names: sorted, byName: Map(name → count) }. */
@@ -373,18 +374,18 @@ module.exports = {
 				ctx.state.scale = { workflowId: wf.id, sub, secret };
 				// the webhook processes register the path a moment after publishing: wait until both answer it
 				const { pathname } = new URL(sub.url);
-				for (const h of webhooks) {
+				for (const hook of webhooks) {
 					await h.waitFor(
 						async () =>
 							(
-								await post(`${h.baseUrl}${pathname}`, {
+								await post(`${hook.baseUrl}${pathname}`, {
 									body: '{}',
 									headers: { 'content-type': 'application/json' },
 								})
 							).status === 401,
 						{
 							timeoutMs: 30_000,
-							what: `webhook process on port ${h.port} to serve ${pathname}`,
+							what: `webhook process on port ${hook.port} to serve ${pathname}`,
 						},
 					);
 				}
@@ -485,18 +486,18 @@ module.exports = {
 				await ctx.client.publishWorkflow(dedupe.id);
 				const workflowId = dedupe.id;
 				const { sub, secret } = await publishedSubscription(ctx, workflowId);
-				for (const h of webhooks) {
+				for (const hook of webhooks) {
 					await h.waitFor(
 						async () =>
 							(
-								await post(`${h.baseUrl}${new URL(sub.url).pathname}`, {
+								await post(`${hook.baseUrl}${new URL(sub.url).pathname}`, {
 									body: '{}',
 									headers: { 'content-type': 'application/json' },
 								})
 							).status === 401,
 						{
 							timeoutMs: 30_000,
-							what: `webhook process on port ${h.port} to serve the path`,
+							what: `webhook process on port ${hook.port} to serve the path`,
 						},
 					);
 				}
@@ -636,7 +637,11 @@ module.exports = {
 					control.setRateLimit(previous);
 					control.setCountRefused(false);
 				}
-				expectOnBothWorkers(ctx, started, 'the step needs both workers writing at once');
+				const workers = expectOnBothWorkers(
+					ctx,
+					started,
+					'the step needs both workers writing at once',
+				);
 				const api = postsOf(ctx, key.id);
 				const [e0, e1] = started.map((id) =>
 					executionsOf(ctx, saved[started.indexOf(id)].id).find((e) => e.id === id),
@@ -711,7 +716,7 @@ module.exports = {
 					control.setLatency(0);
 					control.setReadings({ duplicateContactEmails: readings.duplicateContactEmails });
 				}
-				expectOnBothWorkers(ctx, started, 'the step needs one on each');
+				const workers = expectOnBothWorkers(ctx, started, 'the step needs one on each');
 				const headers = { authorization: `Bearer ${ctx.sandbox.keys.admin}` };
 				let count = 0;
 				for (let page = 1; page <= 500; page++) {
