@@ -51,13 +51,12 @@ type Refusable = IHttpRequestOptions & { [REFUSAL]?: Error };
 export const refusalOf = (options: IHttpRequestOptions): Error | undefined =>
 	(options as Refusable)[REFUSAL];
 
-export const refuse = (options: IHttpRequestOptions, error: unknown) =>
-	Object.assign(options, { [REFUSAL]: error as Error });
-
 export function sendStep(step: PreSend): PreSend {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		if (refusalOf(options)) return options;
-		return await step.call(this, options).catch((error) => refuse(options, error));
+		return await step
+			.call(this, options)
+			.catch((error) => Object.assign(options, { [REFUSAL]: error as Error }));
 	};
 }
 
@@ -90,26 +89,21 @@ export function valueToSend(
 export const parameterToSend = (ctx: IExecuteSingleFunctions, field: INodeProperties, rule: Rule) =>
 	valueToSend(ctx, field, rule, ctx.getNodeParameter(field.name, null));
 
-/** The builder the others stand on: `field` sends its value through `rule`; a refusal travels with the request. */
+/** The builder the others stand on: `field` sends its value through `rule` (a refusal travels with the request: sendStep). */
 export function sendingField(field: INodeProperties, rule: Rule, to: SendTo = {}): INodeProperties {
 	const type = to.in ?? 'body';
 	const property = to.as ?? field.name;
-	// in a list, so that the function stays anonymous in the description n8n reads
-	const preSend: PreSend[] = [
-		async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
-			if (refusalOf(options)) return options;
-			try {
-				const target = (type === 'query' ? options.qs : options.body) as IDataObject;
-				const value = valueToSend(this, field, rule, target[property]);
-				if (value === undefined) delete target[property];
-				else target[property] = value;
-			} catch (error) {
-				refuse(options, error);
-			}
-			return options;
-		},
-	];
-	return { ...field, routing: { ...field.routing, send: { type, property, preSend } } };
+	const send = sendStep(async function (
+		this: IExecuteSingleFunctions,
+		options: IHttpRequestOptions,
+	) {
+		const target = (type === 'query' ? options.qs : options.body) as IDataObject;
+		const value = valueToSend(this, field, rule, target[property]);
+		if (value === undefined) delete target[property];
+		else target[property] = value;
+		return options;
+	});
+	return { ...field, routing: { ...field.routing, send: { type, property, preSend: [send] } } };
 }
 
 export function numberRule(check?: NumberCheck): Rule {

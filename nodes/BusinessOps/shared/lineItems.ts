@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { givenAs, isEmptyValue, isRecord, numberHint, toStrictNumber } from '../../shared/typing';
-import { refusalOf, refuse } from './fields';
+import { sendStep } from './fields';
 import { invalidInput } from './validation';
 
 /**
@@ -138,49 +138,47 @@ type ItemsSource = keyof typeof SOURCES;
 
 /** Under Update Fields (`update`), a source given as nothing changes nothing (the current lines stay), and the two sources together are refused. */
 function sendItems(source: ItemsSource, update: boolean) {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		if (refusalOf(requestOptions)) return requestOptions;
-		try {
-			const read = (from: ItemsSource) =>
-				this.getNodeParameter(
-					`${update ? 'updateFields.' : ''}${SOURCES[from].parameter}`,
-					from === 'form' ? {} : '',
-				);
-			const isGiven = (from: ItemsSource) =>
-				from === 'form' ? formRows(read(from)).length > 0 : !isEmptyValue(read(from));
-			const { label, parameter } = SOURCES[source];
-			const hint = update ? 'To keep the current items, remove the field from Update Fields. ' : '';
-			if (update && !isGiven(source)) return requestOptions;
-			if (update && isGiven(source === 'form' ? 'json' : 'form')) {
-				const { form, json } = SOURCES;
-				throw invalidInput(
-					this,
-					form.label,
-					`use either "${form.label}" or "${json.label}", not both`,
-					'',
-					[form.parameter, json.parameter],
-				);
-			}
-			const refusal = (problem: string, fix = hint) =>
-				invalidInput(this, label, problem, fix, parameter);
-			const given = read(source);
-			if (source === 'json' && isEmptyValue(given))
-				throw refusal(`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`);
-			let lines: unknown = source === 'form' ? formRows(given) : given;
-			// Items (JSON) is text, or from an expression a list already
-			try {
-				if (typeof lines === 'string') lines = JSON.parse(lines);
-			} catch (error) {
-				throw refusal(`the text is not valid JSON (${(error as Error).message})`, '');
-			}
-			const result = checkLineItems(lines);
-			if (typeof result === 'string') throw refusal(result);
-			const body = isRecord(requestOptions.body) ? requestOptions.body : {};
-			return { ...requestOptions, body: { ...body, items: result } };
-		} catch (error) {
-			return refuse(requestOptions, error);
+	return sendStep(async function (
+		this: IExecuteSingleFunctions,
+		requestOptions: IHttpRequestOptions,
+	) {
+		const read = (from: ItemsSource) =>
+			this.getNodeParameter(
+				`${update ? 'updateFields.' : ''}${SOURCES[from].parameter}`,
+				from === 'form' ? {} : '',
+			);
+		const isGiven = (from: ItemsSource) =>
+			from === 'form' ? formRows(read(from)).length > 0 : !isEmptyValue(read(from));
+		const { label, parameter } = SOURCES[source];
+		const hint = update ? 'To keep the current items, remove the field from Update Fields. ' : '';
+		if (update && !isGiven(source)) return requestOptions;
+		if (update && isGiven(source === 'form' ? 'json' : 'form')) {
+			const { form, json } = SOURCES;
+			throw invalidInput(
+				this,
+				form.label,
+				`use either "${form.label}" or "${json.label}", not both`,
+				'',
+				[form.parameter, json.parameter],
+			);
 		}
-	};
+		const refusal = (problem: string, fix = hint) =>
+			invalidInput(this, label, problem, fix, parameter);
+		const given = read(source);
+		if (source === 'json' && isEmptyValue(given))
+			throw refusal(`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`);
+		let lines: unknown = source === 'form' ? formRows(given) : given;
+		// Items (JSON) is text, or from an expression a list already
+		try {
+			if (typeof lines === 'string') lines = JSON.parse(lines);
+		} catch (error) {
+			throw refusal(`the text is not valid JSON (${(error as Error).message})`, '');
+		}
+		const result = checkLineItems(lines);
+		if (typeof result === 'string') throw refusal(result);
+		const body = isRecord(requestOptions.body) ? requestOptions.body : {};
+		return { ...requestOptions, body: { ...body, items: result } };
+	});
 }
 
 function itemsFields(
