@@ -398,4 +398,9 @@ describe("apiDateOf(…, 'utcTimestamp')", () => {
 	])('%s in %s is %s', (value, timeZone, expected) => {
 		expect(apiDateOf(value, timeZone, 'utcTimestamp')).toBe(expected);
 	});
+
+	test('a year below 100 is refused, not read as 19xx (Date.UTC would)', () => {
+		expect(apiDateOf('0050-12-31', 'UTC', 'calendarDate')).toBeUndefined();
+		expect(apiDateOf('0050-12-31T08:30:00Z', 'UTC', 'utcTimestamp')).toBeUndefined();
+	});
 });

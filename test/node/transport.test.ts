@@ -227,6 +227,15 @@ describe('Deprecation', () => {
 		expect(editor.items).toEqual(production.items);
 		expect(warnings.filter((line) => line.includes('deprecated'))).toHaveLength(2);
 	});
+
+	test('a Deprecation header without Sunset is told too, without a date', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact }, { Deprecation: 'true' });
+		const { warnings, restore } = captureLogWarnings();
+		await runDeclarativeNode(node, getContact, { executionId: 'deprecation-4' }).finally(restore);
+		expect(warnings.filter((line) => line.includes('deprecated'))).toEqual([
+			"Business Ops: This version of the Business Ops API is deprecated (Deprecation: true). Move the credential's Base URL to the newer version when it is available.",
+		]);
+	});
 });
 
 describe('rate budget', () => {
