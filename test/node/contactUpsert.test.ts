@@ -447,7 +447,7 @@ describe('regression: a listed contact without an id is not patched', () => {
 describe('regression: an expression error under Continue hung the run', () => {
 	/**
 	 * Break b31: Contact → Create or Update under "Continue" goes one item at a time in item order
-	 * (inItemOrder with `always`). An item whose parameter expression throws (here `parseJson()` of a
+	 * (writeInOrder, a rule with its own sender). An item whose parameter expression throws (here `parseJson()` of a
 	 * value that is not JSON) fails inside n8n's RoutingNode while the item's request is built, before
 	 * any preSend (beginItem, the guarded checks) runs and before the routing seam is reached. RoutingNode
 	 * then gives that item an error item and goes on (continueOnFail), but the item never "finishes" in

@@ -16,19 +16,25 @@ import nock from 'nock';
 import { SupplyDataContext } from 'n8n-core';
 import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
 
-import { inItemOrder } from '../../nodes/BusinessOps/shared/itemOrder';
+import { writeInOrder, type WriteRule } from '../../nodes/BusinessOps/shared/itemOrder';
 import { BusinessOps } from '../../nodes/BusinessOps/BusinessOps.node';
 import { byId, createTestNode, loadNodeType, runRoutingNode } from '../harness/engine';
 import { API } from '../harness/actionNode';
 
-/** A rule with its own sender: in item order under every On Error (as Create or Update). */
-const ALWAYS = {
-	again: 'the same change is made again',
-	send: async () => await Promise.reject(new Error('unused')),
-};
-
 const POST: IHttpRequestOptions = { method: 'POST', url: '/contacts' };
-const GET: IHttpRequestOptions = { method: 'GET', url: '/contacts' };
+
+/** A write sent by `send` as its rule's own sender (as Create or Update's): in item order under every On Error. */
+const sentInOrder = (
+	ctx: IExecuteSingleFunctions,
+	send: (thisTry: object) => Promise<unknown>,
+): Promise<unknown> => {
+	const rule: WriteRule = {
+		again: 'the same change is made again',
+		prove: async () => await Promise.reject(new Error('unused')),
+		send: async (_ctx, _options, _item, thisTry) => (await send(thisTry)) as never,
+	};
+	return writeInOrder(ctx, POST, rule);
+};
 
 /** A node run over one execute data; `item(i)` is item i's context. */
 function nodeRun(
@@ -77,7 +83,7 @@ const settle = async (promises: Array<Promise<unknown>>) =>
 test('Stop Workflow: writes that arrive together go one at a time, in item order', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	const outcomes = await settle([2, 0, 1].map((i) => inItemOrder(run.item(i), POST, send(i))));
+	const outcomes = await settle([2, 0, 1].map((i) => sentInOrder(run.item(i), send(i))));
 	expect(outcomes).toEqual([2, 0, 1]);
 	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
 });
@@ -86,7 +92,7 @@ test('Stop Workflow: nothing is sent after a failed item, and the failure names 
 	const run = nodeRun();
 	const { seen, send } = wire();
 	const outcomes = await Promise.allSettled(
-		[0, 1, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i, i === 1))),
+		[0, 1, 2, 3].map((i) => sentInOrder(run.item(i), send(i, i === 1))),
 	);
 	expect(seen.sent).toEqual([0, 1]);
 	const [, failed, second, third] = outcomes.map((r) =>
@@ -105,18 +111,16 @@ test('Stop Workflow: nothing is sent after a failed item, and the failure names 
 test('an item that never arrives (n8n did not build it) holds back nothing: the later ones go once the event loop turns', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	expect(await settle([0, 2, 3].map((i) => inItemOrder(run.item(i), POST, send(i))))).toEqual([
-		0, 2, 3,
-	]);
+	expect(await settle([0, 2, 3].map((i) => sentInOrder(run.item(i), send(i))))).toEqual([0, 2, 3]);
 	expect(seen.sent).toEqual([0, 2, 3]);
 });
 
 test('an item that arrives a few promise turns after a later one (its steps awaited) is still waited for: the order holds', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	const first = [0, 2].map((i) => inItemOrder(run.item(i), POST, send(i)));
+	const first = [0, 2].map((i) => sentInOrder(run.item(i), send(i)));
 	for (let turn = 0; turn < 5; turn++) await Promise.resolve();
-	const late = inItemOrder(run.item(1), POST, send(1));
+	const late = sentInOrder(run.item(1), send(1));
 	expect(await settle([...first, late])).toEqual([0, 2, 1]);
 	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
 });
@@ -124,9 +128,9 @@ test('an item that arrives a few promise turns after a later one (its steps awai
 test('an item that arrives after it was taken for absent is sent as n8n would send it, and nothing waits without end', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	const early = [0, 2].map((i) => inItemOrder(run.item(i), POST, send(i)));
+	const early = [0, 2].map((i) => sentInOrder(run.item(i), send(i)));
 	await new Promise((resolve) => setTimeout(resolve, 20));
-	const late = inItemOrder(run.item(1), POST, send(1));
+	const late = sentInOrder(run.item(1), send(1));
 	expect(await settle([...early, late])).toEqual([0, 2, 1]);
 	expect(seen.sent).toEqual([0, 2, 1]);
 });
@@ -134,34 +138,25 @@ test('an item that arrives after it was taken for absent is sent as n8n would se
 test('an item that arrives a second time starts a new run (Retry On Fail): the failure of the last try stops nothing', async () => {
 	const run = nodeRun();
 	const first = wire();
-	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, first.send(i, i === 0))));
+	await settle([0, 1].map((i) => sentInOrder(run.item(i), first.send(i, i === 0))));
 	expect(first.seen.sent).toEqual([0]);
 	const second = wire();
-	expect(await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, second.send(i))))).toEqual([
-		0, 1,
-	]);
+	expect(await settle([0, 1].map((i) => sentInOrder(run.item(i), second.send(i))))).toEqual([0, 1]);
 	expect(second.seen.sent).toEqual([0, 1]);
 });
 
 test('items handed over one by one (each after the previous ended) are each sent at once', async () => {
 	const run = nodeRun();
 	const { seen, send } = wire();
-	for (const i of [0, 1, 2]) expect(await inItemOrder(run.item(i), POST, send(i))).toBe(i);
+	for (const i of [0, 1, 2]) expect(await sentInOrder(run.item(i), send(i))).toBe(i);
 	expect(seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
 });
 
-test('reads, and writes under Continue, are sent together; `always` orders them under Continue too, and a failure stops nothing', async () => {
-	const reads = wire();
-	await settle([0, 1, 2].map((i) => inItemOrder(nodeRun().item(i), GET, reads.send(i))));
-	expect(reads.seen.most).toBe(3);
-	const continued = nodeRun('continueRegularOutput');
-	const writes = wire();
-	await settle([0, 1, 2].map((i) => inItemOrder(continued.item(i), POST, writes.send(i))));
-	expect(writes.seen.most).toBe(3);
+test('a write with its own sender is in item order under Continue too, and a failure stops nothing', async () => {
 	const ordered = nodeRun('continueRegularOutput');
 	const always = wire();
 	const outcomes = await settle(
-		[2, 1, 0].map((i) => inItemOrder(ordered.item(i), POST, always.send(i, i === 0), ALWAYS)),
+		[2, 1, 0].map((i) => sentInOrder(ordered.item(i), always.send(i, i === 0))),
 	);
 	expect(always.seen).toEqual({ sent: [0, 1, 2], inFlight: 0, most: 1 });
 	expect(outcomes).toEqual([2, 1, 'item 0 failed']);
@@ -171,8 +166,8 @@ test('the try an ordered operation is given is shared by its items, new at the n
 	const run = nodeRun('continueRegularOutput');
 	const memos: object[] = [];
 	const keep = async (thisTry: object) => memos.push(thisTry);
-	await settle([0, 1].map((i) => inItemOrder(run.item(i), POST, keep, ALWAYS)));
-	await settle([0].map((i) => inItemOrder(run.item(i), POST, keep, ALWAYS)));
+	await settle([0, 1].map((i) => sentInOrder(run.item(i), keep)));
+	await settle([0].map((i) => sentInOrder(run.item(i), keep)));
 	expect(memos[0]).toBe(memos[1]);
 	expect(memos[2]).not.toBe(memos[0]);
 });

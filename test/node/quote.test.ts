@@ -1,7 +1,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { toUtcTimestamp } from '../../nodes/BusinessOps/shared/dates';
+import { apiDateOf } from '../../nodes/BusinessOps/shared/dates';
 import { byId, jsonOf, TEST_API_KEY } from '../harness/engine';
 import { API, run } from '../harness/actionNode';
 
@@ -81,7 +81,7 @@ describe('Create (POST /quotes)', () => {
 		expect(sent).toEqual({
 			contactId: 'ctc_1',
 			items: [item],
-			validUntil: toUtcTimestamp('2026-12-31T00:00:00', timeZone),
+			validUntil: apiDateOf('2026-12-31T00:00:00', timeZone, 'utcTimestamp'),
 		});
 		expect(sent.validUntil).toMatch(/^2026-12-3[01]T\d{2}:00:00\.000Z$/);
 	});
@@ -386,7 +386,7 @@ describe('continue on fail', () => {
 	});
 });
 
-describe('toUtcTimestamp', () => {
+describe("apiDateOf(…, 'utcTimestamp')", () => {
 	test.each([
 		['2026-12-31T00:00:00', 'Europe/Amsterdam', '2026-12-30T23:00:00.000Z'],
 		['2026-07-01T00:00:00', 'Europe/Amsterdam', '2026-06-30T22:00:00.000Z'],
@@ -396,6 +396,11 @@ describe('toUtcTimestamp', () => {
 		['2026-12-31T12:00:00+02:00', 'America/New_York', '2026-12-31T10:00:00.000Z'],
 		['2026-12-31T12:00:00.250Z', 'Europe/Amsterdam', '2026-12-31T12:00:00.250Z'],
 	])('%s in %s is %s', (value, timeZone, expected) => {
-		expect(toUtcTimestamp(value, timeZone)).toBe(expected);
+		expect(apiDateOf(value, timeZone, 'utcTimestamp')).toBe(expected);
+	});
+
+	test('a year below 100 is refused, not read as 19xx (Date.UTC would)', () => {
+		expect(apiDateOf('0050-12-31', 'UTC', 'calendarDate')).toBeUndefined();
+		expect(apiDateOf('0050-12-31T08:30:00Z', 'UTC', 'utcTimestamp')).toBeUndefined();
 	});
 });

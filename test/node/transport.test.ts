@@ -227,6 +227,15 @@ describe('Deprecation', () => {
 		expect(editor.items).toEqual(production.items);
 		expect(warnings.filter((line) => line.includes('deprecated'))).toHaveLength(2);
 	});
+
+	test('a Deprecation header without Sunset is told too, without a date', async () => {
+		nock(API).get('/v1/contacts/ctc_1').reply(200, { data: contact }, { Deprecation: 'true' });
+		const { warnings, restore } = captureLogWarnings();
+		await runDeclarativeNode(node, getContact, { executionId: 'deprecation-4' }).finally(restore);
+		expect(warnings.filter((line) => line.includes('deprecated'))).toEqual([
+			"Business Ops: This version of the Business Ops API is deprecated (Deprecation: true). Move the credential's Base URL to the newer version when it is available.",
+		]);
+	});
 });
 
 describe('rate budget', () => {
@@ -254,7 +263,8 @@ describe('rate budget', () => {
 			items: Array.from({ length: 121 }, () => ({ json: {} })),
 		});
 		expect(waits).toEqual([60_000]);
-	});
+		// 121 items through RoutingNode: on a loaded 2-core machine this outlived jest's 30 s hang guard
+	}, 120_000);
 
 	test('the budget belongs to the API key: the same key shares it, another key has its own', async () => {
 		nock(API).get('/v1/contacts/ctc_1').times(3).reply(200, { data: contact });

@@ -1,10 +1,7 @@
 /** Dates as the API takes them, from what n8n's date picker gives (a local time without a zone). */
 
-const HAS_ZONE = /^\d{4}-\d{2}-\d{2}[T ].*(?:Z|[+-]\d{2}:?\d{2})$/i;
 const ISO_DATE =
-	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const WALL_CLOCK =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?$/;
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** How far `timeZone` is ahead of UTC at the instant `utcMs`, in milliseconds. */
 function zoneOffsetMs(utcMs: number, timeZone: string): number {
@@ -23,29 +20,16 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 	return wall - (utcMs - (((utcMs % 1000) + 1000) % 1000));
 }
 
-/**
- * An ISO 8601 date or timestamp as a UTC timestamp (what the API wants for `validUntil`). A value
- * without a zone is read in `timeZone`, the workflow's time zone; a date alone is midnight there.
- */
-export function toUtcTimestamp(value: string, timeZone: string): string {
-	const text = value.trim();
-	if (HAS_ZONE.test(text)) return new Date(text).toISOString();
-	const m = WALL_CLOCK.exec(text);
-	if (!m) return text;
-	const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0));
-	const ms = Number((m[7] ?? '0').padEnd(3, '0'));
-	const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-	// The offset at the guessed instant, then again at the corrected one (daylight-saving edges).
-	const first = wall - zoneOffsetMs(wall, timeZone);
-	return new Date(wall - zoneOffsetMs(first, timeZone)).toISOString();
-}
+/** What the API takes: a UTC timestamp (a quote's `validUntil`) or a calendar date, YYYY-MM-DD. */
+export type ApiDate = 'utcTimestamp' | 'calendarDate';
 
 /**
- * A date as checked ISO 8601 text, or undefined: a JS Date (an instant; also one made in an expression's
- * sandbox) with `timeZone`'s offset, as `$now` is, so that its calendar date is the one there; `$now`,
- * `$today` and Luxon's `DateTime` by `toISO()`; text as it is, whose written day must exist.
+ * A date as the API takes it (`as`), or undefined: text and Luxon's `DateTime` (`$now`, `$today`, by
+ * `toISO()`) as ISO 8601, whose written day must exist; a JS Date (an instant, also one made in an
+ * expression's sandbox) at `timeZone`'s offset, as `$now` is. A time without a zone is read in
+ * `timeZone`, the workflow's time zone; a date alone is midnight there.
  */
-export function isoDateOf(value: unknown, timeZone: string): string | undefined {
+export function apiDateOf(value: unknown, timeZone: string, as: ApiDate): string | undefined {
 	let text = value;
 	if (Object.prototype.toString.call(value) === '[object Date]') {
 		const time = (value as Date).getTime();
@@ -61,13 +45,19 @@ export function isoDateOf(value: unknown, timeZone: string): string | undefined 
 	if (typeof luxon?.toISO === 'function') text = luxon.toISO() ?? value;
 	if (typeof text !== 'string') return undefined;
 	const trimmed = text.trim();
-	if (!ISO_DATE.test(trimmed) || Number.isNaN(Date.parse(trimmed))) return undefined;
+	const parts = ISO_DATE.exec(trimmed);
+	if (!parts || Number.isNaN(Date.parse(trimmed))) return undefined;
+	const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((v) => Number(v ?? 0));
 	// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
-	const [year, month, day] = trimmed.slice(0, 10).split('-').map(Number);
 	const date = new Date(Date.UTC(year, month - 1, day));
 	const exists =
 		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-	return exists ? text : undefined;
+	if (!exists) return undefined;
+	if (as === 'calendarDate') return trimmed.slice(0, 10);
+	if (parts[8]) return new Date(trimmed).toISOString();
+	const ms = Number((parts[7] ?? '0').slice(0, 3).padEnd(3, '0'));
+	const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+	// The offset at the guessed instant, then again at the corrected one (daylight-saving edges).
+	const first = wall - zoneOffsetMs(wall, timeZone);
+	return new Date(wall - zoneOffsetMs(first, timeZone)).toISOString();
 }
-
-export const toCalendarDate = (value: string): string => value.trim().slice(0, 10);

@@ -23,7 +23,7 @@ import {
 	type NumberCheck,
 	type TextCheck,
 } from './validation';
-import { isoDateOf } from './dates';
+import { apiDateOf, type ApiDate } from './dates';
 
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
 
@@ -181,18 +181,13 @@ export function optionsField(
 }
 
 /** Given the workflow's time zone: the picker gives a local time without a zone. */
-export function dateField(
-	field: Omit<Declaration, 'default'>,
-	toApi: (value: string, timeZone: string) => string,
-): INodeProperties {
+export function dateField(field: Omit<Declaration, 'default'>, as: ApiDate): INodeProperties {
 	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
-		const value = isoDateOf(given, ctx.getTimezone());
-		if (value === undefined) {
-			return {
-				problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
-			};
-		}
-		return { value: toApi(value, ctx.getTimezone()) };
+		const value = apiDateOf(given, ctx.getTimezone(), as);
+		if (value !== undefined) return { value };
+		return {
+			problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
+		};
 	});
 }
 

@@ -313,7 +313,7 @@ function describeStop(
 	error.description = [said, stopped, again].filter(Boolean).join(' ');
 }
 
-/** One item's write by its rule, in item order; `refused`: the item's input was refused. */
+/** One item's write by its rule, in item order under Stop Workflow (under every On Error with its own sender); `refused`: the item's input was refused. */
 export async function writeInOrder(
 	ctx: IExecuteSingleFunctions,
 	options: IHttpRequestOptions,
@@ -321,32 +321,10 @@ export async function writeInOrder(
 	refused?: Error,
 ): Promise<Sent> {
 	const item = ctx.getItemIndex();
-	return await inItemOrder(
-		ctx,
-		options,
-		async (thisTry) => {
-			if (refused) throw refused;
-			if (rule.send) return await rule.send(ctx, options, item, thisTry);
-			const response = await sendWrite(ctx, options, item, rule);
-			if (options.method !== 'DELETE') return { records: recordsOf(response.body), response };
-			const id = (response.body as { data?: IDataObject } | undefined)?.data?.id ?? idOf(options);
-			return { records: [{ deleted: true, id }], response };
-		},
-		rule,
-	);
-}
-
-export async function inItemOrder<T>(
-	ctx: IExecuteSingleFunctions,
-	options: IHttpRequestOptions,
-	send: (thisTry: object) => Promise<T>,
-	rule: Pick<WriteRule, 'again' | 'instead' | 'send'> = changes(),
-): Promise<T> {
-	const item = ctx.getItemIndex();
 	const stops = !ctx.continueOnFail();
-	const write = ['POST', 'PATCH', 'PUT', 'DELETE'].includes(options.method ?? 'GET');
 	// a tool call is one item, and every call of an agent's run shares the agent's execute data
-	if (runsAsTool(ctx.getNode()) || !(rule.send || (stops && write))) return await send({});
+	if (runsAsTool(ctx.getNode()) || !(rule.send || stops))
+		return await write(ctx, options, rule, {}, refused);
 	const run = runOf(ctx);
 	// n8n builds each item once per try: an item seen again begins the next try, and so does one not above
 	// every item of a try with nothing in flight (n8n starts a try once the last settled)
@@ -374,12 +352,31 @@ export async function inItemOrder<T>(
 				},
 			);
 		}
-		return await send(t).catch((error: NonNullable<Try['failed']>['error']) => {
-			if (stops && !t.failed) t.failed = { item, error, said: error.description ?? '', rule };
-			throw error;
-		});
+		return await write(ctx, options, rule, t, refused).catch(
+			(error: NonNullable<Try['failed']>['error']) => {
+				if (stops && !t.failed) t.failed = { item, error, said: error.description ?? '', rule };
+				throw error;
+			},
+		);
 	} finally {
 		if (--t.inFlight === 0 && t.failed) describeStop(t.failed, t.notSent, run.ids);
 		finish();
 	}
+}
+
+/** The write itself: by the rule's own sender (`thisTry`: one object per try), or sent at most once per node run. */
+async function write(
+	ctx: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+	rule: WriteRule,
+	thisTry: object,
+	refused?: Error,
+): Promise<Sent> {
+	if (refused) throw refused;
+	const item = ctx.getItemIndex();
+	if (rule.send) return await rule.send(ctx, options, item, thisTry);
+	const response = await sendWrite(ctx, options, item, rule);
+	if (options.method !== 'DELETE') return { records: recordsOf(response.body), response };
+	const id = (response.body as { data?: IDataObject } | undefined)?.data?.id ?? idOf(options);
+	return { records: [{ deleted: true, id }], response };
 }

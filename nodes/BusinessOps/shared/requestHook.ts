@@ -37,12 +37,11 @@ export const DEPRECATION_DATA_KEY = 'businessOpsDeprecation';
  * A `Deprecation` (and `Sunset`) answer header, told once per execution, to the server log and the execution's custom data: n8n drops execution hints of
  * declarative nodes (ARCHITECTURE.md, What the package relies on). The records are never changed.
  */
-function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFullResponse) {
-	const { deprecation, sunset } = response.headers ?? {};
+function noteDeprecation(ctx: IExecutePaginationFunctions, { headers }: IN8nHttpFullResponse) {
 	const executionId = String(ctx.getExecutionId() ?? '');
-	if (deprecation === undefined || toldExecutions.has(executionId)) return;
+	if (toldExecutions.has(executionId)) return;
 	toldExecutions.set(executionId, true);
-	const notice = `This version of the Business Ops API is deprecated (Deprecation: ${String(deprecation)}).${sunset ? ` It stops working after ${String(sunset)}.` : ''} Move the credential's Base URL to the newer version when it is available.`;
+	const notice = `This version of the Business Ops API is deprecated (Deprecation: ${String(headers.deprecation)}).${headers.sunset ? ` It stops working after ${String(headers.sunset)}.` : ''} Move the credential's Base URL to the newer version when it is available.`;
 	ctx.logger.warn(`Business Ops: ${notice}`);
 	try {
 		ctx.customData.set(DEPRECATION_DATA_KEY, notice);
@@ -52,35 +51,37 @@ function noteDeprecation(ctx: IExecutePaginationFunctions, response: IN8nHttpFul
 	}
 }
 
-/**
- * "Custom API Call" (the entry n8n adds to the Resource and Operation lists) has no request of its
- * own in a declarative node: say where it lives. A PATCH with nothing in it would change nothing.
- */
-function unsendable(
-	ctx: IExecutePaginationFunctions,
-	options: IHttpRequestOptions,
-	itemIndex: number,
-): Error | undefined {
-	const tool = runsAsTool(ctx.getNode());
-	const names = ['resource', 'operation'];
-	if (names.some((name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__'))
-		return tool
-			? toolError(
-					ctx.getNode(),
-					'This tool is set up with "Custom API Call", which it cannot run',
-					`${TOOL_TELL_USER} Nothing was sent.`,
-				)
-			: new NodeOperationError(
-					ctx.getNode(),
-					`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
-					{
-						itemIndex,
-						description:
-							'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
-					},
-				);
-	if (options.method !== 'PATCH' || Object.keys(options.body ?? {}).length > 0) return undefined;
-	if (tool) return toolNothingToChange(ctx.getNode());
+/** "Custom API Call": the entry n8n adds to the Resource and Operation lists. */
+const isCustomApiCall = (ctx: IExecutePaginationFunctions) =>
+	['resource', 'operation'].some(
+		(name) => ctx.getNodeParameter(name, '') === '__CUSTOM_API_CALL__',
+	);
+
+/** A declarative node has no request of its own for "Custom API Call": say where it lives. */
+function customApiCall(ctx: IExecutePaginationFunctions, itemIndex: number): Error {
+	if (runsAsTool(ctx.getNode()))
+		return toolError(
+			ctx.getNode(),
+			'This tool is set up with "Custom API Call", which it cannot run',
+			`${TOOL_TELL_USER} Nothing was sent.`,
+		);
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,
+		{
+			itemIndex,
+			description:
+				'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.',
+		},
+	);
+}
+
+/** A PATCH with nothing in it would change nothing. */
+const isEmptyUpdate = (options: IHttpRequestOptions) =>
+	options.method === 'PATCH' && Object.keys(options.body ?? {}).length === 0;
+
+function nothingToChange(ctx: IExecutePaginationFunctions): Error {
+	if (runsAsTool(ctx.getNode())) return toolNothingToChange(ctx.getNode());
 	return invalidInput(
 		ctx,
 		'Update Fields',
@@ -98,7 +99,10 @@ function routed(rule?: WriteRule, list = false) {
 		const options = requestData.options as IHttpRequestOptions;
 		const itemIndex = this.getItemIndex();
 		const pairedItem = { item: itemIndex };
-		const refused = refusalOf(options) ?? unsendable(this, options, itemIndex);
+		const refused =
+			refusalOf(options) ??
+			(isCustomApiCall(this) ? customApiCall(this, itemIndex) : undefined) ??
+			(isEmptyUpdate(options) ? nothingToChange(this) : undefined);
 		const itemsOf = async (): Promise<INodeExecutionData[]> => {
 			let sent: Sent;
 			// a write declared without a rule is never sent again blind (as a create)
@@ -120,7 +124,7 @@ function routed(rule?: WriteRule, list = false) {
 			>) {
 				items = await action.call(this, items, sent.response);
 			}
-			noteDeprecation(this, sent.response);
+			if (sent.response.headers?.deprecation !== undefined) noteDeprecation(this, sent.response);
 			// Every record of input item i is paired with i, whatever a postReceive step returned.
 			return items.map((item) => (item.pairedItem === undefined ? { ...item, pairedItem } : item));
 		};

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { toCalendarDate } from '../../shared/dates';
 import { additionalFields, dateField, operationFields } from '../../shared/fields';
 import { lineItemsFields } from '../../shared/lineItems';
 import { contactField } from '../../shared/pickers';
@@ -20,7 +19,7 @@ export const invoiceCreateFields: INodeProperties[] = operationFields('invoice',
 				description:
 					'Date by which the invoice must be paid, sent as dueDate with only the date (a field the API documentation does not list). Left out, the API uses its default.',
 			},
-			toCalendarDate,
+			'calendarDate',
 		),
 	]),
 ]);

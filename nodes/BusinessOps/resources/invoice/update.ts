@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { toCalendarDate } from '../../shared/dates';
 import { dateField, operationFields, statusField, updateFields } from '../../shared/fields';
 import { lineItemsUpdateFields } from '../../shared/lineItems';
 import { contactField, recordPicker } from '../../shared/pickers';
@@ -30,7 +29,7 @@ export const invoiceUpdateFields: INodeProperties[] = operationFields('invoice',
 				description:
 					'Date by which the invoice must be paid, sent as dueDate with only the date (a field the API documentation does not list)',
 			},
-			toCalendarDate,
+			'calendarDate',
 		),
 		statusField(INVOICE_STATUSES, {
 			default: 'draft',

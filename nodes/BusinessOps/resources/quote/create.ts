@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { toUtcTimestamp } from '../../shared/dates';
 import { additionalFields, dateField, operationFields } from '../../shared/fields';
 import { lineItemsFields } from '../../shared/lineItems';
 import { contactField } from '../../shared/pickers';
@@ -17,7 +16,7 @@ export const quoteCreateFields: INodeProperties[] = operationFields('quote', 'cr
 				description:
 					"Until when the customer can accept the quote, sent as a UTC timestamp. A time without a zone is read in the workflow's time zone. Left out, the API sets its default.",
 			},
-			toUtcTimestamp,
+			'utcTimestamp',
 		),
 	]),
 ]);

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { toUtcTimestamp } from '../../shared/dates';
 import { dateField, operationFields, statusField, updateFields } from '../../shared/fields';
 import { lineItemsUpdateFields } from '../../shared/lineItems';
 import { contactField, recordPicker } from '../../shared/pickers';
@@ -18,7 +17,7 @@ export const quoteUpdateFields: INodeProperties[] = operationFields('quote', 'up
 				description:
 					"Until when the customer can accept the quote, sent as a UTC timestamp. A time without a zone is read in the workflow's time zone.",
 			},
-			toUtcTimestamp,
+			'utcTimestamp',
 		),
 		// The spec's known quote statuses (section 3)
 		statusField(['draft', 'sent', 'approved', 'canceled'], {
