@@ -1,10 +1,13 @@
+import { PollContext } from 'n8n-core';
 import nock from 'nock';
 
+import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/requestHook';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import {
 	captureLogWarnings,
+	createTestNode,
 	runDeclarativeNode,
 	TEST_API_KEY,
 	TEST_BASE_URL,
@@ -356,6 +359,31 @@ describe('rate budget', () => {
 		const error = await runDeclarativeNode(node, getContact).catch((e) => e);
 		expect(waits).toEqual([]);
 		expect(error.description).toMatch(/asked to wait 99999999 s/);
+	});
+
+	// errors.ts words it (transport.ts only gives up): an item is run again, a poll is the next one
+	test('a Retry-After longer than 120 s: the description says which was given up, an item or a poll', async () => {
+		const wording = (what: string, then: string) =>
+			`The API asked to wait 3600 s before the next request (Retry-After); the node waits at most 120 s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
+		nock(API).get('/v1/contacts/ctc_1').reply(429, rateLimited, { 'Retry-After': '3600' });
+		const error = await runDeclarativeNode(node, getContact).catch((e) => e);
+		expect(error.description).toBe(wording('this item', 'Run it again later'));
+		nock(API)
+			.get(/^\/v1\/contacts/)
+			.reply(429, rateLimited, { 'Retry-After': '3600' });
+		const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100 };
+		const trigger = new BusinessOpsPollingTrigger();
+		const poll = createTestNode(trigger, { events: ['contact.created'] }, { credentials });
+		const ctx = new PollContext(
+			poll.workflow,
+			poll.node,
+			poll.additionalData,
+			'trigger',
+			'activate',
+		);
+		const pollError = await trigger.poll.call(ctx).catch((e) => e);
+		expect(pollError.message).toBe('Too many requests (HTTP 429 rate_limited, GET /contacts)');
+		expect(pollError.description).toBe(wording('this poll', 'The next poll tries again'));
 	});
 });
 
