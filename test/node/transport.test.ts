@@ -424,8 +424,8 @@ describe('On Error', () => {
 			'A contact with this e-mail exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]',
 		);
 		// item 2's input was refused too, but it was not sent either: it waited for item 1
-		expect(error.description).toMatch(
-			/Items 2, 3 were not sent: with On Error set to "Stop Workflow"/,
+		expect(error.description).toContain(
+			'Items 2, 3 were not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.',
 		);
 	});
 
@@ -441,7 +441,9 @@ describe('On Error', () => {
 		expect(a.isDone()).toBe(true);
 		expect(d.isDone()).toBe(false);
 		expect(error.message).toMatch(/not-an-email.*\[item 1\]/);
-		expect(error.description).toMatch(/Item 2 was not sent/);
+		expect(error.description).toContain(
+			'Item 2 was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.',
+		);
 	});
 
 	test('Stop Workflow: writes go one at a time in item order; Continue sends them together', async () => {
