@@ -1,6 +1,7 @@
 /** The trigger's subscriptions in the static data, `{ subscriptions: { production?, test? } }`: written by the lifecycle only. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { REPUBLISH } from '../shared/api/activation';
 import { CREDENTIAL_TYPE } from '../shared/api/context';
 import { openSecret } from './secretBox';
 
@@ -75,8 +76,7 @@ export function webhookListener(ctx: IWebhookFunctions): Listener {
 	return listenerOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
 }
 
-const KEY_CHANGED =
-	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); unpublish and publish the workflow (deactivate and activate it in n8n 1.x) to subscribe anew";
+const KEY_CHANGED = `the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); ${REPUBLISH} (deactivate and activate it in n8n 1.x) to subscribe anew`;
 
 export async function openStoredSecret(
 	ctx: AnyContext,

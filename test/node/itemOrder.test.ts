@@ -106,6 +106,9 @@ test('Stop Workflow: nothing is sent after a failed item, and the failure names 
 		'Not sent because item 1 failed before it [item 2]',
 		'Not sent because item 1 failed before it [item 3]',
 	]);
+	expect(second?.description).toBe(
+		'Item 2 was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.',
+	);
 });
 
 test('an item that never arrives (n8n did not build it) holds back nothing: the later ones go once the event loop turns', async () => {

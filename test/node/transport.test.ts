@@ -1,10 +1,13 @@
+import { PollContext } from 'n8n-core';
 import nock from 'nock';
 
+import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { DEPRECATION_DATA_KEY } from '../../nodes/BusinessOps/shared/requestHook';
 import { retryDelayMs } from '../../nodes/shared/api/transport';
 import { forgetRateBudgets, manualClock, realClock, type ManualClock } from '../harness/clock';
 import {
 	captureLogWarnings,
+	createTestNode,
 	runDeclarativeNode,
 	TEST_API_KEY,
 	TEST_BASE_URL,
@@ -367,6 +370,31 @@ describe('rate budget', () => {
 		expect(waits).toEqual([]);
 		expect(error.description).toMatch(/asked to wait 99999999 s/);
 	});
+
+	// errors.ts words it (transport.ts only gives up): an item is run again, a poll is the next one
+	test('a Retry-After longer than 120 s: the description says which was given up, an item or a poll', async () => {
+		const wording = (what: string, then: string) =>
+			`The API asked to wait 3600 s before the next request (Retry-After); the node waits at most 120 s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
+		nock(API).get('/v1/contacts/ctc_1').reply(429, rateLimited, { 'Retry-After': '3600' });
+		const error = await runDeclarativeNode(node, getContact).catch((e) => e);
+		expect(error.description).toBe(wording('this item', 'Run it again later'));
+		nock(API)
+			.get(/^\/v1\/contacts/)
+			.reply(429, rateLimited, { 'Retry-After': '3600' });
+		const credentials = { apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL, requestsPerMinute: 100 };
+		const trigger = new BusinessOpsPollingTrigger();
+		const poll = createTestNode(trigger, { events: ['contact.created'] }, { credentials });
+		const ctx = new PollContext(
+			poll.workflow,
+			poll.node,
+			poll.additionalData,
+			'trigger',
+			'activate',
+		);
+		const pollError = await trigger.poll.call(ctx).catch((e) => e);
+		expect(pollError.message).toBe('Too many requests (HTTP 429 rate_limited, GET /contacts)');
+		expect(pollError.description).toBe(wording('this poll', 'The next poll tries again'));
+	});
 });
 
 describe('On Error', () => {
@@ -406,8 +434,8 @@ describe('On Error', () => {
 			'A contact with this e-mail exists (HTTP 409 duplicate_resource, POST /contacts) [item 1]',
 		);
 		// item 2's input was refused too, but it was not sent either: it waited for item 1
-		expect(error.description).toMatch(
-			/Items 2, 3 were not sent: with On Error set to "Stop Workflow"/,
+		expect(error.description).toContain(
+			'Items 2, 3 were not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.',
 		);
 	});
 
@@ -423,7 +451,9 @@ describe('On Error', () => {
 		expect(a.isDone()).toBe(true);
 		expect(d.isDone()).toBe(false);
 		expect(error.message).toMatch(/not-an-email.*\[item 1\]/);
-		expect(error.description).toMatch(/Item 2 was not sent/);
+		expect(error.description).toContain(
+			'Item 2 was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.',
+		);
 	});
 
 	test('Stop Workflow: writes go one at a time in item order; Continue sends them together', async () => {

@@ -289,6 +289,7 @@ function mayExist(
 	);
 }
 
+const STOPS = 'with On Error set to "Stop Workflow", no later item is sent once one fails.';
 const listed = (items: Array<number | string>) =>
 	items.slice(0, 20).join(', ') + (items.length > 20 ? ` and ${items.length - 20} more` : '');
 
@@ -302,7 +303,7 @@ function describeStop(
 	const stopped =
 		count === 0
 			? ''
-			: `${count === 1 ? 'Item' : 'Items'} ${listed(notSent)} ${count === 1 ? 'was' : 'were'} not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`;
+			: `${count === 1 ? 'Item' : 'Items'} ${listed(notSent)} ${count === 1 ? 'was' : 'were'} not sent: ${STOPS}`;
 	const written = [...ids].sort(([a], [b]) => a - b);
 	const [one, it] =
 		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
@@ -348,7 +349,7 @@ export async function writeInOrder(
 				`Not sent because item ${t.failed.item} failed before it [item ${item}]`,
 				{
 					itemIndex: item,
-					description: `Item ${item} was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails.`,
+					description: `Item ${item} was not sent: ${STOPS}`,
 				},
 			);
 		}

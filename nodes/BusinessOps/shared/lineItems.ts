@@ -75,13 +75,14 @@ const FORM_DEFAULTS: IDataObject = Object.fromEntries(
 
 const JSON_EXAMPLE =
 	'[{"name": "Website design", "quantity": 2, "unitPrice": 95, "vatPercentage": 21}]';
+const NO_ITEMS = 'no items were given; add at least one item';
 
 /** The items as the API takes them, or the first problem's text; numbers given as text ("2.5") become numbers, "2,5" is refused. */
 export function checkLineItems(value: unknown): IDataObject[] | string {
 	if (!Array.isArray(value)) {
 		return `must be a list (JSON array) of items such as ${JSON_EXAMPLE}; got ${givenAs(value)}`;
 	}
-	if (value.length === 0) return 'no items were given; add at least one item';
+	if (value.length === 0) return NO_ITEMS;
 	const known = [...LINE_ITEM_KEYS, ...READ_ONLY_LINE_KEYS];
 	const items: IDataObject[] = [];
 	for (const [index, raw] of value.entries()) {
@@ -166,7 +167,7 @@ function sendItems(source: ItemsSource, update: boolean) {
 			invalidInput(this, label, problem, fix, parameter);
 		const given = read(source);
 		if (source === 'json' && isEmptyValue(given))
-			throw refusal(`no items were given; add at least one item, e.g. ${JSON_EXAMPLE}`);
+			throw refusal(`${NO_ITEMS}, e.g. ${JSON_EXAMPLE}`);
 		let lines: unknown = source === 'form' ? formRows(given) : given;
 		// Items (JSON) is text, or from an expression a list already
 		try {

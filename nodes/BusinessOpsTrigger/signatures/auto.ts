@@ -1,4 +1,5 @@
 /** Auto: finds where and how the API signs a delivery, with bounded work (docs/signatures.md); a learned form narrows it. */
+import { REPUBLISH } from '../../shared/api/activation';
 import {
 	checkTimestamp,
 	decodeDigest,
@@ -309,7 +310,7 @@ export function verifyAuto(
 	const triedOnly =
 		tries.length > budget && !learned && searchBudget < MAX_SEARCH_HMACS ? searchBudget : undefined;
 	const checked = learned
-		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, unpublish and publish the workflow: its new subscription learns again)`
+		? ` (checked as HMAC-SHA256 of ${learned.content} with ${keyWords(learned.key)}, the form of this subscription's verified deliveries; if the API changed how it signs, ${REPUBLISH}: its new subscription learns again)`
 		: triedOnly
 			? ` (${NOT_LEARNED} tried only the ${triedOnly} most likely forms over a body this large; ${TEACH})`
 			: '';

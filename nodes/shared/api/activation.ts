@@ -13,10 +13,11 @@ export const FAIL_FAST_TIMEOUT_MS = 10_000;
 /** How long the activation reads one list, so that it ends well within n8n's deadline (84 s in n8n 2.41). */
 export const ACTIVATION_LIST_MS = 30_000;
 
+export const REPUBLISH = 'unpublish and publish the workflow';
+const thenPublishAgain = (fix: string) => `${fix}, then publish the workflow again.`;
+
 export const activationError = (node: INode, problem: string, fix: string, description?: string) =>
-	new NodeOperationError(node, `${problem}. ${fix}, then publish the workflow again.`, {
-		description,
-	});
+	new NodeOperationError(node, `${problem}. ${thenPublishAgain(fix)}`, { description });
 
 /** When to publish again after the API key's rate limit asked to wait `waitMs` (a minute at least). */
 function publishAgainAfter(waitMs = 0): string {
@@ -55,7 +56,7 @@ export function activationFixFor(
 				? "Nothing answers at this address: make the credential's Base URL end with its version segment (e.g. https://api.example.com/v1)"
 				: (FIX_BY_STATUS[status === 422 ? 400 : status] ??
 					'Check the Base URL in the Business Ops API credential');
-	return `${fix}, then publish the workflow again.`;
+	return thenPublishAgain(fix);
 }
 
 /** A request not sent: the key had no room for it within FAIL_FAST_TIMEOUT_MS (`waitMs`; Infinity: room comes only with answers still out). */

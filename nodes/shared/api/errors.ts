@@ -3,7 +3,9 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { activationFixFor } from './activation';
 import type { BusinessOpsContext } from './context';
-import { worded } from './toolErrors';
+import { MAX_RETRY_AFTER_MS } from './rateBudget';
+import { worded, type Fault } from './toolErrors';
+import type { CallOptions } from './transport';
 
 /** How many times a request is sent at most (the spec's advice for 429). */
 export const MAX_ATTEMPTS = 5;
@@ -35,6 +37,10 @@ const FIX_BY_STATUS: Record<number, string> = {
 /** Paths with no ID (`/contacts`, `/me`, `/webhooks/events`): a 404 there means the Base URL lacks its version segment. */
 const NO_ID_PATHS =
 	/^(GET|POST|PATCH|DELETE|PUT|HEAD|OPTIONS) \/(?:[^/?]+|webhooks\/events)\/?(?:\?.*)?$/;
+
+/** A Retry-After past MAX_RETRY_AFTER_MS: the item (or the poll) was given up at once. */
+const tooLongWait = (waitMs: number, { lane }: CallOptions) =>
+	`The API asked to wait ${Math.ceil(waitMs / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${lane === 'poll' ? 'this poll' : 'this item'} instead of holding up every workflow that uses this credential. ${lane === 'poll' ? 'The next poll tries again' : 'Run it again later'}, or check the key's usage in the dashboard.`;
 
 function fixForStatus(status: number, target: string, scope: string | undefined): string {
 	if (status === 404 && NO_ID_PATHS.test(target)) {
@@ -90,9 +96,8 @@ export function apiErrorFor(
 	/** The method and path, e.g. `GET /contacts`. */
 	target: string,
 	itemIndex?: number,
-	/** The trigger's activation or deactivation: the message itself says what to do. */
-	activation = false,
-	/** A 429's Retry-After: the activation's message says when to publish again. */
+	call: CallOptions = {},
+	/** A 429's Retry-After not waited for: at activation it says when to publish again; else it was too long. */
 	askedWaitMs?: number,
 ): NodeApiError {
 	const status = response.statusCode;
@@ -110,7 +115,7 @@ export function apiErrorFor(
 	const shownMessage = apiMessage.replace(/canceled/g, 'cancelled');
 	const problem = `${shownMessage} (HTTP ${status} ${code}, ${target})`;
 	const details = { code, message: apiMessage, status, ...(scope ? { scope } : {}) } as JsonObject;
-	if (activation) {
+	if (call.activation) {
 		const fix = activationFixFor(status, NO_ID_PATHS.test(target), scope, askedWaitMs);
 		return new NodeApiError(ctx.getNode(), details, {
 			message: `${problem}. ${fix}`,
@@ -124,8 +129,9 @@ export function apiErrorFor(
 			: shownMessage !== apiMessage
 				? `The API said: ${apiMessage}. `
 				: '';
-	const why = { kind: 'status', status, scope, said } as const;
-	const fix = said + fixForStatus(status, target, scope);
+	const [why, fix]: [Fault['why'], string] = askedWaitMs
+		? [{ kind: 'wait', waitMs: askedWaitMs }, tooLongWait(askedWaitMs, call)]
+		: [{ kind: 'status', status, scope, said }, said + fixForStatus(status, target, scope)];
 	// spec 7: the API's 5xx is `internal_error`; any other 5xx (a gateway's page, HTML or JSON) may
 	// come after the API made the write
 	const written =

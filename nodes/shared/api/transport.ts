@@ -10,7 +10,7 @@ import { FAIL_FAST_TIMEOUT_MS, noRoomError, unansweredError } from './activation
 import { systemClock, WaitEnded } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
 import { apiErrorFor, MAX_ATTEMPTS } from './errors';
-import { faultError, runsAsTool } from './toolErrors';
+import { faultError } from './toolErrors';
 import {
 	budgetFor,
 	budgetKeyOf,
@@ -214,24 +214,14 @@ export async function sendRequest(
 		if (status !== 429 || (asked ?? 0) > MAX_RETRY_AFTER_MS) slot.answered();
 		else slot.refused(asked ?? 1000);
 		if (status < 400) return response;
-		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation) {
-			const why = { kind: 'wait', waitMs: asked } as const;
-			if (runsAsTool(ctx.getNode()))
-				throw faultError(ctx.getNode(), { problem: target, target, why });
-			const [what, then] =
-				call.lane === 'poll'
-					? ['this poll', 'The next poll tries again']
-					: ['this item', 'Run it again later'];
-			const error = apiErrorFor(ctx, response, target, itemIndex);
-			error.description = `The API asked to wait ${Math.ceil(asked / 1000)} s before the next request (Retry-After); the node waits at most ${MAX_RETRY_AFTER_MS / 1000} s, so it gave up on ${what} instead of holding up every workflow that uses this credential. ${then}, or check the key's usage in the dashboard.`;
-			throw error;
-		}
+		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation)
+			throw apiErrorFor(ctx, response, target, itemIndex, call, asked);
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
 		if (retryable && attemptsLeft) {
 			await systemClock.sleep(retryDelayMs(attempt, response.headers), signal).catch(notSent);
 			continue;
 		}
-		throw apiErrorFor(ctx, response, target, itemIndex, call.activation, asked);
+		throw apiErrorFor(ctx, response, target, itemIndex, call, call.activation ? asked : undefined);
 	}
 }
 
