@@ -399,3 +399,19 @@ describe("apiDateOf(…, 'utcTimestamp')", () => {
 		expect(apiDateOf(value, timeZone, 'utcTimestamp')).toBe(expected);
 	});
 });
+
+describe('apiDateOf: the first years (present on main too: isoDateOf + toUtcTimestamp give the same)', () => {
+	test("found: 0100-01-01 in America/New_York is sent as -003501-01-01T04:56:02.000Z: zoneOffsetMs reads the zone's wall clock of year 99 back through Date.UTC, which takes a year below 100 as 1900 + year", () => {
+		// New York's offset then was its local mean time, -04:56:02 (Intl says so for 100 AD)
+		expect(apiDateOf('0100-01-01', 'America/New_York', 'utcTimestamp')).toBe(
+			'0100-01-01T04:56:02.000Z',
+		);
+	});
+
+	test('found: a written day of the years 0000–0099 is refused as "not a date" although it is ISO 8601: Date.UTC takes the year as 1900 + year, so the day is found not to exist', () => {
+		expect(apiDateOf('0050-06-01', 'UTC', 'calendarDate')).toBe('0050-06-01');
+		expect(apiDateOf('0099-12-31T10:00:00Z', 'UTC', 'utcTimestamp')).toBe(
+			'0099-12-31T10:00:00.000Z',
+		);
+	});
+});
