@@ -415,3 +415,18 @@ describe('apiDateOf: the first years (present on main too: isoDateOf + toUtcTime
 		);
 	});
 });
+
+describe('apiDateOf: what the one regex took over from isoDateOf + toUtcTimestamp / toCalendarDate', () => {
+	test('a fraction of more than 3 digits without a zone is cut to milliseconds, not read as a count of them', () => {
+		expect(apiDateOf('2026-12-31T10:00:00.123456789', 'UTC', 'utcTimestamp')).toBe(
+			'2026-12-31T10:00:00.123Z',
+		);
+	});
+
+	test('a calendar date is taken from the text without the spaces around it', () => {
+		expect(apiDateOf(' 2026-12-31 ', 'UTC', 'calendarDate')).toBe('2026-12-31');
+		expect(apiDateOf('\t2026-12-31T23:30:00Z', 'Europe/Amsterdam', 'calendarDate')).toBe(
+			'2026-12-31',
+		);
+	});
+});
