@@ -398,9 +398,35 @@ describe("apiDateOf(…, 'utcTimestamp')", () => {
 	])('%s in %s is %s', (value, timeZone, expected) => {
 		expect(apiDateOf(value, timeZone, 'utcTimestamp')).toBe(expected);
 	});
+});
 
-	test('a year below 100 is refused, not read as 19xx (Date.UTC would)', () => {
-		expect(apiDateOf('0050-12-31', 'UTC', 'calendarDate')).toBeUndefined();
-		expect(apiDateOf('0050-12-31T08:30:00Z', 'UTC', 'utcTimestamp')).toBeUndefined();
+describe('apiDateOf: the years 0000-0100, which Date.UTC reads as 1900 + year', () => {
+	test("0100-01-01 in America/New_York is that day, not -003501-01-01 (the zone's wall clock of year 99 read back as 1999)", () => {
+		// New York's offset then was its local mean time, -04:56:02 (Intl says so for 100 AD)
+		expect(apiDateOf('0100-01-01', 'America/New_York', 'utcTimestamp')).toBe(
+			'0100-01-01T04:56:02.000Z',
+		);
+	});
+
+	test('a written day of the years 0000–0099 is a date (was refused as "not a date": its day was looked for in 19xx)', () => {
+		expect(apiDateOf('0050-06-01', 'UTC', 'calendarDate')).toBe('0050-06-01');
+		expect(apiDateOf('0099-12-31T10:00:00Z', 'UTC', 'utcTimestamp')).toBe(
+			'0099-12-31T10:00:00.000Z',
+		);
+	});
+});
+
+describe('apiDateOf: what the one regex took over from isoDateOf + toUtcTimestamp / toCalendarDate', () => {
+	test('a fraction of more than 3 digits without a zone is cut to milliseconds, not read as a count of them', () => {
+		expect(apiDateOf('2026-12-31T10:00:00.123456789', 'UTC', 'utcTimestamp')).toBe(
+			'2026-12-31T10:00:00.123Z',
+		);
+	});
+
+	test('a calendar date is taken from the text without the spaces around it', () => {
+		expect(apiDateOf(' 2026-12-31 ', 'UTC', 'calendarDate')).toBe('2026-12-31');
+		expect(apiDateOf('\t2026-12-31T23:30:00Z', 'Europe/Amsterdam', 'calendarDate')).toBe(
+			'2026-12-31',
+		);
 	});
 });

@@ -168,3 +168,24 @@ test('"Custom API Call" (added by n8n to the Resource and Operation lists) sends
 	// nock refuses any request that is not intercepted: none was sent
 	expect(nock.pendingMocks()).toEqual([]);
 });
+
+test('"Custom API Call" under Stop Workflow stays out of the item order: its request has no method, and its error gains no Stop Workflow description', async () => {
+	const said =
+		'Add an HTTP Request node, set Authentication to "Predefined Credential Type" and Credential Type to "Business Ops API": it sends any method and path of the API with this credential\'s key. Nothing was sent from this node.';
+	for (const parameters of [
+		{ resource: '__CUSTOM_API_CALL__' },
+		{ resource: 'quote', operation: '__CUSTOM_API_CALL__' },
+	]) {
+		for (const count of [1, 3]) {
+			const items = Array.from({ length: count }, () => ({ json: {} }));
+			const error = await runDeclarativeNode(node, parameters, { items }).then(
+				() => undefined,
+				(thrown: Error & { description?: string }) => thrown,
+			);
+			expect(error?.message).toBe('Custom API Call runs in the HTTP Request node [item 0]');
+			// nothing of it can be fixed by the item or by "Continue": the item order has nothing to say
+			expect(error?.description).toBe(said);
+		}
+	}
+	expect(nock.pendingMocks()).toEqual([]);
+});

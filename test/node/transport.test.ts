@@ -239,6 +239,22 @@ describe('Deprecation', () => {
 			"Business Ops: This version of the Business Ops API is deprecated (Deprecation: true). Move the credential's Base URL to the newer version when it is available.",
 		]);
 	});
+
+	test('a Deprecation header with an empty value is told too (the header is there), without a Sunset sentence for an empty Sunset', async () => {
+		nock(API)
+			.get('/v1/contacts/ctc_1')
+			.reply(200, { data: contact }, { Deprecation: '', Sunset: '' });
+		const { warnings, restore } = captureLogWarnings();
+		const { context } = await runDeclarativeNode(node, getContact, {
+			executionId: 'deprecation-empty',
+		}).finally(restore);
+		const told =
+			"This version of the Business Ops API is deprecated (Deprecation: ). Move the credential's Base URL to the newer version when it is available.";
+		expect(context.customData.get(DEPRECATION_DATA_KEY)).toBe(told);
+		expect(warnings.filter((line) => line.includes('deprecated'))).toEqual([
+			`Business Ops: ${told}`,
+		]);
+	});
 });
 
 describe('rate budget', () => {

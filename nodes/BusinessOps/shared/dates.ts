@@ -3,6 +3,21 @@
 const ISO_DATE =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Date.UTC, with a year below 100 as that year (Date.UTC reads it as 1900 + year). */
+function utcTime(
+	year: number,
+	month: number,
+	day: number,
+	hour = 0,
+	minute = 0,
+	second = 0,
+	ms = 0,
+) {
+	const date = new Date(0);
+	date.setUTCFullYear(year, month - 1, day);
+	return date.setUTCHours(hour, minute, second, ms);
+}
+
 /** How far `timeZone` is ahead of UTC at the instant `utcMs`, in milliseconds. */
 function zoneOffsetMs(utcMs: number, timeZone: string): number {
 	const parts = new Intl.DateTimeFormat('en-US', {
@@ -16,7 +31,7 @@ function zoneOffsetMs(utcMs: number, timeZone: string): number {
 		second: '2-digit',
 	}).formatToParts(new Date(utcMs));
 	const p = Object.fromEntries(parts.map(({ type, value }) => [type, Number(value)]));
-	const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+	const wall = utcTime(p.year, p.month, p.day, p.hour, p.minute, p.second);
 	return wall - (utcMs - (((utcMs % 1000) + 1000) % 1000));
 }
 
@@ -49,14 +64,14 @@ export function apiDateOf(value: unknown, timeZone: string, as: ApiDate): string
 	if (!parts || Number.isNaN(Date.parse(trimmed))) return undefined;
 	const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((v) => Number(v ?? 0));
 	// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
-	const date = new Date(Date.UTC(year, month - 1, day));
+	const date = new Date(utcTime(year, month, day));
 	const exists =
 		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 	if (!exists) return undefined;
 	if (as === 'calendarDate') return trimmed.slice(0, 10);
 	if (parts[8]) return new Date(trimmed).toISOString();
 	const ms = Number((parts[7] ?? '0').slice(0, 3).padEnd(3, '0'));
-	const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+	const wall = utcTime(year, month, day, hour, minute, second, ms);
 	// The offset at the guessed instant, then again at the corrected one (daylight-saving edges).
 	const first = wall - zoneOffsetMs(wall, timeZone);
 	return new Date(wall - zoneOffsetMs(first, timeZone)).toISOString();

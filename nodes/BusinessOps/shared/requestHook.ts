@@ -106,7 +106,7 @@ function routed(rule?: WriteRule, list = false) {
 		const itemsOf = async (): Promise<INodeExecutionData[]> => {
 			let sent: Sent;
 			// a write declared without a rule is never sent again blind (as a create)
-			if (rule ?? options.method !== 'GET')
+			if (rule ?? (options.method ?? 'GET') !== 'GET')
 				sent = await writeInOrder(this, options, rule ?? creates(), refused);
 			else if (refused) throw refused;
 			else if (list) {
