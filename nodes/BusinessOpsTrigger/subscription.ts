@@ -13,6 +13,7 @@ import { unreachableWebhookProblem } from './reachability';
 import { sealSecret } from './secretBox';
 import {
 	hookListener,
+	KEY_CHANGED,
 	openStoredSecret,
 	sameUrl,
 	storedSubscription,
@@ -181,7 +182,7 @@ export async function checkSubscription(ctx: IHookFunctions): Promise<boolean> {
 		await discard(
 			ctx,
 			listener,
-			reading?.problem ?? 'its signing secret is not stored',
+			reading ? KEY_CHANGED : 'its signing secret is not stored',
 			undefined,
 			reading !== undefined,
 		);

@@ -76,7 +76,9 @@ export function webhookListener(ctx: IWebhookFunctions): Listener {
 	return listenerOfUrl(ctx, served) ?? (ctx.getMode() === 'manual' ? 'test' : 'production');
 }
 
-const KEY_CHANGED = `the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published); ${REPUBLISH} (deactivate and activate it in n8n 1.x) to subscribe anew`;
+/** Why a stored secret cannot be used: at activation a new subscription is made at once; a delivery's refusal adds what to do. */
+export const KEY_CHANGED =
+	"the stored signing secret does not open with this credential's API key (the key or the credential changed since the workflow was published)";
 
 export async function openStoredSecret(
 	ctx: AnyContext,
@@ -89,5 +91,8 @@ export async function openStoredSecret(
 		typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
 		stored.id,
 	);
-	return secret === undefined ? { problem: KEY_CHANGED } : { secret };
+	if (secret !== undefined) return { secret };
+	return {
+		problem: `${KEY_CHANGED}; ${REPUBLISH} (deactivate and activate it in n8n 1.x) to subscribe anew`,
+	};
 }

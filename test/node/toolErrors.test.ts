@@ -527,5 +527,8 @@ describe('the other error paths', () => {
 			{},
 		);
 		expectForTheModel(error, /tell the user/);
+		expect((error as Error).message).toMatch(
+			/^This tool is set up with "Custom API Call", which it cannot run/,
+		);
 	});
 });

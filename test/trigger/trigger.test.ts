@@ -1562,6 +1562,12 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 		expect(scope.isDone()).toBe(true);
 		const record = subscriptions(testNode).production as IDataObject;
 		expect(openSecret(String(record.sealedSecret), otherKey.apiKey, 'whk_2')).toBe(TEST_SECRET);
+		// the publisher is told why the old one goes, not to republish while the new one is being made
+		const told = logs.lines.map((line) => line.message).filter((m) => m.includes('does not open'));
+		expect(told.at(-1)).toMatch(
+			/since the workflow was published\); a new one is made when needed\)$/,
+		);
+		expect(told.at(-1)).not.toMatch(/unpublish and publish/);
 	});
 
 	test('a secret opened once is kept by this n8n process: deliveries keep verifying after the key changed, until the next activation', async () => {

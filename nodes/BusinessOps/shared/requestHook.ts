@@ -14,12 +14,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { recordsOf } from '../../shared/api/envelope';
-import {
-	runsAsTool,
-	TOOL_TELL_USER,
-	toolError,
-	toolNothingToChange,
-} from '../../shared/api/toolErrors';
+import { runsAsTool, toolCustomApiCall, toolNothingToChange } from '../../shared/api/toolErrors';
 import { BoundedMap } from '../../shared/boundedMap';
 import { readList } from '../../shared/api/pages';
 import { sendRequest } from '../../shared/api/transport';
@@ -59,12 +54,7 @@ const isCustomApiCall = (ctx: IExecutePaginationFunctions) =>
 
 /** A declarative node has no request of its own for "Custom API Call": say where it lives. */
 function customApiCall(ctx: IExecutePaginationFunctions, itemIndex: number): Error {
-	if (runsAsTool(ctx.getNode()))
-		return toolError(
-			ctx.getNode(),
-			'This tool is set up with "Custom API Call", which it cannot run',
-			`${TOOL_TELL_USER} Nothing was sent.`,
-		);
+	if (runsAsTool(ctx.getNode())) return toolCustomApiCall(ctx.getNode());
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Custom API Call runs in the HTTP Request node [item ${itemIndex}]`,

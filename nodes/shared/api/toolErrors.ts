@@ -95,6 +95,22 @@ export function toolInputProblem(
 	);
 }
 
+/** "Custom API Call" chosen for a tool: a declarative node has no request of its own for it. */
+export const toolCustomApiCall = (node: INode) =>
+	toolError(
+		node,
+		'This tool is set up with "Custom API Call", which it cannot run',
+		`${TOOL_TELL_USER} Nothing was sent.`,
+	);
+
+/** Create or Update's e-mail matches several contacts: the e-mail is right, the data is not (another e-mail would create a contact nobody asked for). */
+export const toolDuplicateContacts = (node: INode, problem: string) =>
+	toolError(
+		node,
+		problem,
+		'Do not change the e-mail. Tell the user to merge the duplicate contacts, or update one of them with its contact ID. Nothing was written.',
+	);
+
 /** An update whose every field was left empty, for the model: the arguments that give a field. */
 export function toolNothingToChange(node: INode): NodeOperationError {
 	const ids = idArgumentsOf(node);

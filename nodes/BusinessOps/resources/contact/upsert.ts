@@ -10,7 +10,7 @@ import type {
 
 import { CREDENTIAL_TYPE } from '../../../shared/api/context';
 import { isConflict } from '../../../shared/api/errors';
-import { runsAsTool, toolError } from '../../../shared/api/toolErrors';
+import { runsAsTool, toolDuplicateContacts } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
 import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
@@ -106,12 +106,7 @@ async function matchOf(
 		const named =
 			ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
 		const problem = `${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact`;
-		if (runsAsTool(ctx.getNode())) {
-			// the e-mail is right, the data is not: another e-mail would create a contact nobody asked for
-			const fix =
-				'Do not change the e-mail. Tell the user to merge the duplicate contacts, or update one of them with its contact ID. Nothing was written.';
-			throw toolError(ctx.getNode(), problem, fix);
-		}
+		if (runsAsTool(ctx.getNode())) throw toolDuplicateContacts(ctx.getNode(), problem);
 		throw invalidInput(
 			ctx,
 			'Email',
