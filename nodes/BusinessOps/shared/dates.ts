@@ -65,9 +65,7 @@ export function apiDateOf(value: unknown, timeZone: string, as: ApiDate): string
 	const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((v) => Number(v ?? 0));
 	// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
 	const date = new Date(utcTime(year, month, day));
-	const exists =
-		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-	if (!exists) return undefined;
+	if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
 	if (as === 'calendarDate') return trimmed.slice(0, 10);
 	if (parts[8]) return new Date(trimmed).toISOString();
 	const ms = Number((parts[7] ?? '0').slice(0, 3).padEnd(3, '0'));
