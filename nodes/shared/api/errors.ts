@@ -97,7 +97,7 @@ export function apiErrorFor(
 	target: string,
 	itemIndex?: number,
 	call: CallOptions = {},
-	/** A 429's Retry-After not waited for: at activation it says when to publish again; else it was too long. */
+	/** A 429's Retry-After: at activation it says when to publish again; past MAX_RETRY_AFTER_MS the item was given up. */
 	askedWaitMs?: number,
 ): NodeApiError {
 	const status = response.statusCode;
@@ -129,9 +129,10 @@ export function apiErrorFor(
 			: shownMessage !== apiMessage
 				? `The API said: ${apiMessage}. `
 				: '';
-	const [why, fix]: [Fault['why'], string] = askedWaitMs
-		? [{ kind: 'wait', waitMs: askedWaitMs }, tooLongWait(askedWaitMs, call)]
-		: [{ kind: 'status', status, scope, said }, said + fixForStatus(status, target, scope)];
+	const [why, fix]: [Fault['why'], string] =
+		askedWaitMs !== undefined && askedWaitMs > MAX_RETRY_AFTER_MS
+			? [{ kind: 'wait', waitMs: askedWaitMs }, tooLongWait(askedWaitMs, call)]
+			: [{ kind: 'status', status, scope, said }, said + fixForStatus(status, target, scope)];
 	// spec 7: the API's 5xx is `internal_error`; any other 5xx (a gateway's page, HTML or JSON) may
 	// come after the API made the write
 	const written =

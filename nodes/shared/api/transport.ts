@@ -211,17 +211,16 @@ export async function sendRequest(
 		const status = response.statusCode;
 		const asked = status === 429 ? retryAfterMs(response.headers) : undefined;
 		// A Retry-After over the cap fails only its item: the key is neither paused nor slowed for it.
-		if (status !== 429 || (asked ?? 0) > MAX_RETRY_AFTER_MS) slot.answered();
+		const overCap = (asked ?? 0) > MAX_RETRY_AFTER_MS;
+		if (status !== 429 || overCap) slot.answered();
 		else slot.refused(asked ?? 1000);
 		if (status < 400) return response;
-		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS && !call.activation)
-			throw apiErrorFor(ctx, response, target, itemIndex, call, asked);
 		const retryable = status === 429 || (status >= 500 && mayRepeat);
-		if (retryable && attemptsLeft) {
+		if (retryable && attemptsLeft && !overCap) {
 			await systemClock.sleep(retryDelayMs(attempt, response.headers), signal).catch(notSent);
 			continue;
 		}
-		throw apiErrorFor(ctx, response, target, itemIndex, call, call.activation ? asked : undefined);
+		throw apiErrorFor(ctx, response, target, itemIndex, call, asked);
 	}
 }
 
