@@ -36,6 +36,13 @@ const sentInOrder = (
 	return writeInOrder(ctx, POST, rule);
 };
 
+/** n8n's `helpers.createDeferredPromise`. */
+function createDeferredPromise() {
+	let resolve!: () => void;
+	const promise = new Promise<void>((done) => (resolve = done));
+	return { promise, resolve };
+}
+
 /** A node run over one execute data; `item(i)` is item i's context. */
 function nodeRun(
 	onError: 'stopWorkflow' | 'continueRegularOutput' = 'stopWorkflow',
@@ -55,6 +62,7 @@ function nodeRun(
 				continueOnFail: () => onError !== 'stopWorkflow',
 				getNode: () => node,
 				getNodeParameter: (_name: string, fallback: unknown) => fallback,
+				helpers: { createDeferredPromise },
 			}) as unknown as IExecuteSingleFunctions,
 	};
 }

@@ -1,9 +1,16 @@
 import nock from 'nock';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeParameters } from 'n8n-workflow';
 
-import { apiDateOf } from '../../nodes/BusinessOps/shared/dates';
+import { dateRule, type ApiDate } from '../../nodes/BusinessOps/shared/dates';
 import { byId, jsonOf, TEST_API_KEY } from '../harness/engine';
 import { API, run } from '../harness/actionNode';
+
+/** What a date field sends for `value` in `timeZone` (undefined: refused). */
+function apiDateOf(value: unknown, timeZone: string, as: ApiDate) {
+	const ctx = { getTimezone: () => timeZone } as IExecuteSingleFunctions;
+	const typed = dateRule(as)(ctx, value);
+	return 'value' in typed ? typed.value : undefined;
+}
 
 const item = { name: 'Bruidstaart drie lagen', quantity: 1, unitPrice: 485, vatPercentage: 9 };
 const quote = {
@@ -386,7 +393,7 @@ describe('continue on fail', () => {
 	});
 });
 
-describe("apiDateOf(…, 'utcTimestamp')", () => {
+describe("dateRule('utcTimestamp')", () => {
 	test.each([
 		['2026-12-31T00:00:00', 'Europe/Amsterdam', '2026-12-30T23:00:00.000Z'],
 		['2026-07-01T00:00:00', 'Europe/Amsterdam', '2026-06-30T22:00:00.000Z'],
@@ -400,7 +407,7 @@ describe("apiDateOf(…, 'utcTimestamp')", () => {
 	});
 });
 
-describe('apiDateOf: the years 0000-0100, which Date.UTC reads as 1900 + year', () => {
+describe('dateRule: the years 0000-0100, which Date.UTC reads as 1900 + year', () => {
 	test("0100-01-01 in America/New_York is that day, not -003501-01-01 (the zone's wall clock of year 99 read back as 1999)", () => {
 		// New York's offset then was its local mean time, -04:56:02 (Intl says so for 100 AD)
 		expect(apiDateOf('0100-01-01', 'America/New_York', 'utcTimestamp')).toBe(
@@ -416,7 +423,7 @@ describe('apiDateOf: the years 0000-0100, which Date.UTC reads as 1900 + year', 
 	});
 });
 
-describe('apiDateOf: what the one regex took over from isoDateOf + toUtcTimestamp / toCalendarDate', () => {
+describe('dateRule: what the one regex took over from isoDateOf + toUtcTimestamp / toCalendarDate', () => {
 	test('a fraction of more than 3 digits without a zone is cut to milliseconds, not read as a count of them', () => {
 		expect(apiDateOf('2026-12-31T10:00:00.123456789', 'UTC', 'utcTimestamp')).toBe(
 			'2026-12-31T10:00:00.123Z',
@@ -429,4 +436,16 @@ describe('apiDateOf: what the one regex took over from isoDateOf + toUtcTimestam
 			'2026-12-31',
 		);
 	});
+});
+
+describe('dateRule: the refusal', () => {
+	test.each([[20261231], [true], [{ year: 2026 }], [['2026-12-31']], [null]])(
+		'%j (neither text, a Date nor a Luxon DateTime) is refused with what was given',
+		(value) => {
+			const ctx = { getTimezone: () => 'UTC' } as IExecuteSingleFunctions;
+			expect(dateRule('utcTimestamp')(ctx, value)).toEqual({
+				problem: `"${String(value)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
+			});
+		},
+	);
 });

@@ -23,7 +23,7 @@ import {
 	type NumberCheck,
 	type TextCheck,
 } from './validation';
-import { apiDateOf, type ApiDate } from './dates';
+import { dateRule, type ApiDate } from './dates';
 
 export type Declaration = Omit<INodeProperties, 'type' | 'routing'>;
 
@@ -182,13 +182,7 @@ export function optionsField(
 
 /** Given the workflow's time zone: the picker gives a local time without a zone. */
 export function dateField(field: Omit<Declaration, 'default'>, as: ApiDate): INodeProperties {
-	return sendingField({ ...field, type: 'dateTime', default: '' }, (ctx, given) => {
-		const value = apiDateOf(given, ctx.getTimezone(), as);
-		if (value !== undefined) return { value };
-		return {
-			problem: `"${String(given)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
-		};
-	});
+	return sendingField({ ...field, type: 'dateTime', default: '' }, dateRule(as));
 }
 
 export function statusOptions(statuses: string[]): INodePropertyOptions[] {

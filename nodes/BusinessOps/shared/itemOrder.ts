@@ -333,8 +333,8 @@ export async function writeInOrder(
 	if (last.items.has(item) || (last.inFlight === 0 && item <= Math.max(-1, ...last.items.keys())))
 		run.try = new Try();
 	const t = run.try;
-	let finish!: () => void;
-	t.items.set(item, new Promise<void>((resolve) => (finish = resolve)));
+	const turn = ctx.helpers.createDeferredPromise();
+	t.items.set(item, turn.promise);
 	t.inFlight++;
 	try {
 		// every item RoutingNode built has reached the hook once the event loop turns (ARCHITECTURE.md)
@@ -361,7 +361,7 @@ export async function writeInOrder(
 		);
 	} finally {
 		if (--t.inFlight === 0 && t.failed) describeStop(t.failed, t.notSent, run.ids);
-		finish();
+		turn.resolve();
 	}
 }
 
