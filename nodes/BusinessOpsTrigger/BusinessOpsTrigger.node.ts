@@ -17,9 +17,8 @@ import {
 	customOptionProblem,
 	customSignatureOf,
 	customSignatureOption,
-	optionProblem,
 } from './signatures/customProperties';
-import { customProblem, SIGNATURE_SCHEMES } from './signatures/verify';
+import { customProblem, schemeOf } from './signatures/verify';
 import { eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
 import { checkSubscription, createSubscription, deleteSubscription } from './subscription';
@@ -44,7 +43,7 @@ function refuse(
 	{ status, reason }: Delivery & { accepted: false },
 ): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
-	if (manual && status === 400 && options.signatureScheme !== 'none') {
+	if (manual && status === 400 && schemeOf(options.signatureScheme).value !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
 			description:
 				"The delivery to the test URL was signed with the subscription's secret, but its body is not a JSON object, so no test event was produced.",
@@ -63,15 +62,15 @@ function refuse(
 function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
-	const scheme = options.signatureScheme ?? 'auto';
-	const problem = !SIGNATURE_SCHEMES.includes(scheme)
-		? optionProblem('Signature Scheme', SIGNATURE_SCHEMES, scheme)
+	const scheme = schemeOf(options.signatureScheme);
+	const problem = scheme.problem
+		? `"Signature Scheme" ${scheme.problem}`
 		: typeof tolerance !== 'number'
 			? tolerance.problem
-			: scheme === 'custom'
+			: scheme.value === 'custom'
 				? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
 				: undefined;
-	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
+	if (problem) throw activationError(ctx.getNode(), problem, 'Change it under Options');
 	for (const [name, label] of Object.entries(SWITCHES)) {
 		const typed = options[name] === undefined ? undefined : asBoolean(options[name]);
 		if (typed && 'problem' in typed)

@@ -14,7 +14,7 @@ import {
 	type SignedForm,
 	type VerifiedForm,
 } from './signatures/hmac';
-import { type SignatureScheme, verifyDelivery, type VerifyOptions } from './signatures/verify';
+import { schemeOf, verifyDelivery, type VerifyOptions } from './signatures/verify';
 import { openStoredSecret, storedSubscription, webhookListener } from './subscriptionRecord';
 
 type Trust =
@@ -61,7 +61,7 @@ const memory = new BoundedMap<string, Memory>(
 const unknownLogs = new BoundedMap<string, Map<string, number>>(10_000);
 
 export interface TrustOptions {
-	signatureScheme?: SignatureScheme;
+	signatureScheme?: unknown;
 	signatureHeader?: string;
 	timestampTolerance?: unknown;
 }
@@ -83,7 +83,7 @@ export async function trustDelivery(
 ): Promise<Delivery> {
 	const req = ctx.getRequestObject();
 	const headers = req.headers as HeaderBag;
-	const scheme = options.signatureScheme ?? 'auto';
+	const scheme = schemeOf(options.signatureScheme).value;
 	const listener = webhookListener(ctx);
 	const stored = storedSubscription(ctx, listener);
 	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, listener].join('\u0000');
@@ -163,7 +163,7 @@ export function noteDelivery(
 function logForm(
 	ctx: IWebhookFunctions,
 	entry: Memory,
-	scheme: SignatureScheme,
+	scheme: VerifyOptions['scheme'],
 	form: VerifiedForm,
 ): void {
 	// Auto: what the signature covers, never the header names or prefixes a replayer may change

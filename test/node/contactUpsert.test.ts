@@ -305,9 +305,15 @@ describe('Contact → Create or Update', () => {
 		const error = await runDeclarativeNode(node, upsert, { items: rows('dup@example.com') }).catch(
 			(e: Error) => e,
 		);
-		expect((error as Error).message).toBe(
-			'Email: 2 contacts have the e-mail dup@example.com (ctc_1, ctc_2), so it matches no single contact; nothing was written [item 0]',
-		);
+		// the API's data is wrong, not the input: no "Fix "Email"" frame
+		expect(error).toMatchObject({
+			message:
+				'2 contacts have the e-mail dup@example.com (ctc_1, ctc_2), so it matches no single contact; nothing was written [item 0]',
+			// under Stop Workflow (the default) itemOrder.ts adds how to run again, once
+			description:
+				'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID. Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.',
+			context: { itemIndex: 0 },
+		});
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
@@ -316,10 +322,28 @@ describe('Contact → Create or Update', () => {
 		const error = await runDeclarativeNode(node, upsert, { items: rows('noid@example.com') }).catch(
 			(e: Error) => e,
 		);
-		expect((error as Error).message).toBe(
-			'Email: the API listed a contact with the e-mail noid@example.com without an ID, so it cannot be updated; nothing was written [item 0]',
-		);
+		expect(error).toMatchObject({
+			message:
+				'The API listed a contact with the e-mail noid@example.com without an ID, so it cannot be updated; nothing was written [item 0]',
+			description:
+				'Look the contact up in the Business Ops dashboard: the API should list every contact with its ID. Report it to the API\'s provider if it stays so. Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.',
+			context: { itemIndex: 0 },
+		});
 		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	test('tool mode: a contact listed without an id tells the model to tell the user, not to change the e-mail', async () => {
+		listing([{ name: 'No id', email: 'noid@example.com' } as Contact]);
+		const error = (await runDeclarativeNode(node, upsert, {
+			items: rows('noid@example.com'),
+			asTool: true,
+		}).catch((e: unknown) => e)) as Error & { description?: string };
+		expect(error.message).toBe(
+			'The API listed a contact with the e-mail noid@example.com without an ID, so it cannot be updated; nothing was written. Changing the arguments will not help: tell the user what failed.',
+		);
+		expect(error.description).toBe(
+			'Changing the arguments will not help: tell the user what failed.',
+		);
 	});
 
 	test('a contact created without a name is for the API to refuse (the spec does not say which fields are required)', async () => {

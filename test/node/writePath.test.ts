@@ -91,6 +91,29 @@ describe('Retry On Fail sends no write that was already answered', () => {
 });
 
 describe('Stop Workflow: the error says what was written', () => {
+	const badEmail = [{ json: { name: 'Ann', email: 'not-an-address' } }];
+	const refusal = 'Fix "Email" for item 0. Nothing was sent for this item.';
+
+	test('an input refusal says once what to fix and once how to run again', async () => {
+		const api = contactsApi();
+		const error = (await runDeclarativeNode(node, createContact, { items: badEmail }).catch(
+			(e: unknown) => e,
+		)) as Error & { description?: string };
+		expect(error.description).toBe(
+			`${refusal} Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.`,
+		);
+		expect(api.writes).toEqual([]);
+	});
+
+	test('under Continue the same refusal says what to fix, and nothing about On Error', async () => {
+		contactsApi();
+		const { items } = await runDeclarativeNode(node, createContact, {
+			items: badEmail,
+			continueOnFail: true,
+		});
+		expect(items[0].error?.description).toBe(refusal);
+	});
+
 	test('3 creates, the 2nd refused with 422: the error names the contact created, the item not sent, and what running again does', async () => {
 		const api = contactsApi((_method, body) =>
 			body.name === 'Bob'
@@ -112,7 +135,7 @@ describe('Stop Workflow: the error says what was written', () => {
 		expect(error.description).toContain(
 			'unless you remove it from the input or send contacts through Contact → Create or Update',
 		);
-		expect(error.description).not.toContain('Fix this item and run the node again');
+		expect(error.description).not.toContain('Run the workflow again when this item can be sent');
 	});
 });
 

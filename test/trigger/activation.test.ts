@@ -302,6 +302,7 @@ describe("the trigger's own activation errors name the fix", () => {
 			/"Timestamp Tolerance \(Seconds\)" must be a number/,
 			/set it under Options, e\.g\. 300/,
 		);
+		expect(error.message).toMatch(PUBLISH_AGAIN);
 	});
 
 	test('a yes/no option an expression gave as text that is not true or false: names the option', async () => {
@@ -312,6 +313,25 @@ describe("the trigger's own activation errors name the fix", () => {
 			error,
 			/^Include Headers: must be true or false; the expression gave "yes"/,
 			/Change it under Options, then publish the workflow again/,
+		);
+	});
+
+	test('a Signature Scheme or a Custom option that is none of its options: names it, then what to do', async () => {
+		const scheme = await thrownBy(
+			runWebhookMethod(trigger, triggerNode({ options: { signatureScheme: 'bogus' } }), 'create'),
+		);
+		expect(scheme.message).toBe(
+			'"Signature Scheme" must be one of "auto", "standardWebhooks", "github", "stripe", "custom", "none"; the expression gave "bogus". Change it under Options, then publish the workflow again.',
+		);
+		const options = {
+			signatureScheme: 'custom',
+			customSignature: { settings: { header: 'X-Sig', encoding: 'b64' } },
+		};
+		const custom = await thrownBy(
+			runWebhookMethod(trigger, triggerNode({ options }), 'checkExists'),
+		);
+		expect(custom.message).toBe(
+			'Custom signature: "Signature Encoding" must be one of "hex", "base64"; the expression gave "b64". Change it under Options, then publish the workflow again.',
 		);
 	});
 

@@ -201,6 +201,29 @@ describe('trigger custom option text silently defaults', () => {
 		// fails today: the activation succeeds
 		await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Algorithm/);
 	});
+
+	test('a Signature Scheme and an Algorithm with spaces around them pass the check and are read as checked', async () => {
+		const settings = { header: 'X-Sig', signedContent: '{body}', algorithm: ' sha512 ' };
+		const testNode = nodeWithWhk1(
+			{
+				events: EVENTS,
+				options: {
+					signatureScheme: ' custom ',
+					customSignature: { settings },
+				} as unknown as INodeParameters,
+			},
+			EVENTS,
+		);
+		subscriptionExists(EVENTS);
+		await activateTrigger(trigger, testNode);
+		const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
+		const delivery = await runWebhook(trigger, testNode, {
+			headers: { 'x-sig': createHmac('sha512', SIGNING).update(raw).digest('hex') },
+			rawBody: Buffer.from(raw),
+		});
+		expect(delivery.status).toBeUndefined();
+		expect(delivery.result.workflowData).toHaveLength(1);
+	});
 });
 
 /**

@@ -20,7 +20,7 @@ export function invalidInput(
 	}
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} [item ${itemIndex}]`, {
 		itemIndex,
-		description: `${hint}Fix "${field}" for item ${itemIndex} and run the node again. Nothing was sent for this item.`,
+		description: `${hint}Fix "${field}" for item ${itemIndex}. Nothing was sent for this item.`,
 	});
 }
 

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { givenAs } from '../../shared/typing';
+import { asOption } from '../../shared/typing';
 import type { CustomSignature } from './hmac';
 
 const fields: INodeProperties[] = [
@@ -111,28 +111,27 @@ export function customOptionProblem(options: IDataObject): string | undefined {
 			'value' in option ? option.value : undefined,
 		);
 		const given = settings[field.name];
-		if (field.type === 'options' && given !== undefined && !values.includes(given as string))
-			return `Custom signature: ${optionProblem(field.displayName, values, given)}`;
+		const typed = field.type === 'options' && given !== undefined && asOption(given, values);
+		if (typed && 'problem' in typed)
+			return `Custom signature: "${field.displayName}" ${typed.problem}`;
 	}
 	return undefined;
 }
-
-/** A field of options given none of them, exactly as read later (an expression may give anything). */
-export const optionProblem = (name: string, values: readonly unknown[], given: unknown): string =>
-	`"${name}" must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}; the expression gave ${givenAs(given)}`;
 
 export function customSignatureOf(options: IDataObject): CustomSignature {
 	const settings = settingsOf(options);
 	const text = (name: string, fallback = '') =>
 		typeof settings[name] === 'string' ? (settings[name] as string) : fallback;
+	// an options field as customOptionProblem checked it (asOption trims it)
+	const option = (name: string) => text(name).trim();
 	return {
 		header: text('header'),
 		prefix: text('prefix'),
-		encoding: text('encoding') === 'base64' ? 'base64' : 'hex',
+		encoding: option('encoding') === 'base64' ? 'base64' : 'hex',
 		content: text('signedContent', '{timestamp}.{body}'),
-		key: text('key') === 'whsecBase64' ? 'whsecBase64' : 'secret',
+		key: option('key') === 'whsecBase64' ? 'whsecBase64' : 'secret',
 		timestampHeader: text('timestampHeader'),
 		idHeader: text('idHeader'),
-		algorithm: text('algorithm') === 'sha512' ? 'sha512' : 'sha256',
+		algorithm: option('algorithm') === 'sha512' ? 'sha512' : 'sha256',
 	};
 }

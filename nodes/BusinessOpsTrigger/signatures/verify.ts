@@ -1,4 +1,5 @@
 /** Checks a signature under the chosen scheme (presets of one Custom verifier); never throws; no reason holds the secret. */
+import { asOption } from '../../shared/typing';
 import { verifyAuto } from './auto';
 import {
 	checkTimestamp,
@@ -28,6 +29,11 @@ export const SIGNATURE_SCHEMES = [
 	'none',
 ] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+type Chosen = { value: SignatureScheme; problem?: string };
+/** The chosen scheme, read as the activation checks it (asOption: trimmed); as given with `problem` when none of them. */
+export const schemeOf = (chosen: unknown = 'auto') =>
+	({ value: chosen, ...asOption(chosen, SIGNATURE_SCHEMES) }) as Chosen;
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;

@@ -10,8 +10,8 @@ import type { CallOptions } from './transport';
 /** How many times a request is sent at most (the spec's advice for 429). */
 export const MAX_ATTEMPTS = 5;
 
-const NOT_RETRIED =
-	'Try again later; create, update and delete requests are not retried automatically, so check whether the change was made before repeating it.';
+export const CHECK_WRITTEN = 'check whether the change was made before repeating it.';
+const NOT_RETRIED = `Try again later; create, update and delete requests are not retried automatically, so ${CHECK_WRITTEN}`;
 
 const FIX_BY_STATUS: Record<number, string> = {
 	400: 'Check the field named in the message and run the node again.',

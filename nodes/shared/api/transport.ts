@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { FAIL_FAST_TIMEOUT_MS, noRoomError, unansweredError } from './activation';
 import { systemClock, WaitEnded } from './clock';
 import { CREDENTIAL_TYPE, type BusinessOpsContext } from './context';
-import { apiErrorFor, MAX_ATTEMPTS } from './errors';
+import { apiErrorFor, CHECK_WRITTEN, MAX_ATTEMPTS } from './errors';
 import { faultError } from './toolErrors';
 import {
 	budgetFor,
@@ -198,7 +198,7 @@ export async function sendRequest(
 			if (call.activation) throw unansweredError(ctx.getNode(), problem, detail);
 			const fix = mayRepeat
 				? `It failed ${MAX_ATTEMPTS} times; check that the Base URL is reachable from n8n.`
-				: 'It was not repeated because it changes data; check whether the change was made before running it again.';
+				: `It was not repeated because it changes data; ${CHECK_WRITTEN}`;
 			throw faultError(ctx.getNode(), {
 				problem,
 				fix: `${fix} ${detail}`,

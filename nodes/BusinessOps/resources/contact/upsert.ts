@@ -10,14 +10,14 @@ import type {
 
 import { CREDENTIAL_TYPE } from '../../../shared/api/context';
 import { isConflict } from '../../../shared/api/errors';
-import { runsAsTool, toolDuplicateContacts } from '../../../shared/api/toolErrors';
+import { faultError, runsAsTool, toolDuplicateContacts } from '../../../shared/api/toolErrors';
 import { recordsOf } from '../../../shared/api/envelope';
 import { sendRequest } from '../../../shared/api/transport';
 import { additionalFields, operationFields, sendingField, textField } from '../../shared/fields';
 import { asText } from '../../../shared/typing';
 import { BoundedMap } from '../../../shared/boundedMap';
 import { answeredBefore, changes, sendWrite, tidy, type WriteRule } from '../../shared/itemOrder';
-import { invalidInput, textProblem } from '../../shared/validation';
+import { textProblem } from '../../shared/validation';
 import { contactCreated, contactsByAddress, emailKey, optionalContactFields } from './create';
 
 export const contactUpsertFields: INodeProperties[] = operationFields('contact', 'upsert', [
@@ -95,24 +95,24 @@ async function matchOf(
 	});
 	const email = String((options.body as IDataObject).email);
 	const ids = (contacts.get(emailKey(email)) ?? []).map((contact) => String(contact.id ?? ''));
+	const apiData = { target: 'GET /contacts', itemIndex, why: { kind: 'tellUser' as const } };
 	if (ids.includes('')) {
-		throw invalidInput(
-			ctx,
-			'Email',
-			`the API listed a contact with the e-mail ${email} without an ID, so it cannot be updated; nothing was written`,
-		);
+		throw faultError(ctx.getNode(), {
+			...apiData,
+			problem: `The API listed a contact with the e-mail ${email} without an ID, so it cannot be updated; nothing was written`,
+			fix: "Look the contact up in the Business Ops dashboard: the API should list every contact with its ID. Report it to the API's provider if it stays so.",
+		});
 	}
 	if (ids.length > 1) {
 		const named =
 			ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
 		const problem = `${ids.length} contacts have the e-mail ${email} (${named}), so it matches no single contact`;
 		if (runsAsTool(ctx.getNode())) throw toolDuplicateContacts(ctx.getNode(), problem);
-		throw invalidInput(
-			ctx,
-			'Email',
-			`${problem}; nothing was written`,
-			'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID. ',
-		);
+		throw faultError(ctx.getNode(), {
+			...apiData,
+			problem: `${problem}; nothing was written`,
+			fix: 'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID.',
+		});
 	}
 	return ids[0];
 }
