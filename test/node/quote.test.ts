@@ -1,4 +1,5 @@
 import nock from 'nock';
+import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteSingleFunctions, INodeParameters } from 'n8n-workflow';
 
 import { dateRule, type ApiDate } from '../../nodes/BusinessOps/shared/dates';
@@ -446,6 +447,23 @@ describe('dateRule: the refusal', () => {
 			expect(dateRule('utcTimestamp')(ctx, value)).toEqual({
 				problem: `"${String(value)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
 			});
+		},
+	);
+});
+
+describe('dateRule: a date is read before its refusal is worded', () => {
+	test.each([
+		['a JS Date', () => new Date(Date.UTC(2026, 11, 31))],
+		['a Luxon DateTime', () => DateTime.fromISO('2026-12-31T00:00:00', { zone: 'UTC' })],
+	])(
+		'found: %s whose String() throws is no longer sent (dateRule words the refusal before reading the date; apiDateOf sent it)',
+		(_kind, make) => {
+			const value = Object.assign(make(), {
+				toString() {
+					throw new Error('no text');
+				},
+			});
+			expect(apiDateOf(value, 'UTC', 'utcTimestamp')).toBe('2026-12-31T00:00:00.000Z');
 		},
 	);
 });
