@@ -15,7 +15,10 @@ describe('a status without a text of its own does not read as an internal error'
 	test.each([
 		[405, /does not take this method.*version segment/],
 		[406, /cannot answer in JSON/],
-		[408, /gave up waiting/],
+		[
+			408,
+			/gave up waiting.*; for a create, update or delete, check whether the change was made before repeating it\. Run the workflow again when/,
+		],
 		[410, /gone/],
 		[413, /too large.*fewer line items/],
 		[414, /address is too long/],
@@ -23,9 +26,9 @@ describe('a status without a text of its own does not read as an internal error'
 		[418, /refused the request with HTTP 418/],
 		[451, /refused the request with HTTP 451/],
 		[501, /does not offer this operation/],
-		[502, /gateway.*no good answer/],
-		[503, /unavailable for now/],
-		[504, /gateway.*no answer in time/],
+		[502, /gateway.*no good answer from it\. Try again later/],
+		[503, /unavailable for now\. Try again later/],
+		[504, /gateway.*no answer in time\. Try again later/],
 		[599, /server error 599/],
 	])('%i', async (status, fix) => {
 		// a POST is never repeated, so one answer is all the test needs
@@ -47,6 +50,7 @@ describe('a status without a text of its own does not read as an internal error'
 			.reply(500, { error: { code: 'internal_error', message: 'Boom' } });
 		const error = await runDeclarativeNode(node, createContact).catch((e) => e);
 		expect(error.description).toMatch(INTERNAL);
+		expect(error.description).toMatch(/^The API had an internal error\. Try again later; /);
 	});
 
 	test('an answer without the error envelope keeps the status and a clear text', async () => {

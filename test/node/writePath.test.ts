@@ -293,7 +293,7 @@ describe("regression: the Stop Workflow error forgot an earlier try's writes", (
 	 * and the records this run already wrote". The error lists only what the *last try* wrote. Create or
 	 * Update, Retry On Fail with 2 tries: try 1 creates item 0's contact (201) and item 1 gets 503; try 2
 	 * reads the list again, sends item 0 as a PATCH, and that PATCH gets 503. The node's error then
-	 * says "Fix this item and run the workflow again": nothing about the contact this run created, so
+	 * says only what to do about the failed item: nothing about the contact this run created, so
 	 * the user re-runs believing nothing was written.
 	 */
 	const unavailable = [503, { error: { code: 'unavailable', message: 'Try later' } }] as const;

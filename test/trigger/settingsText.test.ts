@@ -18,6 +18,7 @@ import {
 	SIGNING,
 } from './liveSubscription';
 import { standardHeaders, atFixedTime } from './helpers';
+import { schemeOf } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 import { BusinessOpsPollingTrigger } from '../../nodes/BusinessOpsPollingTrigger/BusinessOpsPollingTrigger.node';
 import { BusinessOpsTrigger } from '../../nodes/BusinessOpsTrigger/BusinessOpsTrigger.node';
 
@@ -200,6 +201,16 @@ describe('trigger custom option text silently defaults', () => {
 		subscriptionExists(EVENTS);
 		// fails today: the activation succeeds
 		await expect(activateTrigger(trigger, testNode)).rejects.toThrow(/Algorithm/);
+	});
+
+	test('a Signature Scheme an expression resolved to nothing is Auto, as when left out; text is read trimmed', () => {
+		expect(schemeOf(undefined)).toEqual({ value: 'auto' });
+		expect(schemeOf(null)).toEqual({ value: 'auto' });
+		expect(schemeOf(' github ')).toEqual({ value: 'github' });
+		expect(schemeOf('')).toMatchObject({
+			value: '',
+			problem: expect.stringMatching(/^must be one of/),
+		});
 	});
 
 	test('a Signature Scheme and an Algorithm with spaces around them pass the check and are read as checked', async () => {

@@ -48,13 +48,13 @@ export type ApiDate = 'utcTimestamp' | 'calendarDate';
 export function dateRule(as: ApiDate): Rule {
 	return (ctx, value) => {
 		const timeZone = ctx.getTimezone();
-		const notADate = {
+		const notADate = () => ({
 			problem: `"${String(value)}" is not a date; use ISO 8601, e.g. 2026-12-31 or 2026-12-31T12:00:00Z`,
-		};
+		});
 		let text = value;
 		if (Object.prototype.toString.call(value) === '[object Date]') {
 			const time = (value as Date).getTime();
-			if (Number.isNaN(time)) return notADate;
+			if (Number.isNaN(time)) return notADate();
 			const offset = zoneOffsetMs(time, timeZone);
 			const wall = new Date(time + offset).toISOString().slice(0, -1);
 			const minutes = Math.round(Math.abs(offset) / 60000);
@@ -64,14 +64,14 @@ export function dateRule(as: ApiDate): Rule {
 		// an invalid DateTime's toISO() is null
 		const luxon = value as { toISO?: () => string | null } | null;
 		if (typeof luxon?.toISO === 'function') text = luxon.toISO() ?? value;
-		if (typeof text !== 'string') return notADate;
+		if (typeof text !== 'string') return notADate();
 		const trimmed = text.trim();
 		const parts = ISO_DATE.exec(trimmed);
-		if (!parts || Number.isNaN(Date.parse(trimmed))) return notADate;
+		if (!parts || Number.isNaN(Date.parse(trimmed))) return notADate();
 		const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((v) => Number(v ?? 0));
 		// Date.parse rolls 2026-02-30 over to March 2: the written day must exist
 		const date = new Date(utcTime(year, month, day));
-		if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return notADate;
+		if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return notADate();
 		if (as === 'calendarDate') return { value: trimmed.slice(0, 10) };
 		if (parts[8]) return { value: new Date(trimmed).toISOString() };
 		const ms = Number((parts[7] ?? '0').slice(0, 3).padEnd(3, '0'));

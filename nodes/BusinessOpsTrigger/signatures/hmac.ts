@@ -145,7 +145,7 @@ export function toleranceOf(value: unknown): number | { problem: string } {
 				: NaN;
 	if (Number.isFinite(seconds) && seconds >= 0) return seconds;
 	return {
-		problem: `"Timestamp Tolerance (Seconds)" must be a number of seconds, 0 or more (it is ${JSON.stringify(value)}); set it under Options, e.g. 300`,
+		problem: `"Timestamp Tolerance (Seconds)" must be a number of seconds, 0 or more, e.g. 300 (it is ${JSON.stringify(value)})`,
 	};
 }
 

@@ -32,8 +32,10 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 type Chosen = { value: SignatureScheme; problem?: string };
 /** The chosen scheme, read as the activation checks it (asOption: trimmed); as given with `problem` when none of them. */
-export const schemeOf = (chosen: unknown = 'auto') =>
-	({ value: chosen, ...asOption(chosen, SIGNATURE_SCHEMES) }) as Chosen;
+export function schemeOf(chosen: unknown): Chosen {
+	const given = chosen ?? 'auto';
+	return { value: given, ...asOption(given, SIGNATURE_SCHEMES) } as Chosen;
+}
 
 export interface VerifyOptions {
 	scheme: SignatureScheme;

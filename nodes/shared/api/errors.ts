@@ -14,12 +14,12 @@ export const CHECK_WRITTEN = 'check whether the change was made before repeating
 const NOT_RETRIED = `Try again later; create, update and delete requests are not retried automatically, so ${CHECK_WRITTEN}`;
 
 const FIX_BY_STATUS: Record<number, string> = {
-	400: 'Check the field named in the message and run the node again.',
+	400: 'Check the field named in the message.',
 	401: 'Check the API key and the Base URL in the Business Ops API credential; a revoked or mistyped key gives this error.',
 	404: 'Check the ID: the record does not exist, was deleted, or belongs to another organization. If every call gives 404, check that the Base URL ends with its version segment (…/v1 or …/api/v1).',
 	405: 'The API does not take this method at this address. Check that the Base URL ends with its version segment (…/v1 or …/api/v1) and points at the Business Operations API.',
 	406: 'The API cannot answer in JSON at this address. Check that the Base URL points at the Business Operations API.',
-	408: 'The API gave up waiting for the request. Run the node again; check first whether a create, update or delete was made.',
+	408: `The API gave up waiting for the request. A read can be repeated as it is; for a create, update or delete, ${CHECK_WRITTEN}`,
 	409: 'A record with the same unique value already exists; update that record instead of creating a new one.',
 	410: 'The record or this API version is gone. Check the ID, and the version segment of the Base URL.',
 	413: 'The request is too large for the API. Send fewer line items or shorter texts per item.',
@@ -27,11 +27,11 @@ const FIX_BY_STATUS: Record<number, string> = {
 	415: 'The API did not accept the body as JSON. Check that the Base URL points at the Business Operations API.',
 	422: "The record's current status does not allow this change.",
 	429: `The API kept answering "rate limited" after ${MAX_ATTEMPTS} attempts, although requests were paced to the credential's Requests per Minute. Something else uses this API key too (another tool or n8n instance): lower Requests per Minute in the credential, or run the workflow later.`,
-	500: `The API had an internal error.${NOT_RETRIED}`,
+	500: `The API had an internal error. ${NOT_RETRIED}`,
 	501: 'The API does not offer this operation at this address. Check the Base URL and the API version.',
-	502: `A gateway in front of the API got no good answer from it.${NOT_RETRIED}`,
-	503: `The API is unavailable for now.${NOT_RETRIED}`,
-	504: `A gateway in front of the API got no answer in time.${NOT_RETRIED}`,
+	502: `A gateway in front of the API got no good answer from it. ${NOT_RETRIED}`,
+	503: `The API is unavailable for now. ${NOT_RETRIED}`,
+	504: `A gateway in front of the API got no answer in time. ${NOT_RETRIED}`,
 };
 
 /** Paths with no ID (`/contacts`, `/me`, `/webhooks/events`): a 404 there means the Base URL lacks its version segment. */
