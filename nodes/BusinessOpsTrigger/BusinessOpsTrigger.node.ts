@@ -13,11 +13,7 @@ import { asBoolean } from '../shared/typing';
 import { getEventTypes } from '../shared/api/eventTypes';
 import { textOf } from '../shared/event';
 import { chosenEvents, eventsSubtitle } from '../shared/eventNames';
-import {
-	customOptionProblem,
-	customSignatureOf,
-	customSignatureOption,
-} from './signatures/customProperties';
+import { customSignatureOf, customSignatureOption } from './signatures/customProperties';
 import { customProblem, schemeOf } from './signatures/verify';
 import { eventTypeOf, outputHeaders, toEvent } from './delivery';
 import { DEFAULT_TOLERANCE_SECONDS, toleranceOf } from './signatures/hmac';
@@ -43,7 +39,7 @@ function refuse(
 	{ status, reason }: Delivery & { accepted: false },
 ): IWebhookResponseData {
 	const manual = ctx.getMode() === 'manual';
-	if (manual && status === 400 && schemeOf(options.signatureScheme).value !== 'none') {
+	if (manual && status === 400 && schemeOf(options.signatureScheme) !== 'none') {
 		throw new NodeOperationError(ctx.getNode(), `Delivery refused (HTTP ${status}): ${reason}`, {
 			description:
 				"The delivery to the test URL was signed with the subscription's secret, but its body is not a JSON object, so no test event was produced.",
@@ -63,13 +59,13 @@ function checkSettings(ctx: IHookFunctions): void {
 	const options = ctx.getNodeParameter('options', {}) as TrustOptions & IDataObject;
 	const tolerance = toleranceOf(options.timestampTolerance);
 	const scheme = schemeOf(options.signatureScheme);
-	const problem = scheme.problem
-		? `"Signature Scheme" ${scheme.problem}`
-		: typeof tolerance !== 'number'
-			? tolerance.problem
-			: scheme.value === 'custom'
-				? (customOptionProblem(options) ?? customProblem(customSignatureOf(options)))
-				: undefined;
+	const custom = scheme === 'custom' ? customSignatureOf(options) : undefined;
+	const problem =
+		typeof scheme === 'object'
+			? scheme.problem
+			: typeof tolerance !== 'number'
+				? tolerance.problem
+				: custom && ('problem' in custom ? custom.problem : customProblem(custom));
 	if (problem) throw activationError(ctx.getNode(), problem, 'Change it under Options');
 	for (const [name, label] of Object.entries(SWITCHES)) {
 		const typed = options[name] === undefined ? undefined : asBoolean(options[name]);

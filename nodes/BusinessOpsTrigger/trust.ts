@@ -83,7 +83,7 @@ export async function trustDelivery(
 ): Promise<Delivery> {
 	const req = ctx.getRequestObject();
 	const headers = req.headers as HeaderBag;
-	const scheme = schemeOf(options.signatureScheme).value;
+	const scheme = schemeOf(options.signatureScheme);
 	const listener = webhookListener(ctx);
 	const stored = storedSubscription(ctx, listener);
 	const key = [ctx.getWorkflow().id ?? '', ctx.getNode().name, listener].join('\u0000');

@@ -309,9 +309,9 @@ describe('Contact → Create or Update', () => {
 		expect(error).toMatchObject({
 			message:
 				'2 contacts have the e-mail dup@example.com (ctc_1, ctc_2), so it matches no single contact; nothing was written [item 0]',
-			// under Stop Workflow (the default) itemOrder.ts adds how to run again, once
+			// a single item under Stop Workflow: no later item to name, nothing more to add
 			description:
-				'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID. Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.',
+				'Merge or delete the duplicate contacts, or change one of them with Contact → Update and its Contact ID.',
 			context: { itemIndex: 0 },
 		});
 		expect(nock.pendingMocks()).toEqual([]);
@@ -326,7 +326,7 @@ describe('Contact → Create or Update', () => {
 			message:
 				'The API listed a contact with the e-mail noid@example.com without an ID, so it cannot be updated; nothing was written [item 0]',
 			description:
-				'Look the contact up in the Business Ops dashboard: the API should list every contact with its ID. Report it to the API\'s provider if it stays so. Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.',
+				"Look the contact up in the Business Ops dashboard: the API should list every contact with its ID. Report it to the API's provider if it stays so.",
 			context: { itemIndex: 0 },
 		});
 		expect(nock.pendingMocks()).toEqual([]);
@@ -954,4 +954,60 @@ describe('regression: an address with zero-width characters sent a value the API
 		});
 		expect(String(outcome.items[0].json.error)).toMatch(/is not an e-mail address/);
 	});
+});
+
+const FAULTY = [
+	{ id: 'ctc_1', name: 'A', email: 'dup@example.com' },
+	{ id: 'ctc_2', name: 'B', email: 'dup@example.com' },
+	{ name: 'C', email: 'noid@example.com' },
+];
+
+describe("Create or Update: the API's data at fault (no ID, duplicates), per item under every On Error", () => {
+	test('Stop Workflow: item 1 a duplicate, item 2 not sent, item 0 (created) named', async () => {
+		listing(FAULTY);
+		const created = api()
+			.post('/v1/contacts')
+			.reply(201, { data: { id: 'ctc_9', name: 'Row 0', email: 'new@example.com' } });
+		const error = (await runDeclarativeNode(node, UPSERT, {
+			items: rows('new@example.com', 'dup@example.com', 'other@example.com'),
+		}).catch((e: unknown) => e)) as Error & {
+			description?: string;
+			context?: { itemIndex?: number };
+		};
+		expect(error.message).toMatch(/^2 contacts have the e-mail dup@example\.com .* \[item 1\]$/);
+		expect(error.context?.itemIndex).toBe(1);
+		expect(error.description).toMatch(
+			/^Merge or delete the duplicate contacts.*Contact ID\. Item 2 was not sent: .*Already written by this run: item 0 \(ctc_9\)\./,
+		);
+		expect(error.description).not.toMatch(/Run the workflow again when this item can be sent/);
+		expect(created.isDone()).toBe(true);
+	});
+
+	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
+		'%s: each fault is its own item, with its index once and the fix, and the good item is written',
+		async (onError) => {
+			listing(FAULTY);
+			api()
+				.post('/v1/contacts')
+				.reply(201, { data: { id: 'ctc_9', name: 'Row 2', email: 'new@example.com' } });
+			const out = await runDeclarativeNode(node, UPSERT, {
+				items: rows('dup@example.com', 'noid@example.com', 'new@example.com'),
+				onError,
+			});
+			const all = (
+				out as unknown as {
+					items: Array<{
+						json: Record<string, unknown>;
+						error?: { message: string; description?: string };
+					}>;
+				}
+			).items;
+			const texts = JSON.stringify(all);
+			expect(texts).toContain('[item 0]');
+			expect(texts).toContain('[item 1]');
+			expect(texts).not.toMatch(/\[item \d+\] \[item/);
+			expect(texts).not.toMatch(/Run the workflow again|On Error/);
+			expect(texts).toContain('ctc_9');
+		},
+	);
 });

@@ -17,7 +17,7 @@ describe('a status without a text of its own does not read as an internal error'
 		[406, /cannot answer in JSON/],
 		[
 			408,
-			/gave up waiting.*; for a create, update or delete, check whether the change was made before repeating it\. Run the workflow again when/,
+			/gave up waiting.*; for a create, update or delete, check whether the change was made before repeating it\.$/,
 		],
 		[410, /gone/],
 		[413, /too large.*fewer line items/],

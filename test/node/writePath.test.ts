@@ -94,15 +94,35 @@ describe('Stop Workflow: the error says what was written', () => {
 	const badEmail = [{ json: { name: 'Ann', email: 'not-an-address' } }];
 	const refusal = 'Fix "Email" for item 0. Nothing was sent for this item.';
 
-	test('an input refusal says once what to fix and once how to run again', async () => {
+	test('an input refusal says what to fix, and nothing more when no later item was held back', async () => {
 		const api = contactsApi();
 		const error = (await runDeclarativeNode(node, createContact, { items: badEmail }).catch(
 			(e: unknown) => e,
 		)) as Error & { description?: string };
+		expect(error.description).toBe(refusal);
+		expect(api.writes).toEqual([]);
+	});
+
+	test('a refusal of the first of 2 items says what to fix, that item 1 was held back, and how to try every item', async () => {
+		const api = contactsApi();
+		const error = (await runDeclarativeNode(node, createContact, {
+			items: [...badEmail, { json: { name: 'Bob', email: 'bob@example.com' } }],
+		}).catch((e: unknown) => e)) as Error & { description?: string };
 		expect(error.description).toBe(
-			`${refusal} Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.`,
+			`${refusal} Item 1 was not sent: with On Error set to "Stop Workflow", no later item is sent once one fails. To try every item, set On Error to "Continue".`,
 		);
 		expect(api.writes).toEqual([]);
+	});
+
+	test('found: a create answered 503 under Stop Workflow was told to run again twice, the second time as if nothing was sent', async () => {
+		nock(API).post('/v1/contacts').reply(503, 'busy');
+		const error = (await runDeclarativeNode(
+			node,
+			{ resource: 'contact', operation: 'create', name: 'A', email: 'a@example.com' } as never,
+			{ items: [{ json: {} }] },
+		).catch((e: unknown) => e)) as Error & { description?: string };
+		expect(error.description).toMatch(/check whether the change was made before repeating it\./);
+		expect(error.description).not.toMatch(/Run the workflow again when this item can be sent/);
 	});
 
 	test('under Continue the same refusal says what to fix, and nothing about On Error', async () => {

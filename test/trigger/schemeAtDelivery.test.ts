@@ -1,5 +1,5 @@
 /**
- * Breaker break3: a Signature Scheme or Custom option is read at delivery as the activation check
+ * A Signature Scheme or Custom option is read at delivery as the activation check
  * reads it, and fail-closed: a value the check refuses (an expression or a Variable that gives
  * something else after publishing) must refuse the delivery, never verify it under another
  * scheme, algorithm, encoding or key form than the one a check approved.
@@ -9,6 +9,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { runWebhook } from '../harness/engine';
 import { nodeWithWhk1, trigger, SIGNING, EVENTS } from './liveSubscription';
 import { atFixedTime, standardHeaders } from './helpers';
+import { customSignatureOf } from '../../nodes/BusinessOpsTrigger/signatures/customProperties';
+import { schemeOf, verifyDelivery } from '../../nodes/BusinessOpsTrigger/signatures/verify';
 
 const NOW = 1_700_000_000;
 const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
@@ -16,7 +18,7 @@ const raw = JSON.stringify({ id: 'evt_1', type: 'invoice.paid', data: {} });
 const nodeWith = (options: unknown) =>
 	nodeWithWhk1({ events: EVENTS, options: options as INodeParameters }, EVENTS);
 
-describe('break3: a scheme or Custom option the check refuses is not read as another at delivery', () => {
+describe('a scheme or Custom option the check refuses is not read as another at delivery', () => {
 	atFixedTime(NOW);
 
 	test.each([
@@ -35,7 +37,7 @@ describe('break3: a scheme or Custom option the check refuses is not read as ano
 				headers: { 'x-sig': signature },
 				rawBody: Buffer.from(raw),
 			});
-			// fails today: customSignatureOf puts the default in place of a value customOptionProblem refuses
+			// found: the check's refusal was replaced by the default at delivery
 			expect(run.result.workflowData).toBeUndefined();
 		},
 	);
@@ -46,7 +48,7 @@ describe('break3: a scheme or Custom option the check refuses is not read as ano
 			headers: standardHeaders(SIGNING, 'msg_1', NOW, raw),
 			rawBody: Buffer.from(raw),
 		});
-		// fails today: presetOf's own-key lookup turns the list into the text "standardWebhooks"
+		// found: presetOf's own-key lookup turned the list into the text "standardWebhooks"
 		expect(run.result.workflowData).toBeUndefined();
 	});
 
@@ -66,5 +68,41 @@ describe('break3: a scheme or Custom option the check refuses is not read as ano
 		const testNode = nodeWith({ signatureScheme: ' none ' });
 		const run = await runWebhook(trigger, testNode, { headers: {}, rawBody: Buffer.from(raw) });
 		expect(run.result.workflowData).toHaveLength(1);
+	});
+});
+
+describe('a delivery under a setting the check refuses is refused for that setting, naming it', () => {
+	const received = {
+		secret: SIGNING,
+		headers: {},
+		rawBody: Buffer.from(raw),
+		nowSeconds: NOW,
+	};
+
+	test('a Signature Scheme that is none of the schemes', () => {
+		const scheme = schemeOf(['standardWebhooks']);
+		expect(verifyDelivery({ ...received, scheme })).toEqual({
+			valid: false,
+			kind: 'settings',
+			reason: expect.stringMatching(
+				/^"Signature Scheme" must be one of .*; the expression gave a list$/,
+			),
+		});
+	});
+
+	test.each([
+		['Signature Encoding', { encoding: 'BASE64' }],
+		['Signature Encoding', { encoding: '' }],
+		['Algorithm', { algorithm: 'sha-512' }],
+		['Signing Key', { key: 0 }],
+	])('a Custom %s that is none of its options (%j)', (name, setting) => {
+		const custom = customSignatureOf({
+			customSignature: { settings: { header: 'X-Sig', ...setting } },
+		});
+		expect(verifyDelivery({ ...received, scheme: 'custom', custom })).toEqual({
+			valid: false,
+			kind: 'settings',
+			reason: expect.stringMatching(new RegExp(`^Custom signature: "${name}" must be one of `)),
+		});
 	});
 });

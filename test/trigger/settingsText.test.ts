@@ -204,12 +204,11 @@ describe('trigger custom option text silently defaults', () => {
 	});
 
 	test('a Signature Scheme an expression resolved to nothing is Auto, as when left out; text is read trimmed', () => {
-		expect(schemeOf(undefined)).toEqual({ value: 'auto' });
-		expect(schemeOf(null)).toEqual({ value: 'auto' });
-		expect(schemeOf(' github ')).toEqual({ value: 'github' });
-		expect(schemeOf('')).toMatchObject({
-			value: '',
-			problem: expect.stringMatching(/^must be one of/),
+		expect(schemeOf(undefined)).toBe('auto');
+		expect(schemeOf(null)).toBe('auto');
+		expect(schemeOf(' github ')).toBe('github');
+		expect(schemeOf('')).toEqual({
+			problem: expect.stringMatching(/^"Signature Scheme" must be one of/),
 		});
 	});
 

@@ -1133,7 +1133,7 @@ describe('hostile traffic (issue 19): bounded work, nothing unusable decides', (
 		}
 		expect(toleranceOf('5m')).toEqual({
 			problem: expect.stringMatching(
-				/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/,
+				/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more, e\.g\. 300 \(it is "5m"\)/,
 			),
 		});
 		expect(toleranceOf(-5)).toEqual({ problem: expect.stringContaining('(it is -5)') });

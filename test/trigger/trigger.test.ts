@@ -1512,7 +1512,7 @@ describe('webhook(): event types, refusals, delivery ids, the sealed secret', ()
 	test('a tolerance that is not a number: activation fails naming the field, deliveries are refused (point 4)', async () => {
 		const bad = node({ timestampTolerance: '5m' });
 		await expect(runWebhookMethod(trigger, bad, 'create')).rejects.toThrow(
-			/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more \(it is "5m"\)/,
+			/^"Timestamp Tolerance \(Seconds\)" must be a number of seconds, 0 or more, e\.g\. 300 \(it is "5m"\)/,
 		);
 		await expect(
 			runWebhookMethod(trigger, node({ timestampTolerance: -1 }), 'create'),

@@ -309,7 +309,9 @@ function describeStop(
 		written.length === 1 ? [`item ${written[0][0]}`, 'it'] : ['these items', 'them'];
 	const again =
 		written.length === 0
-			? 'Run the workflow again when this item can be sent, or set On Error to "Continue" to try every item.'
+			? count > 0
+				? 'To try every item, set On Error to "Continue".'
+				: ''
 			: `Already written by this run: ${listed(written.map(([before, id]) => `item ${before}${id ? ` (${id})` : ''}`))}. Running the workflow again (a manual run, or Retry in the Executions list) is a new run: it sends ${one} again (${rule.again}), unless you remove ${it} from the input${rule.instead ?? ''}.`;
 	error.description = [said, stopped, again].filter(Boolean).join(' ');
 }

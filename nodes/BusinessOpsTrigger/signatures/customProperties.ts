@@ -103,35 +103,30 @@ export const customSignatureOption: INodeProperties = {
 const settingsOf = (options: IDataObject): IDataObject =>
 	(options.customSignature as { settings?: IDataObject } | undefined)?.settings ?? {};
 
-/** What is wrong with a Custom options field that an expression set to none of its options; undefined when fine. */
-export function customOptionProblem(options: IDataObject): string | undefined {
-	const settings = settingsOf(options);
-	for (const field of fields) {
-		const values = (field.options ?? []).map((option) =>
-			'value' in option ? option.value : undefined,
-		);
-		const given = settings[field.name];
-		const typed = field.type === 'options' && given !== undefined && asOption(given, values);
-		if (typed && 'problem' in typed)
-			return `Custom signature: "${field.displayName}" ${typed.problem}`;
-	}
-	return undefined;
-}
-
-export function customSignatureOf(options: IDataObject): CustomSignature {
+/**
+ * The Custom settings as the activation check and every delivery read them: an options field trimmed
+ * (asOption), nothing its default; one that is none of its options is the problem.
+ */
+export function customSignatureOf(options: IDataObject): CustomSignature | { problem: string } {
 	const settings = settingsOf(options);
 	const text = (name: string, fallback = '') =>
 		typeof settings[name] === 'string' ? (settings[name] as string) : fallback;
-	// an options field as customOptionProblem checked it (asOption trims it)
-	const option = (name: string) => text(name).trim();
+	const chosen: Record<string, unknown> = {};
+	for (const field of fields.filter(({ type }) => type === 'options')) {
+		const values = (field.options ?? []).map((option) => ('value' in option ? option.value : ''));
+		const typed = asOption(settings[field.name] ?? field.default, values);
+		if ('problem' in typed)
+			return { problem: `Custom signature: "${field.displayName}" ${typed.problem}` };
+		chosen[field.name] = typed.value;
+	}
 	return {
 		header: text('header'),
 		prefix: text('prefix'),
-		encoding: option('encoding') === 'base64' ? 'base64' : 'hex',
+		encoding: chosen.encoding as CustomSignature['encoding'],
 		content: text('signedContent', '{timestamp}.{body}'),
-		key: option('key') === 'whsecBase64' ? 'whsecBase64' : 'secret',
+		key: chosen.key as CustomSignature['key'],
 		timestampHeader: text('timestampHeader'),
 		idHeader: text('idHeader'),
-		algorithm: option('algorithm') === 'sha512' ? 'sha512' : 'sha256',
+		algorithm: chosen.algorithm as CustomSignature['algorithm'],
 	};
 }

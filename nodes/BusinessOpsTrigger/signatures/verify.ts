@@ -30,22 +30,22 @@ export const SIGNATURE_SCHEMES = [
 ] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
-type Chosen = { value: SignatureScheme; problem?: string };
-/** The chosen scheme, read as the activation checks it (asOption: trimmed); as given with `problem` when none of them. */
-export function schemeOf(chosen: unknown): Chosen {
-	const given = chosen ?? 'auto';
-	return { value: given, ...asOption(given, SIGNATURE_SCHEMES) } as Chosen;
+/** The chosen scheme as the activation check and every delivery read it (trimmed; nothing is Auto). */
+export function schemeOf(chosen: unknown): SignatureScheme | { problem: string } {
+	const typed = asOption(chosen ?? 'auto', SIGNATURE_SCHEMES);
+	if ('problem' in typed) return { problem: `"Signature Scheme" ${typed.problem}` };
+	return typed.value as SignatureScheme;
 }
 
 export interface VerifyOptions {
-	scheme: SignatureScheme;
+	scheme: SignatureScheme | { problem: string };
 	secret: string | { problem: string } | undefined;
 	headers: HeaderBag;
 	/** The bytes exactly as received (n8n's `req.rawBody`, inflated when gzip). */
 	rawBody: Buffer | string | undefined;
 	/** Header of the GitHub-style or Stripe-style signature; empty means the preset's. Auto looks there too. */
 	signatureHeader?: string;
-	custom?: CustomSignature;
+	custom?: CustomSignature | { problem: string };
 	learned?: SignedForm;
 	/** As set: anything but a number 0 or more refuses every delivery. */
 	toleranceSeconds?: unknown;
@@ -203,6 +203,7 @@ function withSvixNames(headers: HeaderBag): HeaderBag {
 export function verifyDelivery(options: VerifyOptions): VerifyResult {
 	try {
 		const { scheme, secret, rawBody, headers, nowSeconds } = options;
+		if (typeof scheme === 'object') return refusal('settings', scheme.problem);
 		if (typeof secret === 'object' && scheme !== 'none') return refusal('secret', secret.problem);
 		const tolerance = toleranceOf(options.toleranceSeconds);
 		if (typeof tolerance !== 'number') return refusal('settings', tolerance.problem);
@@ -215,10 +216,10 @@ export function verifyDelivery(options: VerifyOptions): VerifyResult {
 		const configured = options.signatureHeader?.trim() || undefined;
 		const received = { secret, headers, body, nowSeconds, tolerance };
 		if (scheme === 'auto') return verifyAuto(received, configured?.toLowerCase(), options.learned);
+		const custom = options.custom ?? form({});
+		if ('problem' in custom) return refusal('settings', custom.problem);
 		const named =
-			scheme === 'custom'
-				? { name: undefined, form: options.custom ?? form({}) }
-				: presetOf(scheme, configured);
+			scheme === 'custom' ? { name: undefined, form: custom } : presetOf(scheme, configured);
 		if (!named) return refusal('settings', 'unknown signature scheme');
 		const svix = scheme === 'standardWebhooks' ? { headers: withSvixNames(headers) } : {};
 		return verifyForm(named.form, named.name, { ...received, ...svix });
