@@ -155,7 +155,7 @@ describe('Stop Workflow: the error says what was written', () => {
 		expect(error.description).toContain(
 			'unless you remove it from the input or send contacts through Contact → Create or Update',
 		);
-		expect(error.description).not.toContain('Run the workflow again when this item can be sent');
+		expect(error.description).not.toContain('To try every item');
 	});
 });
 
