@@ -959,7 +959,7 @@ describe('regression: an address with zero-width characters sent a value the API
 const FAULTY = [
 	{ id: 'ctc_1', name: 'A', email: 'dup@example.com' },
 	{ id: 'ctc_2', name: 'B', email: 'dup@example.com' },
-	{ name: 'C', email: 'noid@example.com' },
+	{ name: 'C', email: 'noid@example.com' } as Contact,
 ];
 
 describe("Create or Update: the API's data at fault (no ID, duplicates), per item under every On Error", () => {
