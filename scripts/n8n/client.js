@@ -39,7 +39,9 @@ class N8nClient {
 		const url = new URL(this.baseUrl + pathname);
 		for (const [k, v] of Object.entries(query || {}))
 			if (v !== undefined) url.searchParams.set(k, String(v));
-		const headers = { accept: 'application/json', 'browser-id': BROWSER_ID };
+		// Every request on a socket of its own: a write sent on a kept-alive socket that n8n closed
+		// at that moment fails without an answer ("fetch failed"), and is not safe to send again.
+		const headers = { accept: 'application/json', 'browser-id': BROWSER_ID, connection: 'close' };
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		if (api) headers['x-n8n-api-key'] = this.apiKey;
 		else if (this.cookie) headers.cookie = this.cookie;
@@ -50,12 +52,18 @@ class N8nClient {
 				body: body === undefined ? undefined : JSON.stringify(body),
 				signal: AbortSignal.timeout(timeoutMs),
 			});
-		// A GET that met a kept-alive socket n8n had just closed fails without an answer ("fetch
-		// failed"); seen on a loaded machine. A read is asked once more on a new socket; a write never.
-		const res = await send().catch((error) => {
-			if (method !== 'GET' || error?.name === 'TimeoutError') throw error;
-			return send();
-		});
+		// A socket a test's own fetch left open to n8n can still be picked; a read is then asked once
+		// more, a write never.
+		const res = await send()
+			.catch((error) => {
+				if (method !== 'GET' || error?.name === 'TimeoutError') throw error;
+				return send();
+			})
+			.catch((error) => {
+				throw new Error(`${method} ${url.pathname}: ${error.message}`, {
+					cause: error.cause ?? error,
+				});
+			});
 		const setCookie = res.headers.getSetCookie?.() || [];
 		for (const c of setCookie) if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
 		const text = await res.text();

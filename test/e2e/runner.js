@@ -18,6 +18,15 @@ const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const out = (line) => process.stdout.write(`${line}\n`);
 const SANDBOX_KEYS = ['admin', 'readOnly', 'contactsOnly', 'otherOrg'];
 
+/** A failure's text; for one with no answer ("fetch failed"), its cause and where it went. */
+function failureText(e) {
+	if (!(e instanceof Error)) return String(e);
+	const cause =
+		e.cause instanceof Error ? ` (${e.cause.code ?? e.cause.name}: ${e.cause.message})` : '';
+	const lines = cause ? (e.stack?.match(/test\/e2e\/[\w.-]+\.js:\d+/g) ?? []) : [];
+	return `${e.message}${cause}${lines.length ? ` at ${lines.join(' < ')}` : ''}`;
+}
+
 function withTimeout(promise, ms, what) {
 	let timer;
 	return Promise.race([
@@ -252,7 +261,7 @@ async function runE2e(t) {
 					if (interrupted) return;
 					counts.failed++;
 					out(`${label} … FAILED (${secs(Date.now() - t0)})`);
-					const message = String(e && e.stack ? e.message : e);
+					const message = failureText(e);
 					failures.push(`${label}: ${message.split('\n')[0]}`);
 					for (const line of message.split('\n')) out(`    ${line}`);
 					printLogsSince(t.processes, mark);
