@@ -288,11 +288,16 @@ function refusal(result, ...patterns) {
 	return `"${expectFailure(result, ...patterns).message}"`;
 }
 
-/** POSTs a delivery (`body`, `headers`) to `url`; answers its status and text. */
-async function post(url, { body, headers }, timeoutMs = 15_000) {
+/**
+ * POSTs a delivery (`body`, `headers`) to `url`; answers its status and text. On a socket of its
+ * own, as the n8n client's requests (scripts/n8n/client.js).
+ */
+async function post(url, { body, headers }, timeoutMs = 30_000) {
+	const sent = new Headers(headers);
+	sent.set('connection', 'close');
 	const res = await fetch(url, {
 		method: 'POST',
-		headers,
+		headers: sent,
 		body,
 		signal: AbortSignal.timeout(timeoutMs),
 	});

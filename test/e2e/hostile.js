@@ -217,13 +217,11 @@ module.exports = {
 					});
 					const replay = await h.waitFor(
 						async () => {
-							const res = await fetch(s.subscription.url, {
-								method: 'POST',
+							const { status } = await h.post(s.subscription.url, {
 								headers: change(genuine.headers),
 								body: genuine.body,
 							});
-							await res.arrayBuffer();
-							return res.status === 404 ? undefined : res.status;
+							return status === 404 ? undefined : status;
 						},
 						{ timeoutMs: 30_000, what: 'the production webhook to answer' },
 					);

@@ -331,14 +331,8 @@ async function publishedTrigger(ctx, name, options) {
 async function deliver(url, headers, body) {
 	return h.waitFor(
 		async () => {
-			const res = await fetch(url, {
-				method: 'POST',
-				headers,
-				body,
-				signal: AbortSignal.timeout(30_000),
-			});
-			const text = await res.text();
-			return res.status === 404 ? undefined : { status: res.status, text };
+			const answer = await h.post(url, { headers, body });
+			return answer.status === 404 ? undefined : answer;
 		},
 		{ timeoutMs: 30_000, what: 'the production webhook to answer' },
 	);

@@ -290,12 +290,11 @@ module.exports = {
 					attempts.length >= 1 && attempts.every((d) => d.statusCode === status),
 					`delivery answers: ${attempts.map((d) => d.statusCode).join(', ')}`,
 				);
-				const answer = await fetch(sub.url, {
-					method: 'POST',
+				const answer = await h.post(sub.url, {
 					headers: { 'content-type': 'application/json' },
 					body: '{}',
 				});
-				const text = await answer.text();
+				const { text } = answer;
 				assert.equal(answer.status, status);
 				const unknown = `Unrecognized node type: ${h.rt.NODE_TYPES.trigger}`;
 				assert.ok(

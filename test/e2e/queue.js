@@ -93,16 +93,6 @@ function signedDelivery(secret, type, data) {
 	return { id, body, headers: standardHeaders(secret, id, Math.floor(Date.now() / 1000), body) };
 }
 
-async function post(url, { body, headers }) {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers,
-		body,
-		signal: AbortSignal.timeout(30_000),
-	});
-	return { status: res.status, text: await res.text() };
-}
-
 function ourSubscriptions(ctx, workflowId) {
 	return ctx.sandbox.control
 		.webhooks()
@@ -286,7 +276,7 @@ module.exports = {
 		executionsInDb,
 		signedDelivery,
 		standardHeaders,
-		post,
+		post: h.post,
 		waitForDone,
 		maxExecutionId,
 		assertRanOnWorker,
@@ -371,7 +361,7 @@ module.exports = {
 				assert.ok(sub, 'needs the previous step');
 				const before = maxExecutionId(ctx);
 				const d = signedDelivery(secret, LOAD_EVENT, { id: 'inv_queue', status: 'paid' });
-				const res = await post(sub.url, d);
+				const res = await h.post(sub.url, d);
 				assert.equal(res.status, 200, `webhook process answered ${res.status} ${res.text}`);
 				const [ex] = await waitForDone(ctx, ctx.state.loadWorkflowId, before, 1, 30_000);
 				assertRanOnWorker(ctx, [ex.id], 'webhook');
@@ -391,14 +381,14 @@ module.exports = {
 				const { pathname } = new URL(sub.url);
 				const before = maxExecutionId(ctx);
 				const d = signedDelivery(secret, LOAD_EVENT, { id: 'inv_main', status: 'paid' });
-				const onMain = await post(`${ctx.queue.main.baseUrl}${pathname}`, d);
+				const onMain = await h.post(`${ctx.queue.main.baseUrl}${pathname}`, d);
 				assert.ok(
 					onMain.status === 404,
 					`the main answered ${onMain.status} on the trigger's path ${pathname}: ${onMain.text.slice(0, 120)}`,
 				);
 				await h.sleep(1500);
 				assert.equal(maxExecutionId(ctx), before, 'the main started an execution for the delivery');
-				const onWebhook = await post(sub.url, d);
+				const onWebhook = await h.post(sub.url, d);
 				assert.equal(
 					onWebhook.status,
 					200,
@@ -415,14 +405,14 @@ module.exports = {
 				const { sub, staticData } = ctx.state.load || {};
 				assert.ok(sub, 'needs the publishing step');
 				const before = maxExecutionId(ctx);
-				const forged = await post(
+				const forged = await h.post(
 					sub.url,
 					signedDelivery(`whsec_${crypto.randomBytes(24).toString('base64')}`, LOAD_EVENT, {
 						id: 'inv_forged',
 					}),
 				);
 				assert.equal(forged.status, 401, `forged: ${forged.status} ${forged.text}`);
-				const unsigned = await post(sub.url, {
+				const unsigned = await h.post(sub.url, {
 					body: JSON.stringify({ id: 'evt_unsigned', type: LOAD_EVENT, data: {} }),
 					headers: { 'content-type': 'application/json' },
 				});
@@ -510,7 +500,7 @@ module.exports = {
 					let status;
 					try {
 						status = (
-							await post(
+							await h.post(
 								sub.url,
 								signedDelivery(secret, LOAD_EVENT, { id: `inv_load${i}`, status: 'paid' }),
 							)
@@ -601,7 +591,7 @@ module.exports = {
 						n,
 						20,
 						async (i) =>
-							(await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: `inv_rl${i}` })))
+							(await h.post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: `inv_rl${i}` })))
 								.status,
 					);
 					assert.ok(
@@ -664,7 +654,7 @@ module.exports = {
 				const before = maxExecutionId(ctx);
 				const late = await h.waitFor(
 					async () => {
-						const r = await post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: 'inv_late' }));
+						const r = await h.post(sub.url, signedDelivery(secret, LOAD_EVENT, { id: 'inv_late' }));
 						return r.status === 404 ? r : null;
 					},
 					{ timeoutMs: 20_000, what: 'the webhook process to stop serving the URL' },
