@@ -3,10 +3,37 @@
 // Nodes installer, and the public API (/api/v1, X-N8N-API-KEY) for credentials, workflows,
 // publishing and executions. Where 1.x differs (activate/deactivate instead of publish/unpublish,
 // the manual-run body, no public credential test), `major` (read at bootstrap) decides.
-// Standard library only (global fetch).
+// Standard library only.
 'use strict';
 
+const http = require('node:http');
+
 const BROWSER_ID = 'bizops-e2e-browser';
+
+/**
+ * One exchange on a connection of its own (no pooled socket): a write sent on a kept-alive socket
+ * that n8n closed at that moment fails without an answer, and is not safe to send again.
+ */
+function exchange(url, { method, headers, body, timeoutMs }) {
+	const signal = AbortSignal.timeout(timeoutMs);
+	const what = `${method} ${url.pathname}`;
+	return new Promise((resolve, reject) => {
+		const failed = (error) =>
+			reject(
+				signal.aborted
+					? new Error(`${what}: no answer within ${timeoutMs / 1000} s`)
+					: new Error(`${what}: ${error.message}`, { cause: error }),
+			);
+		const req = http.request(url, { method, headers, agent: false, signal }, (res) => {
+			const chunks = [];
+			res.on('data', (chunk) => chunks.push(chunk));
+			res.on('error', failed);
+			res.on('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
+		});
+		req.on('error', failed);
+		req.end(body);
+	});
+}
 
 class N8nRequestError extends Error {
 	constructor(method, url, status, body) {
@@ -39,43 +66,27 @@ class N8nClient {
 		const url = new URL(this.baseUrl + pathname);
 		for (const [k, v] of Object.entries(query || {}))
 			if (v !== undefined) url.searchParams.set(k, String(v));
-		// Every request on a socket of its own: a write sent on a kept-alive socket that n8n closed
-		// at that moment fails without an answer ("fetch failed"), and is not safe to send again.
-		const headers = { accept: 'application/json', 'browser-id': BROWSER_ID, connection: 'close' };
-		if (body !== undefined) headers['content-type'] = 'application/json';
+		const headers = { accept: 'application/json', 'browser-id': BROWSER_ID };
+		const payload = body === undefined ? undefined : JSON.stringify(body);
+		if (payload !== undefined) {
+			headers['content-type'] = 'application/json';
+			headers['content-length'] = Buffer.byteLength(payload);
+		}
 		if (api) headers['x-n8n-api-key'] = this.apiKey;
 		else if (this.cookie) headers.cookie = this.cookie;
-		const send = () =>
-			fetch(url, {
-				method,
-				headers,
-				body: body === undefined ? undefined : JSON.stringify(body),
-				signal: AbortSignal.timeout(timeoutMs),
-			});
-		// A socket a test's own fetch left open to n8n can still be picked; a read is then asked once
-		// more, a write never.
-		const res = await send()
-			.catch((error) => {
-				if (method !== 'GET' || error?.name === 'TimeoutError') throw error;
-				return send();
-			})
-			.catch((error) => {
-				throw new Error(`${method} ${url.pathname}: ${error.message}`, {
-					cause: error.cause ?? error,
-				});
-			});
-		const setCookie = res.headers.getSetCookie?.() || [];
-		for (const c of setCookie) if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
-		const text = await res.text();
+		const { res, text } = await exchange(url, { method, headers, body: payload, timeoutMs });
+		for (const c of res.headers['set-cookie'] ?? [])
+			if (c.startsWith('n8n-auth=')) this.cookie = c.split(';')[0];
 		let parsed = text;
 		try {
 			parsed = text ? JSON.parse(text) : undefined;
 		} catch {
 			/* not JSON */
 		}
-		const ok = expect ? [].concat(expect).includes(res.status) : res.ok;
-		if (!ok) throw new N8nRequestError(method, url.pathname, res.status, parsed);
-		return { status: res.status, body: parsed, headers: res.headers };
+		const status = res.statusCode;
+		const ok = expect ? [].concat(expect).includes(status) : status >= 200 && status < 300;
+		if (!ok) throw new N8nRequestError(method, url.pathname, status, parsed);
+		return { status, body: parsed, headers: res.headers };
 	}
 
 	/** Editor REST call; unwraps n8n's `{ data }` envelope. */

@@ -177,6 +177,7 @@ async function launch(handle, o, preferredPort, log) {
 		let ready = 0;
 		for (const probe of probes) {
 			const res = await fetch(`${handle.baseUrl}${probe}`, {
+				headers: { connection: 'close' },
 				signal: AbortSignal.timeout(2000),
 			}).catch(() => undefined);
 			await res?.body?.cancel();

@@ -289,8 +289,8 @@ function refusal(result, ...patterns) {
 }
 
 /**
- * POSTs a delivery (`body`, `headers`) to `url`; answers its status and text. On a socket of its
- * own, as the n8n client's requests (scripts/n8n/client.js).
+ * POSTs a delivery (`body`, `headers`) to `url`; answers its status and text. Its socket is closed
+ * after the answer: a later request sent on a kept-alive socket n8n is closing would get none.
  */
 async function post(url, { body, headers }, timeoutMs = 30_000) {
 	const sent = new Headers(headers);

@@ -76,7 +76,10 @@ module.exports = {
 				const wf = await ctx.client.createWorkflow(mcpWorkflow(ctx, mcpPath));
 				await ctx.client.publishWorkflow(wf.id);
 				const url = `${ctx.n8n.baseUrl}/mcp/${mcpPath}`;
-				const probe = { method: 'DELETE', headers: { 'mcp-session-id': 'probe' } };
+				const probe = {
+					method: 'DELETE',
+					headers: { 'mcp-session-id': 'probe', connection: 'close' },
+				};
 				// publishing returns before the trigger's webhooks answer; an unknown session is the MCP server's own 404
 				const served = async () =>
 					!/is not registered/.test(await (await fetch(url, probe)).text());

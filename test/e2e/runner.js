@@ -20,11 +20,12 @@ const SANDBOX_KEYS = ['admin', 'readOnly', 'contactsOnly', 'otherOrg'];
 
 /** A failure's text; for one with no answer ("fetch failed"), its cause and where it went. */
 function failureText(e) {
-	if (!(e instanceof Error)) return String(e);
-	const cause =
-		e.cause instanceof Error ? ` (${e.cause.code ?? e.cause.name}: ${e.cause.message})` : '';
-	const lines = cause ? (e.stack?.match(/test\/e2e\/[\w.-]+\.js:\d+/g) ?? []) : [];
-	return `${e.message}${cause}${lines.length ? ` at ${lines.join(' < ')}` : ''}`;
+	if (typeof e?.message !== 'string') return String(e);
+	const { cause } = e;
+	const code = typeof cause?.code === 'string' ? cause.code : cause?.name;
+	const why = typeof cause?.message === 'string' ? ` (${code}: ${cause.message})` : '';
+	const lines = why ? (String(e.stack).match(/test\/e2e\/[\w.-]+\.js:\d+/g) ?? []) : [];
+	return `${e.message}${why}${lines.length ? ` at ${lines.join(' < ')}` : ''}`;
 }
 
 function withTimeout(promise, ms, what) {
@@ -295,4 +296,4 @@ async function runE2e(t) {
 	process.exitCode = failed ? 1 : 0;
 }
 
-module.exports = { runE2e, preparePackageAndSandbox, createCredentials, baseContext };
+module.exports = { runE2e, preparePackageAndSandbox, createCredentials, baseContext, failureText };

@@ -436,6 +436,7 @@ module.exports = {
 							(
 								await fetch(before.url, {
 									method: 'POST',
+									headers: { connection: 'close' },
 									body: '{}',
 									signal: AbortSignal.timeout(10_000),
 								}).catch(() => ({ status: 0 }))
